@@ -1,0 +1,111 @@
+import { SUBJECT_GATES, effectiveScope, localeFor, type Env } from '../../core/decide';
+import { messagesFor } from '../../core/messages';
+import { getPersona, personaNames, type PolicyIndex } from '../../core/policy-index';
+import { resolveTool, subjectForCommand, type Subject } from '../../core/resolve';
+import { emptyState } from '../../core/state';
+import type { GateContext } from '../../core/types';
+import { CliError, type CommandResult } from '../errors';
+import { policyForCli } from '../context';
+
+export interface ListOptions {
+  config?: string;
+  persona: string;
+  stage?: string;
+  format?: string;
+}
+
+interface ListEntry {
+  key: string;
+  family: string | null;
+  level: string | null;
+  tier: string;
+  tools: string[];
+  allowed: boolean;
+  status: string;
+  gate: string;
+  identity: boolean;
+}
+
+/** Every operation of the catalog as this persona (and stage) would see it, the identity gate aside. */
+export function listEntries(index: PolicyIndex, personaName: string, stageName: string | undefined, env: Env): ListEntry[] {
+  const persona = getPersona(index, personaName);
+  if (!persona) throw new CliError(messagesFor(localeFor(index, env)).unknownPersona(personaName, personaNames(index)));
+  const stage = stageName === undefined ? null : persona.stages.find((s) => s.name === stageName) ?? null;
+  if (stageName !== undefined && !stage) {
+    throw new CliError(messagesFor(localeFor(index, env)).unknownStage(personaName, stageName, persona.stages.map((s) => s.name)));
+  }
+  const options = { confirmOn: 'post' as const };
+  const scope = effectiveScope(personaName, persona, stage, options);
+  const subjects: { subject: Subject; tools: string[] }[] = [];
+  for (const [key, def] of Object.entries(index.policy.catalog.commands)) {
+    const subject = subjectForCommand(index, key, 'tool');
+    if (subject) subjects.push({ subject, tools: [...def.tools] });
+  }
+  for (const glob of index.familyGlobs) {
+    const level = index.familyLevels.get(glob.family) ?? 'network';
+    subjects.push({ subject: { key: glob.pattern, family: glob.family, level, tier: index.policy.defaults.confirm[level] ?? 'auto', owner: null, via: 'family_glob' }, tools: [glob.pattern] });
+  }
+  for (const tool of index.builtinTools.keys()) subjects.push({ subject: resolveTool(index, tool, {}), tools: [tool] });
+  const gates = SUBJECT_GATES.filter((g) => g.name !== 'identity' && g.name !== 'unknown_tool');
+  const identity = index.policy.identity;
+  return subjects.map(({ subject, tools }) => {
+    const ctx: GateContext = {
+      index,
+      event: { hook_event_name: 'PreToolUse', session_id: 'list', tool_name: tools[0] ?? subject.key, tool_input: {} },
+      subject,
+      personaName,
+      persona,
+      stage,
+      scope,
+      state: emptyState(),
+      messages: messagesFor(localeFor(index, env)),
+      env,
+      options,
+    };
+    let status = 'ok';
+    let gate = 'pass';
+    let allowed = true;
+    for (const g of gates) {
+      const outcome = g.check(ctx);
+      if ('ruling' in outcome) {
+        status = outcome.ruling.status;
+        gate = outcome.ruling.gate;
+        allowed = outcome.ruling.verdict !== 'deny';
+        break;
+      }
+    }
+    const needsIdentity =
+      identity !== undefined &&
+      !identity.reads.includes(subject.key) &&
+      !identity.switches.includes(subject.key) &&
+      subject.level !== null &&
+      subject.level !== 'none' &&
+      subject.level !== 'read_only';
+    return { key: subject.key, family: subject.family, level: subject.level, tier: subject.tier, tools, allowed, status, gate, identity: needsIdentity };
+  });
+}
+
+export function listCommand(env: Env, opts: ListOptions): CommandResult {
+  const format = opts.format ?? 'text';
+  if (!['text', 'json', 'claude-permissions'].includes(format)) throw new CliError(`persona-gate list: unknown format ${format} (text, json or claude-permissions)`);
+  const index = policyForCli(env, opts.config);
+  const entries = listEntries(index, opts.persona, opts.stage, env);
+  if (format === 'json') return { stdout: `${JSON.stringify({ persona: opts.persona, stage: opts.stage ?? null, entries }, null, 2)}\n`, exitCode: 0 };
+  if (format === 'claude-permissions') {
+    const deny = [...new Set(entries.filter((e) => !e.allowed).flatMap((e) => e.tools))].sort();
+    return { stdout: `${JSON.stringify({ permissions: { deny } }, null, 2)}\n`, exitCode: 0 };
+  }
+  const persona = getPersona(index, opts.persona)!;
+  const scope = effectiveScope(opts.persona, persona, persona.stages.find((s) => s.name === opts.stage) ?? null, { confirmOn: 'post' });
+  const lines = [
+    `persona ${opts.persona}${opts.stage ? `, stage ${opts.stage}` : ''}: ceiling ${scope.ceiling}; families ${persona.families.join(', ')}; allowed tools ${scope.allowed_tools?.join(', ') ?? '(inherited)'}`,
+    '',
+    `${'may'.padEnd(5)}${'tier'.padEnd(9)}${'level'.padEnd(17)}${'command'.padEnd(34)}why / tools`,
+  ];
+  const sorted = [...entries].sort((a, b) => Number(b.allowed) - Number(a.allowed) || a.key.localeCompare(b.key));
+  for (const e of sorted) {
+    const why = e.allowed ? `${e.tools.join(' ')}${e.identity ? ' (after an identity read)' : ''}` : `${e.status} (${e.gate})`;
+    lines.push(`${(e.allowed ? 'yes' : 'no').padEnd(5)}${(e.allowed ? e.tier : '-').padEnd(9)}${(e.level ?? '?').padEnd(17)}${e.key.padEnd(34)}${why}`);
+  }
+  return { stdout: `${lines.join('\n')}\n`, exitCode: 0 };
+}

@@ -1,0 +1,82 @@
+import { existsSync, readdirSync, readFileSync, statSync, watch } from 'node:fs';
+import { join } from 'node:path';
+import type { Env } from '../../core/decide';
+import type { Receipt } from '../../core/receipt';
+import { receiptsDir, receiptsFile } from '../../io/receipts';
+import type { CommandResult } from '../errors';
+import { stateDirFor } from '../context';
+
+export interface LogOptions {
+  session?: string;
+  persona?: string;
+  status?: string;
+  json?: boolean;
+  follow?: boolean;
+}
+
+function files(env: Env, session?: string): string[] {
+  const dir = receiptsDir(stateDirFor(env));
+  if (session !== undefined) return [receiptsFile(stateDirFor(env), session)];
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).filter((f) => f.endsWith('.jsonl')).map((f) => join(dir, f));
+}
+
+function parseLines(text: string): Receipt[] {
+  const out: Receipt[] = [];
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue;
+    try {
+      out.push(JSON.parse(line) as Receipt);
+    } catch {
+      // a torn line from a crashed writer is skipped
+    }
+  }
+  return out;
+}
+
+function keep(opts: LogOptions) {
+  return (r: Receipt) => (opts.persona === undefined || r.persona === opts.persona) && (opts.status === undefined || r.status === opts.status);
+}
+
+export function formatReceipt(r: Receipt, json: boolean): string {
+  if (json) return JSON.stringify(r);
+  const what = r.command_key && r.command_key !== r.tool_name ? `${r.tool_name ?? '-'} → ${r.command_key}` : r.tool_name ?? r.hook_event;
+  const who = r.persona ? `${r.persona}${r.stage ? `/${r.stage}` : ''}` : '-';
+  const reason = r.reason.length > 100 ? `${r.reason.slice(0, 99)}…` : r.reason;
+  return `${r.ts}  ${r.session_id.slice(0, 12).padEnd(12)}  ${who.padEnd(22)}  ${r.verdict.padEnd(7)}  ${String(r.status).padEnd(22)}  ${what}${reason ? `  ${reason}` : ''}`;
+}
+
+export function readReceipts(env: Env, opts: LogOptions): Receipt[] {
+  const all: Receipt[] = [];
+  for (const file of files(env, opts.session)) {
+    if (!existsSync(file)) continue;
+    all.push(...parseLines(readFileSync(file, 'utf8')));
+  }
+  return all.filter(keep(opts)).sort((a, b) => a.ts.localeCompare(b.ts));
+}
+
+export function logCommand(env: Env, opts: LogOptions): CommandResult {
+  const lines = readReceipts(env, opts).map((r) => formatReceipt(r, opts.json === true));
+  return { stdout: lines.length > 0 ? `${lines.join('\n')}\n` : '', exitCode: 0 };
+}
+
+/** `--follow`: prints what exists, then each new receipt as it is appended, until interrupted. */
+export function followLog(env: Env, opts: LogOptions, write: (s: string) => void): void {
+  const offsets = new Map<string, number>();
+  const dir = receiptsDir(stateDirFor(env));
+  const scan = () => {
+    for (const file of files(env, opts.session)) {
+      if (!existsSync(file)) continue;
+      const size = statSync(file).size;
+      const from = offsets.get(file) ?? 0;
+      if (size <= from) continue;
+      const text = readFileSync(file).subarray(from, size).toString('utf8');
+      const complete = text.lastIndexOf('\n') + 1;
+      offsets.set(file, from + Buffer.byteLength(text.slice(0, complete)));
+      for (const r of parseLines(text.slice(0, complete)).filter(keep(opts))) write(`${formatReceipt(r, opts.json === true)}\n`);
+    }
+  };
+  scan();
+  if (existsSync(dir)) watch(dir, scan);
+  setInterval(scan, 500);
+}

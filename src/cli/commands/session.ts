@@ -1,0 +1,41 @@
+import type { Env } from '../../core/decide';
+import { eventReceipt } from '../../core/receipt';
+import { getPersona, personaNames } from '../../core/policy-index';
+import type { StateOp } from '../../core/state';
+import { appendReceipt } from '../../io/receipts';
+import { sessionKey } from '../../io/hash';
+import { CliError, type CommandResult } from '../errors';
+import { policyForCli, stateDirFor, storeForCli } from '../context';
+
+function record(env: Env, sessionId: string, rule: string, reason: string, persona: string | null, stage: string | null, sha: string | null): void {
+  appendReceipt(
+    stateDirFor(env),
+    eventReceipt({ session_id: sessionId, hook_event_name: 'cli' }, { verdict: 'abstain', status: 'ok', gate: 'cli', rule, reason, persona, stage }, sha, new Date(), 0),
+  );
+}
+
+export function sessionShow(env: Env, sessionId: string): CommandResult {
+  const snap = storeForCli(env).read(sessionId);
+  const body = { session_id: sessionId, file_key: sessionKey(sessionId), seq: snap.seq, ...snap.state };
+  return { stdout: `${JSON.stringify(body, null, 2)}\n`, exitCode: 0 };
+}
+
+export function sessionReset(env: Env, sessionId: string): CommandResult {
+  storeForCli(env).update(sessionId, [{ op: 'reset' }]);
+  record(env, sessionId, 'session_reset', 'session state reset', null, null, null);
+  return { stdout: `session ${sessionId}: reset\n`, exitCode: 0 };
+}
+
+export function sessionPersona(env: Env, sessionId: string, name: string | undefined, opts: { config?: string; clear?: boolean }): CommandResult {
+  const index = policyForCli(env, opts.config);
+  let op: StateOp;
+  if (opts.clear) op = { op: 'set_persona', persona: null };
+  else {
+    if (name === undefined) throw new CliError('persona-gate session persona: give a persona NAME or --clear');
+    if (!getPersona(index, name)) throw new CliError(`persona-gate: "${name}" is not a persona of this policy; accepted: ${personaNames(index).join(', ')}`);
+    op = { op: 'set_persona', persona: name };
+  }
+  const state = storeForCli(env).update(sessionId, [op]);
+  record(env, sessionId, 'session_persona', `persona set to ${state.persona ?? '(none)'}`, state.persona, null, index.sha256);
+  return { stdout: `session ${sessionId}: persona ${state.persona ?? '(none)'}\n`, exitCode: 0 };
+}

@@ -1,0 +1,39 @@
+import { localeFor, type Env } from '../core/decide';
+import { messagesFor } from '../core/messages';
+import type { PolicyIndex } from '../core/policy-index';
+import { defaultStateDir } from '../io/paths';
+import { loadPolicy, locatePolicy } from '../io/policy-source';
+import { readPreferences } from '../io/prefs';
+import { StateError, StateStore } from '../io/state-store';
+import { validatePolicy } from '../policy/validate';
+import { CliError } from './errors';
+
+export function stateDirFor(env: Env): string {
+  if (env.PERSONA_GATE_STATE_DIR?.trim()) return env.PERSONA_GATE_STATE_DIR;
+  return readPreferences(env).stateDir ?? defaultStateDir(env);
+}
+
+export function locateForCli(env: Env, config?: string) {
+  return locatePolicy({ explicit: config, env, userDefault: readPreferences(env).policy, cwd: process.cwd() });
+}
+
+/** Loads and validates the policy for a CLI command; any problem is a CliError (exit 1). */
+export function policyForCli(env: Env, config?: string): PolicyIndex {
+  const location = locateForCli(env, config);
+  const m = messagesFor(localeFor(null, env, readPreferences(env).locale ?? 'en'));
+  if (location.path === null) throw new CliError(m.noPolicy(location.searched));
+  const loaded = loadPolicy(location.path, { validate: validatePolicy });
+  if (loaded.ok) return loaded.index;
+  const error = loaded.error;
+  if (error.kind === 'unreadable') throw new CliError(m.unreadablePolicy(error.path, error.detail));
+  if (error.kind === 'not_found') throw new CliError(m.noPolicy(error.searched));
+  throw new CliError(m.invalidPolicy(error.path, error.problems.map((p) => `${p.path}: ${p.message}`)));
+}
+
+export function storeForCli(env: Env): StateStore {
+  try {
+    return new StateStore(stateDirFor(env)).open();
+  } catch (err) {
+    throw new CliError(err instanceof StateError ? `persona-gate: state directory: ${err.message}` : String(err));
+  }
+}

@@ -1,0 +1,265 @@
+import type { ToolEvent } from './event';
+import { lowerLevel, type Level } from './levels';
+import { messagesFor, type Locale, type Messages } from './messages';
+import { getPersona, personaNames, type PolicyIndex } from './policy-index';
+import { resolveTool, type Resolution, type Subject } from './resolve';
+import type { SessionState, StateOp } from './state';
+import type { PersonaDef, StageDef } from '../policy/schema';
+import type {
+  DecideOptions,
+  Finding,
+  Gate,
+  GateContext,
+  ProtectedPathCheck,
+  Ruling,
+  Scope,
+  Verdict,
+} from './types';
+import { personaScopeGate } from './gates/scope';
+import { delegationGate } from './gates/delegation';
+import { handoffGate } from './gates/handoff';
+import { stageGate } from './gates/stage';
+import { identityGate } from './gates/identity';
+import { confirmationGate } from './gates/confirmation';
+import { unknownToolGate } from './gates/unknown-tool';
+import { selfProtection } from './gates/self-protection';
+
+/** Gates 2–8, in precedence order, run for every operation a call amounts to. */
+export const SUBJECT_GATES: readonly Gate[] = [
+  personaScopeGate,
+  delegationGate,
+  handoffGate,
+  stageGate,
+  identityGate,
+  confirmationGate,
+  unknownToolGate,
+];
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+/** Turns a shell command line into the operations it runs (supplied by the shell resolver, loaded lazily). */
+export type ShellResolver = (index: PolicyIndex, event: ToolEvent) => ShellReading | null;
+
+export interface ShellReading {
+  matched: Subject[];
+  writes: string[];
+  gateCommands: string[];
+  unparsable?: string;
+}
+
+export interface DecideInput {
+  event: ToolEvent;
+  index: PolicyIndex;
+  state: SessionState;
+  env: Env;
+  options: DecideOptions;
+  isProtected: ProtectedPathCheck;
+  shell?: ShellResolver;
+  locale?: Locale;
+}
+
+export interface Decision extends Ruling {
+  persona: string | null;
+  stage: string | null;
+  /** The operation whose ruling decided the call. */
+  subject: Subject;
+  resolution: Resolution;
+  scope: Scope;
+  findings: Finding[];
+  ops: StateOp[];
+}
+
+const STRICTNESS: Record<Verdict, number> = { deny: 3, ask: 2, abstain: 1, allow: 0 };
+
+export function localeFor(index: PolicyIndex | null, env: Env, fallback: Locale = 'en'): Locale {
+  const fromEnv = env.PERSONA_GATE_LOCALE;
+  if (fromEnv === 'en' || fromEnv === 'es') return fromEnv;
+  return index?.policy.locale ?? fallback;
+}
+
+type PersonaResolution =
+  | { ok: true; name: string | null; def: PersonaDef | null; source: 'agent_type' | 'session' | 'env' | 'option' | 'none' }
+  | { ok: false; reason: string; name: string | null };
+
+/** Gate 1: agent_type binding, then the session's persona, then the environment; blank is unscoped. */
+export function resolvePersona(index: PolicyIndex, event: ToolEvent, state: SessionState, env: Env, options: DecideOptions, m: Messages): PersonaResolution {
+  let name: string | undefined;
+  let source: 'agent_type' | 'session' | 'env' | 'option' | 'none' = 'none';
+  if (options.persona !== undefined) {
+    name = options.persona.trim();
+    source = 'option';
+  } else if (event.agent_type !== undefined && index.agentTypeToPersona.has(event.agent_type)) {
+    name = index.agentTypeToPersona.get(event.agent_type);
+    source = 'agent_type';
+  } else if (state.persona !== null && state.persona.trim() !== '') {
+    name = state.persona.trim();
+    source = 'session';
+  } else {
+    const fromEnv = env[index.policy.persona_env];
+    if (fromEnv !== undefined && fromEnv.trim() !== '') {
+      name = fromEnv.trim();
+      source = 'env';
+    }
+  }
+  if (name === undefined || name === '') return { ok: true, name: null, def: null, source: 'none' };
+  const def = getPersona(index, name);
+  if (!def) return { ok: false, name, reason: m.unknownPersona(name, personaNames(index)) };
+  return { ok: true, name, def, source };
+}
+
+type StageResolution = { ok: true; def: StageDef | null } | { ok: false; reason: string };
+
+/**
+ * The session's stage (state, else env) belongs to the session's persona. A subagent bound to
+ * another persona keeps that stage only when its own persona declares it.
+ */
+export function resolveStage(persona: PersonaResolution & { ok: true }, state: SessionState, env: Env, index: PolicyIndex, options: DecideOptions, m: Messages): StageResolution {
+  let stageName: string | undefined;
+  if (options.stage !== undefined) stageName = options.stage.trim();
+  else if (state.stage !== null && state.stage.trim() !== '') stageName = state.stage.trim();
+  else {
+    const fromEnv = env[index.policy.stage_env];
+    if (fromEnv !== undefined && fromEnv.trim() !== '') stageName = fromEnv.trim();
+  }
+  if (stageName === undefined || stageName === '') return { ok: true, def: null };
+  if (persona.def === null || persona.name === null) return { ok: false, reason: m.stageWithoutPersona(stageName) };
+  const def = persona.def.stages.find((s) => s.name === stageName);
+  if (def) return { ok: true, def };
+  if (persona.source === 'agent_type' && options.stage === undefined) return { ok: true, def: null };
+  return { ok: false, reason: m.unknownStage(persona.name, stageName, persona.def.stages.map((s) => s.name)) };
+}
+
+export function effectiveScope(personaName: string | null, persona: PersonaDef | null, stage: StageDef | null, options: DecideOptions): Scope {
+  let ceiling: Level | null = persona?.ceiling ?? null;
+  for (const level of [stage?.side_effect_level, options.dispatch?.sideEffectLevel]) {
+    if (level !== undefined) ceiling = ceiling === null ? level : lowerLevel(ceiling, level);
+  }
+  return {
+    persona: personaName,
+    stage: stage?.name ?? null,
+    families: persona ? [...persona.families] : null,
+    allowed_tools: stage?.allowed_tools ? [...stage.allowed_tools] : options.dispatch?.allowedTools ? [...options.dispatch.allowedTools] : null,
+    ceiling,
+  };
+}
+
+function walkGates(ctx: GateContext): { ruling: Ruling | null; findings: Finding[] } {
+  const findings: Finding[] = [];
+  for (const gate of SUBJECT_GATES) {
+    const outcome = gate.check(ctx);
+    if ('ruling' in outcome) {
+      findings.push({ gate: gate.name, outcome: outcome.ruling.verdict === 'deny' || outcome.ruling.verdict === 'ask' ? 'refuse' : 'decide', note: outcome.ruling.reason });
+      return { ruling: outcome.ruling, findings };
+    }
+    findings.push({ gate: gate.name, outcome: 'pass', note: outcome.note });
+  }
+  return { ruling: null, findings };
+}
+
+function passRuling(index: PolicyIndex): Ruling {
+  const verdict = index.policy.defaults.on_pass;
+  return { verdict, status: 'ok', gate: 'pass', rule: `on_pass:${verdict}`, reason: '' };
+}
+
+/** The state a call leaves behind, once its verdict is known (SPEC §6 and the stage cap). */
+function stateOps(input: DecideInput, verdict: Verdict, subjects: readonly Subject[], stage: StageDef | null, personaName: string | null): StateOp[] {
+  if (verdict === 'deny') return [];
+  const ops: StateOp[] = [];
+  if (stage && personaName !== null && stage.max_iterations !== undefined) ops.push({ op: 'count', stage: stage.name });
+  const identity = input.index.policy.identity;
+  if (!identity) return ops;
+  if (subjects.some((s) => identity.switches.includes(s.key))) ops.push({ op: 'rearm' });
+  if (subjects.some((s) => identity.reads.includes(s.key))) {
+    const id = input.event.tool_use_id;
+    if (id !== undefined) ops.push({ op: 'pending_read', tool_use_id: id });
+    if (input.options.confirmOn === 'pre' && (verdict === 'allow' || verdict === 'abstain')) {
+      ops.push({ op: 'confirm', label: null });
+    }
+  }
+  return ops;
+}
+
+/** The whole PreToolUse decision: pure, given the event, the policy, the session state and the environment. */
+export function decide(input: DecideInput): Decision {
+  const { index, event, state, env, options } = input;
+  const m = messagesFor(input.locale ?? localeFor(index, env));
+  const primary = resolveTool(index, event.tool_name, event.tool_input);
+  const shell = input.shell ? input.shell(index, event) : null;
+  const resolution: Resolution = { primary, matched: shell?.matched ?? [], ...(shell?.unparsable ? { unparsable: shell.unparsable } : {}) };
+
+  const persona = resolvePersona(index, event, state, env, options, m);
+  const base = (ruling: Ruling, extra: Partial<Decision> & { findings: Finding[] }): Decision => ({
+    ...ruling,
+    persona: persona.name,
+    stage: null,
+    subject: primary,
+    resolution,
+    scope: { persona: persona.name, stage: null, families: null, allowed_tools: null, ceiling: null },
+    ops: [],
+    ...extra,
+  });
+
+  const scoped = persona.ok ? persona.name !== null : true;
+  const protection = selfProtection({
+    event,
+    shellWrites: shell?.writes ?? [],
+    shellGateCommands: shell?.gateCommands ?? [],
+    isProtected: input.isProtected,
+    scoped,
+    messages: m,
+  });
+  if ('ruling' in protection) {
+    return base(protection.ruling, { findings: [{ gate: 'self_protection', outcome: 'refuse', note: protection.ruling.reason }] });
+  }
+  const findings: Finding[] = [{ gate: 'self_protection', outcome: 'pass', note: protection.note }];
+
+  if (!persona.ok) {
+    const ruling: Ruling = { verdict: 'deny', status: 'config_error', gate: 'persona', rule: 'unknown_persona', reason: persona.reason };
+    return base(ruling, { findings: [...findings, { gate: 'persona', outcome: 'refuse', note: persona.reason }] });
+  }
+  const stage = resolveStage(persona, state, env, index, options, m);
+  if (!stage.ok) {
+    const ruling: Ruling = { verdict: 'deny', status: 'config_error', gate: 'persona', rule: 'unknown_stage', reason: stage.reason };
+    return base(ruling, { findings: [...findings, { gate: 'persona', outcome: 'refuse', note: stage.reason }] });
+  }
+  findings.push({
+    gate: 'persona',
+    outcome: 'pass',
+    note: persona.name === null ? 'unscoped session' : `persona ${persona.name} (from ${persona.source})${stage.def ? `, stage ${stage.def.name}` : ''}`,
+  });
+  const scope = effectiveScope(persona.name, persona.def, stage.def, options);
+
+  if (resolution.unparsable !== undefined) {
+    const ruling: Ruling = {
+      verdict: persona.name !== null ? 'deny' : 'ask',
+      status: persona.name !== null ? 'permission_denied' : 'unknown_tool',
+      gate: 'scope',
+      rule: 'shell_unparsable',
+      reason: m.shellUnparsable(resolution.unparsable),
+    };
+    return base(ruling, { stage: stage.def?.name ?? null, scope, findings: [...findings, { gate: 'scope', outcome: 'refuse', note: ruling.reason }] });
+  }
+
+  // Matched shell commands first, so that when several are equally strict the more specific one speaks.
+  const subjects = [...resolution.matched, primary];
+  let chosen: { subject: Subject; ruling: Ruling; findings: Finding[] } | null = null;
+  for (const subject of subjects) {
+    const ctx: GateContext = { index, event, subject, personaName: persona.name, persona: persona.def, stage: stage.def, scope, state, messages: m, env, options };
+    const walked = walkGates(ctx);
+    const ruling = walked.ruling ?? passRuling(index);
+    if (chosen === null || STRICTNESS[ruling.verdict] > STRICTNESS[chosen.ruling.verdict]) {
+      chosen = { subject, ruling, findings: walked.findings };
+    }
+  }
+  const decided = chosen!;
+  return {
+    ...decided.ruling,
+    persona: persona.name,
+    stage: stage.def?.name ?? null,
+    subject: decided.subject,
+    resolution,
+    scope,
+    findings: [...findings, ...decided.findings],
+    ops: stateOps(input, decided.ruling.verdict, subjects, stage.def, persona.name),
+  };
+}

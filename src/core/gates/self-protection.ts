@@ -1,0 +1,42 @@
+import { FILE_WRITE_TOOLS } from '../catalog/claude-code';
+import type { ToolEvent } from '../event';
+import type { Messages } from '../messages';
+import type { ProtectedPathCheck, Ruling } from '../types';
+
+export interface SelfProtectionInput {
+  event: ToolEvent;
+  /** Targets a shell command line writes to, and persona-gate subcommands it runs (from the shell resolver). */
+  shellWrites: readonly string[];
+  shellGateCommands: readonly string[];
+  isProtected: ProtectedPathCheck;
+  scoped: boolean;
+  messages: Messages;
+}
+
+function fileToolTarget(event: ToolEvent): string | null {
+  if (!FILE_WRITE_TOOLS.has(event.tool_name)) return null;
+  const input = event.tool_input;
+  const target = input.file_path ?? input.notebook_path;
+  return typeof target === 'string' ? target : null;
+}
+
+/** Gate 0: the agent may not switch its own gate off. Denies under a persona, asks unscoped. */
+export function selfProtection(input: SelfProtectionInput): { ruling: Ruling } | { note: string } {
+  const { event, messages } = input;
+  const refuse = (rule: string, what: string) => ({
+    ruling: {
+      verdict: input.scoped ? ('deny' as const) : ('ask' as const),
+      status: 'protected' as const,
+      gate: 'self_protection' as const,
+      rule,
+      reason: messages.protectedTarget(what),
+    },
+  });
+  const targets = [fileToolTarget(event), ...input.shellWrites].filter((t): t is string => t !== null);
+  for (const target of targets) {
+    const what = input.isProtected(target, event.cwd);
+    if (what !== null) return refuse('protected_path', what);
+  }
+  if (input.shellGateCommands.length > 0) return refuse('gate_command', input.shellGateCommands[0]!);
+  return { note: targets.length === 0 ? 'writes nothing persona-gate guards' : `writes ${targets.join(', ')}: not guarded` };
+}

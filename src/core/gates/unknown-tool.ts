@@ -1,0 +1,14 @@
+import type { Gate } from '../types';
+
+/** Gate 8: in an unscoped session a tool the catalog cannot resolve gets `defaults.unknown_tools`. */
+export const unknownToolGate: Gate = {
+  name: 'unknown_tool',
+  check({ subject, index, messages, personaName }) {
+    if (subject.family !== null) return { note: 'the catalog resolves it' };
+    if (personaName !== null) return { note: 'refused earlier under a persona' };
+    const verdict = index.policy.defaults.unknown_tools;
+    return {
+      ruling: { verdict, status: 'unknown_tool', gate: 'unknown_tool', rule: `unknown_tools:${verdict}`, reason: messages.unknownTool(subject.key) },
+    };
+  },
+};

@@ -1,0 +1,140 @@
+/**
+ * Every sentence persona-gate shows, in English and Spanish. Refusals are written for the model
+ * that reads them: what was refused, why, and what to do instead.
+ */
+export type Locale = 'en' | 'es';
+
+const list = (items: readonly string[]) => (items.length === 0 ? '(none)' : items.join(', '));
+const lista = (items: readonly string[]) => (items.length === 0 ? '(ninguno)' : items.join(', '));
+
+export const en = {
+  scopeFamily: (persona: string, key: string, family: string, families: readonly string[]) =>
+    `persona-gate: the ${persona} persona may not run ${key}: its family "${family}" is not one of the persona's families (${list(families)}). Hand this step to a persona whose families include "${family}", or ask the user to do it.`,
+  scopeCeiling: (persona: string, key: string, level: string, ceiling: string) =>
+    `persona-gate: the ${persona} persona may not run ${key}: it has side-effect level ${level}, above the persona's ceiling ${ceiling}. Use a tool at ${ceiling} or below, or hand this step to a persona allowed to ${level}.`,
+  scopeUnknown: (persona: string, key: string) =>
+    `persona-gate: the ${persona} persona may not run ${key}: the tool is not in the policy's catalog, and a persona may only run catalogued tools. Use a catalogued tool, or ask the user to add this one to the catalog.`,
+  delegation: (persona: string, agentType: string, bound: string, delegates: readonly string[]) =>
+    `persona-gate: the ${persona} persona may not launch the ${agentType} agent: it is bound to the ${bound} persona, which is not among ${persona}'s delegates (${list(delegates)}). Launch a delegate's agent, or hand this step back to the user.`,
+  handoff: (persona: string, key: string, owner: string) =>
+    `persona-gate: the ${persona} persona may not run ${key}: it is an irreversible handoff owned by the ${owner} persona. Finish your part and hand off to ${owner}; do not try it another way.`,
+  stageScope: (who: string, stage: string, key: string, allowed: readonly string[]) =>
+    `persona-gate: ${who} may not run ${key} in stage "${stage}": the stage allows only ${list(allowed)}. Finish this stage and move to one that allows ${key}, or use an allowed tool.`,
+  stageCeiling: (who: string, stage: string, key: string, level: string, ceiling: string) =>
+    `persona-gate: ${who} may not run ${key} in stage "${stage}": it has side-effect level ${level}, above the stage's ceiling ${ceiling}. Use a tool at ${ceiling} or below until the stage changes.`,
+  iterationLimit: (who: string, stage: string, max: number) =>
+    `persona-gate: ${who} has used all ${max} calls of stage "${stage}". Finish the stage (persona-gate stage exit) and report back instead of continuing.`,
+  personaWho: (persona: string) => `the ${persona} persona`,
+  dispatchWho: () => `this hook registration`,
+  dispatchStage: () => `--allowed-tools`,
+  identityRequired: () =>
+    `persona-gate: this session has not yet confirmed which profile is active, and this call changes state. Run the identity read (whoami / profile status) first, check that the active profile is the right taxpayer or customer, then retry.`,
+  identityEcho: (label: string | null) =>
+    label === null ? `[Active profile: none known]` : `[Active profile: ${label}]`,
+  confirmationRequired: (echo: string, key: string) =>
+    `${echo} persona-gate: ${key} needs the user's confirmation. Check that the active profile above is the one this call should touch.`,
+  blocked: (key: string) =>
+    `persona-gate: ${key} is blocked by policy for every agent. Ask the user to run it themselves.`,
+  unknownTool: (key: string) =>
+    `persona-gate: ${key} is not in the policy's catalog. Ask the user to approve it or to add it to the catalog.`,
+  protectedTarget: (what: string) =>
+    `persona-gate: this call would change ${what}, which guards this session. Only the user may change it, outside the agent.`,
+  shellUnparsable: (detail: string) =>
+    `persona-gate: this shell command could not be read with confidence (${detail}). Split it into plain commands without dynamic parts and retry.`,
+  noPolicy: (searched: readonly string[]) =>
+    `persona-gate: no policy found (looked at: ${list(searched)}). Create .claude/persona-gate.json (persona-gate init), or point PERSONA_GATE_CONFIG at a policy. Every call is denied until then.`,
+  invalidPolicy: (path: string, problems: readonly string[]) =>
+    `persona-gate: the policy ${path} is not valid: ${problems.join('; ')}. Fix it (persona-gate validate shows every problem). Every call is denied until then.`,
+  unreadablePolicy: (path: string, detail: string) =>
+    `persona-gate: the policy ${path} cannot be read (${detail}). Fix the file or its permissions. Every call is denied until then.`,
+  unknownPersona: (name: string, accepted: readonly string[]) =>
+    `persona-gate: "${name}" is not a persona of this policy; accepted: ${list(accepted)}. Set a declared persona (or none). Every call is denied until then.`,
+  unknownStage: (persona: string, stage: string, accepted: readonly string[]) =>
+    `persona-gate: "${stage}" is not a stage of the ${persona} persona; accepted: ${list(accepted)}. Enter a declared stage. Every call is denied until then.`,
+  stageWithoutPersona: (stage: string) =>
+    `persona-gate: stage "${stage}" is set but no persona is active; stages belong to personas. Set the persona or clear the stage. Every call is denied until then.`,
+  eventTooLarge: (limit: number) =>
+    `persona-gate: the hook event is larger than ${limit} bytes and was not read. The call is denied.`,
+  eventMalformed: (detail: string) =>
+    `persona-gate: the hook event is not valid JSON (${detail}). The call is denied.`,
+  eventShape: (detail: string) =>
+    `persona-gate: the hook event is not a tool call persona-gate understands (${detail}). The call is denied.`,
+  stateError: (detail: string) =>
+    `persona-gate: the session state cannot be used (${detail}). The call is denied; the user can inspect it with persona-gate session show and clear it with persona-gate session reset.`,
+  deadline: (ms: number) =>
+    `persona-gate: no decision within ${ms} ms. The call is denied; retry it.`,
+  internalError: (detail: string) =>
+    `persona-gate: internal error (${detail}). The call is denied; please report it.`,
+};
+
+export type Messages = typeof en;
+
+export const es: Messages = {
+  scopeFamily: (persona, key, family, families) =>
+    `persona-gate: la persona ${persona} no puede ejecutar ${key}: su familia "${family}" no está entre las familias de la persona (${lista(families)}). Pasa este paso a una persona cuyas familias incluyan "${family}", o pide al usuario que lo haga.`,
+  scopeCeiling: (persona, key, level, ceiling) =>
+    `persona-gate: la persona ${persona} no puede ejecutar ${key}: su nivel de efectos es ${level}, por encima del techo de la persona, ${ceiling}. Usa una herramienta de nivel ${ceiling} o inferior, o pasa este paso a una persona autorizada para ${level}.`,
+  scopeUnknown: (persona, key) =>
+    `persona-gate: la persona ${persona} no puede ejecutar ${key}: la herramienta no está en el catálogo de la política, y una persona solo puede ejecutar herramientas catalogadas. Usa una herramienta catalogada, o pide al usuario que la añada al catálogo.`,
+  delegation: (persona, agentType, bound, delegates) =>
+    `persona-gate: la persona ${persona} no puede lanzar el agente ${agentType}: está ligado a la persona ${bound}, que no está entre los delegados de ${persona} (${lista(delegates)}). Lanza el agente de un delegado, o devuelve este paso al usuario.`,
+  handoff: (persona, key, owner) =>
+    `persona-gate: la persona ${persona} no puede ejecutar ${key}: es un traspaso irreversible que pertenece a la persona ${owner}. Termina tu parte y pásalo a ${owner}; no lo intentes por otra vía.`,
+  stageScope: (who, stage, key, allowed) =>
+    `persona-gate: ${who} no puede ejecutar ${key} en la etapa "${stage}": la etapa solo permite ${lista(allowed)}. Termina esta etapa y pasa a una que permita ${key}, o usa una herramienta permitida.`,
+  stageCeiling: (who, stage, key, level, ceiling) =>
+    `persona-gate: ${who} no puede ejecutar ${key} en la etapa "${stage}": su nivel de efectos es ${level}, por encima del techo de la etapa, ${ceiling}. Usa herramientas de nivel ${ceiling} o inferior hasta que cambie la etapa.`,
+  iterationLimit: (who, stage, max) =>
+    `persona-gate: ${who} ha agotado las ${max} llamadas de la etapa "${stage}". Termina la etapa (persona-gate stage exit) e informa en lugar de continuar.`,
+  personaWho: (persona) => `la persona ${persona}`,
+  dispatchWho: () => `este registro del hook`,
+  dispatchStage: () => `--allowed-tools`,
+  identityRequired: () =>
+    `persona-gate: esta sesión aún no ha confirmado qué perfil está activo, y esta llamada cambia el estado. Ejecuta primero la lectura de identidad (whoami / estado del perfil), comprueba que el perfil activo es el contribuyente o cliente correcto y vuelve a intentarlo.`,
+  identityEcho: (label) =>
+    label === null ? `[Perfil activo: ninguno conocido]` : `[Perfil activo: ${label}]`,
+  confirmationRequired: (echo, key) =>
+    `${echo} persona-gate: ${key} necesita la confirmación del usuario. Comprueba que el perfil activo indicado es el que esta llamada debe tocar.`,
+  blocked: (key) =>
+    `persona-gate: ${key} está bloqueado por la política para todos los agentes. Pide al usuario que lo ejecute él mismo.`,
+  unknownTool: (key) =>
+    `persona-gate: ${key} no está en el catálogo de la política. Pide al usuario que lo apruebe o que lo añada al catálogo.`,
+  protectedTarget: (what) =>
+    `persona-gate: esta llamada cambiaría ${what}, que protege esta sesión. Solo el usuario puede cambiarlo, fuera del agente.`,
+  shellUnparsable: (detail) =>
+    `persona-gate: esta orden de shell no se ha podido leer con seguridad (${detail}). Divídela en órdenes simples sin partes dinámicas y vuelve a intentarlo.`,
+  noPolicy: (searched) =>
+    `persona-gate: no se ha encontrado ninguna política (buscada en: ${lista(searched)}). Crea .claude/persona-gate.json (persona-gate init) o apunta PERSONA_GATE_CONFIG a una política. Hasta entonces se deniega toda llamada.`,
+  invalidPolicy: (path, problems) =>
+    `persona-gate: la política ${path} no es válida: ${problems.join('; ')}. Corrígela (persona-gate validate muestra cada problema). Hasta entonces se deniega toda llamada.`,
+  unreadablePolicy: (path, detail) =>
+    `persona-gate: no se puede leer la política ${path} (${detail}). Corrige el fichero o sus permisos. Hasta entonces se deniega toda llamada.`,
+  unknownPersona: (name, accepted) =>
+    `persona-gate: "${name}" no es una persona de esta política; se aceptan: ${lista(accepted)}. Indica una persona declarada (o ninguna). Hasta entonces se deniega toda llamada.`,
+  unknownStage: (persona, stage, accepted) =>
+    `persona-gate: "${stage}" no es una etapa de la persona ${persona}; se aceptan: ${lista(accepted)}. Entra en una etapa declarada. Hasta entonces se deniega toda llamada.`,
+  stageWithoutPersona: (stage) =>
+    `persona-gate: la etapa "${stage}" está fijada pero no hay persona activa; las etapas pertenecen a personas. Fija la persona o quita la etapa. Hasta entonces se deniega toda llamada.`,
+  eventTooLarge: (limit) =>
+    `persona-gate: el evento del hook supera ${limit} bytes y no se ha leído. Se deniega la llamada.`,
+  eventMalformed: (detail) =>
+    `persona-gate: el evento del hook no es JSON válido (${detail}). Se deniega la llamada.`,
+  eventShape: (detail) =>
+    `persona-gate: el evento del hook no es una llamada a herramienta que persona-gate entienda (${detail}). Se deniega la llamada.`,
+  stateError: (detail) =>
+    `persona-gate: no se puede usar el estado de la sesión (${detail}). Se deniega la llamada; el usuario puede verlo con persona-gate session show y borrarlo con persona-gate session reset.`,
+  deadline: (ms) =>
+    `persona-gate: no hay decisión en ${ms} ms. Se deniega la llamada; vuelve a intentarlo.`,
+  internalError: (detail) =>
+    `persona-gate: error interno (${detail}). Se deniega la llamada; por favor, notifícalo.`,
+};
+
+export const MESSAGES: Record<Locale, Messages> = { en, es };
+
+export function isLocale(value: unknown): value is Locale {
+  return value === 'en' || value === 'es';
+}
+
+export function messagesFor(locale: Locale): Messages {
+  return MESSAGES[locale];
+}

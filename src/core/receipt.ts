@@ -1,0 +1,101 @@
+import type { Decision } from './decide';
+import type { Level } from './levels';
+import type { GateName, Scope, Status, Verdict } from './types';
+
+/** One line of the audit log (SPEC §7). */
+export interface Receipt {
+  v: 1;
+  ts: string;
+  session_id: string;
+  agent_id: string | null;
+  agent_type: string | null;
+  tool_use_id: string | null;
+  hook_event: string;
+  tool_name: string | null;
+  command_key: string | null;
+  family: string | null;
+  level: Level | null;
+  persona: string | null;
+  stage: string | null;
+  verdict: Verdict;
+  status: Status | string;
+  gate: GateName | string;
+  rule: string;
+  reason: string;
+  matched: string[];
+  scope: Scope;
+  policy_sha256: string | null;
+  elapsed_ms: number;
+}
+
+export interface ReceiptEvent {
+  session_id: string;
+  hook_event_name: string;
+  tool_name?: string;
+  tool_use_id?: string;
+  agent_id?: string;
+  agent_type?: string;
+}
+
+const EMPTY_SCOPE: Scope = { persona: null, stage: null, families: null, allowed_tools: null, ceiling: null };
+
+export function decisionReceipt(event: ReceiptEvent, decision: Decision, policySha: string | null, now: Date, elapsedMs: number): Receipt {
+  return {
+    v: 1,
+    ts: now.toISOString(),
+    session_id: event.session_id,
+    agent_id: event.agent_id ?? null,
+    agent_type: event.agent_type ?? null,
+    tool_use_id: event.tool_use_id ?? null,
+    hook_event: event.hook_event_name,
+    tool_name: event.tool_name ?? null,
+    command_key: decision.subject.key,
+    family: decision.subject.family,
+    level: decision.subject.level,
+    persona: decision.persona,
+    stage: decision.stage,
+    verdict: decision.verdict,
+    status: decision.status,
+    gate: decision.gate,
+    rule: decision.rule,
+    reason: decision.reason,
+    matched: decision.resolution.matched.map((s) => s.key),
+    scope: decision.scope,
+    policy_sha256: policySha,
+    elapsed_ms: elapsedMs,
+  };
+}
+
+/** A receipt for what happened outside the gates: a failure that denied, a confirmation, a reset. */
+export function eventReceipt(
+  event: ReceiptEvent,
+  fields: { verdict: Verdict; status: string; gate: string; rule: string; reason: string; persona?: string | null; stage?: string | null; command_key?: string | null },
+  policySha: string | null,
+  now: Date,
+  elapsedMs: number,
+): Receipt {
+  return {
+    v: 1,
+    ts: now.toISOString(),
+    session_id: event.session_id,
+    agent_id: event.agent_id ?? null,
+    agent_type: event.agent_type ?? null,
+    tool_use_id: event.tool_use_id ?? null,
+    hook_event: event.hook_event_name,
+    tool_name: event.tool_name ?? null,
+    command_key: fields.command_key ?? null,
+    family: null,
+    level: null,
+    persona: fields.persona ?? null,
+    stage: fields.stage ?? null,
+    verdict: fields.verdict,
+    status: fields.status,
+    gate: fields.gate,
+    rule: fields.rule,
+    reason: fields.reason,
+    matched: [],
+    scope: { ...EMPTY_SCOPE, persona: fields.persona ?? null, stage: fields.stage ?? null },
+    policy_sha256: policySha,
+    elapsed_ms: elapsedMs,
+  };
+}

@@ -1,0 +1,101 @@
+import type { Level } from './levels';
+import type { Messages } from './messages';
+import type { PolicyIndex } from './policy-index';
+import type { PersonaDef, StageDef } from '../policy/schema';
+import type { Subject } from './resolve';
+import type { SessionState } from './state';
+import type { ToolEvent } from './event';
+
+export type Verdict = 'allow' | 'deny' | 'ask' | 'abstain';
+
+export type Status =
+  | 'ok'
+  | 'protected'
+  | 'config_error'
+  | 'permission_denied'
+  | 'handoff_denied'
+  | 'scope_violation'
+  | 'iteration_limit'
+  | 'identity_required'
+  | 'blocked'
+  | 'confirmation_required'
+  | 'unknown_tool'
+  | 'invalid_event'
+  | 'state_error'
+  | 'deadline'
+  | 'internal_error';
+
+export type GateName =
+  | 'self_protection'
+  | 'persona'
+  | 'scope'
+  | 'delegation'
+  | 'handoff'
+  | 'stage'
+  | 'identity'
+  | 'confirmation'
+  | 'unknown_tool'
+  | 'pass'
+  | 'hook';
+
+/** What ends a walk through the gates: the verdict, and the gate and rule that decided it. */
+export interface Ruling {
+  verdict: Verdict;
+  status: Status;
+  gate: GateName;
+  rule: string;
+  reason: string;
+}
+
+export interface Scope {
+  persona: string | null;
+  stage: string | null;
+  families: string[] | null;
+  allowed_tools: string[] | null;
+  ceiling: Level | null;
+}
+
+/** Narrowing given to one hook registration by `--allowed-tools` / `--side-effect-level`. */
+export interface DispatchScope {
+  allowedTools?: string[];
+  sideEffectLevel?: Level;
+}
+
+export interface DecideOptions {
+  confirmOn: 'pre' | 'post';
+  dispatch?: DispatchScope;
+  /** `explain --persona`: replaces persona resolution. */
+  persona?: string;
+  /** `explain --stage`: replaces the session's stage. */
+  stage?: string;
+}
+
+/** Says whether a path is one persona-gate guards, and which (edge-supplied: it touches the file system). */
+export type ProtectedPathCheck = (path: string, cwd: string | undefined) => string | null;
+
+export interface GateContext {
+  index: PolicyIndex;
+  event: ToolEvent;
+  subject: Subject;
+  personaName: string | null;
+  persona: PersonaDef | null;
+  stage: StageDef | null;
+  scope: Scope;
+  state: SessionState;
+  messages: Messages;
+  env: Readonly<Record<string, string | undefined>>;
+  options: DecideOptions;
+}
+
+export type GateOutcome = { ruling: Ruling } | { note: string };
+
+export interface Gate {
+  name: GateName;
+  check(ctx: GateContext): GateOutcome;
+}
+
+export interface Finding {
+  gate: GateName;
+  outcome: 'pass' | 'refuse' | 'decide';
+  note: string;
+}

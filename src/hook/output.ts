@@ -1,0 +1,59 @@
+import { writeSync } from 'node:fs';
+import type { Verdict } from '../core/types';
+
+/** What the hook prints and how it exits: the one place verdicts become bytes and exit codes. */
+export interface HookResponse {
+  stdout: string;
+  stderr: string;
+  exitCode: 0 | 2;
+}
+
+export function preToolUseResponse(verdict: Verdict, reason: string): HookResponse {
+  if (verdict === 'abstain') return { stdout: '', stderr: '', exitCode: 0 };
+  const output = {
+    hookSpecificOutput: {
+      hookEventName: 'PreToolUse',
+      permissionDecision: verdict,
+      permissionDecisionReason: reason,
+    },
+  };
+  return { stdout: `${JSON.stringify(output)}\n`, stderr: '', exitCode: 0 };
+}
+
+/** For when the event is not known to be a PreToolUse: exit 2 blocks the call and shows the reason. */
+export function blockingError(reason: string): HookResponse {
+  return { stdout: '', stderr: `${reason}\n`, exitCode: 2 };
+}
+
+export const SILENT: HookResponse = { stdout: '', stderr: '', exitCode: 0 };
+
+function writeAll(fd: number, text: string): boolean {
+  const buf = Buffer.from(text, 'utf8');
+  let offset = 0;
+  while (offset < buf.length) {
+    try {
+      offset += writeSync(fd, buf, offset);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EAGAIN') continue;
+      return false;
+    }
+  }
+  return true;
+}
+
+let emitted = false;
+
+/** Writes the response once and ends the process. If stdout fails, the reason goes to stderr with exit 2. */
+export function emit(response: HookResponse): never {
+  if (!emitted) {
+    emitted = true;
+    let code: number = response.exitCode;
+    if (response.stdout !== '' && !writeAll(1, response.stdout)) {
+      code = 2;
+      writeAll(2, 'persona-gate: could not write the decision; the call is denied.\n');
+    }
+    if (response.stderr !== '') writeAll(2, response.stderr);
+    process.exit(code);
+  }
+  process.exit(2);
+}

@@ -1,0 +1,192 @@
+import { read as fsRead } from 'node:fs';
+import { decide, localeFor, type Env } from '../core/decide';
+import { parseEvent, type HookEvent, type ToolEvent } from '../core/event';
+import { messagesFor, type Locale, type Messages } from '../core/messages';
+import type { PolicyIndex } from '../core/policy-index';
+import { decidePost, decideSessionStart } from '../core/post';
+import { decisionReceipt, eventReceipt, type Receipt } from '../core/receipt';
+import type { StateOp } from '../core/state';
+import { defaultStateDir } from '../io/paths';
+import { loadPolicy, locatePolicy, type PolicyError } from '../io/policy-source';
+import { prefsFile, readPreferences } from '../io/prefs';
+import { makeProtectedPathCheck } from '../io/protect';
+import { appendReceipt } from '../io/receipts';
+import { StateError, StateStore } from '../io/state-store';
+import { parseHookArgs, type HookArgs } from './args';
+import { blockingError, emit, preToolUseResponse, SILENT, type HookResponse } from './output';
+
+export const MAX_EVENT_BYTES = 1024 * 1024;
+const DEFAULT_DEADLINE_MS = 5000;
+
+function deadlineMs(env: Env): number {
+  const n = Number(env.PERSONA_GATE_DEADLINE_MS);
+  return Number.isFinite(n) && n > 0 ? n : DEFAULT_DEADLINE_MS;
+}
+
+type StdinRead = { ok: true; text: string } | { ok: false; tooLarge: true };
+
+/** Reads stdin asynchronously (so the deadline timer can fire), stopping past the size limit. */
+function readStdin(limit: number): Promise<StdinRead> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    const buf = Buffer.alloc(65536);
+    const next = () =>
+      fsRead(0, buf, 0, buf.length, null, (err, n) => {
+        if (err) {
+          if (err.code === 'EAGAIN') return setTimeout(next, 1);
+          if (err.code === 'EOF') return resolve({ ok: true, text: Buffer.concat(chunks).toString('utf8') });
+          return reject(err);
+        }
+        if (n === 0) return resolve({ ok: true, text: Buffer.concat(chunks).toString('utf8') });
+        total += n;
+        if (total > limit) return resolve({ ok: false, tooLarge: true });
+        chunks.push(Buffer.from(buf.subarray(0, n)));
+        next();
+      });
+    next();
+  });
+}
+
+interface HookContext {
+  env: Env;
+  args: HookArgs;
+  started: number;
+  deadline: number;
+  stateDir: string;
+  locale: Locale;
+}
+
+function failurePre(ctx: HookContext, event: HookEvent | null, status: string, reason: string, policySha: string | null = null): HookResponse {
+  if (event) {
+    const receipt = eventReceipt(event, { verdict: 'deny', status, gate: 'hook', rule: status, reason }, policySha, new Date(), Date.now() - ctx.started);
+    appendReceipt(ctx.stateDir, receipt);
+  }
+  return event && event.hook_event_name === 'PreToolUse' ? preToolUseResponse('deny', reason) : blockingError(reason);
+}
+
+function policyErrorReason(m: Messages, error: PolicyError): string {
+  switch (error.kind) {
+    case 'not_found':
+      return m.noPolicy(error.searched);
+    case 'unreadable':
+      return m.unreadablePolicy(error.path, error.detail);
+    case 'invalid': {
+      const shown = error.problems.slice(0, 5).map((p) => `${p.path}: ${p.message}`);
+      if (error.problems.length > 5) shown.push(`… ${error.problems.length - 5} more`);
+      return m.invalidPolicy(error.path, shown);
+    }
+  }
+}
+
+function handleToolEvent(ctx: HookContext, event: ToolEvent, index: PolicyIndex, store: StateStore): HookResponse {
+  const m = messagesFor(ctx.locale);
+  if (event.hook_event_name === 'PostToolUse') {
+    const result = store.transact(event.session_id, ctx.deadline, () => decidePost(index, event, ctx.env));
+    if (result.ops.length > 0) {
+      appendReceipt(
+        ctx.stateDir,
+        eventReceipt(event, { verdict: 'abstain', status: 'ok', gate: 'identity', rule: 'post_tool_use', reason: result.note }, index.sha256, new Date(), Date.now() - ctx.started),
+      );
+    }
+    return SILENT;
+  }
+  const isProtected = makeProtectedPathCheck({ policyPath: index.path, stateDir: ctx.stateDir, prefsFile: prefsFile(ctx.env) });
+  const options = {
+    confirmOn: ctx.args.confirmOn,
+    dispatch: { allowedTools: ctx.args.allowedTools, sideEffectLevel: ctx.args.sideEffectLevel },
+  };
+  const result = store.transact(event.session_id, ctx.deadline, (state) => {
+    const decision = decide({ event, index, state, env: ctx.env, options, isProtected, locale: ctx.locale });
+    return { ops: decision.ops as StateOp[], decision };
+  });
+  const { decision } = result;
+  const receipt: Receipt = decisionReceipt(event, decision, index.sha256, new Date(), Date.now() - ctx.started);
+  appendReceipt(ctx.stateDir, receipt);
+  void m;
+  return preToolUseResponse(decision.verdict, decision.reason);
+}
+
+async function runHook(argv: readonly string[], env: Env): Promise<HookResponse> {
+  const started = Date.now();
+  const parsedArgs = parseHookArgs(argv);
+  const prefs = readPreferences(env);
+  const stateDir = env.PERSONA_GATE_STATE_DIR?.trim() ? env.PERSONA_GATE_STATE_DIR : prefs.stateDir ?? defaultStateDir(env);
+  const bootLocale = localeFor(null, env, prefs.locale ?? 'en');
+  const ctx: HookContext = {
+    env,
+    args: parsedArgs.ok ? parsedArgs.args : { confirmOn: 'post' },
+    started,
+    deadline: started + deadlineMs(env),
+    stateDir,
+    locale: bootLocale,
+  };
+  const m0 = messagesFor(bootLocale);
+
+  const timer = setTimeout(() => emit(blockingError(m0.deadline(deadlineMs(env)))), deadlineMs(env));
+  const input = await readStdin(MAX_EVENT_BYTES);
+  clearTimeout(timer);
+  if (!input.ok) return blockingError(m0.eventTooLarge(MAX_EVENT_BYTES));
+  let json: unknown;
+  try {
+    json = JSON.parse(input.text);
+  } catch (err) {
+    const detail = input.text.trim() === '' ? 'empty input' : (err as Error).message.replace(/\s+/g, ' ').slice(0, 200);
+    return blockingError(m0.eventMalformed(detail));
+  }
+  const parsed = parseEvent(json);
+  if (!parsed.ok) {
+    const reason = m0.eventShape(parsed.detail);
+    return parsed.hookEventName === 'PreToolUse' ? preToolUseResponse('deny', reason) : blockingError(reason);
+  }
+  const event = parsed.event;
+  if (!parsedArgs.ok) return failurePre(ctx, event, 'config_error', m0.internalError(`hook: ${parsedArgs.error}`));
+
+  const location = locatePolicy({ explicit: ctx.args.config, env, userDefault: prefs.policy, cwd: event.cwd });
+  let store: StateStore | null = null;
+  let stateProblem: string | null = null;
+  try {
+    store = new StateStore(stateDir).open();
+  } catch (err) {
+    stateProblem = err instanceof StateError ? err.message : String(err);
+  }
+  if (location.path === null) {
+    if (event.hook_event_name !== 'PreToolUse') return SILENT;
+    return failurePre(ctx, event, 'config_error', m0.noPolicy(location.searched));
+  }
+  const loaded = loadPolicy(location.path, store ? { cacheDir: `${stateDir}/policy-cache` } : {});
+  if (!loaded.ok) {
+    if (event.hook_event_name !== 'PreToolUse') return SILENT;
+    return failurePre(ctx, event, 'config_error', policyErrorReason(m0, loaded.error));
+  }
+  const index = loaded.index;
+  ctx.locale = localeFor(index, env, prefs.locale ?? 'en');
+  const m = messagesFor(ctx.locale);
+  if (!store) {
+    if (event.hook_event_name !== 'PreToolUse') return SILENT;
+    return failurePre(ctx, event, 'state_error', m.stateError(stateProblem ?? 'unknown'), index.sha256);
+  }
+  try {
+    if (event.hook_event_name === 'SessionStart') {
+      const result = store.transact(event.session_id, ctx.deadline, () => decideSessionStart(event));
+      if (result.ops.length > 0) {
+        appendReceipt(stateDir, eventReceipt(event, { verdict: 'abstain', status: 'ok', gate: 'identity', rule: 'session_start', reason: result.note }, index.sha256, new Date(), Date.now() - started));
+      }
+      return SILENT;
+    }
+    return handleToolEvent(ctx, event, index, store);
+  } catch (err) {
+    if (event.hook_event_name !== 'PreToolUse') return SILENT;
+    if (err instanceof StateError) return failurePre(ctx, event, 'state_error', m.stateError(err.message), index.sha256);
+    return failurePre(ctx, event, 'internal_error', m.internalError(err instanceof Error ? err.message : String(err)), index.sha256);
+  }
+}
+
+/** The `hook` subcommand: every path ends in emit(), never in exit code 1. */
+export function hookMain(argv: readonly string[], env: Env = process.env): void {
+  const fail = (err: unknown) =>
+    emit(blockingError(messagesFor(localeFor(null, env)).internalError(err instanceof Error ? err.message : String(err))));
+  process.on('uncaughtException', fail);
+  process.on('unhandledRejection', fail);
+  runHook(argv, env).then(emit, fail);
+}

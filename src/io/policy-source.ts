@@ -1,0 +1,121 @@
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { buildPolicyIndex, type PolicyIndex } from '../core/policy-index';
+import type { Policy } from '../policy/schema';
+import type { PolicyValidation } from '../policy/validate';
+import { sha256Hex } from './hash';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+export const POLICY_FILE = join('.claude', 'persona-gate.json');
+/** Bump when the validated form changes, so older cached validations are ignored. */
+const CACHE_FORMAT = 1;
+
+export type PolicyError =
+  | { kind: 'not_found'; searched: string[] }
+  | { kind: 'unreadable'; path: string; detail: string }
+  | { kind: 'invalid'; path: string; problems: { path: string; message: string }[] };
+
+export type PolicyLoad = { ok: true; index: PolicyIndex } | { ok: false; error: PolicyError };
+
+export interface PolicyLocation {
+  path: string | null;
+  searched: string[];
+}
+
+declare const __BUNDLED__: boolean;
+
+/** zod and the rules live in their own bundle: the hook loads them only when a policy is not yet cached. */
+export function loadValidator(): (value: unknown) => PolicyValidation {
+  const module: typeof import('../policy/validate') = __BUNDLED__ ? require('./policy-validate.js') : require('../policy/validate');
+  return module.validatePolicy;
+}
+
+/** SPEC §2 order: --config, PERSONA_GATE_CONFIG, $CLAUDE_PROJECT_DIR, the user's default, then up from cwd. */
+export function locatePolicy(opts: { explicit?: string; env: Env; userDefault?: string; cwd?: string }): PolicyLocation {
+  const searched: string[] = [];
+  const base = process.cwd();
+  const explicit = opts.explicit ?? (opts.env.PERSONA_GATE_CONFIG?.trim() ? opts.env.PERSONA_GATE_CONFIG : undefined);
+  if (explicit !== undefined) return { path: resolve(base, explicit), searched: [resolve(base, explicit)] };
+  const projectDir = opts.env.CLAUDE_PROJECT_DIR?.trim();
+  if (projectDir) {
+    const candidate = resolve(projectDir, POLICY_FILE);
+    searched.push(candidate);
+    if (existsSync(candidate)) return { path: candidate, searched };
+  }
+  if (opts.userDefault !== undefined) return { path: resolve(base, opts.userDefault), searched: [...searched, resolve(base, opts.userDefault)] };
+  if (opts.cwd !== undefined && isAbsolute(opts.cwd)) {
+    let dir = opts.cwd;
+    for (;;) {
+      const candidate = join(dir, POLICY_FILE);
+      searched.push(candidate);
+      if (existsSync(candidate)) return { path: candidate, searched };
+      const parent = dirname(dir);
+      if (parent === dir) break;
+      dir = parent;
+    }
+  }
+  return { path: null, searched };
+}
+
+function readPolicyBytes(path: string): { ok: true; bytes: Buffer } | { ok: false; error: PolicyError } {
+  try {
+    return { ok: true, bytes: readFileSync(path) };
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return { ok: false, error: { kind: 'unreadable', path, detail: code === 'ENOENT' ? 'no such file' : code ?? String(err) } };
+  }
+}
+
+export function validateBytes(path: string, bytes: Buffer, validate: (value: unknown) => PolicyValidation): { ok: true; policy: Policy } | { ok: false; error: PolicyError } {
+  let json: unknown;
+  try {
+    json = JSON.parse(bytes.toString('utf8'));
+  } catch (err) {
+    return { ok: false, error: { kind: 'invalid', path, problems: [{ path: '(root)', message: `not valid JSON: ${(err as Error).message}` }] } };
+  }
+  const result = validate(json);
+  if (!result.ok) return { ok: false, error: { kind: 'invalid', path, problems: result.problems } };
+  return { ok: true, policy: result.policy };
+}
+
+function cachePath(cacheDir: string, sha: string): string {
+  return join(cacheDir, `${sha}.v${CACHE_FORMAT}.json`);
+}
+
+function readCache(cacheDir: string, sha: string): Policy | null {
+  try {
+    const entry = JSON.parse(readFileSync(cachePath(cacheDir, sha), 'utf8')) as { sha256?: string; policy?: Policy };
+    return entry.sha256 === sha && typeof entry.policy === 'object' && entry.policy !== null ? entry.policy : null;
+  } catch {
+    return null;
+  }
+}
+
+function writeCache(cacheDir: string, sha: string, policy: Policy): void {
+  try {
+    mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
+    const target = cachePath(cacheDir, sha);
+    const tmp = `${target}.${process.pid}.tmp`;
+    writeFileSync(tmp, JSON.stringify({ sha256: sha, policy }), { mode: 0o600 });
+    renameSync(tmp, target);
+  } catch {
+    // The cache only saves time; without it the next call validates again.
+  }
+}
+
+/**
+ * Reads and validates the policy. With a cache directory, a policy whose exact bytes were
+ * validated before is taken from the cache (keyed by its SHA-256) without loading the validator.
+ */
+export function loadPolicy(path: string, opts: { cacheDir?: string; validate?: (value: unknown) => PolicyValidation } = {}): PolicyLoad {
+  const read = readPolicyBytes(path);
+  if (!read.ok) return read;
+  const sha = sha256Hex(read.bytes);
+  const cached = opts.cacheDir !== undefined ? readCache(opts.cacheDir, sha) : null;
+  if (cached) return { ok: true, index: buildPolicyIndex(cached, sha, path) };
+  const validated = validateBytes(path, read.bytes, opts.validate ?? loadValidator());
+  if (!validated.ok) return validated;
+  if (opts.cacheDir !== undefined) writeCache(opts.cacheDir, sha, validated.policy);
+  return { ok: true, index: buildPolicyIndex(validated.policy, sha, path) };
+}

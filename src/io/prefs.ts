@@ -1,0 +1,32 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { prefsDir } from './paths';
+
+export interface Preferences {
+  locale?: 'en' | 'es';
+  policy?: string;
+  stateDir?: string;
+}
+
+export const PREFERENCE_KEYS = ['locale', 'policy', 'stateDir'] as const;
+
+export function prefsFile(env: Readonly<Record<string, string | undefined>>): string {
+  return join(prefsDir(env), 'config.json');
+}
+
+/** Reads the preferences file without loading conf; a missing or unreadable file is no preferences. */
+export function readPreferences(env: Readonly<Record<string, string | undefined>>): Preferences {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(prefsFile(env), 'utf8'));
+  } catch {
+    return {};
+  }
+  if (typeof raw !== 'object' || raw === null) return {};
+  const r = raw as Record<string, unknown>;
+  const prefs: Preferences = {};
+  if (r.locale === 'en' || r.locale === 'es') prefs.locale = r.locale;
+  if (typeof r.policy === 'string' && r.policy !== '') prefs.policy = r.policy;
+  if (typeof r.stateDir === 'string' && r.stateDir !== '') prefs.stateDir = r.stateDir;
+  return prefs;
+}

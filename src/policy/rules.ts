@@ -1,0 +1,224 @@
+import { BUILTIN_CATALOGS } from '../core/catalog/claude-code';
+import { exceeds, type Level } from '../core/levels';
+import { familyOfKey, globToRegExp } from '../core/policy-index';
+import { own } from '../core/own';
+import type { Policy } from './schema';
+
+export interface PolicyProblem {
+  path: string;
+  message: string;
+}
+
+/** `a.b[0]["x.y"]`: keys that are not plain identifiers are quoted. */
+export function jsonPath(segments: readonly (string | number)[]): string {
+  let out = '';
+  for (const segment of segments) {
+    if (typeof segment === 'number') out += `[${segment}]`;
+    else if (/^[A-Za-z_$][\w$-]*$/.test(segment)) out += out === '' ? segment : `.${segment}`;
+    else out += `[${JSON.stringify(segment)}]`;
+  }
+  return out === '' ? '(root)' : out;
+}
+
+type Rule = (policy: Policy) => PolicyProblem[];
+
+function problem(segments: (string | number)[], message: string): PolicyProblem {
+  return { path: jsonPath(segments), message };
+}
+
+function catalogFamilies(policy: Policy): Map<string, Level> {
+  const families = new Map<string, Level>();
+  for (const name of policy.catalog.include) {
+    for (const [family, level] of Object.entries(BUILTIN_CATALOGS[name]?.families ?? {})) families.set(family, level);
+  }
+  for (const [family, def] of Object.entries(policy.catalog.families)) families.set(family, def.level);
+  return families;
+}
+
+function builtinToolFamilies(policy: Policy): Map<string, string> {
+  const tools = new Map<string, string>();
+  for (const name of policy.catalog.include) {
+    for (const [tool, entry] of Object.entries(BUILTIN_CATALOGS[name]?.tools ?? {})) tools.set(tool, entry.family);
+  }
+  return tools;
+}
+
+const commandKeysAreDotted: Rule = (policy) =>
+  Object.keys(policy.catalog.commands)
+    .filter((key) => !/^[^.\s]+(\.[^.\s]+)+$/.test(key))
+    .map((key) => problem(['catalog', 'commands', key], `command key "${key}" must be dotted: family.….leaf`));
+
+const commandFamiliesExist: Rule = (policy) => {
+  const families = catalogFamilies(policy);
+  return Object.keys(policy.catalog.commands)
+    .filter((key) => key.includes('.') && !families.has(familyOfKey(key)))
+    .map((key) => problem(['catalog', 'commands', key], `family "${familyOfKey(key)}" of command "${key}" is not declared in catalog.families`));
+};
+
+const commandLevelWithinFamily: Rule = (policy) => {
+  const families = catalogFamilies(policy);
+  const out: PolicyProblem[] = [];
+  for (const [key, def] of Object.entries(policy.catalog.commands)) {
+    const familyLevel = families.get(familyOfKey(key));
+    if (def.level !== undefined && familyLevel !== undefined && exceeds(def.level, familyLevel)) {
+      out.push(problem(['catalog', 'commands', key, 'level'], `level ${def.level} is above its family's level ${familyLevel}`));
+    }
+  }
+  return out;
+};
+
+const ownersArePersonas: Rule = (policy) =>
+  Object.entries(policy.catalog.commands)
+    .filter(([, def]) => def.owner !== undefined && !own(policy.personas, def.owner))
+    .map(([key, def]) => problem(['catalog', 'commands', key, 'owner'], `owner "${def.owner}" is not a declared persona`));
+
+const toolsClaimedOnce: Rule = (policy) => {
+  const seen = new Map<string, string>();
+  const out: PolicyProblem[] = [];
+  for (const [key, def] of Object.entries(policy.catalog.commands)) {
+    def.tools.forEach((tool, i) => {
+      const first = seen.get(tool);
+      if (first !== undefined && first !== key) {
+        out.push(problem(['catalog', 'commands', key, 'tools', i], `tool "${tool}" is already the command "${first}"`));
+      } else seen.set(tool, key);
+      if (own(policy.catalog.meta_tools, tool) !== undefined) {
+        out.push(problem(['catalog', 'commands', key, 'tools', i], `tool "${tool}" is also a meta tool`));
+      }
+    });
+  }
+  return out;
+};
+
+const personaFamiliesExist: Rule = (policy) => {
+  const families = catalogFamilies(policy);
+  const out: PolicyProblem[] = [];
+  for (const [name, persona] of Object.entries(policy.personas)) {
+    persona.families.forEach((family, i) => {
+      if (!families.has(family)) out.push(problem(['personas', name, 'families', i], `family "${family}" does not exist in the catalog`));
+    });
+  }
+  return out;
+};
+
+const delegatesArePersonas: Rule = (policy) => {
+  const out: PolicyProblem[] = [];
+  for (const [name, persona] of Object.entries(policy.personas)) {
+    persona.delegates.forEach((delegate, i) => {
+      if (!own(policy.personas, delegate)) out.push(problem(['personas', name, 'delegates', i], `delegate "${delegate}" is not a declared persona`));
+    });
+  }
+  return out;
+};
+
+const agentTypesBoundOnce: Rule = (policy) => {
+  const bound = new Map<string, string>();
+  const out: PolicyProblem[] = [];
+  for (const [name, persona] of Object.entries(policy.personas)) {
+    persona.agent_types.forEach((agentType, i) => {
+      const first = bound.get(agentType);
+      if (first !== undefined && first !== name) {
+        out.push(problem(['personas', name, 'agent_types', i], `agent type "${agentType}" is already bound to persona "${first}"`));
+      } else bound.set(agentType, name);
+    });
+  }
+  return out;
+};
+
+const identityCommandsDeclared: Rule = (policy) => {
+  const out: PolicyProblem[] = [];
+  const identity = policy.identity;
+  if (!identity) return out;
+  for (const field of ['reads', 'switches'] as const) {
+    identity[field].forEach((key, i) => {
+      if (!own(policy.catalog.commands, key)) out.push(problem(['identity', field, i], `"${key}" is not a declared command`));
+    });
+  }
+  identity.reads.forEach((key, i) => {
+    if (identity.switches.includes(key)) out.push(problem(['identity', 'reads', i], `"${key}" cannot be both a read and a switch`));
+  });
+  return out;
+};
+
+const stageNamesUnique: Rule = (policy) => {
+  const out: PolicyProblem[] = [];
+  for (const [name, persona] of Object.entries(policy.personas)) {
+    const seen = new Set<string>();
+    persona.stages.forEach((stage, i) => {
+      if (seen.has(stage.name)) out.push(problem(['personas', name, 'stages', i, 'name'], `stage name "${stage.name}" is used twice`));
+      seen.add(stage.name);
+    });
+  }
+  return out;
+};
+
+/** What an `allowed_tools` entry names, and its family: a family, a command key or a tool name. */
+function entryFamilies(policy: Policy, entry: string): string[] | null {
+  const families = catalogFamilies(policy);
+  if (families.has(entry)) return [entry];
+  if (own(policy.catalog.commands, entry)) return [familyOfKey(entry)];
+  const commandsForTool = Object.entries(policy.catalog.commands).filter(([, def]) => def.tools.includes(entry));
+  if (commandsForTool.length > 0) return commandsForTool.map(([key]) => familyOfKey(key));
+  const globbed = Object.entries(policy.catalog.families)
+    .filter(([, def]) => def.tools.some((glob) => globToRegExp(glob).test(entry)))
+    .map(([family]) => family);
+  if (globbed.length > 0) return globbed;
+  const builtin = builtinToolFamilies(policy).get(entry);
+  return builtin === undefined ? null : [builtin];
+}
+
+const stageToolsWithinReach: Rule = (policy) => {
+  const out: PolicyProblem[] = [];
+  for (const [name, persona] of Object.entries(policy.personas)) {
+    persona.stages.forEach((stage, i) => {
+      (stage.allowed_tools ?? []).forEach((entry, j) => {
+        const families = entryFamilies(policy, entry);
+        const path = ['personas', name, 'stages', i, 'allowed_tools', j];
+        if (families === null) out.push(problem(path, `"${entry}" is not a tool, command or family known to the catalog`));
+        else if (!families.some((f) => persona.families.includes(f))) {
+          out.push(problem(path, `"${entry}" is outside the persona's families (${persona.families.join(', ')}); a stage can only narrow`));
+        }
+      });
+    });
+  }
+  return out;
+};
+
+const stageExitTargetsExist: Rule = (policy) => {
+  const out: PolicyProblem[] = [];
+  for (const [name, persona] of Object.entries(policy.personas)) {
+    const names = new Set(persona.stages.map((s) => s.name));
+    persona.stages.forEach((stage, i) => {
+      for (const field of ['on_complete', 'on_failure'] as const) {
+        const target = stage.on_exit?.[field];
+        if (target !== undefined && !names.has(target)) {
+          out.push(problem(['personas', name, 'stages', i, 'on_exit', field], `stage "${target}" is not a stage of persona "${name}"`));
+        }
+      }
+    });
+  }
+  return out;
+};
+
+const metaToolsNotBuiltin: Rule = (policy) => {
+  const builtin = builtinToolFamilies(policy);
+  return Object.keys(policy.catalog.meta_tools)
+    .filter((tool) => builtin.has(tool))
+    .map((tool) => problem(['catalog', 'meta_tools', tool], `"${tool}" is a built-in tool and cannot be a meta tool`));
+};
+
+/** The cross-field rules, each a small named check reporting JSON paths. */
+export const POLICY_RULES: readonly Rule[] = [
+  commandKeysAreDotted,
+  commandFamiliesExist,
+  commandLevelWithinFamily,
+  ownersArePersonas,
+  toolsClaimedOnce,
+  metaToolsNotBuiltin,
+  personaFamiliesExist,
+  delegatesArePersonas,
+  agentTypesBoundOnce,
+  identityCommandsDeclared,
+  stageNamesUnique,
+  stageToolsWithinReach,
+  stageExitTargetsExist,
+];
