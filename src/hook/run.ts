@@ -1,4 +1,3 @@
-import { read as fsRead } from 'node:fs';
 import { decide, localeFor, type Env } from '../core/decide';
 import { parseEvent, type HookEvent, type ToolEvent } from '../core/event';
 import { messagesFor, type Locale, type Messages } from '../core/messages';
@@ -13,6 +12,7 @@ import { makeProtectedPathCheck } from '../io/protect';
 import { appendReceipt } from '../io/receipts';
 import { StateError, StateStore } from '../io/state-store';
 import { parseHookArgs, type HookArgs } from './args';
+import { readStdin } from './stdin';
 import { blockingError, emit, preToolUseResponse, SILENT, type HookResponse } from './output';
 
 export const MAX_EVENT_BYTES = 1024 * 1024;
@@ -21,31 +21,6 @@ const DEFAULT_DEADLINE_MS = 5000;
 function deadlineMs(env: Env): number {
   const n = Number(env.PERSONA_GATE_DEADLINE_MS);
   return Number.isFinite(n) && n > 0 ? n : DEFAULT_DEADLINE_MS;
-}
-
-type StdinRead = { ok: true; text: string } | { ok: false; tooLarge: true };
-
-/** Reads stdin asynchronously (so the deadline timer can fire), stopping past the size limit. */
-function readStdin(limit: number): Promise<StdinRead> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let total = 0;
-    const buf = Buffer.alloc(65536);
-    const next = () =>
-      fsRead(0, buf, 0, buf.length, null, (err, n) => {
-        if (err) {
-          if (err.code === 'EAGAIN') return setTimeout(next, 1);
-          if (err.code === 'EOF') return resolve({ ok: true, text: Buffer.concat(chunks).toString('utf8') });
-          return reject(err);
-        }
-        if (n === 0) return resolve({ ok: true, text: Buffer.concat(chunks).toString('utf8') });
-        total += n;
-        if (total > limit) return resolve({ ok: false, tooLarge: true });
-        chunks.push(Buffer.from(buf.subarray(0, n)));
-        next();
-      });
-    next();
-  });
 }
 
 interface HookContext {
@@ -142,6 +117,18 @@ async function runHook(argv: readonly string[], env: Env): Promise<HookResponse>
   const event = parsed.event;
   if (!parsedArgs.ok) return failurePre(ctx, event, 'config_error', m0.internalError(`hook: ${parsedArgs.error}`));
 
+  try {
+    return handleEvent(ctx, event, prefs);
+  } catch (err) {
+    if (event.hook_event_name !== 'PreToolUse') return SILENT;
+    if (err instanceof StateError) return failurePre(ctx, event, 'state_error', messagesFor(ctx.locale).stateError(err.message));
+    return failurePre(ctx, event, 'internal_error', messagesFor(ctx.locale).internalError(err instanceof Error ? err.message : String(err)));
+  }
+}
+
+function handleEvent(ctx: HookContext, event: HookEvent, prefs: ReturnType<typeof readPreferences>): HookResponse {
+  const { env, stateDir, started } = ctx;
+  const m0 = messagesFor(ctx.locale);
   const location = locatePolicy({ explicit: ctx.args.config, env, userDefault: prefs.policy, cwd: event.cwd });
   let store: StateStore | null = null;
   let stateProblem: string | null = null;
@@ -166,20 +153,14 @@ async function runHook(argv: readonly string[], env: Env): Promise<HookResponse>
     if (event.hook_event_name !== 'PreToolUse') return SILENT;
     return failurePre(ctx, event, 'state_error', m.stateError(stateProblem ?? 'unknown'), index.sha256);
   }
-  try {
-    if (event.hook_event_name === 'SessionStart') {
-      const result = store.transact(event.session_id, ctx.deadline, () => decideSessionStart(event));
-      if (result.ops.length > 0) {
-        appendReceipt(stateDir, eventReceipt(event, { verdict: 'abstain', status: 'ok', gate: 'identity', rule: 'session_start', reason: result.note }, index.sha256, new Date(), Date.now() - started));
-      }
-      return SILENT;
+  if (event.hook_event_name === 'SessionStart') {
+    const result = store.transact(event.session_id, ctx.deadline, () => decideSessionStart(event));
+    if (result.ops.length > 0) {
+      appendReceipt(stateDir, eventReceipt(event, { verdict: 'abstain', status: 'ok', gate: 'identity', rule: 'session_start', reason: result.note }, index.sha256, new Date(), Date.now() - started));
     }
-    return handleToolEvent(ctx, event, index, store);
-  } catch (err) {
-    if (event.hook_event_name !== 'PreToolUse') return SILENT;
-    if (err instanceof StateError) return failurePre(ctx, event, 'state_error', m.stateError(err.message), index.sha256);
-    return failurePre(ctx, event, 'internal_error', m.internalError(err instanceof Error ? err.message : String(err)), index.sha256);
+    return SILENT;
   }
+  return handleToolEvent(ctx, event, index, store);
 }
 
 /** The `hook` subcommand: every path ends in emit(), never in exit code 1. */

@@ -1,9 +1,9 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { buildPolicyIndex, type PolicyIndex } from '../core/policy-index';
 import type { Policy } from '../policy/schema';
 import type { PolicyValidation } from '../policy/validate';
-import { sha256Hex } from './hash';
+import { hash128, sha256Hex } from './hash';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -79,25 +79,42 @@ export function validateBytes(path: string, bytes: Buffer, validate: (value: unk
   return { ok: true, policy: result.policy };
 }
 
-function cachePath(cacheDir: string, sha: string): string {
-  return join(cacheDir, `${sha}.v${CACHE_FORMAT}.json`);
-}
-
-function readCache(cacheDir: string, sha: string): Policy | null {
+/**
+ * The cache is keyed by the file's identity and change times (device, inode, size, mtime and
+ * ctime in nanoseconds): any write to the policy changes its ctime, which no user call can set
+ * back, so a changed policy is always validated again. The entry keeps the content's SHA-256.
+ */
+function statKey(path: string): string | null {
   try {
-    const entry = JSON.parse(readFileSync(cachePath(cacheDir, sha), 'utf8')) as { sha256?: string; policy?: Policy };
-    return entry.sha256 === sha && typeof entry.policy === 'object' && entry.policy !== null ? entry.policy : null;
+    const st = statSync(path, { bigint: true });
+    return hash128(`${CACHE_FORMAT}:${resolve(path)}:${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`);
   } catch {
     return null;
   }
 }
 
-function writeCache(cacheDir: string, sha: string, policy: Policy): void {
+interface CacheEntry {
+  key: string;
+  sha256: string;
+  policy: Policy;
+}
+
+function readCache(cacheDir: string, key: string): CacheEntry | null {
+  try {
+    const entry = JSON.parse(readFileSync(join(cacheDir, `${key}.json`), 'utf8')) as Partial<CacheEntry>;
+    if (entry.key !== key || typeof entry.sha256 !== 'string' || typeof entry.policy !== 'object' || entry.policy === null) return null;
+    return entry as CacheEntry;
+  } catch {
+    return null;
+  }
+}
+
+function writeCache(cacheDir: string, entry: CacheEntry): void {
   try {
     mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
-    const target = cachePath(cacheDir, sha);
+    const target = join(cacheDir, `${entry.key}.json`);
     const tmp = `${target}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify({ sha256: sha, policy }), { mode: 0o600 });
+    writeFileSync(tmp, JSON.stringify(entry), { mode: 0o600 });
     renameSync(tmp, target);
   } catch {
     // The cache only saves time; without it the next call validates again.
@@ -105,17 +122,19 @@ function writeCache(cacheDir: string, sha: string, policy: Policy): void {
 }
 
 /**
- * Reads and validates the policy. With a cache directory, a policy whose exact bytes were
- * validated before is taken from the cache (keyed by its SHA-256) without loading the validator.
+ * Reads and validates the policy. With a cache directory, a policy file unchanged since it was
+ * last validated is taken from the cache without reading it again or loading the validator.
  */
 export function loadPolicy(path: string, opts: { cacheDir?: string; validate?: (value: unknown) => PolicyValidation } = {}): PolicyLoad {
+  const key = opts.cacheDir !== undefined ? statKey(path) : null;
+  const cached = key !== null && opts.cacheDir !== undefined ? readCache(opts.cacheDir, key) : null;
+  if (cached) return { ok: true, index: buildPolicyIndex(cached.policy, cached.sha256, path) };
   const read = readPolicyBytes(path);
   if (!read.ok) return read;
   const sha = sha256Hex(read.bytes);
-  const cached = opts.cacheDir !== undefined ? readCache(opts.cacheDir, sha) : null;
-  if (cached) return { ok: true, index: buildPolicyIndex(cached, sha, path) };
   const validated = validateBytes(path, read.bytes, opts.validate ?? loadValidator());
   if (!validated.ok) return validated;
-  if (opts.cacheDir !== undefined) writeCache(opts.cacheDir, sha, validated.policy);
+  // Only cache when the file did not change while it was read.
+  if (key !== null && opts.cacheDir !== undefined && statKey(path) === key) writeCache(opts.cacheDir, { key, sha256: sha, policy: validated.policy });
   return { ok: true, index: buildPolicyIndex(validated.policy, sha, path) };
 }

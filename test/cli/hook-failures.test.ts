@@ -1,0 +1,176 @@
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { en } from '../../src/core/messages';
+import { hash128, sessionKey } from '../../src/io/hash';
+import { cleanEnv, denyJson, preEvent, runCli, runCliAsync, tempDir } from '../helpers/cli';
+import { TAX_POLICY_PATH } from '../helpers/policy';
+
+function setup(policy: string | null = readFileSync(TAX_POLICY_PATH, 'utf8')) {
+  const dir = tempDir();
+  const stateDir = join(dir, 'state');
+  const policyPath = join(dir, 'policy.json');
+  if (policy !== null) writeFileSync(policyPath, policy);
+  const env = cleanEnv({ PERSONA_GATE_STATE_DIR: stateDir, PERSONA_GATE_CONFIG: policyPath, HOME: dir });
+  return { dir, stateDir, policyPath, env };
+}
+
+/** Every failure of SPEC §5 ends in a deny: JSON on stdout with exit 0, or the reason on stderr with exit 2. */
+describe('hook: failing closed', () => {
+  it('denies every call when no policy is found, saying where it looked', () => {
+    const dir = tempDir();
+    const env = cleanEnv({ PERSONA_GATE_STATE_DIR: join(dir, 'state'), HOME: dir });
+    const r = runCli(['hook'], { input: preEvent('Read', {}, { cwd: dir }), env, cwd: dir });
+    const searched = [];
+    for (let d = dir; ; d = join(d, '..')) {
+      searched.push(join(d, '.claude', 'persona-gate.json'));
+      if (d === '/') break;
+    }
+    expect(r).toMatchObject({ stdout: denyJson(en.noPolicy(searched)), stderr: '', code: 0 });
+  });
+
+  it('denies when the policy does not validate, naming each problem', () => {
+    const s = setup(JSON.stringify({ version: 1, catalog: { families: { modelo: { level: 'write' } } }, personas: {} }));
+    const r = runCli(['hook'], { input: preEvent('Read'), env: s.env });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe(
+      denyJson(en.invalidPolicy(s.policyPath, ['catalog.families.modelo.level: Invalid option: expected one of "none"|"read_only"|"workspace_write"|"process_exec"|"network"'])),
+    );
+  });
+
+  it('denies when the policy is not JSON', () => {
+    const s = setup('{ "version": 1, ');
+    const r = runCli(['hook'], { input: preEvent('Read'), env: s.env });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
+    expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecisionReason).toMatch(/^persona-gate: the policy .* is not valid: \(root\): not valid JSON/);
+  });
+
+  it('denies when the policy cannot be read', () => {
+    const s = setup(null);
+    mkdirSync(s.policyPath);
+    const r = runCli(['hook'], { input: preEvent('Read'), env: s.env });
+    expect(r).toMatchObject({ stdout: denyJson(en.unreadablePolicy(s.policyPath, 'EISDIR')), code: 0 });
+  });
+
+  it('denies when --config names a missing file', () => {
+    const s = setup();
+    const missing = join(s.dir, 'missing.json');
+    const r = runCli(['hook', '--config', missing], { input: preEvent('Read'), env: s.env });
+    expect(r).toMatchObject({ stdout: denyJson(en.unreadablePolicy(missing, 'no such file')), code: 0 });
+  });
+
+  it.each([
+    ['malformed JSON', '{"hook_event_name": "PreToolUse", ', en.eventMalformed('Expected double-quoted property name in JSON at position 34')],
+    ['empty input', '', en.eventMalformed('empty input')],
+    ['whitespace only', ' \n\t ', en.eventMalformed('empty input')],
+    ['an array', '[]', en.eventShape('expected a JSON object, got an array')],
+    ['a scalar', '42', en.eventShape('expected a JSON object, got number')],
+    ['null', 'null', en.eventShape('expected a JSON object, got null')],
+    ['no hook_event_name', '{"session_id":"s","tool_name":"Read","tool_input":{}}', en.eventShape('hook_event_name is missing or not a string')],
+    ['an unknown hook event', '{"hook_event_name":"Notification","session_id":"s"}', en.eventShape('unsupported hook_event_name "Notification"')],
+  ])('exits 2 with the reason on stderr for %s', (_name, input, reason) => {
+    const s = setup();
+    const r = runCli(['hook'], { input, env: s.env });
+    expect(r).toMatchObject({ stdout: '', stderr: `${reason}\n`, code: 2 });
+  });
+
+  it('exits 2 for an event over 1 MiB', () => {
+    const s = setup();
+    const big = preEvent('Write', { file_path: '/tmp/x', content: 'x'.repeat(1024 * 1024) });
+    const r = runCli(['hook'], { input: big, env: s.env });
+    expect(r).toMatchObject({ stdout: '', stderr: `${en.eventTooLarge(1024 * 1024)}\n`, code: 2 });
+  });
+
+  it.each([
+    ['tool_input null', { tool_input: null }, 'tool_input is missing or not an object'],
+    ['tool_input an array', { tool_input: [] }, 'tool_input is missing or not an object'],
+    ['no tool_name', { tool_name: undefined }, 'tool_name is missing or not a non-empty string'],
+    ['an empty session_id', { session_id: '' }, 'session_id is missing or not a non-empty string'],
+    ['a numeric agent_type', { agent_type: 7 }, 'agent_type must be a string'],
+  ])('denies a PreToolUse with %s', (_name, patch, detail) => {
+    const s = setup();
+    const event = { ...JSON.parse(preEvent('Read')), ...patch };
+    const r = runCli(['hook'], { input: JSON.stringify(event), env: s.env });
+    expect(r).toMatchObject({ stdout: denyJson(en.eventShape(detail)), stderr: '', code: 0 });
+  });
+
+  it('accepts extra fields Claude Code adds between versions', () => {
+    const s = setup();
+    const event = { ...JSON.parse(preEvent('Read')), prompt_id: 'p1', effort: 'high', agent_id: 'a1', permission_mode: 'default', transcript_path: '/x' };
+    const r = runCli(['hook'], { input: JSON.stringify(event), env: s.env });
+    expect(r).toMatchObject({ stdout: '', stderr: '', code: 0 });
+  });
+
+  it('denies every call under an unknown persona', () => {
+    const s = setup();
+    const r = runCli(['hook'], { input: preEvent('Read'), env: { ...s.env, PERSONA_GATE_PERSONA: 'auditor' } });
+    expect(r).toMatchObject({
+      stdout: denyJson(en.unknownPersona('auditor', ['classifier', 'coordinator', 'ledger-groomer', 'modelo-preparer', 'onboarding', 'reconciler', 'verifier'])),
+      code: 0,
+    });
+  });
+
+  it('denies when the state directory is a file', () => {
+    const s = setup();
+    writeFileSync(s.stateDir, 'not a directory');
+    const r = runCli(['hook'], { input: preEvent('Read'), env: s.env });
+    expect(r).toMatchObject({ stdout: denyJson(en.stateError(`${s.stateDir} is not a directory`)), code: 0 });
+  });
+
+  it('denies when the session state is corrupt', () => {
+    const s = setup();
+    expect(runCli(['hook'], { input: preEvent('mcp__aeat__profile_switch'), env: s.env }).code).toBe(0);
+    const sessions = join(s.stateDir, 'sessions');
+    const file = readdirSync(sessions).find((f) => f.startsWith(sessionKey('cli-session')) && f.endsWith('.json'))!;
+    writeFileSync(join(sessions, file), '{"v":1,"confirmed":tr');
+    const r = runCli(['hook'], { input: preEvent('Read'), env: s.env });
+    expect(r).toMatchObject({ stdout: denyJson(en.stateError('the session state file is corrupt')), code: 0 });
+  });
+
+  it('denies on an internal error (a cached policy that is not a policy)', () => {
+    const s = setup();
+    expect(runCli(['hook'], { input: preEvent('Read'), env: s.env }).code).toBe(0);
+    const cacheDir = join(s.stateDir, 'policy-cache');
+    const [entry] = readdirSync(cacheDir);
+    const key = entry!.replace(/\.json$/, '');
+    writeFileSync(join(cacheDir, entry!), JSON.stringify({ key, sha256: 'x', policy: { corrupt: true } }));
+    const r = runCli(['hook'], { input: preEvent('Read'), env: s.env });
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout).hookSpecificOutput;
+    expect(out.permissionDecision).toBe('deny');
+    expect(out.permissionDecisionReason).toMatch(/^persona-gate: internal error \(.+\)\. The call is denied; please report it\.$/);
+    void hash128;
+  });
+
+  it('denies on an unknown hook option', () => {
+    const s = setup();
+    const r = runCli(['hook', '--bogus'], { input: preEvent('Read'), env: s.env });
+    expect(r).toMatchObject({ stdout: denyJson(en.internalError('hook: unknown option --bogus')), code: 0 });
+  });
+
+  it('denies at its own deadline when stdin never ends', async () => {
+    const s = setup();
+    const r = await runCliAsync(['hook'], { input: '{"hook_event_name":', env: { ...s.env, PERSONA_GATE_DEADLINE_MS: '400' }, keepStdinOpen: true });
+    expect(r).toMatchObject({ stdout: '', stderr: `${en.deadline(400)}\n`, code: 2 });
+    expect(r.ms).toBeLessThan(5000);
+  });
+
+  it('keeps the verdict when receipts cannot be written', () => {
+    const s = setup();
+    mkdirSync(s.stateDir, { recursive: true, mode: 0o700 });
+    writeFileSync(join(s.stateDir, 'receipts'), 'a file where the receipts directory should be');
+    const denied = runCli(['hook'], { input: preEvent('mcp__aeat__modelo_work_create'), env: { ...s.env, PERSONA_GATE_PERSONA: 'coordinator' } });
+    expect(JSON.parse(denied.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
+    const passed = runCli(['hook'], { input: preEvent('Read'), env: s.env });
+    expect(passed).toMatchObject({ stdout: '', stderr: '', code: 0 });
+  });
+
+  it('never exits 1, whatever the input', () => {
+    const s = setup();
+    for (const input of ['', 'x', '{}', '[1]', '"s"', preEvent('Read'), preEvent(''), '\u0000']) {
+      expect(runCli(['hook'], { input, env: s.env }).code).not.toBe(1);
+    }
+  });
+});

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { en, es } from '../../src/core/messages';
+
+describe('messages', () => {
+  it('has every key in both English and Spanish', () => {
+    expect(Object.keys(es).sort()).toEqual(Object.keys(en).sort());
+  });
+
+  it('gives a different, non-empty Spanish text for every refusal', () => {
+    // one-element arrays stand in for both strings and lists
+    const args = [['a'], ['b'], ['c'], ['d'], ['e']];
+    for (const key of Object.keys(en) as (keyof typeof en)[]) {
+      const english = (en[key] as (...a: unknown[]) => string)(...args);
+      const spanish = (es[key] as (...a: unknown[]) => string)(...args);
+      expect(spanish.length).toBeGreaterThan(0);
+      if (!['dispatchStage'].includes(key)) expect(spanish, key).not.toBe(english);
+    }
+  });
+
+  it('has no interpolation in the identity refusal', () => {
+    expect(en.identityRequired.length).toBe(0);
+    expect(es.identityRequired.length).toBe(0);
+  });
+});
