@@ -1,0 +1,133 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cleanEnv, runCli, tempDir } from '../helpers/cli';
+import { MERGE_POLICY_PATH, ROOT, TAX_POLICY_PATH } from '../helpers/policy';
+
+function env(extra: Record<string, string> = {}) {
+  const dir = tempDir();
+  return { dir, env: cleanEnv({ PERSONA_GATE_STATE_DIR: join(dir, 'state'), HOME: dir, PERSONA_GATE_CONFIG: TAX_POLICY_PATH, ...extra }) };
+}
+
+describe('explain', () => {
+  it.each([
+    [['--persona', 'coordinator', 'mcp__aeat__modelo_list'], 0, /^verdict: abstain \(status ok, gate pass/],
+    [['--persona', 'modelo-preparer', 'mcp__aeat__modelo_export'], 2, /^verdict: deny \(status handoff_denied, gate handoff, rule owner\)/],
+    [['--config', MERGE_POLICY_PATH, 'mcp__unknown__tool', '{}'], 3, /^verdict: ask \(status unknown_tool/],
+    [['--persona', 'auditor', 'Read'], 1, /^verdict: deny \(status config_error/],
+    [['--persona', 'verifier', '--stage', 'review', 'mcp__aeat__execute', '{"command":"modelo.export"}'], 2, /status scope_violation, gate stage/],
+  ])('explain %j exits %i', (args, code, pattern) => {
+    const r = runCli(['explain', ...args], { env: env().env });
+    expect(r.code).toBe(code);
+    expect(r.stdout).toMatch(pattern);
+  });
+
+  it('shows every gate\'s finding in words', () => {
+    const r = runCli(['explain', '--persona', 'verifier', '--stage', 'review', 'mcp__aeat__modelo_list'], { env: env().env });
+    expect(r.stdout).toContain('call:    mcp__aeat__modelo_list → modelo.list (family modelo, level read_only, tier auto, via tool)');
+    expect(r.stdout).toContain('persona: verifier   stage: review');
+    for (const gate of ['self_protection', 'persona', 'scope', 'delegation', 'handoff', 'stage', 'identity', 'confirmation', 'unknown_tool']) {
+      expect(r.stdout).toMatch(new RegExp(`^  ${gate} +pass`, 'm'));
+    }
+  });
+
+  it('prints the receipt with --json and changes no state', () => {
+    const { env: e } = env();
+    const r = runCli(['explain', '--json', '--session', 's1', 'mcp__aeat__whoami'], { env: e });
+    expect(JSON.parse(r.stdout)).toMatchObject({ verdict: 'abstain', command_key: 'config.profile.status', session_id: 's1' });
+    expect(JSON.parse(runCli(['session', 'show', '--session', 's1'], { env: e }).stdout)).toMatchObject({ seq: 0, pending_reads: {} });
+  });
+
+  it('reads an event file', () => {
+    const { dir, env: e } = env();
+    const file = join(dir, 'event.json');
+    writeFileSync(file, JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 'x', tool_name: 'Task', tool_input: { subagent_type: 'verifier' }, agent_type: 'coordinator', cwd: ROOT }));
+    const r = runCli(['explain', '--event', file], { env: e });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('persona coordinator (from agent_type)');
+  });
+
+  it('exits 1 for a usage error', () => {
+    expect(runCli(['explain'], { env: env().env }).code).toBe(1);
+    expect(runCli(['explain', 'Read', '{not json'], { env: env().env })).toMatchObject({ code: 1, stderr: expect.stringContaining('INPUT_JSON is not JSON') });
+    expect(runCli(['no-such-command'], { env: env().env }).code).toBe(1);
+  });
+});
+
+describe('list', () => {
+  it('lists what the persona may call with each tier', () => {
+    const r = runCli(['list', '--persona', 'verifier'], { env: env().env });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^yes  confirm  workspace_write  modelo\.export +mcp__aeat__modelo_export \(after an identity read\)$/m);
+    expect(r.stdout).toMatch(/^no   -        workspace_write  ledger\.entry\.add +permission_denied \(scope\)$/m);
+  });
+
+  it('prints a permissions.deny block for Claude Code settings', () => {
+    const r = runCli(['list', '--persona', 'modelo-preparer', '--format', 'claude-permissions'], { env: env().env });
+    const deny: string[] = JSON.parse(r.stdout).permissions.deny;
+    expect(deny).toContain('mcp__aeat__modelo_export');
+    expect(deny).toContain('Bash');
+    expect(deny).not.toContain('mcp__aeat__modelo_work_create');
+  });
+
+  it('narrows by stage', () => {
+    const r = runCli(['list', '--persona', 'merge_captain', '--stage', 'classify', '--format', 'json', '--config', MERGE_POLICY_PATH], { env: env().env });
+    const entries: { key: string; allowed: boolean; status: string }[] = JSON.parse(r.stdout).entries;
+    expect(entries.find((e) => e.key === 'github.pr.view')).toMatchObject({ allowed: true });
+    expect(entries.find((e) => e.key === 'ci.rerun')).toMatchObject({ allowed: false, status: 'permission_denied' });
+    expect(entries.find((e) => e.key === 'linear.issue.view')).toMatchObject({ allowed: false, status: 'scope_violation' });
+  });
+
+  it('refuses an unknown persona', () => {
+    expect(runCli(['list', '--persona', 'auditor'], { env: env().env }).code).toBe(1);
+  });
+});
+
+describe('validate and schema', () => {
+  it('accepts the examples', () => {
+    for (const path of [TAX_POLICY_PATH, MERGE_POLICY_PATH]) expect(runCli(['validate', '--config', path], { env: env().env }).code).toBe(0);
+  });
+
+  it('reports every problem with its JSON path and exits 1', () => {
+    const { dir, env: e } = env();
+    const policy = JSON.parse(readFileSync(TAX_POLICY_PATH, 'utf8'));
+    policy.catalog.commands['modelo.export'].owner = 'filer';
+    policy.personas.verifier.stages[0].on_exit.on_complete = 'submit';
+    const path = join(dir, 'bad.json');
+    writeFileSync(path, JSON.stringify(policy));
+    const r = runCli(['validate', '--config', path], { env: e });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      `${path}: catalog.commands["modelo.export"].owner: owner "filer" is not a declared persona\n` +
+        `${path}: personas.verifier.stages[0].on_exit.on_complete: stage "submit" is not a stage of persona "verifier"\n` +
+        '2 problems\n',
+    );
+  });
+
+  it('prints the schema that ships as schema.json', () => {
+    expect(runCli(['schema']).stdout).toBe(readFileSync(join(ROOT, 'schema.json'), 'utf8'));
+  });
+});
+
+describe('session and stage', () => {
+  it('sets a session persona used before the environment, and resets', () => {
+    const { env: e } = env({ PERSONA_GATE_PERSONA: 'verifier' });
+    expect(runCli(['session', 'persona', 'coordinator', '--session', 's'], { env: e })).toMatchObject({ code: 0, stdout: 'session s: persona coordinator\n' });
+    expect(runCli(['explain', '--session', 's', 'Read'], { env: e }).stdout).toContain('persona coordinator (from session)');
+    expect(runCli(['session', 'persona', 'auditor', '--session', 's'], { env: e }).code).toBe(1);
+    expect(runCli(['session', 'reset', '--session', 's'], { env: e }).code).toBe(0);
+    expect(JSON.parse(runCli(['session', 'show', '--session', 's'], { env: e }).stdout)).toMatchObject({ persona: null, confirmed: false });
+  });
+
+  it('enters stages and follows on_exit, recording each transition', () => {
+    const { env: e } = env({ PERSONA_GATE_PERSONA: 'verifier' });
+    expect(runCli(['stage', 'enter', 'review', '--session', 's'], { env: e }).code).toBe(0);
+    expect(runCli(['stage', 'exit', '--outcome', 'complete', '--session', 's'], { env: e }).stdout).toBe('session s: stage review exited (complete) → file\n');
+    expect(JSON.parse(runCli(['session', 'show', '--session', 's'], { env: e }).stdout).stage).toBe('file');
+    expect(runCli(['stage', 'exit', '--session', 's'], { env: e }).stdout).toBe('session s: stage file exited (complete) → (no stage)\n');
+    expect(runCli(['stage', 'exit', '--session', 's'], { env: e }).code).toBe(1);
+    expect(runCli(['stage', 'enter', 'submit', '--session', 's'], { env: e }).code).toBe(1);
+    const log = runCli(['log', '--json', '--session', 's'], { env: e }).stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(log.map((r) => r.rule)).toEqual(['stage_enter', 'stage_exit:complete', 'stage_exit:complete']);
+  });
+});
