@@ -35,6 +35,11 @@ export function isHookRegistration(real: string): boolean {
   return /^settings(\.local)?\.json$/i.test(basename(real)) && basename(dirname(real)).toLowerCase() === '.claude';
 }
 
+/** `.claude/persona-gate.json`, anywhere: where the hook looks for a policy. */
+export function isPolicyLocation(real: string): boolean {
+  return basename(real).toLowerCase() === 'persona-gate.json' && basename(dirname(real)).toLowerCase() === '.claude';
+}
+
 export function makeProtectedPathCheck(opts: { policyPath: string | null; stateDir: string; prefsFile: string; home?: string }): ProtectedPathCheck {
   const home = opts.home ?? process.env.HOME ?? homedir();
   let guarded: { path: string; what: string; tree: boolean }[] | null = null;
@@ -51,6 +56,7 @@ export function makeProtectedPathCheck(opts: { policyPath: string | null; stateD
       if (target.tree ? within(real, target.path) : real === target.path) return target.what;
     }
     if (isHookRegistration(real) || isHookRegistration(absolute)) return `the hook registration (${basename(real)})`;
+    if (isPolicyLocation(real) || isPolicyLocation(absolute)) return 'a persona-gate policy';
     return null;
   };
 }
