@@ -11,7 +11,7 @@ const common = {
   minify: true,
   legalComments: 'none',
   define: { __BUNDLED__: 'true' },
-  external: ['./cli.js', './policy-validate.js'],
+  external: ['./cli.js', './policy-validate.js', './shell.js'],
   logLevel: 'warning',
 };
 await Promise.all([
@@ -23,5 +23,6 @@ await Promise.all([
   }),
   build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js' }),
   build({ ...common, entryPoints: ['src/policy/validate.ts'], outfile: 'dist/policy-validate.js' }),
+  build({ ...common, entryPoints: ['src/shell/resolve-shell.ts'], outfile: 'dist/shell.js' }),
 ]);
 chmodSync('dist/persona-gate.js', 0o755);

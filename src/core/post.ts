@@ -2,7 +2,7 @@ import type { SessionStartEvent, ToolEvent } from './event';
 import type { PolicyIndex } from './policy-index';
 import { resolveTool } from './resolve';
 import type { StateOp } from './state';
-import type { Env } from './decide';
+import type { Env, ShellResolver } from './decide';
 
 const MAX_LABEL = 200;
 
@@ -42,16 +42,17 @@ export function cleanLabel(value: unknown): string | null {
 }
 
 /** PostToolUse: an identity read that actually ran confirms the epoch it was let through in. */
-export function decidePost(index: PolicyIndex, event: ToolEvent, env: Env): { ops: StateOp[]; note: string } {
+export function decidePost(index: PolicyIndex, event: ToolEvent, env: Env, shell?: ShellResolver): { ops: StateOp[]; note: string } {
   const identity = index.policy.identity;
   if (!identity) return { ops: [], note: 'no identity section' };
-  const subject = resolveTool(index, event.tool_name, event.tool_input);
-  if (!identity.reads.includes(subject.key)) return { ops: [], note: `${subject.key} is not an identity read` };
+  const subjects = [resolveTool(index, event.tool_name, event.tool_input), ...(shell?.(index, event)?.matched ?? [])];
+  const read = subjects.find((s) => identity.reads.includes(s.key));
+  if (!read) return { ops: [], note: `${subjects.map((s) => s.key).join(', ')}: not an identity read` };
   if (event.tool_use_id === undefined) return { ops: [], note: 'no tool_use_id: cannot match the read to its PreToolUse' };
   let label: string | null = null;
   if (identity.label?.from === 'response') label = cleanLabel(readPath(event.tool_response, identity.label.path));
   else if (identity.label?.from === 'env') label = cleanLabel(env[identity.label.name]);
-  return { ops: [{ op: 'confirm_read', tool_use_id: event.tool_use_id, label }], note: `identity read ${subject.key} ran` };
+  return { ops: [{ op: 'confirm_read', tool_use_id: event.tool_use_id, label }], note: `identity read ${read.key} ran` };
 }
 
 export function decideSessionStart(event: SessionStartEvent): { ops: StateOp[]; note: string } {

@@ -9,6 +9,7 @@ import { defaultStateDir } from '../io/paths';
 import { loadPolicy, locatePolicy, type PolicyError } from '../io/policy-source';
 import { prefsFile, readPreferences } from '../io/prefs';
 import { makeProtectedPathCheck } from '../io/protect';
+import { lazyShellResolver } from '../io/lazy';
 import { appendReceipt } from '../io/receipts';
 import { StateError, StateStore } from '../io/state-store';
 import { parseHookArgs, type HookArgs } from './args';
@@ -57,7 +58,7 @@ function policyErrorReason(m: Messages, error: PolicyError): string {
 function handleToolEvent(ctx: HookContext, event: ToolEvent, index: PolicyIndex, store: StateStore): HookResponse {
   const m = messagesFor(ctx.locale);
   if (event.hook_event_name === 'PostToolUse') {
-    const result = store.transact(event.session_id, ctx.deadline, () => decidePost(index, event, ctx.env));
+    const result = store.transact(event.session_id, ctx.deadline, () => decidePost(index, event, ctx.env, lazyShellResolver));
     if (result.ops.length > 0) {
       appendReceipt(
         ctx.stateDir,
@@ -66,13 +67,13 @@ function handleToolEvent(ctx: HookContext, event: ToolEvent, index: PolicyIndex,
     }
     return SILENT;
   }
-  const isProtected = makeProtectedPathCheck({ policyPath: index.path, stateDir: ctx.stateDir, prefsFile: prefsFile(ctx.env) });
+  const isProtected = makeProtectedPathCheck({ policyPath: index.path, stateDir: ctx.stateDir, prefsFile: prefsFile(ctx.env), installDir: __dirname });
   const options = {
     confirmOn: ctx.args.confirmOn,
     dispatch: { allowedTools: ctx.args.allowedTools, sideEffectLevel: ctx.args.sideEffectLevel },
   };
   const result = store.transact(event.session_id, ctx.deadline, (state) => {
-    const decision = decide({ event, index, state, env: ctx.env, options, isProtected, locale: ctx.locale });
+    const decision = decide({ event, index, state, env: ctx.env, options, isProtected, shell: lazyShellResolver, locale: ctx.locale });
     return { ops: decision.ops as StateOp[], decision };
   });
   const { decision } = result;

@@ -40,7 +40,7 @@ export function isPolicyLocation(real: string): boolean {
   return basename(real).toLowerCase() === 'persona-gate.json' && basename(dirname(real)).toLowerCase() === '.claude';
 }
 
-export function makeProtectedPathCheck(opts: { policyPath: string | null; stateDir: string; prefsFile: string; home?: string }): ProtectedPathCheck {
+export function makeProtectedPathCheck(opts: { policyPath: string | null; stateDir: string; prefsFile: string; installDir?: string; home?: string }): ProtectedPathCheck {
   const home = opts.home ?? process.env.HOME ?? homedir();
   let guarded: { path: string; what: string; tree: boolean }[] | null = null;
   const targets = () =>
@@ -48,6 +48,7 @@ export function makeProtectedPathCheck(opts: { policyPath: string | null; stateD
       ...(opts.policyPath ? [{ path: realPathOf(opts.policyPath), what: 'the persona-gate policy', tree: false }] : []),
       { path: realPathOf(opts.stateDir), what: "persona-gate's state directory", tree: true },
       { path: realPathOf(opts.prefsFile), what: "persona-gate's user preferences", tree: false },
+      ...(opts.installDir ? [{ path: realPathOf(opts.installDir), what: "persona-gate's own installation", tree: true }] : []),
     ]);
   return (path, cwd) => {
     const absolute = resolve(cwd ?? process.cwd(), expandHome(path, home));

@@ -6,6 +6,7 @@ import { decisionReceipt } from '../../core/receipt';
 import { emptyState } from '../../core/state';
 import { prefsFile, readPreferences } from '../../io/prefs';
 import { makeProtectedPathCheck } from '../../io/protect';
+import { readShellCall } from '../../shell/resolve-shell';
 import { CliError, type CommandResult } from '../errors';
 import { policyForCli, stateDirFor, storeForCli } from '../context';
 
@@ -97,6 +98,7 @@ export function explainCommand(env: Env, opts: ExplainOptions, tool?: string, in
       },
     },
     isProtected: makeProtectedPathCheck({ policyPath: index.path, stateDir: stateDirFor(env), prefsFile: prefsFile(env) }),
+    shell: readShellCall,
     locale: localeFor(index, env, readPreferences(env).locale ?? 'en'),
   });
   const exitCode = decision.status === 'config_error' ? 1 : EXPLAIN_EXIT[decision.verdict];

@@ -1,0 +1,236 @@
+import { describe, expect, it } from 'vitest';
+import type { Decision } from '../../src/core/decide';
+import { makeProtectedPathCheck } from '../../src/io/protect';
+import { readShellCall } from '../../src/shell/resolve-shell';
+import { buildPolicyIndex } from '../../src/core/policy-index';
+import { emptyState } from '../../src/core/state';
+import { decide } from '../../src/core/decide';
+import { pre, taxIndex } from '../helpers/policy';
+
+const base = taxIndex();
+const policy = structuredClone(base.policy);
+policy.personas['shell-preparer'] = { families: ['modelo', 'ledger', 'config', 'shell', 'file_read'], ceiling: 'process_exec', agent_types: [], delegates: [], stages: [] };
+const index = buildPolicyIndex(policy, 'sha', '/work/project/.claude/persona-gate.json');
+const isProtected = makeProtectedPathCheck({
+  policyPath: '/work/project/.claude/persona-gate.json',
+  stateDir: '/tmp/pg-corpus-state',
+  prefsFile: '/tmp/pg-corpus-home/.config/persona-gate/config.json',
+  home: '/tmp/pg-corpus-home',
+});
+
+function judge(command: string, persona: string | null): Decision {
+  return decide({
+    event: pre('Bash', { command }, { cwd: '/work/project' }),
+    index,
+    state: { ...emptyState(), confirmed: true },
+    env: persona ? { PERSONA_GATE_PERSONA: persona } : {},
+    options: { confirmOn: 'post' },
+    isProtected,
+    shell: readShellCall,
+  });
+}
+
+type Case = [command: string, verdict: 'abstain' | 'deny' | 'ask', status: string, matched: string[]];
+
+const ORDINARY: Case[] = [
+  'ls -la',
+  'git status',
+  'git log --oneline -5',
+  'npm test',
+  'npm run build && npm test',
+  'grep -rn "modelo export" src/',
+  'cat README.md | wc -l',
+  'echo "hello; world"',
+  "echo 'aeat modelo export'",
+  'find . -name "*.ts" | xargs wc -l',
+  'cd /tmp && ls',
+  'node -e "console.log(1)"',
+  'python3 -c "print(2)"',
+  'echo $HOME',
+  'ls "$HOME"',
+  'export FOO=bar',
+  'FOO=1 npm test',
+  'for f in *.json; do echo "$f"; done',
+  'if [ -f x ]; then cat x; fi',
+  'while read line; do echo "$line"; done < input.txt',
+  'echo hi > /tmp/out.txt',
+  'echo hi >> build.log 2>&1',
+  'npm test 2>/dev/null',
+  'cat <<EOF\naeat modelo export\nEOF',
+  "cat <<'EOF'\n$(aeat modelo export)\nEOF",
+  'printf "%s\\n" a b c',
+  'sort file.txt | uniq -c | sort -rn | head',
+  'tar czf backup.tgz src',
+  'curl -s http://127.0.0.1:8080/health',
+  'mkdir -p build/out',
+  'cp src/a.ts /tmp/a.ts',
+  'rm -rf build',
+  'ls # aeat modelo export',
+  'echo `date`',
+  'echo "$(date +%F)"',
+  'diff <(sort a) <(sort b)',
+  'timeout 10 npm test',
+  'command -v aeat',
+  'cat .claude/settings.json',
+  'cp .claude/settings.json /tmp/settings-backup.json',
+  'persona-gate explain Read',
+  'npx persona-gate list --persona verifier',
+  'persona-gate session show --session abc',
+  'persona-gate validate',
+  'npx --no-install persona-gate log --json',
+  'aeat modelo exporter',
+].map((command) => [command, 'abstain', 'ok', []] as Case);
+
+const DOMAIN: Case[] = [
+  ['aeat modelo list', 'abstain', 'ok', ['modelo.list']],
+  ['aeat modelo list --year 2026', 'abstain', 'ok', ['modelo.list']],
+  ['aeat modelo work create --modelo 303', 'abstain', 'ok', ['modelo.work.create']],
+  ['aeat whoami', 'abstain', 'ok', ['config.profile.status']],
+  ['aeat config profile status', 'abstain', 'ok', ['config.profile.status']],
+  ['aeat ledger list && aeat modelo list', 'abstain', 'ok', ['ledger.list', 'modelo.list']],
+  ['aeat ledger entry add --amount 10 | tee /tmp/log', 'abstain', 'ok', ['ledger.entry.add']],
+  ['aeat ledger export', 'abstain', 'ok', ['ledger.export']],
+  ['aeat ledger export --year 2026', 'abstain', 'ok', ['ledger.export']],
+  ['aeat modelo list | aeat modelo export', 'deny', 'handoff_denied', ['modelo.list', 'modelo.export']],
+  ['aeat modelo list |& aeat modelo export', 'deny', 'handoff_denied', ['modelo.list', 'modelo.export']],
+  ['aeat config profile create erika', 'ask', 'confirmation_required', ['config.profile.create']],
+  ['aeat ledger entry delete 42', 'deny', 'blocked', ['ledger.entry.delete']],
+  ['aeat bank reconcile', 'deny', 'permission_denied', ['bank.reconcile']],
+  ['aeat documents import x.pdf', 'deny', 'permission_denied', ['documents.import']],
+];
+
+const EXPORT = ['modelo.export'];
+const BYPASSES: Case[] = [
+  'aeat modelo export',
+  'aeat modelo export --modelo 303',
+  'ls; aeat modelo export',
+  'ls && aeat modelo export',
+  'false || aeat modelo export',
+  'aeat modelo export &',
+  '(aeat modelo export)',
+  '{ aeat modelo export; }',
+  '(cd /tmp && aeat modelo export)',
+  'echo $(aeat modelo export)',
+  'echo "$(aeat modelo export)"',
+  'x=$(aeat modelo export)',
+  'echo `aeat modelo export`',
+  'echo "`aeat modelo export`"',
+  'cat <(aeat modelo export)',
+  'tee >(aeat modelo export) < /dev/null',
+  "bash -c 'aeat modelo export'",
+  'sh -c "aeat modelo export"',
+  "zsh -c 'aeat modelo export'",
+  "bash -lc 'aeat modelo export'",
+  "bash -c \"sh -c 'aeat modelo export'\"",
+  "eval 'aeat modelo export'",
+  'eval aeat modelo export',
+  'env aeat modelo export',
+  'env A=1 B=2 aeat modelo export',
+  'env -i PATH=/usr/bin aeat modelo export',
+  'FOO=bar aeat modelo export',
+  'sudo aeat modelo export',
+  'sudo -u root aeat modelo export',
+  'doas aeat modelo export',
+  'nohup aeat modelo export &',
+  'time aeat modelo export',
+  'nice -n 10 aeat modelo export',
+  'timeout 30 aeat modelo export',
+  'timeout -s KILL 30 aeat modelo export',
+  'echo 303 | xargs aeat modelo export --modelo',
+  'echo 303 | xargs -n 1 aeat modelo export',
+  'exec aeat modelo export',
+  'command aeat modelo export',
+  '/usr/local/bin/aeat modelo export',
+  './aeat modelo export',
+  '../bin/aeat modelo export',
+  "'aeat' 'modelo' 'export'",
+  '"aeat" modelo "export"',
+  'a\\eat modelo export',
+  'aeat modelo \\\n  export',
+  'aeat \\\nmodelo \\\nexport --modelo 303',
+  'cat <<EOF\n$(aeat modelo export)\nEOF',
+  'cat <<EOF | sh\nhello\nEOF\naeat modelo export',
+  'sudo env X=1 nohup nice bash -c "timeout 5 aeat modelo export"',
+  "$'aeat' modelo export",
+  'if true; then aeat modelo export; fi',
+  'for i in 1; do aeat modelo export; done',
+  'stdbuf -oL aeat modelo export',
+].map((command) => [command, 'deny', 'handoff_denied', EXPORT] as Case);
+
+const UNREADABLE: Case[] = [
+  '$AEAT modelo export',
+  '"$(which aeat)" modelo export',
+  'aeat modelo $ACTION',
+  'aeat $FAMILY export',
+  'bash -c "$SCRIPT"',
+  'eval "$CMD"',
+  "echo 'unterminated",
+  'echo "unterminated',
+  'echo $(unterminated',
+  'echo hi > "$TARGET"',
+  'cat x | tee "$OUT"',
+  'ls && $(persona-gate session reset --session s1)',
+].map((command) => [command, 'deny', 'permission_denied', []] as Case);
+
+const PROTECTED: Case[] = [
+  'echo {} > .claude/persona-gate.json',
+  'echo {} > /work/project/.claude/persona-gate.json',
+  'echo {} > ./.claude/../.claude/persona-gate.json',
+  'echo {} >> .claude//persona-gate.json',
+  'rm .claude/persona-gate.json',
+  'mv .claude/persona-gate.json /tmp/',
+  'cp /tmp/open.json .claude/persona-gate.json',
+  'ln -sf /dev/null .claude/settings.json',
+  'echo {} > .claude/settings.json',
+  'echo {} > .claude/settings.local.json',
+  "sed -i 's/block/allow/' .claude/settings.json",
+  'tee .claude/settings.local.json < /tmp/x',
+  'rm -rf /tmp/pg-corpus-state',
+  'rm -rf /tmp/pg-corpus-state/sessions',
+  'echo x > /tmp/pg-corpus-state/sessions/abc.1.json',
+  'rm ~/.config/persona-gate/config.json',
+  'persona-gate session reset --session s1',
+  'persona-gate session persona verifier --session s1',
+  'persona-gate stage enter file --session s1',
+  'persona-gate stage exit --session s1',
+  'npx persona-gate stage enter file --session s1',
+  'npx persona-gate@latest session reset --session s1',
+  'npm exec persona-gate -- session reset --session s1',
+  'node node_modules/persona-gate/dist/persona-gate.js session reset --session s1',
+  'echo \'{"hook_event_name":"PostToolUse"}\' | persona-gate hook',
+  'persona-gate init',
+  'persona-gate config set policy /tmp/open.json',
+  'bash -c "persona-gate session reset --session s1"',
+  'ls && echo $(persona-gate session reset --session s1)',
+].map((command) => [command, 'deny', 'protected', []] as Case);
+
+describe('shell corpus under a persona', () => {
+  const all = [...ORDINARY, ...DOMAIN, ...BYPASSES, ...UNREADABLE, ...PROTECTED];
+  it('has at least 100 commands', () => {
+    expect(all.length).toBeGreaterThanOrEqual(100);
+  });
+
+  it.each(all)('%j → %s (%s) matching %j', (command, verdict, status, matched) => {
+    const d = judge(command, 'shell-preparer');
+    expect({ verdict: d.verdict, status: d.status, matched: d.resolution.matched.map((s) => s.key) }).toEqual({ verdict, status, matched });
+    if (status === 'handoff_denied') expect(d.reason).toContain('owned by the verifier persona');
+    if (status === 'permission_denied' && matched.length === 0) expect(d.rule).toBe('shell_unparsable');
+  });
+});
+
+describe('shell corpus in an unscoped session', () => {
+  it.each(UNREADABLE.map(([c]) => c))('asks for %j', (command) => {
+    expect(judge(command, null)).toMatchObject({ verdict: 'ask', rule: 'shell_unparsable' });
+  });
+  it.each(PROTECTED.map(([c]) => c))('asks for %j', (command) => {
+    expect(judge(command, null)).toMatchObject({ verdict: 'ask', status: 'protected' });
+  });
+  it('lets the owner file through the shell, asking the human', () => {
+    expect(judge('sudo aeat modelo export', 'verifier')).toMatchObject({ verdict: 'deny', status: 'permission_denied' });
+    const policy2 = structuredClone(policy);
+    policy2.personas.verifier!.families.push('shell');
+    policy2.personas.verifier!.ceiling = 'process_exec';
+    const d = decide({ event: pre('Bash', { command: 'sudo aeat modelo export' }), index: buildPolicyIndex(policy2, 's', '/p'), state: { ...emptyState(), confirmed: true }, env: { PERSONA_GATE_PERSONA: 'verifier' }, options: { confirmOn: 'post' }, isProtected, shell: readShellCall });
+    expect([d.verdict, d.status]).toEqual(['ask', 'confirmation_required']);
+  });
+});
