@@ -1,8 +1,9 @@
 import { localeFor, type Env } from '../core/decide';
 import { messagesFor } from '../core/messages';
-import type { PolicyIndex } from '../core/policy-index';
+import { buildPolicyIndex, type MemoryPolicyIndex } from '../core/policy-index';
 import { defaultStateDir } from '../io/paths';
-import { loadPolicy, locatePolicy } from '../io/policy-source';
+import { locatePolicy, readPolicyBytes, validateBytes } from '../io/policy-source';
+import { sha256Hex } from '../io/hash';
 import { readPreferences } from '../io/prefs';
 import { StateError, StateStore } from '../io/state-store';
 import { validatePolicy } from '../policy/validate';
@@ -18,12 +19,14 @@ export function locateForCli(env: Env, config?: string) {
 }
 
 /** Loads and validates the policy for a CLI command; any problem is a CliError (exit 1). */
-export function policyForCli(env: Env, config?: string): PolicyIndex {
+export function policyForCli(env: Env, config?: string): MemoryPolicyIndex {
   const location = locateForCli(env, config);
   const m = messagesFor(localeFor(null, env, readPreferences(env).locale ?? 'en'));
   if (location.path === null) throw new CliError(m.noPolicy(location.searched));
-  const loaded = loadPolicy(location.path, { validate: validatePolicy });
-  if (loaded.ok) return loaded.index;
+  const read = readPolicyBytes(location.path);
+  const loaded = read.ok ? validateBytes(location.path, read.bytes, validatePolicy) : read;
+  if (loaded.ok && read.ok) return buildPolicyIndex(loaded.policy, sha256Hex(read.bytes), location.path);
+  if (loaded.ok) throw new CliError(m.noPolicy(location.searched));
   const error = loaded.error;
   if (error.kind === 'unreadable') throw new CliError(m.unreadablePolicy(error.path, error.detail));
   if (error.kind === 'not_found') throw new CliError(m.noPolicy(error.searched));

@@ -1,7 +1,7 @@
 import type { ToolEvent } from './event';
 import { lowerLevel, type Level } from './levels';
 import { messagesFor, type Locale, type Messages } from './messages';
-import { getPersona, personaNames, type PolicyIndex } from './policy-index';
+import type { PolicyIndex } from './policy-index';
 import { resolveTool, type Resolution, type Subject } from './resolve';
 import type { SessionState, StateOp } from './state';
 import type { PersonaDef, StageDef } from '../policy/schema';
@@ -74,7 +74,7 @@ const STRICTNESS: Record<Verdict, number> = { deny: 3, ask: 2, abstain: 1, allow
 export function localeFor(index: PolicyIndex | null, env: Env, fallback: Locale = 'en'): Locale {
   const fromEnv = env.PERSONA_GATE_LOCALE;
   if (fromEnv === 'en' || fromEnv === 'es') return fromEnv;
-  return index?.policy.locale ?? fallback;
+  return index?.settings.locale ?? fallback;
 }
 
 type PersonaResolution =
@@ -95,15 +95,15 @@ export function resolvePersona(index: PolicyIndex, event: ToolEvent, state: Sess
     name = state.persona.trim();
     source = 'session';
   } else {
-    const fromEnv = env[index.policy.persona_env];
+    const fromEnv = env[index.settings.persona_env];
     if (fromEnv !== undefined && fromEnv.trim() !== '') {
       name = fromEnv.trim();
       source = 'env';
     }
   }
   if (name === undefined || name === '') return { ok: true, name: null, def: null, source: 'none' };
-  const def = getPersona(index, name);
-  if (!def) return { ok: false, name, reason: m.unknownPersona(name, personaNames(index)) };
+  const def = index.persona(name);
+  if (!def) return { ok: false, name, reason: m.unknownPersona(name, index.personaNames()) };
   return { ok: true, name, def, source };
 }
 
@@ -118,7 +118,7 @@ export function resolveStage(persona: PersonaResolution & { ok: true }, state: S
   if (options.stage !== undefined) stageName = options.stage.trim();
   else if (state.stage !== null && state.stage.trim() !== '') stageName = state.stage.trim();
   else {
-    const fromEnv = env[index.policy.stage_env];
+    const fromEnv = env[index.settings.stage_env];
     if (fromEnv !== undefined && fromEnv.trim() !== '') stageName = fromEnv.trim();
   }
   if (stageName === undefined || stageName === '') return { ok: true, def: null };
@@ -157,7 +157,7 @@ function walkGates(ctx: GateContext): { ruling: Ruling | null; findings: Finding
 }
 
 function passRuling(index: PolicyIndex): Ruling {
-  const verdict = index.policy.defaults.on_pass;
+  const verdict = index.settings.defaults.on_pass;
   return { verdict, status: 'ok', gate: 'pass', rule: `on_pass:${verdict}`, reason: '' };
 }
 
@@ -166,7 +166,7 @@ function stateOps(input: DecideInput, verdict: Verdict, subjects: readonly Subje
   if (verdict === 'deny') return [];
   const ops: StateOp[] = [];
   if (stage && personaName !== null && stage.max_iterations !== undefined) ops.push({ op: 'count', stage: stage.name });
-  const identity = input.index.policy.identity;
+  const identity = input.index.settings.identity;
   if (!identity) return ops;
   if (subjects.some((s) => identity.switches.includes(s.key))) ops.push({ op: 'rearm' });
   if (subjects.some((s) => identity.reads.includes(s.key))) {

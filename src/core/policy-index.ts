@@ -9,19 +9,44 @@ export interface FamilyGlob {
   regex: RegExp;
 }
 
-/** A validated policy with the lookups the decision needs, built once per load. */
+export interface BashPrefix {
+  words: string[];
+  key: string;
+}
+
+/** The parts of a policy every decision reads, whatever the policy's size. */
+export interface PolicySettings {
+  defaults: Policy['defaults'];
+  identity: Policy['identity'];
+  persona_env: string;
+  stage_env: string;
+  locale: Policy['locale'];
+  meta_tools: Record<string, string>;
+  include: Policy['catalog']['include'];
+}
+
+/**
+ * A validated policy as the decision reads it: small tables held in memory, and lookups by name
+ * for what can be large (commands, tools, personas, shell prefixes). Built in memory from a
+ * policy, or opened over the sharded cache, which reads only what a call asks for.
+ */
 export interface PolicyIndex {
-  policy: Policy;
   sha256: string;
   /** Where the policy was read from, for self-protection and messages. */
   path: string;
+  settings: PolicySettings;
   familyLevels: Map<string, Level>;
-  toolToCommand: Map<string, string>;
   familyGlobs: FamilyGlob[];
   builtinTools: Map<string, BuiltinTool>;
   agentTypeToPersona: Map<string, string>;
-  /** Leaf-less command keys: the command declared under each `bash` prefix, used by the shell resolver. */
-  bashPrefixes: { words: string[]; key: string }[];
+  command(key: string): CommandDef | undefined;
+  commandForTool(tool: string): string | undefined;
+  persona(name: string): PersonaDef | undefined;
+  personaNames(): string[];
+  /** Longest first. */
+  bashPrefixes(): BashPrefix[];
+  /** The whole policy, when it is in memory (the CLI); null over the cache. */
+  policy: Policy | null;
 }
 
 export function globToRegExp(glob: string): RegExp {
@@ -39,46 +64,84 @@ export function leafOfKey(key: string): string {
   return dot === -1 ? key : key.slice(dot + 1);
 }
 
-export function buildPolicyIndex(policy: Policy, sha256: string, path: string): PolicyIndex {
-  const familyLevels = new Map<string, Level>();
-  const builtinTools = new Map<string, BuiltinTool>();
-  for (const name of policy.catalog.include) {
+export function settingsOf(policy: Policy): PolicySettings {
+  return {
+    defaults: policy.defaults,
+    identity: policy.identity,
+    persona_env: policy.persona_env,
+    stage_env: policy.stage_env,
+    locale: policy.locale,
+    meta_tools: policy.catalog.meta_tools,
+    include: policy.catalog.include,
+  };
+}
+
+export function builtinToolsOf(include: readonly string[]): { families: Map<string, Level>; tools: Map<string, BuiltinTool> } {
+  const families = new Map<string, Level>();
+  const tools = new Map<string, BuiltinTool>();
+  for (const name of include) {
     const catalog = BUILTIN_CATALOGS[name];
     if (!catalog) continue;
-    for (const [family, level] of Object.entries(catalog.families)) familyLevels.set(family, level);
-    for (const [tool, entry] of Object.entries(catalog.tools)) builtinTools.set(tool, entry);
+    for (const [family, level] of Object.entries(catalog.families)) families.set(family, level);
+    for (const [tool, entry] of Object.entries(catalog.tools)) tools.set(tool, entry);
   }
-  const familyGlobs: FamilyGlob[] = [];
-  for (const [family, def] of Object.entries(policy.catalog.families)) {
-    familyLevels.set(family, def.level);
-    for (const pattern of def.tools) familyGlobs.push({ family, pattern, regex: globToRegExp(pattern) });
-  }
-  const toolToCommand = new Map<string, string>();
-  const bashPrefixes: { words: string[]; key: string }[] = [];
+  return { families, tools };
+}
+
+export function familyLevelsOf(policy: Policy): Map<string, Level> {
+  const levels = builtinToolsOf(policy.catalog.include).families;
+  for (const [family, def] of Object.entries(policy.catalog.families)) levels.set(family, def.level);
+  return levels;
+}
+
+export function familyGlobsOf(families: Record<string, { tools: string[] }>): FamilyGlob[] {
+  return Object.entries(families).flatMap(([family, def]) => def.tools.map((pattern) => ({ family, pattern, regex: globToRegExp(pattern) })));
+}
+
+export function toolsToCommands(policy: Policy): Map<string, string> {
+  const map = new Map<string, string>();
+  for (const [key, def] of Object.entries(policy.catalog.commands)) for (const tool of def.tools) if (!map.has(tool)) map.set(tool, key);
+  return map;
+}
+
+export function bashPrefixesOf(policy: Policy): BashPrefix[] {
+  const prefixes: BashPrefix[] = [];
   for (const [key, def] of Object.entries(policy.catalog.commands)) {
-    for (const tool of def.tools) if (!toolToCommand.has(tool)) toolToCommand.set(tool, key);
     for (const prefix of def.bash) {
       const words = prefix.trim().split(/\s+/).filter(Boolean);
-      if (words.length > 0) bashPrefixes.push({ words, key });
+      if (words.length > 0) prefixes.push({ words, key });
     }
   }
-  bashPrefixes.sort((a, b) => b.words.length - a.words.length);
-  const agentTypeToPersona = new Map<string, string>();
-  for (const [persona, def] of Object.entries(policy.personas)) {
-    for (const agentType of def.agent_types) {
-      if (!agentTypeToPersona.has(agentType)) agentTypeToPersona.set(agentType, persona);
-    }
-  }
+  return prefixes.sort((a, b) => b.words.length - a.words.length);
+}
+
+export function agentTypesOf(policy: Policy): Map<string, string> {
+  const map = new Map<string, string>();
+  for (const [persona, def] of Object.entries(policy.personas)) for (const t of def.agent_types) if (!map.has(t)) map.set(t, persona);
+  return map;
+}
+
+export type MemoryPolicyIndex = PolicyIndex & { policy: Policy };
+
+/** The in-memory index over a whole validated policy. */
+export function buildPolicyIndex(policy: Policy, sha256: string, path: string): MemoryPolicyIndex {
+  const builtins = builtinToolsOf(policy.catalog.include);
+  let tools: Map<string, string> | null = null;
+  let prefixes: BashPrefix[] | null = null;
   return {
-    policy,
     sha256,
     path,
-    familyLevels,
-    toolToCommand,
-    familyGlobs,
-    builtinTools,
-    agentTypeToPersona,
-    bashPrefixes,
+    policy,
+    settings: settingsOf(policy),
+    familyLevels: familyLevelsOf(policy),
+    familyGlobs: familyGlobsOf(policy.catalog.families),
+    builtinTools: builtins.tools,
+    agentTypeToPersona: agentTypesOf(policy),
+    command: (key) => own(policy.catalog.commands, key),
+    commandForTool: (tool) => (tools ??= toolsToCommands(policy)).get(tool),
+    persona: (name) => own(policy.personas, name),
+    personaNames: () => Object.keys(policy.personas).sort(),
+    bashPrefixes: () => (prefixes ??= bashPrefixesOf(policy)),
   };
 }
 
@@ -87,13 +150,5 @@ export function commandLevel(index: PolicyIndex, key: string, def: CommandDef): 
 }
 
 export function defaultTier(index: PolicyIndex, level: Level): Tier {
-  return index.policy.defaults.confirm[level] ?? 'auto';
-}
-
-export function personaNames(index: PolicyIndex): string[] {
-  return Object.keys(index.policy.personas).sort();
-}
-
-export function getPersona(index: PolicyIndex, name: string): PersonaDef | undefined {
-  return own(index.policy.personas, name);
+  return index.settings.defaults.confirm[level] ?? 'auto';
 }

@@ -43,7 +43,7 @@ export function cleanLabel(value: unknown): string | null {
 
 /** PostToolUse: an identity read that actually ran confirms the epoch it was let through in. */
 export function decidePost(index: PolicyIndex, event: ToolEvent, env: Env, shell?: ShellResolver): { ops: StateOp[]; note: string } {
-  const identity = index.policy.identity;
+  const identity = index.settings.identity;
   if (!identity) return { ops: [], note: 'no identity section' };
   const subjects = [resolveTool(index, event.tool_name, event.tool_input), ...(shell?.(index, event)?.matched ?? [])];
   const read = subjects.find((s) => identity.reads.includes(s.key));

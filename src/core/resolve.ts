@@ -25,7 +25,7 @@ export interface Resolution {
 }
 
 export function subjectForCommand(index: PolicyIndex, key: string, via: Subject['via']): Subject | null {
-  const def = own(index.policy.catalog.commands, key);
+  const def = index.command(key);
   if (!def) return null;
   const level = commandLevel(index, key, def);
   return {
@@ -44,7 +44,7 @@ function unknownSubject(index: PolicyIndex, key: string, why: string): Subject {
 
 /** SPEC §3 steps 1, 2, 4, 5, 6 for one tool name (shell parsing is layered on by the caller). */
 export function resolveTool(index: PolicyIndex, toolName: string, toolInput: Record<string, unknown>): Subject {
-  const metaField = own(index.policy.catalog.meta_tools, toolName);
+  const metaField = own(index.settings.meta_tools, toolName);
   if (metaField !== undefined) {
     const key = toolInput[metaField];
     if (typeof key !== 'string' || key.length === 0) {
@@ -52,7 +52,7 @@ export function resolveTool(index: PolicyIndex, toolName: string, toolInput: Rec
     }
     return subjectForCommand(index, key, 'meta_tool') ?? unknownSubject(index, key, 'undeclared command key');
   }
-  const commandKey = index.toolToCommand.get(toolName);
+  const commandKey = index.commandForTool(toolName);
   if (commandKey !== undefined) {
     const subject = subjectForCommand(index, commandKey, 'tool');
     if (subject) return subject;

@@ -7,7 +7,7 @@ import { decisionReceipt, eventReceipt, type Receipt } from '../core/receipt';
 import type { StateOp } from '../core/state';
 import { defaultStateDir } from '../io/paths';
 import { loadPolicy, locatePolicy, type PolicyError } from '../io/policy-source';
-import { prefsFile, readPreferences } from '../io/prefs';
+import { prefsFile, readPreferences, type Preferences } from '../io/prefs';
 import { makeProtectedPathCheck } from '../io/protect';
 import { lazyShellResolver } from '../io/lazy';
 import { appendReceipt } from '../io/receipts';
@@ -83,31 +83,29 @@ function handleToolEvent(ctx: HookContext, event: ToolEvent, index: PolicyIndex,
   return preToolUseResponse(decision.verdict, decision.reason);
 }
 
-async function runHook(argv: readonly string[], env: Env): Promise<HookResponse> {
-  const started = Date.now();
+function hookContext(argv: readonly string[], env: Env, started: number, prefs: Preferences) {
   const parsedArgs = parseHookArgs(argv);
-  const prefs = readPreferences(env);
   const stateDir = env.PERSONA_GATE_STATE_DIR?.trim() ? env.PERSONA_GATE_STATE_DIR : prefs.stateDir ?? defaultStateDir(env);
-  const bootLocale = localeFor(null, env, prefs.locale ?? 'en');
   const ctx: HookContext = {
     env,
     args: parsedArgs.ok ? parsedArgs.args : { confirmOn: 'post' },
     started,
     deadline: started + deadlineMs(env),
     stateDir,
-    locale: bootLocale,
+    locale: localeFor(null, env, prefs.locale ?? 'en'),
   };
-  const m0 = messagesFor(bootLocale);
+  return { ctx, argsError: parsedArgs.ok ? null : parsedArgs.error };
+}
 
-  const timer = setTimeout(() => emit(blockingError(m0.deadline(deadlineMs(env)))), deadlineMs(env));
-  const input = await readStdin(MAX_EVENT_BYTES);
-  clearTimeout(timer);
-  if (!input.ok) return blockingError(m0.eventTooLarge(MAX_EVENT_BYTES));
+/** Everything the hook does once stdin is read: the whole path from bytes to a response. */
+export function processEvent(text: string, argv: readonly string[], env: Env, started = Date.now(), prefs: Preferences = readPreferences(env)): HookResponse {
+  const { ctx, argsError } = hookContext(argv, env, started, prefs);
+  const m0 = messagesFor(ctx.locale);
   let json: unknown;
   try {
-    json = JSON.parse(input.text);
+    json = JSON.parse(text);
   } catch (err) {
-    const detail = input.text.trim() === '' ? 'empty input' : (err as Error).message.replace(/\s+/g, ' ').slice(0, 200);
+    const detail = text.trim() === '' ? 'empty input' : (err as Error).message.replace(/\s+/g, ' ').slice(0, 200);
     return blockingError(m0.eventMalformed(detail));
   }
   const parsed = parseEvent(json);
@@ -116,7 +114,7 @@ async function runHook(argv: readonly string[], env: Env): Promise<HookResponse>
     return parsed.hookEventName === 'PreToolUse' ? preToolUseResponse('deny', reason) : blockingError(reason);
   }
   const event = parsed.event;
-  if (!parsedArgs.ok) return failurePre(ctx, event, 'config_error', m0.internalError(`hook: ${parsedArgs.error}`));
+  if (argsError !== null) return failurePre(ctx, event, 'config_error', m0.internalError(`hook: ${argsError}`));
 
   try {
     return handleEvent(ctx, event, prefs);
@@ -127,7 +125,18 @@ async function runHook(argv: readonly string[], env: Env): Promise<HookResponse>
   }
 }
 
-function handleEvent(ctx: HookContext, event: HookEvent, prefs: ReturnType<typeof readPreferences>): HookResponse {
+async function runHook(argv: readonly string[], env: Env): Promise<HookResponse> {
+  const started = Date.now();
+  const prefs = readPreferences(env);
+  const m0 = messagesFor(localeFor(null, env, prefs.locale ?? 'en'));
+  const timer = setTimeout(() => emit(blockingError(m0.deadline(deadlineMs(env)))), deadlineMs(env));
+  const input = await readStdin(MAX_EVENT_BYTES);
+  clearTimeout(timer);
+  if (!input.ok) return blockingError(m0.eventTooLarge(MAX_EVENT_BYTES));
+  return processEvent(input.text, argv, env, started, prefs);
+}
+
+function handleEvent(ctx: HookContext, event: HookEvent, prefs: Preferences): HookResponse {
   const { env, stateDir, started } = ctx;
   const m0 = messagesFor(ctx.locale);
   const location = locatePolicy({ explicit: ctx.args.config, env, userDefault: prefs.policy, cwd: event.cwd });

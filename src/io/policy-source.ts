@@ -1,9 +1,10 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { buildPolicyIndex, type PolicyIndex } from '../core/policy-index';
 import type { Policy } from '../policy/schema';
 import type { PolicyValidation } from '../policy/validate';
 import { hash128, sha256Hex } from './hash';
+import { openPolicyCache, writePolicyCache } from './policy-cache';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -58,7 +59,7 @@ export function locatePolicy(opts: { explicit?: string; env: Env; userDefault?: 
   return { path: null, searched };
 }
 
-function readPolicyBytes(path: string): { ok: true; bytes: Buffer } | { ok: false; error: PolicyError } {
+export function readPolicyBytes(path: string): { ok: true; bytes: Buffer } | { ok: false; error: PolicyError } {
   try {
     return { ok: true, bytes: readFileSync(path) };
   } catch (err) {
@@ -93,48 +94,23 @@ function statKey(path: string): string | null {
   }
 }
 
-interface CacheEntry {
-  key: string;
-  sha256: string;
-  policy: Policy;
-}
-
-function readCache(cacheDir: string, key: string): CacheEntry | null {
-  try {
-    const entry = JSON.parse(readFileSync(join(cacheDir, `${key}.json`), 'utf8')) as Partial<CacheEntry>;
-    if (entry.key !== key || typeof entry.sha256 !== 'string' || typeof entry.policy !== 'object' || entry.policy === null) return null;
-    return entry as CacheEntry;
-  } catch {
-    return null;
-  }
-}
-
-function writeCache(cacheDir: string, entry: CacheEntry): void {
-  try {
-    mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
-    const target = join(cacheDir, `${entry.key}.json`);
-    const tmp = `${target}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify(entry), { mode: 0o600 });
-    renameSync(tmp, target);
-  } catch {
-    // The cache only saves time; without it the next call validates again.
-  }
-}
-
 /**
  * Reads and validates the policy. With a cache directory, a policy file unchanged since it was
  * last validated is taken from the cache without reading it again or loading the validator.
  */
 export function loadPolicy(path: string, opts: { cacheDir?: string; validate?: (value: unknown) => PolicyValidation } = {}): PolicyLoad {
   const key = opts.cacheDir !== undefined ? statKey(path) : null;
-  const cached = key !== null && opts.cacheDir !== undefined ? readCache(opts.cacheDir, key) : null;
-  if (cached) return { ok: true, index: buildPolicyIndex(cached.policy, cached.sha256, path) };
+  const cached = key !== null && opts.cacheDir !== undefined ? openPolicyCache(opts.cacheDir, key, path) : null;
+  if (cached) return { ok: true, index: cached };
   const read = readPolicyBytes(path);
   if (!read.ok) return read;
   const sha = sha256Hex(read.bytes);
   const validated = validateBytes(path, read.bytes, opts.validate ?? loadValidator());
   if (!validated.ok) return validated;
   // Only cache when the file did not change while it was read.
-  if (key !== null && opts.cacheDir !== undefined && statKey(path) === key) writeCache(opts.cacheDir, { key, sha256: sha, policy: validated.policy });
+  if (key !== null && opts.cacheDir !== undefined && statKey(path) === key) {
+    mkdirSync(opts.cacheDir, { recursive: true, mode: 0o700 });
+    writePolicyCache(opts.cacheDir, key, sha, validated.policy);
+  }
   return { ok: true, index: buildPolicyIndex(validated.policy, sha, path) };
 }

@@ -131,7 +131,7 @@ function isStateChangingGateCall(args: Word[]): boolean {
  */
 function matchPrefix(index: PolicyIndex, inv: Invocation): { key: string } | { dynamic: string } | null {
   const words: Word[] = [{ text: inv.name, dynamic: false }, ...inv.args];
-  for (const prefix of index.bashPrefixes) {
+  for (const prefix of index.bashPrefixes()) {
     if (prefix.words.length > words.length) continue;
     let ok = true;
     for (let k = 0; k < prefix.words.length; k++) {

@@ -2,7 +2,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { en } from '../../src/core/messages';
-import { hash128, sessionKey } from '../../src/io/hash';
+import { sessionKey } from '../../src/io/hash';
 import { cleanEnv, denyJson, preEvent, runCli, runCliAsync, tempDir } from '../helpers/cli';
 import { TAX_POLICY_PATH } from '../helpers/policy';
 
@@ -133,15 +133,15 @@ describe('hook: failing closed', () => {
     const s = setup();
     expect(runCli(['hook'], { input: preEvent('Read'), env: s.env }).code).toBe(0);
     const cacheDir = join(s.stateDir, 'policy-cache');
-    const [entry] = readdirSync(cacheDir);
-    const key = entry!.replace(/\.json$/, '');
-    writeFileSync(join(cacheDir, entry!), JSON.stringify({ key, sha256: 'x', policy: { corrupt: true } }));
+    const [key] = readdirSync(cacheDir);
+    const corePath = join(cacheDir, key!, 'core.json');
+    const core = JSON.parse(readFileSync(corePath, 'utf8'));
+    writeFileSync(corePath, JSON.stringify({ ...core, settings: null }));
     const r = runCli(['hook'], { input: preEvent('Read'), env: s.env });
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout).hookSpecificOutput;
     expect(out.permissionDecision).toBe('deny');
     expect(out.permissionDecisionReason).toMatch(/^persona-gate: internal error \(.+\)\. The call is denied; please report it\.$/);
-    void hash128;
   });
 
   it('denies on an unknown hook option', () => {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { decide, type DecideInput, type Decision } from '../../src/core/decide';
 import type { ToolEvent } from '../../src/core/event';
-import { buildPolicyIndex, type PolicyIndex } from '../../src/core/policy-index';
+import { buildPolicyIndex, type MemoryPolicyIndex, type PolicyIndex } from '../../src/core/policy-index';
 import { emptyState, type SessionState } from '../../src/core/state';
 import type { DecideOptions } from '../../src/core/types';
 import { validatePolicy } from '../../src/policy/validate';
@@ -15,7 +15,7 @@ export function readJson(path: string): Record<string, unknown> {
   return JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
 }
 
-export function indexOf(policy: unknown, path = '/policy.json'): PolicyIndex {
+export function indexOf(policy: unknown, path = '/policy.json'): MemoryPolicyIndex {
   const result = validatePolicy(policy);
   if (!result.ok) throw new Error(`test policy invalid: ${JSON.stringify(result.problems)}`);
   return buildPolicyIndex(result.policy, 'sha-test', path);

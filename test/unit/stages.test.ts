@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { emptyState } from '../../src/core/state';
+import { buildPolicyIndex } from '../../src/core/policy-index';
 import { confirmed, mergeIndex, pre, run, taxIndex } from '../helpers/policy';
 
 const tax = taxIndex();
@@ -79,7 +80,7 @@ describe('gate 5: stages (golden)', () => {
   it('an empty allowed_tools denies every tool', () => {
     const policy = structuredClone(tax.policy);
     policy.personas.verifier!.stages[0]!.allowed_tools = [];
-    const index = { ...tax, policy };
+    const index = buildPolicyIndex(policy, 'x', '/p.json');
     const d = run(index, pre('Read'), verifier('review'));
     expect(d.status).toBe('scope_violation');
   });

@@ -1,6 +1,6 @@
 import { SUBJECT_GATES, effectiveScope, localeFor, type Env } from '../../core/decide';
 import { messagesFor } from '../../core/messages';
-import { getPersona, personaNames, type PolicyIndex } from '../../core/policy-index';
+import type { MemoryPolicyIndex } from '../../core/policy-index';
 import { resolveTool, subjectForCommand, type Subject } from '../../core/resolve';
 import { emptyState } from '../../core/state';
 import type { GateContext } from '../../core/types';
@@ -27,9 +27,9 @@ interface ListEntry {
 }
 
 /** Every operation of the catalog as this persona (and stage) would see it, the identity gate aside. */
-export function listEntries(index: PolicyIndex, personaName: string, stageName: string | undefined, env: Env): ListEntry[] {
-  const persona = getPersona(index, personaName);
-  if (!persona) throw new CliError(messagesFor(localeFor(index, env)).unknownPersona(personaName, personaNames(index)));
+export function listEntries(index: MemoryPolicyIndex, personaName: string, stageName: string | undefined, env: Env): ListEntry[] {
+  const persona = index.persona(personaName);
+  if (!persona) throw new CliError(messagesFor(localeFor(index, env)).unknownPersona(personaName, index.personaNames()));
   const stage = stageName === undefined ? null : persona.stages.find((s) => s.name === stageName) ?? null;
   if (stageName !== undefined && !stage) {
     throw new CliError(messagesFor(localeFor(index, env)).unknownStage(personaName, stageName, persona.stages.map((s) => s.name)));
@@ -43,11 +43,11 @@ export function listEntries(index: PolicyIndex, personaName: string, stageName: 
   }
   for (const glob of index.familyGlobs) {
     const level = index.familyLevels.get(glob.family) ?? 'network';
-    subjects.push({ subject: { key: glob.pattern, family: glob.family, level, tier: index.policy.defaults.confirm[level] ?? 'auto', owner: null, via: 'family_glob' }, tools: [glob.pattern] });
+    subjects.push({ subject: { key: glob.pattern, family: glob.family, level, tier: index.settings.defaults.confirm[level] ?? 'auto', owner: null, via: 'family_glob' }, tools: [glob.pattern] });
   }
   for (const tool of index.builtinTools.keys()) subjects.push({ subject: resolveTool(index, tool, {}), tools: [tool] });
   const gates = SUBJECT_GATES.filter((g) => g.name !== 'identity' && g.name !== 'unknown_tool');
-  const identity = index.policy.identity;
+  const identity = index.settings.identity;
   return subjects.map(({ subject, tools }) => {
     const ctx: GateContext = {
       index,
@@ -95,7 +95,7 @@ export function listCommand(env: Env, opts: ListOptions): CommandResult {
     const deny = [...new Set(entries.filter((e) => !e.allowed).flatMap((e) => e.tools))].sort();
     return { stdout: `${JSON.stringify({ permissions: { deny } }, null, 2)}\n`, exitCode: 0 };
   }
-  const persona = getPersona(index, opts.persona)!;
+  const persona = index.persona(opts.persona)!;
   const scope = effectiveScope(opts.persona, persona, persona.stages.find((s) => s.name === opts.stage) ?? null, { confirmOn: 'post' });
   const lines = [
     `persona ${opts.persona}${opts.stage ? `, stage ${opts.stage}` : ''}: ceiling ${scope.ceiling}; families ${persona.families.join(', ')}; allowed tools ${scope.allowed_tools?.join(', ') ?? '(inherited)'}`,

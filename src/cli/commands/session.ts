@@ -1,6 +1,5 @@
 import type { Env } from '../../core/decide';
 import { eventReceipt } from '../../core/receipt';
-import { getPersona, personaNames } from '../../core/policy-index';
 import type { StateOp } from '../../core/state';
 import { appendReceipt } from '../../io/receipts';
 import { sessionKey } from '../../io/hash';
@@ -32,7 +31,7 @@ export function sessionPersona(env: Env, sessionId: string, name: string | undef
   if (opts.clear) op = { op: 'set_persona', persona: null };
   else {
     if (name === undefined) throw new CliError('persona-gate session persona: give a persona NAME or --clear');
-    if (!getPersona(index, name)) throw new CliError(`persona-gate: "${name}" is not a persona of this policy; accepted: ${personaNames(index).join(', ')}`);
+    if (!index.persona(name)) throw new CliError(`persona-gate: "${name}" is not a persona of this policy; accepted: ${index.personaNames().join(', ')}`);
     op = { op: 'set_persona', persona: name };
   }
   const state = storeForCli(env).update(sessionId, [op]);

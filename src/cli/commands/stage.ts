@@ -1,6 +1,5 @@
 import type { Env } from '../../core/decide';
 import { eventReceipt } from '../../core/receipt';
-import { getPersona } from '../../core/policy-index';
 import { appendReceipt } from '../../io/receipts';
 import { CliError, type CommandResult } from '../errors';
 import { policyForCli, stateDirFor, storeForCli } from '../context';
@@ -14,8 +13,8 @@ function sessionPersonaName(env: Env, persona: string | null, personaEnv: string
 export function stageEnter(env: Env, sessionId: string, stageName: string, opts: { config?: string }): CommandResult {
   const index = policyForCli(env, opts.config);
   const store = storeForCli(env);
-  const personaName = sessionPersonaName(env, store.read(sessionId).state.persona, index.policy.persona_env);
-  const persona = getPersona(index, personaName);
+  const personaName = sessionPersonaName(env, store.read(sessionId).state.persona, index.settings.persona_env);
+  const persona = index.persona(personaName);
   if (!persona) throw new CliError(`persona-gate stage: "${personaName}" is not a persona of this policy`);
   if (!persona.stages.some((s) => s.name === stageName)) {
     throw new CliError(`persona-gate stage: "${stageName}" is not a stage of ${personaName}; accepted: ${persona.stages.map((s) => s.name).join(', ') || '(none)'}`);
@@ -33,8 +32,8 @@ export function stageExit(env: Env, sessionId: string, opts: { config?: string; 
   const store = storeForCli(env);
   const { from, next, personaName } = store.transact(sessionId, Date.now() + 5000, (state) => {
     if (state.stage === null) throw new CliError(`persona-gate stage exit: session ${sessionId} is in no stage`);
-    const personaName = sessionPersonaName(env, state.persona, index.policy.persona_env);
-    const stage = getPersona(index, personaName)?.stages.find((s) => s.name === state.stage);
+    const personaName = sessionPersonaName(env, state.persona, index.settings.persona_env);
+    const stage = index.persona(personaName)?.stages.find((s) => s.name === state.stage);
     const next = (outcome === 'complete' ? stage?.on_exit?.on_complete : stage?.on_exit?.on_failure) ?? null;
     return { ops: [{ op: 'enter_stage' as const, stage: next }], from: state.stage, next, personaName };
   });

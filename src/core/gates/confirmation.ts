@@ -1,7 +1,7 @@
 import type { Gate, GateContext } from '../types';
 
 export function activeLabel(ctx: Pick<GateContext, 'index' | 'state' | 'env'>): string | null {
-  const label = ctx.index.policy.identity?.label;
+  const label = ctx.index.settings.identity?.label;
   if (label?.from === 'env') {
     const value = ctx.env[label.name];
     return value !== undefined && value.trim() !== '' ? value.trim() : null;

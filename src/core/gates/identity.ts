@@ -5,7 +5,7 @@ import type { Gate } from '../types';
 export const identityGate: Gate = {
   name: 'identity',
   check({ index, subject, state, messages }) {
-    const identity = index.policy.identity;
+    const identity = index.settings.identity;
     if (!identity) return { note: 'the policy has no identity section' };
     if (identity.switches.includes(subject.key)) return { note: `${subject.key} switches profile: re-arms the gate once let through` };
     if (identity.reads.includes(subject.key)) return { note: `${subject.key} is an identity read: confirms the session once it has run` };

@@ -1,5 +1,4 @@
 import { exceeds, type Level } from '../levels';
-import { own } from '../own';
 import type { Gate, GateContext, Ruling } from '../types';
 import type { Subject } from '../resolve';
 
@@ -16,7 +15,7 @@ export function allowedByList(ctx: Pick<GateContext, 'index' | 'event'>, subject
   if (subject.family !== null && allowed.includes(subject.family)) return true;
   if (allowed.includes(subject.key)) return true;
   if (subject.via === 'tool' || subject.via === 'meta_tool' || subject.via === 'shell') {
-    const def = own(ctx.index.policy.catalog.commands, subject.key);
+    const def = ctx.index.command(subject.key);
     return def !== undefined && def.tools.some((tool) => allowed.includes(tool));
   }
   return false;

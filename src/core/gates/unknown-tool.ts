@@ -6,7 +6,7 @@ export const unknownToolGate: Gate = {
   check({ subject, index, messages, personaName }) {
     if (subject.family !== null) return { note: 'the catalog resolves it' };
     if (personaName !== null) return { note: 'refused earlier under a persona' };
-    const verdict = index.policy.defaults.unknown_tools;
+    const verdict = index.settings.defaults.unknown_tools;
     return {
       ruling: { verdict, status: 'unknown_tool', gate: 'unknown_tool', rule: `unknown_tools:${verdict}`, reason: messages.unknownTool(subject.key) },
     };
