@@ -1,0 +1,148 @@
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { rmSync } from 'node:fs';
+import { startModel, toolResults, type ScriptedModel, type ToolUse } from './support/model-server';
+import { makeProject, runClaude, type Project } from './support/project';
+import { ROOT, TAX_POLICY_PATH } from '../helpers/policy';
+
+/**
+ * The real Claude Code CLI, driven by a scripted model on 127.0.0.1, with persona-gate registered
+ * as its hook and a stand-in MCP server that records what actually ran.
+ */
+
+const cleanup: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  while (cleanup.length > 0) await cleanup.pop()!();
+});
+
+async function scenario(opts: {
+  turns: ToolUse[][];
+  subagents?: Record<string, ToolUse[][]>;
+  env?: Record<string, string>;
+  project?: Parameters<typeof makeProject>[0];
+  extraArgs?: string[];
+}): Promise<{ project: Project; model: ScriptedModel; results: ReturnType<typeof toolResults>; ran: string[] }> {
+  const markers = Object.fromEntries(Object.keys(opts.subagents ?? {}).map((name) => [name, `E2E-ROLE:${name}`]));
+  const model = await startModel({ main: opts.turns, ...(opts.subagents ?? {}) }, markers);
+  const project = makeProject(opts.project);
+  cleanup.push(() => model.close(), () => rmSync(project.dir, { recursive: true, force: true }));
+  const run = await runClaude(project, model.url, { env: opts.env, extraArgs: opts.extraArgs });
+  expect(run.code, run.stderr).toBe(0);
+  return { project, model, results: toolResults(model.requests), ran: project.executed().map((e) => e.tool) };
+}
+
+const call = (name: string, input: Record<string, unknown> = {}): ToolUse[] => [{ name, input }];
+const whoami = call('mcp__aeat__whoami');
+const create = call('mcp__aeat__modelo_work_create', { modelo: '303' });
+const exportIt = call('mcp__aeat__modelo_export', { modelo: '303' });
+
+describe('persona-gate inside the real Claude Code', () => {
+  it('refuses a command outside the persona\'s scope', async () => {
+    const { results, ran } = await scenario({ turns: [whoami, create, call('mcp__aeat__modelo_list')], env: { PERSONA_GATE_PERSONA: 'coordinator' } });
+    expect(ran).toEqual(['whoami', 'modelo_list']);
+    expect(results[1]).toMatchObject({ name: 'mcp__aeat__modelo_work_create', isError: true });
+    expect(results[1]!.content).toContain('the coordinator persona may not run modelo.work.create');
+  });
+
+  it('refuses the handoff to every persona but its owner, naming the owner', async () => {
+    const { results, ran } = await scenario({ turns: [whoami, exportIt, create], env: { PERSONA_GATE_PERSONA: 'modelo-preparer' } });
+    expect(ran).toEqual(['whoami', 'modelo_work_create']);
+    expect(results[1]!.content).toContain('it is an irreversible handoff owned by the verifier persona');
+  });
+
+  it('refuses the first mutation until a whoami has run, and again after a profile switch', async () => {
+    const { results, ran } = await scenario({
+      turns: [create, whoami, create, call('mcp__aeat__profile_switch', { profile: 'Erik Example' }), create, whoami, create],
+      env: { PERSONA_GATE_PERSONA: 'modelo-preparer' },
+    });
+    expect(ran).toEqual(['whoami', 'modelo_work_create', 'profile_switch', 'whoami', 'modelo_work_create']);
+    const refusal = 'this session has not yet confirmed which profile is active';
+    expect(results.map((r) => r.content.includes(refusal))).toEqual([true, false, false, false, true, false, false]);
+  });
+
+  it('asks the human for a confirm-tier command, echoing whose profile it touches', async () => {
+    const { results, ran } = await scenario({ turns: [whoami, exportIt], env: { PERSONA_GATE_PERSONA: 'verifier' } });
+    expect(ran).toEqual(['whoami']);
+    expect(results[1]!.isError).toBe(true);
+    // The label came from the whoami's PostToolUse response.
+    expect(results[1]!.content.startsWith("[Active profile: Erika Example (NIF 00000000T)] persona-gate: modelo.export needs the user's confirmation.")).toBe(true);
+  });
+
+  it('lets a subagent bound to a persona do what its parent may not', async () => {
+    const { ran, results } = await scenario({
+      turns: [create, call('Agent', { subagent_type: 'modelo-preparer', description: 'prepare', prompt: 'Prepare modelo 303.' })],
+      subagents: { 'modelo-preparer': [whoami, create, exportIt] },
+      project: { agents: { 'modelo-preparer': { description: 'Prepares modelo drafts.', prompt: 'E2E-ROLE:modelo-preparer. You prepare modelos.' } } },
+      env: { PERSONA_GATE_PERSONA: 'coordinator' },
+    });
+    expect(results[0]!.content).toContain('the coordinator persona may not run modelo.work.create');
+    // The subagent created the draft, and was still refused the filing.
+    expect(ran).toEqual(['whoami', 'modelo_work_create']);
+  });
+
+  it('refuses a command through the meta tool exactly as the direct call', async () => {
+    const { results, ran } = await scenario({
+      turns: [whoami, exportIt, call('mcp__aeat__execute', { command: 'modelo.export' }), call('mcp__aeat__execute', { command: 'modelo.list' })],
+      env: { PERSONA_GATE_PERSONA: 'modelo-preparer' },
+    });
+    expect(ran).toEqual(['whoami', 'execute:modelo.list']);
+    const strip = (s: string) => s.replace(/PreToolUse:\S+/, 'PreToolUse:TOOL').replace(/<system-reminder>[\s\S]*$/, '');
+    expect(strip(results[2]!.content)).toBe(strip(results[1]!.content));
+  });
+
+  it('catches a Bash bypass of the filing', async () => {
+    const policy = JSON.parse(readFileSync(TAX_POLICY_PATH, 'utf8'));
+    policy.personas['modelo-preparer'].families.push('shell');
+    policy.personas['modelo-preparer'].ceiling = 'process_exec';
+    const { results, project } = await scenario({
+      turns: [whoami, call('Bash', { command: 'touch bypass.txt && sudo bash -c "aeat modelo export --modelo 303"' }), call('Bash', { command: 'touch allowed.txt' })],
+      env: { PERSONA_GATE_PERSONA: 'modelo-preparer' },
+      project: { policy },
+    });
+    expect(results[1]!.content).toContain('owned by the verifier persona');
+    expect(existsSync(join(project.dir, 'bypass.txt'))).toBe(false);
+    expect(existsSync(join(project.dir, 'allowed.txt'))).toBe(true);
+  });
+
+  it('denies every call when the policy is broken, rather than failing open', async () => {
+    const { results, ran } = await scenario({ turns: [whoami, call('mcp__aeat__modelo_list')], project: { policyText: '{ "version": 1, "catalog": ' } });
+    expect(ran).toEqual([]);
+    expect(results[0]!.content).toContain('is not valid');
+  });
+
+  it('keeps an audit receipt for every decision', async () => {
+    const { project } = await scenario({ turns: [whoami, create], env: { PERSONA_GATE_PERSONA: 'coordinator' } });
+    const receipts = require('node:fs')
+      .readdirSync(join(project.stateDir, 'receipts'))
+      .flatMap((f: string) => readFileSync(join(project.stateDir, 'receipts', f), 'utf8').trim().split('\n'))
+      .map((l: string) => JSON.parse(l));
+    const pre = receipts.filter((r: any) => r.hook_event === 'PreToolUse');
+    expect(pre.map((r: any) => [r.command_key, r.verdict, r.status])).toEqual([
+      ['config.profile.status', 'abstain', 'ok'],
+      ['modelo.work.create', 'deny', 'permission_denied'],
+    ]);
+    expect(receipts.some((r: any) => r.hook_event === 'PostToolUse' && r.rule === 'post_tool_use')).toBe(true);
+  });
+
+  it('loads as a plugin with --plugin-dir', async () => {
+    const { results, ran } = await scenario({
+      turns: [whoami, create],
+      env: { PERSONA_GATE_PERSONA: 'coordinator' },
+      project: { viaPlugin: true },
+      extraArgs: ['--plugin-dir', ROOT],
+    });
+    expect(ran).toEqual(['whoami']);
+    expect(results[1]!.content).toContain('the coordinator persona may not run modelo.work.create');
+  });
+
+  it('blocks when a hook exits 1 and the entry says onFailure: block (the host behaviour persona-gate relies on)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pg-exit1-'));
+    const broken = join(dir, 'exit-1.cjs');
+    writeFileSync(broken, 'process.exit(1);\n');
+    cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
+    const { ran } = await scenario({ turns: [call('mcp__aeat__modelo_list')], project: { hookCommand: `node ${JSON.stringify(broken)}` } });
+    expect(ran).toEqual([]);
+  });
+});

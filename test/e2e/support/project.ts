@@ -1,0 +1,125 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT } from '../../helpers/policy';
+
+export const CLAUDE = join(ROOT, 'node_modules', '.bin', 'claude');
+export const HOOK = join(ROOT, 'dist', 'persona-gate.js');
+
+export interface Project {
+  dir: string;
+  home: string;
+  stateDir: string;
+  mcpLog: string;
+  mcpConfig: string;
+  executed(): { tool: string; args: Record<string, unknown> }[];
+}
+
+export interface ProjectOptions {
+  policy?: unknown;
+  /** Raw policy text, for a broken policy. */
+  policyText?: string;
+  agents?: Record<string, { description: string; prompt: string; tools?: string[] }>;
+  /** The hook command; defaults to the built bundle. */
+  hookCommand?: string;
+  /** Register the hooks through the plugin in hooks/ instead of settings.json. */
+  viaPlugin?: boolean;
+}
+
+function hookEntry(command: string) {
+  return [{ matcher: '*', hooks: [{ type: 'command', command, timeout: 20, onFailure: 'block' }] }];
+}
+
+/** A temporary project: the policy, the hook registration, subagents, and the stand-in MCP server. */
+export function makeProject(opts: ProjectOptions = {}): Project {
+  const dir = mkdtempSync(join(tmpdir(), 'pg-e2e-'));
+  const home = join(dir, 'home');
+  const stateDir = join(dir, 'state');
+  mkdirSync(join(dir, '.claude', 'agents'), { recursive: true });
+  mkdirSync(home);
+  const policy = opts.policyText ?? JSON.stringify(opts.policy ?? JSON.parse(readFileSync(join(ROOT, 'examples', 'tax-filing.json'), 'utf8')));
+  writeFileSync(join(dir, '.claude', 'persona-gate.json'), policy);
+  const command = opts.hookCommand ?? `node ${JSON.stringify(HOOK)} hook`;
+  if (!opts.viaPlugin) {
+    writeFileSync(
+      join(dir, '.claude', 'settings.json'),
+      JSON.stringify({ hooks: { PreToolUse: hookEntry(command), PostToolUse: hookEntry(command), SessionStart: [{ hooks: hookEntry(command)[0]!.hooks }] } }, null, 2),
+    );
+  }
+  for (const [name, agent] of Object.entries(opts.agents ?? {})) {
+    const tools = agent.tools ? `tools: ${agent.tools.join(', ')}\n` : '';
+    writeFileSync(join(dir, '.claude', 'agents', `${name}.md`), `---\nname: ${name}\ndescription: ${agent.description}\n${tools}---\n${agent.prompt}\n`);
+  }
+  const mcpLog = join(dir, 'mcp.log');
+  const mcpConfig = join(dir, 'mcp.json');
+  writeFileSync(
+    mcpConfig,
+    JSON.stringify({ mcpServers: { aeat: { type: 'stdio', command: process.execPath, args: [join(ROOT, 'test', 'e2e', 'support', 'mcp-server.mjs')], env: { E2E_MCP_LOG: mcpLog } } } }),
+  );
+  return {
+    dir,
+    home,
+    stateDir,
+    mcpLog,
+    mcpConfig,
+    executed: () =>
+      existsSync(mcpLog)
+        ? readFileSync(mcpLog, 'utf8')
+            .trim()
+            .split('\n')
+            .filter(Boolean)
+            .map((l) => JSON.parse(l))
+        : [],
+  };
+}
+
+export interface ClaudeRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the real Claude Code CLI, non-interactively, against the scripted model. */
+export function runClaude(project: Project, modelUrl: string, opts: { env?: Record<string, string>; allowedTools?: string[]; extraArgs?: string[]; timeoutMs?: number } = {}): Promise<ClaudeRun> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('PERSONA_GATE_') && !k.startsWith('CLAUDE') && !k.startsWith('ANTHROPIC')) env[k] = v;
+  Object.assign(env, {
+    HOME: project.home,
+    ANTHROPIC_BASE_URL: modelUrl,
+    ANTHROPIC_API_KEY: 'sk-ant-test-not-a-key',
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    DISABLE_AUTOUPDATER: '1',
+    DISABLE_TELEMETRY: '1',
+    DISABLE_ERROR_REPORTING: '1',
+    PERSONA_GATE_STATE_DIR: project.stateDir,
+    ...opts.env,
+  });
+  const args = [
+    '-p',
+    'Do the scripted task.',
+    '--mcp-config',
+    project.mcpConfig,
+    '--strict-mcp-config',
+    '--output-format',
+    'json',
+    '--model',
+    'claude-sonnet-4-5',
+    '--allowedTools',
+    (opts.allowedTools ?? ['mcp__aeat__*', 'Bash', 'Read', 'Write', 'Edit', 'Agent', 'Task']).join(','),
+    ...(opts.extraArgs ?? []),
+  ];
+  return new Promise((resolve, reject) => {
+    const child = spawn(CLAUDE, args, { cwd: project.dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 90_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
