@@ -1,15 +1,38 @@
 import type { ShellResolver } from '../core/decide';
+import type { PolicyValidation } from '../policy/validate';
 
 declare const __BUNDLED__: boolean;
 
-let shell: ShellResolver | null = null;
+/**
+ * zod (the validator) and the shell reader live in bundles of their own, loaded the first time a
+ * call needs them, so that the hook's common path never pays for them. Code that runs from the
+ * sources instead of the bundles (tests, scripts) provides the modules with `provideLazyModules`.
+ */
+interface LazyModules {
+  validatePolicy: (value: unknown) => PolicyValidation;
+  readShellCall: ShellResolver;
+}
 
-/** The shell reader lives in its own bundle, loaded the first time a shell tool is judged. */
+let provided: Partial<LazyModules> = {};
+
+export function provideLazyModules(modules: Partial<LazyModules>): void {
+  provided = { ...provided, ...modules };
+}
+
+function load<K extends keyof LazyModules>(name: K, bundle: string): LazyModules[K] {
+  const existing = provided[name];
+  if (existing) return existing;
+  if (!__BUNDLED__) throw new Error(`${name} was not provided (running from sources: call provideLazyModules)`);
+  const loaded = require(bundle)[name] as LazyModules[K];
+  provided = { ...provided, [name]: loaded };
+  return loaded;
+}
+
+export function lazyValidator(value: unknown): PolicyValidation {
+  return load('validatePolicy', './policy-validate.js')(value);
+}
+
 export const lazyShellResolver: ShellResolver = (index, event) => {
   if (event.tool_name !== 'Bash' && event.tool_name !== 'PowerShell') return null;
-  if (shell === null) {
-    const module: typeof import('../shell/resolve-shell') = __BUNDLED__ ? require('./shell.js') : require('../shell/resolve-shell');
-    shell = module.readShellCall;
-  }
-  return shell(index, event);
+  return load('readShellCall', './shell.js')(index, event);
 };

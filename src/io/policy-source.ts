@@ -5,6 +5,7 @@ import type { Policy } from '../policy/schema';
 import type { PolicyValidation } from '../policy/validate';
 import { hash128, sha256Hex } from './hash';
 import { openPolicyCache, writePolicyCache } from './policy-cache';
+import { lazyValidator } from './lazy';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -22,14 +23,6 @@ export type PolicyLoad = { ok: true; index: PolicyIndex } | { ok: false; error: 
 export interface PolicyLocation {
   path: string | null;
   searched: string[];
-}
-
-declare const __BUNDLED__: boolean;
-
-/** zod and the rules live in their own bundle: the hook loads them only when a policy is not yet cached. */
-export function loadValidator(): (value: unknown) => PolicyValidation {
-  const module: typeof import('../policy/validate') = __BUNDLED__ ? require('./policy-validate.js') : require('../policy/validate');
-  return module.validatePolicy;
 }
 
 /** SPEC §2 order: --config, PERSONA_GATE_CONFIG, $CLAUDE_PROJECT_DIR, the user's default, then up from cwd. */
@@ -105,7 +98,7 @@ export function loadPolicy(path: string, opts: { cacheDir?: string; validate?: (
   const read = readPolicyBytes(path);
   if (!read.ok) return read;
   const sha = sha256Hex(read.bytes);
-  const validated = validateBytes(path, read.bytes, opts.validate ?? loadValidator());
+  const validated = validateBytes(path, read.bytes, opts.validate ?? lazyValidator);
   if (!validated.ok) return validated;
   // Only cache when the file did not change while it was read.
   if (key !== null && opts.cacheDir !== undefined && statKey(path) === key) {

@@ -1,0 +1,6 @@
+// Tests run the hook's code from the sources, where the lazily loaded bundles do not exist.
+import { provideLazyModules } from '../src/io/lazy';
+import { validatePolicy } from '../src/policy/validate';
+import { readShellCall } from '../src/shell/resolve-shell';
+
+provideLazyModules({ validatePolicy, readShellCall });
