@@ -8,6 +8,7 @@ import { readPreferences } from '../io/prefs';
 import { StateError, StateStore } from '../io/state-store';
 import { validatePolicy } from '../policy/validate';
 import { CliError } from './errors';
+import { cliMessages } from './messages';
 
 export function stateDirFor(env: Env): string {
   if (env.PERSONA_GATE_STATE_DIR?.trim()) return env.PERSONA_GATE_STATE_DIR;
@@ -24,7 +25,7 @@ export function policyForCli(env: Env, config?: string): MemoryPolicyIndex {
   const m = messagesFor(localeFor(null, env, readPreferences(env).locale ?? 'en'));
   if (location.path === null) throw new CliError(m.noPolicy(location.searched));
   const read = readPolicyBytes(location.path);
-  const loaded = read.ok ? validateBytes(location.path, read.bytes, validatePolicy) : read;
+  const loaded = read.ok ? validateBytes(location.path, read.bytes, validatePolicy, localeFor(null, env, readPreferences(env).locale ?? 'en')) : read;
   if (loaded.ok && read.ok) return buildPolicyIndex(loaded.policy, sha256Hex(read.bytes), location.path);
   if (loaded.ok) throw new CliError(m.noPolicy(location.searched));
   const error = loaded.error;
@@ -37,6 +38,6 @@ export function storeForCli(env: Env): StateStore {
   try {
     return new StateStore(stateDirFor(env)).open();
   } catch (err) {
-    throw new CliError(err instanceof StateError ? `persona-gate: state directory: ${err.message}` : String(err));
+    throw new CliError(cliMessages(env).stateDirProblem(err instanceof StateError ? err.message : String(err)));
   }
 }

@@ -9,6 +9,9 @@ import { sessionPersona, sessionReset, sessionShow } from './commands/session';
 import { stageEnter, stageExit } from './commands/stage';
 import { followLog, logCommand } from './commands/log';
 import { StateError } from '../io/state-store';
+import { configCommand } from './commands/config';
+import { initCommand } from './commands/init';
+import { doctorCommand } from './commands/doctor';
 
 const VERSION = '0.1.0';
 
@@ -93,6 +96,28 @@ function buildProgram(env: Env, done: (result: CommandResult) => void): Command 
     .option('--outcome <outcome>', 'complete or failure', 'complete')
     .option('--config <path>')
     .action((opts) => done(stageExit(env, opts.session, opts)));
+
+  program
+    .command('init')
+    .description('write a starter policy and register the hooks in .claude/settings.json')
+    .option('--dir <dir>', 'project directory', process.cwd())
+    .option('--example <name>', 'tax-filing or merge-captain', 'tax-filing')
+    .option('--command <command>', 'the hook command to register')
+    .action((opts) => done(initCommand(env, opts)));
+
+  program
+    .command('doctor')
+    .description('check the registration, the policy, the state directory and the host version')
+    .option('--dir <dir>', 'project directory')
+    .action((opts) => done(doctorCommand(env, opts)));
+
+  program
+    .command('config')
+    .description('user preferences: locale, policy (the default policy path), stateDir')
+    .argument('<action>', 'get, set, unset or list')
+    .argument('[key]')
+    .argument('[value]')
+    .action((action, key, value) => done(configCommand(env, action, key, value)));
 
   program
     .command('log')

@@ -225,7 +225,7 @@ export function decide(input: DecideInput): Decision {
   findings.push({
     gate: 'persona',
     outcome: 'pass',
-    note: persona.name === null ? 'unscoped session' : `persona ${persona.name} (from ${persona.source})${stage.def ? `, stage ${stage.def.name}` : ''}`,
+    note: persona.name === null ? m.noteUnscoped() : m.notePersona(persona.name, persona.source, stage.def?.name ?? null),
   });
   const scope = effectiveScope(persona.name, persona.def, stage.def, options);
 

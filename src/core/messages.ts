@@ -65,6 +65,52 @@ export const en = {
     `persona-gate: no decision within ${ms} ms. The call is denied; retry it.`,
   internalError: (detail: string) =>
     `persona-gate: internal error (${detail}). The call is denied; please report it.`,
+  noteTierAuto: () =>
+    `tier auto`,
+  noteNoPersona: () =>
+    `no persona`,
+  noteNotAgentLaunch: () =>
+    `not an agent launch`,
+  noteNoSubagentType: () =>
+    `no subagent_type given`,
+  noteAgentUnbound: (agentType: string) =>
+    `agent type ${agentType} is bound to no persona`,
+  noteIsDelegate: (bound: string, persona: string) =>
+    `${bound} is one of ${persona}'s delegates`,
+  noteNoOwner: (key: string) =>
+    `${key} has no owner`,
+  noteOwns: (persona: string, key: string) =>
+    `${persona} owns ${key}`,
+  noteNoIdentity: () =>
+    `the policy has no identity section`,
+  noteSwitch: (key: string) =>
+    `${key} switches profile: re-arms the gate once let through`,
+  noteRead: (key: string) =>
+    `${key} is an identity read: confirms the session once it has run`,
+  noteNoStateChange: (level: string) =>
+    `level ${level} changes no state`,
+  noteConfirmed: () =>
+    `identity confirmed for this session`,
+  noteCatalogOnly: () =>
+    `no persona: the catalog alone applies`,
+  noteInScope: (family: string, persona: string, level: string, ceiling: string) =>
+    `family ${family} is ${persona}'s and level ${level} ≤ ceiling ${ceiling}`,
+  noteWritesNothing: () =>
+    `writes nothing persona-gate guards`,
+  noteWritesUnguarded: (targets: string) =>
+    `writes ${targets}: not guarded`,
+  noteNoStage: () =>
+    `no active stage and no registration scope`,
+  noteWithinStage: (stage: string) =>
+    `${stage}: within scope`,
+  noteResolved: () =>
+    `the catalog resolves it`,
+  noteRefusedEarlier: () =>
+    `refused earlier under a persona`,
+  noteUnscoped: () =>
+    `unscoped session`,
+  notePersona: (persona: string, source: string, stage: string | null) =>
+    `persona ${persona} (from ${source})${stage ? `, stage ${stage}` : ''}`,
 };
 
 export type Messages = typeof en;
@@ -127,6 +173,52 @@ export const es: Messages = {
     `persona-gate: no hay decisión en ${ms} ms. Se deniega la llamada; vuelve a intentarlo.`,
   internalError: (detail) =>
     `persona-gate: error interno (${detail}). Se deniega la llamada; por favor, notifícalo.`,
+  noteTierAuto: () =>
+    `nivel de confirmación auto`,
+  noteNoPersona: () =>
+    `sin persona`,
+  noteNotAgentLaunch: () =>
+    `no lanza un agente`,
+  noteNoSubagentType: () =>
+    `no indica subagent_type`,
+  noteAgentUnbound: (agentType) =>
+    `el tipo de agente ${agentType} no está ligado a ninguna persona`,
+  noteIsDelegate: (bound, persona) =>
+    `${bound} es uno de los delegados de ${persona}`,
+  noteNoOwner: (key) =>
+    `${key} no tiene propietario`,
+  noteOwns: (persona, key) =>
+    `${persona} es propietaria de ${key}`,
+  noteNoIdentity: () =>
+    `la política no tiene sección identity`,
+  noteSwitch: (key) =>
+    `${key} cambia de perfil: rearma la puerta en cuanto se deja pasar`,
+  noteRead: (key) =>
+    `${key} es una lectura de identidad: confirma la sesión cuando se ha ejecutado`,
+  noteNoStateChange: (level) =>
+    `el nivel ${level} no cambia el estado`,
+  noteConfirmed: () =>
+    `identidad confirmada en esta sesión`,
+  noteCatalogOnly: () =>
+    `sin persona: solo se aplica el catálogo`,
+  noteInScope: (family, persona, level, ceiling) =>
+    `la familia ${family} es de ${persona} y el nivel ${level} ≤ techo ${ceiling}`,
+  noteWritesNothing: () =>
+    `no escribe nada que persona-gate proteja`,
+  noteWritesUnguarded: (targets) =>
+    `escribe ${targets}: no protegido`,
+  noteNoStage: () =>
+    `sin etapa activa ni alcance de registro`,
+  noteWithinStage: (stage) =>
+    `${stage}: dentro del alcance`,
+  noteResolved: () =>
+    `el catálogo la resuelve`,
+  noteRefusedEarlier: () =>
+    `rechazada antes, bajo una persona`,
+  noteUnscoped: () =>
+    `sesión sin persona`,
+  notePersona: (persona, source, stage) =>
+    `persona ${persona} (de ${source})${stage ? `, etapa ${stage}` : ''}`,
 };
 
 export const MESSAGES: Record<Locale, Messages> = { en, es };

@@ -151,7 +151,7 @@ function handleEvent(ctx: HookContext, event: HookEvent, prefs: Preferences): Ho
     if (event.hook_event_name !== 'PreToolUse') return SILENT;
     return failurePre(ctx, event, 'config_error', m0.noPolicy(location.searched));
   }
-  const loaded = loadPolicy(location.path, store ? { cacheDir: `${stateDir}/policy-cache` } : {});
+  const loaded = loadPolicy(location.path, { ...(store ? { cacheDir: `${stateDir}/policy-cache` } : {}), locale: ctx.locale });
   if (!loaded.ok) {
     if (event.hook_event_name !== 'PreToolUse') return SILENT;
     return failurePre(ctx, event, 'config_error', policyErrorReason(m0, loaded.error));

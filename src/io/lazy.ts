@@ -9,7 +9,7 @@ declare const __BUNDLED__: boolean;
  * sources instead of the bundles (tests, scripts) provides the modules with `provideLazyModules`.
  */
 interface LazyModules {
-  validatePolicy: (value: unknown) => PolicyValidation;
+  validatePolicy: (value: unknown, locale?: 'en' | 'es') => PolicyValidation;
   readShellCall: ShellResolver;
 }
 
@@ -28,8 +28,8 @@ function load<K extends keyof LazyModules>(name: K, bundle: string): LazyModules
   return loaded;
 }
 
-export function lazyValidator(value: unknown): PolicyValidation {
-  return load('validatePolicy', './policy-validate.js')(value);
+export function lazyValidator(value: unknown, locale?: 'en' | 'es'): PolicyValidation {
+  return load('validatePolicy', './policy-validate.js')(value, locale);
 }
 
 export const lazyShellResolver: ShellResolver = (index, event) => {

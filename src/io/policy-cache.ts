@@ -13,7 +13,7 @@ import { hash128 } from './hash';
  * under a temporary name and renamed into place, so a reader sees a whole cache or none.
  */
 
-const FORMAT = 1;
+const FORMAT = 2;
 
 interface Core {
   format: number;

@@ -6,6 +6,7 @@ import type { PolicyValidation } from '../policy/validate';
 import { hash128, sha256Hex } from './hash';
 import { openPolicyCache, writePolicyCache } from './policy-cache';
 import { lazyValidator } from './lazy';
+import { RULE_MESSAGES } from '../policy/rule-messages';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -61,14 +62,14 @@ export function readPolicyBytes(path: string): { ok: true; bytes: Buffer } | { o
   }
 }
 
-export function validateBytes(path: string, bytes: Buffer, validate: (value: unknown) => PolicyValidation): { ok: true; policy: Policy } | { ok: false; error: PolicyError } {
+export function validateBytes(path: string, bytes: Buffer, validate: (value: unknown, locale?: 'en' | 'es') => PolicyValidation, locale: 'en' | 'es' = 'en'): { ok: true; policy: Policy } | { ok: false; error: PolicyError } {
   let json: unknown;
   try {
     json = JSON.parse(bytes.toString('utf8'));
   } catch (err) {
-    return { ok: false, error: { kind: 'invalid', path, problems: [{ path: '(root)', message: `not valid JSON: ${(err as Error).message}` }] } };
+    return { ok: false, error: { kind: 'invalid', path, problems: [{ path: '(root)', message: RULE_MESSAGES[locale].notJson((err as Error).message) }] } };
   }
-  const result = validate(json);
+  const result = validate(json, locale);
   if (!result.ok) return { ok: false, error: { kind: 'invalid', path, problems: result.problems } };
   return { ok: true, policy: result.policy };
 }
@@ -91,14 +92,14 @@ function statKey(path: string): string | null {
  * Reads and validates the policy. With a cache directory, a policy file unchanged since it was
  * last validated is taken from the cache without reading it again or loading the validator.
  */
-export function loadPolicy(path: string, opts: { cacheDir?: string; validate?: (value: unknown) => PolicyValidation } = {}): PolicyLoad {
+export function loadPolicy(path: string, opts: { cacheDir?: string; validate?: (value: unknown, locale?: 'en' | 'es') => PolicyValidation; locale?: 'en' | 'es' } = {}): PolicyLoad {
   const key = opts.cacheDir !== undefined ? statKey(path) : null;
   const cached = key !== null && opts.cacheDir !== undefined ? openPolicyCache(opts.cacheDir, key, path) : null;
   if (cached) return { ok: true, index: cached };
   const read = readPolicyBytes(path);
   if (!read.ok) return read;
   const sha = sha256Hex(read.bytes);
-  const validated = validateBytes(path, read.bytes, opts.validate ?? lazyValidator);
+  const validated = validateBytes(path, read.bytes, opts.validate ?? lazyValidator, opts.locale);
   if (!validated.ok) return validated;
   // Only cache when the file did not change while it was read.
   if (key !== null && opts.cacheDir !== undefined && statKey(path) === key) {

@@ -3,6 +3,7 @@ import { exceeds, type Level } from '../core/levels';
 import { familyOfKey, globToRegExp } from '../core/policy-index';
 import { own } from '../core/own';
 import type { Policy } from './schema';
+import type { RuleMessages } from './rule-messages';
 
 export interface PolicyProblem {
   path: string;
@@ -20,7 +21,7 @@ export function jsonPath(segments: readonly (string | number)[]): string {
   return out === '' ? '(root)' : out;
 }
 
-type Rule = (policy: Policy) => PolicyProblem[];
+type Rule = (policy: Policy, t: RuleMessages) => PolicyProblem[];
 
 function problem(segments: (string | number)[], message: string): PolicyProblem {
   return { path: jsonPath(segments), message };
@@ -43,108 +44,108 @@ function builtinToolFamilies(policy: Policy): Map<string, string> {
   return tools;
 }
 
-const commandKeysAreDotted: Rule = (policy) =>
+const commandKeysAreDotted: Rule = (policy, t) =>
   Object.keys(policy.catalog.commands)
     .filter((key) => !/^[^.\s]+(\.[^.\s]+)+$/.test(key))
-    .map((key) => problem(['catalog', 'commands', key], `command key "${key}" must be dotted: family.….leaf`));
+    .map((key) => problem(['catalog', 'commands', key], t.notDotted(key)));
 
-const commandFamiliesExist: Rule = (policy) => {
+const commandFamiliesExist: Rule = (policy, t) => {
   const families = catalogFamilies(policy);
   return Object.keys(policy.catalog.commands)
     .filter((key) => key.includes('.') && !families.has(familyOfKey(key)))
-    .map((key) => problem(['catalog', 'commands', key], `family "${familyOfKey(key)}" of command "${key}" is not declared in catalog.families`));
+    .map((key) => problem(['catalog', 'commands', key], t.familyUndeclared(familyOfKey(key), key)));
 };
 
-const commandLevelWithinFamily: Rule = (policy) => {
+const commandLevelWithinFamily: Rule = (policy, t) => {
   const families = catalogFamilies(policy);
   const out: PolicyProblem[] = [];
   for (const [key, def] of Object.entries(policy.catalog.commands)) {
     const familyLevel = families.get(familyOfKey(key));
     if (def.level !== undefined && familyLevel !== undefined && exceeds(def.level, familyLevel)) {
-      out.push(problem(['catalog', 'commands', key, 'level'], `level ${def.level} is above its family's level ${familyLevel}`));
+      out.push(problem(['catalog', 'commands', key, 'level'], t.aboveFamily(def.level, familyLevel)));
     }
   }
   return out;
 };
 
-const ownersArePersonas: Rule = (policy) =>
+const ownersArePersonas: Rule = (policy, t) =>
   Object.entries(policy.catalog.commands)
     .filter(([, def]) => def.owner !== undefined && !own(policy.personas, def.owner))
-    .map(([key, def]) => problem(['catalog', 'commands', key, 'owner'], `owner "${def.owner}" is not a declared persona`));
+    .map(([key, def]) => problem(['catalog', 'commands', key, 'owner'], t.ownerNotPersona(def.owner!)));
 
-const toolsClaimedOnce: Rule = (policy) => {
+const toolsClaimedOnce: Rule = (policy, t) => {
   const seen = new Map<string, string>();
   const out: PolicyProblem[] = [];
   for (const [key, def] of Object.entries(policy.catalog.commands)) {
     def.tools.forEach((tool, i) => {
       const first = seen.get(tool);
       if (first !== undefined && first !== key) {
-        out.push(problem(['catalog', 'commands', key, 'tools', i], `tool "${tool}" is already the command "${first}"`));
+        out.push(problem(['catalog', 'commands', key, 'tools', i], t.toolClaimed(tool, first)));
       } else seen.set(tool, key);
       if (own(policy.catalog.meta_tools, tool) !== undefined) {
-        out.push(problem(['catalog', 'commands', key, 'tools', i], `tool "${tool}" is also a meta tool`));
+        out.push(problem(['catalog', 'commands', key, 'tools', i], t.toolIsMeta(tool)));
       }
     });
   }
   return out;
 };
 
-const personaFamiliesExist: Rule = (policy) => {
+const personaFamiliesExist: Rule = (policy, t) => {
   const families = catalogFamilies(policy);
   const out: PolicyProblem[] = [];
   for (const [name, persona] of Object.entries(policy.personas)) {
     persona.families.forEach((family, i) => {
-      if (!families.has(family)) out.push(problem(['personas', name, 'families', i], `family "${family}" does not exist in the catalog`));
+      if (!families.has(family)) out.push(problem(['personas', name, 'families', i], t.familyMissing(family)));
     });
   }
   return out;
 };
 
-const delegatesArePersonas: Rule = (policy) => {
+const delegatesArePersonas: Rule = (policy, t) => {
   const out: PolicyProblem[] = [];
   for (const [name, persona] of Object.entries(policy.personas)) {
     persona.delegates.forEach((delegate, i) => {
-      if (!own(policy.personas, delegate)) out.push(problem(['personas', name, 'delegates', i], `delegate "${delegate}" is not a declared persona`));
+      if (!own(policy.personas, delegate)) out.push(problem(['personas', name, 'delegates', i], t.delegateNotPersona(delegate)));
     });
   }
   return out;
 };
 
-const agentTypesBoundOnce: Rule = (policy) => {
+const agentTypesBoundOnce: Rule = (policy, t) => {
   const bound = new Map<string, string>();
   const out: PolicyProblem[] = [];
   for (const [name, persona] of Object.entries(policy.personas)) {
     persona.agent_types.forEach((agentType, i) => {
       const first = bound.get(agentType);
       if (first !== undefined && first !== name) {
-        out.push(problem(['personas', name, 'agent_types', i], `agent type "${agentType}" is already bound to persona "${first}"`));
+        out.push(problem(['personas', name, 'agent_types', i], t.agentTypeBound(agentType, first)));
       } else bound.set(agentType, name);
     });
   }
   return out;
 };
 
-const identityCommandsDeclared: Rule = (policy) => {
+const identityCommandsDeclared: Rule = (policy, t) => {
   const out: PolicyProblem[] = [];
   const identity = policy.identity;
   if (!identity) return out;
   for (const field of ['reads', 'switches'] as const) {
     identity[field].forEach((key, i) => {
-      if (!own(policy.catalog.commands, key)) out.push(problem(['identity', field, i], `"${key}" is not a declared command`));
+      if (!own(policy.catalog.commands, key)) out.push(problem(['identity', field, i], t.notACommand(key)));
     });
   }
   identity.reads.forEach((key, i) => {
-    if (identity.switches.includes(key)) out.push(problem(['identity', 'reads', i], `"${key}" cannot be both a read and a switch`));
+    if (identity.switches.includes(key)) out.push(problem(['identity', 'reads', i], t.readAndSwitch(key)));
   });
   return out;
 };
 
-const stageNamesUnique: Rule = (policy) => {
+const stageNamesUnique: Rule = (policy, t) => {
   const out: PolicyProblem[] = [];
   for (const [name, persona] of Object.entries(policy.personas)) {
     const seen = new Set<string>();
     persona.stages.forEach((stage, i) => {
-      if (seen.has(stage.name)) out.push(problem(['personas', name, 'stages', i, 'name'], `stage name "${stage.name}" is used twice`));
+      if (seen.has(stage.name)) out.push(problem(['personas', name, 'stages', i, 'name'], t.stageNameTwice(stage.name)));
       seen.add(stage.name);
     });
   }
@@ -166,16 +167,16 @@ function entryFamilies(policy: Policy, entry: string): string[] | null {
   return builtin === undefined ? null : [builtin];
 }
 
-const stageToolsWithinReach: Rule = (policy) => {
+const stageToolsWithinReach: Rule = (policy, t) => {
   const out: PolicyProblem[] = [];
   for (const [name, persona] of Object.entries(policy.personas)) {
     persona.stages.forEach((stage, i) => {
       (stage.allowed_tools ?? []).forEach((entry, j) => {
         const families = entryFamilies(policy, entry);
         const path = ['personas', name, 'stages', i, 'allowed_tools', j];
-        if (families === null) out.push(problem(path, `"${entry}" is not a tool, command or family known to the catalog`));
+        if (families === null) out.push(problem(path, t.stageToolUnknown(entry)));
         else if (!families.some((f) => persona.families.includes(f))) {
-          out.push(problem(path, `"${entry}" is outside the persona's families (${persona.families.join(', ')}); a stage can only narrow`));
+          out.push(problem(path, t.stageToolOutside(entry, persona.families.join(', '))));
         }
       });
     });
@@ -183,7 +184,7 @@ const stageToolsWithinReach: Rule = (policy) => {
   return out;
 };
 
-const stageExitTargetsExist: Rule = (policy) => {
+const stageExitTargetsExist: Rule = (policy, t) => {
   const out: PolicyProblem[] = [];
   for (const [name, persona] of Object.entries(policy.personas)) {
     const names = new Set(persona.stages.map((s) => s.name));
@@ -191,7 +192,7 @@ const stageExitTargetsExist: Rule = (policy) => {
       for (const field of ['on_complete', 'on_failure'] as const) {
         const target = stage.on_exit?.[field];
         if (target !== undefined && !names.has(target)) {
-          out.push(problem(['personas', name, 'stages', i, 'on_exit', field], `stage "${target}" is not a stage of persona "${name}"`));
+          out.push(problem(['personas', name, 'stages', i, 'on_exit', field], t.stageMissing(target, name)));
         }
       }
     });
@@ -199,11 +200,11 @@ const stageExitTargetsExist: Rule = (policy) => {
   return out;
 };
 
-const metaToolsNotBuiltin: Rule = (policy) => {
+const metaToolsNotBuiltin: Rule = (policy, t) => {
   const builtin = builtinToolFamilies(policy);
   return Object.keys(policy.catalog.meta_tools)
     .filter((tool) => builtin.has(tool))
-    .map((tool) => problem(['catalog', 'meta_tools', tool], `"${tool}" is a built-in tool and cannot be a meta tool`));
+    .map((tool) => problem(['catalog', 'meta_tools', tool], t.metaIsBuiltin(tool)));
 };
 
 /** The cross-field rules, each a small named check reporting JSON paths. */

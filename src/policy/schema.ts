@@ -73,7 +73,7 @@ export const PolicySchema = z.strictObject({
   defaults: Defaults.default({ confirm: {}, unknown_tools: 'ask', on_pass: 'abstain' }),
   persona_env: name.default('PERSONA_GATE_PERSONA'),
   stage_env: name.default('PERSONA_GATE_STAGE'),
-  locale: z.enum(['en', 'es']).default('en'),
+  locale: z.enum(['en', 'es']).optional(),
 });
 
 /** A policy as validated: every default filled in. */

@@ -1,10 +1,13 @@
 import { PolicySchema, type Policy } from './schema';
+import { z } from 'zod';
 import { POLICY_RULES, jsonPath, type PolicyProblem } from './rules';
+import { RULE_MESSAGES } from './rule-messages';
 
 export type PolicyValidation = { ok: true; policy: Policy } | { ok: false; problems: PolicyProblem[] };
 
 /** Schema first; the cross-field rules run on a policy whose shape is known to be right. */
-export function validatePolicy(value: unknown): PolicyValidation {
+export function validatePolicy(value: unknown, locale: 'en' | 'es' = 'en'): PolicyValidation {
+  z.config(locale === 'es' ? z.locales.es() : z.locales.en());
   const parsed = PolicySchema.safeParse(value);
   if (!parsed.success) {
     return {
@@ -15,7 +18,7 @@ export function validatePolicy(value: unknown): PolicyValidation {
       })),
     };
   }
-  const problems = POLICY_RULES.flatMap((rule) => rule(parsed.data));
+  const problems = POLICY_RULES.flatMap((rule) => rule(parsed.data, RULE_MESSAGES[locale]));
   return problems.length === 0 ? { ok: true, policy: parsed.data } : { ok: false, problems };
 }
 

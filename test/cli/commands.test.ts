@@ -58,8 +58,8 @@ describe('list', () => {
   it('lists what the persona may call with each tier', () => {
     const r = runCli(['list', '--persona', 'verifier'], { env: env().env });
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^yes  confirm  workspace_write  modelo\.export +mcp__aeat__modelo_export \(after an identity read\)$/m);
-    expect(r.stdout).toMatch(/^no   -        workspace_write  ledger\.entry\.add +permission_denied \(scope\)$/m);
+    expect(r.stdout).toMatch(/^yes +confirm +workspace_write +modelo\.export +mcp__aeat__modelo_export \(after an identity read\)$/m);
+    expect(r.stdout).toMatch(/^no +- +workspace_write +ledger\.entry\.add +permission_denied \(scope\)$/m);
   });
 
   it('prints a permissions.deny block for Claude Code settings', () => {

@@ -8,6 +8,7 @@ import { prefsFile, readPreferences } from '../../io/prefs';
 import { makeProtectedPathCheck } from '../../io/protect';
 import { readShellCall } from '../../shell/resolve-shell';
 import { CliError, type CommandResult } from '../errors';
+import { cliMessages, type CliMessages } from '../messages';
 import { policyForCli, stateDirFor, storeForCli } from '../context';
 
 export interface ExplainOptions {
@@ -24,30 +25,30 @@ export interface ExplainOptions {
 
 export const EXPLAIN_EXIT: Record<Decision['verdict'], number> = { allow: 0, abstain: 0, deny: 2, ask: 3 };
 
-function readEvent(opts: ExplainOptions, tool: string | undefined, inputJson: string | undefined): ToolEvent {
+function readEvent(opts: ExplainOptions, tool: string | undefined, inputJson: string | undefined, t: CliMessages): ToolEvent {
   if (opts.event !== undefined) {
-    if (tool !== undefined) throw new CliError('persona-gate explain: give either --event FILE or TOOL [INPUT_JSON], not both');
+    if (tool !== undefined) throw new CliError(t.explainBoth());
     let value: unknown;
     try {
       value = JSON.parse(readFileSync(opts.event, 'utf8'));
     } catch (err) {
-      throw new CliError(`persona-gate explain: cannot read the event ${opts.event}: ${(err as Error).message}`);
+      throw new CliError(t.explainEventUnreadable(opts.event, (err as Error).message));
     }
     const parsed = parseEvent(value);
-    if (!parsed.ok) throw new CliError(`persona-gate explain: ${parsed.detail}`);
-    if (parsed.event.hook_event_name !== 'PreToolUse') throw new CliError('persona-gate explain: the event must be a PreToolUse event');
+    if (!parsed.ok) throw new CliError(t.explainEventShape(parsed.detail));
+    if (parsed.event.hook_event_name !== 'PreToolUse') throw new CliError(t.explainNotPre());
     return { ...parsed.event, ...(opts.session !== undefined ? { session_id: opts.session } : {}) } as ToolEvent;
   }
-  if (tool === undefined) throw new CliError('persona-gate explain: give a TOOL name (and its INPUT_JSON) or --event FILE');
+  if (tool === undefined) throw new CliError(t.explainNeither());
   let input: unknown = {};
   if (inputJson !== undefined) {
     try {
       input = JSON.parse(inputJson);
     } catch (err) {
-      throw new CliError(`persona-gate explain: INPUT_JSON is not JSON: ${(err as Error).message}`);
+      throw new CliError(t.explainInputNotJson((err as Error).message));
     }
   }
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) throw new CliError('persona-gate explain: INPUT_JSON must be a JSON object');
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) throw new CliError(t.explainInputNotObject());
   return {
     hook_event_name: 'PreToolUse',
     session_id: opts.session ?? 'persona-gate-explain',
@@ -57,31 +58,32 @@ function readEvent(opts: ExplainOptions, tool: string | undefined, inputJson: st
   };
 }
 
-function describe(decision: Decision, event: ToolEvent): string {
+function describe(decision: Decision, event: ToolEvent, t: CliMessages): string {
   const s = decision.subject;
   const lines: string[] = [];
-  lines.push(`verdict: ${decision.verdict} (status ${decision.status}, gate ${decision.gate}, rule ${decision.rule})`);
-  if (decision.reason) lines.push(`reason:  ${decision.reason}`);
-  const what = s.family === null ? `${s.key} (unknown: ${s.unknown ?? 'not in the catalog'})` : `${s.key} (family ${s.family}, level ${s.level}, tier ${s.tier}${s.owner ? `, owner ${s.owner}` : ''}, via ${s.via})`;
-  lines.push(`call:    ${event.tool_name} → ${what}`);
-  if (decision.resolution.matched.length > 0) lines.push(`matched: ${decision.resolution.matched.map((m) => m.key).join(', ')}`);
+  lines.push(t.verdictLine(decision.verdict, decision.status, decision.gate, decision.rule));
+  if (decision.reason) lines.push(t.reasonLine(decision.reason));
+  const what = s.family === null || s.level === null ? t.callUnknown(s.key, s.unknown ?? t.notInCatalog()) : t.callKnown(s.key, s.family, s.level, s.tier, s.owner, s.via);
+  lines.push(t.callLine(event.tool_name, what));
+  if (decision.resolution.matched.length > 0) lines.push(t.matchedLine(decision.resolution.matched.map((m) => m.key).join(', ')));
   const sc = decision.scope;
-  lines.push(`persona: ${decision.persona ?? '(unscoped)'}   stage: ${decision.stage ?? '(none)'}`);
+  lines.push(t.personaLine(decision.persona, decision.stage));
   if (sc.persona !== null || sc.ceiling !== null || sc.allowed_tools !== null) {
-    lines.push(`scope:   families ${sc.families?.join(', ') ?? '(any)'}; allowed tools ${sc.allowed_tools?.join(', ') ?? '(inherited)'}; ceiling ${sc.ceiling ?? '(none)'}`);
+    lines.push(t.scopeLine(sc.families?.join(', ') ?? null, sc.allowed_tools?.join(', ') ?? null, sc.ceiling));
   }
-  lines.push('gates:');
-  for (const f of decision.findings) lines.push(`  ${f.gate.padEnd(16)} ${f.outcome.padEnd(7)} ${f.note}`);
-  if (decision.ops.length > 0) lines.push(`state:   would apply ${decision.ops.map((o) => o.op).join(', ')} (explain changes nothing)`);
+  lines.push(t.gatesLine());
+  for (const f of decision.findings) lines.push(`  ${f.gate.padEnd(16)} ${t.outcome(f.outcome).padEnd(7)} ${f.note}`);
+  if (decision.ops.length > 0) lines.push(t.stateLine(decision.ops.map((o) => o.op).join(', ')));
   return `${lines.join('\n')}\n`;
 }
 
 export function explainCommand(env: Env, opts: ExplainOptions, tool?: string, inputJson?: string): CommandResult {
   const index = policyForCli(env, opts.config);
-  const event = readEvent(opts, tool, inputJson);
+  const t = cliMessages(env, index);
+  const event = readEvent(opts, tool, inputJson, t);
   const state = opts.session !== undefined ? storeForCli(env).read(opts.session).state : emptyState();
-  if (opts.sideEffectLevel !== undefined && !isLevel(opts.sideEffectLevel)) throw new CliError(`persona-gate explain: unknown level ${opts.sideEffectLevel}`);
-  if (opts.confirmOn !== undefined && opts.confirmOn !== 'pre' && opts.confirmOn !== 'post') throw new CliError('persona-gate explain: --confirm-on takes pre or post');
+  if (opts.sideEffectLevel !== undefined && !isLevel(opts.sideEffectLevel)) throw new CliError(t.badLevel(opts.sideEffectLevel));
+  if (opts.confirmOn !== undefined && opts.confirmOn !== 'pre' && opts.confirmOn !== 'post') throw new CliError(t.badConfirmOn());
   const started = Date.now();
   const decision = decide({
     event,
@@ -104,6 +106,6 @@ export function explainCommand(env: Env, opts: ExplainOptions, tool?: string, in
   const exitCode = decision.status === 'config_error' ? 1 : EXPLAIN_EXIT[decision.verdict];
   const stdout = opts.json
     ? `${JSON.stringify(decisionReceipt(event, decision, index.sha256, new Date(), Date.now() - started))}\n`
-    : describe(decision, event);
+    : describe(decision, event, t);
   return { stdout, exitCode };
 }

@@ -5,6 +5,7 @@ import { resolveTool, subjectForCommand, type Subject } from '../../core/resolve
 import { emptyState } from '../../core/state';
 import type { GateContext } from '../../core/types';
 import { CliError, type CommandResult } from '../errors';
+import { cliMessages } from '../messages';
 import { policyForCli } from '../context';
 
 export interface ListOptions {
@@ -87,8 +88,9 @@ export function listEntries(index: MemoryPolicyIndex, personaName: string, stage
 
 export function listCommand(env: Env, opts: ListOptions): CommandResult {
   const format = opts.format ?? 'text';
-  if (!['text', 'json', 'claude-permissions'].includes(format)) throw new CliError(`persona-gate list: unknown format ${format} (text, json or claude-permissions)`);
   const index = policyForCli(env, opts.config);
+  const t = cliMessages(env, index);
+  if (!['text', 'json', 'claude-permissions'].includes(format)) throw new CliError(t.badFormat(format));
   const entries = listEntries(index, opts.persona, opts.stage, env);
   if (format === 'json') return { stdout: `${JSON.stringify({ persona: opts.persona, stage: opts.stage ?? null, entries }, null, 2)}\n`, exitCode: 0 };
   if (format === 'claude-permissions') {
@@ -97,15 +99,16 @@ export function listCommand(env: Env, opts: ListOptions): CommandResult {
   }
   const persona = index.persona(opts.persona)!;
   const scope = effectiveScope(opts.persona, persona, persona.stages.find((s) => s.name === opts.stage) ?? null, { confirmOn: 'post' });
+  const [may, tier, level, command, why] = t.listColumns();
   const lines = [
-    `persona ${opts.persona}${opts.stage ? `, stage ${opts.stage}` : ''}: ceiling ${scope.ceiling}; families ${persona.families.join(', ')}; allowed tools ${scope.allowed_tools?.join(', ') ?? '(inherited)'}`,
+    t.listHeader(opts.persona, opts.stage ?? null, scope.ceiling, persona.families.join(', '), scope.allowed_tools?.join(', ') ?? null),
     '',
-    `${'may'.padEnd(5)}${'tier'.padEnd(9)}${'level'.padEnd(17)}${'command'.padEnd(34)}why / tools`,
+    `${may!.padEnd(6)}${tier!.padEnd(9)}${level!.padEnd(17)}${command!.padEnd(34)}${why}`,
   ];
   const sorted = [...entries].sort((a, b) => Number(b.allowed) - Number(a.allowed) || a.key.localeCompare(b.key));
   for (const e of sorted) {
-    const why = e.allowed ? `${e.tools.join(' ')}${e.identity ? ' (after an identity read)' : ''}` : `${e.status} (${e.gate})`;
-    lines.push(`${(e.allowed ? 'yes' : 'no').padEnd(5)}${(e.allowed ? e.tier : '-').padEnd(9)}${(e.level ?? '?').padEnd(17)}${e.key.padEnd(34)}${why}`);
+    const reason = e.allowed ? `${e.tools.join(' ')}${e.identity ? ` ${t.afterIdentity()}` : ''}` : `${e.status} (${e.gate})`;
+    lines.push(`${(e.allowed ? t.yes() : t.no()).padEnd(6)}${(e.allowed ? e.tier : '-').padEnd(9)}${(e.level ?? '?').padEnd(17)}${e.key.padEnd(34)}${reason}`);
   }
   return { stdout: `${lines.join('\n')}\n`, exitCode: 0 };
 }

@@ -5,6 +5,7 @@ import { appendReceipt } from '../../io/receipts';
 import { sessionKey } from '../../io/hash';
 import { CliError, type CommandResult } from '../errors';
 import { policyForCli, stateDirFor, storeForCli } from '../context';
+import { cliMessages } from '../messages';
 
 function record(env: Env, sessionId: string, rule: string, reason: string, persona: string | null, stage: string | null, sha: string | null): void {
   appendReceipt(
@@ -22,19 +23,20 @@ export function sessionShow(env: Env, sessionId: string): CommandResult {
 export function sessionReset(env: Env, sessionId: string): CommandResult {
   storeForCli(env).update(sessionId, [{ op: 'reset' }]);
   record(env, sessionId, 'session_reset', 'session state reset', null, null, null);
-  return { stdout: `session ${sessionId}: reset\n`, exitCode: 0 };
+  return { stdout: `${cliMessages(env).sessionReset(sessionId)}\n`, exitCode: 0 };
 }
 
 export function sessionPersona(env: Env, sessionId: string, name: string | undefined, opts: { config?: string; clear?: boolean }): CommandResult {
   const index = policyForCli(env, opts.config);
+  const t = cliMessages(env, index);
   let op: StateOp;
   if (opts.clear) op = { op: 'set_persona', persona: null };
   else {
-    if (name === undefined) throw new CliError('persona-gate session persona: give a persona NAME or --clear');
-    if (!index.persona(name)) throw new CliError(`persona-gate: "${name}" is not a persona of this policy; accepted: ${index.personaNames().join(', ')}`);
+    if (name === undefined) throw new CliError(t.personaNameOrClear());
+    if (!index.persona(name)) throw new CliError(t.notAPersona(name, index.personaNames().join(', ')));
     op = { op: 'set_persona', persona: name };
   }
   const state = storeForCli(env).update(sessionId, [op]);
   record(env, sessionId, 'session_persona', `persona set to ${state.persona ?? '(none)'}`, state.persona, null, index.sha256);
-  return { stdout: `session ${sessionId}: persona ${state.persona ?? '(none)'}\n`, exitCode: 0 };
+  return { stdout: `${t.sessionPersona(sessionId, state.persona)}\n`, exitCode: 0 };
 }

@@ -29,6 +29,6 @@ export const confirmationGate: Gate = {
         },
       };
     }
-    return { note: 'tier auto' };
+    return { note: messages.noteTierAuto() };
   },
 };

@@ -5,13 +5,13 @@ import type { Gate } from '../types';
 export const delegationGate: Gate = {
   name: 'delegation',
   check({ persona, personaName, subject, event, index, messages }) {
-    if (!persona || personaName === null) return { note: 'no persona' };
-    if (subject.via !== 'builtin' || !AGENT_LAUNCH_TOOLS.has(subject.key)) return { note: 'not an agent launch' };
+    if (!persona || personaName === null) return { note: messages.noteNoPersona() };
+    if (subject.via !== 'builtin' || !AGENT_LAUNCH_TOOLS.has(subject.key)) return { note: messages.noteNotAgentLaunch() };
     const agentType = event.tool_input.subagent_type;
-    if (typeof agentType !== 'string') return { note: 'no subagent_type given' };
+    if (typeof agentType !== 'string') return { note: messages.noteNoSubagentType() };
     const bound = index.agentTypeToPersona.get(agentType);
-    if (bound === undefined) return { note: `agent type ${agentType} is bound to no persona` };
-    if (persona.delegates.includes(bound)) return { note: `${bound} is one of ${personaName}'s delegates` };
+    if (bound === undefined) return { note: messages.noteAgentUnbound(agentType) };
+    if (persona.delegates.includes(bound)) return { note: messages.noteIsDelegate(bound, personaName) };
     return {
       ruling: {
         verdict: 'deny',

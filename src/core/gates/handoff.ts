@@ -4,9 +4,9 @@ import type { Gate } from '../types';
 export const handoffGate: Gate = {
   name: 'handoff',
   check({ persona, personaName, subject, messages }) {
-    if (!persona || personaName === null) return { note: 'no persona' };
-    if (subject.owner === null) return { note: `${subject.key} has no owner` };
-    if (subject.owner === personaName) return { note: `${personaName} owns ${subject.key}` };
+    if (!persona || personaName === null) return { note: messages.noteNoPersona() };
+    if (subject.owner === null) return { note: messages.noteNoOwner(subject.key) };
+    if (subject.owner === personaName) return { note: messages.noteOwns(personaName, subject.key) };
     return {
       ruling: {
         verdict: 'deny',

@@ -5,7 +5,7 @@ import type { Gate } from '../types';
 export const personaScopeGate: Gate = {
   name: 'scope',
   check({ persona, personaName, subject, index, messages }) {
-    if (!persona || personaName === null) return { note: 'no persona: the catalog alone applies' };
+    if (!persona || personaName === null) return { note: messages.noteCatalogOnly() };
     const deny = (rule: string, reason: string) => ({
       ruling: { verdict: 'deny' as const, status: 'permission_denied' as const, gate: 'scope' as const, rule, reason },
     });
@@ -18,6 +18,6 @@ export const personaScopeGate: Gate = {
     if (exceeds(subject.level, persona.ceiling)) {
       return deny('ceiling', messages.scopeCeiling(personaName, subject.key, subject.level, persona.ceiling));
     }
-    return { note: `family ${subject.family} is ${personaName}'s and level ${subject.level} ≤ ceiling ${persona.ceiling}` };
+    return { note: messages.noteInScope(subject.family, personaName, subject.level, persona.ceiling) };
   },
 };

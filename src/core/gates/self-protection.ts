@@ -38,5 +38,5 @@ export function selfProtection(input: SelfProtectionInput): { ruling: Ruling } |
     if (what !== null) return refuse('protected_path', what);
   }
   if (input.shellGateCommands.length > 0) return refuse('gate_command', input.shellGateCommands[0]!);
-  return { note: targets.length === 0 ? 'writes nothing persona-gate guards' : `writes ${targets.join(', ')}: not guarded` };
+  return { note: targets.length === 0 ? messages.noteWritesNothing() : messages.noteWritesUnguarded(targets.join(', ')) };
 }

@@ -53,7 +53,7 @@ export const stageGate: Gate = {
   name: 'stage',
   check(ctx) {
     const list = narrowings(ctx);
-    if (list.length === 0) return { note: 'no active stage and no registration scope' };
+    if (list.length === 0) return { note: ctx.messages.noteNoStage() };
     const { subject } = ctx;
     const deny = (status: Ruling['status'], rule: string, reason: string) => ({
       ruling: { verdict: 'deny' as const, status, gate: 'stage' as const, rule, reason },
@@ -75,6 +75,6 @@ export const stageGate: Gate = {
       const used = ctx.state.iterations[n.stageName] ?? 0;
       if (used >= n.max) return deny('iteration_limit', 'max_iterations', ctx.messages.iterationLimit(n.who, n.stageName, n.max));
     }
-    return { note: list.map((n) => `${n.stageName}: within scope`).join('; ') };
+    return { note: list.map((n) => ctx.messages.noteWithinStage(n.stageName)).join('; ') };
   },
 };

@@ -4,8 +4,8 @@ import type { Gate } from '../types';
 export const unknownToolGate: Gate = {
   name: 'unknown_tool',
   check({ subject, index, messages, personaName }) {
-    if (subject.family !== null) return { note: 'the catalog resolves it' };
-    if (personaName !== null) return { note: 'refused earlier under a persona' };
+    if (subject.family !== null) return { note: messages.noteResolved() };
+    if (personaName !== null) return { note: messages.noteRefusedEarlier() };
     const verdict = index.settings.defaults.unknown_tools;
     return {
       ruling: { verdict, status: 'unknown_tool', gate: 'unknown_tool', rule: `unknown_tools:${verdict}`, reason: messages.unknownTool(subject.key) },

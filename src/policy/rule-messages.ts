@@ -1,0 +1,44 @@
+/** The validation problems, in English and Spanish. */
+export const ruleMessagesEn = {
+  notDotted: (key: string) => `command key "${key}" must be dotted: family.….leaf`,
+  familyUndeclared: (family: string, key: string) => `family "${family}" of command "${key}" is not declared in catalog.families`,
+  aboveFamily: (level: string, familyLevel: string) => `level ${level} is above its family's level ${familyLevel}`,
+  ownerNotPersona: (owner: string) => `owner "${owner}" is not a declared persona`,
+  toolClaimed: (tool: string, first: string) => `tool "${tool}" is already the command "${first}"`,
+  toolIsMeta: (tool: string) => `tool "${tool}" is also a meta tool`,
+  familyMissing: (family: string) => `family "${family}" does not exist in the catalog`,
+  delegateNotPersona: (delegate: string) => `delegate "${delegate}" is not a declared persona`,
+  agentTypeBound: (agentType: string, first: string) => `agent type "${agentType}" is already bound to persona "${first}"`,
+  notACommand: (key: string) => `"${key}" is not a declared command`,
+  readAndSwitch: (key: string) => `"${key}" cannot be both a read and a switch`,
+  stageNameTwice: (name: string) => `stage name "${name}" is used twice`,
+  stageToolUnknown: (entry: string) => `"${entry}" is not a tool, command or family known to the catalog`,
+  stageToolOutside: (entry: string, families: string) => `"${entry}" is outside the persona's families (${families}); a stage can only narrow`,
+  stageMissing: (target: string, persona: string) => `stage "${target}" is not a stage of persona "${persona}"`,
+  metaIsBuiltin: (tool: string) => `"${tool}" is a built-in tool and cannot be a meta tool`,
+  notJson: (detail: string) => `not valid JSON: ${detail}`,
+};
+
+export type RuleMessages = typeof ruleMessagesEn;
+
+export const ruleMessagesEs: RuleMessages = {
+  notDotted: (key) => `la clave de orden "${key}" debe tener puntos: familia.….hoja`,
+  familyUndeclared: (family, key) => `la familia "${family}" de la orden "${key}" no está declarada en catalog.families`,
+  aboveFamily: (level, familyLevel) => `el nivel ${level} está por encima del nivel de su familia, ${familyLevel}`,
+  ownerNotPersona: (owner) => `el propietario "${owner}" no es una persona declarada`,
+  toolClaimed: (tool, first) => `la herramienta "${tool}" ya es la orden "${first}"`,
+  toolIsMeta: (tool) => `la herramienta "${tool}" también es una metaherramienta`,
+  familyMissing: (family) => `la familia "${family}" no existe en el catálogo`,
+  delegateNotPersona: (delegate) => `el delegado "${delegate}" no es una persona declarada`,
+  agentTypeBound: (agentType, first) => `el tipo de agente "${agentType}" ya está ligado a la persona "${first}"`,
+  notACommand: (key) => `"${key}" no es una orden declarada`,
+  readAndSwitch: (key) => `"${key}" no puede ser a la vez lectura y cambio de perfil`,
+  stageNameTwice: (name) => `el nombre de etapa "${name}" se usa dos veces`,
+  stageToolUnknown: (entry) => `"${entry}" no es una herramienta, orden ni familia conocida por el catálogo`,
+  stageToolOutside: (entry, families) => `"${entry}" está fuera de las familias de la persona (${families}); una etapa solo puede restringir`,
+  stageMissing: (target, persona) => `la etapa "${target}" no es una etapa de la persona "${persona}"`,
+  metaIsBuiltin: (tool) => `"${tool}" es una herramienta integrada y no puede ser una metaherramienta`,
+  notJson: (detail) => `no es JSON válido: ${detail}`,
+};
+
+export const RULE_MESSAGES = { en: ruleMessagesEn, es: ruleMessagesEs };
