@@ -39,9 +39,9 @@ export interface ReceiptEvent {
 
 const EMPTY_SCOPE: Scope = { persona: null, stage: null, families: null, allowed_tools: null, ceiling: null };
 
-export function decisionReceipt(event: ReceiptEvent, decision: Decision, policySha: string | null, now: Date, elapsedMs: number): Receipt {
+function header(event: ReceiptEvent, now: Date) {
   return {
-    v: 1,
+    v: 1 as const,
     ts: now.toISOString(),
     session_id: event.session_id,
     agent_id: event.agent_id ?? null,
@@ -49,6 +49,12 @@ export function decisionReceipt(event: ReceiptEvent, decision: Decision, policyS
     tool_use_id: event.tool_use_id ?? null,
     hook_event: event.hook_event_name,
     tool_name: event.tool_name ?? null,
+  };
+}
+
+export function decisionReceipt(event: ReceiptEvent, decision: Decision, policySha: string | null, now: Date, elapsedMs: number): Receipt {
+  return {
+    ...header(event, now),
     command_key: decision.subject.key,
     family: decision.subject.family,
     level: decision.subject.level,
@@ -75,14 +81,7 @@ export function eventReceipt(
   elapsedMs: number,
 ): Receipt {
   return {
-    v: 1,
-    ts: now.toISOString(),
-    session_id: event.session_id,
-    agent_id: event.agent_id ?? null,
-    agent_type: event.agent_type ?? null,
-    tool_use_id: event.tool_use_id ?? null,
-    hook_event: event.hook_event_name,
-    tool_name: event.tool_name ?? null,
+    ...header(event, now),
     command_key: fields.command_key ?? null,
     family: null,
     level: null,

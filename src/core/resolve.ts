@@ -38,7 +38,7 @@ export function subjectForCommand(index: PolicyIndex, key: string, via: Subject[
   };
 }
 
-function unknownSubject(index: PolicyIndex, key: string, why: string): Subject {
+function unknownSubject(key: string, why: string): Subject {
   return { key, family: null, level: null, tier: 'auto', owner: null, via: 'unknown', unknown: why };
 }
 
@@ -48,9 +48,9 @@ export function resolveTool(index: PolicyIndex, toolName: string, toolInput: Rec
   if (metaField !== undefined) {
     const key = toolInput[metaField];
     if (typeof key !== 'string' || key.length === 0) {
-      return unknownSubject(index, toolName, `meta tool field "${metaField}" is missing or not a command key`);
+      return unknownSubject(toolName, `meta tool field "${metaField}" is missing or not a command key`);
     }
-    return subjectForCommand(index, key, 'meta_tool') ?? unknownSubject(index, key, 'undeclared command key');
+    return subjectForCommand(index, key, 'meta_tool') ?? unknownSubject(key, 'undeclared command key');
   }
   const commandKey = index.commandForTool(toolName);
   if (commandKey !== undefined) {
@@ -74,5 +74,5 @@ export function resolveTool(index: PolicyIndex, toolName: string, toolInput: Rec
       via: 'builtin',
     };
   }
-  return unknownSubject(index, toolName, 'not in the catalog');
+  return unknownSubject(toolName, 'not in the catalog');
 }

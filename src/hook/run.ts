@@ -56,7 +56,6 @@ function policyErrorReason(m: Messages, error: PolicyError): string {
 }
 
 function handleToolEvent(ctx: HookContext, event: ToolEvent, index: PolicyIndex, store: StateStore): HookResponse {
-  const m = messagesFor(ctx.locale);
   if (event.hook_event_name === 'PostToolUse') {
     const result = store.transact(event.session_id, ctx.deadline, () => decidePost(index, event, ctx.env, lazyShellResolver));
     if (result.ops.length > 0) {
@@ -79,7 +78,6 @@ function handleToolEvent(ctx: HookContext, event: ToolEvent, index: PolicyIndex,
   const { decision } = result;
   const receipt: Receipt = decisionReceipt(event, decision, index.sha256, new Date(), Date.now() - ctx.started);
   appendReceipt(ctx.stateDir, receipt);
-  void m;
   return preToolUseResponse(decision.verdict, decision.reason);
 }
 

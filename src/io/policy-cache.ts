@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { builtinToolsOf, bashPrefixesOf, familyGlobsOf, type BashPrefix, type PolicyIndex, type PolicySettings } from '../core/policy-index';
+import { agentTypesOf, builtinToolsOf, bashPrefixesOf, familyGlobsOf, settingsOf, type BashPrefix, type PolicyIndex, type PolicySettings } from '../core/policy-index';
 import type { CommandDef, PersonaDef, Policy } from '../policy/schema';
 import type { Level } from '../core/levels';
 import { hash128 } from './hash';
@@ -57,24 +57,14 @@ export function writePolicyCache(cacheDir: string, key: string, sha256: string, 
     for (const [family, def] of Object.entries(policy.catalog.families)) familyLevels[family] = def.level;
     const globFamilies: Record<string, { tools: string[] }> = {};
     for (const [family, def] of Object.entries(policy.catalog.families)) if (def.tools.length > 0) globFamilies[family] = { tools: def.tools };
-    const agentTypes: Record<string, string> = {};
-    for (const [persona, def] of Object.entries(policy.personas)) for (const t of def.agent_types) agentTypes[t] ??= persona;
     const core: Core = {
       format: FORMAT,
       key,
       sha256,
-      settings: {
-        defaults: policy.defaults,
-        identity: policy.identity,
-        persona_env: policy.persona_env,
-        stage_env: policy.stage_env,
-        locale: policy.locale,
-        meta_tools: policy.catalog.meta_tools,
-        include: policy.catalog.include,
-      },
+      settings: settingsOf(policy),
       familyLevels,
       globFamilies,
-      agentTypes,
+      agentTypes: Object.fromEntries(agentTypesOf(policy)),
       personaNames: Object.keys(policy.personas).sort(),
     };
     write('core.json', core);

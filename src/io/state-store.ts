@@ -116,7 +116,7 @@ export class StateStore {
     return latest;
   }
 
-  read(sessionId: string): Snapshot {
+  read(sessionId: string, attempt = 0): Snapshot {
     const key = sessionKey(sessionId);
     let seq = this.readHint(key);
     if (seq > 0 && !this.exists(this.snapshotPath(key, seq))) seq = this.latestByScan(key);
@@ -126,7 +126,8 @@ export class StateStore {
     try {
       text = readFileSync(this.snapshotPath(key, seq), 'utf8');
     } catch (err) {
-      if (errno(err) === 'ENOENT') return this.read(sessionId);
+      // Deleted as old between the probe and the read: newer snapshots exist; look again.
+      if (errno(err) === 'ENOENT' && attempt < 20) return this.read(sessionId, attempt + 1);
       throw new StateError(`cannot read the session state: ${errno(err) ?? String(err)}`);
     }
     let value: unknown;
