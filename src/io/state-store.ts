@@ -28,6 +28,7 @@ export class StateError extends Error {
 }
 
 export const KEEP_SNAPSHOTS = 8;
+export const SWEEP_EVERY = 64;
 
 export interface Snapshot {
   seq: number;
@@ -154,7 +155,9 @@ export class StateStore {
     try {
       linkSync(tmp, target);
     } catch (err) {
-      if (errno(err) === 'EEXIST') return false;
+      // EEXIST: another process published first. ENOENT: our temporary file was swept because
+      // the slot it was meant for is already taken. Either way, decide again on the newer state.
+      if (errno(err) === 'EEXIST' || errno(err) === 'ENOENT') return false;
       throw new StateError(`cannot write the session state: ${errno(err) ?? String(err)}`);
     } finally {
       try {
@@ -170,15 +173,38 @@ export class StateStore {
     } catch {
       // the hint only saves probing
     }
-    const old = seq + 1 - KEEP_SNAPSHOTS;
-    if (old > 0) {
+    this.collect(key, seq + 1);
+    return true;
+  }
+
+  /**
+   * Deletes the snapshot that just fell out of the kept window; every SWEEP_EVERY publishes, also
+   * any older one a writer killed between publishing and deleting left behind.
+   */
+  private collect(key: string, latest: number): void {
+    const unlink = (seq: number) => {
       try {
-        unlinkSync(this.snapshotPath(key, old));
+        unlinkSync(this.snapshotPath(key, seq));
       } catch {
         // already gone
       }
+    };
+    if (latest - KEEP_SNAPSHOTS > 0) unlink(latest - KEEP_SNAPSHOTS);
+    if (latest % SWEEP_EVERY !== 0) return;
+    const prefix = `${key}.`;
+    for (const name of readdirSync(this.sessionsDir)) {
+      if (!name.startsWith(prefix)) continue;
+      const rest = name.slice(prefix.length);
+      const seq = Number(rest.slice(0, rest.indexOf('.')));
+      if (rest.endsWith('.json') && Number.isSafeInteger(seq) && seq <= latest - KEEP_SNAPSHOTS) unlink(seq);
+      else if (rest.endsWith('.tmp') && Number.isSafeInteger(seq) && seq <= latest) {
+        try {
+          unlinkSync(join(this.sessionsDir, name));
+        } catch {
+          // another sweeper got it
+        }
+      }
     }
-    return true;
   }
 
   /**

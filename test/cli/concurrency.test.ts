@@ -103,8 +103,11 @@ describe('state store under concurrent hook processes', () => {
       expect(verdictOf(mutation.stdout)).toBe('deny');
     }
     expect(killed).toBeGreaterThan(0);
-    // Killed writers leave at most temporary files, which are never read as state.
-    const leftovers = readdirSync(join(stateDir, 'sessions')).filter((f) => f.endsWith('.json'));
-    expect(leftovers.length).toBeLessThanOrEqual(8);
+    // A writer killed between publishing and deleting the oldest snapshot can leave one more
+    // behind (swept later); every snapshot left is a whole state.
+    const sessions = join(stateDir, 'sessions');
+    const leftovers = readdirSync(sessions).filter((f) => f.endsWith('.json'));
+    expect(leftovers.length).toBeLessThanOrEqual(8 + killed);
+    for (const f of leftovers) expect(JSON.parse(readFileSync(join(sessions, f), 'utf8'))).toMatchObject({ v: 1 });
   });
 });

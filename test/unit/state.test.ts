@@ -38,3 +38,29 @@ describe('session state operations', () => {
     expect(parseState(JSON.parse(JSON.stringify(s)))).toEqual(s);
   });
 });
+
+describe('the snapshot store', () => {
+  it('keeps a bounded number of snapshots, sweeping what killed writers left', async () => {
+    const { mkdtempSync, readdirSync, rmSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { StateStore, KEEP_SNAPSHOTS, SWEEP_EVERY } = await import('../../src/io/state-store');
+    const { sessionKey } = await import('../../src/io/hash');
+    const dir = mkdtempSync(join(tmpdir(), 'pg-store-'));
+    try {
+      const store = new StateStore(dir).open();
+      const key = sessionKey('s');
+      for (let i = 0; i < 10; i++) store.update('s', [{ op: 'count', stage: 'x' }]);
+      // What a writer killed after publishing seq 3 and before deleting would leave, and a stray temp file.
+      writeFileSync(join(store.sessionsDir, `${key}.1.json`), JSON.stringify(emptyState()));
+      writeFileSync(join(store.sessionsDir, `${key}.5.123.abc.tmp`), '{');
+      for (let i = 10; i < SWEEP_EVERY; i++) store.update('s', [{ op: 'count', stage: 'x' }]);
+      const files = readdirSync(store.sessionsDir).filter((f) => f.startsWith(key));
+      expect(files.filter((f) => f.endsWith('.json'))).toHaveLength(KEEP_SNAPSHOTS);
+      expect(files.filter((f) => f.endsWith('.tmp'))).toHaveLength(0);
+      expect(store.read('s').state.iterations.x).toBe(SWEEP_EVERY);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,3 @@
+import { hookMain } from './run';
+
+hookMain(process.argv.slice(3));
