@@ -1,4 +1,5 @@
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { en } from '../../src/core/messages';
@@ -171,6 +172,38 @@ describe('hook: failing closed', () => {
     const s = setup();
     for (const input of ['', 'x', '{}', '[1]', '"s"', preEvent('Read'), preEvent(''), '\u0000']) {
       expect(runCli(['hook'], { input, env: s.env }).code).not.toBe(1);
+    }
+  });
+});
+
+describe('the binary', () => {
+  function copyDist() {
+    const dir = tempDir();
+    for (const f of ['persona-gate.js', 'hook.js', 'hook.js.cache', 'policy-validate.js', 'shell.js']) {
+      writeFileSync(join(dir, f), readFileSync(join(__dirname, '..', '..', 'dist', f)));
+    }
+    return dir;
+  }
+
+  it('denies with exit 2 when the hook bundle cannot even be loaded', () => {
+    const dir = copyDist();
+    rmSync(join(dir, 'hook.js'));
+    const s = setup();
+    const r = spawnSync(process.execPath, [join(dir, 'persona-gate.js'), 'hook'], { input: preEvent('Read'), env: s.env, encoding: 'utf8' });
+    expect(r.status).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^persona-gate: the hook could not start \(.*ENOENT.*\)\. The call is denied\.\n$/);
+  });
+
+  it('decides as usual when the code cache is corrupt or missing', () => {
+    const s = setup();
+    for (const cache of ['garbage', null]) {
+      const dir = copyDist();
+      if (cache === null) rmSync(join(dir, 'hook.js.cache'));
+      else writeFileSync(join(dir, 'hook.js.cache'), cache);
+      const r = spawnSync(process.execPath, [join(dir, 'persona-gate.js'), 'hook'], { input: preEvent('mcp__aeat__modelo_work_create'), env: { ...s.env, PERSONA_GATE_PERSONA: 'coordinator' }, encoding: 'utf8' });
+      expect(r.status).toBe(0);
+      expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
     }
   });
 });
