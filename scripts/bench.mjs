@@ -8,7 +8,7 @@ import { build } from 'esbuild';
 import { largePolicy } from './large-policy.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
-const RUNS = Number(process.env.BENCH_RUNS ?? 40);
+const RUNS = Number(process.env.BENCH_RUNS ?? 60);
 const WARMUP = 3;
 const FILL = Number(process.env.BENCH_FILL ?? 9999);
 const work = mkdtempSync(join(tmpdir(), 'persona-gate-bench-'));
@@ -64,6 +64,7 @@ function once(subject) {
 }
 
 const times = new Map(subjects.map((s) => [s.name, []]));
+if (process.env.BENCH_DEBUG) process.on("exit", () => { for (const [k, v] of times) console.error(k, v.map((x) => x.toFixed(0)).join(" ")); });
 for (let i = 0; i < WARMUP + RUNS; i++) {
   for (const s of subjects) {
     const ms = once(s);
