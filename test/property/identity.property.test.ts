@@ -78,6 +78,8 @@ const step: fc.Arbitrary<Step> = fc.oneof(
 /** The commands of the example policy whose tier is confirm. */
 const CONFIRM_TIER = new Set(['mcp__aeat__profile_create']);
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 10_000);
+/** Long runs (npm run test:property:long) need more than the default minute. */
+const TIMEOUT = 60_000 + RUNS;
 const index = taxIndex();
 
 function toolFor(k: Kind, n: number): string {
@@ -121,9 +123,9 @@ function runSequence(steps: Step[], confirmOn: 'pre' | 'post'): void {
 describe('identity gate against the reference model (SPEC §6)', () => {
   it(`agrees on ${RUNS} random sequences with --confirm-on post`, () => {
     fc.assert(fc.property(fc.array(step, { minLength: 1, maxLength: 30 }), (steps) => runSequence(steps, 'post')), { numRuns: RUNS });
-  });
+  }, TIMEOUT);
 
   it(`agrees on ${RUNS} random sequences with --confirm-on pre`, () => {
     fc.assert(fc.property(fc.array(step, { minLength: 1, maxLength: 30 }), (steps) => runSequence(steps, 'pre')), { numRuns: RUNS });
-  });
+  }, TIMEOUT);
 });

@@ -8,6 +8,8 @@ import { PolicySchema } from '../../src/policy/schema';
 import { pre } from '../helpers/policy';
 
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 10_000);
+/** Long runs (npm run test:property:long) need more than the default minute. */
+const TIMEOUT = 60_000 + RUNS;
 const level = fc.constantFrom<Level>(...LEVELS);
 const atMost = (ceiling: Level) => fc.constantFrom<Level>(...LEVELS.filter((l) => levelRank(l) <= levelRank(ceiling)));
 
@@ -66,7 +68,7 @@ describe('stages only narrow', () => {
       }),
       { numRuns: RUNS },
     );
-  });
+  }, TIMEOUT);
 
   it(`a registration's --allowed-tools / --side-effect-level only narrow too (${RUNS} cases)`, () => {
     fc.assert(
@@ -84,5 +86,5 @@ describe('stages only narrow', () => {
       }),
       { numRuns: RUNS },
     );
-  });
+  }, TIMEOUT);
 });
