@@ -92,7 +92,7 @@ function peel(words: Word[]): Peeled {
     }
     return { kind: 'run', words: rest };
   }
-  if (name === 'eval' && !rest[0]!.dynamic) {
+  if ((name === 'eval' || /^(invoke-expression|iex)$/i.test(name)) && !rest[0]!.dynamic) {
     const args = rest.slice(1);
     return { kind: 'reparse', source: args.map((w) => w.text).join(' '), dynamic: args.some((w) => w.dynamic) };
   }

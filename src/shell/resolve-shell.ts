@@ -148,12 +148,25 @@ function matchPrefix(index: PolicyIndex, inv: Invocation): { key: string } | { d
   return null;
 }
 
+/**
+ * PowerShell's simple forms, rewritten for the bash reader: block comments dropped, backslashes
+ * (path separators there) made slashes, the backtick escape made a backslash escape and a
+ * backtick at the end of a line a continuation. `;`, `|`, quotes, `$(…)`, `&` and `#` read alike.
+ */
+export function powershellAsPosix(command: string): string {
+  return command
+    .replace(/<#[\s\S]*?#>/g, ' ')
+    .replace(/\\/g, '/')
+    .replace(/`\r?\n/g, '')
+    .replace(/`([\s\S])/g, (_, c: string) => `\\${c}`);
+}
+
 /** SPEC §3 step 3 for Bash and PowerShell: what the command line runs, writes, and asks of persona-gate. */
 export function readShellCall(index: PolicyIndex, event: ToolEvent): ShellReading | null {
   if (event.tool_name !== 'Bash' && event.tool_name !== 'PowerShell') return null;
   const command = event.tool_input.command;
   if (typeof command !== 'string') return { matched: [], writes: [], gateCommands: [], unparsable: 'the command is missing or not a string' };
-  const raw = readCommandLine(command);
+  const raw = readCommandLine(event.tool_name === 'PowerShell' ? powershellAsPosix(command) : command);
   if (raw.unparsable) return { matched: [], writes: [], gateCommands: [], unparsable: raw.unparsable };
   const matched: Subject[] = [];
   const writes: string[] = [];

@@ -234,3 +234,35 @@ describe('shell corpus in an unscoped session', () => {
     expect([d.verdict, d.status]).toEqual(['ask', 'confirmation_required']);
   });
 });
+
+describe('PowerShell, simple forms', () => {
+  const ps = (command: string, persona: string | null = 'shell-preparer') =>
+    decide({
+      event: pre('PowerShell', { command }, { cwd: '/work/project' }),
+      index,
+      state: { ...emptyState(), confirmed: true },
+      env: persona ? { PERSONA_GATE_PERSONA: persona } : {},
+      options: { confirmOn: 'post' },
+      isProtected,
+      shell: readShellCall,
+    });
+  it.each<[string, string, string, string[]]>([
+    ['Get-ChildItem -Path . | Select-Object -First 5', 'abstain', 'ok', []],
+    ['Write-Output "aeat modelo export"', 'abstain', 'ok', []],
+    ['aeat modelo list; Get-Date', 'abstain', 'ok', ['modelo.list']],
+    ['aeat modelo export', 'deny', 'handoff_denied', ['modelo.export']],
+    ['& "aeat" modelo export', 'deny', 'handoff_denied', ['modelo.export']],
+    ['Get-Date; & aeat modelo `\n  export', 'deny', 'handoff_denied', ['modelo.export']],
+    ['Invoke-Expression "aeat modelo export"', 'deny', 'handoff_denied', ['modelo.export']],
+    ['iex \'aeat modelo export\'', 'deny', 'handoff_denied', ['modelo.export']],
+    ['Write-Output $(aeat modelo export)', 'deny', 'handoff_denied', ['modelo.export']],
+    ['<# aeat modelo export #> Get-Date', 'abstain', 'ok', []],
+    ['Set-Content -Path .claude\\settings.json -Value "{}"', 'deny', 'protected', []],
+    ['Remove-Item .claude/persona-gate.json', 'deny', 'protected', []],
+    ['"{}" | Out-File -FilePath .claude/settings.local.json', 'deny', 'protected', []],
+    ['Invoke-Expression $script', 'deny', 'permission_denied', []],
+  ])('%j → %s (%s)', (command, verdict, status, matched) => {
+    const d = ps(command);
+    expect({ verdict: d.verdict, status: d.status, matched: d.resolution.matched.map((s) => s.key) }).toEqual({ verdict, status, matched });
+  });
+});
