@@ -1,23 +1,17 @@
-import {
-  linkSync,
-  lstatSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  unlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { applyOps, emptyState, parseState, type SessionState, type StateOp } from '../core/state';
 import { sessionKey } from './hash';
 
 /**
- * Per-session state as a chain of immutable snapshots `<key>.<seq>.json`. A writer publishes
- * snapshot seq+1 with link(2), which fails if the name exists: a compare-and-swap on the sequence
- * number. There is no lock to go stale, a killed writer leaves at most a temporary file, and a
- * reader only ever sees whole snapshots. `<key>.head` is a hint to the latest sequence number, so a
- * read costs the same at the 1st and the 10,000th decision; old snapshots are deleted as new ones land.
+ * Per-session state as a chain of immutable snapshots `sessions/<key>/<seq>.json`. A writer
+ * publishes snapshot latest+1 with link(2), which fails if the name exists: a compare-and-swap on
+ * the sequence number. The latest is the highest number in the session's directory, read with one
+ * readdir of a directory that holds only the last few snapshots, so a read costs the same at the
+ * 1st and the 10,000th decision. There is no lock to go stale, a killed writer leaves at most a
+ * temporary file, and a reader only ever sees whole snapshots. Old snapshots are deleted as new
+ * ones land; since the newest KEEP_SNAPSHOTS are never deleted, the highest number present is
+ * always the latest, and a writer can never publish into a number that was used before.
  */
 
 export class StateError extends Error {
@@ -28,7 +22,6 @@ export class StateError extends Error {
 }
 
 export const KEEP_SNAPSHOTS = 8;
-export const SWEEP_EVERY = 64;
 
 export interface Snapshot {
   seq: number;
@@ -65,6 +58,12 @@ export function ensurePrivateDir(dir: string): void {
   if ((st.mode & 0o022) !== 0) throw new StateError(`${dir} is writable by other users`);
 }
 
+interface Listing {
+  latest: number;
+  snapshots: number[];
+  temporaries: string[];
+}
+
 export class StateStore {
   readonly sessionsDir: string;
 
@@ -79,74 +78,64 @@ export class StateStore {
     return this;
   }
 
-  private snapshotPath(key: string, seq: number): string {
-    return join(this.sessionsDir, `${key}.${seq}.json`);
+  sessionDir(sessionId: string): string {
+    return join(this.sessionsDir, sessionKey(sessionId));
   }
 
-  private headPath(key: string): string {
-    return join(this.sessionsDir, `${key}.head`);
-  }
-
-  private readHint(key: string): number {
+  private list(dir: string): Listing {
+    let names: string[];
     try {
-      const n = Number.parseInt(readFileSync(this.headPath(key), 'utf8'), 10);
-      return Number.isSafeInteger(n) && n > 0 ? n : 0;
-    } catch {
-      return 0;
-    }
-  }
-
-  private exists(path: string): boolean {
-    try {
-      lstatSync(path);
-      return true;
+      names = readdirSync(dir);
     } catch (err) {
-      if (errno(err) === 'ENOENT') return false;
-      throw new StateError(`cannot read ${path}: ${errno(err) ?? String(err)}`);
-    }
-  }
-
-  private latestByScan(key: string): number {
-    const prefix = `${key}.`;
-    let latest = 0;
-    for (const name of readdirSync(this.sessionsDir)) {
-      if (!name.startsWith(prefix) || !name.endsWith('.json')) continue;
-      const n = Number(name.slice(prefix.length, -'.json'.length));
-      if (Number.isSafeInteger(n) && n > latest) latest = n;
-    }
-    return latest;
-  }
-
-  read(sessionId: string, attempt = 0): Snapshot {
-    const key = sessionKey(sessionId);
-    let seq = this.readHint(key);
-    if (seq > 0 && !this.exists(this.snapshotPath(key, seq))) seq = this.latestByScan(key);
-    while (this.exists(this.snapshotPath(key, seq + 1))) seq += 1;
-    if (seq === 0) return { seq: 0, state: emptyState() };
-    let text: string;
-    try {
-      text = readFileSync(this.snapshotPath(key, seq), 'utf8');
-    } catch (err) {
-      // Deleted as old between the probe and the read: newer snapshots exist; look again.
-      if (errno(err) === 'ENOENT' && attempt < 20) return this.read(sessionId, attempt + 1);
+      if (errno(err) === 'ENOENT') return { latest: 0, snapshots: [], temporaries: [] };
       throw new StateError(`cannot read the session state: ${errno(err) ?? String(err)}`);
     }
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      throw new StateError('the session state file is corrupt');
+    const snapshots: number[] = [];
+    const temporaries: string[] = [];
+    for (const name of names) {
+      if (name.endsWith('.tmp')) temporaries.push(name);
+      else if (/^\d+\.json$/.test(name)) snapshots.push(Number(name.slice(0, -5)));
     }
-    const state = parseState(value);
-    if (!state) throw new StateError('the session state file is corrupt');
+    return { latest: snapshots.length === 0 ? 0 : Math.max(...snapshots), snapshots, temporaries };
+  }
+
+  private readListed(sessionId: string): Snapshot & { listing: Listing } {
+    const dir = this.sessionDir(sessionId);
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const listing = this.list(dir);
+      if (listing.latest === 0) return { seq: 0, state: emptyState(), listing };
+      let text: string;
+      try {
+        text = readFileSync(join(dir, `${listing.latest}.json`), 'utf8');
+      } catch (err) {
+        // Deleted as old between the listing and the read: newer snapshots exist; list again.
+        if (errno(err) === 'ENOENT') continue;
+        throw new StateError(`cannot read the session state: ${errno(err) ?? String(err)}`);
+      }
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch {
+        throw new StateError('the session state file is corrupt');
+      }
+      const state = parseState(value);
+      if (!state) throw new StateError('the session state file is corrupt');
+      return { seq: listing.latest, state, listing };
+    }
+    throw new StateError('the session state changed too fast to be read');
+  }
+
+  read(sessionId: string): Snapshot {
+    const { seq, state } = this.readListed(sessionId);
     return { seq, state };
   }
 
   /** Publishes `state` as seq+1; false when another process got there first. */
-  private publish(sessionId: string, seq: number, state: SessionState): boolean {
-    const key = sessionKey(sessionId);
-    const target = this.snapshotPath(key, seq + 1);
-    const tmp = join(this.sessionsDir, `${key}.${seq + 1}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
+  private publish(sessionId: string, listing: Listing, seq: number, state: SessionState): boolean {
+    const dir = this.sessionDir(sessionId);
+    if (seq === 0) ensurePrivateDir(dir);
+    const target = join(dir, `${seq + 1}.json`);
+    const tmp = join(dir, `${seq + 1}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
     try {
       writeFileSync(tmp, JSON.stringify(state), { mode: 0o600, flag: 'wx' });
     } catch (err) {
@@ -156,54 +145,33 @@ export class StateStore {
       linkSync(tmp, target);
     } catch (err) {
       // EEXIST: another process published first. ENOENT: our temporary file was swept because
-      // the slot it was meant for is already taken. Either way, decide again on the newer state.
+      // the number it was meant for is already taken. Either way, decide again on the newer state.
       if (errno(err) === 'EEXIST' || errno(err) === 'ENOENT') return false;
       throw new StateError(`cannot write the session state: ${errno(err) ?? String(err)}`);
     } finally {
       try {
         unlinkSync(tmp);
       } catch {
-        // a leftover temporary file is never read
+        // a leftover temporary file is never read, and is swept below by a later writer
       }
     }
-    try {
-      const headTmp = `${this.headPath(key)}.${process.pid}.tmp`;
-      writeFileSync(headTmp, String(seq + 1), { mode: 0o600 });
-      renameSync(headTmp, this.headPath(key));
-    } catch {
-      // the hint only saves probing
-    }
-    this.collect(key, seq + 1);
+    this.collect(dir, listing, seq + 1);
     return true;
   }
 
-  /**
-   * Deletes the snapshot that just fell out of the kept window; every SWEEP_EVERY publishes, also
-   * any older one a writer killed between publishing and deleting left behind.
-   */
-  private collect(key: string, latest: number): void {
-    const unlink = (seq: number) => {
+  /** Deletes the snapshots that fell out of the kept window, and temporary files of numbers already taken. */
+  private collect(dir: string, listing: Listing, latest: number): void {
+    const remove = (name: string) => {
       try {
-        unlinkSync(this.snapshotPath(key, seq));
+        unlinkSync(join(dir, name));
       } catch {
         // already gone
       }
     };
-    if (latest - KEEP_SNAPSHOTS > 0) unlink(latest - KEEP_SNAPSHOTS);
-    if (latest % SWEEP_EVERY !== 0) return;
-    const prefix = `${key}.`;
-    for (const name of readdirSync(this.sessionsDir)) {
-      if (!name.startsWith(prefix)) continue;
-      const rest = name.slice(prefix.length);
-      const seq = Number(rest.slice(0, rest.indexOf('.')));
-      if (rest.endsWith('.json') && Number.isSafeInteger(seq) && seq <= latest - KEEP_SNAPSHOTS) unlink(seq);
-      else if (rest.endsWith('.tmp') && Number.isSafeInteger(seq) && seq <= latest) {
-        try {
-          unlinkSync(join(this.sessionsDir, name));
-        } catch {
-          // another sweeper got it
-        }
-      }
+    for (const seq of listing.snapshots) if (seq <= latest - KEEP_SNAPSHOTS) remove(`${seq}.json`);
+    for (const name of listing.temporaries) {
+      const seq = Number(name.slice(0, name.indexOf('.')));
+      if (Number.isSafeInteger(seq) && seq <= latest) remove(name);
     }
   }
 
@@ -213,12 +181,12 @@ export class StateStore {
    */
   transact<R extends { ops: readonly StateOp[] }>(sessionId: string, deadline: number, decide: (state: SessionState) => R): R & { state: SessionState } {
     for (let attempt = 0; ; attempt++) {
-      const snap = this.read(sessionId);
+      const snap = this.readListed(sessionId);
       const result = decide(snap.state);
       if (result.ops.length === 0) return { ...result, state: snap.state };
       const next = applyOps(snap.state, result.ops);
       if (JSON.stringify(next) === JSON.stringify(snap.state)) return { ...result, state: next };
-      if (this.publish(sessionId, snap.seq, next)) return { ...result, state: next };
+      if (this.publish(sessionId, snap.listing, snap.seq, next)) return { ...result, state: next };
       if (Date.now() >= deadline) throw new StateError('too many concurrent updates to the session state before the deadline');
       sleepMs(Math.min(1 + Math.floor(Math.random() * (2 + attempt)), 20));
     }

@@ -123,9 +123,9 @@ describe('hook: failing closed', () => {
   it('denies when the session state is corrupt', () => {
     const s = setup();
     expect(runCli(['hook'], { input: preEvent('mcp__aeat__profile_switch'), env: s.env }).code).toBe(0);
-    const sessions = join(s.stateDir, 'sessions');
-    const file = readdirSync(sessions).find((f) => f.startsWith(sessionKey('cli-session')) && f.endsWith('.json'))!;
-    writeFileSync(join(sessions, file), '{"v":1,"confirmed":tr');
+    const session = join(s.stateDir, 'sessions', sessionKey('cli-session'));
+    const file = readdirSync(session).find((f) => f.endsWith('.json'))!;
+    writeFileSync(join(session, file), '{"v":1,"confirmed":tr');
     const r = runCli(['hook'], { input: preEvent('Read'), env: s.env });
     expect(r).toMatchObject({ stdout: denyJson(en.stateError('the session state file is corrupt')), code: 0 });
   });

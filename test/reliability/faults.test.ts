@@ -89,7 +89,7 @@ describe('fault injection', () => {
     chmodSync(join(s.stateDir, 'sessions'), 0o500);
     const r = runAs(NOBODY, preEvent('mcp__aeat__whoami'), s.env);
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecisionReason).toBe(en.stateError('cannot write the session state: EACCES'));
+    expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecisionReason).toBe(en.stateError(`cannot create ${join(s.stateDir, 'sessions', sessionKey('cli-session'))}: EACCES`));
   });
 
   it('denies when the state directory is a symbolic link to elsewhere', () => {
@@ -122,17 +122,17 @@ describe('fault injection', () => {
 
   it('denies when a session state file is a directory', () => {
     const s = setup();
-    mkdirSync(join(s.stateDir, 'sessions', `${sessionKey('cli-session')}.1.json`), { recursive: true });
+    mkdirSync(join(s.stateDir, 'sessions', sessionKey('cli-session'), '1.json'), { recursive: true });
     const r = runCli(['hook'], { input: preEvent('Read'), env: s.env });
     expect(r).toMatchObject({ stdout: denyJson(en.stateError('cannot read the session state: EISDIR')), code: 0 });
   });
 
   it('has no lock to leave held: a writer killed mid-publish leaves a temporary file that is ignored', () => {
     const s = setup();
-    const sessions = join(s.stateDir, 'sessions');
-    mkdirSync(sessions, { recursive: true, mode: 0o700 });
+    const session = join(s.stateDir, 'sessions', sessionKey('cli-session'));
+    mkdirSync(session, { recursive: true, mode: 0o700 });
     // What a writer killed between writing its snapshot and publishing it leaves behind.
-    writeFileSync(join(sessions, `${sessionKey('cli-session')}.1.99999.abc.tmp`), '{"v":1,"confirmed":true');
+    writeFileSync(join(session, '1.99999.abc.tmp'), '{"v":1,"confirmed":true');
     const r = runCli(['hook'], { input: preEvent('mcp__aeat__modelo_work_create'), env: s.env });
     expect(r.stdout).toBe(denyJson(en.identityRequired()));
     const ok = runCli(['hook'], { input: preEvent('mcp__aeat__whoami'), env: s.env });
@@ -142,8 +142,7 @@ describe('fault injection', () => {
   it('denies, never hangs, when the next snapshot slot is taken by garbage', () => {
     const s = setup();
     expect(runCli(['hook'], { input: preEvent('mcp__aeat__whoami'), env: s.env }).code).toBe(0);
-    const sessions = join(s.stateDir, 'sessions');
-    writeFileSync(join(sessions, `${sessionKey('cli-session')}.2.json`), 'not a state');
+    writeFileSync(join(s.stateDir, 'sessions', sessionKey('cli-session'), '2.json'), 'not a state');
     const r = runCli(['hook'], { input: preEvent('mcp__aeat__whoami'), env: s.env });
     expect(r).toMatchObject({ stdout: denyJson(en.stateError('the session state file is corrupt')), code: 0 });
     expect(r.ms).toBeLessThan(DEADLINE);

@@ -44,21 +44,41 @@ describe('the snapshot store', () => {
     const { mkdtempSync, readdirSync, rmSync, writeFileSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
     const { join } = await import('node:path');
-    const { StateStore, KEEP_SNAPSHOTS, SWEEP_EVERY } = await import('../../src/io/state-store');
-    const { sessionKey } = await import('../../src/io/hash');
+    const { StateStore, KEEP_SNAPSHOTS } = await import('../../src/io/state-store');
     const dir = mkdtempSync(join(tmpdir(), 'pg-store-'));
     try {
       const store = new StateStore(dir).open();
-      const key = sessionKey('s');
       for (let i = 0; i < 10; i++) store.update('s', [{ op: 'count', stage: 'x' }]);
-      // What a writer killed after publishing seq 3 and before deleting would leave, and a stray temp file.
-      writeFileSync(join(store.sessionsDir, `${key}.1.json`), JSON.stringify(emptyState()));
-      writeFileSync(join(store.sessionsDir, `${key}.5.123.abc.tmp`), '{');
-      for (let i = 10; i < SWEEP_EVERY; i++) store.update('s', [{ op: 'count', stage: 'x' }]);
-      const files = readdirSync(store.sessionsDir).filter((f) => f.startsWith(key));
-      expect(files.filter((f) => f.endsWith('.json'))).toHaveLength(KEEP_SNAPSHOTS);
+      const session = store.sessionDir('s');
+      // What writers killed mid-publish leave: an old snapshot past the window, a stray temporary file.
+      writeFileSync(join(session, '1.json'), JSON.stringify(emptyState()));
+      writeFileSync(join(session, '5.123.abc.tmp'), '{');
+      expect(store.read('s').state.iterations.x).toBe(10);
+      store.update('s', [{ op: 'count', stage: 'x' }]);
+      const files = readdirSync(session);
+      expect(files.filter((f) => f.endsWith('.json')).sort((a, b) => parseInt(a) - parseInt(b))).toEqual(['4.json', '5.json', '6.json', '7.json', '8.json', '9.json', '10.json', '11.json']);
       expect(files.filter((f) => f.endsWith('.tmp'))).toHaveLength(0);
-      expect(store.read('s').state.iterations.x).toBe(SWEEP_EVERY);
+      expect(store.read('s').state.iterations.x).toBe(11);
+      expect(KEEP_SNAPSHOTS).toBe(8);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('never publishes into a number used before, whatever was deleted', async () => {
+    const { mkdtempSync, rmSync, unlinkSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { StateStore } = await import('../../src/io/state-store');
+    const dir = mkdtempSync(join(tmpdir(), 'pg-store-'));
+    try {
+      const store = new StateStore(dir).open();
+      for (let i = 0; i < 12; i++) store.update('s', [{ op: 'count', stage: 'x' }]);
+      // A hole in the middle of the kept window (a deleter racing ahead) does not hide the latest.
+      unlinkSync(join(store.sessionDir('s'), '8.json'));
+      expect(store.read('s')).toMatchObject({ seq: 12, state: { iterations: { x: 12 } } });
+      store.update('s', [{ op: 'count', stage: 'x' }]);
+      expect(store.read('s')).toMatchObject({ seq: 13, state: { iterations: { x: 13 } } });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
