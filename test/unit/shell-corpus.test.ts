@@ -18,10 +18,10 @@ const isProtected = makeProtectedPathCheck({
   home: '/tmp/pg-corpus-home',
 });
 
-function judge(command: string, persona: string | null): Decision {
+function judge(command: string, persona: string | null, tool: 'Bash' | 'PowerShell' = 'Bash', policyIndex = index): Decision {
   return decide({
-    event: pre('Bash', { command }, { cwd: '/work/project' }),
-    index,
+    event: pre(tool, { command }, { cwd: '/work/project' }),
+    index: policyIndex,
     state: { ...emptyState(), confirmed: true },
     env: persona ? { PERSONA_GATE_PERSONA: persona } : {},
     options: { confirmOn: 'post' },
@@ -230,22 +230,13 @@ describe('shell corpus in an unscoped session', () => {
     const policy2 = structuredClone(policy);
     policy2.personas.verifier!.families.push('shell');
     policy2.personas.verifier!.ceiling = 'process_exec';
-    const d = decide({ event: pre('Bash', { command: 'sudo aeat modelo export' }), index: buildPolicyIndex(policy2, 's', '/p'), state: { ...emptyState(), confirmed: true }, env: { PERSONA_GATE_PERSONA: 'verifier' }, options: { confirmOn: 'post' }, isProtected, shell: readShellCall });
+    const d = judge('sudo aeat modelo export', 'verifier', 'Bash', buildPolicyIndex(policy2, 's', '/p'));
     expect([d.verdict, d.status]).toEqual(['ask', 'confirmation_required']);
   });
 });
 
 describe('PowerShell, simple forms', () => {
-  const ps = (command: string, persona: string | null = 'shell-preparer') =>
-    decide({
-      event: pre('PowerShell', { command }, { cwd: '/work/project' }),
-      index,
-      state: { ...emptyState(), confirmed: true },
-      env: persona ? { PERSONA_GATE_PERSONA: persona } : {},
-      options: { confirmOn: 'post' },
-      isProtected,
-      shell: readShellCall,
-    });
+  const ps = (command: string) => judge(command, 'shell-preparer', 'PowerShell');
   it.each<[string, string, string, string[]]>([
     ['Get-ChildItem -Path . | Select-Object -First 5', 'abstain', 'ok', []],
     ['Write-Output "aeat modelo export"', 'abstain', 'ok', []],
