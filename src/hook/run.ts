@@ -41,6 +41,11 @@ function failurePre(ctx: HookContext, event: HookEvent | null, status: string, r
   return event && event.hook_event_name === 'PreToolUse' ? preToolUseResponse('deny', reason) : blockingError(reason);
 }
 
+/** A failure after the event was read: a deny for a PreToolUse; nothing to block for the other events. */
+function refuse(ctx: HookContext, event: HookEvent, status: string, reason: string, policySha: string | null = null): HookResponse {
+  return event.hook_event_name === 'PreToolUse' ? failurePre(ctx, event, status, reason, policySha) : SILENT;
+}
+
 function policyErrorReason(m: Messages, error: PolicyError): string {
   switch (error.kind) {
     case 'not_found':
@@ -117,9 +122,9 @@ export function processEvent(text: string, argv: readonly string[], env: Env, st
   try {
     return handleEvent(ctx, event, prefs);
   } catch (err) {
-    if (event.hook_event_name !== 'PreToolUse') return SILENT;
-    if (err instanceof StateError) return failurePre(ctx, event, 'state_error', messagesFor(ctx.locale).stateError(err.message));
-    return failurePre(ctx, event, 'internal_error', messagesFor(ctx.locale).internalError(err instanceof Error ? err.message : String(err)));
+    const m = messagesFor(ctx.locale);
+    if (err instanceof StateError) return refuse(ctx, event, 'state_error', m.stateError(err.message));
+    return refuse(ctx, event, 'internal_error', m.internalError(err instanceof Error ? err.message : String(err)));
   }
 }
 
@@ -145,22 +150,13 @@ function handleEvent(ctx: HookContext, event: HookEvent, prefs: Preferences): Ho
   } catch (err) {
     stateProblem = err instanceof StateError ? err.message : String(err);
   }
-  if (location.path === null) {
-    if (event.hook_event_name !== 'PreToolUse') return SILENT;
-    return failurePre(ctx, event, 'config_error', m0.noPolicy(location.searched));
-  }
+  if (location.path === null) return refuse(ctx, event, 'config_error', m0.noPolicy(location.searched));
   const loaded = loadPolicy(location.path, { ...(store ? { cacheDir: `${stateDir}/policy-cache` } : {}), locale: ctx.locale });
-  if (!loaded.ok) {
-    if (event.hook_event_name !== 'PreToolUse') return SILENT;
-    return failurePre(ctx, event, 'config_error', policyErrorReason(m0, loaded.error));
-  }
+  if (!loaded.ok) return refuse(ctx, event, 'config_error', policyErrorReason(m0, loaded.error));
   const index = loaded.index;
   ctx.locale = localeFor(index, env, prefs.locale ?? 'en');
   const m = messagesFor(ctx.locale);
-  if (!store) {
-    if (event.hook_event_name !== 'PreToolUse') return SILENT;
-    return failurePre(ctx, event, 'state_error', m.stateError(stateProblem ?? 'unknown'), index.sha256);
-  }
+  if (!store) return refuse(ctx, event, 'state_error', m.stateError(stateProblem ?? 'unknown'), index.sha256);
   if (event.hook_event_name === 'SessionStart') {
     const result = store.transact(event.session_id, ctx.deadline, () => decideSessionStart(event));
     if (result.ops.length > 0) {

@@ -1,6 +1,5 @@
-import { BUILTIN_CATALOGS } from '../core/catalog/claude-code';
-import { exceeds, type Level } from '../core/levels';
-import { familyOfKey, globToRegExp } from '../core/policy-index';
+import { exceeds } from '../core/levels';
+import { builtinToolsOf, familyLevelsOf, familyOfKey, globToRegExp } from '../core/policy-index';
 import { own } from '../core/own';
 import type { Policy } from './schema';
 import type { RuleMessages } from './rule-messages';
@@ -27,21 +26,11 @@ function problem(segments: (string | number)[], message: string): PolicyProblem 
   return { path: jsonPath(segments), message };
 }
 
-function catalogFamilies(policy: Policy): Map<string, Level> {
-  const families = new Map<string, Level>();
-  for (const name of policy.catalog.include) {
-    for (const [family, level] of Object.entries(BUILTIN_CATALOGS[name]?.families ?? {})) families.set(family, level);
-  }
-  for (const [family, def] of Object.entries(policy.catalog.families)) families.set(family, def.level);
-  return families;
-}
+/** Declared and included families with their levels: the same table the decision uses. */
+const catalogFamilies = familyLevelsOf;
 
-function builtinToolFamilies(policy: Policy): Map<string, string> {
-  const tools = new Map<string, string>();
-  for (const name of policy.catalog.include) {
-    for (const [tool, entry] of Object.entries(BUILTIN_CATALOGS[name]?.tools ?? {})) tools.set(tool, entry.family);
-  }
-  return tools;
+function builtinTools(policy: Policy) {
+  return builtinToolsOf(policy.catalog.include).tools;
 }
 
 const commandKeysAreDotted: Rule = (policy, t) =>
@@ -163,8 +152,8 @@ function entryFamilies(policy: Policy, entry: string): string[] | null {
     .filter(([, def]) => def.tools.some((glob) => globToRegExp(glob).test(entry)))
     .map(([family]) => family);
   if (globbed.length > 0) return globbed;
-  const builtin = builtinToolFamilies(policy).get(entry);
-  return builtin === undefined ? null : [builtin];
+  const builtin = builtinTools(policy).get(entry);
+  return builtin === undefined ? null : [builtin.family];
 }
 
 const stageToolsWithinReach: Rule = (policy, t) => {
@@ -201,7 +190,7 @@ const stageExitTargetsExist: Rule = (policy, t) => {
 };
 
 const metaToolsNotBuiltin: Rule = (policy, t) => {
-  const builtin = builtinToolFamilies(policy);
+  const builtin = builtinTools(policy);
   return Object.keys(policy.catalog.meta_tools)
     .filter((tool) => builtin.has(tool))
     .map((tool) => problem(['catalog', 'meta_tools', tool], t.metaIsBuiltin(tool)));
