@@ -1,14 +1,14 @@
-import { localeFor, type Env } from '../core/decide';
+import type { Env } from '../core/decide';
 import { messagesFor } from '../core/messages';
 import { buildPolicyIndex, type MemoryPolicyIndex } from '../core/policy-index';
 import { defaultStateDir } from '../io/paths';
-import { locatePolicy, readPolicyBytes, validateBytes } from '../io/policy-source';
+import { locatePolicy, readPolicyBytes, validateBytes, type PolicyError } from '../io/policy-source';
 import { sha256Hex } from '../io/hash';
 import { readPreferences } from '../io/prefs';
 import { StateError, StateStore } from '../io/state-store';
 import { validatePolicy } from '../policy/validate';
 import { CliError } from './errors';
-import { cliMessages } from './messages';
+import { cliLocale, cliMessages } from './messages';
 
 export function stateDirFor(env: Env): string {
   if (env.PERSONA_GATE_STATE_DIR?.trim()) return env.PERSONA_GATE_STATE_DIR;
@@ -22,16 +22,19 @@ export function locateForCli(env: Env, config?: string) {
 /** Loads and validates the policy for a CLI command; any problem is a CliError (exit 1). */
 export function policyForCli(env: Env, config?: string): MemoryPolicyIndex {
   const location = locateForCli(env, config);
-  const m = messagesFor(localeFor(null, env, readPreferences(env).locale ?? 'en'));
-  if (location.path === null) throw new CliError(m.noPolicy(location.searched));
+  const locale = cliLocale(env);
+  const m = messagesFor(locale);
+  const fail = (error: PolicyError): never => {
+    if (error.kind === 'unreadable') throw new CliError(m.unreadablePolicy(error.path, error.detail));
+    if (error.kind === 'not_found') throw new CliError(m.noPolicy(error.searched));
+    throw new CliError(m.invalidPolicy(error.path, error.problems.map((p) => `${p.path}: ${p.message}`)));
+  };
+  if (location.path === null) return fail({ kind: 'not_found', searched: location.searched });
   const read = readPolicyBytes(location.path);
-  const loaded = read.ok ? validateBytes(location.path, read.bytes, validatePolicy, localeFor(null, env, readPreferences(env).locale ?? 'en')) : read;
-  if (loaded.ok && read.ok) return buildPolicyIndex(loaded.policy, sha256Hex(read.bytes), location.path);
-  if (loaded.ok) throw new CliError(m.noPolicy(location.searched));
-  const error = loaded.error;
-  if (error.kind === 'unreadable') throw new CliError(m.unreadablePolicy(error.path, error.detail));
-  if (error.kind === 'not_found') throw new CliError(m.noPolicy(error.searched));
-  throw new CliError(m.invalidPolicy(error.path, error.problems.map((p) => `${p.path}: ${p.message}`)));
+  if (!read.ok) return fail(read.error);
+  const loaded = validateBytes(location.path, read.bytes, validatePolicy, locale);
+  if (!loaded.ok) return fail(loaded.error);
+  return buildPolicyIndex(loaded.policy, sha256Hex(read.bytes), location.path);
 }
 
 export function storeForCli(env: Env): StateStore {
