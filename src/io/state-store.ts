@@ -11,7 +11,15 @@ import { sessionKey } from './hash';
  * 1st and the 10,000th decision. There is no lock to go stale, a killed writer leaves at most a
  * temporary file, and a reader only ever sees whole snapshots. Old snapshots are deleted as new
  * ones land; since the newest KEEP_SNAPSHOTS are never deleted, the highest number present is
- * always the latest, and a writer can never publish into a number that was used before.
+ * always the latest.
+ *
+ * Deleting old numbers frees their names: a writer that read snapshot N and was descheduled while
+ * more than KEEP_SNAPSHOTS others landed finds N+1 gone, and its link succeeds into a number below
+ * the latest, where no reader looks. So every snapshot carries its lineage (its own random id and
+ * those of the snapshots it descends from), and a writer whose number is not the highest after
+ * its link checks that the latest descends from it. If not, its update was not kept: it removes
+ * its snapshot and decides again on the newer state. If the latest is too far ahead to tell, it
+ * reports an error, and the hook denies.
  */
 
 export class StateError extends Error {
@@ -22,10 +30,22 @@ export class StateError extends Error {
 }
 
 export const KEEP_SNAPSHOTS = 8;
+/** Ids of the snapshots a snapshot descends from, itself first: how far ahead a writer can still tell. */
+export const LINEAGE_LENGTH = 64;
 
 export interface Snapshot {
   seq: number;
   state: SessionState;
+}
+
+interface StoredSnapshot extends Snapshot {
+  lineage: string[];
+}
+
+/** Points where tests interleave other writers, to reproduce a descheduled process. */
+export interface StoreInterleaving {
+  beforeLink?: () => void;
+  afterLink?: () => void;
 }
 
 function errno(err: unknown): string | undefined {
@@ -64,10 +84,23 @@ interface Listing {
   temporaries: string[];
 }
 
+function newSnapshotId(): string {
+  const part = () => Math.floor(Math.random() * 0x100000000).toString(16).padStart(8, '0');
+  return part() + part();
+}
+
+function parseLineage(value: unknown): string[] {
+  const lineage = (value as { lineage?: unknown }).lineage;
+  return Array.isArray(lineage) && lineage.every((id) => typeof id === 'string') ? lineage : [];
+}
+
 export class StateStore {
   readonly sessionsDir: string;
 
-  constructor(readonly stateDir: string) {
+  constructor(
+    readonly stateDir: string,
+    private readonly interleaving: StoreInterleaving = {},
+  ) {
     this.sessionsDir = join(stateDir, 'sessions');
   }
 
@@ -99,11 +132,10 @@ export class StateStore {
     return { latest: snapshots.length === 0 ? 0 : Math.max(...snapshots), snapshots, temporaries };
   }
 
-  private readListed(sessionId: string): Snapshot & { listing: Listing } {
-    const dir = this.sessionDir(sessionId);
+  private readLatest(dir: string): StoredSnapshot & { listing: Listing } {
     for (let attempt = 0; attempt < 20; attempt++) {
       const listing = this.list(dir);
-      if (listing.latest === 0) return { seq: 0, state: emptyState(), listing };
+      if (listing.latest === 0) return { seq: 0, state: emptyState(), lineage: [], listing };
       let text: string;
       try {
         text = readFileSync(join(dir, `${listing.latest}.json`), 'utf8');
@@ -120,34 +152,40 @@ export class StateStore {
       }
       const state = parseState(value);
       if (!state) throw new StateError('the session state file is corrupt');
-      return { seq: listing.latest, state, listing };
+      return { seq: listing.latest, state, lineage: parseLineage(value), listing };
     }
     throw new StateError('the session state changed too fast to be read');
   }
 
   read(sessionId: string): Snapshot {
-    const { seq, state } = this.readListed(sessionId);
+    const { seq, state } = this.readLatest(this.sessionDir(sessionId));
     return { seq, state };
   }
 
-  /** Publishes `state` as seq+1; false when another process got there first. */
-  private publish(sessionId: string, listing: Listing, seq: number, state: SessionState): boolean {
+  /** Publishes `state` as the successor of `parent`; false when another process got there first. */
+  private publish(sessionId: string, parent: StoredSnapshot, state: SessionState): boolean {
     const dir = this.sessionDir(sessionId);
-    if (seq === 0) ensurePrivateDir(dir);
-    const target = join(dir, `${seq + 1}.json`);
-    const tmp = join(dir, `${seq + 1}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
+    if (parent.seq === 0) ensurePrivateDir(dir);
+    const seq = parent.seq + 1;
+    const id = newSnapshotId();
+    const lineage = [id, ...parent.lineage].slice(0, LINEAGE_LENGTH);
+    const target = join(dir, `${seq}.json`);
+    const tmp = join(dir, `${seq}.${process.pid}.${id}.tmp`);
     try {
-      writeFileSync(tmp, JSON.stringify(state), { mode: 0o600, flag: 'wx' });
+      writeFileSync(tmp, JSON.stringify({ ...state, lineage }), { mode: 0o600, flag: 'wx' });
     } catch (err) {
       throw new StateError(`cannot write the session state: ${errno(err) ?? String(err)}`);
     }
     try {
+      // Cheap early look: most lost races show here, before anything is linked.
+      if (this.list(dir).latest !== parent.seq) return false;
+      this.interleaving.beforeLink?.();
       linkSync(tmp, target);
     } catch (err) {
       // EEXIST: another process published first. ENOENT: our temporary file was swept because
       // the number it was meant for is already taken. Either way, decide again on the newer state.
       if (errno(err) === 'EEXIST' || errno(err) === 'ENOENT') return false;
-      throw new StateError(`cannot write the session state: ${errno(err) ?? String(err)}`);
+      throw err instanceof StateError ? err : new StateError(`cannot write the session state: ${errno(err) ?? String(err)}`);
     } finally {
       try {
         unlinkSync(tmp);
@@ -155,12 +193,34 @@ export class StateStore {
         // a leftover temporary file is never read, and is swept below by a later writer
       }
     }
-    this.collect(dir, listing, seq + 1);
+    this.interleaving.afterLink?.();
+    const after = this.list(dir);
+    if (after.latest !== seq && !this.descendsFrom(dir, seq, id)) {
+      // Linked into a number deleted before: nobody reads it. Remove it and decide again.
+      try {
+        unlinkSync(target);
+      } catch {
+        // swept already
+      }
+      return false;
+    }
+    this.collect(dir, after);
     return true;
   }
 
+  /** Whether the latest snapshot descends from snapshot `seq` with id `id`; throws when it is too far ahead to tell. */
+  private descendsFrom(dir: string, seq: number, id: string): boolean {
+    const latest = this.readLatest(dir);
+    const distance = latest.seq - seq;
+    if (distance < 0 || distance >= latest.lineage.length) {
+      throw new StateError(`cannot tell whether this update of the session state was kept: ${distance} others landed while it was written`);
+    }
+    return latest.lineage[distance] === id;
+  }
+
   /** Deletes the snapshots that fell out of the kept window, and temporary files of numbers already taken. */
-  private collect(dir: string, listing: Listing, latest: number): void {
+  private collect(dir: string, listing: Listing): void {
+    const latest = listing.latest;
     const remove = (name: string) => {
       try {
         unlinkSync(join(dir, name));
@@ -180,13 +240,14 @@ export class StateStore {
    * process published first, decides again on the newer state, until `deadline` (epoch ms).
    */
   transact<R extends { ops: readonly StateOp[] }>(sessionId: string, deadline: number, decide: (state: SessionState) => R): R & { state: SessionState } {
+    const dir = this.sessionDir(sessionId);
     for (let attempt = 0; ; attempt++) {
-      const snap = this.readListed(sessionId);
-      const result = decide(snap.state);
-      if (result.ops.length === 0) return { ...result, state: snap.state };
-      const next = applyOps(snap.state, result.ops);
-      if (JSON.stringify(next) === JSON.stringify(snap.state)) return { ...result, state: next };
-      if (this.publish(sessionId, snap.listing, snap.seq, next)) return { ...result, state: next };
+      const latest = this.readLatest(dir);
+      const result = decide(latest.state);
+      if (result.ops.length === 0) return { ...result, state: latest.state };
+      const next = applyOps(latest.state, result.ops);
+      if (JSON.stringify(next) === JSON.stringify(latest.state)) return { ...result, state: next };
+      if (this.publish(sessionId, latest, next)) return { ...result, state: next };
       if (Date.now() >= deadline) throw new StateError('too many concurrent updates to the session state before the deadline');
       sleepMs(Math.min(1 + Math.floor(Math.random() * (2 + attempt)), 20));
     }
