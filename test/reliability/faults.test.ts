@@ -64,7 +64,9 @@ describe('fault injection', () => {
         await new Promise((r) => setTimeout(r, 3));
       }
     })();
-    const env = { ...s.env, PERSONA_GATE_PERSONA: 'coordinator' };
+    // 40 processes at once on a small machine: a generous deadline, so that what is measured is
+    // which policy each decision saw, not how long 40 process starts take.
+    const env = { ...s.env, PERSONA_GATE_PERSONA: 'coordinator', PERSONA_GATE_DEADLINE_MS: '20000' };
     const calls = Array.from({ length: 40 }, (_, i) =>
       runCliAsync(['hook'], { input: preEvent(i % 2 ? 'mcp__aeat__modelo_export' : 'mcp__aeat__modelo_list'), env }),
     );
@@ -78,7 +80,7 @@ describe('fault injection', () => {
       // The filing is refused by every version of the policy, and by a broken one.
       if (i % 2) expect(verdict).toBe('deny');
       else expect(['abstain', 'deny']).toContain(verdict);
-      expect(r.ms).toBeLessThan(DEADLINE + 2000);
+      expect(r.ms).toBeLessThan(20_000);
     });
   });
 
