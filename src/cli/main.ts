@@ -1,4 +1,4 @@
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Help } from 'commander';
 import type { Env } from '../core/decide';
 import { CliError, type CommandResult } from './errors';
 import { explainCommand } from './commands/explain';
@@ -12,121 +12,148 @@ import { StateError } from '../io/state-store';
 import { configCommand } from './commands/config';
 import { initCommand } from './commands/init';
 import { doctorCommand } from './commands/doctor';
+import { HELP_MESSAGES, type HelpMessages } from './help-messages';
+import { cliLocale } from './messages';
 
 const VERSION = '0.1.0';
 
-function buildProgram(env: Env, done: (result: CommandResult) => void): Command {
-  const program = new Command('persona-gate')
-    .description('Decides, before an AI agent runs a tool, whether this persona, in this stage, for this profile, may run it.')
-    .version(VERSION)
-    .exitOverride()
-    .showHelpAfterError();
+/** Help text and usage errors in the reader's language; set on the program before any subcommand, which inherits it. */
+function localize(program: Command, h: HelpMessages): Command {
+  const replaceTokens = (text: string) => text.replace(/\[(?:options|command)\]/g, (token) => h.usageTokens[token] ?? token);
+  const defaultHelp = new Help();
+  program
+    .helpOption('-h, --help', h.helpOption)
+    .helpCommand(`help [${h.helpCommandArg}]`, h.helpCommand)
+    .version(VERSION, '-V, --version', h.versionOption)
+    .configureHelp({
+      styleTitle: (title) => h.headings[title] ?? title,
+      commandUsage: (cmd) => replaceTokens(defaultHelp.commandUsage(cmd)),
+      subcommandTerm: (cmd) => replaceTokens(defaultHelp.subcommandTerm(cmd)),
+      optionDescription: (option) => defaultHelp.optionDescription(option).replace(/\(default: /, `(${h.defaultLabel}: `),
+    })
+    .configureOutput({
+      outputError: (text, write) => write(h.usageError ? h.usageError(text.replace(/\n$/, '')) + '\n' : text),
+    });
+  return program;
+}
+
+export function buildProgram(env: Env, done: (result: CommandResult) => void): Command {
+  const h = HELP_MESSAGES[cliLocale(env)];
+  const c = h.commands;
+  const o = h.options;
+  const p = h.placeholders;
+  const program = localize(new Command('persona-gate'), h).description(h.program).exitOverride().showHelpAfterError();
 
   program
     .command('hook')
-    .description('the Claude Code hook: reads a PreToolUse, PostToolUse or SessionStart event on stdin')
-    .option('--config <path>')
-    .option('--confirm-on <pre|post>')
-    .option('--allowed-tools <list>')
-    .option('--side-effect-level <level>');
+    .description(c.hook)
+    .option(`--config <${p.path}>`, o.config)
+    .option('--confirm-on <pre|post>', o.confirmOn)
+    .option(`--allowed-tools <${p.list}>`, o.allowedTools)
+    .option(`--side-effect-level <${p.level}>`, o.sideEffectLevel);
 
   program
     .command('explain')
-    .description('dry run: the verdict and every gate\'s finding; changes no state')
-    .argument('[tool]', 'tool name')
-    .argument('[input_json]', 'tool input as JSON')
-    .option('--config <path>', 'policy file')
-    .option('--persona <name>', 'judge as this persona')
-    .option('--stage <name>', 'judge in this stage')
-    .option('--session <id>', 'use this session\'s state (read only)')
-    .option('--event <file>', 'a PreToolUse event file')
-    .option('--confirm-on <pre|post>')
-    .option('--allowed-tools <list>')
-    .option('--side-effect-level <level>')
-    .option('--json', 'print the receipt')
+    .description(c.explain)
+    .argument(`[${p.tool}]`, h.args.tool)
+    .argument(`[${p.inputJson}]`, h.args.inputJson)
+    .option(`--config <${p.path}>`, o.config)
+    .option(`--persona <${p.name}>`, o.persona)
+    .option(`--stage <${p.name}>`, o.stage)
+    .option(`--session <${p.id}>`, o.sessionReadOnly)
+    .option(`--event <${p.file}>`, o.event)
+    .option('--confirm-on <pre|post>', o.confirmOn)
+    .option(`--allowed-tools <${p.list}>`, o.allowedTools)
+    .option(`--side-effect-level <${p.level}>`, o.sideEffectLevel)
+    .option('--json', o.explainJson)
     .action((tool, inputJson, opts) => done(explainCommand(env, opts, tool, inputJson)));
 
   program
     .command('list')
-    .description('what a persona may call, with each tier')
-    .requiredOption('--persona <name>')
-    .option('--stage <name>')
-    .option('--config <path>')
-    .option('--format <format>', 'text, json or claude-permissions', 'text')
+    .description(c.list)
+    .requiredOption(`--persona <${p.name}>`, o.listPersona)
+    .option(`--stage <${p.name}>`, o.listStage)
+    .option(`--config <${p.path}>`, o.config)
+    .option(`--format <${p.format}>`, o.format, 'text')
     .action((opts) => done(listCommand(env, opts)));
 
   program
     .command('validate')
-    .description('validate the policy; every problem with its JSON path')
-    .option('--config <path>')
+    .description(c.validate)
+    .option(`--config <${p.path}>`, o.config)
     .action((opts) => done(validateCommand(env, opts)));
 
   program
     .command('schema')
-    .description('print the policy JSON Schema')
+    .description(c.schema)
     .action(() => done(schemaCommand()));
 
-  const session = program.command('session').description('inspect or change a session\'s state');
+  const session = program.command('session').description(c.session);
   session
     .command('show')
-    .requiredOption('--session <id>')
+    .description(c.sessionShow)
+    .requiredOption(`--session <${p.id}>`, o.session)
     .action((opts) => done(sessionShow(env, opts.session)));
   session
     .command('reset')
-    .requiredOption('--session <id>')
+    .description(c.sessionReset)
+    .requiredOption(`--session <${p.id}>`, o.session)
     .action((opts) => done(sessionReset(env, opts.session)));
   session
     .command('persona')
-    .argument('[name]')
-    .requiredOption('--session <id>')
-    .option('--clear', 'remove the session persona')
-    .option('--config <path>')
+    .description(c.sessionPersona)
+    .argument(`[${p.name}]`, h.args.persona)
+    .requiredOption(`--session <${p.id}>`, o.session)
+    .option('--clear', o.clearPersona)
+    .option(`--config <${p.path}>`, o.config)
     .action((name, opts) => done(sessionPersona(env, opts.session, name, opts)));
 
-  const stage = program.command('stage').description('move a session between stages');
+  const stage = program.command('stage').description(c.stage);
   stage
     .command('enter')
-    .argument('<name>')
-    .requiredOption('--session <id>')
-    .option('--config <path>')
+    .description(c.stageEnter)
+    .argument(`<${p.name}>`, h.args.stage)
+    .requiredOption(`--session <${p.id}>`, o.session)
+    .option(`--config <${p.path}>`, o.config)
     .action((name, opts) => done(stageEnter(env, opts.session, name, opts)));
   stage
     .command('exit')
-    .requiredOption('--session <id>')
-    .option('--outcome <outcome>', 'complete or failure', 'complete')
-    .option('--config <path>')
+    .description(c.stageExit)
+    .requiredOption(`--session <${p.id}>`, o.session)
+    .option(`--outcome <${p.outcome}>`, o.outcome, 'complete')
+    .option(`--config <${p.path}>`, o.config)
     .action((opts) => done(stageExit(env, opts.session, opts)));
 
   program
     .command('init')
-    .description('write a starter policy and register the hooks in .claude/settings.json')
-    .option('--dir <dir>', 'project directory', process.cwd())
-    .option('--example <name>', 'tax-filing or merge-captain', 'tax-filing')
-    .option('--command <command>', 'the hook command to register')
+    .description(c.init)
+    .option(`--dir <${p.dir}>`, o.dir, process.cwd())
+    .option(`--example <${p.name}>`, o.example, 'tax-filing')
+    .option(`--command <${p.command}>`, o.command)
     .action((opts) => done(initCommand(env, opts)));
 
   program
     .command('doctor')
-    .description('check the registration, the policy, the state directory and the host version')
-    .option('--dir <dir>', 'project directory')
+    .description(c.doctor)
+    .option(`--dir <${p.dir}>`, o.dir)
     .action((opts) => done(doctorCommand(env, opts)));
 
   program
     .command('config')
-    .description('user preferences: locale, policy (the default policy path), stateDir')
-    .argument('<action>', 'get, set, unset or list')
-    .argument('[key]')
-    .argument('[value]')
+    .description(c.config)
+    .argument(`<${p.action}>`, h.args.configAction)
+    .argument(`[${p.key}]`, h.args.configKey)
+    .argument(`[${p.value}]`, h.args.configValue)
     .action((action, key, value) => done(configCommand(env, action, key, value)));
 
   program
     .command('log')
-    .description('read the receipts')
-    .option('--session <id>')
-    .option('--persona <name>')
-    .option('--status <status>')
-    .option('--json')
-    .option('--follow')
+    .description(c.log)
+    .option(`--session <${p.id}>`, o.logSession)
+    .option(`--persona <${p.name}>`, o.logPersona)
+    .option(`--status <${p.status}>`, o.logStatus)
+    .option('--json', o.logJson)
+    .option('--follow', o.follow)
     .action((opts) => {
       if (opts.follow) followLog(env, opts, (s) => process.stdout.write(s));
       else done(logCommand(env, opts));

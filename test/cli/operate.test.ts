@@ -169,4 +169,31 @@ describe('Spanish', () => {
     expect(runCli(['session', 'reset', '--session', 's'], { env }).stdout).toBe('sesión s: reiniciada\n');
     expect(runCli(['init', '--dir', p.dir], { env }).stdout).toContain('registrado el hook para');
   });
+
+  it('gives help and usage errors in Spanish', () => {
+    const env = { ...project().env, PERSONA_GATE_LOCALE: 'es' };
+    const help = runCli(['stage', 'enter', '--help'], { env });
+    expect(help).toMatchObject({ code: 0, stderr: '' });
+    expect(help.stdout).toBe(
+      [
+        'Uso: persona-gate stage enter [opciones] <nombre>',
+        '',
+        'entra en una etapa de la persona de la sesión',
+        '',
+        'Argumentos:',
+        '  nombre           nombre de la etapa',
+        '',
+        'Opciones:',
+        '  --session <id>   el identificador de la sesión',
+        '  --config <ruta>  fichero de política',
+        '  -h, --help       muestra la ayuda del comando',
+        '',
+      ].join('\n'),
+    );
+    const missing = runCli(['session', 'show'], { env });
+    expect(missing.code).toBe(1);
+    expect(missing.stdout).toBe('');
+    expect(missing.stderr).toMatch(/^error: falta la opción obligatoria '--session <id>'\n\nUso: persona-gate session show \[opciones\]\n/);
+    expect(runCli(['lst'], { env }).stderr).toMatch(/^error: comando desconocido 'lst'\n\(¿Quería decir list\?\)\n/);
+  });
 });
