@@ -75,7 +75,7 @@ describe('state store under concurrent hook processes', () => {
       for (const r of results) expect(r.stdout, r.stdout).toBe('');
       expect(show(env).epoch).toBe(32);
     }
-  });
+  }, 180_000);
 
   it('lets exactly max_iterations calls through 32 concurrent processes in a stage', async () => {
     const dir = tempDir();
