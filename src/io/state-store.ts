@@ -13,13 +13,16 @@ import { sessionKey } from './hash';
  * ones land; since the newest KEEP_SNAPSHOTS are never deleted, the highest number present is
  * always the latest.
  *
- * Deleting old numbers frees their names: a writer that read snapshot N and was descheduled while
- * more than KEEP_SNAPSHOTS others landed finds N+1 gone, and its link succeeds into a number below
- * the latest, where no reader looks. So every snapshot carries its lineage (its own random id and
- * those of the snapshots it descends from), and a writer whose number is not the highest after
- * its link checks that the latest descends from it. If not, its update was not kept: it removes
- * its snapshot and decides again on the newer state. If the latest is too far ahead to tell, it
- * reports an error, and the hook denies.
+ * Deleting frees names, so a writer must never link into a number that was used and deleted: its
+ * update would land below the latest, where nobody reads it. Three rules prevent it:
+ * 1. a writer writes its temporary file `<n>.<pid>.<id>.tmp` first, then looks again and links
+ *    only if the latest is still the snapshot it read (a writer descheduled while it decided
+ *    stops here);
+ * 2. snapshot n is deleted only by a writer publishing n + KEEP_SNAPSHOTS or more, whose listing
+ *    shows a latest past n, and so was taken after that look, with the temporary file in it;
+ * 3. such a writer removes the temporary files of numbers up to its own before it deletes any
+ *    snapshot. A writer descheduled between its look and its link therefore finds its temporary
+ *    file gone (ENOENT) before its number can be free, and decides again.
  */
 
 export class StateError extends Error {
@@ -30,22 +33,16 @@ export class StateError extends Error {
 }
 
 export const KEEP_SNAPSHOTS = 8;
-/** Ids of the snapshots a snapshot descends from, itself first: how far ahead a writer can still tell. */
-export const LINEAGE_LENGTH = 64;
 
 export interface Snapshot {
   seq: number;
   state: SessionState;
 }
 
-interface StoredSnapshot extends Snapshot {
-  lineage: string[];
-}
-
 /** Points where tests interleave other writers, to reproduce a descheduled process. */
 export interface StoreInterleaving {
   beforeLink?: () => void;
-  afterLink?: () => void;
+  beforeDeletingSnapshots?: (dir: string, deleting: readonly number[]) => void;
 }
 
 function errno(err: unknown): string | undefined {
@@ -84,15 +81,6 @@ interface Listing {
   temporaries: string[];
 }
 
-function newSnapshotId(): string {
-  const part = () => Math.floor(Math.random() * 0x100000000).toString(16).padStart(8, '0');
-  return part() + part();
-}
-
-function parseLineage(value: unknown): string[] {
-  const lineage = (value as { lineage?: unknown }).lineage;
-  return Array.isArray(lineage) && lineage.every((id) => typeof id === 'string') ? lineage : [];
-}
 
 export class StateStore {
   readonly sessionsDir: string;
@@ -132,10 +120,10 @@ export class StateStore {
     return { latest: snapshots.length === 0 ? 0 : Math.max(...snapshots), snapshots, temporaries };
   }
 
-  private readLatest(dir: string): StoredSnapshot & { listing: Listing } {
+  private readLatest(dir: string): Snapshot & { listing: Listing } {
     for (let attempt = 0; attempt < 20; attempt++) {
       const listing = this.list(dir);
-      if (listing.latest === 0) return { seq: 0, state: emptyState(), lineage: [], listing };
+      if (listing.latest === 0) return { seq: 0, state: emptyState(), listing };
       let text: string;
       try {
         text = readFileSync(join(dir, `${listing.latest}.json`), 'utf8');
@@ -152,7 +140,7 @@ export class StateStore {
       }
       const state = parseState(value);
       if (!state) throw new StateError('the session state file is corrupt');
-      return { seq: listing.latest, state, lineage: parseLineage(value), listing };
+      return { seq: listing.latest, state, listing };
     }
     throw new StateError('the session state changed too fast to be read');
   }
@@ -162,22 +150,18 @@ export class StateStore {
     return { seq, state };
   }
 
-  /** Publishes `state` as the successor of `parent`; false when another process got there first. */
-  private publish(sessionId: string, parent: StoredSnapshot, state: SessionState): boolean {
-    const dir = this.sessionDir(sessionId);
+  /** Publishes `state` as the successor of `parent` (rules 1 and 3 above); false when another process got there first. */
+  private publish(dir: string, parent: Snapshot & { listing: Listing }, state: SessionState): boolean {
     if (parent.seq === 0) ensurePrivateDir(dir);
     const seq = parent.seq + 1;
-    const id = newSnapshotId();
-    const lineage = [id, ...parent.lineage].slice(0, LINEAGE_LENGTH);
     const target = join(dir, `${seq}.json`);
-    const tmp = join(dir, `${seq}.${process.pid}.${id}.tmp`);
+    const tmp = join(dir, `${seq}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
     try {
-      writeFileSync(tmp, JSON.stringify({ ...state, lineage }), { mode: 0o600, flag: 'wx' });
+      writeFileSync(tmp, JSON.stringify(state), { mode: 0o600, flag: 'wx' });
     } catch (err) {
       throw new StateError(`cannot write the session state: ${errno(err) ?? String(err)}`);
     }
     try {
-      // Cheap early look: most lost races show here, before anything is linked.
       if (this.list(dir).latest !== parent.seq) return false;
       this.interleaving.beforeLink?.();
       linkSync(tmp, target);
@@ -193,34 +177,15 @@ export class StateStore {
         // a leftover temporary file is never read, and is swept below by a later writer
       }
     }
-    this.interleaving.afterLink?.();
-    const after = this.list(dir);
-    if (after.latest !== seq && !this.descendsFrom(dir, seq, id)) {
-      // Linked into a number deleted before: nobody reads it. Remove it and decide again.
-      try {
-        unlinkSync(target);
-      } catch {
-        // swept already
-      }
-      return false;
-    }
-    this.collect(dir, after);
+    this.collect(dir, parent.listing, seq);
     return true;
   }
 
-  /** Whether the latest snapshot descends from snapshot `seq` with id `id`; throws when it is too far ahead to tell. */
-  private descendsFrom(dir: string, seq: number, id: string): boolean {
-    const latest = this.readLatest(dir);
-    const distance = latest.seq - seq;
-    if (distance < 0 || distance >= latest.lineage.length) {
-      throw new StateError(`cannot tell whether this update of the session state was kept: ${distance} others landed while it was written`);
-    }
-    return latest.lineage[distance] === id;
-  }
-
-  /** Deletes the snapshots that fell out of the kept window, and temporary files of numbers already taken. */
-  private collect(dir: string, listing: Listing): void {
-    const latest = listing.latest;
+  /**
+   * After publishing `latest`: removes the temporary files of numbers up to it, then the snapshots
+   * that fell out of the kept window, in that order (rule 3 above).
+   */
+  private collect(dir: string, listing: Listing, latest: number): void {
     const remove = (name: string) => {
       try {
         unlinkSync(join(dir, name));
@@ -228,11 +193,14 @@ export class StateStore {
         // already gone
       }
     };
-    for (const seq of listing.snapshots) if (seq <= latest - KEEP_SNAPSHOTS) remove(`${seq}.json`);
     for (const name of listing.temporaries) {
       const seq = Number(name.slice(0, name.indexOf('.')));
       if (Number.isSafeInteger(seq) && seq <= latest) remove(name);
     }
+    const old = listing.snapshots.filter((seq) => seq <= latest - KEEP_SNAPSHOTS);
+    if (old.length === 0) return;
+    this.interleaving.beforeDeletingSnapshots?.(dir, old);
+    for (const seq of old) remove(`${seq}.json`);
   }
 
   /**
@@ -247,7 +215,7 @@ export class StateStore {
       if (result.ops.length === 0) return { ...result, state: latest.state };
       const next = applyOps(latest.state, result.ops);
       if (JSON.stringify(next) === JSON.stringify(latest.state)) return { ...result, state: next };
-      if (this.publish(sessionId, latest, next)) return { ...result, state: next };
+      if (this.publish(dir, latest, next)) return { ...result, state: next };
       if (Date.now() >= deadline) throw new StateError('too many concurrent updates to the session state before the deadline');
       sleepMs(Math.min(1 + Math.floor(Math.random() * (2 + attempt)), 20));
     }
