@@ -43,6 +43,10 @@ export type ShellResolver = (index: PolicyIndex, event: ToolEvent) => ShellReadi
 export interface ShellReading {
   matched: Subject[];
   writes: string[];
+  /** Paths handed to programs that are neither known readers nor known writers: they may write them. */
+  mentions: { path: string; program: string }[];
+  /** Directories besides the event's cwd that relative paths may be relative to (`cd`, `-C DIR`). */
+  directories: string[];
   gateCommands: string[];
   unparsable?: string;
 }
@@ -203,6 +207,8 @@ export function decide(input: DecideInput): Decision {
   const protection = selfProtection({
     event,
     shellWrites: shell?.writes ?? [],
+    shellMentions: shell?.mentions ?? [],
+    shellDirectories: shell?.directories ?? [],
     shellGateCommands: shell?.gateCommands ?? [],
     isProtected: input.isProtected,
     scoped,

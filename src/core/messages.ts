@@ -39,6 +39,8 @@ export const en = {
     `persona-gate: ${key} is not in the policy's catalog. Ask the user to approve it or to add it to the catalog.`,
   protectedTarget: (what: string) =>
     `persona-gate: this call would change ${what}, which guards this session. Only the user may change it, outside the agent.`,
+  protectedMention: (what: string, program: string) =>
+    `persona-gate: this command hands ${what}, which guards this session, to ${program}, which could change it. Only the user may change it, outside the agent; to read it, use cat, grep or the Read tool.`,
   shellUnparsable: (detail: string) =>
     `persona-gate: this shell command could not be read with confidence (${detail}). Split it into plain commands without dynamic parts and retry.`,
   noPolicy: (searched: readonly string[]) =>
@@ -147,6 +149,8 @@ export const es: Messages = {
     `persona-gate: ${key} no está en el catálogo de la política. Pide al usuario que lo apruebe o que lo añada al catálogo.`,
   protectedTarget: (what) =>
     `persona-gate: esta llamada cambiaría ${what}, que protege esta sesión. Solo el usuario puede cambiarlo, fuera del agente.`,
+  protectedMention: (what, program) =>
+    `persona-gate: esta orden entrega ${what}, que protege esta sesión, a ${program}, que podría cambiarlo. Solo el usuario puede cambiarlo, fuera del agente; para leerlo, usa cat, grep o la herramienta Read.`,
   shellUnparsable: (detail) =>
     `persona-gate: esta orden de shell no se ha podido leer con seguridad (${detail}). Divídela en órdenes simples sin partes dinámicas y vuelve a intentarlo.`,
   noPolicy: (searched) =>

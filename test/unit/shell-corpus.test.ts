@@ -73,6 +73,20 @@ const ORDINARY: Case[] = [
   'command -v aeat',
   'cat .claude/settings.json',
   'cp .claude/settings.json /tmp/settings-backup.json',
+  'jq .hooks .claude/settings.json',
+  'grep -n onFailure .claude/settings.json .claude/settings.local.json',
+  'git diff .claude/persona-gate.json',
+  'git log -p -- .claude/settings.json',
+  'ls -la /tmp/pg-corpus-state/receipts',
+  'tail -n 5 /tmp/pg-corpus-state/receipts/x.jsonl',
+  'python3 -c "open(\'/tmp/other.json\', \'w\').write(\'{}\')"',
+  'node scripts/build.mjs --out dist/app.json',
+  'cd src && echo hi > out.txt',
+  'cd build && rm -rf dist',
+  'cd "$DIR" && ls',
+  'cd - && ls /tmp',
+  'grep -C 3 onFailure .claude/settings.json',
+  'make -C build all',
   'persona-gate explain Read',
   'npx persona-gate list --persona verifier',
   'persona-gate session show --session abc',
@@ -170,6 +184,8 @@ const UNREADABLE: Case[] = [
   'echo hi > "$TARGET"',
   'cat x | tee "$OUT"',
   'ls && $(persona-gate session reset --session s1)',
+  'cd "$DIR" && rm persona-gate.json',
+  'cd - && echo x > settings.json',
 ].map((command) => [command, 'deny', 'permission_denied', []] as Case);
 
 const PROTECTED: Case[] = [
@@ -202,6 +218,29 @@ const PROTECTED: Case[] = [
   'persona-gate config set policy /tmp/open.json',
   'bash -c "persona-gate session reset --session s1"',
   'ls && echo $(persona-gate session reset --session s1)',
+  // Programs that are neither known readers nor known writers, handed a protected path.
+  `python3 -c "open('.claude/settings.json', 'w').write('{}')"`,
+  `node -e "require('fs').writeFileSync('.claude/persona-gate.json', '{}')"`,
+  "perl -e 'open(F, \">.claude/settings.local.json\")'",
+  'ruby -e \'File.delete("/work/project/.claude/persona-gate.json")\'',
+  'git checkout -- .claude/persona-gate.json',
+  'git restore .claude/settings.json',
+  'curl -s -o .claude/persona-gate.json http://127.0.0.1:9/open.json',
+  'find /tmp/pg-corpus-state -name "*.json" -delete',
+  'python3 - --config=/tmp/pg-corpus-state/sessions/x.json',
+  'awk \'{ print > ".claude/settings.json" }\' /tmp/x',
+  'vim -c wq .claude/settings.json',
+  'node -e "fs.rmSync(\'$HOME/.config/persona-gate/config.json\')"',
+  // Relative paths after a change of directory.
+  'cd .claude && echo {} > settings.json',
+  'cd .claude; rm persona-gate.json',
+  'pushd /work/project/.claude && rm -f persona-gate.json',
+  'cd /tmp/pg-corpus-state && rm -rf sessions',
+  'cd ~/.config/persona-gate && rm config.json',
+  'cd / && cd work/project/.claude && rm persona-gate.json',
+  '(cd .claude && sed -i s/block/x/ settings.json)',
+  'git -C .claude checkout -- persona-gate.json',
+  'cd .claude && python3 -c "open(\'settings.local.json\', \'w\')"',
 ].map((command) => [command, 'deny', 'protected', []] as Case);
 
 describe('shell corpus under a persona', () => {
@@ -252,6 +291,8 @@ describe('PowerShell, simple forms', () => {
     ['Remove-Item .claude/persona-gate.json', 'deny', 'protected', []],
     ['"{}" | Out-File -FilePath .claude/settings.local.json', 'deny', 'protected', []],
     ['Invoke-Expression $script', 'deny', 'permission_denied', []],
+    ['Set-Location .claude; Remove-Item persona-gate.json', 'deny', 'protected', []],
+    ['Set-Location src; Remove-Item old.txt', 'abstain', 'ok', []],
   ])('%j → %s (%s)', (command, verdict, status, matched) => {
     const d = ps(command);
     expect({ verdict: d.verdict, status: d.status, matched: d.resolution.matched.map((s) => s.key) }).toEqual({ verdict, status, matched });

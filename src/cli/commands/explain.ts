@@ -99,7 +99,8 @@ export function explainCommand(env: Env, opts: ExplainOptions, tool?: string, in
         ...(isLevel(opts.sideEffectLevel) ? { sideEffectLevel: opts.sideEffectLevel } : {}),
       },
     },
-    isProtected: makeProtectedPathCheck({ policyPath: index.path, stateDir: stateDirFor(env), prefsFile: prefsFile(env) }),
+    // The same protected paths as the hook's, its own installation included (both run from dist/).
+    isProtected: makeProtectedPathCheck({ policyPath: index.path, stateDir: stateDirFor(env), prefsFile: prefsFile(env), installDir: __dirname }),
     shell: readShellCall,
     locale: localeFor(index, env, readPreferences(env).locale ?? 'en'),
   });

@@ -7,6 +7,10 @@ export interface SelfProtectionInput {
   event: ToolEvent;
   /** Targets a shell command line writes to, and persona-gate subcommands it runs (from the shell resolver). */
   shellWrites: readonly string[];
+  /** Paths handed to programs that may write them (from the shell resolver). */
+  shellMentions: readonly { path: string; program: string }[];
+  /** Directories besides the event's cwd where the command line's relative paths may point. */
+  shellDirectories: readonly string[];
   shellGateCommands: readonly string[];
   isProtected: ProtectedPathCheck;
   scoped: boolean;
@@ -23,20 +27,34 @@ function fileToolTarget(event: ToolEvent): string | null {
 /** Gate 0: the agent may not switch its own gate off. Denies under a persona, asks unscoped. */
 export function selfProtection(input: SelfProtectionInput): { ruling: Ruling } | { note: string } {
   const { event, messages } = input;
-  const refuse = (rule: string, what: string) => ({
+  const refuse = (rule: string, reason: string) => ({
     ruling: {
       verdict: input.scoped ? ('deny' as const) : ('ask' as const),
       status: 'protected' as const,
       gate: 'self_protection' as const,
       rule,
-      reason: messages.protectedTarget(what),
+      reason,
     },
   });
+  // A relative path is checked from the event's cwd and from every directory the command line may cd to.
+  const protectedAt = (path: string): string | null => {
+    const found = input.isProtected(path, event.cwd);
+    if (found !== null || path.startsWith('/') || path === '~' || path.startsWith('~/')) return found;
+    for (const dir of input.shellDirectories) {
+      const what = input.isProtected(`${dir}/${path}`, event.cwd);
+      if (what !== null) return what;
+    }
+    return null;
+  };
   const targets = [fileToolTarget(event), ...input.shellWrites].filter((t): t is string => t !== null);
   for (const target of targets) {
-    const what = input.isProtected(target, event.cwd);
-    if (what !== null) return refuse('protected_path', what);
+    const what = protectedAt(target);
+    if (what !== null) return refuse('protected_path', messages.protectedTarget(what));
   }
-  if (input.shellGateCommands.length > 0) return refuse('gate_command', input.shellGateCommands[0]!);
+  for (const { path, program } of input.shellMentions) {
+    const what = protectedAt(path);
+    if (what !== null) return refuse('protected_mention', messages.protectedMention(what, program));
+  }
+  if (input.shellGateCommands.length > 0) return refuse('gate_command', messages.protectedTarget(input.shellGateCommands[0]!));
   return { note: targets.length === 0 ? messages.noteWritesNothing() : messages.noteWritesUnguarded(targets.join(', ')) };
 }
