@@ -32,6 +32,11 @@ const events = {
 const baseEnv = { ...process.env, HOME: work, XDG_CONFIG_HOME: join(work, 'config') };
 for (const key of Object.keys(baseEnv)) if (key.startsWith('PERSONA_GATE_')) delete baseEnv[key];
 const envFor = (policy, stateDir, extra = {}) => ({ ...baseEnv, PERSONA_GATE_CONFIG: policy, PERSONA_GATE_STATE_DIR: join(work, stateDir), ...extra });
+// Node's own start depends on the environment: NODE_EXTRA_CA_CERTS, for one, makes every start
+// read a certificate bundle. The same commands are also run without any NODE_* variable.
+const CLEAN = ' (clean env)';
+const nodeVariables = Object.keys(baseEnv).filter((key) => key.startsWith('NODE_'));
+const clean = (env) => Object.fromEntries(Object.entries(env).filter(([key]) => !key.startsWith('NODE_')));
 
 // A session with FILL decisions behind it, made by the hook's own code in-process.
 const fillScript = join(work, 'fill.cjs');
@@ -50,6 +55,10 @@ const subjects = [
   { name: 'hook: decision 1 of a session', cmd: [bin, 'hook'], stdin: () => file(`first-${firstCounter}.json`, pre('mcp__aeat__whoami', {}, { session_id: `fresh-${firstCounter++}` })), env: envFor(taxPolicy, 'state-first', { PERSONA_GATE_PERSONA: 'coordinator' }) },
   { name: `hook: decision ${FILL + 1} of a session`, cmd: [bin, 'hook'], stdin: events.read, env: envFor(taxPolicy, 'state-long', { PERSONA_GATE_PERSONA: 'coordinator' }) },
   ...(existsSync(ccsn) ? [{ name: 'cc-safety-net 2.4.5: Bash event', cmd: [ccsn, 'hook', '-cc'], stdin: events.bash, env: baseEnv }] : []),
+  { name: `node -e 0${CLEAN}`, cmd: ['-e', '0'], stdin: events.example, env: clean(baseEnv) },
+  { name: `hook: example policy${CLEAN}`, cmd: [bin, 'hook'], stdin: events.example, env: clean(envFor(taxPolicy, 'state-example-clean', { PERSONA_GATE_PERSONA: 'coordinator' })) },
+  { name: `hook: large policy${CLEAN}`, cmd: [bin, 'hook'], stdin: events.large, env: clean(envFor(largePath, 'state-large-clean', { PERSONA_GATE_PERSONA: 'persona14' })) },
+  { name: `hook: Bash event${CLEAN}`, cmd: [bin, 'hook'], stdin: events.bash, env: clean(envFor(taxPolicy, 'state-bash-clean')) },
 ];
 
 function once(subject) {
@@ -91,13 +100,15 @@ const median = (xs) => {
 };
 const hasTime = existsSync('/usr/bin/time');
 const nodeMs = median(times.get('node -e 0'));
+const cleanNodeMs = median(times.get(`node -e 0${CLEAN}`));
 const nodeRss = hasTime ? peakRssKb(subjects[0]) : null;
 const rows = subjects.map((s) => {
   const ms = median(times.get(s.name));
-  const rss = hasTime ? (s === subjects[0] ? nodeRss : peakRssKb(s)) : null;
-  return { name: s.name, ms, ratio: ms / nodeMs, rss, rssRatio: rss && nodeRss ? rss / nodeRss : null };
+  const isClean = s.name.endsWith(CLEAN);
+  const rss = hasTime && !isClean ? (s === subjects[0] ? nodeRss : peakRssKb(s)) : null;
+  return { name: s.name, ms, ratio: ms / (isClean ? cleanNodeMs : nodeMs), rss, rssRatio: rss && nodeRss ? rss / nodeRss : null };
 });
-const get = (prefix) => rows.find((r) => r.name.startsWith(prefix));
+const get = (prefix, env = '') => rows.find((r) => r.name.startsWith(prefix) && r.name.endsWith(CLEAN) === (env === CLEAN));
 const first = get('hook: decision 1 ');
 const long = get(`hook: decision ${FILL + 1}`);
 const ccRow = get('cc-safety-net');
@@ -107,6 +118,9 @@ const budget = [
   ['p50 hook / node, example policy', get('hook: example').ratio, 1.15],
   ['p50 hook / node, large policy', get('hook: large').ratio, 1.15],
   ['p50 hook / node, Bash event', bashRow.ratio, 1.25],
+  [`p50 hook / node, example policy${CLEAN}`, get('hook: example', CLEAN).ratio, 1.15],
+  [`p50 hook / node, large policy${CLEAN}`, get('hook: large', CLEAN).ratio, 1.15],
+  [`p50 hook / node, Bash event${CLEAN}`, get('hook: Bash', CLEAN).ratio, 1.25],
   ['peak RSS hook / node (worst scenario)', Math.max(...rows.filter((r) => r.name.startsWith('hook') && r.rssRatio).map((r) => r.rssRatio)), 1.25],
   [`decision ${FILL + 1} / decision 1`, long.ms / first.ms, 1.1],
   ...(ccRow ? [['hook / cc-safety-net, same Bash event', bashRow.ms / ccRow.ms, 1.0]] : []),
@@ -140,6 +154,15 @@ made by the hook's own code in-process (${fmt(fillSeconds)} s) before the measur
 ${table}
 
 ${budgetTable}
+
+## The environment
+
+The rows without a suffix run in the environment the bench was started in${nodeVariables.length ? ` (which sets ${nodeVariables.join(', ')})` : ''}; the rows marked "${CLEAN.trim()}" run the same commands
+with every \`NODE_*\` variable removed, each against its own \`node -e 0\`. Here bare node took
+${fmt(nodeMs)} ms and ${fmt(cleanNodeMs)} ms: what the environment adds to Node's own start is paid by
+both sides, so the hook's own cost is the difference, about ${fmt(get('hook: example').ms - nodeMs)} ms and
+${fmt(get('hook: example', CLEAN).ms - cleanNodeMs)} ms on the example policy, and the ratio depends on the baseline.
+Peak RSS is measured in the inherited environment only.
 
 ## Variance
 
