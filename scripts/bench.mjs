@@ -35,6 +35,7 @@ const envFor = (policy, stateDir, extra = {}) => ({ ...baseEnv, PERSONA_GATE_CON
 // Node's own start depends on the environment: NODE_EXTRA_CA_CERTS, for one, makes every start
 // read a certificate bundle. The same commands are also run without any NODE_* variable.
 const CLEAN = ' (clean env)';
+const SOCKET = ', socket stdin';
 const nodeVariables = Object.keys(baseEnv).filter((key) => key.startsWith('NODE_'));
 const clean = (env) => Object.fromEntries(Object.entries(env).filter(([key]) => !key.startsWith('NODE_')));
 
@@ -59,15 +60,22 @@ const subjects = [
   { name: `hook: example policy${CLEAN}`, cmd: [bin, 'hook'], stdin: events.example, env: clean(envFor(taxPolicy, 'state-example-clean', { PERSONA_GATE_PERSONA: 'coordinator' })) },
   { name: `hook: large policy${CLEAN}`, cmd: [bin, 'hook'], stdin: events.large, env: clean(envFor(largePath, 'state-large-clean', { PERSONA_GATE_PERSONA: 'persona14' })) },
   { name: `hook: Bash event${CLEAN}`, cmd: [bin, 'hook'], stdin: events.bash, env: clean(envFor(taxPolicy, 'state-bash-clean')) },
+  // Claude Code hands a hook its event on a socket, not a file: reading it goes through a libuv
+  // stream, which costs Node more to set up. The same event written to a socket (spawnSync's input).
+  { name: `node -e 0${SOCKET}`, cmd: ['-e', '0'], stdin: events.example, socket: true, env: baseEnv },
+  { name: `hook: example policy${SOCKET}`, cmd: [bin, 'hook'], stdin: events.example, socket: true, env: envFor(taxPolicy, 'state-example-socket', { PERSONA_GATE_PERSONA: 'coordinator' }) },
+  { name: `node -e 0${CLEAN}${SOCKET}`, cmd: ['-e', '0'], stdin: events.example, socket: true, env: clean(baseEnv) },
+  { name: `hook: example policy${CLEAN}${SOCKET}`, cmd: [bin, 'hook'], stdin: events.example, socket: true, env: clean(envFor(taxPolicy, 'state-example-clean-socket', { PERSONA_GATE_PERSONA: 'coordinator' })) },
 ];
 
 function once(subject) {
   const path = typeof subject.stdin === 'function' ? subject.stdin() : subject.stdin;
-  const fd = openSync(path, 'r');
+  const input = subject.socket ? readFileSync(path) : null;
+  const fd = subject.socket ? 'pipe' : openSync(path, 'r');
   const started = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, subject.cmd, { stdio: [fd, 'pipe', 'pipe'], env: subject.env });
+  const r = spawnSync(process.execPath, subject.cmd, { stdio: [fd, 'pipe', 'pipe'], env: subject.env, ...(input ? { input } : {}) });
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
-  closeSync(fd);
+  if (typeof fd === 'number') closeSync(fd);
   if (r.status !== 0) throw new Error(`${subject.name} exited ${r.status}: ${r.stderr}`);
   return ms;
 }
@@ -101,14 +109,18 @@ const median = (xs) => {
 const hasTime = existsSync('/usr/bin/time');
 const nodeMs = median(times.get('node -e 0'));
 const cleanNodeMs = median(times.get(`node -e 0${CLEAN}`));
+/** The variant of a row: the environment and the kind of stdin, as its name ends. */
+const variantOf = (name) => [CLEAN + SOCKET, SOCKET, CLEAN].find((v) => name.endsWith(v)) ?? '';
+/** Each row is compared with bare node run the same way: same environment, same kind of stdin. */
+const baselineOf = (name) => median(times.get(`node -e 0${variantOf(name)}`));
 const nodeRss = hasTime ? peakRssKb(subjects[0]) : null;
 const rows = subjects.map((s) => {
   const ms = median(times.get(s.name));
-  const isClean = s.name.endsWith(CLEAN);
-  const rss = hasTime && !isClean ? (s === subjects[0] ? nodeRss : peakRssKb(s)) : null;
-  return { name: s.name, ms, ratio: ms / (isClean ? cleanNodeMs : nodeMs), rss, rssRatio: rss && nodeRss ? rss / nodeRss : null };
+  const variant = variantOf(s.name);
+  const rss = hasTime && variant === '' ? (s === subjects[0] ? nodeRss : peakRssKb(s)) : null;
+  return { name: s.name, variant, ms, ratio: ms / baselineOf(s.name), rss, rssRatio: rss && nodeRss ? rss / nodeRss : null };
 });
-const get = (prefix, env = '') => rows.find((r) => r.name.startsWith(prefix) && r.name.endsWith(CLEAN) === (env === CLEAN));
+const get = (prefix, variant = '') => rows.find((r) => r.name.startsWith(prefix) && r.variant === variant);
 const first = get('hook: decision 1 ');
 const long = get(`hook: decision ${FILL + 1}`);
 const ccRow = get('cc-safety-net');
@@ -121,6 +133,8 @@ const budget = [
   [`p50 hook / node, example policy${CLEAN}`, get('hook: example', CLEAN).ratio, 1.15],
   [`p50 hook / node, large policy${CLEAN}`, get('hook: large', CLEAN).ratio, 1.15],
   [`p50 hook / node, Bash event${CLEAN}`, get('hook: Bash', CLEAN).ratio, 1.25],
+  [`p50 hook / node, example policy${SOCKET}`, get('hook: example', SOCKET).ratio, 1.15],
+  [`p50 hook / node, example policy${CLEAN}${SOCKET}`, get('hook: example', CLEAN + SOCKET).ratio, 1.15],
   ['peak RSS hook / node (worst scenario)', Math.max(...rows.filter((r) => r.name.startsWith('hook') && r.rssRatio).map((r) => r.rssRatio)), 1.25],
   [`decision ${FILL + 1} / decision 1`, long.ms / first.ms, 1.1],
   ...(ccRow ? [['hook / cc-safety-net, same Bash event', bashRow.ms / ccRow.ms, 1.0]] : []),
@@ -157,12 +171,18 @@ ${budgetTable}
 
 ## The environment
 
-The rows without a suffix run in the environment the bench was started in${nodeVariables.length ? ` (which sets ${nodeVariables.join(', ')})` : ''}; the rows marked "${CLEAN.trim()}" run the same commands
-with every \`NODE_*\` variable removed, each against its own \`node -e 0\`. Here bare node took
+The rows without a suffix run in the environment the bench was started in${nodeVariables.length ? ` (which sets ${nodeVariables.join(', ')})` : ''};
+the rows marked "${CLEAN.trim()}" run the same commands with every \`NODE_*\` variable removed, each against its own \`node -e 0\`. Here bare node took
 ${fmt(nodeMs)} ms and ${fmt(cleanNodeMs)} ms: what the environment adds to Node's own start is paid by
 both sides, so the hook's own cost is the difference, about ${fmt(get('hook: example').ms - nodeMs)} ms and
 ${fmt(get('hook: example', CLEAN).ms - cleanNodeMs)} ms on the example policy, and the ratio depends on the baseline.
 Peak RSS is measured in the inherited environment only.
+
+The rows marked "${SOCKET.slice(2)}" write the event to a socket instead of redirecting a file, as
+Claude Code does (2.1.332 hands its hooks a socket on stdin). Reading a socket without ever
+blocking the event loop — so that the deadline can always fire — goes through a libuv stream,
+which makes Node load its \`net\` and stream modules: on the example policy the hook then adds
+${fmt(get('hook: example', SOCKET).ms - median(times.get(`node -e 0${SOCKET}`)))} ms, against ${fmt(get('hook: example').ms - nodeMs)} ms with a file.
 
 ## Variance
 
