@@ -73,6 +73,11 @@ export interface DecideOptions {
 /** Says whether a path is one persona-gate guards, and which (edge-supplied: it touches the file system). */
 export type ProtectedPathCheck = (path: string, cwd: string | undefined) => string | null;
 
+/** A path that names the same file from any working directory: absolute, or from the home directory. */
+export function isAbsoluteOrHome(path: string): boolean {
+  return path.startsWith('/') || path === '~' || path.startsWith('~/');
+}
+
 export interface GateContext {
   index: PolicyIndex;
   event: ToolEvent;

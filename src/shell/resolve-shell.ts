@@ -2,6 +2,7 @@ import type { ShellReading } from '../core/decide';
 import type { ToolEvent } from '../core/event';
 import type { PolicyIndex } from '../core/policy-index';
 import { subjectForCommand, type Subject } from '../core/resolve';
+import { isAbsoluteOrHome } from '../core/types';
 import { baseName, readCommandLine, type Invocation } from './commands';
 import type { Word } from './lex';
 
@@ -83,8 +84,6 @@ const DIRECTORY_CHANGERS = new Set(['cd', 'pushd', 'chdir', 'set-location', 'sl'
 const DIRECTORY_OPTION = /^(-C|--chdir|--directory|--cwd)(=|$)/;
 /** Working directories tracked through one command line, beyond the starting one. */
 const MAX_DIRECTORIES = 16;
-
-const isAbsoluteOrHome = (path: string) => path.startsWith('/') || path === '~' || path.startsWith('~/');
 
 /**
  * The directories, besides the event's cwd, that relative paths in this command line may be

@@ -1,7 +1,7 @@
 import { FILE_WRITE_TOOLS } from '../catalog/claude-code';
 import type { ToolEvent } from '../event';
 import type { Messages } from '../messages';
-import type { ProtectedPathCheck, Ruling } from '../types';
+import { isAbsoluteOrHome, type ProtectedPathCheck, type Ruling } from '../types';
 
 export interface SelfProtectionInput {
   event: ToolEvent;
@@ -39,7 +39,7 @@ export function selfProtection(input: SelfProtectionInput): { ruling: Ruling } |
   // A relative path is checked from the event's cwd and from every directory the command line may cd to.
   const protectedAt = (path: string): string | null => {
     const found = input.isProtected(path, event.cwd);
-    if (found !== null || path.startsWith('/') || path === '~' || path.startsWith('~/')) return found;
+    if (found !== null || isAbsoluteOrHome(path)) return found;
     for (const dir of input.shellDirectories) {
       const what = input.isProtected(`${dir}/${path}`, event.cwd);
       if (what !== null) return what;
