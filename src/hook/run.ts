@@ -7,8 +7,8 @@ import { decisionReceipt, eventReceipt, type Receipt } from '../core/receipt';
 import type { StateOp } from '../core/state';
 import { defaultStateDir } from '../io/paths';
 import { loadPolicy, locatePolicy, type PolicyError } from '../io/policy-source';
-import { prefsFile, readPreferences, type Preferences } from '../io/prefs';
-import { makeProtectedPathCheck } from '../io/protect';
+import { readPreferences, type Preferences } from '../io/prefs';
+import { gateProtections } from '../io/protect';
 import { lazyShellResolver } from '../io/lazy';
 import { appendReceipt } from '../io/receipts';
 import { StateError, StateStore } from '../io/state-store';
@@ -71,7 +71,7 @@ function handleToolEvent(ctx: HookContext, event: ToolEvent, index: PolicyIndex,
     }
     return SILENT;
   }
-  const isProtected = makeProtectedPathCheck({ policyPath: index.path, stateDir: ctx.stateDir, prefsFile: prefsFile(ctx.env), installDir: __dirname });
+  const isProtected = gateProtections(index.path, ctx.stateDir, ctx.env);
   const options = {
     confirmOn: ctx.args.confirmOn,
     dispatch: { allowedTools: ctx.args.allowedTools, sideEffectLevel: ctx.args.sideEffectLevel },

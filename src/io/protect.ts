@@ -2,6 +2,7 @@ import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import type { ProtectedPathCheck } from '../core/types';
+import { prefsFile } from './prefs';
 
 /** The real path of `p`, resolving symlinks in whatever prefix of it exists. */
 export function realPathOf(p: string): string {
@@ -60,4 +61,12 @@ export function makeProtectedPathCheck(opts: { policyPath: string | null; stateD
     if (isPolicyLocation(real) || isPolicyLocation(absolute)) return 'a persona-gate policy';
     return null;
   };
+}
+
+/**
+ * What a running persona-gate guards: its policy, state directory, preferences and its own
+ * installation. The hook and `explain` both run from dist/, so this module's directory is it.
+ */
+export function gateProtections(policyPath: string | null, stateDir: string, env: Readonly<Record<string, string | undefined>>): ProtectedPathCheck {
+  return makeProtectedPathCheck({ policyPath, stateDir, prefsFile: prefsFile(env), installDir: __dirname });
 }

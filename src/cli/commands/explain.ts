@@ -4,8 +4,8 @@ import { parseEvent, type ToolEvent } from '../../core/event';
 import { isLevel } from '../../core/levels';
 import { decisionReceipt } from '../../core/receipt';
 import { emptyState } from '../../core/state';
-import { prefsFile, readPreferences } from '../../io/prefs';
-import { makeProtectedPathCheck } from '../../io/protect';
+import { readPreferences } from '../../io/prefs';
+import { gateProtections } from '../../io/protect';
 import { readShellCall } from '../../shell/resolve-shell';
 import { CliError, type CommandResult } from '../errors';
 import { cliMessages, type CliMessages } from '../messages';
@@ -99,8 +99,7 @@ export function explainCommand(env: Env, opts: ExplainOptions, tool?: string, in
         ...(isLevel(opts.sideEffectLevel) ? { sideEffectLevel: opts.sideEffectLevel } : {}),
       },
     },
-    // The same protected paths as the hook's, its own installation included (both run from dist/).
-    isProtected: makeProtectedPathCheck({ policyPath: index.path, stateDir: stateDirFor(env), prefsFile: prefsFile(env), installDir: __dirname }),
+    isProtected: gateProtections(index.path, stateDirFor(env), env),
     shell: readShellCall,
     locale: localeFor(index, env, readPreferences(env).locale ?? 'en'),
   });
