@@ -1,5 +1,6 @@
 import type { ToolEvent } from './event';
-import { lowerLevel, type Level } from './levels';
+import { levelRank, lowerLevel, type Level } from './levels';
+import { defaultTier } from './policy-index';
 import { messagesFor, type Locale, type Messages } from './messages';
 import type { PolicyIndex } from './policy-index';
 import { resolveTool, type Resolution, type Subject } from './resolve';
@@ -10,6 +11,7 @@ import type {
   Finding,
   Gate,
   GateContext,
+  PathEffect,
   ProtectedPathCheck,
   Ruling,
   Scope,
@@ -40,14 +42,38 @@ export type Env = Readonly<Record<string, string | undefined>>;
 /** Turns a shell command line into the operations it runs (supplied by the shell resolver, loaded lazily). */
 export type ShellResolver = (index: PolicyIndex, event: ToolEvent) => ShellReading | null;
 
+/** One program a shell command line may run, as the shell reader classified it (SPEC §9.1). */
+export interface ShellInvocationSummary {
+  program: string;
+  args: string[];
+  level: Level;
+  kind: 'catalogued' | 'unlisted' | 'builtin' | 'reader' | 'writer' | 'network' | 'exec' | 'function' | 'gate';
+  key?: string;
+  /** Why it runs code the gate cannot read. */
+  opaque?: string;
+}
+
 export interface ShellReading {
+  /** Catalogued commands the line runs. */
   matched: Subject[];
-  writes: string[];
-  /** Paths handed to programs that are neither known readers nor known writers: they may write them. */
-  mentions: { path: string; program: string }[];
+  /** The shell tool's own level: the highest among the programs that are not catalogued commands. */
+  level: Level;
+  invocations: ShellInvocationSummary[];
+  /** Invocations of a catalogued program that match none of its commands (SPEC §9.2). */
+  unlisted: string[];
+  /** Why parts of the line run code the gate cannot read (SPEC §9.3). */
+  opaque: string[];
+  /** Catalogued programs named in a line that runs opaque code. */
+  opaqueNames: string[];
+  /** What the line does to paths, for gate 0. */
+  effects: { path: string; effect: PathEffect; pattern: boolean; program: string }[];
   /** Directories besides the event's cwd that relative paths may be relative to (`cd`, `-C DIR`). */
   directories: string[];
   gateCommands: string[];
+  /** The line may switch the active profile without being a catalogued switch (SPEC §9.4). */
+  mayRearm: boolean;
+  /** Every program in it is an identity read or reads only, and the read runs unconditionally. */
+  confirmsIdentity: boolean;
   unparsable?: string;
 }
 
@@ -166,14 +192,14 @@ function passRuling(index: PolicyIndex): Ruling {
 }
 
 /** The state a call leaves behind, once its verdict is known (SPEC §6 and the stage cap). */
-function stateOps(input: DecideInput, verdict: Verdict, subjects: readonly Subject[], stage: StageDef | null, personaName: string | null): StateOp[] {
+function stateOps(input: DecideInput, verdict: Verdict, subjects: readonly Subject[], stage: StageDef | null, personaName: string | null, shell: ShellReading | null): StateOp[] {
   if (verdict === 'deny') return [];
   const ops: StateOp[] = [];
   if (stage && personaName !== null && stage.max_iterations !== undefined) ops.push({ op: 'count', stage: stage.name });
   const identity = input.index.settings.identity;
   if (!identity) return ops;
-  if (subjects.some((s) => identity.switches.includes(s.key))) ops.push({ op: 'rearm' });
-  if (subjects.some((s) => identity.reads.includes(s.key))) {
+  if (subjects.some((s) => identity.switches.includes(s.key)) || shell?.mayRearm === true) ops.push({ op: 'rearm' });
+  if (subjects.some((s) => identity.reads.includes(s.key)) && (shell === null || shell.confirmsIdentity)) {
     const id = input.event.tool_use_id;
     if (id !== undefined) ops.push({ op: 'pending_read', tool_use_id: id });
     if (input.options.confirmOn === 'pre' && (verdict === 'allow' || verdict === 'abstain')) {
@@ -183,12 +209,70 @@ function stateOps(input: DecideInput, verdict: Verdict, subjects: readonly Subje
   return ops;
 }
 
+/** The programs that own an identity switch command (`aeat` for `aeat config profile switch`). */
+function switchPrograms(index: PolicyIndex): string[] {
+  const switches = index.settings.identity?.switches ?? [];
+  const names = new Set<string>();
+  for (const p of index.bashPrefixes()) if (switches.includes(p.key)) names.add(p.words[0]!.slice(p.words[0]!.lastIndexOf('/') + 1));
+  return [...names];
+}
+
+/** A line let through on `ask` re-arms when it may switch the profile: the reader says so, or an unreadable line names a switching program. */
+function shellMayRearm(index: PolicyIndex, event: ToolEvent, shell: ShellReading | null): boolean {
+  if (!shell || !index.settings.identity) return false;
+  if (shell.mayRearm) return true;
+  const command = typeof event.tool_input.command === 'string' ? event.tool_input.command.toLowerCase() : '';
+  return switchPrograms(index).some((name) => command.includes(name.toLowerCase()));
+}
+
+/**
+ * SPEC §3 step 3 and §9.2–9.3: a line that cannot be read, that runs a catalogued program other
+ * than as a catalogued command, or that names one inside code the gate cannot read. Denied under a
+ * persona, asked about unscoped. A persona with `"shell": "strict"` is refused all opaque code.
+ */
+function shellRefusal(index: PolicyIndex, personaName: string | null, persona: PersonaDef | null, resolution: Resolution, shell: ShellReading | null, m: Messages): Ruling | null {
+  const scoped = personaName !== null;
+  if (resolution.unparsable !== undefined) {
+    return { verdict: scoped ? 'deny' : 'ask', status: scoped ? 'permission_denied' : 'unknown_tool', gate: 'scope', rule: 'shell_unparsable', reason: m.shellUnparsable(resolution.unparsable) };
+  }
+  if (!shell) return null;
+  const allowed = () => (persona && personaName !== null ? commandsReachable(index, personaName, persona).map((p) => p.words.join(' ')) : index.bashPrefixes().map((p) => p.words.join(' ')));
+  if (shell.unlisted.length > 0) {
+    return { verdict: scoped ? 'deny' : 'ask', status: 'unlisted_command', gate: 'scope', rule: 'unlisted_command', reason: m.unlistedCommand(shell.unlisted[0]!, personaName, allowed()) };
+  }
+  if (shell.opaqueNames.length > 0) {
+    return { verdict: scoped ? 'deny' : 'ask', status: 'unlisted_command', gate: 'scope', rule: 'opaque_execution', reason: m.opaqueExecution(shell.opaque[0]!, shell.opaqueNames, personaName, allowed()) };
+  }
+  if (persona?.shell === 'strict' && shell.opaque.length > 0) {
+    return { verdict: 'deny', status: 'permission_denied', gate: 'scope', rule: 'shell_strict', reason: m.shellStrict(personaName!, shell.opaque[0]!) };
+  }
+  return null;
+}
+
+/** The catalogued shell commands a persona may run: its families, within its ceiling, owned by it or by nobody. */
+export function commandsReachable(index: PolicyIndex, personaName: string, persona: PersonaDef): { words: string[]; key: string }[] {
+  const out: { words: string[]; key: string }[] = [];
+  for (const prefix of index.bashPrefixes()) {
+    const def = index.command(prefix.key);
+    if (!def) continue;
+    const family = prefix.key.includes('.') ? prefix.key.slice(0, prefix.key.indexOf('.')) : prefix.key;
+    const level = def.level ?? index.familyLevels.get(family) ?? 'network';
+    if (!persona.families.includes(family) || levelRank(level) > levelRank(persona.ceiling)) continue;
+    if (def.owner !== undefined && def.owner !== personaName) continue;
+    out.push(prefix);
+  }
+  return out;
+}
+
 /** The whole PreToolUse decision: pure, given the event, the policy, the session state and the environment. */
 export function decide(input: DecideInput): Decision {
   const { index, event, state, env, options } = input;
   const m = messagesFor(input.locale ?? localeFor(index, env));
-  const primary = resolveTool(index, event.tool_name, event.tool_input);
+  const resolved = resolveTool(index, event.tool_name, event.tool_input);
   const shell = input.shell ? input.shell(index, event) : null;
+  // A shell tool is as strong as the strongest program its line runs that is not a catalogued command (SPEC §9.1).
+  const primary: Subject =
+    shell && !shell.unparsable && resolved.via === 'builtin' ? { ...resolved, level: shell.level, tier: defaultTier(index, shell.level) } : resolved;
   const resolution: Resolution = { primary, matched: shell?.matched ?? [], ...(shell?.unparsable ? { unparsable: shell.unparsable } : {}) };
 
   const persona = resolvePersona(index, event, state, env, options, m);
@@ -206,8 +290,7 @@ export function decide(input: DecideInput): Decision {
   const scoped = persona.ok ? persona.name !== null : true;
   const protection = selfProtection({
     event,
-    shellWrites: shell?.writes ?? [],
-    shellMentions: shell?.mentions ?? [],
+    shellEffects: shell?.effects ?? [],
     shellDirectories: shell?.directories ?? [],
     shellGateCommands: shell?.gateCommands ?? [],
     isProtected: input.isProtected,
@@ -235,16 +318,12 @@ export function decide(input: DecideInput): Decision {
   });
   const scope = effectiveScope(persona.name, persona.def, stage.def, options);
 
-  if (resolution.unparsable !== undefined) {
-    const ruling: Ruling = {
-      verdict: persona.name !== null ? 'deny' : 'ask',
-      status: persona.name !== null ? 'permission_denied' : 'unknown_tool',
-      gate: 'scope',
-      rule: 'shell_unparsable',
-      reason: m.shellUnparsable(resolution.unparsable),
-    };
-    return base(ruling, { stage: stage.def?.name ?? null, scope, findings: [...findings, { gate: 'scope', outcome: 'refuse', note: ruling.reason }] });
-  }
+  const shellRuling = shellRefusal(index, persona.name, persona.def, resolution, shell, m);
+  const refuseShell = (ruling: Ruling): Decision => {
+    const ops: StateOp[] = ruling.verdict === 'ask' && shellMayRearm(index, event, shell) ? [{ op: 'rearm' }] : [];
+    return base(ruling, { stage: stage.def?.name ?? null, scope, ops, findings: [...findings, { gate: 'scope', outcome: 'refuse', note: ruling.reason }] });
+  };
+  if (shellRuling !== null && resolution.unparsable !== undefined) return refuseShell(shellRuling);
 
   // Matched shell commands first, so that when several are equally strict the more specific one speaks.
   const subjects = [...resolution.matched, primary];
@@ -258,6 +337,8 @@ export function decide(input: DecideInput): Decision {
     }
   }
   const decided = chosen!;
+  // A catalogued command's own refusal (a handoff naming its owner) says more than the shell's.
+  if (shellRuling !== null && decided.ruling.verdict !== 'deny') return refuseShell(shellRuling);
   return {
     ...decided.ruling,
     persona: persona.name,
@@ -266,6 +347,6 @@ export function decide(input: DecideInput): Decision {
     resolution,
     scope,
     findings: [...findings, ...decided.findings],
-    ops: stateOps(input, decided.ruling.verdict, subjects, stage.def, persona.name),
+    ops: stateOps(input, decided.ruling.verdict, subjects, stage.def, persona.name, shell),
   };
 }

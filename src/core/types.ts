@@ -16,6 +16,7 @@ export type Status =
   | 'handoff_denied'
   | 'scope_violation'
   | 'iteration_limit'
+  | 'unlisted_command'
   | 'identity_required'
   | 'blocked'
   | 'confirmation_required'
@@ -70,8 +71,18 @@ export interface DecideOptions {
   stage?: string;
 }
 
-/** Says whether a path is one persona-gate guards, and which (edge-supplied: it touches the file system). */
-export type ProtectedPathCheck = (path: string, cwd: string | undefined) => string | null;
+/**
+ * What a call does to a path (SPEC §9.5): `write` its content (through links); `destroy` it —
+ * remove, move, replace or change the mode of it and what it holds; put files of unknown names
+ * `into` it; make a `link` that points to it; or hand it to code the gate cannot read (`mention`).
+ */
+export type PathEffect = 'write' | 'destroy' | 'into' | 'link' | 'mention';
+
+/**
+ * Says whether doing `effect` to `path` touches something persona-gate guards, and what (edge-
+ * supplied: it looks at the file system). `pattern`: the path is a glob that may expand to others.
+ */
+export type ProtectedPathCheck = (path: string, cwd: string | undefined, effect?: PathEffect, pattern?: boolean) => string | null;
 
 /** A path that names the same file from any working directory: absolute, or from the home directory. */
 export function isAbsoluteOrHome(path: string): boolean {

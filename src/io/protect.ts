@@ -1,8 +1,10 @@
-import { realpathSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { basename, dirname, join, resolve, sep } from 'node:path';
-import type { ProtectedPathCheck } from '../core/types';
+import { basename, dirname, isAbsolute, join, resolve, sep } from 'node:path';
+import type { PathEffect, ProtectedPathCheck } from '../core/types';
 import { prefsFile } from './prefs';
+
+type Env = Readonly<Record<string, string | undefined>>;
 
 /** The real path of `p`, resolving symlinks in whatever prefix of it exists. */
 export function realPathOf(p: string): string {
@@ -21,6 +23,47 @@ export function realPathOf(p: string): string {
   }
 }
 
+/**
+ * Where writing to `p` really lands: symbolic links followed component by component, dangling ones
+ * included (a link to a file that does not exist yet is where the write creates it).
+ */
+export function landingPathOf(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    // a missing component or a dangling link: walk it
+  }
+  const parts = resolve(p).split(sep).filter((x) => x !== '');
+  let current: string = sep;
+  let hops = 0;
+  while (parts.length > 0) {
+    const part = parts.shift()!;
+    const next = join(current, part);
+    let isLink = false;
+    try {
+      isLink = lstatSync(next).isSymbolicLink();
+    } catch {
+      return join(next, ...parts);
+    }
+    if (!isLink) {
+      current = next;
+      continue;
+    }
+    if (++hops > 40) return join(next, ...parts);
+    let target: string;
+    try {
+      target = readlinkSync(next);
+    } catch {
+      return join(next, ...parts);
+    }
+    const absolute = isAbsolute(target) ? target : join(current, target);
+    const rest = resolve(absolute).split(sep).filter((x) => x !== '');
+    parts.unshift(...rest);
+    current = sep;
+  }
+  return current;
+}
+
 export function expandHome(p: string, home: string): string {
   if (p === '~') return home;
   if (p.startsWith('~/')) return join(home, p.slice(2));
@@ -31,42 +74,305 @@ function within(child: string, parent: string): boolean {
   return child === parent || child.startsWith(parent.endsWith(sep) ? parent : parent + sep);
 }
 
-/** `.claude/settings.json` and `.claude/settings.local.json`, anywhere: where hosts register hooks. */
-export function isHookRegistration(real: string): boolean {
-  return /^settings(\.local)?\.json$/i.test(basename(real)) && basename(dirname(real)).toLowerCase() === '.claude';
+/** Directories where agent hosts keep their hook registrations, by name. */
+const HOST_DIRS = ['.claude', '.codex', '.gemini', '.qwen', '.factory', '.copilot'];
+
+/** Registration and policy files by name, anywhere: what each host reads its hooks from. */
+function nameRule(path: string): string | null {
+  const file = basename(path);
+  const dir = basename(dirname(path)).toLowerCase();
+  if (dir === '.claude') {
+    if (/^settings(\.local)?\.json$/i.test(file)) return `the hook registration (${file})`;
+    if (/^persona-gate.*\.json$/i.test(file)) return 'a persona-gate policy';
+  }
+  if (dir === '.codex' && /^(hooks\.json|config\.toml)$/i.test(file)) return `the Codex hook registration (${file})`;
+  if (dir === '.gemini' && /^(settings|trustedfolders)\.json$/i.test(file)) return `the Gemini hook registration (${file})`;
+  if (dir === '.qwen' && /^settings\.json$/i.test(file)) return `the Qwen hook registration (${file})`;
+  if (dir === '.factory' && /^(hooks|settings)\.json$/i.test(file)) return `the Droid hook registration (${file})`;
+  if (dir === 'hooks' && /\.json$/i.test(file) && ['.copilot', '.github'].includes(basename(dirname(dirname(path))).toLowerCase())) return `the Copilot hook registration (${file})`;
+  return null;
 }
 
-/** `.claude/persona-gate.json`, anywhere: where the hook looks for a policy. */
-export function isPolicyLocation(real: string): boolean {
-  return basename(real).toLowerCase() === 'persona-gate.json' && basename(dirname(real)).toLowerCase() === '.claude';
+interface Guard {
+  path: string;
+  what: string;
+  /** Everything under it is guarded too. */
+  tree: boolean;
 }
 
-export function makeProtectedPathCheck(opts: { policyPath: string | null; stateDir: string; prefsFile: string; installDir?: string; home?: string }): ProtectedPathCheck {
-  const home = opts.home ?? process.env.HOME ?? homedir();
-  let guarded: { path: string; what: string; tree: boolean }[] | null = null;
-  const targets = () =>
-    (guarded ??= [
-      ...(opts.policyPath ? [{ path: realPathOf(opts.policyPath), what: 'the persona-gate policy', tree: false }] : []),
-      { path: realPathOf(opts.stateDir), what: "persona-gate's state directory", tree: true },
-      { path: realPathOf(opts.prefsFile), what: "persona-gate's user preferences", tree: false },
-      ...(opts.installDir ? [{ path: realPathOf(opts.installDir), what: "persona-gate's own installation", tree: true }] : []),
-    ]);
-  return (path, cwd) => {
-    const absolute = resolve(cwd ?? process.cwd(), expandHome(path, home));
-    const real = realPathOf(absolute);
-    for (const target of targets()) {
-      if (target.tree ? within(real, target.path) : real === target.path) return target.what;
+export interface ProtectionOptions {
+  policyPath: string | null;
+  stateDir: string;
+  prefsFile: string;
+  /** persona-gate's package root. */
+  installDir?: string;
+  /** Other files of the installation outside it (the `bin` link a global install makes). */
+  installFiles?: string[];
+  home?: string;
+  env?: Env;
+}
+
+/** Every file a supported host reads hook registrations from, at user level and above (SPEC §9.5, §10). */
+function hostRegistrations(home: string, env: Env): Guard[] {
+  const codexHome = env.CODEX_HOME?.trim() || join(home, '.codex');
+  const guards: Guard[] = [
+    { path: join(home, '.claude', 'settings.json'), what: 'the user-level hook registration (settings.json)', tree: false },
+    { path: join(home, '.claude', 'settings.local.json'), what: 'the user-level hook registration (settings.local.json)', tree: false },
+    { path: '/etc/claude-code', what: 'the managed settings', tree: true },
+    { path: '/Library/Application Support/ClaudeCode', what: 'the managed settings', tree: true },
+    { path: join(codexHome, 'hooks.json'), what: 'the Codex hook registration (hooks.json)', tree: false },
+    { path: join(codexHome, 'config.toml'), what: 'the Codex configuration (config.toml)', tree: false },
+    { path: join(home, '.copilot', 'hooks'), what: 'the Copilot hook registrations', tree: true },
+    { path: join(home, '.gemini', 'settings.json'), what: 'the Gemini settings', tree: false },
+    { path: join(home, '.gemini', 'trustedFolders.json'), what: 'the Gemini trusted folders', tree: false },
+    { path: join(home, '.qwen', 'settings.json'), what: 'the Qwen settings', tree: false },
+    { path: join(home, '.factory', 'hooks.json'), what: 'the Droid hook registration', tree: false },
+    { path: join(home, '.factory', 'settings.json'), what: 'the Droid settings', tree: false },
+  ];
+  const configDir = env.CLAUDE_CONFIG_DIR?.trim();
+  if (configDir) {
+    guards.push({ path: join(configDir, 'settings.json'), what: 'the hook registration in CLAUDE_CONFIG_DIR (settings.json)', tree: false });
+    guards.push({ path: join(configDir, 'settings.local.json'), what: 'the hook registration in CLAUDE_CONFIG_DIR (settings.local.json)', tree: false });
+  }
+  return guards;
+}
+
+/** The registration and policy files of every project directory at or above `dir`. */
+function projectRegistrations(dir: string): Guard[] {
+  const guards: Guard[] = [];
+  for (let d = dir; ; d = dirname(d)) {
+    for (const file of ['settings.json', 'settings.local.json']) guards.push({ path: join(d, '.claude', file), what: `the hook registration (${file})`, tree: false });
+    guards.push({ path: join(d, '.claude', 'persona-gate.json'), what: 'a persona-gate policy', tree: false });
+    if (dirname(d) === d) break;
+  }
+  return guards;
+}
+
+/** A glob segment as a regular expression; `*` and `?` also match a leading dot (as with dotglob). */
+function segmentRegExp(segment: string): RegExp {
+  let re = '';
+  for (let k = 0; k < segment.length; k++) {
+    const c = segment[k]!;
+    if (c === '*') re += '[^/]*';
+    else if (c === '?') re += '[^/]';
+    else if (c === '[') {
+      const close = segment.indexOf(']', k + 2);
+      if (close === -1) re += '\\[';
+      else {
+        let body = segment.slice(k + 1, close);
+        if (body.startsWith('!') || body.startsWith('^')) body = `^${body.slice(1)}`;
+        re += `[${body.replace(/\\/g, '\\\\')}]`;
+        k = close;
+      }
+    } else re += c.replace(/[.+^${}()|\\]/g, '\\$&');
+  }
+  return new RegExp(`^${re}$`);
+}
+
+type Segments = string[];
+const segmentsOf = (p: string): Segments => p.split(sep).filter((x) => x !== '');
+
+/**
+ * How a glob pattern relates to a path: it may name the path itself (`exact`), a directory above
+ * it (`above`), or something inside it (`below`).
+ */
+function globReaches(pattern: Segments, path: Segments): { exact: boolean; above: boolean; below: boolean } {
+  const result = { exact: false, above: false, below: false };
+  const memo = new Set<string>();
+  const walk = (p: number, q: number): void => {
+    const key = `${p}:${q}`;
+    if (memo.has(key)) return;
+    memo.add(key);
+    if (p === pattern.length) {
+      if (q === path.length) result.exact = true;
+      else result.above = true;
+      return;
     }
-    if (isHookRegistration(real) || isHookRegistration(absolute)) return `the hook registration (${basename(real)})`;
-    if (isPolicyLocation(real) || isPolicyLocation(absolute)) return 'a persona-gate policy';
-    return null;
+    if (q === path.length) {
+      result.below = true;
+      return;
+    }
+    const seg = pattern[p]!;
+    if (seg === '**') {
+      walk(p + 1, q);
+      walk(p, q + 1);
+      return;
+    }
+    if (/[*?[]/.test(seg) ? segmentRegExp(seg).test(path[q]!) : seg === path[q]) walk(p + 1, q + 1);
   };
+  walk(0, 0);
+  return result;
 }
 
 /**
- * What a running persona-gate guards: its policy, state directory, preferences and its own
- * installation. The hook and `explain` both run from dist/, so this module's directory is it.
+ * The guarded-path check of gate 0 (SPEC §9.5). For each effect:
+ * - `write`: the path, followed through symbolic links (dangling ones too) and hard links, is a
+ *   guarded file or inside a guarded directory;
+ * - `destroy` and `link`: as `write`, or the path is a directory above something guarded;
+ * - `into`: as `write`, or the path is the directory that holds a guarded file;
+ * - `mention`: as `destroy`, except the working directory, the home directory and their parents
+ *   (code handed `.` may do anything there; that residue is the persona's shell access).
+ * A glob pattern counts when it may expand to such a path.
  */
-export function gateProtections(policyPath: string | null, stateDir: string, env: Readonly<Record<string, string | undefined>>): ProtectedPathCheck {
-  return makeProtectedPathCheck({ policyPath, stateDir, prefsFile: prefsFile(env), installDir: __dirname });
+export function makeProtectedPathCheck(opts: ProtectionOptions): ProtectedPathCheck {
+  const env = opts.env ?? process.env;
+  const home = opts.home ?? env.HOME ?? homedir();
+  let fixed: Guard[] | null = null;
+  let fileIds: Map<string, string> | null = null;
+  const byCwd = new Map<string, Guard[]>();
+  const baseGuards = (): Guard[] => {
+    if (fixed) return fixed;
+    const given: Guard[] = [
+      ...(opts.policyPath ? [{ path: opts.policyPath, what: 'the persona-gate policy', tree: false }] : []),
+      { path: opts.stateDir, what: "persona-gate's state directory", tree: true },
+      { path: opts.prefsFile, what: "persona-gate's user preferences", tree: false },
+      ...(opts.installDir ? [{ path: opts.installDir, what: "persona-gate's own installation", tree: true }] : []),
+      ...(opts.installFiles ?? []).map((path) => ({ path, what: "persona-gate's own installation", tree: false })),
+      ...(env.CLAUDE_PROJECT_DIR?.trim() ? projectRegistrations(resolve(env.CLAUDE_PROJECT_DIR)) : []),
+      ...hostRegistrations(home, env),
+    ];
+    const out: Guard[] = [];
+    for (const g of given) {
+      const lexical = resolve(expandHome(g.path, home));
+      out.push({ ...g, path: lexical });
+      const real = landingPathOf(lexical);
+      if (real !== lexical) out.push({ ...g, path: real });
+    }
+    return (fixed = out);
+  };
+  const guardsFor = (cwd: string): Guard[] => {
+    let list = byCwd.get(cwd);
+    if (!list) {
+      const real = realPathOf(cwd);
+      list = [...baseGuards(), ...projectRegistrations(cwd), ...(real !== cwd ? projectRegistrations(real) : [])];
+      byCwd.set(cwd, list);
+    }
+    return list;
+  };
+  /** dev:ino of the guarded files that exist, to catch a hard link made before. */
+  const guardedFileIds = (): Map<string, string> => {
+    if (fileIds) return fileIds;
+    fileIds = new Map();
+    for (const g of baseGuards()) {
+      if (g.tree) continue;
+      try {
+        const st = statSync(g.path, { bigint: true });
+        if (st.isFile()) fileIds.set(`${st.dev}:${st.ino}`, g.what);
+      } catch {
+        // not there
+      }
+    }
+    return fileIds;
+  };
+
+  const holdsHostDir = (dir: string): string | null => {
+    if (HOST_DIRS.includes(basename(dir).toLowerCase())) return `${basename(dir)}, which holds hook registrations`;
+    for (const name of HOST_DIRS) if (existsSync(join(dir, name))) return `${join(dir, name)}, which holds hook registrations`;
+    return null;
+  };
+
+  const checkLiteral = (path: string, effect: PathEffect, guards: Guard[], cwd: string): string | null => {
+    const candidates = [path, landingPathOf(path)];
+    for (const p of candidates) {
+      for (const g of guards) if (g.tree ? within(p, g.path) : p === g.path) return g.what;
+      const named = nameRule(p);
+      if (named) return named;
+    }
+    if (effect === 'write') {
+      try {
+        const st = statSync(path, { bigint: true });
+        if (st.isFile() && st.nlink > 1n) {
+          const what = guardedFileIds().get(`${st.dev}:${st.ino}`);
+          if (what) return `${what} (through a hard link)`;
+        }
+      } catch {
+        // nothing there yet
+      }
+      return null;
+    }
+    if (effect === 'into') {
+      for (const p of candidates) {
+        for (const g of guards) if (!g.tree && dirname(g.path) === p) return g.what;
+        if (HOST_DIRS.includes(basename(p).toLowerCase()) || (basename(p).toLowerCase() === 'hooks' && ['.copilot', '.github'].includes(basename(dirname(p)).toLowerCase()))) {
+          return `${basename(p)}, which holds hook registrations`;
+        }
+      }
+      return null;
+    }
+    // destroy, link, mention: also a directory above something guarded
+    const exempt = effect === 'mention' ? (p: string) => within(cwd, p) || within(home, p) || within(realPathOf(cwd), p) : () => false;
+    for (const p of candidates) {
+      if (exempt(p)) continue;
+      for (const g of guards) if (within(g.path, p)) return `${g.what} (inside ${p})`;
+      const holds = holdsHostDir(p);
+      if (holds) return holds;
+    }
+    return null;
+  };
+
+  const checkPattern = (path: string, effect: PathEffect, guards: Guard[]): string | null => {
+    const segments = segmentsOf(path);
+    const firstGlob = segments.findIndex((s) => /[*?[]/.test(s));
+    const literalPrefix = sep + segments.slice(0, firstGlob).join(sep);
+    const realPrefix = landingPathOf(literalPrefix);
+    const variants = [segments, [...segmentsOf(realPrefix), ...segments.slice(firstGlob)]];
+    for (const pattern of variants) {
+      for (const g of guards) {
+        const reach = globReaches(pattern, segmentsOf(g.path));
+        if (reach.exact || (g.tree && reach.below)) return g.what;
+        if (effect === 'into' && !g.tree && globReaches(pattern, segmentsOf(dirname(g.path))).exact) return g.what;
+        if ((effect === 'destroy' || effect === 'link' || effect === 'mention') && reach.above) {
+          if (effect === 'mention') continue;
+          return g.what;
+        }
+      }
+      // a pattern whose last segments could name a host directory or registration file
+      const last = pattern[pattern.length - 1] ?? '';
+      if (effect !== 'write' && effect !== 'into' && HOST_DIRS.some((d) => segmentRegExp(last).test(d)) && /[*?[]/.test(last)) {
+        if (effect === 'mention') continue;
+        const parent = sep + pattern.slice(0, -1).join(sep);
+        if (!/[*?[]/.test(parent) && HOST_DIRS.some((d) => existsSync(join(parent, d)))) return `a directory that holds hook registrations (${path})`;
+      }
+    }
+    return null;
+  };
+
+  return (path, cwd, effect = 'write', pattern = false) => {
+    const base = cwd ?? process.cwd();
+    const absolute = resolve(base, expandHome(path, home));
+    const guards = guardsFor(resolve(base));
+    if (pattern && /[*?[]/.test(path)) return checkPattern(absolute, effect, guards);
+    return checkLiteral(absolute, effect, guards, base);
+  };
+}
+
+/** The package root: the nearest directory above `dir` whose package.json names persona-gate. */
+export function packageRoot(dir: string): string {
+  for (let d = dir; ; d = dirname(d)) {
+    try {
+      const text = readFileSync(join(d, 'package.json'), 'utf8');
+      if (/"name"\s*:\s*"persona-gate"/.test(text)) return d;
+    } catch {
+      // keep looking
+    }
+    if (dirname(d) === d) return dirname(dir);
+  }
+}
+
+/**
+ * What a running persona-gate guards: its policy, state directory, preferences, its own
+ * installation (the package root, `hooks/hooks.json` included, and the `bin` link it was started
+ * through) and every host's hook registrations.
+ */
+export function gateProtections(policyPath: string | null, stateDir: string, env: Env): ProtectedPathCheck {
+  let check: ProtectedPathCheck | null = null;
+  return (path, cwd, effect, pattern) => {
+    if (!check) {
+      const root = packageRoot(__dirname);
+      const started = process.argv[1];
+      const installFiles = started && !within(resolve(started), root) ? [resolve(started)] : [];
+      check = makeProtectedPathCheck({ policyPath, stateDir, prefsFile: prefsFile(env), installDir: root, installFiles, env });
+    }
+    return check(path, cwd, effect, pattern);
+  };
 }

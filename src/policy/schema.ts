@@ -40,6 +40,12 @@ const Persona = z.strictObject({
   agent_types: z.array(name).default([]),
   delegates: z.array(name).default([]),
   stages: z.array(Stage).default([]),
+  /**
+   * `strict`: no shell code persona-gate cannot read (interpreters, scripts, shells reading stdin,
+   * unknown programs). `open` (default): such code is refused only when it names a catalogued
+   * program or a guarded path.
+   */
+  shell: z.enum(['open', 'strict']).optional(),
 });
 
 const Label = z.discriminatedUnion('from', [

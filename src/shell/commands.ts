@@ -1,140 +1,293 @@
-import { parseShell, type ShellParse, type SimpleCommand, type Word } from './lex';
+import { parseShell, type HereDoc, type Redirect, type ShellParse, type Word } from './lex';
+import { RUNNER_SUBCOMMANDS, SHELL_VALUE_OPTIONS, SHELLS, SOURCES, WRAPPERS } from './programs';
 
 /**
  * From parsed simple commands to what actually runs: leading assignments and wrappers (`sudo`,
- * `env`, `nohup`, `time`, `nice`, `timeout`, `xargs`, `exec`, `command`, …) are peeled off, and
- * `bash -c` / `sh -c` / `zsh -c` strings and `eval` arguments are parsed again, to a depth bound.
+ * `env`, `timeout`, `xargs`, `find -exec`, …) are peeled off; `bash -c` strings, `eval`, alias and
+ * trap bodies and the commands of `watch`, `su -c`, `script -c` are read again as shell code, to a
+ * depth bound. What runs code the reader cannot see — a shell reading stdin or a file, `source` —
+ * is marked opaque.
  */
 
 export interface Invocation {
-  /** The program (basename of the path as written) and its arguments. */
+  /** The program (base name of the word as written), '' for a command made only of redirections. */
   name: string;
+  /** The program word as written. */
+  program: Word | null;
   args: Word[];
-  redirects: SimpleCommand['redirects'];
+  redirects: Redirect[];
+  /** Runs only conditionally (after `&&`/`||`, in a condition, loop, case or function body). */
+  conditional: boolean;
+  /** Arguments are appended at run time (`xargs`, `find -exec … +`). */
+  completed: boolean;
+  /** Why this invocation runs code the reader cannot see, when it does. */
+  opaque?: string;
+  /** Assignments that precede it (`FOO=1 cmd`), as written. */
+  assignments: string[];
+  /** The wrappers it was found inside (`sudo`, `xargs`, …). */
+  via: string[];
 }
 
 export interface ShellReadingRaw {
   invocations: Invocation[];
+  functions: string[];
+  heredocs: HereDoc[];
   unparsable?: string;
 }
 
-const RESERVED = new Set(['if', 'then', 'else', 'elif', 'fi', 'do', 'done', 'while', 'until', 'for', 'in', 'case', 'esac', 'select', 'function', '{', '}', '!', '[[', ']]', 'coproc']);
-const SHELLS = new Set(['bash', 'sh', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'busybox']);
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/;
-
-/** Options that take a value, per wrapper; the wrapper's command starts after them. */
-const WRAPPERS: Record<string, { valueOptions: string[]; positional?: number; stopAtFirst?: boolean }> = {
-  sudo: { valueOptions: ['-u', '-g', '-C', '-h', '-p', '-D', '-r', '-t', '-U', '-T', '--user', '--group', '--chdir', '--prompt', '--host'] },
-  doas: { valueOptions: ['-u', '-C'] },
-  env: { valueOptions: ['-u', '-C', '--unset', '--chdir'] },
-  nohup: { valueOptions: [] },
-  time: { valueOptions: ['-f', '-o', '--format', '--output'] },
-  nice: { valueOptions: ['-n', '--adjustment'] },
-  ionice: { valueOptions: ['-c', '-n', '-t'] },
-  timeout: { valueOptions: ['-s', '-k', '--signal', '--kill-after'], positional: 1 },
-  xargs: { valueOptions: ['-I', '-n', '-P', '-L', '-s', '-d', '-E', '-a', '--max-args', '--max-procs', '--delimiter', '--arg-file', '--replace'] },
-  exec: { valueOptions: ['-a'] },
-  command: { valueOptions: [] },
-  builtin: { valueOptions: [] },
-  stdbuf: { valueOptions: ['-i', '-o', '-e'] },
-  setsid: { valueOptions: [] },
-  chronic: { valueOptions: [] },
-  unbuffer: { valueOptions: [] },
-  caffeinate: { valueOptions: [] },
-  watch: { valueOptions: ['-n', '-d', '--interval'] },
-};
+/** More simple commands than this in one line (after re-reading nested code): unreadable. */
+export const MAX_INVOCATIONS = 4096;
 
 export function baseName(program: string): string {
   const slash = program.lastIndexOf('/');
   return slash === -1 ? program : program.slice(slash + 1);
 }
 
-type Peeled = { kind: 'run'; words: Word[] } | { kind: 'reparse'; source: string; dynamic: boolean } | { kind: 'lookup' };
+const literalWord = (text: string): Word => ({ text, dynamic: false, pattern: false, quoted: false, ansi: false });
 
-/** Removes one layer: assignments, reserved words, a wrapper and its options, or a shell's -c. */
-function peel(words: Word[]): Peeled {
+type Peeled =
+  | { kind: 'run'; words: Word[]; completed?: boolean; opaque?: string; via?: string }
+  | { kind: 'reparse'; source: string; dynamic: boolean; via: string }
+  | { kind: 'reparse-many'; sources: { source: string; dynamic: boolean }[]; via: string }
+  | { kind: 'lookup' };
+
+/** The words after a wrapper's options and leading operands. */
+function afterOptions(rest: Word[], valueOptions: readonly string[], positional: number, commandOption?: readonly string[]): { at: number; command?: Word } {
+  let j = 1;
+  let leading = positional;
+  while (j < rest.length) {
+    const w = rest[j]!.text;
+    if (commandOption?.includes(w) || (commandOption?.includes('-c') && /^-[a-zA-Z]+c$/.test(w))) return { at: j + 2, command: rest[j + 1] ?? literalWord('') };
+    const eq = w.indexOf('=');
+    if (eq > 0 && commandOption?.includes(w.slice(0, eq))) return { at: j + 1, command: { ...rest[j]!, text: w.slice(eq + 1) } };
+    if (w === '--') return { at: j + 1 };
+    if (w.startsWith('-') && w.length > 1) {
+      j += valueOptions.includes(w) ? 2 : 1;
+    } else if (leading > 0) {
+      leading--;
+      j++;
+    } else break;
+  }
+  return { at: j };
+}
+
+/** `find … -exec CMD {} \;` and friends: each command it runs, as words. */
+function findCommands(args: Word[]): { words: Word[]; completed: boolean }[] {
+  const out: { words: Word[]; completed: boolean }[] = [];
+  for (let k = 0; k < args.length; k++) {
+    if (!['-exec', '-execdir', '-ok', '-okdir'].includes(args[k]!.text)) continue;
+    const words: Word[] = [];
+    let completed = true;
+    for (k++; k < args.length; k++) {
+      const t = args[k]!.text;
+      if (t === ';' || t === '\\;') {
+        completed = false;
+        break;
+      }
+      if (t === '+' && words.length > 0 && words[words.length - 1]!.text === '{}') break;
+      words.push(t.includes('{}') ? { ...args[k]!, dynamic: true } : args[k]!);
+    }
+    out.push({ words, completed });
+  }
+  return out;
+}
+
+/** Removes one layer: assignments, a wrapper and its options, a shell's `-c`, `eval`, or a runner. */
+function peel(words: Word[], assignments: string[]): Peeled {
   let k = 0;
-  while (k < words.length && (RESERVED.has(words[k]!.text) || ASSIGNMENT.test(words[k]!.text))) k++;
+  while (k < words.length && !words[k]!.quoted && ASSIGNMENT.test(words[k]!.text)) assignments.push(words[k++]!.text);
   const rest = words.slice(k);
   if (rest.length === 0) return { kind: 'run', words: rest };
-  const name = baseName(rest[0]!.text);
+  const first = rest[0]!;
+  if (first.dynamic || first.pattern || first.ansi) return { kind: 'run', words: rest };
+  const name = baseName(first.text);
+  const lower = name.toLowerCase();
   const wrapper = WRAPPERS[name];
-  if (wrapper && !rest[0]!.dynamic) {
-    let j = 1;
-    let positional = wrapper.positional ?? 0;
-    while (j < rest.length) {
-      const w = rest[j]!.text;
-      if (name === 'env' && ASSIGNMENT.test(w)) j++;
-      else if ((name === 'env' && (w === '-S' || w === '--split-string')) && j + 1 < rest.length) {
-        return { kind: 'reparse', source: [rest[j + 1]!.text, ...rest.slice(j + 2).map((x) => x.text)].join(' '), dynamic: rest.slice(j + 1).some((x) => x.dynamic) };
-      } else if (name === 'command' && (w === '-v' || w === '-V')) return { kind: 'lookup' };
-      else if (w === '--') {
-        j++;
-        break;
-      } else if (w.startsWith('-') && w.length > 1) {
-        j += wrapper.valueOptions.includes(w) ? 2 : 1;
-      } else if (positional > 0) {
-        positional--;
-        j++;
-      } else break;
-    }
-    return { kind: 'run', words: rest.slice(j) };
-  }
-  if (SHELLS.has(name) && !rest[0]!.dynamic) {
-    for (let j = 1; j < rest.length; j++) {
-      const w = rest[j]!.text;
-      if (/^-[a-zA-Z]*c[a-zA-Z]*$/.test(w)) {
-        const script = rest[j + 1];
-        if (!script) return { kind: 'run', words: rest };
-        return { kind: 'reparse', source: script.text, dynamic: script.dynamic };
+  if (wrapper) {
+    if (name === 'command' && rest.slice(1).some((w) => w.text === '-v' || w.text === '-V')) return { kind: 'lookup' };
+    if (name === 'env') {
+      for (let j = 1; j < rest.length; j++) {
+        const w = rest[j]!.text;
+        if (w === '-S' || w === '--split-string' || w.startsWith('--split-string=') || /^-[a-zA-Z]*S./.test(w)) {
+          const inline = w.startsWith('--split-string=') ? w.slice(15) : /^-[a-zA-Z]*S./.test(w) ? w.slice(w.indexOf('S') + 1) : null;
+          const parts = inline !== null ? [{ ...rest[j]!, text: inline }, ...rest.slice(j + 1)] : rest.slice(j + 1);
+          return { kind: 'reparse', source: parts.map((x) => x.text).join(' '), dynamic: parts.some((x) => x.dynamic), via: 'env -S' };
+        }
+        if (!w.startsWith('-') && !ASSIGNMENT.test(w)) break;
       }
-      if (!w.startsWith('-') && !w.startsWith('+')) break;
     }
+    let found: { at: number; command?: Word } = afterOptions(rest, wrapper.valueOptions, wrapper.positional ?? 0, wrapper.commandOption);
+    if (!found.command && wrapper.commandOption) {
+      const k = rest.findIndex((w, idx) => idx > 0 && (wrapper.commandOption!.some((o) => w.text === o || w.text.startsWith(`${o}=`)) || (wrapper.commandOption!.includes('-c') && /^-[a-zA-Z]+c$/.test(w.text))));
+      if (k !== -1) {
+        const w = rest[k]!;
+        found = { at: rest.length, command: w.text.startsWith('--') && w.text.includes('=') ? { ...w, text: w.text.slice(w.text.indexOf('=') + 1) } : rest[k + 1] ?? literalWord('') };
+      }
+    }
+    const { at, command } = found;
+    let j = at;
+    if (name === 'env') {
+      while (j < rest.length && ASSIGNMENT.test(rest[j]!.text)) assignments.push(rest[j++]!.text);
+    }
+    if (command) {
+      const extra = wrapper.joinsIntoShell ? rest.slice(at) : [];
+      const parts = [command, ...extra];
+      return { kind: 'reparse', source: parts.map((x) => x.text).join(' '), dynamic: parts.some((x) => x.dynamic), via: `${name} -c` };
+    }
+    const inner = rest.slice(j);
+    if (inner.length === 0) {
+      if (wrapper.shellWithoutCommand && j > 1 && rest.slice(1, j).some((w) => /^-[a-zA-Z]*[si]$|^--shell$|^--login$/.test(w.text))) {
+        return { kind: 'run', words: rest, opaque: `${name} starts a shell that reads commands from stdin` };
+      }
+      if (name === 'su' || name === 'runuser' || name === 'script') {
+        return { kind: 'run', words: rest, opaque: `${name} starts a shell that reads commands from stdin` };
+      }
+      return { kind: 'run', words: name === 'xargs' ? [literalWord('echo')] : [], completed: name === 'xargs', via: name };
+    }
+    if (name === 'su' || name === 'runuser') return { kind: 'run', words: rest, opaque: `${name} starts a shell for another user` };
+    if (wrapper.joinsIntoShell && !rest.slice(1, at).some((w) => w.text === '-x' || w.text === '--exec')) {
+      return { kind: 'reparse', source: inner.map((x) => x.text).join(' '), dynamic: inner.some((x) => x.dynamic), via: name };
+    }
+    if (name === 'xargs') {
+      const replace = rest.slice(1, at).findIndex((w) => w.text === '-I' || w.text === '--replace' || w.text === '-i' || w.text.startsWith('-I') || w.text.startsWith('--replace='));
+      if (replace !== -1) {
+        const option = rest[1 + replace]!.text;
+        const token = option === '-I' || option === '--replace' ? rest[2 + replace]?.text ?? '{}' : option.startsWith('--replace=') ? option.slice(10) : option.startsWith('-I') && option.length > 2 ? option.slice(2) : '{}';
+        return { kind: 'run', words: inner.map((w) => (token !== '' && w.text.includes(token) ? { ...w, dynamic: true } : w)), completed: false, via: name };
+      }
+    }
+    return { kind: 'run', words: inner, completed: wrapper.completes === true, via: name };
+  }
+  const runnerSubs = RUNNER_SUBCOMMANDS[name];
+  if (runnerSubs && rest[1] !== undefined && runnerSubs.includes(rest[1].text)) {
+    const inner = rest.slice(2);
+    let j = 0;
+    while (j < inner.length && inner[j]!.text.startsWith('-')) j += inner[j]!.text === '--' ? 1 : 1;
+    if (j < inner.length) return { kind: 'run', words: inner.slice(j), via: `${name} ${rest[1].text}` };
+  }
+  if (name === 'ip' && rest[1]?.text === 'netns' && rest[2]?.text === 'exec' && rest.length > 4) return { kind: 'run', words: rest.slice(4), via: 'ip netns exec' };
+  if (name === 'find') {
+    const commands = findCommands(rest.slice(1));
+    if (commands.length > 0) return { kind: 'run', words: rest, via: 'find' };
+  }
+  if (SHELLS.has(lower) || (name === 'busybox' && rest[1] !== undefined && SHELLS.has(rest[1].text))) {
+    const from = name === 'busybox' ? 2 : 1;
+    for (let j = from; j < rest.length; j++) {
+      const w = rest[j]!.text;
+      const powershell = lower.startsWith('pwsh') || lower.startsWith('powershell');
+      if ((!powershell && /^-[a-zA-Z]*c[a-zA-Z]*$/.test(w)) || /^-(command|c)$/i.test(w) || w === '--command') {
+        const script = rest[j + 1];
+        if (!script) return { kind: 'run', words: rest, opaque: `${name} reads commands from stdin` };
+        return { kind: 'reparse', source: script.text, dynamic: script.dynamic, via: `${name} -c` };
+      }
+      if (/^-(encodedcommand|e|ec|enc)$/i.test(w) && powershell) {
+        return { kind: 'run', words: rest, opaque: `${name} runs an encoded command` };
+      }
+      if (SHELL_VALUE_OPTIONS.has(w)) {
+        j++;
+        continue;
+      }
+      if (w === '-' || w === '--') break;
+      if (!w.startsWith('-') && !w.startsWith('+')) return { kind: 'run', words: rest, opaque: `${name} runs the script file ${w}` };
+    }
+    return { kind: 'run', words: rest, opaque: `${name} reads commands from stdin` };
+  }
+  if (name === 'eval' || lower === 'invoke-expression' || lower === 'iex') {
+    const args = rest.slice(1);
+    return { kind: 'reparse', source: args.map((w) => w.text).join(' '), dynamic: args.some((w) => w.dynamic), via: name };
+  }
+  if (name === 'alias') {
+    const bodies = rest.slice(1).filter((w) => w.text.includes('=')).map((w) => ({ source: w.text.slice(w.text.indexOf('=') + 1), dynamic: w.dynamic }));
+    return { kind: 'reparse-many', sources: bodies, via: 'alias' };
+  }
+  if (name === 'trap') {
+    const args = rest.slice(1).filter((w) => w.text !== '--');
+    if (args.length >= 2 && !args[0]!.text.startsWith('-')) return { kind: 'reparse', source: args[0]!.text, dynamic: args[0]!.dynamic, via: 'trap' };
     return { kind: 'run', words: rest };
   }
-  if ((name === 'eval' || /^(invoke-expression|iex)$/i.test(name)) && !rest[0]!.dynamic) {
-    const args = rest.slice(1);
-    return { kind: 'reparse', source: args.map((w) => w.text).join(' '), dynamic: args.some((w) => w.dynamic) };
-  }
+  if (SOURCES.has(name)) return { kind: 'run', words: rest, opaque: `${name} runs a file in this shell` };
+  if (name === 'enable' && rest.some((w) => w.text.startsWith('-f'))) return { kind: 'run', words: rest, opaque: 'enable -f loads code into the shell' };
   return { kind: 'run', words: rest };
 }
 
-function invocationsOf(parse: ShellParse, depth: number, out: Invocation[]): string | undefined {
+interface Walk {
+  out: Invocation[];
+  functions: string[];
+  heredocs: HereDoc[];
+}
+
+function invocationsOf(parse: ShellParse, depth: number, conditional: boolean, walk: Walk): string | undefined {
   if (parse.unparsable) return parse.unparsable;
+  walk.functions.push(...parse.functions);
+  walk.heredocs.push(...parse.heredocs);
   for (const command of parse.commands) {
-    let words = command.words;
-    for (let layer = 0; ; layer++) {
-      if (layer > 16) return 'too many wrappers';
-      const peeled = peel(words);
-      if (peeled.kind === 'lookup') break;
-      if (peeled.kind === 'reparse') {
-        if (peeled.dynamic) return 'a command string built at run time (bash -c / eval with expansions)';
-        const inner = parseShell(peeled.source, depth + 1);
-        const problem = invocationsOf(inner, depth + 1, out);
-        if (problem) return problem;
-        break;
-      }
-      if (peeled.words.length === words.length || peeled.words.length === 0) {
-        if (peeled.words.length > 0) {
-          const [program, ...args] = peeled.words;
-          if (program!.dynamic) return `a command name computed at run time (${program!.text})`;
-          out.push({ name: baseName(program!.text), args, redirects: command.redirects });
-        } else if (command.redirects.length > 0) {
-          out.push({ name: '', args: [], redirects: command.redirects });
-        }
-        break;
-      }
-      words = peeled.words;
-    }
-    if (words !== command.words && command.redirects.length > 0 && !out.some((i) => i.redirects === command.redirects)) {
-      out.push({ name: '', args: [], redirects: command.redirects });
-    }
+    const problem = runWords(command.words, command.redirects, conditional || command.conditional, false, [], depth, walk);
+    if (problem) return problem;
+    if (walk.out.length > MAX_INVOCATIONS) return `more than ${MAX_INVOCATIONS} commands`;
   }
   return undefined;
 }
 
+/** Peels one command's wrappers layer by layer and records what finally runs. */
+function runWords(start: Word[], redirects: Redirect[], cond: boolean, completedAtStart: boolean, viaAtStart: string[], depth: number, walk: Walk): string | undefined {
+  let words = start;
+  const assignments: string[] = [];
+  const via = [...viaAtStart];
+  let completed = completedAtStart;
+  let recorded = false;
+  for (let layer = 0; ; layer++) {
+    if (layer > 16) return 'too many wrappers';
+    const peeled = peel(words, assignments);
+    if (peeled.kind === 'lookup') break;
+    if (peeled.kind === 'reparse' || peeled.kind === 'reparse-many') {
+      const sources = peeled.kind === 'reparse' ? [{ source: peeled.source, dynamic: peeled.dynamic }] : peeled.sources;
+      for (const s of sources) {
+        if (s.dynamic) return `a command string built at run time (${peeled.via} with an expansion)`;
+        const problem = invocationsOf(parseShell(s.source, depth + 1), depth + 1, cond, walk);
+        if (problem) return problem;
+      }
+      break;
+    }
+    if (peeled.via) via.push(peeled.via);
+    completed ||= peeled.completed === true;
+    if (peeled.via === 'find') {
+      for (const run of findCommands(peeled.words.slice(1))) {
+        if (run.words.length === 0) continue;
+        const problem = runWords(run.words, [], cond, run.completed, [...via], depth, walk);
+        if (problem) return problem;
+      }
+    }
+    const changed = peeled.words.length !== words.length || (peeled.via !== undefined && peeled.via !== 'find');
+    if (!changed || peeled.words.length === 0 || peeled.opaque !== undefined) {
+      if (peeled.words.length > 0) {
+        const [program, ...args] = peeled.words;
+        walk.out.push({
+          name: baseName(program!.text),
+          program: program!,
+          args,
+          redirects,
+          conditional: cond,
+          completed,
+          ...(peeled.opaque !== undefined ? { opaque: peeled.opaque } : {}),
+          assignments: [...assignments],
+          via: [...via],
+        });
+        recorded = true;
+      }
+      break;
+    }
+    words = peeled.words;
+  }
+  if (!recorded && (redirects.length > 0 || assignments.length > 0)) {
+    walk.out.push({ name: '', program: null, args: [], redirects, conditional: cond, completed: false, assignments: [...assignments], via: [] });
+  }
+  return undefined;
+}
+
+/** Every program a command line may run, with its words, or why the line cannot be read with confidence. */
 export function readCommandLine(src: string): ShellReadingRaw {
-  const invocations: Invocation[] = [];
-  const unparsable = invocationsOf(parseShell(src), 0, invocations);
-  return unparsable ? { invocations: [], unparsable } : { invocations };
+  const walk: Walk = { out: [], functions: [], heredocs: [] };
+  const unparsable = invocationsOf(parseShell(src), 0, false, walk);
+  return unparsable ? { invocations: [], functions: [], heredocs: [], unparsable } : { invocations: walk.out, functions: walk.functions, heredocs: walk.heredocs };
 }

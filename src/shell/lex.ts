@@ -1,17 +1,27 @@
 /**
- * A bash lexer and parser, just deep enough to find every simple command a command line runs:
- * quotes, escapes and line continuations; `;` `&&` `||` `|` `|&` `&` and newlines; subshells and
- * groups; `$(…)`, backticks, `<(…)` and `>(…)` (parsed recursively); here-documents (bodies
- * skipped, but substitutions in unquoted ones parsed); redirections with their targets. What it
- * cannot read with confidence (an unterminated quote, nesting past the bound) is reported, never
- * guessed.
+ * A bash reader, just deep enough to find every simple command a command line may run: quotes
+ * (single, double, ANSI-C `$'…'` decoded, locale `$"…"`), escapes and line continuations;
+ * `;` `&&` `||` `|` `|&` `&` and newlines; subshells, groups, `if`/`while`/`until`/`for`/`case`
+ * and function definitions; `$(…)`, backticks, `<(…)` and `>(…)` (read recursively, here-documents
+ * inside them included); arithmetic `((…))` and `$((…))`; `[[ … ]]`; here-documents (bodies kept,
+ * substitutions in unquoted ones read); redirections with their targets.
+ *
+ * It is linear in its input: every character is visited a bounded number of times (a substitution
+ * is read once per nesting level, and nesting is capped). Past the documented limits — nesting,
+ * words, commands, here-documents — the line is reported unreadable, never guessed.
  */
 
 export interface Word {
-  /** The word with quotes removed; expansions are kept as written (`$HOME`, `$(…)`). */
+  /** The word after quote removal (ANSI-C quotes decoded); expansions kept as written (`$HOME`, `$(…)`). */
   text: string;
   /** Contains an expansion whose value is only known at run time. */
   dynamic: boolean;
+  /** Contains an unquoted glob character or a brace expansion: it may become other words. */
+  pattern: boolean;
+  /** Any part of it was quoted or escaped (a quoted `if` is not a keyword). */
+  quoted: boolean;
+  /** Uses ANSI-C (`$'…'`) or locale (`$"…"`) quoting. */
+  ansi: boolean;
 }
 
 export interface Redirect {
@@ -22,21 +32,44 @@ export interface Redirect {
 export interface SimpleCommand {
   words: Word[];
   redirects: Redirect[];
+  /** Runs only if an earlier command succeeded or failed, or inside a condition, loop, case or function body. */
+  conditional: boolean;
+}
+
+export interface HereDoc {
+  body: string;
+  /** The delimiter was unquoted, so the body is expanded (its substitutions run). */
+  expanded: boolean;
 }
 
 export interface ShellParse {
   commands: SimpleCommand[];
+  /** Names of the functions the line defines. */
+  functions: string[];
+  heredocs: HereDoc[];
   unparsable?: string;
 }
 
+/** How deep `$(…)`, backticks and `bash -c` strings may nest before the line is unreadable. */
 export const MAX_DEPTH = 6;
+/** More words than this in one command line: unreadable. */
+export const MAX_WORDS = 50_000;
+/** More here-documents than this in one command line: unreadable. */
+export const MAX_HEREDOCS = 256;
 
-class Unparsable extends Error {}
+export class Unparsable extends Error {}
 
-type Token = { kind: 'word'; word: Word } | { kind: 'op'; op: string } | { kind: 'redirect'; op: string };
+export type Token =
+  | { kind: 'word'; word: Word }
+  | { kind: 'op'; op: string }
+  | { kind: 'redirect'; op: string }
+  | { kind: 'nested'; tokens: Token[] | null; source?: string };
 
 const CONTROL_OPS = ['&&', '||', ';;&', ';;', ';&', '|&', ';', '&', '|', '(', ')'];
 const REDIRECT_OPS = ['&>>', '&>', '<<<', '<<-', '<<', '>>', '>|', '>&', '<&', '<>', '>', '<'];
+const WORD_BREAK = new Set([' ', '\t', '\n', '\r', ';', '&', '|', '(', ')', '<', '>']);
+const NAME = /[A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-]/y;
+const FD_PREFIX = /\d{1,9}(?=[<>])/y;
 
 interface PendingHeredoc {
   delimiter: string;
@@ -44,13 +77,63 @@ interface PendingHeredoc {
   expand: boolean;
 }
 
-class Lexer {
-  i = 0;
-  tokens: Token[] = [];
-  heredocs: PendingHeredoc[] = [];
-  nested: string[] = [];
+interface Budget {
+  words: number;
+  heredocs: number;
+}
 
-  constructor(readonly src: string) {}
+function decodeAnsiC(src: string, start: number): { text: string; end: number } {
+  let out = '';
+  let i = start;
+  for (;;) {
+    if (i >= src.length) throw new Unparsable("an unterminated $'…' quote");
+    const c = src[i]!;
+    if (c === "'") return { text: out, end: i + 1 };
+    if (c !== '\\') {
+      out += c;
+      i++;
+      continue;
+    }
+    const e = src[i + 1] ?? '';
+    i += 2;
+    const simple: Record<string, string> = { a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\\': '\\', "'": "'", '"': '"', '?': '?' };
+    if (e in simple) out += simple[e];
+    else if (e >= '0' && e <= '7') {
+      let digits = e;
+      while (digits.length < 3 && /[0-7]/.test(src[i] ?? '')) digits += src[i++];
+      out += String.fromCharCode(parseInt(digits, 8) & 0xff);
+    } else if (e === 'x' || e === 'u' || e === 'U') {
+      const max = e === 'x' ? 2 : e === 'u' ? 4 : 8;
+      let digits = '';
+      while (digits.length < max && /[0-9a-fA-F]/.test(src[i] ?? '')) digits += src[i++];
+      if (digits === '') out += `\\${e}`;
+      else {
+        const code = parseInt(digits, 16);
+        out += code <= 0x10ffff ? String.fromCodePoint(code) : '';
+      }
+    } else if (e === 'c') {
+      const ch = src[i++] ?? '';
+      out += String.fromCharCode(ch.toUpperCase().charCodeAt(0) ^ 0x40);
+    } else out += `\\${e}`;
+  }
+}
+
+export class Lexer {
+  i: number;
+  tokens: Token[] = [];
+  private heredocs: PendingHeredoc[] = [];
+  readonly docs: HereDoc[];
+
+  constructor(
+    readonly src: string,
+    start: number,
+    private readonly depth: number,
+    private readonly budget: Budget,
+    docs: HereDoc[],
+  ) {
+    this.i = start;
+    this.docs = docs;
+  }
 
   private peek(n = 0): string {
     return this.src[this.i + n] ?? '';
@@ -60,7 +143,18 @@ class Lexer {
     return this.src.startsWith(s, this.i);
   }
 
-  run(): void {
+  private nest(): Lexer {
+    if (this.depth + 1 > MAX_DEPTH) throw new Unparsable(`commands nested more than ${MAX_DEPTH} deep`);
+    return new Lexer(this.src, this.i, this.depth + 1, this.budget, this.docs);
+  }
+
+  /**
+   * Reads tokens to the end of the source, or — for the body of a `$(…)` — to the `)` that closes
+   * it (a `)` ending a `case` pattern does not), and returns with the cursor after that `)`.
+   */
+  run(untilClose = false): Token[] {
+    let parens = 0;
+    let caseDepth = 0;
     while (this.i < this.src.length) {
       const c = this.peek();
       if (c === ' ' || c === '\t' || c === '\r') {
@@ -69,17 +163,23 @@ class Lexer {
         this.i += 2;
       } else if (c === '\n') {
         this.i++;
-        this.tokens.push({ kind: 'op', op: ';' });
+        this.tokens.push({ kind: 'op', op: '\n' });
         this.readHeredocBodies();
       } else if (c === '#') {
         while (this.i < this.src.length && this.peek() !== '\n') this.i++;
       } else if (this.startsWith('<(') || this.startsWith('>(')) {
         this.i += 2;
-        this.nested.push(this.readBalanced(')'));
-        this.tokens.push({ kind: 'word', word: { text: '/dev/fd/63', dynamic: false } });
+        const inner = this.nest();
+        inner.run(true);
+        this.i = inner.i;
+        this.tokens.push({ kind: 'nested', tokens: inner.tokens });
+        this.tokens.push({ kind: 'word', word: { text: '/dev/fd/63', dynamic: false, pattern: false, quoted: false, ansi: false } });
+      } else if (this.startsWith('((') && this.atCommandStart() && this.tryArithmetic()) {
+        // an arithmetic command: only its substitutions run
       } else {
-        const fdRedirect = /^\d+(?=[<>])/.exec(this.src.slice(this.i, this.i + 12));
-        if (fdRedirect) this.i += fdRedirect[0].length;
+        FD_PREFIX.lastIndex = this.i;
+        const fd = FD_PREFIX.exec(this.src);
+        if (fd) this.i += fd[0].length;
         const redirect = REDIRECT_OPS.find((op) => this.startsWith(op));
         if (redirect) {
           this.i += redirect.length;
@@ -87,119 +187,174 @@ class Lexer {
           else this.tokens.push({ kind: 'redirect', op: redirect });
           continue;
         }
-        if (fdRedirect) this.i -= fdRedirect[0].length;
+        if (fd) this.i -= fd[0].length;
         const control = CONTROL_OPS.find((op) => this.startsWith(op));
         if (control) {
+          if (control === '(') parens++;
+          if (control === ')') {
+            if (parens === 0 && caseDepth > 0) {
+              // the end of a case pattern
+            } else if (parens === 0 && untilClose) {
+              this.i++;
+              return this.tokens;
+            } else parens = Math.max(0, parens - 1);
+          }
           this.i += control.length;
           this.tokens.push({ kind: 'op', op: control });
           continue;
         }
-        this.tokens.push({ kind: 'word', word: this.readWord() });
+        const startsCommand = this.atCommandStart();
+        const word = this.readWord();
+        if (!word.quoted && word.text === 'case' && startsCommand) caseDepth++;
+        if (!word.quoted && word.text === 'esac' && startsCommand && caseDepth > 0) caseDepth--;
+        if (--this.budget.words < 0) throw new Unparsable(`more than ${MAX_WORDS} words`);
+        this.tokens.push({ kind: 'word', word });
       }
     }
-    if (this.heredocs.length > 0) this.heredocs = [];
+    if (untilClose) throw new Unparsable('an unterminated $( or <(');
+    return this.tokens;
+  }
+
+  private atCommandStart(): boolean {
+    const last = this.tokens[this.tokens.length - 1];
+    return last === undefined || last.kind === 'op' || (last.kind === 'word' && !last.word.quoted && ['then', 'do', 'else', 'elif', 'if', 'while', 'until', '!', '{', 'for'].includes(last.word.text));
+  }
+
+  /** `((…))` when it closes as arithmetic; otherwise leaves the cursor for two `(`. */
+  private tryArithmetic(): boolean {
+    const start = this.i;
+    this.i += 2;
+    try {
+      const body = this.readArithmetic();
+      this.collectSubstitutions(body);
+      return true;
+    } catch (err) {
+      if (!(err instanceof Unparsable)) throw err;
+      this.i = start;
+      return false;
+    }
+  }
+
+  /** After `((` or `$((`: up to the matching `))`, parentheses balanced. */
+  private readArithmetic(): string {
+    const start = this.i;
+    let depth = 0;
+    while (this.i < this.src.length) {
+      const c = this.peek();
+      if (c === '\\') this.i += 2;
+      else if (c === '(') {
+        depth++;
+        this.i++;
+      } else if (c === ')') {
+        if (depth === 0) {
+          if (this.peek(1) !== ')') throw new Unparsable('not arithmetic');
+          const body = this.src.slice(start, this.i);
+          this.i += 2;
+          return body;
+        }
+        depth--;
+        this.i++;
+      } else if (c === "'" || c === '"' || c === '`') {
+        // quotes inside arithmetic are rare; read them so a `)` inside does not count
+        if (c === '`') {
+          this.i++;
+          this.readBackquoted();
+        } else {
+          const end = this.src.indexOf(c, this.i + 1);
+          if (end === -1) throw new Unparsable('an unterminated quote');
+          this.i = end + 1;
+        }
+      } else this.i++;
+    }
+    throw new Unparsable('an unterminated ((');
   }
 
   private readHeredocStart(stripTabs: boolean): void {
     while (this.peek() === ' ' || this.peek() === '\t') this.i++;
-    const start = this.i;
     const word = this.readWord();
-    const raw = this.src.slice(start, this.i);
     if (word.text === '') throw new Unparsable('a here-document without a delimiter');
-    this.heredocs.push({ delimiter: word.text, stripTabs, expand: !/['"\\]/.test(raw) });
+    if (word.dynamic || word.ansi) throw new Unparsable('a here-document delimiter with an expansion');
+    if (this.heredocs.length + this.docs.length >= MAX_HEREDOCS) throw new Unparsable(`more than ${MAX_HEREDOCS} here-documents`);
+    this.heredocs.push({ delimiter: word.text, stripTabs, expand: !word.quoted });
+    this.tokens.push({ kind: 'redirect', op: '<<' });
+    this.tokens.push({ kind: 'word', word: { text: '/dev/stdin', dynamic: false, pattern: false, quoted: true, ansi: false } });
   }
 
+  /**
+   * Bodies of the here-documents started on the line just ended. bash ends a body at the first
+   * line equal to the delimiter (leading tabs removed for `<<-`); in an unquoted one a backslash
+   * before the newline joins lines first. Unterminated, the body runs to the end of the input.
+   */
   private readHeredocBodies(): void {
     for (const doc of this.heredocs) {
-      const bodyLines: string[] = [];
+      const lines: string[] = [];
+      let pending = '';
       while (this.i < this.src.length) {
         const end = this.src.indexOf('\n', this.i);
-        const line = this.src.slice(this.i, end === -1 ? this.src.length : end);
+        const raw = this.src.slice(this.i, end === -1 ? this.src.length : end);
         this.i = end === -1 ? this.src.length : end + 1;
+        if (doc.expand && raw.endsWith('\\') && !raw.endsWith('\\\\') && end !== -1) {
+          pending += raw.slice(0, -1);
+          continue;
+        }
+        const line = pending + raw;
+        pending = '';
         const compared = doc.stripTabs ? line.replace(/^\t+/, '') : line;
         if (compared === doc.delimiter) break;
-        bodyLines.push(line);
+        lines.push(line);
       }
-      if (doc.expand) this.collectSubstitutions(bodyLines.join('\n'));
+      if (pending !== '') lines.push(pending);
+      const body = lines.join('\n');
+      this.docs.push({ body, expanded: doc.expand });
+      if (doc.expand) this.collectSubstitutions(body);
     }
     this.heredocs = [];
   }
 
-  /** In a here-document or other expanded text, only `$(…)` and backticks run commands. */
+  /** In a here-document or other expanded text, only `$(…)`, `$((…))` and backticks run commands. */
   private collectSubstitutions(text: string): void {
-    const inner = new Lexer(text);
-    for (inner.i = 0; inner.i < text.length; ) {
-      if (text[inner.i] === '\\') inner.i += 2;
-      else if (text.startsWith('$((', inner.i)) {
-        inner.i += 3;
-        inner.readBalanced('))');
-      } else if (text.startsWith('$(', inner.i)) {
-        inner.i += 2;
-        this.nested.push(inner.readBalanced(')'));
-      } else if (text[inner.i] === '`') {
+    const inner = new Lexer(text, 0, this.depth, this.budget, this.docs);
+    while (inner.i < text.length) {
+      const c = text[inner.i]!;
+      if (c === '\\') inner.i += 2;
+      else if (c === '$' && text[inner.i + 1] === '(') {
+        const nested = inner.readDollar();
+        for (const t of nested.nested) this.tokens.push(t);
+      } else if (c === '$' && text[inner.i + 1] === '{') {
+        const nested = inner.readDollar();
+        for (const t of nested.nested) this.tokens.push(t);
+      } else if (c === '`') {
         inner.i++;
-        this.nested.push(inner.readBackquoted());
+        this.tokens.push(this.nestedFromSource(inner.readBackquoted()));
       } else inner.i++;
     }
   }
 
-  /** Reads up to the `close` that balances an opening just consumed, honouring quotes. */
-  readBalanced(close: ')' | '))' | '}'): string {
-    const start = this.i;
-    let depth = 1;
-    while (this.i < this.src.length) {
-      const c = this.peek();
-      if (c === '\\') {
-        this.i += 2;
-      } else if (c === "'") {
-        const end = this.src.indexOf("'", this.i + 1);
-        if (end === -1) throw new Unparsable('an unterminated single quote');
-        this.i = end + 1;
-      } else if (c === '"') {
-        this.i++;
-        this.skipDoubleQuoted();
-      } else if (c === '`') {
-        this.i++;
-        this.readBackquoted();
-      } else if (close === '}' ? c === '{' : c === '(') {
-        depth++;
-        this.i++;
-      } else if (this.startsWith(close) || (close !== '))' && c === close)) {
-        depth--;
-        if (depth === 0) {
-          const body = this.src.slice(start, this.i);
-          this.i += close.length;
-          return body;
-        }
-        this.i++;
-      } else if (close === '))' && c === ')') {
-        depth--;
-        this.i++;
-      } else {
-        this.i++;
-      }
-    }
-    throw new Unparsable(`an unterminated ${close === '}' ? '${' : '$('}`);
+  private nestedFromSource(source: string): Token {
+    if (this.depth + 1 > MAX_DEPTH) throw new Unparsable(`commands nested more than ${MAX_DEPTH} deep`);
+    const inner = new Lexer(source, 0, this.depth + 1, this.budget, this.docs);
+    inner.run(false);
+    return { kind: 'nested', tokens: inner.tokens, source };
   }
 
-  private skipDoubleQuoted(): void {
+  /** After an opening `"`: to the closing one; the commands its substitutions run go to `out`. */
+  private skipDoubleQuoted(out: Token[]): void {
     while (this.i < this.src.length) {
       const c = this.peek();
       if (c === '\\') this.i += 2;
       else if (c === '"') {
         this.i++;
         return;
-      } else if (this.startsWith('$(')) {
-        this.i += 2;
-        this.readBalanced(')');
-      } else if (c === '`') {
+      } else if (c === '$' && (this.peek(1) === '(' || this.peek(1) === '{')) out.push(...this.readDollar().nested);
+      else if (c === '`') {
         this.i++;
-        this.readBackquoted();
+        out.push(this.nestedFromSource(this.readBackquoted()));
       } else this.i++;
     }
     throw new Unparsable('an unterminated double quote');
   }
 
+  /** After an opening backquote: the text up to the closing one, with `\``, `\\` and `\$` unescaped. */
   readBackquoted(): string {
     let out = '';
     while (this.i < this.src.length) {
@@ -218,41 +373,113 @@ class Lexer {
     throw new Unparsable('an unterminated backquote');
   }
 
-  /** `$…` at the cursor: records substitutions, returns the text kept in the word. */
-  private readDollar(): string {
+  /** `${…}` body: up to the matching `}`, quotes honoured; the commands its substitutions run go to `out`. */
+  private readBraced(out: Token[]): void {
+    let depth = 1;
+    while (this.i < this.src.length) {
+      const c = this.peek();
+      if (c === '\\') this.i += 2;
+      else if (c === "'") {
+        const end = this.src.indexOf("'", this.i + 1);
+        if (end === -1) throw new Unparsable('an unterminated single quote');
+        this.i = end + 1;
+      } else if (c === '"') {
+        this.i++;
+        this.skipDoubleQuoted(out);
+      } else if (c === '`') {
+        this.i++;
+        out.push(this.nestedFromSource(this.readBackquoted()));
+      } else if (c === '$' && this.peek(1) === '(') out.push(...this.readDollar().nested);
+      else if (c === '{') {
+        depth++;
+        this.i++;
+      } else if (c === '}') {
+        this.i++;
+        if (--depth === 0) return;
+      } else this.i++;
+    }
+    throw new Unparsable('an unterminated ${');
+  }
+
+  /** `$…` at the cursor: the text kept in the word, and the commands it runs. */
+  readDollar(): { text: string; nested: Token[] } {
     const start = this.i;
+    const nested: Token[] = [];
     if (this.startsWith('$((')) {
       this.i += 3;
-      const body = this.readBalanced('))');
-      this.collectSubstitutions(body);
-      return this.src.slice(start, this.i);
+      try {
+        const body = this.readArithmetic();
+        if (this.depth + 1 > MAX_DEPTH) throw new Unparsable(`commands nested more than ${MAX_DEPTH} deep`);
+        const holder = new Lexer(body, 0, this.depth + 1, this.budget, this.docs);
+        holder.collectSubstitutions(body);
+        nested.push(...holder.tokens);
+        return { text: this.src.slice(start, this.i), nested };
+      } catch (err) {
+        if (!(err instanceof Unparsable)) throw err;
+        this.i = start;
+      }
     }
     if (this.startsWith('$(')) {
       this.i += 2;
-      this.nested.push(this.readBalanced(')'));
-      return this.src.slice(start, this.i);
+      const inner = this.nest();
+      inner.run(true);
+      this.i = inner.i;
+      nested.push({ kind: 'nested', tokens: inner.tokens });
+      return { text: this.src.slice(start, this.i), nested };
     }
     if (this.startsWith('${')) {
       this.i += 2;
-      this.collectSubstitutions(this.readBalanced('}'));
-      return this.src.slice(start, this.i);
+      this.readBraced(nested);
+      return { text: this.src.slice(start, this.i), nested };
     }
     this.i++;
-    const name = /^([A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-])/.exec(this.src.slice(this.i));
+    NAME.lastIndex = this.i;
+    const name = NAME.exec(this.src);
     if (name) this.i += name[0].length;
-    return this.src.slice(start, this.i);
+    return { text: this.src.slice(start, this.i), nested };
   }
 
   private readWord(): Word {
     let text = '';
+    /** The word with every quoted or escaped character replaced by a placeholder: where globs and braces are live. */
+    let live = '';
     let dynamic = false;
+    let quoted = false;
+    let ansi = false;
+    const pushNested = (tokens: Token[]) => {
+      for (const t of tokens) this.tokens.push(t);
+    };
     while (this.i < this.src.length) {
       const c = this.peek();
-      if (c === ' ' || c === '\t' || c === '\n' || c === '\r') break;
+      if (WORD_BREAK.has(c)) {
+        // `a=(…)` array assignments keep their parentheses
+        if (c === '(' && text.endsWith('=') && /^[A-Za-z_][A-Za-z0-9_]*\+?=$/.test(text)) {
+          this.i++;
+          const inner = this.nest();
+          const start = this.i;
+          inner.run(true);
+          text += `(${this.src.slice(start, inner.i - 1)})`;
+          live += '_'.repeat(inner.i - start + 1);
+          this.i = inner.i;
+          continue;
+        }
+        if (c === '(' && /^[@!?*+]$/.test(text.slice(-1)) && text.length > 0) {
+          // an extglob pattern such as @(a|b): read it as part of the word
+          const end = this.src.indexOf(')', this.i);
+          if (end === -1) throw new Unparsable('an unterminated extglob pattern');
+          text += this.src.slice(this.i, end + 1);
+          live += '*'.repeat(end + 1 - this.i);
+          this.i = end + 1;
+          continue;
+        }
+        break;
+      }
       if (c === '\\') {
         if (this.peek(1) === '\n') this.i += 2;
         else {
           text += this.peek(1);
+          live += '_';
+          quoted = true;
           this.i += 2;
         }
         continue;
@@ -260,33 +487,29 @@ class Lexer {
       if (c === "'") {
         const end = this.src.indexOf("'", this.i + 1);
         if (end === -1) throw new Unparsable('an unterminated single quote');
-        text += this.src.slice(this.i + 1, end);
+        const part = this.src.slice(this.i + 1, end);
+        text += part;
+        live += '_'.repeat(part.length);
+        quoted = true;
         this.i = end + 1;
         continue;
       }
       if (c === '$' && this.peek(1) === "'") {
-        this.i += 2;
-        let out = '';
-        for (;;) {
-          if (this.i >= this.src.length) throw new Unparsable('an unterminated $\'…\' quote');
-          const d = this.peek();
-          if (d === '\\') {
-            const e = this.peek(1);
-            out += e === 'n' ? '\n' : e === 't' ? '\t' : e;
-            this.i += 2;
-          } else if (d === "'") {
-            this.i++;
-            break;
-          } else {
-            out += d;
-            this.i++;
-          }
-        }
-        text += out;
+        const decoded = decodeAnsiC(this.src, this.i + 2);
+        text += decoded.text;
+        live += '_'.repeat(decoded.text.length);
+        this.i = decoded.end;
+        quoted = true;
+        ansi = true;
         continue;
       }
-      if (c === '"') {
+      if (c === '"' || (c === '$' && this.peek(1) === '"')) {
+        if (c === '$') {
+          ansi = true;
+          this.i++;
+        }
         this.i++;
+        quoted = true;
         for (;;) {
           if (this.i >= this.src.length) throw new Unparsable('an unterminated double quote');
           const d = this.peek();
@@ -299,93 +522,229 @@ class Lexer {
             if (e === '\n') this.i += 2;
             else if ('"\\$`'.includes(e)) {
               text += e;
+              live += '_';
               this.i += 2;
             } else {
               text += d;
+              live += '_';
               this.i++;
             }
           } else if (d === '$' && /[A-Za-z_{(0-9@*#?$!-]/.test(this.peek(1))) {
-            text += this.readDollar();
+            const read = this.readDollar();
+            pushNested(read.nested);
+            text += read.text;
+            live += '_'.repeat(read.text.length);
             dynamic = true;
           } else if (d === '`') {
             this.i++;
-            this.nested.push(this.readBackquoted());
+            this.tokens.push(this.nestedFromSource(this.readBackquoted()));
             text += '`…`';
+            live += '___';
             dynamic = true;
           } else {
             text += d;
+            live += '_';
             this.i++;
           }
         }
         continue;
       }
       if (c === '$' && /[A-Za-z_{(0-9@*#?$!-]/.test(this.peek(1))) {
-        text += this.readDollar();
+        const read = this.readDollar();
+        pushNested(read.nested);
+        text += read.text;
+        live += '_'.repeat(read.text.length);
         dynamic = true;
         continue;
       }
       if (c === '`') {
         this.i++;
-        this.nested.push(this.readBackquoted());
+        this.tokens.push(this.nestedFromSource(this.readBackquoted()));
         text += '`…`';
+        live += '___';
         dynamic = true;
         continue;
       }
-      if (CONTROL_OPS.some((op) => this.startsWith(op)) || this.startsWith('<') || this.startsWith('>')) {
-        // `a=(…)` array assignments keep their parentheses.
-        if (c === '(' && text.endsWith('=')) {
-          this.i++;
-          text += `(${this.readBalanced(')')})`;
-          continue;
-        }
-        break;
-      }
       text += c;
+      live += c;
       this.i++;
     }
-    return { text, dynamic };
+    return { text, dynamic, pattern: isPattern(live), quoted, ansi };
   }
 }
 
-function splitCommands(tokens: Token[]): SimpleCommand[] {
-  const commands: SimpleCommand[] = [];
-  let current: SimpleCommand = { words: [], redirects: [] };
+/** Unquoted `*`, `?`, `[…]`, or a brace expansion `{a,b}` / `{1..3}`. */
+function isPattern(live: string): boolean {
+  if (/[*?]/.test(live)) return true;
+  const bracket = live.indexOf('[');
+  if (bracket !== -1 && live.indexOf(']', bracket + 1) !== -1) return true;
+  let open = -1;
+  let separated = false;
+  for (let k = 0; k < live.length; k++) {
+    const c = live[k];
+    if (c === '{') {
+      open = k;
+      separated = false;
+    } else if (c === '}') {
+      if (open !== -1 && separated) return true;
+      open = -1;
+    } else if (open !== -1 && (c === ',' || (c === '.' && live[k + 1] === '.'))) separated = true;
+  }
+  return false;
+}
+
+const RESERVED_START = new Set(['if', 'then', 'else', 'elif', 'do', 'while', 'until', '!', '{']);
+const CLOSERS = new Set(['fi', 'done', '}', 'esac']);
+
+/**
+ * From tokens to simple commands. Keywords are recognised where bash recognises them (unquoted, at
+ * the start of a command); `for`/`select` headers, `case` patterns and `[[ … ]]` are not commands;
+ * a function's body counts as commands the line may run.
+ */
+export function splitCommands(tokens: readonly Token[], baseConditional: boolean, out: ShellParse): void {
+  let current: SimpleCommand | null = null;
+  let afterAndOr = false;
+  let control = 0;
+  let functionBodies = 0;
+  let pendingFunction = false;
+  const braceIsFunction: boolean[] = [];
+  let mode: 'normal' | 'forHeader' | 'casePattern' | 'caseSubject' | 'test' = 'normal';
+  const conditional = () => baseConditional || afterAndOr || control > 0 || functionBodies > 0;
   const flush = () => {
-    if (current.words.length > 0 || current.redirects.length > 0) commands.push(current);
-    current = { words: [], redirects: [] };
+    if (current && (current.words.length > 0 || current.redirects.length > 0)) out.commands.push(current);
+    current = null;
   };
   for (let k = 0; k < tokens.length; k++) {
     const t = tokens[k]!;
-    if (t.kind === 'op') flush();
-    else if (t.kind === 'redirect') {
+    if (t.kind === 'nested') {
+      if (t.tokens) splitCommands(t.tokens, conditional(), out);
+      continue;
+    }
+    if (mode === 'test') {
+      if (t.kind === 'word' && !t.word.quoted && t.word.text === ']]') mode = 'normal';
+      continue;
+    }
+    if (mode === 'forHeader') {
+      if (t.kind === 'op' && (t.op === ';' || t.op === '\n')) mode = 'normal';
+      else if (t.kind === 'word' && !t.word.quoted && t.word.text === 'do') mode = 'normal';
+      continue;
+    }
+    if (mode === 'caseSubject') {
+      if (t.kind === 'word' && !t.word.quoted && t.word.text === 'in') mode = 'casePattern';
+      continue;
+    }
+    if (mode === 'casePattern') {
+      if (t.kind === 'word' && !t.word.quoted && t.word.text === 'esac') {
+        control = Math.max(0, control - 1);
+        mode = 'normal';
+      } else if (t.kind === 'op' && t.op === ')') mode = 'normal';
+      continue;
+    }
+    if (t.kind === 'op') {
+      if (t.op === '(' && current !== null && (current as SimpleCommand).words.length === 1 && (current as SimpleCommand).redirects.length === 0) {
+        const next = tokens[k + 1];
+        if (next?.kind === 'op' && next.op === ')') {
+          // `name () body`: a function definition
+          out.functions.push((current as SimpleCommand).words[0]!.text);
+          current = null;
+          pendingFunction = true;
+          k++;
+          continue;
+        }
+      }
+      flush();
+      if (t.op === '&&' || t.op === '||') afterAndOr = true;
+      else if (t.op === ';;' || t.op === ';&' || t.op === ';;&') mode = 'casePattern';
+      else if (t.op !== '|' && t.op !== '|&' && t.op !== '(' && t.op !== ')') afterAndOr = false;
+      if (t.op === '(' && pendingFunction) {
+        braceIsFunction.push(true);
+        functionBodies++;
+        pendingFunction = false;
+      } else if (t.op === '(') braceIsFunction.push(false);
+      else if (t.op === ')' && braceIsFunction.length > 0 && braceIsFunction.pop()) functionBodies--;
+      continue;
+    }
+    if (t.kind === 'redirect') {
       const next = tokens[k + 1];
+      current ??= { words: [], redirects: [], conditional: conditional() };
       if (next?.kind === 'word') {
         current.redirects.push({ op: t.op, target: next.word });
         k++;
       } else if (t.op !== '>&' && t.op !== '<&') {
         throw new Unparsable(`a redirection ${t.op} without a target`);
       }
-    } else current.words.push(t.word);
+      continue;
+    }
+    const word = t.word;
+    if (current === null && !word.quoted) {
+      const w = word.text;
+      if (w === 'function') {
+        const name = tokens[k + 1];
+        if (name?.kind === 'word') {
+          out.functions.push(name.word.text);
+          k++;
+          if (tokens[k + 1]?.kind === 'op' && (tokens[k + 1] as { op: string }).op === '(' && tokens[k + 2]?.kind === 'op' && (tokens[k + 2] as { op: string }).op === ')') k += 2;
+        }
+        pendingFunction = true;
+        continue;
+      }
+      if (w === '{') {
+        braceIsFunction.push(pendingFunction);
+        if (pendingFunction) functionBodies++;
+        pendingFunction = false;
+        continue;
+      }
+      if (w === '}') {
+        if (braceIsFunction.pop()) functionBodies--;
+        continue;
+      }
+      if (w === 'if' || w === 'while' || w === 'until') {
+        control++;
+        continue;
+      }
+      if (w === 'fi' || w === 'done') {
+        control = Math.max(0, control - 1);
+        continue;
+      }
+      if (w === 'for' || w === 'select') {
+        control++;
+        mode = 'forHeader';
+        continue;
+      }
+      if (w === 'case') {
+        control++;
+        mode = 'caseSubject';
+        continue;
+      }
+      if (w === '[[') {
+        mode = 'test';
+        continue;
+      }
+      if (w === 'esac') {
+        control = Math.max(0, control - 1);
+        continue;
+      }
+      if (w === 'coproc') continue;
+      if (RESERVED_START.has(w) || CLOSERS.has(w)) continue;
+    }
+    current ??= { words: [], redirects: [], conditional: conditional() };
+    current.words.push(word);
   }
   flush();
-  return commands;
 }
 
 /** Every simple command in `src`, substitutions included (to a depth bound). */
 export function parseShell(src: string, depth = 0): ShellParse {
-  if (depth > MAX_DEPTH) return { commands: [], unparsable: `commands nested more than ${MAX_DEPTH} deep` };
+  const out: ShellParse = { commands: [], functions: [], heredocs: [] };
+  if (depth > MAX_DEPTH) return { ...out, unparsable: `commands nested more than ${MAX_DEPTH} deep` };
   try {
-    const lexer = new Lexer(src);
-    lexer.run();
-    const commands = splitCommands(lexer.tokens);
-    for (const inner of lexer.nested) {
-      const parsed = parseShell(inner, depth + 1);
-      if (parsed.unparsable) return { commands: [], unparsable: parsed.unparsable };
-      commands.push(...parsed.commands);
-    }
-    return { commands };
+    const lexer = new Lexer(src, 0, depth, { words: MAX_WORDS, heredocs: MAX_HEREDOCS }, out.heredocs);
+    const tokens = lexer.run(false);
+    splitCommands(tokens, false, out);
+    return out;
   } catch (err) {
-    if (err instanceof Unparsable) return { commands: [], unparsable: err.message };
+    if (err instanceof Unparsable) return { commands: [], functions: [], heredocs: [], unparsable: err.message };
+    if (err instanceof RangeError) return { commands: [], functions: [], heredocs: [], unparsable: 'the command line is too deeply nested' };
     throw err;
   }
 }

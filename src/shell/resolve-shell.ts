@@ -1,82 +1,472 @@
-import type { ShellReading } from '../core/decide';
+import type { ShellReading, ShellInvocationSummary } from '../core/decide';
 import type { ToolEvent } from '../core/event';
+import { exceeds, type Level } from '../core/levels';
 import type { PolicyIndex } from '../core/policy-index';
 import { subjectForCommand, type Subject } from '../core/resolve';
-import { isAbsoluteOrHome } from '../core/types';
+import { isAbsoluteOrHome, type PathEffect } from '../core/types';
 import { baseName, readCommandLine, type Invocation } from './commands';
 import type { Word } from './lex';
-
-/** Redirections that write to their target. */
-const WRITE_REDIRECTS = new Set(['>', '>>', '>|', '&>', '&>>', '<>']);
-
-/** Programs that write, move or delete the files they are given, and which arguments those are. */
-const WRITERS: Record<string, 'all' | 'last' | 'afterFirst' | 'sedInPlace' | 'dd'> = {
-  tee: 'all',
-  rm: 'all',
-  rmdir: 'all',
-  unlink: 'all',
-  shred: 'all',
-  touch: 'all',
-  truncate: 'all',
-  mkdir: 'all',
-  mv: 'all',
-  cp: 'last',
-  ln: 'last',
-  install: 'last',
-  rsync: 'last',
-  chmod: 'afterFirst',
-  chown: 'afterFirst',
-  chgrp: 'afterFirst',
-  sed: 'sedInPlace',
-  perl: 'sedInPlace',
-  dd: 'dd',
-  'set-content': 'all',
-  'add-content': 'all',
-  'out-file': 'all',
-  'remove-item': 'all',
-  'move-item': 'all',
-  'copy-item': 'last',
-  'new-item': 'all',
-  'rename-item': 'all',
-  'clear-content': 'all',
-  ri: 'all',
-  del: 'all',
-  sc: 'all',
-  ac: 'all',
-};
+import { BUILTINS, GIT_NETWORK, GIT_READ, GIT_WRITE, NETWORK, PACKAGE_MANAGERS, READERS, RUNTIME_VARIABLES, WRITERS, type WriterRule } from './programs';
 
 /**
- * Programs that only read the files named on their command line. Any other program that is not a
- * known writer (above) and is handed a protected path — an interpreter's code string, a tool with
- * an output option, `git checkout -- FILE` — is taken to possibly write it.
+ * SPEC §3 step 3 and §9 items 1–5 for Bash and PowerShell: every program a command line may run,
+ * classified (catalogued command, builtin, reader, writer, network program, or opaque
+ * `process_exec`), what it does to paths (for gate 0), and what it asks of persona-gate itself.
  */
-const READERS = new Set([
-  'cat', 'less', 'more', 'head', 'tail', 'grep', 'egrep', 'fgrep', 'rg', 'ag', 'ls', 'stat', 'file', 'wc',
-  'diff', 'cmp', 'jq', 'test', '[', 'echo', 'printf', 'readlink', 'realpath', 'basename', 'dirname',
-  'sha256sum', 'sha1sum', 'md5sum', 'cksum', 'od', 'xxd', 'hexdump', 'strings', 'nl', 'cut', 'tr', 'column',
-  'bat', 'cd', 'pushd', 'popd', 'which', 'type',
-  'get-content', 'gc', 'select-string', 'test-path', 'get-item', 'get-childitem', 'gci', 'dir', 'resolve-path',
-]);
-const GIT_READ_SUBCOMMANDS = new Set(['diff', 'log', 'show', 'status', 'blame', 'ls-files', 'grep']);
-/** Where a path can end inside a word: quotes, brackets and the punctuation of code around it. */
-const PATH_DELIMITERS = /[\s'"`(),;=<>|&{}[\]]+/;
-/** More paths than this handed to programs in one command line are not checked one by one: unreadable. */
-const MAX_MENTIONED_PATHS = 64;
 
-/** Path-like pieces of the words handed to a program that may write them; empty for readers and known writers. */
-function mentionedPaths(inv: Invocation): string[] {
-  const name = inv.name.toLowerCase();
-  // Known writers' targets are found exactly, except sed's and perl's: their scripts can write too.
-  if (name === '' || READERS.has(name) || (name in WRITERS && WRITERS[name] !== 'sedInPlace')) return [];
-  if (name === 'git' && GIT_READ_SUBCOMMANDS.has(nonOptions(inv.args)[0]?.text ?? '')) return [];
-  const paths: string[] = [];
-  for (const word of inv.args) {
-    for (const piece of word.text.replace(/\$\{?HOME\}?(?=\/|$)/g, '~').split(PATH_DELIMITERS)) {
-      if (/[/~]/.test(piece) || /\.json$/i.test(piece)) paths.push(piece);
+const BUILTIN_SET = new Set(BUILTINS);
+const READER_SET = new Set(READERS);
+const GIT_READ_SET = new Set(GIT_READ);
+const GIT_WRITE_SET = new Set(GIT_WRITE);
+const GIT_NETWORK_SET = new Set(GIT_NETWORK);
+
+/** Redirections that write to their target. */
+const WRITE_REDIRECTS = new Set(['>', '>>', '>|', '&>', '&>>', '<>', '>&']);
+/** Redirection targets that are not files of the workspace. */
+const NOT_A_FILE = /^\/dev\/(null|stdout|stderr|tty|fd\/\d+|zero)$/;
+/** More guarded-path checks than this in one command line: unreadable. */
+const MAX_EFFECTS = 512;
+/** More alternatives than this from one brace expansion: unreadable. */
+const MAX_BRACE_ALTERNATIVES = 64;
+/** Where a path can end inside code: quotes, brackets and the punctuation around it. */
+const PATH_DELIMITERS = /[\s'"`(),;=<>|&{}[\]]+/;
+const HOST_DIRS = /(^|\/)\.(claude|codex|gemini|qwen|factory|copilot)(\/|$)/i;
+
+interface Classified {
+  level: Level;
+  kind: ShellInvocationSummary['kind'];
+  opaque?: string;
+  /** Its arguments may be code or paths it writes: catalogued names and guarded paths in them count. */
+  scanArgs?: boolean;
+  effects: { path: Word; effect: PathEffect }[];
+}
+
+const word = (text: string, like?: Word): Word => ({ text, dynamic: like?.dynamic ?? false, pattern: like?.pattern ?? false, quoted: like?.quoted ?? false, ansi: false });
+
+/** Operands: the words that are not options, skipping the values of options that take one. */
+function operands(args: readonly Word[], valueOptions: readonly string[] = []): Word[] {
+  const out: Word[] = [];
+  let k = 0;
+  for (; k < args.length; k++) {
+    const t = args[k]!.text;
+    if (t === '--') {
+      k++;
+      break;
+    }
+    if (t.startsWith('-') && t !== '-') {
+      if (valueOptions.includes(t)) k++;
+      continue;
+    }
+    out.push(args[k]!);
+  }
+  for (; k < args.length; k++) out.push(args[k]!);
+  return out;
+}
+
+/** The value of an option (`-o FILE`, `-oFILE`, `--output=FILE`, `--output FILE`). */
+function optionValues(args: readonly Word[], short: readonly string[], long: readonly string[]): Word[] {
+  const out: Word[] = [];
+  for (let k = 0; k < args.length; k++) {
+    const w = args[k]!;
+    const t = w.text;
+    if (t === '--') break;
+    for (const o of long) {
+      if (t === o && args[k + 1]) out.push(args[k + 1]!);
+      else if (t.startsWith(`${o}=`)) out.push(word(t.slice(o.length + 1), w));
+    }
+    for (const o of short) {
+      if (t === o && args[k + 1]) out.push(args[k + 1]!);
+      else if (t.startsWith(o) && t.length > o.length && !t.startsWith('--') && o.length === 2) out.push(word(t.slice(2), w));
     }
   }
-  return paths;
+  return out;
 }
+
+const hasFlag = (args: readonly Word[], re: RegExp) => args.some((w) => w.text !== '--' && re.test(w.text));
+
+function joinPath(dir: string, name: string): string {
+  if (name === '' || name === '.') return dir;
+  return dir.endsWith('/') ? `${dir}${name}` : `${dir}/${name}`;
+}
+
+/** The name a copy of `source` gets inside a directory: '' for "its contents" (`src/`, `src/.`). */
+function copiedName(source: string): string {
+  if (source.endsWith('/') || source.endsWith('/.') || source === '.') return '';
+  return baseName(source);
+}
+
+/** Effects of a program that copies, moves or links operands into a destination. */
+function transferEffects(args: readonly Word[], rule: 'copy' | 'move' | 'link', valueOptions: readonly string[]): Classified['effects'] {
+  const effects: Classified['effects'] = [];
+  const targetDir = optionValues(args, ['-t'], ['--target-directory', '-Destination', '-destination'])[0];
+  const ops = operands(args, [...valueOptions, '-t', '--target-directory']);
+  const symbolic = rule === 'link' && hasFlag(args, /^(-[a-zA-Z]*s[a-zA-Z]*|--symbolic)$/);
+  let sources: Word[];
+  let dest: Word | undefined;
+  if (targetDir) {
+    sources = ops;
+    dest = targetDir;
+  } else if (ops.length >= 2) {
+    sources = ops.slice(0, -1);
+    dest = ops[ops.length - 1];
+  } else if (rule === 'link' && ops.length === 1) {
+    sources = ops;
+    dest = word('.');
+  } else {
+    sources = ops;
+    dest = undefined;
+  }
+  if (dest) {
+    effects.push({ path: dest, effect: rule === 'link' ? 'write' : 'write' });
+    effects.push({ path: dest, effect: 'into' });
+    for (const source of sources) effects.push({ path: word(joinPath(dest.text, copiedName(source.text)), dest), effect: 'destroy' });
+  }
+  for (const source of sources) {
+    if (rule === 'move') effects.push({ path: source, effect: 'destroy' });
+    if (rule === 'link') {
+      // A symbolic link's target is relative to the link's directory; a hard link's to the cwd.
+      const linkDir = dest && !targetDir && sources.length === 1 && !dest.text.endsWith('/') ? parentOf(dest.text) : dest?.text ?? '.';
+      const target = symbolic && !isAbsoluteOrHome(source.text) ? joinPath(linkDir, source.text) : source.text;
+      effects.push({ path: word(target, source), effect: 'link' });
+    }
+  }
+  return effects;
+}
+
+function parentOf(path: string): string {
+  const slash = path.replace(/\/+$/, '').lastIndexOf('/');
+  if (slash === -1) return '.';
+  return slash === 0 ? '/' : path.slice(0, slash);
+}
+
+/** A sed script that only substitutes, prints and deletes: no `e`, `w`, `W`, `r`-less writes or commands. */
+function safeSedScript(script: string): boolean {
+  let k = 0;
+  const s = script;
+  const skipSpace = () => {
+    while (k < s.length && /[\s;]/.test(s[k]!)) k++;
+  };
+  const address = () => {
+    for (;;) {
+      if (/[0-9$]/.test(s[k] ?? '')) {
+        while (/[0-9$~+]/.test(s[k] ?? '')) k++;
+      } else if (s[k] === '/' || s[k] === '\\') {
+        const delim = s[k] === '\\' ? s[++k] : '/';
+        k++;
+        while (k < s.length && s[k] !== delim) k += s[k] === '\\' ? 2 : 1;
+        k++;
+        while (s[k] === 'I' || s[k] === 'M') k++;
+      } else return;
+      if (s[k] === ',') k++;
+      else return;
+    }
+  };
+  let guard = 0;
+  while (k < s.length && guard++ < 10_000) {
+    skipSpace();
+    if (k >= s.length) break;
+    address();
+    while (s[k] === ' ' || s[k] === '!') k++;
+    const c = s[k] ?? '';
+    if (c === '') break;
+    if (c === 's' || c === 'y') {
+      const delim = s[k + 1];
+      if (delim === undefined || delim === '\n' || delim === '\\') return false;
+      k += 2;
+      for (let part = 0; part < 2; part++) {
+        while (k < s.length && s[k] !== delim) k += s[k] === '\\' ? 2 : 1;
+        if (k >= s.length) return false;
+        k++;
+      }
+      if (c === 's') {
+        while (k < s.length && /[gpiImM0-9]/.test(s[k]!)) k++;
+        if (k < s.length && !/[\s;}]/.test(s[k]!)) return false;
+      }
+      continue;
+    }
+    if ('pPdDnNgGhHxlqQ={}=z'.includes(c)) {
+      k++;
+      while (k < s.length && /[0-9]/.test(s[k]!)) k++;
+      continue;
+    }
+    if (c === 'b' || c === 't' || c === 'T' || c === ':') {
+      while (k < s.length && s[k] !== ';' && s[k] !== '\n') k++;
+      continue;
+    }
+    if (c === 'a' || c === 'i' || c === 'c') {
+      while (k < s.length && s[k] !== '\n') k++;
+      continue;
+    }
+    return false;
+  }
+  return true;
+}
+
+const SED_VALUE_OPTIONS = ['-e', '-f', '-l', '--expression', '--file', '--line-length'];
+
+function sedClass(args: readonly Word[]): Classified {
+  const scripts = optionValues(args, ['-e'], ['--expression']);
+  const fromFile = optionValues(args, ['-f'], ['--file']);
+  const ops = operands(args, SED_VALUE_OPTIONS);
+  const files = scripts.length === 0 && fromFile.length === 0 ? ops.slice(1) : ops;
+  if (scripts.length === 0 && fromFile.length === 0 && ops[0]) scripts.push(ops[0]);
+  const inPlace = hasFlag(args, /^(-[a-zA-Z]*i|--in-place)/);
+  if (fromFile.length > 0 || scripts.some((s) => s.dynamic || !safeSedScript(s.text))) {
+    return { level: 'process_exec', kind: 'exec', opaque: 'a sed script that can run commands or write files', effects: inPlace ? files.map((path) => ({ path, effect: 'write' as const })) : [] };
+  }
+  if (!inPlace) return { level: 'read_only', kind: 'reader', effects: [] };
+  return { level: 'workspace_write', kind: 'writer', effects: files.map((path) => ({ path, effect: 'write' as const })) };
+}
+
+function tarClass(args: readonly Word[]): Classified {
+  let mode = '';
+  const first = args[0]?.text ?? '';
+  if (first !== '' && !first.startsWith('-')) mode += first;
+  for (const w of args) if (/^-[a-zA-Z]+$/.test(w.text)) mode += w.text.slice(1);
+  if (hasFlag(args, /^--(extract|get)$/)) mode += 'x';
+  if (hasFlag(args, /^--(create|append|update|concatenate)$/)) mode += 'c';
+  if (hasFlag(args, /^(--to-command|--use-compress-program|-I|--checkpoint-action|--info-script|--new-volume-script|-F|--rsh-command)/)) {
+    return { level: 'process_exec', kind: 'exec', opaque: 'tar runs a program given on its command line', effects: [] };
+  }
+  const dirs = optionValues(args, ['-C'], ['--directory']);
+  const archives = optionValues(args, ['-f'], ['--file']);
+  if (/x/.test(mode)) {
+    const into = dirs.length > 0 ? dirs : [word('.')];
+    return { level: 'workspace_write', kind: 'writer', effects: into.map((path) => ({ path, effect: 'destroy' as const })) };
+  }
+  if (/[cruA]/.test(mode)) {
+    let archive = archives[0];
+    if (!archive && /f/.test(first) && !first.startsWith('-')) archive = args[1];
+    return { level: 'workspace_write', kind: 'writer', effects: archive ? [{ path: archive, effect: 'write' }] : [] };
+  }
+  return { level: 'read_only', kind: 'reader', effects: [] };
+}
+
+const CP_VALUE_OPTIONS = ['-S', '--suffix', '-m', '-o', '-g', '--mode', '--owner', '--group', '-Path', '-Destination', '-LiteralPath', '-Filter', '-Include', '-Exclude'];
+
+function writerClass(name: string, rule: WriterRule, args: readonly Word[]): Classified {
+  const writer = (effects: Classified['effects']): Classified => ({ level: effects.length > 0 ? 'workspace_write' : READER_SET.has(name) ? 'read_only' : 'workspace_write', kind: effects.length > 0 || !READER_SET.has(name) ? 'writer' : 'reader', effects });
+  switch (rule) {
+    case 'write':
+      return writer(operands(args, ['-s', '-r', '-m', '-d', '-t', '-p', '--tmpdir', '--size', '--reference', '--mode']).map((path) => ({ path, effect: 'write' })));
+    case 'remove':
+      return writer(operands(args, ['-Path', '-LiteralPath', '-Filter', '-Include', '-Exclude', '-Encoding', '-ItemType']).map((path) => ({ path, effect: 'destroy' as const })).concat(optionValues(args, [], ['-Path', '-LiteralPath']).map((path) => ({ path, effect: 'destroy' as const }))));
+    case 'copy':
+      if (name === 'install' && hasFlag(args, /^(-d|--directory)$/)) return writer(operands(args, CP_VALUE_OPTIONS).map((path) => ({ path, effect: 'write' })));
+      return writer(transferEffects(args, 'copy', CP_VALUE_OPTIONS));
+    case 'move':
+      return writer(transferEffects(args, 'move', CP_VALUE_OPTIONS));
+    case 'link':
+      return writer(transferEffects(args, 'link', ['-S', '--suffix']));
+    case 'mode': {
+      const reference = hasFlag(args, /^--reference=/);
+      const ops = operands(args, ['--reference']);
+      const changed = name === 'chattr' || name === 'setfacl' || reference ? ops : ops.slice(1);
+      return writer(changed.map((path) => ({ path, effect: 'destroy' })));
+    }
+    case 'sed':
+      return sedClass(args);
+    case 'dd':
+      return writer(args.filter((w) => w.text.startsWith('of=')).map((w) => ({ path: word(w.text.slice(3), w), effect: 'write' })));
+    case 'sort':
+      return writer(optionValues(args, ['-o'], ['--output']).map((path) => ({ path, effect: 'write' })));
+    case 'second': {
+      const ops = operands(args, ['-f', '-s', '-w', '-c', '-l', '-g', '-o', '-s']);
+      return writer(ops[1] ? [{ path: ops[1], effect: 'write' }] : []);
+    }
+    case 'extract': {
+      if (name === 'tar') return tarClass(args);
+      if (name === 'unzip') {
+        if (hasFlag(args, /^-[a-zA-Z]*[lvtZ]/)) return { level: 'read_only', kind: 'reader', effects: [] };
+        const into = optionValues(args, ['-d'], []);
+        return writer((into.length > 0 ? into : [word('.')]).map((path) => ({ path, effect: 'destroy' })));
+      }
+      if (name === 'patch') {
+        const ops = operands(args, ['-p', '-i', '-o', '-d', '-F', '-B', '-D', '-r', '-V', '-z', '--input', '--output', '--directory']);
+        const out = optionValues(args, ['-o'], ['--output']);
+        if (out.length > 0) return writer(out.map((path) => ({ path, effect: 'write' })));
+        if (ops.length > 0 && optionValues(args, ['-i'], ['--input']).length === 0) return writer([{ path: ops[0]!, effect: 'write' }]);
+        return writer((optionValues(args, ['-d'], ['--directory']).concat(word('.'))).map((path) => ({ path, effect: 'destroy' })));
+      }
+      return writer([{ path: word('.'), effect: 'destroy' }]);
+    }
+    case 'pack':
+      if (name === 'split' || name === 'csplit') {
+        const ops = operands(args, ['-a', '-b', '-C', '-l', '-n', '-t', '-f', '--prefix', '--suffix-length', '--bytes', '--lines', '--number', '--additional-suffix']);
+        const prefix = name === 'csplit' ? optionValues(args, ['-f'], ['--prefix'])[0] : ops[1];
+        return writer(prefix ? [{ path: word(`${prefix.text}*`, prefix), effect: 'write' }] : [{ path: word('x*'), effect: 'write' }]);
+      }
+      if (hasFlag(args, /^(-[a-zA-Z]*[clt]|--stdout|--to-stdout|--list|--test)$/)) return { level: 'read_only', kind: 'reader', effects: [] };
+      return writer(operands(args, ['-S', '--suffix', '-T', '--threads']).map((path) => ({ path, effect: 'destroy' })));
+  }
+}
+
+function urlName(url: string): string {
+  const path = url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '').replace(/[?#].*$/, '');
+  return baseName(path);
+}
+
+function networkClass(name: string, args: readonly Word[]): Classified {
+  const spec = NETWORK[name]!;
+  const effects: Classified['effects'] = [];
+  if (name === 'curl') {
+    for (const path of optionValues(args, ['-o', '-D', '-c'], ['--output', '--dump-header', '--cookie-jar', '--trace', '--trace-ascii', '--stderr', '--libcurl', '--etag-save', '--hsts', '--alt-svc'])) {
+      if (path.text !== '-') effects.push({ path, effect: 'write' });
+    }
+    if (hasFlag(args, /^(-[a-zA-Z]*O[a-zA-Z]*|--remote-name(-all)?|-J|--remote-header-name)$/)) {
+      const dir = optionValues(args, [], ['--output-dir'])[0] ?? word('.');
+      effects.push({ path: dir, effect: 'into' });
+      for (const url of operands(args, CURL_VALUE_OPTIONS)) if (/^[a-z]+:\/\//i.test(url.text)) effects.push({ path: word(joinPath(dir.text, urlName(url.text)), url), effect: 'write' });
+    }
+  } else if (name === 'wget') {
+    const documents = optionValues(args, ['-O'], ['--output-document']);
+    for (const path of [...documents, ...optionValues(args, ['-o', '-a'], ['--output-file', '--append-output'])]) if (path.text !== '-') effects.push({ path, effect: 'write' });
+    if (documents.length === 0) {
+      const dir = optionValues(args, ['-P'], ['--directory-prefix'])[0] ?? word('.');
+      effects.push({ path: dir, effect: hasFlag(args, /^(-[a-zA-Z]*[rmp]|--recursive|--mirror|--page-requisites)$/) ? 'destroy' : 'into' });
+      for (const url of operands(args, ['-O', '-o', '-a', '-P', '-e', '-t', '-T', '-w', '-U', '--header', '--user', '--password'])) if (/^[a-z]+:\/\//i.test(url.text)) effects.push({ path: word(joinPath(dir.text, urlName(url.text)), url), effect: 'write' });
+    }
+  } else if (name === 'scp' || name === 'rsync') {
+    if (name === 'rsync' && hasFlag(args, /^(-e|--rsh)(=|$)/)) return { level: 'network', kind: 'network', opaque: 'rsync runs the remote shell given with -e', effects: [] };
+    const ops = operands(args, ['-e', '-P', '-i', '-o', '-F', '-J', '-l', '-S', '-c', '--exclude', '--include', '--filter', '-f', '--files-from', '--log-file', '--backup-dir', '--temp-dir', '-T', '--partial-dir', '--port', '--chmod', '--chown']);
+    if (ops.length >= 2) {
+      const dest = ops[ops.length - 1]!;
+      if (!/^[^/]*:/.test(dest.text)) {
+        effects.push({ path: dest, effect: 'write' }, { path: dest, effect: 'into' });
+        for (const source of ops.slice(0, -1)) effects.push({ path: word(joinPath(dest.text, copiedName(source.text)), dest), effect: 'destroy' });
+      }
+      if (hasFlag(args, /^--remove-source-files$/)) for (const source of ops.slice(0, -1)) effects.push({ path: source, effect: 'destroy' });
+    }
+    for (const path of optionValues(args, [], ['--log-file'])) effects.push({ path, effect: 'write' });
+  } else if (name === 'http' || name === 'https') {
+    for (const path of optionValues(args, ['-o'], ['--output'])) effects.push({ path, effect: 'write' });
+  } else if (/^(invoke-webrequest|iwr|invoke-restmethod|irm)$/.test(name)) {
+    for (const path of optionValues(args, [], ['-OutFile', '-outfile'])) effects.push({ path, effect: 'write' });
+  }
+  return { level: 'network', kind: 'network', ...(spec.opaque ? { opaque: spec.opaque } : {}), effects };
+}
+
+const CURL_VALUE_OPTIONS = ['-o', '-D', '-c', '-H', '-d', '-X', '-u', '-A', '-e', '-b', '-x', '-m', '-w', '-F', '-T', '-K', '-r', '-Y', '-y', '-z', '--output', '--header', '--data', '--data-raw', '--data-binary', '--request', '--user', '--user-agent', '--referer', '--cookie', '--proxy', '--max-time', '--connect-timeout', '--write-out', '--form', '--upload-file', '--config', '--output-dir', '--retry', '--cacert', '--cert', '--key'];
+
+const GIT_GLOBAL_VALUE = ['-C', '--git-dir', '--work-tree', '--namespace', '--super-prefix'];
+const GIT_CONFIG_RUNS = /^(alias\.|core\.(sshcommand|pager|editor|hookspath|fsmonitor|askpass|gitproxy)|sequence\.editor|gpg\.program|.*\.(command|textconv|driver|helper|program|cmd|clean|smudge|process|sshcommand)$)/i;
+
+function gitClass(args: readonly Word[]): Classified {
+  let k = 0;
+  while (k < args.length) {
+    const t = args[k]!.text;
+    if (t === '-c' || t.startsWith('--config-env') || t.startsWith('--exec-path') || t === '-c') {
+      return { level: 'process_exec', kind: 'exec', opaque: 'git -c / --exec-path can make git run commands', effects: [] };
+    }
+    if (GIT_GLOBAL_VALUE.includes(t)) k += 2;
+    else if (t.startsWith('-')) k++;
+    else break;
+  }
+  const sub = args[k]?.text ?? '';
+  const rest = args.slice(k + 1);
+  if (args[k]?.dynamic) return { level: 'process_exec', kind: 'exec', opaque: 'a git subcommand known only at run time', effects: [] };
+  if (sub === '' || GIT_READ_SET.has(sub)) {
+    if (sub === 'help' || sub === '') return { level: 'read_only', kind: 'reader', effects: [] };
+    const out = optionValues(rest, [], ['--output']);
+    if (hasFlag(rest, /^--ext-diff$/)) return { level: 'process_exec', kind: 'exec', opaque: 'git --ext-diff runs the configured diff program', effects: [] };
+    return { level: out.length > 0 ? 'workspace_write' : 'read_only', kind: out.length > 0 ? 'writer' : 'reader', effects: out.map((path) => ({ path, effect: 'write' })) };
+  }
+  if (sub === 'filter-branch' || sub === 'difftool' || sub === 'mergetool' || (sub === 'bisect' && rest[0]?.text === 'run') || (sub === 'submodule' && rest.some((w) => w.text === 'foreach'))) {
+    return { level: 'process_exec', kind: 'exec', opaque: `git ${sub} runs commands given on its command line`, effects: [] };
+  }
+  if ((sub === 'rebase' && hasFlag(rest, /^(-x|--exec)(=|$)/)) || (sub === 'commit' && hasFlag(rest, /^--(fixup|squash)=.*!/))) {
+    return { level: 'process_exec', kind: 'exec', opaque: `git ${sub} --exec runs commands`, effects: [] };
+  }
+  if (sub === 'config') {
+    const reading = rest.length === 0 || hasFlag(rest, /^(--get|--get-all|--get-regexp|--list|-l|--show-origin|--show-scope|get|list)$/) || rest[0]?.text === 'get' || rest[0]?.text === 'list';
+    if (reading) return { level: 'read_only', kind: 'reader', effects: [] };
+    const key = operands(rest, ['--file', '-f', '--blob', '--type', '--default', '--comment'])[0]?.text ?? '';
+    if (GIT_CONFIG_RUNS.test(key) || key === 'set' || key === 'unset') {
+      return { level: 'process_exec', kind: 'exec', opaque: 'git configuration that makes git run a command', effects: [] };
+    }
+    return { level: 'workspace_write', kind: 'writer', effects: [] };
+  }
+  if (GIT_NETWORK_SET.has(sub)) {
+    const effects: Classified['effects'] = [];
+    if (sub === 'clone') {
+      const ops = operands(rest, ['-b', '--branch', '-o', '--origin', '--depth', '-c', '--config', '--reference', '--separate-git-dir', '-j', '--jobs', '-u', '--upload-pack', '--template', '--filter']);
+      if (hasFlag(rest, /^(-u|--upload-pack|--template)(=|$)/) || hasFlag(rest, /^(-c|--config)(=|$)/)) return { level: 'network', kind: 'network', opaque: 'git clone with a program or configuration given on its command line', effects: [] };
+      const dest = ops[1] ?? (ops[0] ? word(urlName(ops[0].text).replace(/\.git$/, ''), ops[0]) : undefined);
+      if (dest) effects.push({ path: dest, effect: 'destroy' });
+    }
+    return { level: 'network', kind: 'network', effects };
+  }
+  if (GIT_WRITE_SET.has(sub)) {
+    const effects: Classified['effects'] = [];
+    const paths = operands(rest, ['-m', '-b', '-B', '-C', '-c', '-F', '-S', '-u', '--source', '-s', '--author', '--date', '--message', '--file', '--pathspec-from-file', '-X', '--strategy-option', '--onto', '-o', '--conflict', '--orphan', '--format', '--template']);
+    if (['checkout', 'restore', 'rm', 'reset', 'stash', 'switch'].includes(sub)) {
+      for (const p of paths) if (!(sub === 'stash' && ['push', 'pop', 'apply', 'drop', 'save', 'list', 'show', 'clear', 'branch', 'create', 'store'].includes(p.text))) effects.push({ path: p, effect: 'destroy' });
+      if (sub === 'stash' && hasFlag(rest, /^(-u|--include-untracked|-a|--all)$/)) effects.push({ path: word('.'), effect: 'destroy' });
+    } else if (sub === 'mv') effects.push(...transferEffects(rest, 'move', []));
+    else if (sub === 'clean') effects.push(...(paths.length > 0 ? paths : [word('.')]).map((path) => ({ path, effect: 'destroy' as const })));
+    else if (sub === 'apply' || sub === 'am') {
+      if (!hasFlag(rest, /^(--stat|--numstat|--summary|--check)$/)) effects.push({ path: optionValues(rest, [], ['--directory'])[0] ?? word('.'), effect: 'destroy' });
+    } else if (sub === 'worktree' && paths[0]?.text === 'add' && paths[1]) effects.push({ path: paths[1], effect: 'destroy' });
+    else if (sub === 'init' && paths[0]) effects.push({ path: paths[0], effect: 'into' });
+    return { level: 'workspace_write', kind: 'writer', effects };
+  }
+  return { level: 'process_exec', kind: 'exec', opaque: `git ${sub} is not a git command persona-gate knows (it may be an alias)`, effects: [] };
+}
+
+function findClass(args: readonly Word[]): Classified {
+  const starts: Word[] = [];
+  for (const w of args) {
+    if (w.text.startsWith('-') || w.text === '(' || w.text === '!' || w.text === '\\(') break;
+    starts.push(w);
+  }
+  const roots = starts.length > 0 ? starts : [word('.')];
+  const effects: Classified['effects'] = [];
+  if (hasFlag(args, /^-delete$/)) for (const path of roots) effects.push({ path, effect: 'destroy' });
+  for (const path of optionValues(args, [], ['-fprint', '-fprint0', '-fprintf', '-fls'])) effects.push({ path, effect: 'write' });
+  return { level: effects.length > 0 ? 'workspace_write' : 'read_only', kind: effects.length > 0 ? 'writer' : 'reader', effects };
+}
+
+function packageManagerClass(name: string, args: readonly Word[]): Classified {
+  const sub = operands(args, ['--prefix', '-C', '--dir', '--cwd', '-w', '--workspace', '--filter'])[0]?.text ?? '';
+  if (PACKAGE_MANAGERS[name]!.includes(sub)) return { level: 'network', kind: 'network', opaque: `${name} ${sub} downloads packages and runs their scripts`, effects: [] };
+  return { level: 'process_exec', kind: 'exec', opaque: `${name} ${sub || ''} runs the project's scripts`.replace(/ +/g, ' '), effects: [] };
+}
+
+/** SPEC §9.1: a simple command's level, what it runs that cannot be read, and what it does to paths. */
+function classify(inv: Invocation, functions: ReadonlySet<string>, powershell: boolean): Classified {
+  const name = powershell ? inv.name.toLowerCase() : inv.name;
+  const args = inv.args;
+  if (inv.opaque !== undefined) return { level: 'process_exec', kind: 'exec', opaque: inv.opaque, effects: [] };
+  if (name === '') return { level: 'none', kind: 'builtin', effects: [] };
+  if (functions.has(inv.name)) return { level: 'none', kind: 'function', effects: [] };
+  if (name === 'find') return findClass(args);
+  if (name === 'git') return gitClass(args);
+  if (name in WRITERS) return writerClass(name, WRITERS[name]!, args);
+  if (name in NETWORK) return networkClass(name, args);
+  if (name in PACKAGE_MANAGERS) return packageManagerClass(name, args);
+  if (name === 'export' || name === 'declare' || name === 'typeset' || name === 'readonly' || name === 'hash') {
+    const changes = args.find((w) => RUNTIME_VARIABLES.has(w.text.split('=')[0]!.replace(/\+$/, '')) && (w.text.includes('=') || name === 'hash'));
+    if (changes || (name === 'hash' && hasFlag(args, /^-p$/))) return { level: 'process_exec', kind: 'exec', opaque: `${name} ${changes?.text.split('=')[0] ?? '-p'} changes which program runs`, effects: [] };
+  }
+  if (BUILTIN_SET.has(name)) return { level: 'none', kind: 'builtin', effects: [] };
+  if (READER_SET.has(name)) return { level: 'read_only', kind: 'reader', effects: [] };
+  return { level: 'process_exec', kind: 'exec', opaque: `${inv.name} runs code persona-gate cannot read`, effects: [] };
+}
+
+const unreadable = (detail: string): ShellReading => ({
+  matched: [],
+  level: 'process_exec',
+  invocations: [],
+  unlisted: [],
+  opaque: [],
+  opaqueNames: [],
+  effects: [],
+  directories: [],
+  gateCommands: [],
+  mayRearm: false,
+  confirmsIdentity: false,
+  unparsable: detail,
+});
 
 /** Programs that change the directory the rest of the command line runs in. */
 const DIRECTORY_CHANGERS = new Set(['cd', 'pushd', 'chdir', 'set-location', 'sl', 'push-location']);
@@ -100,17 +490,17 @@ function workingDirectories(invocations: readonly Invocation[]): string[] | null
   for (const inv of invocations) {
     const name = inv.name.toLowerCase();
     if (DIRECTORY_CHANGERS.has(name)) {
-      const target = nonOptions(inv.args)[0];
+      const target = operands(inv.args)[0];
       if (target === undefined) add('~');
       else if (target.dynamic || target.text === '-') return null;
       else add(target.text);
     }
-    inv.args.forEach((word, k) => {
-      const m = DIRECTORY_OPTION.exec(word.text);
-      if (!m) return;
-      const value = m[2] === '=' ? { text: word.text.slice(m[0].length), dynamic: word.dynamic } : inv.args[k + 1];
+    for (const [k, w] of inv.args.entries()) {
+      const m = DIRECTORY_OPTION.exec(w.text);
+      if (!m) continue;
+      const value = m[2] === '=' ? { text: w.text.slice(m[0].length), dynamic: w.dynamic } : inv.args[k + 1];
       if (value && !value.dynamic) add(value.text);
-    });
+    }
   }
   return dirs;
 }
@@ -123,6 +513,9 @@ const READ_ONLY_SUBCOMMANDS: Record<string, string[] | true> = {
   schema: true,
   log: true,
   doctor: true,
+  status: true,
+  test: true,
+  replay: true,
   session: ['show'],
   config: ['get', 'list'],
   help: true,
@@ -133,61 +526,21 @@ const READ_ONLY_SUBCOMMANDS: Record<string, string[] | true> = {
 };
 
 const GATE_PROGRAM = /^persona-gate(@[^/]*)?$|^persona-gate(\.c?js)?$/;
-const RUNNERS = new Set(['npx', 'bunx', 'pnpx']);
-const RUNNER_SUBCOMMANDS: Record<string, string[]> = { npm: ['exec', 'x'], pnpm: ['dlx', 'exec'], yarn: ['dlx', 'exec'], bun: ['x'] };
-
-function nonOptions(args: Word[]): Word[] {
-  return args.filter((w) => !w.text.startsWith('-') || w.text === '-');
-}
-
-function writeTargets(inv: Invocation): Word[] {
-  const targets: Word[] = inv.redirects.filter((r) => WRITE_REDIRECTS.has(r.op)).map((r) => r.target);
-  const how = WRITERS[inv.name.toLowerCase()];
-  const operands = nonOptions(inv.args);
-  switch (how) {
-    case 'all':
-      targets.push(...operands);
-      break;
-    case 'last':
-      if (operands.length > 0) targets.push(operands[operands.length - 1]!);
-      break;
-    case 'afterFirst':
-      targets.push(...operands.slice(1));
-      break;
-    case 'sedInPlace':
-      if (inv.args.some((w) => /^-[a-zA-Z]*i/.test(w.text) || w.text.startsWith('--in-place'))) {
-        const hasScriptOption = inv.args.some((w) => w.text === '-e' || w.text === '-f' || w.text === '--expression');
-        targets.push(...(hasScriptOption ? operands : operands.slice(1)));
-      }
-      break;
-    case 'dd':
-      for (const w of inv.args) if (w.text.startsWith('of=')) targets.push({ text: w.text.slice(3), dynamic: w.dynamic });
-      break;
-    default:
-      break;
-  }
-  return targets;
-}
 
 /** The persona-gate subcommand an invocation runs, if it runs persona-gate at all. */
 function gateSubcommand(inv: Invocation): { args: Word[] } | null {
   const name = inv.name;
   if (GATE_PROGRAM.test(name)) return { args: inv.args };
   if (name === 'node' || name === 'nodejs' || name === 'bun' || name === 'tsx') {
-    // With code on the command line, node runs that code, not a persona-gate script.
-    if (inv.args.some((w) => /^(-e|-p|--eval|--print)(=|$)/.test(w.text))) return null;
+    if (inv.args.some((w) => /^(-e|-p|--eval|--print|-r|--require|--import|--loader)(=|$)/.test(w.text))) return null;
     const script = inv.args.findIndex((w) => !w.text.startsWith('-'));
-    if (script !== -1 && /persona-gate/i.test(inv.args[script]!.text)) return { args: inv.args.slice(script + 1) };
-  }
-  const runnerArgs = RUNNERS.has(name) ? inv.args : RUNNER_SUBCOMMANDS[name]?.includes(inv.args[0]?.text ?? '') ? inv.args.slice(1) : name === 'yarn' ? inv.args : null;
-  if (runnerArgs) {
-    const at = runnerArgs.findIndex((w) => GATE_PROGRAM.test(baseName(w.text)));
-    if (at !== -1) return { args: runnerArgs.slice(at + 1).filter((w) => w.text !== '--') };
+    if (script !== -1 && GATE_PROGRAM.test(baseName(inv.args[script]!.text))) return { args: inv.args.slice(script + 1) };
   }
   return null;
 }
 
-function isStateChangingGateCall(args: Word[]): boolean {
+function isStateChangingGateCall(args: Word[], completed: boolean): boolean {
+  if (completed || args.some((w) => w.dynamic || w.pattern)) return true;
   const words = args.filter((w) => !w.text.startsWith('--') || ['--help', '--version'].includes(w.text)).map((w) => w.text);
   const sub = words[0];
   if (sub === undefined) return false;
@@ -203,15 +556,16 @@ function isStateChangingGateCall(args: Word[]): boolean {
  * makes the call unreadable.
  */
 function matchPrefix(index: PolicyIndex, inv: Invocation): { key: string } | { dynamic: string } | null {
-  const words: Word[] = [{ text: inv.name, dynamic: false }, ...inv.args];
+  const words: Word[] = [inv.program!, ...inv.args];
   for (const prefix of index.bashPrefixes()) {
     if (prefix.words.length > words.length) continue;
+    if (baseName(prefix.words[0]!) !== inv.name) continue;
     let ok = true;
-    for (let k = 0; k < prefix.words.length; k++) {
-      const expected = k === 0 ? baseName(prefix.words[0]!) : prefix.words[k]!;
-      const word = words[k]!;
-      if (word.dynamic) return { dynamic: `${words.slice(0, k + 1).map((w) => w.text).join(' ')} could be ${prefix.words.join(' ')}` };
-      if (word.text !== expected) {
+    for (let k = 1; k < prefix.words.length; k++) {
+      const expected = prefix.words[k]!;
+      const w = words[k]!;
+      if (w.dynamic || w.pattern) return { dynamic: `${words.slice(0, k + 1).map((x) => x.text).join(' ')} could be ${prefix.words.join(' ')}` };
+      if (w.text !== expected) {
         ok = false;
         break;
       }
@@ -221,53 +575,303 @@ function matchPrefix(index: PolicyIndex, inv: Invocation): { key: string } | { d
   return null;
 }
 
-/**
- * PowerShell's simple forms, rewritten for the bash reader: block comments dropped, backslashes
- * (path separators there) made slashes, the backtick escape made a backslash escape and a
- * backtick at the end of a line a continuation. `;`, `|`, quotes, `$(…)`, `&` and `#` read alike.
- */
-export function powershellAsPosix(command: string): string {
-  return command
-    .replace(/<#[\s\S]*?#>/g, ' ')
-    .replace(/\\/g, '/')
-    .replace(/`\r?\n/g, '')
-    .replace(/`([\s\S])/g, (_, c: string) => `\\${c}`);
+/** Expands `{a,b}` and `{1..3}` (bounded); other words come back as they are. */
+export function expandBraces(text: string): string[] | null {
+  const open = text.indexOf('{');
+  if (open === -1) return [text];
+  let depth = 0;
+  let close = -1;
+  const commas: number[] = [];
+  for (let k = open; k < text.length; k++) {
+    const c = text[k];
+    if (c === '{') depth++;
+    else if (c === '}') {
+      depth--;
+      if (depth === 0) {
+        close = k;
+        break;
+      }
+    } else if (c === ',' && depth === 1) commas.push(k);
+  }
+  if (close === -1) return [text];
+  const head = text.slice(0, open);
+  const tail = text.slice(close + 1);
+  const body = text.slice(open + 1, close);
+  let alternatives: string[];
+  const range = /^(-?\d+|[a-zA-Z])\.\.(-?\d+|[a-zA-Z])(\.\.-?\d+)?$/.exec(body);
+  if (commas.length > 0) {
+    alternatives = [];
+    let from = open + 1;
+    for (const c of [...commas, close]) {
+      alternatives.push(text.slice(from, c));
+      from = c + 1;
+    }
+  } else if (range) {
+    const a = range[1]!;
+    const b = range[2]!;
+    const numeric = /\d/.test(a) && /\d/.test(b);
+    const from = numeric ? Number(a) : a.charCodeAt(0);
+    const to = numeric ? Number(b) : b.charCodeAt(0);
+    if (Math.abs(to - from) > MAX_BRACE_ALTERNATIVES) return null;
+    alternatives = [];
+    for (let n = from; from <= to ? n <= to : n >= to; n += from <= to ? 1 : -1) alternatives.push(numeric ? String(n) : String.fromCharCode(n));
+  } else {
+    const rest = expandBraces(tail);
+    return rest === null ? null : rest.map((r) => `${head}{${body}}${r}`);
+  }
+  const out: string[] = [];
+  for (const alternative of alternatives) {
+    const expanded = expandBraces(`${head}${alternative}${tail}`);
+    if (expanded === null) return null;
+    out.push(...expanded);
+    if (out.length > MAX_BRACE_ALTERNATIVES) return null;
+  }
+  return out;
 }
 
-const unreadable = (detail: string): ShellReading => ({ matched: [], writes: [], mentions: [], directories: [], gateCommands: [], unparsable: detail });
+/** Path-like pieces of a text: what code the gate cannot read could open. */
+function pathPieces(text: string): string[] {
+  const pieces = new Set<string>();
+  for (const raw of text.replace(/\$\{?HOME\}?(?=\/|$)/g, '~').split(PATH_DELIMITERS)) {
+    const piece = raw.replace(/^['"]|['"]$/g, '');
+    if (piece === '' || piece.length > 4096) continue;
+    if (piece.includes('/') || piece.startsWith('~') || /\.(json|toml)$/i.test(piece) || HOST_DIRS.test(piece)) pieces.add(piece);
+  }
+  return [...pieces];
+}
 
-/** SPEC §3 step 3 for Bash and PowerShell: what the command line runs, writes, and asks of persona-gate. */
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * PowerShell's simple forms, rewritten for the bash reader in one pass: block comments dropped,
+ * here-strings made single-quoted strings, backslashes (path separators there) made slashes, the
+ * backtick escape made a backslash escape and a backtick at the end of a line a continuation, and
+ * the call operator `&` made a word. `;`, `|`, quotes, `$(…)` and `#` read alike.
+ */
+export function powershellAsPosix(command: string): string {
+  let out = '';
+  let k = 0;
+  const n = command.length;
+  while (k < n) {
+    const c = command[k]!;
+    if (c === '<' && command[k + 1] === '#') {
+      const end = command.indexOf('#>', k + 2);
+      out += ' ';
+      k = end === -1 ? n : end + 2;
+    } else if (c === '@' && (command[k + 1] === "'" || command[k + 1] === '"') && (command[k + 2] === '\n' || (command[k + 2] === '\r' && command[k + 3] === '\n'))) {
+      const quote = command[k + 1]!;
+      const bodyStart = command.indexOf('\n', k) + 1;
+      const endMark = command.indexOf(`\n${quote}@`, bodyStart - 1);
+      const body = endMark === -1 ? command.slice(bodyStart) : command.slice(bodyStart, endMark);
+      out += `'${body.replace(/'/g, "'\\''")}'`;
+      k = endMark === -1 ? n : endMark + 3;
+    } else if (c === '\\') {
+      out += '/';
+      k++;
+    } else if (c === '`') {
+      const next = command[k + 1];
+      if (next === '\n') k += 2;
+      else if (next === '\r' && command[k + 2] === '\n') k += 3;
+      else if (next === undefined) k++;
+      else {
+        out += `\\${next}`;
+        k += 2;
+      }
+    } else if (c === '&' && command[k + 1] !== '&' && command[k - 1] !== '&' && /^[\s]*$/.test(out.slice(out.lastIndexOf('\n') + 1).replace(/.*[;|{(]/, ''))) {
+      out += '__pscall__ ';
+      k++;
+    } else {
+      out += c;
+      k++;
+    }
+  }
+  return out;
+}
+
+/** A PowerShell statement that starts with a value (`$x = …`, `$files.Count`, `[IO.File]::…`, `(…)`) rather than a command. */
+function powershellExpression(inv: Invocation): Invocation | 'expression' | null {
+  const first = inv.program;
+  if (!first) return null;
+  const t = first.text;
+  if (!(first.dynamic || /^[$[@(0-9'"]/.test(t) || first.quoted)) return null;
+  const eq = inv.args[0];
+  if (/^\$[A-Za-z_][\w:.]*$/.test(t) && eq && /^[-+*/%]?=$/.test(eq.text) && inv.args[1] && !inv.args[1].dynamic && !/^[$[@(0-9'"-]/.test(inv.args[1].text) && !inv.args[1].quoted) {
+    const [program, ...args] = inv.args.slice(1);
+    return { ...inv, name: baseName(program!.text), program: program!, args };
+  }
+  return 'expression';
+}
+
+/** SPEC §3 step 3 and §9 for Bash and PowerShell: what the command line runs, writes, and asks of persona-gate. */
 export function readShellCall(index: PolicyIndex, event: ToolEvent): ShellReading | null {
   if (event.tool_name !== 'Bash' && event.tool_name !== 'PowerShell') return null;
   const command = event.tool_input.command;
   if (typeof command !== 'string') return unreadable('the command is missing or not a string');
-  const raw = readCommandLine(event.tool_name === 'PowerShell' ? powershellAsPosix(command) : command);
+  const powershell = event.tool_name === 'PowerShell';
+  const source = powershell ? powershellAsPosix(command) : command;
+  const raw = readCommandLine(source);
   if (raw.unparsable) return unreadable(raw.unparsable);
-  const directories = workingDirectories(raw.invocations);
+  const functions = new Set(raw.functions);
+
+  const catalogued = new Set(index.bashPrefixes().map((p) => baseName(p.words[0]!)));
+  const identity = index.settings.identity;
+  const switchPrograms = new Set<string>();
+  for (const key of identity?.switches ?? []) for (const p of index.bashPrefixes()) if (p.key === key) switchPrograms.add(baseName(p.words[0]!));
+
   const matched: Subject[] = [];
-  const writes: string[] = [];
-  const mentions: ShellReading['mentions'] = [];
+  const invocations: ShellInvocationSummary[] = [];
+  const unlisted: string[] = [];
+  const opaque: string[] = [];
+  const effects: ShellReading['effects'] = [];
   const gateCommands: string[] = [];
-  for (const inv of raw.invocations) {
-    for (const target of writeTargets(inv)) {
-      if (target.dynamic) return unreadable(`a write target computed at run time (${target.text})`);
-      writes.push(target.text);
+  let level: Level = 'none';
+  let mayRearm = false;
+  let everyInvocationReads = true;
+  let unconditionalRead = false;
+  let conditionalRead = false;
+  const raise = (to: Level) => {
+    if (exceeds(to, level)) level = to;
+  };
+  const addEffect = (path: Word, effect: PathEffect, program: string): string | null => {
+    if (NOT_A_FILE.test(path.text)) return null;
+    if (path.dynamic) return `a path computed at run time (${path.text}) handed to ${program || 'a redirection'}`;
+    const expanded = path.pattern ? expandBraces(path.text) : [path.text];
+    if (expanded === null) return `a brace expansion of more than ${MAX_BRACE_ALTERNATIVES} words`;
+    for (const text of expanded) effects.push({ path: text, effect, pattern: path.pattern && /[*?[]/.test(text), program });
+    return effects.length > MAX_EFFECTS ? `more than ${MAX_EFFECTS} paths to check` : null;
+  };
+
+  for (let inv of raw.invocations) {
+    if (powershell) {
+      const expression = powershellExpression(inv);
+      if (expression === 'expression') {
+        const words = [inv.program!, ...inv.args].map((w) => w.text).join(' ');
+        const runs = /::|\.invoke\(|\[scriptblock\]|\.(start|run)\(/i.test(words);
+        invocations.push({ program: '', args: [words], level: runs ? 'process_exec' : 'none', kind: runs ? 'exec' : 'builtin', ...(runs ? { opaque: 'a .NET call' } : {}) });
+        if (runs) {
+          opaque.push(`${words.slice(0, 60)} (a .NET call)`);
+          raise('process_exec');
+          everyInvocationReads = false;
+        }
+        for (const piece of pathPieces(words)) if (addEffect(word(piece), 'mention', 'a PowerShell expression')) return unreadable(`more than ${MAX_EFFECTS} paths to check`);
+        continue;
+      }
+      if (expression) inv = expression;
+      if (inv.name === '__pscall__') {
+        const [program, ...args] = inv.args;
+        if (!program) continue;
+        if (program.dynamic || program.pattern) return unreadable(`a command name computed at run time (& ${program.text})`);
+        inv = { ...inv, name: baseName(program.text), program, args };
+      }
     }
+    for (const assignment of inv.assignments) {
+      const variable = assignment.slice(0, assignment.indexOf('=')).replace(/[+[].*$/, '');
+      if (RUNTIME_VARIABLES.has(variable)) {
+        opaque.push(`${variable}=… changes which program runs or what it loads`);
+        raise('process_exec');
+        everyInvocationReads = false;
+      }
+    }
+    for (const r of inv.redirects) {
+      if (!WRITE_REDIRECTS.has(r.op)) continue;
+      if (r.op === '>&' && /^(\d+|-)$/.test(r.target.text)) continue;
+      if (NOT_A_FILE.test(r.target.text)) continue;
+      const problem = addEffect(r.target, 'write', inv.name);
+      if (problem) return unreadable(problem.startsWith('a path computed') ? `a write target computed at run time (${r.target.text})` : problem);
+      raise('workspace_write');
+      everyInvocationReads = false;
+    }
+    if (inv.program === null) continue;
+    if ((inv.program.dynamic || inv.program.pattern || inv.program.ansi) && !(powershell && inv.program.dynamic)) {
+      return unreadable(`a command name that is not a plain word (${inv.program.text})`);
+    }
+
     const gate = gateSubcommand(inv);
-    if (gate && isStateChangingGateCall(gate.args)) {
-      gateCommands.push(`persona-gate's own state (persona-gate ${gate.args.map((w) => w.text).join(' ')})`.replace(/ \)$/, ')'));
+    if (gate) {
+      if (isStateChangingGateCall(gate.args, inv.completed)) {
+        gateCommands.push(`persona-gate's own state (persona-gate ${gate.args.map((w) => w.text).join(' ')})`.replace(/ \)$/, ')'));
+      }
+      invocations.push({ program: 'persona-gate', args: gate.args.map((w) => w.text), level: 'read_only', kind: 'gate' });
+      raise('read_only');
+      continue;
     }
-    if (!gate) for (const path of mentionedPaths(inv)) mentions.push({ path, program: inv.name });
-    if (mentions.length > MAX_MENTIONED_PATHS) return unreadable(`more than ${MAX_MENTIONED_PATHS} paths handed to programs`);
-    if (inv.name === '') continue;
-    const match = matchPrefix(index, inv);
-    if (match === null) continue;
-    if ('dynamic' in match) return unreadable(`an argument computed at run time (${match.dynamic})`);
-    const subject = subjectForCommand(index, match.key, 'shell');
-    if (subject && !matched.some((s) => s.key === subject.key)) matched.push(subject);
+
+    if (catalogued.has(inv.name)) {
+      const match = matchPrefix(index, inv);
+      if (match && 'dynamic' in match) return unreadable(`an argument computed at run time (${match.dynamic})`);
+      if (match) {
+        const subject = subjectForCommand(index, match.key, 'shell');
+        if (subject) {
+          if (!matched.some((s) => s.key === subject.key)) matched.push(subject);
+          invocations.push({ program: inv.name, args: inv.args.map((w) => w.text), level: subject.level ?? 'process_exec', kind: 'catalogued', key: subject.key });
+          if (identity?.reads.includes(subject.key)) {
+            if (inv.conditional) conditionalRead = true;
+            else unconditionalRead = true;
+          } else if (subject.level === null || exceeds(subject.level, 'read_only')) everyInvocationReads = false;
+          for (const r of inv.redirects) if (WRITE_REDIRECTS.has(r.op)) everyInvocationReads = false;
+          continue;
+        }
+      }
+      const words = [inv.program.text, ...inv.args.map((w) => w.text)].join(' ');
+      unlisted.push(inv.completed ? `${words} … (arguments added at run time)` : words);
+      invocations.push({ program: inv.name, args: inv.args.map((w) => w.text), level: 'process_exec', kind: 'unlisted' });
+      if (switchPrograms.has(inv.name)) mayRearm = true;
+      everyInvocationReads = false;
+      continue;
+    }
+
+    let classified = classify(inv, functions, powershell);
+    if (powershell && inv.args.some((w) => w.text === '{' || w.text.startsWith('{')) && classified.opaque === undefined) {
+      classified = { ...classified, level: 'process_exec', kind: 'exec', opaque: `${inv.name} takes a script block` };
+    }
+    invocations.push({ program: inv.name, args: inv.args.map((w) => w.text), level: classified.level, kind: classified.kind, ...(classified.opaque ? { opaque: classified.opaque } : {}) });
+    raise(classified.level);
+    if (exceeds(classified.level, 'read_only') || classified.opaque) everyInvocationReads = false;
+    if (classified.opaque) opaque.push(classified.opaque);
+    for (const e of classified.effects) {
+      const problem = addEffect(e.path, e.effect, inv.name);
+      if (problem) return unreadable(problem);
+    }
+    if (classified.opaque || classified.kind === 'network' || classified.scanArgs) {
+      for (const w of inv.args) for (const piece of pathPieces(w.text)) if (addEffect(word(piece), 'mention', inv.name)) return unreadable(`more than ${MAX_EFFECTS} paths to check`);
+    }
   }
-  if (directories === null && [...writes, ...mentions.map((m) => m.path)].some((path) => !isAbsoluteOrHome(path))) {
+
+  // Code the gate cannot read may reach anything the line names: catalogued programs, persona-gate, guarded paths.
+  const opaqueNames: string[] = [];
+  if (opaque.length > 0) {
+    const names = [...catalogued, 'persona-gate'];
+    const pattern = new RegExp(`(?<![A-Za-z0-9_])(${names.map(escapeRegExp).join('|')})(?![A-Za-z0-9_])`, 'gi');
+    const texts = [command, ...raw.invocations.flatMap((inv) => [inv.program?.text ?? '', ...inv.args.map((w) => w.text)])];
+    for (const text of texts) {
+      for (const m of text.matchAll(pattern)) {
+        const found = names.find((n) => n.toLowerCase() === m[1]!.toLowerCase())!;
+        if (!opaqueNames.includes(found)) opaqueNames.push(found);
+      }
+    }
+    for (const piece of pathPieces(command)) if (addEffect(word(piece), 'mention', 'code persona-gate cannot read')) return unreadable(`more than ${MAX_EFFECTS} paths to check`);
+    if (opaqueNames.includes('persona-gate')) gateCommands.push(`persona-gate's own state (persona-gate named in code persona-gate cannot read: ${opaque[0]})`);
+    if (opaqueNames.some((n) => switchPrograms.has(n))) mayRearm = true;
+  }
+
+  const directories = workingDirectories(raw.invocations);
+  if (directories === null && effects.some((e) => !isAbsoluteOrHome(e.path))) {
     return unreadable('a relative path used after a change to a directory known only at run time');
   }
-  return { matched, writes, mentions, directories: directories ?? [], gateCommands };
+  const confirmsIdentity = unconditionalRead && !conditionalRead && everyInvocationReads && unlisted.length === 0 && opaque.length === 0 && !matched.some((s) => identity?.switches.includes(s.key));
+  return {
+    matched,
+    level,
+    invocations,
+    unlisted,
+    opaque,
+    opaqueNames: opaqueNames.filter((n) => n !== 'persona-gate'),
+    effects,
+    directories: directories ?? [],
+    gateCommands,
+    mayRearm,
+    confirmsIdentity,
+  };
 }

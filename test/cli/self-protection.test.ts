@@ -36,17 +36,21 @@ describe('the agent cannot switch its own gate off', () => {
 
   it.each([
     [`python3 -c "import json; open('.claude/settings.json', 'w').write('{}')"`, 'the hook registration (settings.json)', 'python3'],
-    ['git checkout -- .claude/persona-gate.json', 'the persona-gate policy', 'git'],
     [`node -e "require('fs').rmSync('state', { recursive: true })" && ls state/`, "persona-gate's state directory", 'ls'],
   ])('%j is denied: a protected path handed to a program that could change it', (command, what, program) => {
     const p = project();
-    // The last case: `state` alone is no path, `state/` (handed to ls, a reader) is not a write.
+    // The last case: `state` alone is no path, but the line runs code persona-gate cannot read and names `state/`.
     if (program === 'ls') {
-      expect(p.call('Bash', { command }).stdout).toBe('');
+      expect(p.call('Bash', { command }).stdout).toBe(denyJson(en.protectedMention(what, 'code persona-gate cannot read')));
       expect(p.call('Bash', { command: `node -e "require('fs').rmSync('state/', { recursive: true })"` }).stdout).toBe(denyJson(en.protectedMention(what, 'node')));
       return;
     }
     expect(p.call('Bash', { command })).toMatchObject({ stdout: denyJson(en.protectedMention(what, program)), code: 0 });
+  });
+
+  it('denies restoring a guarded file from history: git checkout replaces its path operands', () => {
+    const p = project();
+    expect(p.call('Bash', { command: 'git checkout -- .claude/persona-gate.json' })).toMatchObject({ stdout: denyJson(en.protectedTarget('the persona-gate policy')), code: 0 });
   });
 
   it('follows a symlink to the policy', () => {

@@ -61,7 +61,6 @@ const ORDINARY: Case[] = [
   'printf "%s\\n" a b c',
   'sort file.txt | uniq -c | sort -rn | head',
   'tar czf backup.tgz src',
-  'curl -s http://127.0.0.1:8080/health',
   'mkdir -p build/out',
   'cp src/a.ts /tmp/a.ts',
   'rm -rf build',
@@ -92,7 +91,6 @@ const ORDINARY: Case[] = [
   'persona-gate session show --session abc',
   'persona-gate validate',
   'npx --no-install persona-gate log --json',
-  'aeat modelo exporter',
 ].map((command) => [command, 'abstain', 'ok', []] as Case);
 
 const DOMAIN: Case[] = [
@@ -165,7 +163,6 @@ const BYPASSES: Case[] = [
   'cat <<EOF\n$(aeat modelo export)\nEOF',
   'cat <<EOF | sh\nhello\nEOF\naeat modelo export',
   'sudo env X=1 nohup nice bash -c "timeout 5 aeat modelo export"',
-  "$'aeat' modelo export",
   'if true; then aeat modelo export; fi',
   'for i in 1; do aeat modelo export; done',
   'stdbuf -oL aeat modelo export',

@@ -1,16 +1,15 @@
 import { FILE_WRITE_TOOLS } from '../catalog/claude-code';
 import type { ToolEvent } from '../event';
 import type { Messages } from '../messages';
-import { isAbsoluteOrHome, type ProtectedPathCheck, type Ruling } from '../types';
+import { isAbsoluteOrHome, type PathEffect, type ProtectedPathCheck, type Ruling } from '../types';
 
 export interface SelfProtectionInput {
   event: ToolEvent;
-  /** Targets a shell command line writes to, and persona-gate subcommands it runs (from the shell resolver). */
-  shellWrites: readonly string[];
-  /** Paths handed to programs that may write them (from the shell resolver). */
-  shellMentions: readonly { path: string; program: string }[];
+  /** What a shell command line does to paths (from the shell reader). */
+  shellEffects: readonly { path: string; effect: PathEffect; pattern: boolean; program: string }[];
   /** Directories besides the event's cwd where the command line's relative paths may point. */
   shellDirectories: readonly string[];
+  /** persona-gate subcommands the line runs that change its state. */
   shellGateCommands: readonly string[];
   isProtected: ProtectedPathCheck;
   scoped: boolean;
@@ -24,7 +23,10 @@ function fileToolTarget(event: ToolEvent): string | null {
   return typeof target === 'string' ? target : null;
 }
 
-/** Gate 0: the agent may not switch its own gate off. Denies under a persona, asks unscoped. */
+/**
+ * Gate 0 (SPEC §9.5): the agent may not switch its own gate off — by what a call does to a guarded
+ * path, not by how the path is spelled. Denies under a persona, asks unscoped.
+ */
 export function selfProtection(input: SelfProtectionInput): { ruling: Ruling } | { note: string } {
   const { event, messages } = input;
   const refuse = (rule: string, reason: string) => ({
@@ -37,24 +39,31 @@ export function selfProtection(input: SelfProtectionInput): { ruling: Ruling } |
     },
   });
   // A relative path is checked from the event's cwd and from every directory the command line may cd to.
-  const protectedAt = (path: string): string | null => {
-    const found = input.isProtected(path, event.cwd);
+  const touches = (path: string, effect: PathEffect, pattern: boolean): string | null => {
+    const found = input.isProtected(path, event.cwd, effect, pattern);
     if (found !== null || isAbsoluteOrHome(path)) return found;
     for (const dir of input.shellDirectories) {
-      const what = input.isProtected(`${dir}/${path}`, event.cwd);
+      const what = input.isProtected(`${dir}/${path}`, event.cwd, effect, pattern);
       if (what !== null) return what;
     }
     return null;
   };
-  const targets = [fileToolTarget(event), ...input.shellWrites].filter((t): t is string => t !== null);
-  for (const target of targets) {
-    const what = protectedAt(target);
+  const fileTarget = fileToolTarget(event);
+  if (fileTarget !== null) {
+    const what = touches(fileTarget, 'write', false);
     if (what !== null) return refuse('protected_path', messages.protectedTarget(what));
   }
-  for (const { path, program } of input.shellMentions) {
-    const what = protectedAt(path);
+  for (const { path, effect, pattern, program } of input.shellEffects) {
+    if (effect === 'mention') continue;
+    const what = touches(path, effect, pattern);
+    if (what !== null) return refuse('protected_path', messages.protectedTarget(what));
+  }
+  for (const { path, effect, pattern, program } of input.shellEffects) {
+    if (effect !== 'mention') continue;
+    const what = touches(path, effect, pattern);
     if (what !== null) return refuse('protected_mention', messages.protectedMention(what, program));
   }
   if (input.shellGateCommands.length > 0) return refuse('gate_command', messages.protectedTarget(input.shellGateCommands[0]!));
-  return { note: targets.length === 0 ? messages.noteWritesNothing() : messages.noteWritesUnguarded(targets.join(', ')) };
+  const written = [fileTarget, ...input.shellEffects.filter((e) => e.effect !== 'mention').map((e) => e.path)].filter((t): t is string => t !== null);
+  return { note: written.length === 0 ? messages.noteWritesNothing() : messages.noteWritesUnguarded([...new Set(written)].join(', ')) };
 }

@@ -1,0 +1,277 @@
+import type { Level } from '../core/levels';
+
+/**
+ * What persona-gate knows about the programs a command line may run (SPEC §9.1), as data: the
+ * README lists these tables. A program in none of them — an interpreter, a build tool, a test
+ * runner, anything unknown — is `process_exec` and opaque: the gate cannot read what it will run.
+ */
+
+/** Shell builtins and programs that change no file and reach no network: level `none`. */
+export const BUILTINS: readonly string[] = [
+  ':', 'true', 'false', 'echo', 'printf', 'test', '[', 'cd', 'pushd', 'popd', 'dirs', 'pwd', 'export', 'unset',
+  'set', 'shift', 'read', 'local', 'declare', 'typeset', 'readonly', 'let', 'wait', 'jobs', 'exit', 'return',
+  'break', 'continue', 'type', 'hash', 'umask', 'ulimit', 'shopt', 'getopts', 'times', 'help', 'sleep', 'which',
+  'basename', 'dirname', 'seq', 'date', 'whoami', 'id', 'uname', 'hostname', 'nproc', 'printenv', 'tty',
+  'logname', 'groups', 'arch', 'expr', 'clear', 'tput', 'cal', 'factor', 'true', 'disown', 'unalias',
+  // PowerShell
+  'write-output', 'write-host', 'get-date', 'get-location', 'gl', 'pwd', 'set-location', 'sl', 'push-location',
+  'pop-location', 'join-path', 'split-path', 'out-null', 'out-string', 'get-command', 'gcm', 'get-help',
+  'measure-object', 'measure', 'select-object', 'select', 'sort-object', 'sort', 'format-table', 'ft', 'format-list',
+  'fl', 'convertto-json', 'convertfrom-json', 'group-object', 'get-member', 'gm', 'write-error', 'write-verbose',
+  'write-warning', 'start-sleep', 'get-variable', 'set-variable', 'new-variable', 'get-host',
+];
+
+/** Programs that read files and print: level `read_only`. Their arguments are never run. */
+export const READERS: readonly string[] = [
+  'cat', 'tac', 'less', 'more', 'head', 'tail', 'grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack', 'ls', 'll', 'dir',
+  'vdir', 'tree', 'stat', 'file', 'wc', 'du', 'df', 'diff', 'cmp', 'comm', 'jq', 'cut', 'tr', 'column', 'nl',
+  'fold', 'fmt', 'paste', 'join', 'od', 'hexdump', 'strings', 'sha1sum', 'sha224sum', 'sha256sum', 'sha384sum',
+  'sha512sum', 'md5sum', 'b2sum', 'cksum', 'sum', 'base64', 'base32', 'readlink', 'realpath', 'locate',
+  'whereis', 'ps', 'pgrep', 'pstree', 'lsof', 'free', 'uptime', 'w', 'who', 'zcat', 'zgrep', 'bzcat', 'xzcat',
+  'man', 'info', 'rev', 'expand', 'unexpand', 'numfmt', 'look', 'pr', 'tsort', 'diff3', 'colordiff', 'bat',
+  'batcat', 'env', 'getent', 'lsblk', 'cal', 'stat', 'wc', 'uniq', 'sort', 'xxd', 'iconv', 'shuf', 'sdiff', 'find',
+  // PowerShell
+  'get-content', 'gc', 'type', 'select-string', 'sls', 'test-path', 'get-item', 'gi', 'get-childitem', 'gci',
+  'resolve-path', 'rvpa', 'get-filehash', 'compare-object', 'get-process', 'gps', 'get-itemproperty', 'gp',
+];
+
+/**
+ * How a writer's arguments are its targets:
+ * - `remove`: every operand is removed (or its mode or owner changed) — with what it holds;
+ * - `write`: every operand is written;
+ * - `copy`/`move`/`link`: the last operand (or `-t DIR`) receives the others; a move also removes its sources;
+ * - `mode`: the first operand is a mode or owner, the rest are changed;
+ * - `sed`: `-i` edits the operands after the script;
+ * - `dd`: `of=FILE`; `sort`: `-o FILE`; `second`: the second operand is written (`uniq IN OUT`);
+ * - `extract`: unpacks files of names it does not know into the current directory (or `-C`/`-d DIR`);
+ * - `pack`: compresses or splits files next to themselves, removing the original.
+ */
+export type WriterRule = 'remove' | 'write' | 'copy' | 'move' | 'link' | 'mode' | 'sed' | 'dd' | 'sort' | 'second' | 'extract' | 'pack';
+
+/** Programs that change files in the workspace: level `workspace_write`. */
+export const WRITERS: Readonly<Record<string, WriterRule>> = {
+  tee: 'write',
+  touch: 'write',
+  truncate: 'write',
+  mkdir: 'write',
+  mkfifo: 'write',
+  mktemp: 'write',
+  rm: 'remove',
+  rmdir: 'remove',
+  unlink: 'remove',
+  shred: 'remove',
+  cp: 'copy',
+  install: 'copy',
+  mv: 'move',
+  ln: 'link',
+  link: 'link',
+  chmod: 'mode',
+  chown: 'mode',
+  chgrp: 'mode',
+  chattr: 'mode',
+  setfacl: 'mode',
+  sed: 'sed',
+  dd: 'dd',
+  sort: 'sort',
+  shuf: 'sort',
+  iconv: 'sort',
+  uniq: 'second',
+  xxd: 'second',
+  tar: 'extract',
+  unzip: 'extract',
+  '7z': 'extract',
+  gzip: 'pack',
+  gunzip: 'pack',
+  bzip2: 'pack',
+  bunzip2: 'pack',
+  xz: 'pack',
+  unxz: 'pack',
+  zstd: 'pack',
+  split: 'pack',
+  csplit: 'pack',
+  patch: 'extract',
+  // PowerShell
+  'set-content': 'remove',
+  'add-content': 'remove',
+  'out-file': 'remove',
+  'remove-item': 'remove',
+  'move-item': 'move',
+  'copy-item': 'copy',
+  'new-item': 'remove',
+  'rename-item': 'remove',
+  'clear-content': 'remove',
+  'set-acl': 'remove',
+  'set-itemproperty': 'remove',
+  'new-itemproperty': 'remove',
+  ri: 'remove',
+  rni: 'remove',
+  del: 'remove',
+  erase: 'remove',
+  rd: 'remove',
+  sc: 'remove',
+  ac: 'remove',
+  ni: 'remove',
+  md: 'remove',
+  mi: 'move',
+  move: 'move',
+  cpi: 'copy',
+  copy: 'copy',
+};
+
+/** Network programs: level `network`. Those marked opaque also run code the gate cannot read. */
+export const NETWORK: Readonly<Record<string, { opaque?: string }>> = {
+  curl: {},
+  wget: {},
+  scp: {},
+  sftp: {},
+  rsync: {},
+  ftp: {},
+  telnet: {},
+  dig: {},
+  nslookup: {},
+  host: {},
+  ping: {},
+  traceroute: {},
+  http: {},
+  https: {},
+  aria2c: {},
+  ssh: { opaque: 'a command run on another host' },
+  nc: { opaque: 'netcat can run a program for each connection' },
+  ncat: { opaque: 'netcat can run a program for each connection' },
+  netcat: { opaque: 'netcat can run a program for each connection' },
+  socat: { opaque: 'socat can run a program (EXEC:, SYSTEM:)' },
+  'invoke-webrequest': {},
+  iwr: {},
+  'invoke-restmethod': {},
+  irm: {},
+};
+
+/** git subcommands by what they do (global options such as `-C DIR` skipped). Any other subcommand may be an alias: opaque. */
+export const GIT_READ = [
+  'status', 'diff', 'log', 'show', 'blame', 'ls-files', 'ls-tree', 'rev-parse', 'rev-list', 'describe', 'shortlog',
+  'grep', 'cat-file', 'reflog', 'whatchanged', 'name-rev', 'merge-base', 'show-ref', 'for-each-ref', 'count-objects',
+  'check-ignore', 'var', 'version', 'help', 'diff-tree', 'diff-files', 'diff-index', 'cherry', 'range-diff',
+];
+export const GIT_WRITE = [
+  'add', 'commit', 'checkout', 'switch', 'restore', 'reset', 'stash', 'merge', 'rebase', 'cherry-pick', 'revert',
+  'rm', 'mv', 'apply', 'am', 'clean', 'init', 'worktree', 'notes', 'gc', 'prune', 'update-index', 'config',
+  'branch', 'tag', 'remote', 'sparse-checkout', 'read-tree', 'checkout-index', 'update-ref', 'symbolic-ref',
+  'format-patch', 'bundle', 'archive', 'maintenance', 'repack', 'fsck',
+];
+export const GIT_NETWORK = ['push', 'fetch', 'pull', 'clone', 'ls-remote', 'submodule', 'send-email', 'request-pull'];
+/** git subcommands and options that run commands given on the line. */
+export const GIT_RUNS_COMMANDS = ['filter-branch', 'difftool', 'mergetool', 'bisect', 'submodule foreach', 'rebase --exec', 'rebase -x', '-c', '--exec-path', '--config-env'];
+/** git subcommands that put files from history back in the work tree: their path operands are replaced. */
+export const GIT_REPLACES_PATHS = ['checkout', 'restore', 'rm', 'mv', 'reset', 'stash', 'clean', 'apply', 'am', 'switch', 'cherry-pick', 'revert', 'merge', 'pull', 'rebase'];
+
+/** Package managers: these subcommands reach the network (and run the packages' install scripts). */
+export const PACKAGE_MANAGERS: Readonly<Record<string, readonly string[]>> = {
+  npm: ['install', 'i', 'ci', 'add', 'update', 'up', 'upgrade', 'publish', 'unpublish', 'login', 'adduser', 'outdated', 'view', 'info', 'search', 'audit', 'dist-tag', 'deprecate', 'owner', 'pack'],
+  pnpm: ['install', 'i', 'add', 'update', 'up', 'publish', 'outdated', 'view', 'info', 'audit'],
+  yarn: ['install', 'add', 'upgrade', 'up', 'publish', 'info', 'outdated', 'npm'],
+  bun: ['install', 'i', 'add', 'update', 'publish', 'pm'],
+  pip: ['install', 'download', 'index'],
+  pip3: ['install', 'download', 'index'],
+  pipx: ['install', 'run', 'upgrade'],
+  gem: ['install', 'update', 'push', 'fetch'],
+  cargo: ['install', 'publish', 'fetch', 'update', 'add', 'search'],
+  go: ['get', 'install', 'mod'],
+  docker: ['pull', 'push', 'login', 'build', 'run', 'compose'],
+  podman: ['pull', 'push', 'login', 'build', 'run'],
+  'apt-get': ['install', 'update', 'upgrade', 'download', 'source'],
+  apt: ['install', 'update', 'upgrade'],
+  brew: ['install', 'update', 'upgrade', 'fetch'],
+};
+
+/** Shells: `-c STRING` is read; without it they run a script file or read commands from stdin (opaque). */
+export const SHELLS = new Set(['bash', 'sh', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish', 'csh', 'tcsh', 'rbash', 'pwsh', 'powershell', 'powershell.exe', 'pwsh.exe']);
+
+/** Options of a shell that take a value. */
+export const SHELL_VALUE_OPTIONS = new Set(['-o', '+o', '-O', '+O', '--rcfile', '--init-file', '-ExecutionPolicy', '-File', '-WorkingDirectory']);
+
+/** Wrappers: the command they run starts after their options (`valueOptions` take a value) and `positional` leading operands. */
+export interface WrapperSpec {
+  valueOptions: readonly string[];
+  positional?: number;
+  /** An option whose value is a shell command line (`su -c CMD`, `flock -c CMD`). */
+  commandOption?: readonly string[];
+  /** Without a command, it starts an interactive shell reading stdin. */
+  shellWithoutCommand?: boolean;
+  /** Arguments are appended to the command at run time. */
+  completes?: boolean;
+  /** The remaining words are joined and run by `sh -c`. */
+  joinsIntoShell?: boolean;
+}
+
+export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
+  sudo: { valueOptions: ['-u', '-g', '-C', '-h', '-p', '-D', '-r', '-t', '-U', '-T', '--user', '--group', '--chdir', '--prompt', '--host', '--role', '--type', '--other-user', '--close-from', '--command-timeout'], shellWithoutCommand: true },
+  doas: { valueOptions: ['-u', '-C'], shellWithoutCommand: true },
+  pkexec: { valueOptions: ['--user'] },
+  env: { valueOptions: ['-u', '-C', '--unset', '--chdir', '-a', '--argv0'] },
+  nohup: { valueOptions: [] },
+  time: { valueOptions: ['-f', '-o', '--format', '--output'] },
+  nice: { valueOptions: ['-n', '--adjustment'] },
+  ionice: { valueOptions: ['-c', '-n', '-t', '--class', '--classdata'] },
+  chrt: { valueOptions: [], positional: 1 },
+  taskset: { valueOptions: [], positional: 1 },
+  timeout: { valueOptions: ['-s', '-k', '--signal', '--kill-after'], positional: 1 },
+  xargs: { valueOptions: ['-I', '-i', '-n', '-P', '-L', '-l', '-s', '-d', '-E', '-e', '-a', '--max-args', '--max-procs', '--delimiter', '--arg-file', '--replace', '--max-lines', '--max-chars', '--eof', '--process-slot-var'], completes: true },
+  exec: { valueOptions: ['-a'] },
+  command: { valueOptions: [] },
+  builtin: { valueOptions: [] },
+  stdbuf: { valueOptions: ['-i', '-o', '-e', '--input', '--output', '--error'] },
+  setsid: { valueOptions: [] },
+  chronic: { valueOptions: [] },
+  unbuffer: { valueOptions: [] },
+  caffeinate: { valueOptions: ['-t', '-w'] },
+  fakeroot: { valueOptions: ['-l', '-s', '-i', '--lib', '--faked'] },
+  strace: { valueOptions: ['-o', '-e', '-p', '-s', '-u', '-E', '-a', '-b', '-I', '-O', '-S', '-P', '-X'] },
+  ltrace: { valueOptions: ['-o', '-e', '-p', '-s', '-u', '-a', '-n'] },
+  valgrind: { valueOptions: [] },
+  unshare: { valueOptions: ['-S', '-G', '-R', '-w', '--setuid', '--setgid', '--root', '--wd', '--map-user', '--map-group', '--propagation'] },
+  nsenter: { valueOptions: ['-t', '-S', '-G', '-r', '-w', '--target', '--setuid', '--setgid', '--root', '--wd'] },
+  chroot: { valueOptions: ['--userspec', '--groups'], positional: 1 },
+  prlimit: { valueOptions: ['-p', '--pid'] },
+  flock: { valueOptions: ['-w', '-E', '--timeout', '--conflict-exit-code'], positional: 1, commandOption: ['-c', '--command'] },
+  su: { valueOptions: ['-s', '-g', '-G', '--shell', '--group', '--supp-group', '-w', '--whitelist-environment'], commandOption: ['-c', '--command', '--session-command'], shellWithoutCommand: true },
+  runuser: { valueOptions: ['-s', '-g', '-G', '-u', '--shell', '--group', '--supp-group', '--user', '-w'], commandOption: ['-c', '--command', '--session-command'], shellWithoutCommand: true },
+  sg: { valueOptions: [], positional: 1, commandOption: ['-c'], joinsIntoShell: true },
+  script: { valueOptions: ['-E', '-o', '-T', '-t', '-I', '-O', '-B', '-m', '--echo', '--output-limit', '--log-timing', '--log-in', '--log-out', '--log-io', '--logging-format'], commandOption: ['-c', '--command'], shellWithoutCommand: true },
+  watch: { valueOptions: ['-n', '-d', '--interval', '-q', '--equexit', '--differences'], joinsIntoShell: true },
+  'xvfb-run': { valueOptions: ['-n', '-s', '-f', '-e', '-p', '--server-num', '--server-args', '--auth-file', '--error-file'] },
+  'dbus-run-session': { valueOptions: ['--config-file', '--dbus-daemon'] },
+  catchsegv: { valueOptions: [] },
+  npx: { valueOptions: ['-p', '--package', '--cache', '--registry'], commandOption: ['-c', '--call'] },
+  bunx: { valueOptions: ['-p', '--package'] },
+  pnpx: { valueOptions: [] },
+  'then-run': { valueOptions: [] },
+};
+
+/** `npm exec CMD`, `uv run CMD`, …: subcommands that run the program named after them. */
+export const RUNNER_SUBCOMMANDS: Readonly<Record<string, readonly string[]>> = {
+  npm: ['exec', 'x'],
+  pnpm: ['exec', 'dlx'],
+  yarn: ['exec', 'dlx'],
+  bun: ['x', 'run'],
+  uv: ['run'],
+  poetry: ['run'],
+  pipenv: ['run'],
+  bundle: ['exec'],
+  direnv: ['exec'],
+  conda: ['run'],
+  mise: ['exec', 'x'],
+  asdf: ['exec'],
+};
+
+/** Programs that run the code of their arguments in this shell: `source FILE`, `. FILE`. */
+export const SOURCES = new Set(['source', '.']);
+
+/** Environment variables that change which program runs or what a shell reads first. */
+export const RUNTIME_VARIABLES = new Set([
+  'PATH', 'LD_PRELOAD', 'LD_LIBRARY_PATH', 'LD_AUDIT', 'BASH_ENV', 'ENV', 'PROMPT_COMMAND', 'PS4', 'SHELLOPTS',
+  'BASHOPTS', 'IFS', 'NODE_OPTIONS', 'NODE_PATH', 'PYTHONPATH', 'PYTHONSTARTUP', 'PYTHONHOME', 'PERL5OPT', 'PERL5LIB',
+  'RUBYOPT', 'RUBYLIB', 'GIT_SSH', 'GIT_SSH_COMMAND', 'GIT_EXTERNAL_DIFF', 'GIT_PAGER', 'GIT_EDITOR', 'GIT_EXEC_PATH',
+  'GIT_CONFIG', 'GIT_CONFIG_GLOBAL', 'GIT_CONFIG_PARAMETERS', 'GIT_CONFIG_COUNT', 'EDITOR', 'VISUAL', 'PAGER', 'MANPAGER',
+  'LESSOPEN', 'LESSCLOSE', 'SHELL', 'HISTFILE', 'TERMINFO', 'GCONV_PATH', 'LOCPATH', 'HOSTALIASES', 'RSYNC_RSH',
+  'CDPATH', 'npm_config_script_shell', 'NPM_CONFIG_SCRIPT_SHELL', 'JAVA_TOOL_OPTIONS', '_JAVA_OPTIONS',
+]);
