@@ -140,6 +140,7 @@ function makeWorld(opts: WorldOptions = {}): World {
 
   // The user's home: user-level registration, preferences; the state directory at its default place.
   write(join(home, '.claude', 'settings.json'), registration(pkg));
+  write(join(home, '.gitconfig'), '[user]\n\tname = t\n\temail = t@example.com\n[commit]\n\tgpgsign = false\n');
   const prefsFile = join(home, '.config', 'persona-gate', 'config.json');
   write(prefsFile, '{"locale":"en"}\n');
   write(join(claudeConfigDir, 'settings.json'), registration(pkg));
@@ -553,6 +554,15 @@ const ORDINARY: Ordinary[] = [
   { command: "sed -i 's/1/2/' src/a.ts", check: (w) => assertEq(readFileSync(join(w.project, 'src', 'a.ts'), 'utf8'), 'export const a = 2;\n') },
   { command: 'rm -rf build dist2 && mkdir -p build/out && touch build/out/x', check: (w) => assertEq(existsSync(join(w.project, 'build', 'out', 'x')), true) },
   { command: 'persona-gate session show --session s', check: (_w, out) => assertEq(out.code, 0) },
+  { command: 'persona-gate log --json --session s', check: (_w, out) => assertEq(out.stdout.includes('mcp__aeat__whoami'), true) },
+  { command: 'tail -n 1 ~/.local/state/persona-gate/receipts/*.jsonl', check: (_w, out) => assertEq(out.stdout.includes('"v":1'), true) },
+  { command: 'cp -r .claude <root>/claude-backup', check: (w) => assertEq(readFileSync(join(w.root, 'claude-backup', 'settings.json'), 'utf8'), readFileSync(join(w.project, '.claude', 'settings.json'), 'utf8')) },
+  { command: 'tar czf backup.tgz .claude src', check: (w) => assertEq(statSync(join(w.project, 'backup.tgz')).size > 0, true) },
+  {
+    command: 'git add -A && git commit -qm wip',
+    world: { git: true },
+    check: (w) => assertEq(spawnSync('git', ['rev-list', '--count', 'HEAD'], { cwd: w.project, encoding: 'utf8' }).stdout.trim(), '3'),
+  },
 ];
 
 function assertEq(actual: unknown, expected: unknown): void {
