@@ -233,18 +233,19 @@ function runSequence(ops: Op[]): void {
         continue;
       }
       log.push(`${shown}  → ${decision.verdict} (${decision.status}), ran: ${execute(call, project, home)}`);
-    }
-    const after = snapshot(root);
-    const changed = Object.keys({ ...before, ...after }).filter((k) => before[k] !== after[k]);
-    if (changed.length > 0) {
-      throw new Error(
-        [
-          'guarded files changed after this sequence (@ = the project; each call with the verdict under the persona):',
-          ...log.map((l, i) => `  ${i + 1}. ${l}`),
-          'changed:',
-          ...changed.map((k) => `  ${k}: ${before[k] ?? 'missing'}  →  ${after[k] ?? 'missing'}`),
-        ].join('\n'),
-      );
+      // Stop at the first call after which something guarded changed: what follows cannot matter.
+      const after = snapshot(root);
+      const changed = Object.keys({ ...before, ...after }).filter((k) => before[k] !== after[k]);
+      if (changed.length > 0) {
+        throw new Error(
+          [
+            'guarded files changed after this sequence (@ = the project; each call with the verdict under the persona):',
+            ...log.map((l, i) => `  ${i + 1}. ${l}`),
+            'changed:',
+            ...changed.map((k) => `  ${k}: ${before[k] ?? 'missing'}  →  ${after[k] ?? 'missing'}`),
+          ].join('\n'),
+        );
+      }
     }
   } finally {
     spawnSync('chmod', ['-R', 'u+rwX', root]);
