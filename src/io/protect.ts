@@ -265,8 +265,9 @@ export function makeProtectedPathCheck(opts: ProtectionOptions): ProtectedPathCh
     return fileIds;
   };
 
-  const holdsHostDir = (dir: string): string | null => {
-    if (HOST_DIRS.includes(basename(dir).toLowerCase())) return `${basename(dir)}, which holds hook registrations`;
+  /** A host directory (`.claude`, …) that exists or would be a project's own, or a directory that holds one. */
+  const holdsHostDir = (dir: string, cwd: string): string | null => {
+    if (HOST_DIRS.includes(basename(dir).toLowerCase()) && (existsSync(dir) || within(cwd, dirname(dir)))) return `${basename(dir)}, which holds hook registrations`;
     for (const name of HOST_DIRS) if (existsSync(join(dir, name))) return `${join(dir, name)}, which holds hook registrations`;
     return null;
   };
@@ -304,7 +305,7 @@ export function makeProtectedPathCheck(opts: ProtectionOptions): ProtectedPathCh
     for (const p of candidates) {
       if (exempt(p)) continue;
       for (const g of guards) if (within(g.path, p)) return `${g.what} (inside ${p})`;
-      const holds = holdsHostDir(p);
+      const holds = holdsHostDir(p, cwd);
       if (holds) return holds;
     }
     return null;

@@ -402,6 +402,8 @@ function gitClass(args: readonly Word[]): Classified {
     if (['checkout', 'restore', 'rm', 'reset', 'stash', 'switch'].includes(sub)) {
       for (const p of paths) if (!(sub === 'stash' && ['push', 'pop', 'apply', 'drop', 'save', 'list', 'show', 'clear', 'branch', 'create', 'store'].includes(p.text))) effects.push({ path: p, effect: 'destroy' });
       if (sub === 'stash' && hasFlag(rest, /^(-u|--include-untracked|-a|--all)$/)) effects.push({ path: word('.'), effect: 'destroy' });
+      // a hard reset rewrites every tracked file of the work tree
+      if (sub === 'reset' && hasFlag(rest, /^--(hard|merge|keep)$/)) effects.push({ path: word('.'), effect: 'destroy' });
     } else if (sub === 'mv') effects.push(...transferEffects(rest, 'move', []));
     else if (sub === 'clean') effects.push(...(paths.length > 0 ? paths : [word('.')]).map((path) => ({ path, effect: 'destroy' as const })));
     else if (sub === 'apply' || sub === 'am') {

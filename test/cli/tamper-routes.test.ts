@@ -148,7 +148,8 @@ function makeWorld(opts: WorldOptions = {}): World {
 
   const base: Record<string, string> = {};
   for (const [k, v] of Object.entries(cleanEnv())) if (!k.startsWith('npm_') && k !== 'CLAUDE_CONFIG_DIR') base[k] = v;
-  const shared = { ...base, HOME: home, CLAUDE_PROJECT_DIR: project, CLAUDE_CONFIG_DIR: claudeConfigDir, PATH: `${join(prefix, 'bin')}:${process.env.PATH ?? ''}` };
+  // The subject here is the verdict, not the deadline: give a loaded machine room.
+  const shared = { ...base, PERSONA_GATE_DEADLINE_MS: '30000', HOME: home, CLAUDE_PROJECT_DIR: project, CLAUDE_CONFIG_DIR: claudeConfigDir, PATH: `${join(prefix, 'bin')}:${process.env.PATH ?? ''}` };
   return {
     root,
     project,
