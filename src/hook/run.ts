@@ -60,6 +60,13 @@ function policyErrorReason(m: Messages, error: PolicyError): string {
   }
 }
 
+/** The deadline covers the decision too (SPEC §9.7): checked between steps and inside the path checks. */
+class DeadlinePassed extends Error {}
+
+function checkDeadline(ctx: HookContext): void {
+  if (Date.now() > ctx.deadline) throw new DeadlinePassed();
+}
+
 function handleToolEvent(ctx: HookContext, event: ToolEvent, index: PolicyIndex, store: StateStore): HookResponse {
   if (event.hook_event_name === 'PostToolUse') {
     const result = store.transact(event.session_id, ctx.deadline, () => decidePost(index, event, ctx.env, lazyShellResolver));
@@ -71,7 +78,12 @@ function handleToolEvent(ctx: HookContext, event: ToolEvent, index: PolicyIndex,
     }
     return SILENT;
   }
-  const isProtected = gateProtections(index.path, ctx.stateDir, ctx.env);
+  const guarded = gateProtections(index.path, ctx.stateDir, ctx.env);
+  const isProtected: typeof guarded = (path, cwd, effect, pattern) => {
+    checkDeadline(ctx);
+    return guarded(path, cwd, effect, pattern);
+  };
+  checkDeadline(ctx);
   const options = {
     confirmOn: ctx.args.confirmOn,
     dispatch: { allowedTools: ctx.args.allowedTools, sideEffectLevel: ctx.args.sideEffectLevel },
@@ -81,6 +93,7 @@ function handleToolEvent(ctx: HookContext, event: ToolEvent, index: PolicyIndex,
     return { ops: decision.ops as StateOp[], decision };
   });
   const { decision } = result;
+  checkDeadline(ctx);
   const receipt: Receipt = decisionReceipt(event, decision, index.sha256, new Date(), Date.now() - ctx.started);
   appendReceipt(ctx.stateDir, receipt);
   return preToolUseResponse(decision.verdict, decision.reason);
@@ -124,6 +137,7 @@ export function processEvent(text: string, argv: readonly string[], env: Env, st
   } catch (err) {
     const m = messagesFor(ctx.locale);
     if (err instanceof StateError) return refuse(ctx, event, 'state_error', m.stateError(err.message));
+    if (err instanceof DeadlinePassed) return refuse(ctx, event, 'deadline', m.deadline(deadlineMs(ctx.env)));
     return refuse(ctx, event, 'internal_error', m.internalError(err instanceof Error ? err.message : String(err)));
   }
 }

@@ -53,7 +53,9 @@ export interface ShellParse {
 /** How deep `$(…)`, backticks and `bash -c` strings may nest before the line is unreadable. */
 export const MAX_DEPTH = 6;
 /** More words than this in one command line: unreadable. */
-export const MAX_WORDS = 50_000;
+export const MAX_WORDS = 10_000;
+/** More `$(…)`, backticks and process substitutions than this in one command line: unreadable. */
+export const MAX_SUBSTITUTIONS = 4_096;
 /** More here-documents than this in one command line: unreadable. */
 export const MAX_HEREDOCS = 256;
 
@@ -69,6 +71,10 @@ const CONTROL_OPS = ['&&', '||', ';;&', ';;', ';&', '|&', ';', '&', '|', '(', ')
 const REDIRECT_OPS = ['&>>', '&>', '<<<', '<<-', '<<', '>>', '>|', '>&', '<&', '<>', '>', '<'];
 const WORD_BREAK = new Set([' ', '\t', '\n', '\r', ';', '&', '|', '(', ')', '<', '>']);
 const NAME = /[A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-]/y;
+/** A run of characters that stand for themselves in an unquoted word. */
+const PLAIN = /[^ \t\n\r;&|()<>'"\\$`]+/y;
+/** Characters that may start an operator or a redirection. */
+const OPERATOR_START = new Set(['<', '>', '&', '|', ';', '(', ')']);
 const FD_PREFIX = /\d{1,9}(?=[<>])/y;
 
 interface PendingHeredoc {
@@ -80,6 +86,7 @@ interface PendingHeredoc {
 interface Budget {
   words: number;
   heredocs: number;
+  substitutions: number;
 }
 
 function decodeAnsiC(src: string, start: number): { text: string; end: number } {
@@ -145,6 +152,7 @@ export class Lexer {
 
   private nest(): Lexer {
     if (this.depth + 1 > MAX_DEPTH) throw new Unparsable(`commands nested more than ${MAX_DEPTH} deep`);
+    if (--this.budget.substitutions < 0) throw new Unparsable(`more than ${MAX_SUBSTITUTIONS} command substitutions`);
     return new Lexer(this.src, this.i, this.depth + 1, this.budget, this.docs);
   }
 
@@ -154,7 +162,6 @@ export class Lexer {
    */
   run(untilClose = false): Token[] {
     let parens = 0;
-    let caseDepth = 0;
     while (this.i < this.src.length) {
       const c = this.peek();
       if (c === ' ' || c === '\t' || c === '\r') {
@@ -176,6 +183,8 @@ export class Lexer {
         this.tokens.push({ kind: 'word', word: { text: '/dev/fd/63', dynamic: false, pattern: false, quoted: false, ansi: false } });
       } else if (this.startsWith('((') && this.atCommandStart() && this.tryArithmetic()) {
         // an arithmetic command: only its substitutions run
+      } else if (!OPERATOR_START.has(c) && !(c >= '0' && c <= '9')) {
+        this.pushWord();
       } else {
         FD_PREFIX.lastIndex = this.i;
         const fd = FD_PREFIX.exec(this.src);
@@ -192,7 +201,7 @@ export class Lexer {
         if (control) {
           if (control === '(') parens++;
           if (control === ')') {
-            if (parens === 0 && caseDepth > 0) {
+            if (parens === 0 && this.caseDepth > 0) {
               // the end of a case pattern
             } else if (parens === 0 && untilClose) {
               this.i++;
@@ -203,16 +212,22 @@ export class Lexer {
           this.tokens.push({ kind: 'op', op: control });
           continue;
         }
-        const startsCommand = this.atCommandStart();
-        const word = this.readWord();
-        if (!word.quoted && word.text === 'case' && startsCommand) caseDepth++;
-        if (!word.quoted && word.text === 'esac' && startsCommand && caseDepth > 0) caseDepth--;
-        if (--this.budget.words < 0) throw new Unparsable(`more than ${MAX_WORDS} words`);
-        this.tokens.push({ kind: 'word', word });
+        this.pushWord();
       }
     }
     if (untilClose) throw new Unparsable('an unterminated $( or <(');
     return this.tokens;
+  }
+
+  private caseDepth = 0;
+
+  private pushWord(): void {
+    const startsCommand = this.atCommandStart();
+    const word = this.readWord();
+    if (!word.quoted && word.text === 'case' && startsCommand) this.caseDepth++;
+    if (!word.quoted && word.text === 'esac' && startsCommand && this.caseDepth > 0) this.caseDepth--;
+    if (--this.budget.words < 0) throw new Unparsable(`more than ${MAX_WORDS} words`);
+    this.tokens.push({ kind: 'word', word });
   }
 
   private atCommandStart(): boolean {
@@ -332,6 +347,7 @@ export class Lexer {
 
   private nestedFromSource(source: string): Token {
     if (this.depth + 1 > MAX_DEPTH) throw new Unparsable(`commands nested more than ${MAX_DEPTH} deep`);
+    if (--this.budget.substitutions < 0) throw new Unparsable(`more than ${MAX_SUBSTITUTIONS} command substitutions`);
     const inner = new Lexer(source, 0, this.depth + 1, this.budget, this.docs);
     inner.run(false);
     return { kind: 'nested', tokens: inner.tokens, source };
@@ -440,9 +456,20 @@ export class Lexer {
   }
 
   private readWord(): Word {
+    /** The word after quote removal, in pieces joined at the end. */
+    const textParts: string[] = [];
+    /** The same with every quoted or escaped character replaced by a placeholder: where globs and braces are live. */
+    const liveParts: string[] = [];
     let text = '';
-    /** The word with every quoted or escaped character replaced by a placeholder: where globs and braces are live. */
     let live = '';
+    const settle = () => {
+      if (text.length > 256) {
+        textParts.push(text);
+        liveParts.push(live);
+        text = '';
+        live = '';
+      }
+    };
     let dynamic = false;
     let quoted = false;
     let ansi = false;
@@ -450,10 +477,19 @@ export class Lexer {
       for (const t of tokens) this.tokens.push(t);
     };
     while (this.i < this.src.length) {
+      settle();
+      PLAIN.lastIndex = this.i;
+      const plain = PLAIN.exec(this.src);
+      if (plain) {
+        text += plain[0];
+        live += plain[0];
+        this.i += plain[0].length;
+        continue;
+      }
       const c = this.peek();
       if (WORD_BREAK.has(c)) {
         // `a=(…)` array assignments keep their parentheses
-        if (c === '(' && text.endsWith('=') && /^[A-Za-z_][A-Za-z0-9_]*\+?=$/.test(text)) {
+        if (c === '(' && textParts.length === 0 && /^[A-Za-z_][A-Za-z0-9_]*\+?=$/.test(text)) {
           this.i++;
           const inner = this.nest();
           const start = this.i;
@@ -475,12 +511,18 @@ export class Lexer {
         break;
       }
       if (c === '\\') {
-        if (this.peek(1) === '\n') this.i += 2;
-        else {
-          text += this.peek(1);
-          live += '_';
-          quoted = true;
+        // a run of escapes at once
+        const escaped: string[] = [];
+        while (this.src[this.i] === '\\' && this.i + 1 < this.src.length) {
+          const e = this.src[this.i + 1]!;
+          if (e !== '\n') escaped.push(e);
           this.i += 2;
+        }
+        if (this.src[this.i] === '\\') this.i++;
+        if (escaped.length > 0) {
+          text += escaped.join('');
+          live += '_'.repeat(escaped.length);
+          quoted = true;
         }
         continue;
       }
@@ -569,7 +611,9 @@ export class Lexer {
       live += c;
       this.i++;
     }
-    return { text, dynamic, pattern: isPattern(live), quoted, ansi };
+    textParts.push(text);
+    liveParts.push(live);
+    return { text: textParts.join(''), dynamic, pattern: isPattern(liveParts.join('')), quoted, ansi };
   }
 }
 
@@ -738,7 +782,7 @@ export function parseShell(src: string, depth = 0): ShellParse {
   const out: ShellParse = { commands: [], functions: [], heredocs: [] };
   if (depth > MAX_DEPTH) return { ...out, unparsable: `commands nested more than ${MAX_DEPTH} deep` };
   try {
-    const lexer = new Lexer(src, 0, depth, { words: MAX_WORDS, heredocs: MAX_HEREDOCS }, out.heredocs);
+    const lexer = new Lexer(src, 0, depth, { words: MAX_WORDS, heredocs: MAX_HEREDOCS, substitutions: MAX_SUBSTITUTIONS }, out.heredocs);
     const tokens = lexer.run(false);
     splitCommands(tokens, false, out);
     return out;

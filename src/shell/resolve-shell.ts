@@ -26,10 +26,11 @@ const WRITE_REDIRECTS = new Set(['>', '>>', '>|', '&>', '&>>', '<>', '>&']);
 const NOT_A_FILE = /^\/dev\/(null|stdout|stderr|tty|fd\/\d+|zero)$/;
 /** More guarded-path checks than this in one command line: unreadable. */
 const MAX_EFFECTS = 512;
+/** A longer path cannot name a file (PATH_MAX): unreadable. */
+const MAX_PATH_LENGTH = 4096;
 /** More alternatives than this from one brace expansion: unreadable. */
 const MAX_BRACE_ALTERNATIVES = 64;
 /** Where a path can end inside code: quotes, brackets and the punctuation around it. */
-const PATH_DELIMITERS = /[\s'"`(),;=<>|&{}[\]]+/;
 const HOST_DIRS = /(^|\/)\.(claude|codex|gemini|qwen|factory|copilot)(\/|$)/i;
 
 interface Classified {
@@ -631,13 +632,33 @@ export function expandBraces(text: string): string[] | null {
   return out;
 }
 
-/** Path-like pieces of a text: what code the gate cannot read could open. */
-function pathPieces(text: string): string[] {
+const PIECE_DELIMITERS = new Set([' ', '\t', '\n', '\r', "'", '"', '`', '(', ')', ',', ';', '=', '<', '>', '|', '&', '{', '}', '[', ']']);
+const PATH_MARK = /[/~]|\.json|\.toml|\.claude|\.codex|\.gemini|\.qwen|\.factory|\.copilot/gi;
+/** More distinct path-like pieces than this in code the gate cannot read: unreadable. */
+const MAX_PIECES = 256;
+
+/** Path-like pieces of a text, in one pass: what code the gate cannot read could open. Null past the limit. */
+function pathPieces(text: string): string[] | null {
   const pieces = new Set<string>();
-  for (const raw of text.replace(/\$\{?HOME\}?(?=\/|$)/g, '~').split(PATH_DELIMITERS)) {
-    const piece = raw.replace(/^['"]|['"]$/g, '');
-    if (piece === '' || piece.length > 4096) continue;
+  const seen = new Set<string>();
+  let lastEnd = -1;
+  PATH_MARK.lastIndex = 0;
+  for (let m = PATH_MARK.exec(text); m !== null; m = PATH_MARK.exec(text)) {
+    if (m.index < lastEnd) continue;
+    let start = m.index;
+    while (start > 0 && !PIECE_DELIMITERS.has(text[start - 1]!)) start--;
+    let end = m.index;
+    while (end < text.length && !PIECE_DELIMITERS.has(text[end]!)) end++;
+    lastEnd = end;
+    PATH_MARK.lastIndex = end;
+    if (end - start > MAX_PATH_LENGTH) continue;
+    const raw = text.slice(start, end);
+    if (seen.has(raw)) continue;
+    seen.add(raw);
+    if (seen.size > MAX_PIECES * 4) return null;
+    const piece = raw.replace(/^\$\{?HOME\}?(?=\/|$)/, '~');
     if (piece.includes('/') || piece.startsWith('~') || /\.(json|toml)$/i.test(piece) || HOST_DIRS.test(piece)) pieces.add(piece);
+    if (pieces.size > MAX_PIECES) return null;
   }
   return [...pieces];
 }
@@ -652,44 +673,72 @@ function escapeRegExp(text: string): string {
  * backtick escape made a backslash escape and a backtick at the end of a line a continuation, and
  * the call operator `&` made a word. `;`, `|`, quotes, `$(…)` and `#` read alike.
  */
-export function powershellAsPosix(command: string): string {
-  let out = '';
-  let k = 0;
+/** More backtick escapes than this in one PowerShell line: unreadable. */
+export const MAX_POWERSHELL_ESCAPES = 10_000;
+
+export function powershellAsPosix(command: string): string | null {
+  let escapes = 0;
+  for (let at = command.indexOf('`'); at !== -1; at = command.indexOf('`', at + 1)) if (++escapes > MAX_POWERSHELL_ESCAPES) return null;
+  const parts: string[] = [];
+  let run = 0;
+  let statementStart = true;
   const n = command.length;
+  let k = 0;
+  const take = (text: string) => {
+    parts.push(text);
+  };
   while (k < n) {
     const c = command[k]!;
     if (c === '<' && command[k + 1] === '#') {
       const end = command.indexOf('#>', k + 2);
-      out += ' ';
+      take(' ');
       k = end === -1 ? n : end + 2;
     } else if (c === '@' && (command[k + 1] === "'" || command[k + 1] === '"') && (command[k + 2] === '\n' || (command[k + 2] === '\r' && command[k + 3] === '\n'))) {
       const quote = command[k + 1]!;
       const bodyStart = command.indexOf('\n', k) + 1;
       const endMark = command.indexOf(`\n${quote}@`, bodyStart - 1);
       const body = endMark === -1 ? command.slice(bodyStart) : command.slice(bodyStart, endMark);
-      out += `'${body.replace(/'/g, "'\\''")}'`;
+      take(`'${body.replace(/'/g, "'\\''")}'`);
       k = endMark === -1 ? n : endMark + 3;
+      statementStart = false;
     } else if (c === '\\') {
-      out += '/';
+      take('/');
       k++;
+      statementStart = false;
     } else if (c === '`') {
       const next = command[k + 1];
       if (next === '\n') k += 2;
       else if (next === '\r' && command[k + 2] === '\n') k += 3;
       else if (next === undefined) k++;
       else {
-        out += `\\${next}`;
+        take(`\\${next}`);
         k += 2;
+        statementStart = false;
       }
-    } else if (c === '&' && command[k + 1] !== '&' && command[k - 1] !== '&' && /^[\s]*$/.test(out.slice(out.lastIndexOf('\n') + 1).replace(/.*[;|{(]/, ''))) {
-      out += '__pscall__ ';
+    } else if (c === '&' && command[k + 1] !== '&' && statementStart) {
+      take('__pscall__ ');
       k++;
+      statementStart = false;
     } else {
-      out += c;
-      k++;
+      // copy a run of ordinary characters at once
+      let j = k;
+      while (j < n && !'<@\\`&'.includes(command[j]!)) {
+        const d = command[j]!;
+        if (d === '\n' || d === ';' || d === '|' || d === '{' || d === '(') statementStart = true;
+        else if (d !== ' ' && d !== '\t' && d !== '\r') statementStart = false;
+        j++;
+      }
+      if (j === k) {
+        take(c);
+        statementStart = false;
+        j = k + 1;
+      } else take(command.slice(k, j));
+      k = j;
     }
+    run++;
   }
-  return out;
+  void run;
+  return parts.join('');
 }
 
 /** A PowerShell statement that starts with a value (`$x = …`, `$files.Count`, `[IO.File]::…`, `(…)`) rather than a command. */
@@ -713,6 +762,7 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent): ShellReadin
   if (typeof command !== 'string') return unreadable('the command is missing or not a string');
   const powershell = event.tool_name === 'PowerShell';
   const source = powershell ? powershellAsPosix(command) : command;
+  if (source === null) return unreadable(`more than ${MAX_POWERSHELL_ESCAPES} backtick escapes`);
   const raw = readCommandLine(source);
   if (raw.unparsable) return unreadable(raw.unparsable);
   const functions = new Set(raw.functions);
@@ -738,6 +788,7 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent): ShellReadin
   };
   const addEffect = (path: Word, effect: PathEffect, program: string): string | null => {
     if (NOT_A_FILE.test(path.text)) return null;
+    if (path.text.length > MAX_PATH_LENGTH) return `a path longer than ${MAX_PATH_LENGTH} characters`;
     if (path.dynamic) return `a path computed at run time (${path.text}) handed to ${program || 'a redirection'}`;
     const expanded = path.pattern ? expandBraces(path.text) : [path.text];
     if (expanded === null) return `a brace expansion of more than ${MAX_BRACE_ALTERNATIVES} words`;
@@ -757,7 +808,9 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent): ShellReadin
           raise('process_exec');
           everyInvocationReads = false;
         }
-        for (const piece of pathPieces(words)) if (addEffect(word(piece), 'mention', 'a PowerShell expression')) return unreadable(`more than ${MAX_EFFECTS} paths to check`);
+        const pieces = pathPieces(words);
+        if (pieces === null) return unreadable(`more than ${MAX_PIECES} paths in one expression`);
+        for (const piece of pieces) if (addEffect(word(piece), 'mention', 'a PowerShell expression')) return unreadable(`more than ${MAX_EFFECTS} paths to check`);
         continue;
       }
       if (expression) inv = expression;
@@ -836,8 +889,13 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent): ShellReadin
       const problem = addEffect(e.path, e.effect, inv.name);
       if (problem) return unreadable(problem);
     }
-    if (classified.opaque || classified.kind === 'network' || classified.scanArgs) {
-      for (const w of inv.args) for (const piece of pathPieces(w.text)) if (addEffect(word(piece), 'mention', inv.name)) return unreadable(`more than ${MAX_EFFECTS} paths to check`);
+    // Opaque code is scanned with the whole line below; here, what network programs and scanned writers are handed.
+    if (!classified.opaque && (classified.kind === 'network' || classified.scanArgs)) {
+      for (const w of inv.args) {
+        const pieces = pathPieces(w.text);
+        if (pieces === null) return unreadable(`more than ${MAX_PIECES} paths handed to ${inv.name}`);
+        for (const piece of pieces) if (addEffect(word(piece), 'mention', inv.name)) return unreadable(`more than ${MAX_EFFECTS} paths to check`);
+      }
     }
   }
 
@@ -845,15 +903,14 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent): ShellReadin
   const opaqueNames: string[] = [];
   if (opaque.length > 0) {
     const names = [...catalogued, 'persona-gate'];
-    const pattern = new RegExp(`(?<![A-Za-z0-9_])(${names.map(escapeRegExp).join('|')})(?![A-Za-z0-9_])`, 'gi');
-    const texts = [command, ...raw.invocations.flatMap((inv) => [inv.program?.text ?? '', ...inv.args.map((w) => w.text)])];
-    for (const text of texts) {
-      for (const m of text.matchAll(pattern)) {
-        const found = names.find((n) => n.toLowerCase() === m[1]!.toLowerCase())!;
-        if (!opaqueNames.includes(found)) opaqueNames.push(found);
-      }
+    // the raw line, and words whose quoting changed their letters (`a\eat`, `$'\x61eat'`)
+    const texts = [command, ...raw.invocations.flatMap((inv) => [inv.program, ...inv.args].filter((w) => w?.quoted).map((w) => w!.text))].join('\n');
+    for (const name of names) {
+      if (new RegExp(`(?<![A-Za-z0-9_])${escapeRegExp(name)}(?![A-Za-z0-9_])`, 'i').test(texts)) opaqueNames.push(name);
     }
-    for (const piece of pathPieces(command)) if (addEffect(word(piece), 'mention', 'code persona-gate cannot read')) return unreadable(`more than ${MAX_EFFECTS} paths to check`);
+    const pieces = pathPieces(command);
+    if (pieces === null) return unreadable(`more than ${MAX_PIECES} paths in a line that runs code persona-gate cannot read`);
+    for (const piece of pieces) if (addEffect(word(piece), 'mention', 'code persona-gate cannot read')) return unreadable(`more than ${MAX_EFFECTS} paths to check`);
     if (opaqueNames.includes('persona-gate')) gateCommands.push(`persona-gate's own state (persona-gate named in code persona-gate cannot read: ${opaque[0]})`);
     if (opaqueNames.some((n) => switchPrograms.has(n))) mayRearm = true;
   }
