@@ -37,6 +37,10 @@ export const cliEn = {
   afterIdentity: () => '(after an identity read)',
   badFormat: (format: string) => `persona-gate list: unknown format ${format} (text, json or claude-permissions)`,
   // validate
+  residueWarning: (persona: string, commands: readonly string[]) =>
+    `warning: personas.${persona}: runs code persona-gate cannot read (shell, ceiling process_exec or above), so it can still reach ${commands.join(', ')} that way. Close it with "shell": "strict", a lower ceiling, enforcement in the tool itself, or the host's OS sandbox (README: threat model).`,
+  residueLine: (commands: readonly string[]) =>
+    `reachable through code persona-gate cannot read (refused when named, not stopped when hidden): ${commands.join(', ')}`,
   valid: (path: string, personas: number, commands: number) => `${path}: valid (${personas} personas, ${commands} commands)`,
   problems: (n: number) => `${n} problem${n === 1 ? '' : 's'}`,
   notJsonFile: (path: string, detail: string) => `${path}: not valid JSON: ${detail}`,
@@ -134,6 +138,10 @@ export const cliEs: CliMessages = {
   no: () => 'no',
   afterIdentity: () => '(tras una lectura de identidad)',
   badFormat: (format) => `persona-gate list: formato desconocido ${format} (text, json o claude-permissions)`,
+  residueWarning: (persona, commands) =>
+    `aviso: personas.${persona}: ejecuta código que persona-gate no puede leer (shell, techo process_exec o más), así que aún puede llegar a ${commands.join(', ')} por esa vía. Ciérralo con "shell": "strict", un techo más bajo, controles en la propia herramienta o el sandbox del sistema del host (README: modelo de amenazas).`,
+  residueLine: (commands) =>
+    `alcanzable con código que persona-gate no puede leer (rechazado si se nombra, no detenido si se oculta): ${commands.join(', ')}`,
   valid: (path, personas, commands) => `${path}: válida (${personas} personas, ${commands} órdenes)`,
   problems: (n) => `${n} problema${n === 1 ? '' : 's'}`,
   notJsonFile: (path, detail) => `${path}: no es JSON válido: ${detail}`,

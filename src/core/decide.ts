@@ -338,7 +338,7 @@ export function decide(input: DecideInput): Decision {
   }
   const decided = chosen!;
   // A catalogued command's own refusal (a handoff naming its owner) says more than the shell's.
-  if (shellRuling !== null && decided.ruling.verdict !== 'deny') return refuseShell(shellRuling);
+  if (shellRuling !== null && !(decided.ruling.verdict === 'deny' && decided.subject.via === 'shell')) return refuseShell(shellRuling);
   return {
     ...decided.ruling,
     persona: persona.name,

@@ -1,3 +1,5 @@
+import { opaqueReach } from '../../core/residue';
+import type { Policy } from '../../policy/schema';
 import { readFileSync } from 'node:fs';
 import { decide, localeFor, type Decision, type Env } from '../../core/decide';
 import { parseEvent, type ToolEvent } from '../../core/event';
@@ -58,7 +60,7 @@ function readEvent(opts: ExplainOptions, tool: string | undefined, inputJson: st
   };
 }
 
-function describe(decision: Decision, event: ToolEvent, t: CliMessages): string {
+function describe(decision: Decision, event: ToolEvent, t: CliMessages, policy: Policy | null): string {
   const s = decision.subject;
   const lines: string[] = [];
   lines.push(t.verdictLine(decision.verdict, decision.status, decision.gate, decision.rule));
@@ -74,6 +76,8 @@ function describe(decision: Decision, event: ToolEvent, t: CliMessages): string 
   lines.push(t.gatesLine());
   for (const f of decision.findings) lines.push(`  ${f.gate.padEnd(16)} ${t.outcome(f.outcome).padEnd(7)} ${f.note}`);
   if (decision.ops.length > 0) lines.push(t.stateLine(decision.ops.map((o) => o.op).join(', ')));
+  const reach = policy && decision.persona !== null ? opaqueReach(policy, decision.persona) : null;
+  if (reach) lines.push(t.residueLine(reach.commands.map((c) => c.bash)));
   return `${lines.join('\n')}\n`;
 }
 
@@ -106,6 +110,6 @@ export function explainCommand(env: Env, opts: ExplainOptions, tool?: string, in
   const exitCode = decision.status === 'config_error' ? 1 : EXPLAIN_EXIT[decision.verdict];
   const stdout = opts.json
     ? `${JSON.stringify(decisionReceipt(event, decision, index.sha256, new Date(), Date.now() - started))}\n`
-    : describe(decision, event, t);
+    : describe(decision, event, t, index.policy);
   return { stdout, exitCode };
 }

@@ -1,3 +1,4 @@
+import { opaqueReach } from '../../core/residue';
 import { SUBJECT_GATES, effectiveScope, localeFor, type Env } from '../../core/decide';
 import { messagesFor } from '../../core/messages';
 import type { MemoryPolicyIndex } from '../../core/policy-index';
@@ -92,7 +93,10 @@ export function listCommand(env: Env, opts: ListOptions): CommandResult {
   const t = cliMessages(env, index);
   if (!['text', 'json', 'claude-permissions'].includes(format)) throw new CliError(t.badFormat(format));
   const entries = listEntries(index, opts.persona, opts.stage, env);
-  if (format === 'json') return { stdout: `${JSON.stringify({ persona: opts.persona, stage: opts.stage ?? null, entries }, null, 2)}\n`, exitCode: 0 };
+  if (format === 'json') {
+    const reach = index.policy ? opaqueReach(index.policy, opts.persona) : null;
+    return { stdout: `${JSON.stringify({ persona: opts.persona, stage: opts.stage ?? null, entries, reachable_through_opaque_code: reach?.commands ?? [] }, null, 2)}\n`, exitCode: 0 };
+  }
   if (format === 'claude-permissions') {
     const deny = [...new Set(entries.filter((e) => !e.allowed).flatMap((e) => e.tools))].sort();
     return { stdout: `${JSON.stringify({ permissions: { deny } }, null, 2)}\n`, exitCode: 0 };
@@ -110,5 +114,7 @@ export function listCommand(env: Env, opts: ListOptions): CommandResult {
     const reason = e.allowed ? `${e.tools.join(' ')}${e.identity ? ` ${t.afterIdentity()}` : ''}` : `${e.status} (${e.gate})`;
     lines.push(`${(e.allowed ? t.yes() : t.no()).padEnd(6)}${(e.allowed ? e.tier : '-').padEnd(9)}${(e.level ?? '?').padEnd(17)}${e.key.padEnd(34)}${reason}`);
   }
+  const reach = index.policy ? opaqueReach(index.policy, opts.persona) : null;
+  if (reach) lines.push('', t.residueLine(reach.commands.map((c) => `${c.bash} (${c.key})`)));
   return { stdout: `${lines.join('\n')}\n`, exitCode: 0 };
 }

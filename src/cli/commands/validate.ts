@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Env } from '../../core/decide';
+import { opaqueReachAll } from '../../core/residue';
 import { validatePolicy } from '../../policy/validate';
 import { CliError, type CommandResult } from '../errors';
 import { locateForCli } from '../context';
@@ -24,7 +25,9 @@ export function validateCommand(env: Env, opts: { config?: string }): CommandRes
   }
   const result = validatePolicy(json, locale);
   if (result.ok) {
-    return { stdout: `${t.valid(location.path, Object.keys(result.policy.personas).length, Object.keys(result.policy.catalog.commands).length)}\n`, exitCode: 0 };
+    const warnings = opaqueReachAll(result.policy).map((r) => t.residueWarning(r.persona, r.commands.map((c) => c.bash)));
+    const stderr = warnings.length > 0 ? `${warnings.join('\n')}\n` : '';
+    return { stdout: `${t.valid(location.path, Object.keys(result.policy.personas).length, Object.keys(result.policy.catalog.commands).length)}\n`, ...(stderr ? { stderr } : {}), exitCode: 0 };
   }
   const lines = result.problems.map((p) => `${location.path}: ${p.path}: ${p.message}`);
   return { stdout: '', stderr: `${lines.join('\n')}\n${t.problems(result.problems.length)}\n`, exitCode: 1 };
