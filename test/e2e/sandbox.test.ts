@@ -43,6 +43,8 @@ function sandboxUnavailable(): string | null {
 }
 
 const unavailable = sandboxUnavailable();
+// A skip says why, in the run's output as well as in the test's name.
+if (unavailable) process.stderr.write(`test/e2e/sandbox.test.ts: skipped, ${unavailable}\n`);
 const title = (t: string) => (unavailable ? `${t} (skipped: ${unavailable})` : t);
 
 const cleanup: (() => Promise<void> | void)[] = [];
