@@ -130,12 +130,14 @@ export function buildProgram(env: Env, done: (result: CommandResult) => void): C
     .option(`--dir <${p.dir}>`, o.dir, process.cwd())
     .option(`--example <${p.name}>`, o.example, 'tax-filing')
     .option(`--command <${p.command}>`, o.command)
+    .option('--hardened', o.hardened)
     .action((opts) => done(initCommand(env, opts)));
 
   program
     .command('doctor')
     .description(c.doctor)
     .option(`--dir <${p.dir}>`, o.dir)
+    .option('--hardened', o.doctorHardened)
     .action((opts) => done(doctorCommand(env, opts)));
 
   program

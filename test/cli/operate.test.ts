@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cleanEnv, preEvent, runCli, tempDir } from '../helpers/cli';
@@ -101,6 +101,137 @@ describe('doctor', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/FAIL  the policy .* has \d+ problems?/);
     expect(r.stdout).toContain('warn  Claude Code 2.1.197 ignores "onFailure": "block"');
+  });
+});
+
+/** A project and a separate home, with programs named bwrap and socat on PATH when `sandboxPrograms`. */
+function hardenedProject(opts: { sandboxPrograms?: boolean } = {}) {
+  const dir = tempDir('pg-hard-');
+  const home = tempDir('pg-home-');
+  const bin = tempDir('pg-bin-');
+  mkdirSync(join(dir, '.claude'));
+  if (opts.sandboxPrograms !== false) for (const p of ['bwrap', 'socat']) writeFileSync(join(bin, p), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+  const env = cleanEnv({ HOME: home, PERSONA_GATE_STATE_DIR: join(home, 'state'), PERSONA_GATE_CONFIG_HOME: join(home, 'prefs'), PATH: `${bin}:${join(ROOT, 'node_modules', '.bin')}` });
+  delete env.CLAUDE_CONFIG_DIR;
+  return { dir, home, env, userSettings: join(home, '.claude', 'settings.json'), projectSettings: join(dir, '.claude', 'settings.json'), policyPath: join(dir, '.claude', 'persona-gate.json') };
+}
+
+describe('init --hardened', () => {
+  it('registers at user level, turns the sandbox on with no way out, and guards persona-gate\'s files', () => {
+    const p = hardenedProject();
+    const r = runCli(['init', '--hardened', '--dir', p.dir], { env: p.env, cwd: p.dir });
+    expect(r.code).toBe(0);
+    expect(existsSync(p.projectSettings)).toBe(false);
+    const settings = JSON.parse(readFileSync(p.userSettings, 'utf8'));
+    const command = `node ${JSON.stringify(join(ROOT, 'dist', 'persona-gate.js'))} hook`;
+    for (const event of ['PreToolUse', 'PostToolUse', 'SessionStart']) expect(settings.hooks[event][0].hooks).toEqual([{ type: 'command', command, timeout: 10, onFailure: 'block' }]);
+    expect(settings.sandbox).toMatchObject({ enabled: true, failIfUnavailable: true, allowUnsandboxedCommands: false });
+    const guarded = [join(p.home, 'state'), p.policyPath, p.userSettings, p.projectSettings, join(p.dir, '.claude', 'settings.local.json'), join(p.home, 'prefs', 'config.json'), ROOT];
+    expect(settings.sandbox.filesystem.denyWrite).toEqual(guarded);
+    expect(settings.permissions.deny).toEqual(guarded.map((g) => `Edit(/${g}${g === ROOT || g.endsWith('state') ? '/**' : ''})`));
+    expect(statSync(join(p.home, 'state')).mode & 0o777).toBe(0o700);
+    expect(runCli(['validate', '--config', p.policyPath], { env: p.env }).code).toBe(0);
+    expect(r.stdout).toContain('needs an administrator (init does not do these):\n  - copy the "hooks", "sandbox" and "permissions" entries of');
+    expect(r.stdout).toContain('/etc/claude-code/managed-settings.json');
+  });
+
+  it('changes nothing when run twice, and keeps the user\'s own settings', () => {
+    const p = hardenedProject();
+    mkdirSync(join(p.home, '.claude'));
+    const own = { model: 'opus', sandbox: { network: { allowedDomains: ['example.com'] }, filesystem: { denyWrite: ['~/secrets'] } }, permissions: { allow: ['Read'], deny: ['Bash(rm -rf:*)'] } };
+    writeFileSync(p.userSettings, JSON.stringify(own));
+    runCli(['init', '--hardened', '--dir', p.dir], { env: p.env, cwd: p.dir });
+    const first = readFileSync(p.userSettings, 'utf8');
+    const settings = JSON.parse(first);
+    expect(settings.model).toBe('opus');
+    expect(settings.sandbox.network).toEqual(own.sandbox.network);
+    expect(settings.sandbox.filesystem.denyWrite[0]).toBe('~/secrets');
+    expect(settings.permissions.allow).toEqual(['Read']);
+    expect(settings.permissions.deny[0]).toBe('Bash(rm -rf:*)');
+    const again = runCli(['init', '--hardened', '--dir', p.dir], { env: p.env, cwd: p.dir });
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain('already registers the hook: unchanged');
+    expect(again.stdout).toContain('already turns the sandbox on, with no way out of it: unchanged');
+    expect(again.stdout).toContain("already guards persona-gate's files: unchanged");
+    expect(readFileSync(p.userSettings, 'utf8')).toBe(first);
+  });
+
+  it('turns back on a sandbox the user settings had turned off, and writes to $CLAUDE_CONFIG_DIR when set', () => {
+    const p = hardenedProject();
+    const configDir = tempDir('pg-ccdir-');
+    writeFileSync(join(configDir, 'settings.json'), JSON.stringify({ sandbox: { enabled: false, allowUnsandboxedCommands: true } }));
+    const r = runCli(['init', '--hardened', '--dir', p.dir], { env: { ...p.env, CLAUDE_CONFIG_DIR: configDir }, cwd: p.dir });
+    expect(r.stdout).toContain(`turned on Claude Code's sandbox in ${join(configDir, 'settings.json')} (sandbox.enabled: true, sandbox.failIfUnavailable: true, sandbox.allowUnsandboxedCommands: false)`);
+    expect(JSON.parse(readFileSync(join(configDir, 'settings.json'), 'utf8')).sandbox).toMatchObject({ enabled: true, allowUnsandboxedCommands: false });
+    expect(existsSync(p.userSettings)).toBe(false);
+  });
+
+  it('refuses user settings it cannot parse, and writes nothing', () => {
+    const p = hardenedProject();
+    mkdirSync(join(p.home, '.claude'));
+    writeFileSync(p.userSettings, '{ "sandbox": ');
+    const r = runCli(['init', '--hardened', '--dir', p.dir], { env: p.env, cwd: p.dir });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('is not valid JSON');
+    expect(readFileSync(p.userSettings, 'utf8')).toBe('{ "sandbox": ');
+    expect(existsSync(p.policyPath)).toBe(false);
+    writeFileSync(p.userSettings, JSON.stringify({ sandbox: { filesystem: { denyWrite: 'x' } } }));
+    expect(runCli(['init', '--hardened', '--dir', p.dir], { env: p.env, cwd: p.dir }).stderr).toContain('"sandbox.filesystem.denyWrite" is not an object');
+  });
+
+  it('speaks Spanish', () => {
+    const p = hardenedProject();
+    const r = runCli(['init', '--hardened', '--dir', p.dir], { env: { ...p.env, PERSONA_GATE_LOCALE: 'es' }, cwd: p.dir });
+    expect(r.stdout).toContain(`activado el sandbox de Claude Code en ${p.userSettings}`);
+    expect(r.stdout).toContain('requiere un administrador (init no lo hace):');
+  });
+});
+
+describe('doctor --hardened', () => {
+  it('fails each missing part of a project-level deployment, with its fix', () => {
+    const p = hardenedProject();
+    runCli(['init', '--dir', p.dir], { env: p.env, cwd: p.dir });
+    const r = runCli(['doctor', '--hardened', '--dir', p.dir], { env: p.env, cwd: p.dir });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain(`FAIL  the hook is not registered at user level (${p.userSettings}): only a project file starts it\n      fix: run persona-gate init --hardened`);
+    expect(r.stdout).toContain("FAIL  Claude Code's sandbox is off: the agent's shell can write whatever this user can");
+    expect(r.stdout).toContain('FAIL  a command can leave the sandbox through dangerouslyDisableSandbox');
+    expect(r.stdout).toContain(`FAIL  persona-gate's state directory ${join(p.home, 'state')} is not guarded from the sandboxed shell and the edit tools`);
+    expect(r.stdout).toContain(`FAIL  the policy ${p.policyPath} is not guarded`);
+    expect(r.stdout).toContain(`ok    persona-gate runs from ${ROOT}, outside the workspace`);
+  });
+
+  it('warns, without failing, when plain doctor finds the same project-level deployment', () => {
+    const p = hardenedProject();
+    runCli(['init', '--dir', p.dir], { env: p.env, cwd: p.dir });
+    const r = runCli(['doctor', '--dir', p.dir], { env: p.env, cwd: p.dir });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("hardened deployment (what the agent cannot switch off):\nok    persona-gate runs from");
+    expect(r.stdout).toContain("warn  Claude Code's sandbox is off");
+  });
+
+  it('passes after init --hardened, warning only about what needs an administrator', () => {
+    const p = hardenedProject();
+    runCli(['init', '--hardened', '--dir', p.dir], { env: p.env, cwd: p.dir });
+    const r = runCli(['doctor', '--hardened', '--dir', p.dir], { env: p.env, cwd: p.dir });
+    expect(r.stdout).toContain(`ok    the hook is registered at user level (${p.userSettings})`);
+    expect(r.stdout).toContain("ok    Claude Code's sandbox is on (sandbox.enabled)");
+    expect(r.stdout).toContain('ok    sandboxed commands have no way out (sandbox.allowUnsandboxedCommands: false)');
+    expect(r.stdout).toContain(`ok    the policy ${p.policyPath} is not writable from the sandboxed shell or the edit tools`);
+    expect(r.stdout).toContain(`ok    the user settings file ${p.userSettings} is not writable from the sandboxed shell or the edit tools`);
+    expect(r.stdout).toContain('warn  the hook is not registered in managed settings (/etc/claude-code/managed-settings.json)');
+    expect(r.stdout).not.toContain('FAIL');
+    expect(r.code).toBe(0);
+  });
+
+  it('fails when a project file turns the sandbox off, or the sandbox\'s programs are missing', () => {
+    const p = hardenedProject({ sandboxPrograms: false });
+    runCli(['init', '--hardened', '--dir', p.dir], { env: p.env, cwd: p.dir });
+    writeFileSync(join(p.dir, '.claude', 'settings.local.json'), JSON.stringify({ sandbox: { enabled: false } }));
+    const r = runCli(['doctor', '--hardened', '--dir', p.dir], { env: p.env, cwd: p.dir });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain(`FAIL  the project's settings turn Claude Code's sandbox off (${join(p.dir, '.claude', 'settings.local.json')})`);
+    expect(r.stdout).toContain("FAIL  the sandbox's programs are missing: bwrap, socat\n      fix: apt-get install bubblewrap socat");
   });
 });
 

@@ -10,17 +10,11 @@ import { validatePolicy } from '../../policy/validate';
 import type { CommandResult } from '../errors';
 import { stateDirFor } from '../context';
 import { cliLocale, CLI_MESSAGES } from '../messages';
+import { hardenedFindings, userSettingsPath, type Finding } from './hardened';
 import { HOOK_EVENTS, isGateHook } from './init';
 
 /** The first Claude Code version known to block when a hook entry says `"onFailure": "block"`. */
 export const ON_FAILURE_VERSION = '2.1.332';
-
-type Level = 'ok' | 'warn' | 'fail';
-interface Finding {
-  level: Level;
-  text: string;
-  fix?: string;
-}
 
 function compareVersions(a: string, b: string): number {
   const pa = a.split('.').map(Number);
@@ -56,12 +50,13 @@ function commandTarget(command: string, dir: string): string | null {
   return null;
 }
 
-export function doctorCommand(env: Env, opts: { dir?: string }): CommandResult {
+export function doctorCommand(env: Env, opts: { dir?: string; hardened?: boolean }): CommandResult {
   const locale = cliLocale(env);
   const t = CLI_MESSAGES[locale];
   const dir = resolve(opts.dir ?? env.CLAUDE_PROJECT_DIR ?? process.cwd());
   const findings: Finding[] = [];
   const files = [join(dir, '.claude', 'settings.json'), join(dir, '.claude', 'settings.local.json'), join(env.HOME ?? homedir(), '.claude', 'settings.json')];
+  if (!files.includes(userSettingsPath(env))) files.push(userSettingsPath(env));
   const commands = new Set<string>();
   for (const event of HOOK_EVENTS) {
     const where = files.filter((f) => hookEntries(f).has(event));
@@ -75,9 +70,11 @@ export function doctorCommand(env: Env, opts: { dir?: string }): CommandResult {
     if (entries.every((e) => e.onFailure === 'block')) findings.push({ level: 'ok', text: t.checkOnFailure(event) });
     else findings.push({ level: 'warn', text: t.checkNoOnFailure(event), fix: t.fixOnFailure() });
   }
+  const targets: string[] = [];
   for (const command of commands) {
     const target = commandTarget(command, dir);
     if (target === null) continue;
+    if (!targets.includes(target)) targets.push(target);
     findings.push(existsSync(target) ? { level: 'ok', text: t.checkCommand(target) } : { level: 'fail', text: t.checkNoCommand(target), fix: t.fixCommand() });
   }
   const location = locatePolicy({ env: { ...env, CLAUDE_PROJECT_DIR: env.CLAUDE_PROJECT_DIR ?? dir }, userDefault: readPreferences(env).policy, cwd: dir });
@@ -107,9 +104,23 @@ export function doctorCommand(env: Env, opts: { dir?: string }): CommandResult {
   else if (compareVersions(version, ON_FAILURE_VERSION) >= 0) findings.push({ level: 'ok', text: t.checkClaude(version) });
   else findings.push({ level: 'warn', text: t.checkClaudeOld(version), fix: t.fixClaude() });
 
+  // SPEC §9.8: which parts of the deployment the agent cannot switch off are in place.
+  const hardened = hardenedFindings({
+    env,
+    dir,
+    t,
+    strict: opts.hardened === true,
+    stateDir,
+    policyPath: location.path !== null && existsSync(location.path) ? location.path : null,
+    targets,
+    registeredIn: (file) => hookEntries(file).has('PreToolUse'),
+  });
+
   const label = { ok: t.doctorOk(), warn: t.doctorWarn(), fail: t.doctorFail() };
-  const lines = findings.flatMap((f) => [`${label[f.level].padEnd(5)} ${f.text}`, ...(f.fix && f.level !== 'ok' ? [t.doctorFix(f.fix)] : [])]);
-  const fails = findings.filter((f) => f.level === 'fail').length;
-  lines.push('', t.doctorSummary(fails, findings.filter((f) => f.level === 'warn').length));
+  const render = (f: Finding) => [`${label[f.level].padEnd(5)} ${f.text}`, ...(f.fix && f.level !== 'ok' ? [t.doctorFix(f.fix)] : [])];
+  const lines = [...findings.flatMap(render), '', t.doctorHardened(), ...hardened.flatMap(render)];
+  const all = [...findings, ...hardened];
+  const fails = all.filter((f) => f.level === 'fail').length;
+  lines.push('', t.doctorSummary(fails, all.filter((f) => f.level === 'warn').length));
   return { stdout: `${lines.join('\n')}\n`, exitCode: fails === 0 ? 0 : 1 };
 }

@@ -25,6 +25,8 @@ export interface ProjectOptions {
   hookCommand?: string;
   /** Register the hooks through the plugin in hooks/ instead of settings.json. */
   viaPlugin?: boolean;
+  /** false: write no project-level registration (the test registers the hook elsewhere). */
+  registerInProject?: boolean;
 }
 
 function hookEntry(command: string) {
@@ -41,7 +43,7 @@ export function makeProject(opts: ProjectOptions = {}): Project {
   const policy = opts.policyText ?? JSON.stringify(opts.policy ?? JSON.parse(readFileSync(join(ROOT, 'examples', 'tax-filing.json'), 'utf8')));
   writeFileSync(join(dir, '.claude', 'persona-gate.json'), policy);
   const command = opts.hookCommand ?? `node ${JSON.stringify(HOOK)} hook`;
-  if (!opts.viaPlugin) {
+  if (!opts.viaPlugin && opts.registerInProject !== false) {
     writeFileSync(
       join(dir, '.claude', 'settings.json'),
       JSON.stringify({ hooks: { PreToolUse: hookEntry(command), PostToolUse: hookEntry(command), SessionStart: [{ hooks: hookEntry(command)[0]!.hooks }] } }, null, 2),
