@@ -779,6 +779,8 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent): ShellReadin
   const effects: ShellReading['effects'] = [];
   const gateCommands: string[] = [];
   let level: Level = 'none';
+  /** The first program that runs code the gate cannot read: what a guarded path in the line is handed to. */
+  let opaqueProgram: string | undefined;
   let mayRearm = false;
   let everyInvocationReads = true;
   let unconditionalRead = false;
@@ -884,7 +886,10 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent): ShellReadin
     invocations.push({ program: inv.name, args: inv.args.map((w) => w.text), level: classified.level, kind: classified.kind, ...(classified.opaque ? { opaque: classified.opaque } : {}) });
     raise(classified.level);
     if (exceeds(classified.level, 'read_only') || classified.opaque) everyInvocationReads = false;
-    if (classified.opaque) opaque.push(classified.opaque);
+    if (classified.opaque) {
+      opaque.push(classified.opaque);
+      opaqueProgram ??= inv.name;
+    }
     for (const e of classified.effects) {
       const problem = addEffect(e.path, e.effect, inv.name);
       if (problem) return unreadable(problem);
@@ -910,7 +915,7 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent): ShellReadin
     }
     const pieces = pathPieces(command);
     if (pieces === null) return unreadable(`more than ${MAX_PIECES} paths in a line that runs code persona-gate cannot read`);
-    for (const piece of pieces) if (addEffect(word(piece), 'mention', 'code persona-gate cannot read')) return unreadable(`more than ${MAX_EFFECTS} paths to check`);
+    for (const piece of pieces) if (addEffect(word(piece), 'mention', opaqueProgram ?? 'code persona-gate cannot read')) return unreadable(`more than ${MAX_EFFECTS} paths to check`);
     if (opaqueNames.includes('persona-gate')) gateCommands.push(`persona-gate's own state (persona-gate named in code persona-gate cannot read: ${opaque[0]})`);
     if (opaqueNames.some((n) => switchPrograms.has(n))) mayRearm = true;
   }

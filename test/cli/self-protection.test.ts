@@ -41,7 +41,7 @@ describe('the agent cannot switch its own gate off', () => {
     const p = project();
     // The last case: `state` alone is no path, but the line runs code persona-gate cannot read and names `state/`.
     if (program === 'ls') {
-      expect(p.call('Bash', { command }).stdout).toBe(denyJson(en.protectedMention(what, 'code persona-gate cannot read')));
+      expect(p.call('Bash', { command }).stdout).toBe(denyJson(en.protectedMention(what, 'node')));
       expect(p.call('Bash', { command: `node -e "require('fs').rmSync('state/', { recursive: true })"` }).stdout).toBe(denyJson(en.protectedMention(what, 'node')));
       return;
     }
