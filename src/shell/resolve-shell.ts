@@ -663,6 +663,17 @@ function pathPieces(text: string): string[] | null {
   return [...pieces];
 }
 
+/** A glob word as a regular expression over one path segment. */
+function globMatcher(glob: string): RegExp {
+  let re = '';
+  for (const c of glob) re += c === '*' ? '.*' : c === '?' ? '.' : c === '[' || c === ']' ? c : escapeRegExp(c);
+  try {
+    return new RegExp(`^${re}$`, 'i');
+  } catch {
+    return /^/;
+  }
+}
+
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
@@ -912,6 +923,14 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent): ShellReadin
     const texts = [command, ...raw.invocations.flatMap((inv) => [inv.program, ...inv.args].filter((w) => w?.quoted).map((w) => w!.text))].join('\n');
     for (const name of names) {
       if (new RegExp(`(?<![A-Za-z0-9_])${escapeRegExp(name)}(?![A-Za-z0-9_])`, 'i').test(texts)) opaqueNames.push(name);
+    }
+    // a glob that may expand to a catalogued program (`/usr/local/bin/ae?t`, `ae*`) names it too
+    for (const w of raw.invocations.flatMap((inv) => [inv.program, ...inv.args])) {
+      if (!w?.pattern || opaqueNames.length === names.length) continue;
+      const last = w.text.slice(w.text.lastIndexOf('/') + 1);
+      if (last.length > 256) continue;
+      const glob = globMatcher(last);
+      for (const name of names) if (!opaqueNames.includes(name) && glob.test(name)) opaqueNames.push(name);
     }
     const pieces = pathPieces(command);
     if (pieces === null) return unreadable(`more than ${MAX_PIECES} paths in a line that runs code persona-gate cannot read`);

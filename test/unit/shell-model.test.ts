@@ -218,3 +218,10 @@ describe('identity through the shell (SPEC §9.4)', () => {
     expect(ops('aeat whoami; python3 x.py', null)).not.toContain('pending_read');
   });
 });
+
+describe('names hidden behind a glob count as names', () => {
+  it('a copy of a catalogued program made through a pattern, run in the same line', () => {
+    expect(judge('cp /usr/local/bin/ae?t ./x && ./x modelo export', 'modelo-preparer')).toMatchObject({ verdict: 'deny', rule: 'opaque_execution' });
+    expect(judge('python3 test_*.py', 'modelo-preparer').verdict).toBe('abstain');
+  });
+});
