@@ -150,7 +150,7 @@ const REFUSED_RUN: Row[] = [
   ["rsync -e 'aeat modelo export' f h:/x", 'echo a > f', 'aeat modelo export'],
   [`hash -p ${AEAT} ls; ls modelo export`, '', 'aeat modelo export'],
   ['eval -- aeat modelo export', '', 'aeat modelo export'],
-  ['coproc aeat modelo export', '', 'aeat modelo export'],
+  ['coproc aeat modelo export; wait', '', 'aeat modelo export'],
   ["mapfile -C 'aeat modelo export' -c 1 <<< x", '', 'aeat modelo export'],
   ['time -p aeat modelo export', '', 'aeat modelo export'],
   ['exec -a x aeat modelo export', '', 'aeat modelo export'],
