@@ -70,7 +70,7 @@ const Case = z.strictObject({
   name: name,
   persona: name.optional().describe("the session's persona (as persona_env would set it); omitted: unscoped"),
   stage: name.optional().describe("the session's stage (as stage_env would set it)"),
-  env: z.record(z.string(), z.string()).optional().describe('extra environment for the decision'),
+  env: z.record(z.string(), z.string()).optional().describe('the environment the decision sees (PERSONA_GATE_LOCALE, a label variable …); a case sees no other'),
   before: z.array(EarlierCall).default([]).describe('earlier calls of the same session, decided in order; those let through run (PostToolUse)'),
   call: Call,
   expect: Expect,

@@ -131,10 +131,10 @@ function textReport(rows: ReplayRow[], scan: TranscriptScan, unreadable: string[
           String(r.n),
           r.session_id.slice(0, 8),
           who(r.persona, r.stage, t),
-          r.command_key !== r.tool_name ? `${r.tool_name} → ${r.command_key}` : r.tool_name,
+          r.command_key,
           verdictCell(r),
           r.status,
-          r.reason,
+          r.reason.replace(/^persona-gate: /, ''),
         ]),
       ),
     );

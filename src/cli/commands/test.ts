@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
-import { localeFor, type Env } from '../../core/decide';
-import { readPreferences } from '../../io/prefs';
+import type { Env } from '../../core/decide';
 import { gateProtections } from '../../io/protect';
 import { runCase, type CaseResult } from '../../policydev/cases';
 import { parseTestFile } from '../../policydev/test-file';
@@ -54,12 +53,13 @@ function runFile(env: Env, path: string, opts: TestOptions, t: CliMessages): Fil
     return report;
   }
   report.policy = shown(index.path);
+  // Cases are hermetic: the decision sees only each case's own environment (persona, stage, env),
+  // and speaks the policy's language unless a case sets PERSONA_GATE_LOCALE.
   const deps = {
-    env,
+    env: {},
     isProtected: gateProtections(index.path, stateDirFor(env), env),
     shell: readShellCall,
     cwd: process.cwd(),
-    locale: localeFor(index, env, readPreferences(env).locale ?? 'en'),
   };
   report.cases = parsed.file.cases.map((c) => runCase(index, c, deps));
   return report;
