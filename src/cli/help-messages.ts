@@ -31,6 +31,8 @@ export const helpEn = {
     doctor: 'check the registration, the policy, the state directory and the host version',
     config: 'user preferences: locale, policy (the default policy path), stateDir',
     log: 'read the receipts',
+    test: 'run policy test files (default .claude/persona-gate.test.json); exit 1 on any failure',
+    replay: 'replay recorded Claude Code session transcripts through the policy: what it would have refused, asked or let through',
   },
   /** The words in <...> and [...] after a flag or for an argument. */
   placeholders: {
@@ -50,6 +52,7 @@ export const helpEn = {
     action: 'action',
     key: 'key',
     value: 'value',
+    transcript: 'file|dir',
   },
   args: {
     tool: 'tool name',
@@ -59,6 +62,8 @@ export const helpEn = {
     configAction: 'get, set, unset or list',
     configKey: 'locale, policy or stateDir',
     configValue: 'the value to set',
+    testFiles: 'test files (default .claude/persona-gate.test.json)',
+    transcript: 'a session transcript (.jsonl; its subagents are read too) or a directory of them, such as ~/.claude/projects/<project>',
   },
   options: {
     config: 'policy file',
@@ -85,7 +90,15 @@ export const helpEn = {
     logSession: 'only this session',
     logPersona: 'only this persona',
     logStatus: 'only this status (e.g. identity_required)',
+    logWould: 'only the refusals audit mode let through (marked * in the verdict column)',
     follow: 'keep printing receipts as they are written',
+    schemaTest: 'print the JSON Schema of policy test files instead',
+    testConfig: "policy file (default: each test file's \"policy\", else the policy found as usual)",
+    testJson: 'print the results as JSON',
+    replayPersona: 'the session persona, as persona_env would set it (a bound agent type still chooses its own)',
+    replayStage: 'the session stage, as stage_env would set it',
+    replayRefused: 'list only the calls that would be refused or asked (the summary counts every call)',
+    replayJson: 'print every replayed call and the summary as JSON',
   },
   /** commander's usage errors, rewritten; null keeps commander's text. */
   usageError: null as ((message: string) => string) | null,
@@ -153,6 +166,8 @@ export const helpEs: HelpMessages = {
     doctor: 'comprueba el registro, la política, el directorio de estado y la versión del anfitrión',
     config: 'preferencias del usuario: locale, policy (la ruta de la política por defecto), stateDir',
     log: 'lee los recibos',
+    test: 'ejecuta ficheros de pruebas de la política (por defecto .claude/persona-gate.test.json); sale con 1 si alguna falla',
+    replay: 'reproduce transcripciones de sesiones de Claude Code con la política: qué habría rechazado, preguntado o dejado pasar',
   },
   placeholders: {
     path: 'ruta',
@@ -171,6 +186,7 @@ export const helpEs: HelpMessages = {
     action: 'acción',
     key: 'clave',
     value: 'valor',
+    transcript: 'fichero|directorio',
   },
   args: {
     tool: 'nombre de la herramienta',
@@ -180,6 +196,8 @@ export const helpEs: HelpMessages = {
     configAction: 'get, set, unset o list',
     configKey: 'locale, policy o stateDir',
     configValue: 'el valor que se fija',
+    testFiles: 'ficheros de pruebas (por defecto .claude/persona-gate.test.json)',
+    transcript: 'una transcripción de sesión (.jsonl; se leen también sus subagentes) o un directorio de ellas, como ~/.claude/projects/<proyecto>',
   },
   options: {
     config: 'fichero de política',
@@ -206,7 +224,15 @@ export const helpEs: HelpMessages = {
     logSession: 'solo esta sesión',
     logPersona: 'solo esta persona',
     logStatus: 'solo este estado (p. ej. identity_required)',
+    logWould: 'solo los rechazos que el modo audit dejó pasar (marcados con * en la columna del veredicto)',
     follow: 'sigue imprimiendo los recibos a medida que se escriben',
+    schemaTest: 'imprime en su lugar el JSON Schema de los ficheros de pruebas',
+    testConfig: 'fichero de política (por defecto: el "policy" de cada fichero de pruebas, si no la política que se encuentre como siempre)',
+    testJson: 'imprime los resultados como JSON',
+    replayPersona: 'la persona de la sesión, como la fijaría persona_env (un tipo de agente vinculado sigue eligiendo la suya)',
+    replayStage: 'la etapa de la sesión, como la fijaría stage_env',
+    replayRefused: 'lista solo las llamadas que se rechazarían o preguntarían (el resumen cuenta todas)',
+    replayJson: 'imprime cada llamada reproducida y el resumen como JSON',
   },
   usageError: spanishUsageError,
 };

@@ -12,6 +12,8 @@ import { StateError } from '../io/state-store';
 import { configCommand } from './commands/config';
 import { initCommand } from './commands/init';
 import { doctorCommand } from './commands/doctor';
+import { testCommand } from './commands/test';
+import { replayCommand } from './commands/replay';
 import { HELP_MESSAGES, type HelpMessages } from './help-messages';
 import { cliLocale } from './messages';
 
@@ -37,7 +39,7 @@ function localize(program: Command, h: HelpMessages): Command {
   return program;
 }
 
-export function buildProgram(env: Env, done: (result: CommandResult) => void): Command {
+export function buildProgram(env: Env, done: (result: CommandResult) => void, progress?: (text: string) => void): Command {
   const h = HELP_MESSAGES[cliLocale(env)];
   const c = h.commands;
   const o = h.options;
@@ -86,7 +88,27 @@ export function buildProgram(env: Env, done: (result: CommandResult) => void): C
   program
     .command('schema')
     .description(c.schema)
-    .action(() => done(schemaCommand()));
+    .option('--test', o.schemaTest)
+    .action((opts) => done(schemaCommand(opts)));
+
+  program
+    .command('test')
+    .description(c.test)
+    .argument(`[${p.file}...]`, h.args.testFiles)
+    .option(`--config <${p.path}>`, o.testConfig)
+    .option('--json', o.testJson)
+    .action((files: string[], opts) => done(testCommand(env, files, opts)));
+
+  program
+    .command('replay')
+    .description(c.replay)
+    .argument(`<${p.transcript}>`, h.args.transcript)
+    .option(`--config <${p.path}>`, o.config)
+    .option(`--persona <${p.name}>`, o.replayPersona)
+    .option(`--stage <${p.name}>`, o.replayStage)
+    .option('--refused', o.replayRefused)
+    .option('--json', o.replayJson)
+    .action((target: string, opts) => done(replayCommand(env, target, opts, progress)));
 
   const session = program.command('session').description(c.session);
   session
@@ -154,6 +176,7 @@ export function buildProgram(env: Env, done: (result: CommandResult) => void): C
     .option(`--session <${p.id}>`, o.logSession)
     .option(`--persona <${p.name}>`, o.logPersona)
     .option(`--status <${p.status}>`, o.logStatus)
+    .option('--would', o.logWould)
     .option('--json', o.logJson)
     .option('--follow', o.follow)
     .action((opts) => {
@@ -167,9 +190,15 @@ export function buildProgram(env: Env, done: (result: CommandResult) => void): C
 /** Every non-hook subcommand; the only place their results and errors become output and exit codes. */
 export function cliMain(argv: readonly string[], env: Env = process.env): void {
   let result: CommandResult | null = null;
-  const program = buildProgram(env, (r) => {
-    result = r;
-  });
+  // A progress bar only where a person watches: stderr on a terminal.
+  const progress = process.stderr.isTTY ? (text: string) => void process.stderr.write(text) : undefined;
+  const program = buildProgram(
+    env,
+    (r) => {
+      result = r;
+    },
+    progress,
+  );
   try {
     program.parse(['node', 'persona-gate', ...argv]);
   } catch (err) {

@@ -148,6 +148,39 @@ export const cliEn = {
   configUnset: (key: string) => `${key} is not set`,
   configNeedsValue: () => 'persona-gate config set: give a KEY and a VALUE',
   configNeedsKey: () => 'persona-gate config get: give a KEY',
+  // explain, audit mode
+  auditLine: (would: string, answered: string) => `audit:   the policy would ${would === 'ask' ? 'ask about' : would} this call; in audit mode the hook answers ${answered}, as if it passed`,
+  // test
+  testFileHeader: (file: string, policy: string) => `${file} (policy ${policy})`,
+  testError: () => 'ERROR',
+  testOk: () => 'ok  ',
+  testFail: () => 'FAIL',
+  testExpected: (want: string, got: string) => `expected ${want}; got ${got}`,
+  testDecided: (key: string, persona: string | null, stage: string | null, gate: string, rule: string) =>
+    `${key} as ${persona ?? '(unscoped)'}${stage ? `/${stage}` : ''}: gate ${gate}, rule ${rule}`,
+  testReason: (reason: string) => `reason: ${reason}`,
+  testReasonMissing: (text: string) => `the reason does not contain ${JSON.stringify(text)}`,
+  testAnswered: (verdict: string) => `audit mode: the hook answers ${verdict}`,
+  testBefore: (calls: readonly string[]) => `earlier calls: ${calls.join('; ')}`,
+  testSummary: (passed: number, failed: number) => `${passed} passed, ${failed} failed`,
+  testFileUnreadable: (file: string, detail: string) => `cannot read ${file}: ${detail}`,
+  noSuchFile: () => 'no such file',
+  testFileInvalid: (file: string, problems: readonly string[]) => `${file} is not a valid test file:\n${problems.map((p) => `  ${p}`).join('\n')}`,
+  // replay
+  replayNotFound: (path: string) => `persona-gate replay: ${path} does not exist`,
+  replayNothing: (path: string) => `persona-gate replay: no transcript (*.jsonl) under ${path}`,
+  replayReading: (i: number, n: number) => `reading transcripts ${i}/${n}`,
+  replayProgress: (done: number, total: number) => `${done}/${total} steps`,
+  replayColumns: (): readonly string[] => ['#', 'session', 'persona', 'call', 'verdict', 'status', 'reason'],
+  replayUnscoped: () => '(unscoped)',
+  replaySummaryHeading: () => 'by persona, command and status:',
+  replaySummaryColumns: (): readonly string[] => ['persona', 'command', 'status', 'verdict', 'calls'],
+  replayAuditNote: () => '* audit mode: the verdict the policy would give; the call was answered as if it passed',
+  replayTotals: (calls: number, sessions: number, files: number, c: Record<'deny' | 'ask' | 'allow' | 'abstain', number>) =>
+    `${calls} call${calls === 1 ? '' : 's'} in ${sessions} session${sessions === 1 ? '' : 's'} (${files} transcript${files === 1 ? '' : 's'}): ${c.deny} refused, ${c.ask} asked, ${c.allow + c.abstain} let through (${c.allow} allow, ${c.abstain} abstain)`,
+  replayLines: (lines: number, other: number, skipped: number, detail: readonly string[]) =>
+    `${lines} lines read: ${other} without tool calls, ${skipped} not understood and skipped${detail.length > 0 ? ` (${detail.join(', ')})` : ''}`,
+  replayUnreadable: (what: string) => `could not read ${what}`,
 };
 
 export type CliMessages = typeof cliEn;
@@ -288,6 +321,35 @@ export const cliEs: CliMessages = {
   configUnset: (key) => `${key} no está fijada`,
   configNeedsValue: () => 'persona-gate config set: indica una CLAVE y un VALOR',
   configNeedsKey: () => 'persona-gate config get: indica una CLAVE',
+  auditLine: (would, answered) => `auditoría: la política ${would === 'deny' ? 'denegaría' : would === 'ask' ? 'preguntaría por' : `daría ${would} a`} esta llamada; en modo audit el hook responde ${answered}, como si pasara`,
+  testFileHeader: (file, policy) => `${file} (política ${policy})`,
+  testError: () => 'ERROR',
+  testOk: () => 'ok  ',
+  testFail: () => 'FALLA',
+  testExpected: (want, got) => `se esperaba ${want}; se obtuvo ${got}`,
+  testDecided: (key, persona, stage, gate, rule) => `${key} como ${persona ?? '(sin persona)'}${stage ? `/${stage}` : ''}: puerta ${gate}, regla ${rule}`,
+  testReason: (reason) => `motivo: ${reason}`,
+  testReasonMissing: (text) => `el motivo no contiene ${JSON.stringify(text)}`,
+  testAnswered: (verdict) => `modo audit: el hook responde ${verdict}`,
+  testBefore: (calls) => `llamadas anteriores: ${calls.join('; ')}`,
+  testSummary: (passed, failed) => `${passed} superada${passed === 1 ? '' : 's'}, ${failed} fallida${failed === 1 ? '' : 's'}`,
+  testFileUnreadable: (file, detail) => `no se puede leer ${file}: ${detail}`,
+  noSuchFile: () => 'no existe el fichero',
+  testFileInvalid: (file, problems) => `${file} no es un fichero de pruebas válido:\n${problems.map((p) => `  ${p}`).join('\n')}`,
+  replayNotFound: (path) => `persona-gate replay: ${path} no existe`,
+  replayNothing: (path) => `persona-gate replay: no hay ninguna transcripción (*.jsonl) en ${path}`,
+  replayReading: (i, n) => `leyendo transcripciones ${i}/${n}`,
+  replayProgress: (done, total) => `${done}/${total} pasos`,
+  replayColumns: () => ['#', 'sesión', 'persona', 'llamada', 'veredicto', 'estado', 'motivo'],
+  replayUnscoped: () => '(sin persona)',
+  replaySummaryHeading: () => 'por persona, orden y estado:',
+  replaySummaryColumns: () => ['persona', 'orden', 'estado', 'veredicto', 'llamadas'],
+  replayAuditNote: () => '* modo audit: el veredicto que daría la política; la llamada se respondió como si pasara',
+  replayTotals: (calls, sessions, files, c) =>
+    `${calls} llamada${calls === 1 ? '' : 's'} en ${sessions} sesi${sessions === 1 ? 'ón' : 'ones'} (${files} transcripci${files === 1 ? 'ón' : 'ones'}): ${c.deny} rechazada${c.deny === 1 ? '' : 's'}, ${c.ask} con pregunta, ${c.allow + c.abstain} dejada${c.allow + c.abstain === 1 ? '' : 's'} pasar (${c.allow} allow, ${c.abstain} abstain)`,
+  replayLines: (lines, other, skipped, detail) =>
+    `${lines} líneas leídas: ${other} sin llamadas a herramientas, ${skipped} no entendidas y omitidas${detail.length > 0 ? ` (${detail.join(', ')})` : ''}`,
+  replayUnreadable: (what) => `no se pudo leer ${what}`,
 };
 
 export const CLI_MESSAGES = { en: cliEn, es: cliEs };

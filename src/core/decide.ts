@@ -97,6 +97,8 @@ export interface Decision extends Ruling {
   scope: Scope;
   findings: Finding[];
   ops: StateOp[];
+  /** Enforcement `audit`: the verdict the call would have been given; `verdict` is then the answer as if it had passed. */
+  would?: Verdict;
 }
 
 const STRICTNESS: Record<Verdict, number> = { deny: 3, ask: 2, abstain: 1, allow: 0 };
@@ -266,10 +268,31 @@ export function commandsReachable(index: PolicyIndex, personaName: string, perso
 
 /** The whole PreToolUse decision: pure, given the event, the policy, the session state and the environment. */
 export function decide(input: DecideInput): Decision {
+  const shell = input.shell ? input.shell(input.index, input.event) : null;
+  return audited(input, judge(input, shell), shell);
+}
+
+/**
+ * Enforcement `audit` (the persona's, else the policy's default): a refusal is kept in the
+ * decision — status, gate, rule and reason, and the verdict in `would` — but answered as if the
+ * call had passed, and the state changes as if it had (a switch let through still re-arms).
+ * Self-protection always enforces.
+ */
+function audited(input: DecideInput, decision: Decision, shell: ShellReading | null): Decision {
+  if ((decision.verdict !== 'deny' && decision.verdict !== 'ask') || decision.gate === 'self_protection') return decision;
+  const { index } = input;
+  const persona = decision.persona !== null ? index.persona(decision.persona) : undefined;
+  if ((persona?.enforcement ?? index.settings.defaults.enforcement ?? 'enforce') !== 'audit') return decision;
+  const verdict = passRuling(index).verdict;
+  const stage = persona?.stages.find((s) => s.name === decision.stage) ?? null;
+  const subjects = [...decision.resolution.matched, decision.resolution.primary];
+  return { ...decision, verdict, would: decision.verdict, ops: stateOps(input, verdict, subjects, stage, persona ? decision.persona : null, shell) };
+}
+
+function judge(input: DecideInput, shell: ShellReading | null): Decision {
   const { index, event, state, env, options } = input;
   const m = messagesFor(input.locale ?? localeFor(index, env));
   const resolved = resolveTool(index, event.tool_name, event.tool_input);
-  const shell = input.shell ? input.shell(index, event) : null;
   // A shell tool is as strong as the strongest program its line runs that is not a catalogued command (SPEC §9.1).
   const primary: Subject =
     shell && !shell.unparsable && resolved.via === 'builtin' ? { ...resolved, level: shell.level, tier: defaultTier(index, shell.level) } : resolved;

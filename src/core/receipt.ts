@@ -26,6 +26,8 @@ export interface Receipt {
   scope: Scope;
   policy_sha256: string | null;
   elapsed_ms: number;
+  /** Enforcement `audit`: the verdict the call would have been given; `verdict` is the answer, as if it had passed. */
+  would?: Verdict;
 }
 
 export interface ReceiptEvent {
@@ -69,6 +71,7 @@ export function decisionReceipt(event: ReceiptEvent, decision: Decision, policyS
     scope: decision.scope,
     policy_sha256: policySha,
     elapsed_ms: elapsedMs,
+    ...(decision.would !== undefined ? { would: decision.would } : {}),
   };
 }
 

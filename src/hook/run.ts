@@ -96,7 +96,8 @@ function handleToolEvent(ctx: HookContext, event: ToolEvent, index: PolicyIndex,
   checkDeadline(ctx);
   const receipt: Receipt = decisionReceipt(event, decision, index.sha256, new Date(), Date.now() - ctx.started);
   appendReceipt(ctx.stateDir, receipt);
-  return preToolUseResponse(decision.verdict, decision.reason);
+  // Audit mode answers as if the call had passed: the refusal's reason is for the receipt only.
+  return preToolUseResponse(decision.verdict, decision.would !== undefined ? '' : decision.reason);
 }
 
 function hookContext(argv: readonly string[], env: Env, started: number, prefs: Preferences) {

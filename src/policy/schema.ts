@@ -33,6 +33,14 @@ const Stage = z.strictObject({
     .optional(),
 });
 
+/**
+ * `enforce` (default): refusals are answered. `audit`: every call is decided and its receipt
+ * written as usual, with the refusal it would have been given in `would`, but answered as if it
+ * had passed; self-protection (gate 0) always enforces. For rolling a policy out without
+ * stopping work.
+ */
+const Enforcement = z.enum(['enforce', 'audit']);
+
 const Persona = z.strictObject({
   description: z.string().optional(),
   families: z.array(name).min(1),
@@ -46,6 +54,8 @@ const Persona = z.strictObject({
    * program or a guarded path.
    */
   shell: z.enum(['open', 'strict']).optional(),
+  /** Overrides `defaults.enforcement` for this persona's calls. */
+  enforcement: Enforcement.optional(),
 });
 
 const Label = z.discriminatedUnion('from', [
@@ -63,6 +73,8 @@ const Defaults = z.strictObject({
   confirm: z.partialRecord(Level, Tier).default({}),
   unknown_tools: z.enum(['allow', 'ask', 'deny']).default('ask'),
   on_pass: z.enum(['abstain', 'allow']).default('abstain'),
+  /** `enforce` when omitted. */
+  enforcement: Enforcement.optional(),
 });
 
 export const PolicySchema = z.strictObject({
@@ -90,6 +102,7 @@ export type PersonaDef = Policy['personas'][string];
 export type StageDef = PersonaDef['stages'][number];
 export type CommandDef = Policy['catalog']['commands'][string];
 export type FamilyDef = Policy['catalog']['families'][string];
+export type EnforcementMode = z.output<typeof Enforcement>;
 export type IdentityDef = NonNullable<Policy['identity']>;
 
 export function policyJsonSchema(): Record<string, unknown> {

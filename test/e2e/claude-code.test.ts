@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -6,6 +6,7 @@ import { rmSync } from 'node:fs';
 import { startModel, toolResults, type ScriptedModel, type ToolUse } from './support/model-server';
 import { makeProject, runClaude, type Project } from './support/project';
 import { ROOT, TAX_POLICY_PATH } from '../helpers/policy';
+import { cleanEnv, runCli } from '../helpers/cli';
 
 /**
  * The real Claude Code CLI, driven by a scripted model on 127.0.0.1, with persona-gate registered
@@ -124,6 +125,33 @@ describe('persona-gate inside the real Claude Code', () => {
       ['modelo.work.create', 'deny', 'permission_denied'],
     ]);
     expect(receipts.some((r: any) => r.hook_event === 'PostToolUse' && r.rule === 'post_tool_use')).toBe(true);
+  });
+
+  it('replays a recorded session to the verdicts the hook gave, call by call', async () => {
+    const { project } = await scenario({
+      turns: [create, whoami, create, call('Agent', { subagent_type: 'modelo-preparer', description: 'prepare', prompt: 'Prepare modelo 303.' }), call('Bash', { command: 'ls' })],
+      subagents: { 'modelo-preparer': [create, whoami, create, call('mcp__aeat__profile_switch', { profile: 'Erik Example' }), create, exportIt] },
+      project: { agents: { 'modelo-preparer': { description: 'Prepares modelo drafts.', prompt: 'E2E-ROLE:modelo-preparer. You prepare modelos.' } } },
+      env: { PERSONA_GATE_PERSONA: 'coordinator' },
+    });
+    const receiptsDir = join(project.stateDir, 'receipts');
+    const readReceipts = () => readdirSync(receiptsDir).flatMap((f) => readFileSync(join(receiptsDir, f), 'utf8').trim().split('\n')).map((l) => JSON.parse(l));
+    const receipts = readReceipts();
+    const hook = receipts.filter((r) => r.hook_event === 'PreToolUse').map((r) => [r.tool_use_id, r.agent_type, r.persona, r.command_key, r.verdict, r.status]);
+    // The transcripts Claude Code wrote for this session, its subagent's sidechain among them.
+    const transcripts = join(project.home, '.claude', 'projects');
+    const replayed = runCli(['replay', transcripts, '--config', join(project.dir, '.claude', 'persona-gate.json'), '--persona', 'coordinator', '--json'], {
+      env: cleanEnv({ HOME: project.home, PERSONA_GATE_STATE_DIR: project.stateDir }),
+    });
+    expect(replayed.code, replayed.stderr).toBe(0);
+    const report = JSON.parse(replayed.stdout);
+    const rows = report.calls.map((r: any) => [r.tool_use_id, r.agent_type, r.persona, r.command_key, r.verdict, r.status]);
+    expect(rows.length).toBe(11);
+    expect(new Set(rows.map((r: any) => r[5]))).toEqual(new Set(['ok', 'permission_denied', 'identity_required', 'handoff_denied']));
+    expect([...rows].sort()).toEqual([...hook].sort());
+    expect(report.skipped).toEqual({ not_json: 0, not_object: 0, no_type: 0, bad_message: 0, bad_tool_use: 0, bad_tool_result: 0 });
+    // The replay decided in a scratch state: the real receipts are as the session left them.
+    expect(readReceipts()).toEqual(receipts);
   });
 
   it('loads as a plugin with --plugin-dir', async () => {

@@ -65,6 +65,7 @@ function describe(decision: Decision, event: ToolEvent, t: CliMessages, policy: 
   const lines: string[] = [];
   lines.push(t.verdictLine(decision.verdict, decision.status, decision.gate, decision.rule));
   if (decision.reason) lines.push(t.reasonLine(decision.reason));
+  if (decision.would !== undefined) lines.push(t.auditLine(decision.would, decision.verdict));
   const what = s.family === null || s.level === null ? t.callUnknown(s.key, s.unknown ?? t.notInCatalog()) : t.callKnown(s.key, s.family, s.level, s.tier, s.owner, s.via);
   lines.push(t.callLine(event.tool_name, what));
   if (decision.resolution.matched.length > 0) lines.push(t.matchedLine(decision.resolution.matched.map((m) => m.key).join(', ')));

@@ -10,6 +10,8 @@ export interface LogOptions {
   session?: string;
   persona?: string;
   status?: string;
+  /** Only the refusals audit mode let through. */
+  would?: boolean;
   json?: boolean;
   follow?: boolean;
 }
@@ -35,7 +37,8 @@ function parseLines(text: string): Receipt[] {
 }
 
 function keep(opts: LogOptions) {
-  return (r: Receipt) => (opts.persona === undefined || r.persona === opts.persona) && (opts.status === undefined || r.status === opts.status);
+  return (r: Receipt) =>
+    (opts.persona === undefined || r.persona === opts.persona) && (opts.status === undefined || r.status === opts.status) && (opts.would !== true || r.would !== undefined);
 }
 
 export function formatReceipt(r: Receipt, json: boolean): string {
@@ -43,7 +46,9 @@ export function formatReceipt(r: Receipt, json: boolean): string {
   const what = r.command_key && r.command_key !== r.tool_name ? `${r.tool_name ?? '-'} → ${r.command_key}` : r.tool_name ?? r.hook_event;
   const who = r.persona ? `${r.persona}${r.stage ? `/${r.stage}` : ''}` : '-';
   const reason = r.reason.length > 100 ? `${r.reason.slice(0, 99)}…` : r.reason;
-  return `${r.ts}  ${r.session_id.slice(0, 12).padEnd(12)}  ${who.padEnd(22)}  ${r.verdict.padEnd(7)}  ${String(r.status).padEnd(22)}  ${what}${reason ? `  ${reason}` : ''}`;
+  // Audit mode: the verdict the call would have been given, marked, in place of the answer it got.
+  const verdict = r.would !== undefined ? `${r.would}*` : r.verdict;
+  return `${r.ts}  ${r.session_id.slice(0, 12).padEnd(12)}  ${who.padEnd(22)}  ${verdict.padEnd(7)}  ${String(r.status).padEnd(22)}  ${what}${reason ? `  ${reason}` : ''}`;
 }
 
 export function readReceipts(env: Env, opts: LogOptions): Receipt[] {
