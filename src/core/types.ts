@@ -74,9 +74,10 @@ export interface DecideOptions {
 /**
  * What a call does to a path (SPEC §9.5): `write` its content (through links); `destroy` it —
  * remove, move, replace or change the mode of it and what it holds; put files of unknown names
- * `into` it; make a `link` that points to it; or hand it to code the gate cannot read (`mention`).
+ * `into` it; make a `link` that points to it; hand it to code the gate cannot read (`mention`);
+ * or, for a git work tree, put another commit's version of every file it tracks in place (`tracked`).
  */
-export type PathEffect = 'write' | 'destroy' | 'into' | 'link' | 'mention';
+export type PathEffect = 'write' | 'destroy' | 'into' | 'link' | 'mention' | 'tracked';
 
 /**
  * Says whether doing `effect` to `path` touches something persona-gate guards, and what (edge-

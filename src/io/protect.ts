@@ -74,6 +74,45 @@ function within(child: string, parent: string): boolean {
   return child === parent || child.startsWith(parent.endsWith(sep) ? parent : parent + sep);
 }
 
+/** What a work tree may track that guards the session, as it appears in git's index. */
+const TRACKED_GUARDS = ['.claude/settings.json', '.claude/settings.local.json', '.claude/persona-gate', '.codex/hooks.json', '.codex/config.toml', '.gemini/settings.json', '.gemini/trustedFolders.json', '.qwen/settings.json', '.factory/hooks.json', '.factory/settings.json', '.github/hooks/'];
+const MAX_INDEX_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Whether a git operation that rewrites the work tree at `dir` to another commit could change a
+ * guarded file: the repository's index tracks one. An index that cannot be read counts as yes.
+ */
+function trackedGuard(dir: string, policyPath: string | null): string | null {
+  for (let d = dir; ; d = dirname(d)) {
+    const dotGit = join(d, '.git');
+    let gitDir: string | null = null;
+    try {
+      const st = lstatSync(dotGit);
+      if (st.isDirectory()) gitDir = dotGit;
+      else if (st.isFile()) {
+        const m = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotGit, 'utf8'));
+        if (m) gitDir = resolve(d, m[1]!.trim());
+      }
+    } catch {
+      // not here
+    }
+    if (gitDir !== null) {
+      let index: Buffer;
+      try {
+        const st = statSync(join(gitDir, 'index'));
+        if (st.size > MAX_INDEX_BYTES) return 'the files git tracks here (an index too large to check)';
+        index = readFileSync(join(gitDir, 'index'));
+      } catch (err) {
+        return (err as NodeJS.ErrnoException).code === 'ENOENT' ? null : 'the files git tracks here (an index persona-gate cannot read)';
+      }
+      const names = [...TRACKED_GUARDS, ...(policyPath && within(policyPath, d) ? [policyPath.slice(d.length + 1)] : [])];
+      for (const name of names) if (index.includes(name)) return `a guarded file git tracks (${name}), which this would replace with another commit's version`;
+      return null;
+    }
+    if (dirname(d) === d) return null;
+  }
+}
+
 /** Directories where agent hosts keep their hook registrations, by name. */
 const HOST_DIRS = ['.claude', '.codex', '.gemini', '.qwen', '.factory', '.copilot'];
 
@@ -90,6 +129,9 @@ function nameRule(path: string): string | null {
   if (dir === '.qwen' && /^settings\.json$/i.test(file)) return `the Qwen hook registration (${file})`;
   if (dir === '.factory' && /^(hooks|settings)\.json$/i.test(file)) return `the Droid hook registration (${file})`;
   if (dir === 'hooks' && /\.json$/i.test(file) && ['.copilot', '.github'].includes(basename(dirname(dirname(path))).toLowerCase())) return `the Copilot hook registration (${file})`;
+  // git runs what these say (hooks, diff.external, core.fsmonitor, aliases): code the gate never sees
+  if (dir === '.git' && file === 'config') return "git's configuration (.git/config), which can make git run commands";
+  if (dir === 'hooks' && basename(dirname(dirname(path))) === '.git') return `a git hook (.git/hooks/${file}), which git runs`;
   return null;
 }
 
@@ -342,6 +384,7 @@ export function makeProtectedPathCheck(opts: ProtectionOptions): ProtectedPathCh
     const base = cwd ?? process.cwd();
     const absolute = resolve(base, expandHome(path, home));
     const guards = guardsFor(resolve(base));
+    if (effect === 'tracked') return trackedGuard(absolute, opts.policyPath ? resolve(opts.policyPath) : null);
     if (pattern && /[*?[]/.test(path)) return checkPattern(absolute, effect, guards);
     return checkLiteral(absolute, effect, guards, base);
   };

@@ -26,6 +26,10 @@ export interface Invocation {
   assignments: string[];
   /** The wrappers it was found inside (`sudo`, `xargs`, …). */
   via: string[];
+  /** Found in code read again (`bash -c`, `eval`, an alias or trap body): 0 at the top level. */
+  depth: number;
+  /** Directories its wrappers run it in (`env -C DIR`, `sudo -D DIR`, `chroot DIR`); null when known only at run time. */
+  chdir: (string | null)[];
 }
 
 export interface ShellReadingRaw {
@@ -47,7 +51,7 @@ export function baseName(program: string): string {
 const literalWord = (text: string): Word => ({ text, dynamic: false, pattern: false, quoted: false, ansi: false });
 
 type Peeled =
-  | { kind: 'run'; words: Word[]; completed?: boolean; opaque?: string; via?: string }
+  | { kind: 'run'; words: Word[]; completed?: boolean; opaque?: string; via?: string; chdir?: (string | null)[] }
   | { kind: 'reparse'; source: string; dynamic: boolean; via: string }
   | { kind: 'reparse-many'; sources: { source: string; dynamic: boolean }[]; via: string }
   | { kind: 'lookup' };
@@ -105,7 +109,13 @@ function peel(words: Word[], assignments: string[]): Peeled {
   const lower = name.toLowerCase();
   const wrapper = WRAPPERS[name];
   if (wrapper) {
-    if (name === 'command' && rest.slice(1).some((w) => w.text === '-v' || w.text === '-V')) return { kind: 'lookup' };
+    if (name === 'command') {
+      // `command -v NAME` only looks a name up; options come before the command, so stop at the first operand
+      for (const w of rest.slice(1)) {
+        if (!w.text.startsWith('-') || w.text === '--') break;
+        if (/^-[pvV]*[vV][pvV]*$/.test(w.text)) return { kind: 'lookup' };
+      }
+    }
     if (name === 'env') {
       for (let j = 1; j < rest.length; j++) {
         const w = rest[j]!.text;
@@ -136,6 +146,16 @@ function peel(words: Word[], assignments: string[]): Peeled {
       return { kind: 'reparse', source: parts.map((x) => x.text).join(' '), dynamic: parts.some((x) => x.dynamic), via: `${name} -c` };
     }
     const inner = rest.slice(j);
+    const chdir: (string | null)[] = [];
+    for (let k = 1; k < at && k < rest.length; k++) {
+      const w = rest[k]!;
+      for (const o of wrapper.chdirOptions ?? []) {
+        if (w.text === o) chdir.push(rest[k + 1] && !rest[k + 1]!.dynamic ? rest[k + 1]!.text : null);
+        else if (w.text.startsWith(`${o}=`)) chdir.push(w.dynamic ? null : w.text.slice(o.length + 1));
+        else if (o.length === 2 && w.text.startsWith(o) && !w.text.startsWith('--')) chdir.push(w.dynamic ? null : w.text.slice(2));
+      }
+    }
+    if (name === 'chroot' && rest[at - 1]) chdir.push(rest[at - 1]!.dynamic ? null : rest[at - 1]!.text);
     if (inner.length === 0) {
       if (wrapper.shellWithoutCommand && j > 1 && rest.slice(1, j).some((w) => /^-[a-zA-Z]*[si]$|^--shell$|^--login$/.test(w.text))) {
         return { kind: 'run', words: rest, opaque: `${name} starts a shell that reads commands from stdin` };
@@ -157,7 +177,7 @@ function peel(words: Word[], assignments: string[]): Peeled {
         return { kind: 'run', words: inner.map((w) => (token !== '' && w.text.includes(token) ? { ...w, dynamic: true } : w)), completed: false, via: name };
       }
     }
-    return { kind: 'run', words: inner, completed: wrapper.completes === true, via: name };
+    return { kind: 'run', words: inner, completed: wrapper.completes === true, via: name, chdir };
   }
   const runnerSubs = RUNNER_SUBCOMMANDS[name];
   if (runnerSubs && rest[1] !== undefined && runnerSubs.includes(rest[1].text)) {
@@ -234,6 +254,7 @@ function runWords(start: Word[], redirects: Redirect[], cond: boolean, completed
   let words = start;
   const assignments: string[] = [];
   const via = [...viaAtStart];
+  const chdir: (string | null)[] = [];
   let completed = completedAtStart;
   let recorded = false;
   for (let layer = 0; ; layer++) {
@@ -250,6 +271,7 @@ function runWords(start: Word[], redirects: Redirect[], cond: boolean, completed
       break;
     }
     if (peeled.via) via.push(peeled.via);
+    if (peeled.chdir) chdir.push(...peeled.chdir);
     completed ||= peeled.completed === true;
     if (peeled.via === 'find') {
       for (const run of findCommands(peeled.words.slice(1))) {
@@ -272,6 +294,8 @@ function runWords(start: Word[], redirects: Redirect[], cond: boolean, completed
           ...(peeled.opaque !== undefined ? { opaque: peeled.opaque } : {}),
           assignments: [...assignments],
           via: [...via],
+          chdir: [...chdir],
+          depth,
         });
         recorded = true;
       }
@@ -280,7 +304,7 @@ function runWords(start: Word[], redirects: Redirect[], cond: boolean, completed
     words = peeled.words;
   }
   if (!recorded && (redirects.length > 0 || assignments.length > 0)) {
-    walk.out.push({ name: '', program: null, args: [], redirects, conditional: cond, completed: false, assignments: [...assignments], via: [] });
+    walk.out.push({ name: '', program: null, args: [], redirects, conditional: cond, completed: false, assignments: [...assignments], via: [], chdir: [...chdir], depth });
   }
   return undefined;
 }

@@ -60,6 +60,8 @@ export const MAX_SUBSTITUTIONS = 4_096;
 export const MAX_HEREDOCS = 256;
 
 export class Unparsable extends Error {}
+/** Past a work limit: the line is unreadable, and no fallback reading is tried. */
+class TooComplex extends Unparsable {}
 
 export type Token =
   | { kind: 'word'; word: Word }
@@ -69,10 +71,10 @@ export type Token =
 
 const CONTROL_OPS = ['&&', '||', ';;&', ';;', ';&', '|&', ';', '&', '|', '(', ')'];
 const REDIRECT_OPS = ['&>>', '&>', '<<<', '<<-', '<<', '>>', '>|', '>&', '<&', '<>', '>', '<'];
-const WORD_BREAK = new Set([' ', '\t', '\n', '\r', ';', '&', '|', '(', ')', '<', '>']);
+const WORD_BREAK = new Set([' ', '\t', '\n', ';', '&', '|', '(', ')', '<', '>']);
 const NAME = /[A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-]/y;
 /** A run of characters that stand for themselves in an unquoted word. */
-const PLAIN = /[^ \t\n\r;&|()<>'"\\$`]+/y;
+const PLAIN = /[^ \t\n;&|()<>'"\\$`]+/y;
 /** Characters that may start an operator or a redirection. */
 const OPERATOR_START = new Set(['<', '>', '&', '|', ';', '(', ')']);
 const FD_PREFIX = /\d{1,9}(?=[<>])/y;
@@ -87,6 +89,8 @@ interface Budget {
   words: number;
   heredocs: number;
   substitutions: number;
+  /** Characters scanned looking for the end of `((…))` that may turn out not to be arithmetic. */
+  arithmetic: number;
 }
 
 function decodeAnsiC(src: string, start: number): { text: string; end: number } {
@@ -164,7 +168,7 @@ export class Lexer {
     let parens = 0;
     while (this.i < this.src.length) {
       const c = this.peek();
-      if (c === ' ' || c === '\t' || c === '\r') {
+      if (c === ' ' || c === '\t') {
         this.i++;
       } else if (c === '\\' && this.peek(1) === '\n') {
         this.i += 2;
@@ -172,7 +176,7 @@ export class Lexer {
         this.i++;
         this.tokens.push({ kind: 'op', op: '\n' });
         this.readHeredocBodies();
-      } else if (c === '#') {
+      } else if (c === '#' && this.i !== this.wordContinuesAt) {
         while (this.i < this.src.length && this.peek() !== '\n') this.i++;
       } else if (this.startsWith('<(') || this.startsWith('>(')) {
         this.i += 2;
@@ -181,6 +185,8 @@ export class Lexer {
         this.i = inner.i;
         this.tokens.push({ kind: 'nested', tokens: inner.tokens });
         this.tokens.push({ kind: 'word', word: { text: '/dev/fd/63', dynamic: false, pattern: false, quoted: false, ansi: false } });
+        // `<(…)#x` is one word to bash: what follows is not a comment
+        this.wordContinuesAt = this.i;
       } else if (this.startsWith('((') && this.atCommandStart() && this.tryArithmetic()) {
         // an arithmetic command: only its substitutions run
       } else if (!OPERATOR_START.has(c) && !(c >= '0' && c <= '9')) {
@@ -220,6 +226,8 @@ export class Lexer {
   }
 
   private caseDepth = 0;
+  /** A position where a word goes on (after a process substitution), so a `#` there starts no comment. */
+  private wordContinuesAt = -1;
 
   private pushWord(): void {
     const startsCommand = this.atCommandStart();
@@ -244,7 +252,7 @@ export class Lexer {
       this.collectSubstitutions(body);
       return true;
     } catch (err) {
-      if (!(err instanceof Unparsable)) throw err;
+      if (!(err instanceof Unparsable) || err instanceof TooComplex) throw err;
       this.i = start;
       return false;
     }
@@ -255,6 +263,7 @@ export class Lexer {
     const start = this.i;
     let depth = 0;
     while (this.i < this.src.length) {
+      if (--this.budget.arithmetic < 0) throw new TooComplex('arithmetic that never closes, too often');
       const c = this.peek();
       if (c === '\\') this.i += 2;
       else if (c === '(') {
@@ -308,7 +317,7 @@ export class Lexer {
         const end = this.src.indexOf('\n', this.i);
         const raw = this.src.slice(this.i, end === -1 ? this.src.length : end);
         this.i = end === -1 ? this.src.length : end + 1;
-        if (doc.expand && raw.endsWith('\\') && !raw.endsWith('\\\\') && end !== -1) {
+        if (doc.expand && end !== -1 && trailingBackslashes(raw) % 2 === 1) {
           pending += raw.slice(0, -1);
           continue;
         }
@@ -395,17 +404,14 @@ export class Lexer {
     while (this.i < this.src.length) {
       const c = this.peek();
       if (c === '\\') this.i += 2;
-      else if (c === "'") {
-        const end = this.src.indexOf("'", this.i + 1);
-        if (end === -1) throw new Unparsable('an unterminated single quote');
-        this.i = end + 1;
-      } else if (c === '"') {
+      else if (c === '"') {
         this.i++;
         this.skipDoubleQuoted(out);
       } else if (c === '`') {
         this.i++;
         out.push(this.nestedFromSource(this.readBackquoted()));
       } else if (c === '$' && this.peek(1) === '(') out.push(...this.readDollar().nested);
+      // a single quote quotes nothing inside `${…}` within double quotes: read what it would hide
       else if (c === '{') {
         depth++;
         this.i++;
@@ -431,7 +437,7 @@ export class Lexer {
         nested.push(...holder.tokens);
         return { text: this.src.slice(start, this.i), nested };
       } catch (err) {
-        if (!(err instanceof Unparsable)) throw err;
+        if (!(err instanceof Unparsable) || err instanceof TooComplex) throw err;
         this.i = start;
       }
     }
@@ -494,6 +500,8 @@ export class Lexer {
           const inner = this.nest();
           const start = this.i;
           inner.run(true);
+          // the elements are words, not commands: only their substitutions run
+          for (const t of inner.tokens) if (t.kind === 'nested') this.tokens.push(t);
           text += `(${this.src.slice(start, inner.i - 1)})`;
           live += '_'.repeat(inner.i - start + 1);
           this.i = inner.i;
@@ -501,11 +509,14 @@ export class Lexer {
         }
         if (c === '(' && /^[@!?*+]$/.test(text.slice(-1)) && text.length > 0) {
           // an extglob pattern such as @(a|b): read it as part of the word
-          const end = this.src.indexOf(')', this.i);
-          if (end === -1) throw new Unparsable('an unterminated extglob pattern');
-          text += this.src.slice(this.i, end + 1);
-          live += '*'.repeat(end + 1 - this.i);
-          this.i = end + 1;
+          const start = this.i;
+          this.i++;
+          const inner = this.nest();
+          inner.run(true);
+          for (const t of inner.tokens) if (t.kind === 'nested') this.tokens.push(t);
+          this.i = inner.i;
+          text += this.src.slice(start, this.i);
+          live += '*'.repeat(this.i - start);
           continue;
         }
         break;
@@ -530,6 +541,8 @@ export class Lexer {
         const end = this.src.indexOf("'", this.i + 1);
         if (end === -1) throw new Unparsable('an unterminated single quote');
         const part = this.src.slice(this.i + 1, end);
+        // bash expands an array subscript in a quoted name (`[[ 'a[$(cmd)]' -eq 0 ]]`, `printf -v 'a[$(cmd)]'`): read what it would run
+        if (hasSubscriptSubstitution(part)) this.collectSubstitutions(part);
         text += part;
         live += '_'.repeat(part.length);
         quoted = true;
@@ -538,6 +551,7 @@ export class Lexer {
       }
       if (c === '$' && this.peek(1) === "'") {
         const decoded = decodeAnsiC(this.src, this.i + 2);
+        if (hasSubscriptSubstitution(decoded.text)) this.collectSubstitutions(decoded.text);
         text += decoded.text;
         live += '_'.repeat(decoded.text.length);
         this.i = decoded.end;
@@ -615,6 +629,24 @@ export class Lexer {
     liveParts.push(live);
     return { text: textParts.join(''), dynamic, pattern: isPattern(liveParts.join('')), quoted, ansi };
   }
+}
+
+/** An array subscript holding a command substitution (`a[$(cmd)]`), found in one pass. */
+function hasSubscriptSubstitution(text: string): boolean {
+  let open = false;
+  for (let k = 0; k < text.length; k++) {
+    const c = text[k];
+    if (c === '[') open = true;
+    else if (c === ']') open = false;
+    else if (open && (c === '`' || (c === '$' && text[k + 1] === '('))) return true;
+  }
+  return false;
+}
+
+function trailingBackslashes(line: string): number {
+  let n = 0;
+  while (n < line.length && line[line.length - 1 - n] === '\\') n++;
+  return n;
 }
 
 /** Unquoted `*`, `?`, `[…]`, or a brace expansion `{a,b}` / `{1..3}`. */
@@ -782,7 +814,7 @@ export function parseShell(src: string, depth = 0): ShellParse {
   const out: ShellParse = { commands: [], functions: [], heredocs: [] };
   if (depth > MAX_DEPTH) return { ...out, unparsable: `commands nested more than ${MAX_DEPTH} deep` };
   try {
-    const lexer = new Lexer(src, 0, depth, { words: MAX_WORDS, heredocs: MAX_HEREDOCS, substitutions: MAX_SUBSTITUTIONS }, out.heredocs);
+    const lexer = new Lexer(src, 0, depth, { words: MAX_WORDS, heredocs: MAX_HEREDOCS, substitutions: MAX_SUBSTITUTIONS, arithmetic: 4 * src.length + 4096 }, out.heredocs);
     const tokens = lexer.run(false);
     splitCommands(tokens, false, out);
     return out;

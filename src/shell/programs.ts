@@ -201,13 +201,15 @@ export interface WrapperSpec {
   completes?: boolean;
   /** The remaining words are joined and run by `sh -c`. */
   joinsIntoShell?: boolean;
+  /** Options that make the command run in another directory. */
+  chdirOptions?: readonly string[];
 }
 
 export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
-  sudo: { valueOptions: ['-u', '-g', '-C', '-h', '-p', '-D', '-r', '-t', '-U', '-T', '--user', '--group', '--chdir', '--prompt', '--host', '--role', '--type', '--other-user', '--close-from', '--command-timeout'], shellWithoutCommand: true },
+  sudo: { valueOptions: ['-u', '-g', '-C', '-h', '-p', '-D', '-r', '-t', '-U', '-T', '--user', '--group', '--chdir', '--prompt', '--host', '--role', '--type', '--other-user', '--close-from', '--command-timeout'], shellWithoutCommand: true, chdirOptions: ['-D', '--chdir'] },
   doas: { valueOptions: ['-u', '-C'], shellWithoutCommand: true },
   pkexec: { valueOptions: ['--user'] },
-  env: { valueOptions: ['-u', '-C', '--unset', '--chdir', '-a', '--argv0'] },
+  env: { valueOptions: ['-u', '-C', '--unset', '--chdir', '-a', '--argv0'], chdirOptions: ['-C', '--chdir'] },
   nohup: { valueOptions: [] },
   time: { valueOptions: ['-f', '-o', '--format', '--output'] },
   nice: { valueOptions: ['-n', '--adjustment'] },
@@ -228,8 +230,8 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
   strace: { valueOptions: ['-o', '-e', '-p', '-s', '-u', '-E', '-a', '-b', '-I', '-O', '-S', '-P', '-X'] },
   ltrace: { valueOptions: ['-o', '-e', '-p', '-s', '-u', '-a', '-n'] },
   valgrind: { valueOptions: [] },
-  unshare: { valueOptions: ['-S', '-G', '-R', '-w', '--setuid', '--setgid', '--root', '--wd', '--map-user', '--map-group', '--propagation'] },
-  nsenter: { valueOptions: ['-t', '-S', '-G', '-r', '-w', '--target', '--setuid', '--setgid', '--root', '--wd'] },
+  unshare: { valueOptions: ['-S', '-G', '-R', '-w', '--setuid', '--setgid', '--root', '--wd', '--map-user', '--map-group', '--propagation'], chdirOptions: ['-w', '--wd', '-R', '--root'] },
+  nsenter: { valueOptions: ['-t', '-S', '-G', '-r', '-w', '--target', '--setuid', '--setgid', '--root', '--wd'], chdirOptions: ['-w', '--wd', '-r', '--root'] },
   chroot: { valueOptions: ['--userspec', '--groups'], positional: 1 },
   prlimit: { valueOptions: ['-p', '--pid'] },
   flock: { valueOptions: ['-w', '-E', '--timeout', '--conflict-exit-code'], positional: 1, commandOption: ['-c', '--command'] },

@@ -85,6 +85,28 @@ function optionValues(args: readonly Word[], short: readonly string[], long: rea
 
 const hasFlag = (args: readonly Word[], re: RegExp) => args.some((w) => w.text !== '--' && re.test(w.text));
 
+/** GNU programs take any unambiguous prefix of a long option (`--in-pl` for `--in-place`): does `arg` spell `--full`? */
+function isLongOption(arg: string, full: string, min = 1): boolean {
+  if (!arg.startsWith('--')) return false;
+  const name = arg.slice(2).split('=')[0]!;
+  return name.length >= Math.min(min, full.length - 2) && full.slice(2).startsWith(name);
+}
+
+const hasLong = (args: readonly Word[], ...full: string[]) => args.some((w) => full.some((f) => isLongOption(w.text, f)));
+
+/** The values of a long option, however abbreviated (`--out=F`, `--out F`). */
+function longValues(args: readonly Word[], full: string): Word[] {
+  const out: Word[] = [];
+  for (let k = 0; k < args.length; k++) {
+    const t = args[k]!.text;
+    if (t === '--') break;
+    if (!isLongOption(t, full)) continue;
+    if (t.includes('=')) out.push(word(t.slice(t.indexOf('=') + 1), args[k]));
+    else if (args[k + 1]) out.push(args[k + 1]!);
+  }
+  return out;
+}
+
 function joinPath(dir: string, name: string): string {
   if (name === '' || name === '.') return dir;
   return dir.endsWith('/') ? `${dir}${name}` : `${dir}/${name}`;
@@ -206,12 +228,12 @@ function safeSedScript(script: string): boolean {
 const SED_VALUE_OPTIONS = ['-e', '-f', '-l', '--expression', '--file', '--line-length'];
 
 function sedClass(args: readonly Word[]): Classified {
-  const scripts = optionValues(args, ['-e'], ['--expression']);
-  const fromFile = optionValues(args, ['-f'], ['--file']);
+  const scripts = [...optionValues(args, ['-e'], []), ...longValues(args, '--expression')];
+  const fromFile = [...optionValues(args, ['-f'], []), ...longValues(args, '--file')];
   const ops = operands(args, SED_VALUE_OPTIONS);
   const files = scripts.length === 0 && fromFile.length === 0 ? ops.slice(1) : ops;
   if (scripts.length === 0 && fromFile.length === 0 && ops[0]) scripts.push(ops[0]);
-  const inPlace = hasFlag(args, /^(-[a-zA-Z]*i|--in-place)/);
+  const inPlace = hasFlag(args, /^-[a-zA-Z]*i/) || hasLong(args, '--in-place');
   if (fromFile.length > 0 || scripts.some((s) => s.dynamic || !safeSedScript(s.text))) {
     return { level: 'process_exec', kind: 'exec', opaque: 'a sed script that can run commands or write files', effects: inPlace ? files.map((path) => ({ path, effect: 'write' as const })) : [] };
   }
@@ -226,7 +248,7 @@ function tarClass(args: readonly Word[]): Classified {
   for (const w of args) if (/^-[a-zA-Z]+$/.test(w.text)) mode += w.text.slice(1);
   if (hasFlag(args, /^--(extract|get)$/)) mode += 'x';
   if (hasFlag(args, /^--(create|append|update|concatenate)$/)) mode += 'c';
-  if (hasFlag(args, /^(--to-command|--use-compress-program|-I|--checkpoint-action|--info-script|--new-volume-script|-F|--rsh-command)/)) {
+  if (hasFlag(args, /^(-I|-F)/) || hasLong(args, '--to-command', '--use-compress-program', '--checkpoint-action', '--info-script', '--new-volume-script', '--rsh-command')) {
     return { level: 'process_exec', kind: 'exec', opaque: 'tar runs a program given on its command line', effects: [] };
   }
   const dirs = optionValues(args, ['-C'], ['--directory']);
@@ -270,7 +292,7 @@ function writerClass(name: string, rule: WriterRule, args: readonly Word[]): Cla
     case 'dd':
       return writer(args.filter((w) => w.text.startsWith('of=')).map((w) => ({ path: word(w.text.slice(3), w), effect: 'write' })));
     case 'sort':
-      return writer(optionValues(args, ['-o'], ['--output']).map((path) => ({ path, effect: 'write' })));
+      return writer([...optionValues(args, ['-o'], []), ...longValues(args, '--output')].map((path) => ({ path, effect: 'write' })));
     case 'second': {
       const ops = operands(args, ['-f', '-s', '-w', '-c', '-l', '-g', '-o', '-s']);
       return writer(ops[1] ? [{ path: ops[1], effect: 'write' }] : []);
@@ -292,6 +314,7 @@ function writerClass(name: string, rule: WriterRule, args: readonly Word[]): Cla
       return writer([{ path: word('.'), effect: 'destroy' }]);
     }
     case 'pack':
+      if (name === 'split' && hasLong(args, '--filter')) return { level: 'process_exec', kind: 'exec', opaque: 'split --filter runs a command', effects: [] };
       if (name === 'split' || name === 'csplit') {
         const ops = operands(args, ['-a', '-b', '-C', '-l', '-n', '-t', '-f', '--prefix', '--suffix-length', '--bytes', '--lines', '--number', '--additional-suffix']);
         const prefix = name === 'csplit' ? optionValues(args, ['-f'], ['--prefix'])[0] : ops[1];
@@ -328,7 +351,8 @@ function networkClass(name: string, args: readonly Word[]): Classified {
       for (const url of operands(args, ['-O', '-o', '-a', '-P', '-e', '-t', '-T', '-w', '-U', '--header', '--user', '--password'])) if (/^[a-z]+:\/\//i.test(url.text)) effects.push({ path: word(joinPath(dir.text, urlName(url.text)), url), effect: 'write' });
     }
   } else if (name === 'scp' || name === 'rsync') {
-    if (name === 'rsync' && hasFlag(args, /^(-e|--rsh)(=|$)/)) return { level: 'network', kind: 'network', opaque: 'rsync runs the remote shell given with -e', effects: [] };
+    if (name === 'rsync' && (hasFlag(args, /^-[a-zA-Z]*e/) || hasLong(args, '--rsh', '--rsync-path'))) return { level: 'network', kind: 'network', opaque: 'rsync runs the remote shell given with -e', effects: [] };
+    if (name === 'scp' && hasFlag(args, /^-[a-zA-Z0-9]*[oSF]/)) return { level: 'network', kind: 'network', opaque: 'scp -o/-S/-F can run a program (ProxyCommand)', effects: [] };
     const ops = operands(args, ['-e', '-P', '-i', '-o', '-F', '-J', '-l', '-S', '-c', '--exclude', '--include', '--filter', '-f', '--files-from', '--log-file', '--backup-dir', '--temp-dir', '-T', '--partial-dir', '--port', '--chmod', '--chown']);
     if (ops.length >= 2) {
       const dest = ops[ops.length - 1]!;
@@ -339,6 +363,8 @@ function networkClass(name: string, args: readonly Word[]): Classified {
       if (hasFlag(args, /^--remove-source-files$/)) for (const source of ops.slice(0, -1)) effects.push({ path: source, effect: 'destroy' });
     }
     for (const path of optionValues(args, [], ['--log-file'])) effects.push({ path, effect: 'write' });
+  } else if (name === 'sftp' && hasFlag(args, /^-[a-zA-Z0-9]*[oSFD]/)) {
+    return { level: 'network', kind: 'network', opaque: 'sftp -o/-S/-F/-D can run a program', effects: [] };
   } else if (name === 'http' || name === 'https') {
     for (const path of optionValues(args, ['-o'], ['--output'])) effects.push({ path, effect: 'write' });
   } else if (/^(invoke-webrequest|iwr|invoke-restmethod|irm)$/.test(name)) {
@@ -350,6 +376,18 @@ function networkClass(name: string, args: readonly Word[]): Classified {
 const CURL_VALUE_OPTIONS = ['-o', '-D', '-c', '-H', '-d', '-X', '-u', '-A', '-e', '-b', '-x', '-m', '-w', '-F', '-T', '-K', '-r', '-Y', '-y', '-z', '--output', '--header', '--data', '--data-raw', '--data-binary', '--request', '--user', '--user-agent', '--referer', '--cookie', '--proxy', '--max-time', '--connect-timeout', '--write-out', '--form', '--upload-file', '--config', '--output-dir', '--retry', '--cacert', '--cert', '--key'];
 
 const GIT_GLOBAL_VALUE = ['-C', '--git-dir', '--work-tree', '--namespace', '--super-prefix'];
+/** git subcommands that may put another commit's version of every tracked file in the work tree. */
+const REWRITES_TRACKED = new Set(['checkout', 'switch', 'reset', 'merge', 'pull', 'rebase', 'revert', 'cherry-pick', 'stash', 'am', 'read-tree', 'checkout-index', 'restore']);
+
+/** The work tree a git invocation acts on: `-C DIR` (the last), else the current directory. */
+function gitWorkTree(args: readonly Word[]): string {
+  let dir = '.';
+  for (let k = 0; k < args.length; k++) {
+    if (args[k]!.text === '-C' && args[k + 1]) dir = joinPath(dir, args[k + 1]!.text);
+    else if (!args[k]!.text.startsWith('-')) break;
+  }
+  return dir;
+}
 const GIT_CONFIG_RUNS = /^(alias\.|core\.(sshcommand|pager|editor|hookspath|fsmonitor|askpass|gitproxy)|sequence\.editor|gpg\.program|.*\.(command|textconv|driver|helper|program|cmd|clean|smudge|process|sshcommand)$)/i;
 
 function gitClass(args: readonly Word[]): Classified {
@@ -366,10 +404,12 @@ function gitClass(args: readonly Word[]): Classified {
   const sub = args[k]?.text ?? '';
   const rest = args.slice(k + 1);
   if (args[k]?.dynamic) return { level: 'process_exec', kind: 'exec', opaque: 'a git subcommand known only at run time', effects: [] };
+  if (hasLong(rest, '--upload-pack', '--receive-pack', '--exec', '--open-files-in-pager', '--ext-diff', '--config') || (['clone', 'fetch', 'pull', 'ls-remote', 'archive'].includes(sub) && hasFlag(rest, /^-u/)) || (sub === 'grep' && hasFlag(rest, /^-[a-zA-Z]*O/)) || (sub === 'rebase' && hasFlag(rest, /^-[a-zA-Z]*x/))) {
+    return { level: 'process_exec', kind: 'exec', opaque: `git ${sub} with an option that runs a program`, effects: [] };
+  }
   if (sub === '' || GIT_READ_SET.has(sub)) {
     if (sub === 'help' || sub === '') return { level: 'read_only', kind: 'reader', effects: [] };
-    const out = optionValues(rest, [], ['--output']);
-    if (hasFlag(rest, /^--ext-diff$/)) return { level: 'process_exec', kind: 'exec', opaque: 'git --ext-diff runs the configured diff program', effects: [] };
+    const out = longValues(rest, '--output');
     return { level: out.length > 0 ? 'workspace_write' : 'read_only', kind: out.length > 0 ? 'writer' : 'reader', effects: out.map((path) => ({ path, effect: 'write' })) };
   }
   if (sub === 'filter-branch' || sub === 'difftool' || sub === 'mergetool' || (sub === 'bisect' && rest[0]?.text === 'run') || (sub === 'submodule' && rest.some((w) => w.text === 'foreach'))) {
@@ -400,13 +440,22 @@ function gitClass(args: readonly Word[]): Classified {
   if (GIT_WRITE_SET.has(sub)) {
     const effects: Classified['effects'] = [];
     const paths = operands(rest, ['-m', '-b', '-B', '-C', '-c', '-F', '-S', '-u', '--source', '-s', '--author', '--date', '--message', '--file', '--pathspec-from-file', '-X', '--strategy-option', '--onto', '-o', '--conflict', '--orphan', '--format', '--template']);
+    if (sub === 'archive' || sub === 'format-patch') for (const path of [...optionValues(rest, ['-o'], []), ...longValues(rest, '--output'), ...longValues(rest, '--output-directory')]) effects.push({ path, effect: 'write' });
+    if (sub === 'bundle' && paths[0]?.text === 'create' && paths[1]) effects.push({ path: paths[1], effect: 'write' });
+    // operations that rewrite the tracked files of the work tree to another commit
+    if (REWRITES_TRACKED.has(sub) && !hasFlag(rest, /^(-n|--dry-run|--abort|--quit|--continue|--skip|--show-current|--list|-l|--help)$/) && !(sub === 'stash' && ['list', 'show', 'drop', 'clear', 'create', 'store', 'push', 'save'].includes(paths[0]?.text ?? 'push')) && !(sub === 'reset' && !hasFlag(rest, /^--(hard|merge|keep)$/) && paths.length === 0)) {
+      effects.push({ path: word(gitWorkTree(args)), effect: 'tracked' });
+    }
     if (['checkout', 'restore', 'rm', 'reset', 'stash', 'switch'].includes(sub)) {
       for (const p of paths) if (!(sub === 'stash' && ['push', 'pop', 'apply', 'drop', 'save', 'list', 'show', 'clear', 'branch', 'create', 'store'].includes(p.text))) effects.push({ path: p, effect: 'destroy' });
       if (sub === 'stash' && hasFlag(rest, /^(-u|--include-untracked|-a|--all)$/)) effects.push({ path: word('.'), effect: 'destroy' });
       // a hard reset rewrites every tracked file of the work tree
       if (sub === 'reset' && hasFlag(rest, /^--(hard|merge|keep)$/)) effects.push({ path: word('.'), effect: 'destroy' });
     } else if (sub === 'mv') effects.push(...transferEffects(rest, 'move', []));
-    else if (sub === 'clean') effects.push(...(paths.length > 0 ? paths : [word('.')]).map((path) => ({ path, effect: 'destroy' as const })));
+    else if (sub === 'clean') {
+      // `-x` removes ignored files anywhere: the whole work tree, whatever else is named
+      if (!hasFlag(rest, /^(-[a-zA-Z]*n|--dry-run)$/)) effects.push({ path: word('.'), effect: 'destroy' });
+    }
     else if (sub === 'apply' || sub === 'am') {
       if (!hasFlag(rest, /^(--stat|--numstat|--summary|--check)$/)) effects.push({ path: optionValues(rest, [], ['--directory'])[0] ?? word('.'), effect: 'destroy' });
     } else if (sub === 'worktree' && paths[0]?.text === 'add' && paths[1]) effects.push({ path: paths[1], effect: 'destroy' });
@@ -424,7 +473,15 @@ function findClass(args: readonly Word[]): Classified {
   }
   const roots = starts.length > 0 ? starts : [word('.')];
   const effects: Classified['effects'] = [];
-  if (hasFlag(args, /^-delete$/)) for (const path of roots) effects.push({ path, effect: 'destroy' });
+  if (hasFlag(args, /^-delete$/)) {
+    // with only -name/-iname filters, what is deleted matches them anywhere below each root
+    const names = optionValues(args, [], ['-name', '-iname']);
+    const onlyNames = names.length > 0 && !hasFlag(args, /^-(o|or|not|path|ipath|wholename|iwholename|regex|iregex|prune)$/) && !args.some((w) => w.text === '!');
+    for (const root of roots) {
+      if (onlyNames) for (const n of names) effects.push({ path: word(joinPath(joinPath(root.text, '**'), n.text), { ...n, pattern: true }), effect: 'destroy' });
+      else effects.push({ path: root, effect: 'destroy' });
+    }
+  }
   for (const path of optionValues(args, [], ['-fprint', '-fprint0', '-fprintf', '-fls'])) effects.push({ path, effect: 'write' });
   return { level: effects.length > 0 ? 'workspace_write' : 'read_only', kind: effects.length > 0 ? 'writer' : 'reader', effects };
 }
@@ -435,6 +492,11 @@ function packageManagerClass(name: string, args: readonly Word[]): Classified {
   return { level: 'process_exec', kind: 'exec', opaque: `${name} ${sub || ''} runs the project's scripts`.replace(/ +/g, ' '), effects: [] };
 }
 
+/** Builtins that set variables by name (`printf -v PS4`, `read PATH`, `export BASH_ENV`). */
+const VARIABLE_SETTERS = new Set(['export', 'declare', 'typeset', 'local', 'readonly', 'printf', 'read', 'mapfile', 'readarray', 'getopts', 'let', 'set-variable', 'new-variable', 'sv']);
+/** Where the known programs of the tables live; a program run by another path is not taken for them. */
+const SYSTEM_DIRS = new Set(['/bin', '/usr/bin', '/usr/local/bin', '/sbin', '/usr/sbin', '/usr/local/sbin', '/opt/homebrew/bin', '/usr/games']);
+
 /** SPEC §9.1: a simple command's level, what it runs that cannot be read, and what it does to paths. */
 function classify(inv: Invocation, functions: ReadonlySet<string>, powershell: boolean): Classified {
   const name = powershell ? inv.name.toLowerCase() : inv.name;
@@ -442,15 +504,21 @@ function classify(inv: Invocation, functions: ReadonlySet<string>, powershell: b
   if (inv.opaque !== undefined) return { level: 'process_exec', kind: 'exec', opaque: inv.opaque, effects: [] };
   if (name === '') return { level: 'none', kind: 'builtin', effects: [] };
   if (functions.has(inv.name)) return { level: 'none', kind: 'function', effects: [] };
+  // a program named by a path is the known program only in the system's own directories (`./cat` may be anything)
+  const program = inv.program?.text ?? '';
+  if (program.includes('/') && !SYSTEM_DIRS.has(program.slice(0, program.lastIndexOf('/')) || '/')) {
+    return { level: 'process_exec', kind: 'exec', opaque: `${program} runs code persona-gate cannot read`, effects: [] };
+  }
   if (name === 'find') return findClass(args);
   if (name === 'git') return gitClass(args);
   if (name in WRITERS) return writerClass(name, WRITERS[name]!, args);
   if (name in NETWORK) return networkClass(name, args);
   if (name in PACKAGE_MANAGERS) return packageManagerClass(name, args);
-  if (name === 'export' || name === 'declare' || name === 'typeset' || name === 'readonly' || name === 'hash') {
-    const changes = args.find((w) => RUNTIME_VARIABLES.has(w.text.split('=')[0]!.replace(/\+$/, '')) && (w.text.includes('=') || name === 'hash'));
-    if (changes || (name === 'hash' && hasFlag(args, /^-p$/))) return { level: 'process_exec', kind: 'exec', opaque: `${name} ${changes?.text.split('=')[0] ?? '-p'} changes which program runs`, effects: [] };
+  if (VARIABLE_SETTERS.has(name)) {
+    const changes = args.find((w) => RUNTIME_VARIABLES.has(w.text.split(/[=[]/)[0]!.replace(/\+$/, '')));
+    if (changes) return { level: 'process_exec', kind: 'exec', opaque: `${name} ${changes.text.split(/[=[]/)[0]} changes which program runs or what it loads`, effects: [] };
   }
+  if (name === 'hash' && hasFlag(args, /^-[a-zA-Z]*p/)) return { level: 'process_exec', kind: 'exec', opaque: 'hash -p makes a name run another program', effects: [] };
   if (BUILTIN_SET.has(name)) return { level: 'none', kind: 'builtin', effects: [] };
   if (READER_SET.has(name)) return { level: 'read_only', kind: 'reader', effects: [] };
   return { level: 'process_exec', kind: 'exec', opaque: `${inv.name} runs code persona-gate cannot read`, effects: [] };
@@ -495,8 +563,12 @@ function workingDirectories(invocations: readonly Invocation[]): string[] | null
     if (DIRECTORY_CHANGERS.has(name)) {
       const target = operands(inv.args)[0];
       if (target === undefined) add('~');
-      else if (target.dynamic || target.text === '-') return null;
+      else if (target.dynamic || target.pattern || target.text === '-' || /^~[^/]/.test(target.text)) return null;
       else add(target.text);
+    }
+    for (const dir of inv.chdir) {
+      if (dir === null || /^~[^/]/.test(dir)) return null;
+      add(dir);
     }
     for (const [k, w] of inv.args.entries()) {
       const m = DIRECTORY_OPTION.exec(w.text);
@@ -875,8 +947,10 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent): ShellReadin
           if (!matched.some((s) => s.key === subject.key)) matched.push(subject);
           invocations.push({ program: inv.name, args: inv.args.map((w) => w.text), level: subject.level ?? 'process_exec', kind: 'catalogued', key: subject.key });
           if (identity?.reads.includes(subject.key)) {
-            if (inv.conditional) conditionalRead = true;
-            else unconditionalRead = true;
+            // it surely runs only as a plain command of the line itself: no condition, wrapper, redirection, function of that name or code read again
+            const plain = !inv.conditional && inv.via.length === 0 && inv.redirects.length === 0 && inv.depth === 0 && !functions.has(inv.name) && inv.assignments.length === 0;
+            if (plain) unconditionalRead = true;
+            else conditionalRead = true;
           } else if (subject.level === null || exceeds(subject.level, 'read_only')) everyInvocationReads = false;
           for (const r of inv.redirects) if (WRITE_REDIRECTS.has(r.op)) everyInvocationReads = false;
           continue;
@@ -896,7 +970,8 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent): ShellReadin
     }
     invocations.push({ program: inv.name, args: inv.args.map((w) => w.text), level: classified.level, kind: classified.kind, ...(classified.opaque ? { opaque: classified.opaque } : {}) });
     raise(classified.level);
-    if (exceeds(classified.level, 'read_only') || classified.opaque) everyInvocationReads = false;
+    // next to an identity read, only readers: a builtin (`exit`, `set -n`, `trap`) may keep the read from running
+    if (classified.kind !== 'reader' || classified.opaque || classified.effects.length > 0) everyInvocationReads = false;
     if (classified.opaque) {
       opaque.push(classified.opaque);
       opaqueProgram ??= inv.name;
