@@ -443,7 +443,8 @@ function gitClass(args: readonly Word[]): Classified {
     if (sub === 'archive' || sub === 'format-patch') for (const path of [...optionValues(rest, ['-o'], []), ...longValues(rest, '--output'), ...longValues(rest, '--output-directory')]) effects.push({ path, effect: 'write' });
     if (sub === 'bundle' && paths[0]?.text === 'create' && paths[1]) effects.push({ path: paths[1], effect: 'write' });
     // operations that rewrite the tracked files of the work tree to another commit
-    if (REWRITES_TRACKED.has(sub) && !hasFlag(rest, /^(-n|--dry-run|--abort|--quit|--continue|--skip|--show-current|--list|-l|--help)$/) && !(sub === 'stash' && ['list', 'show', 'drop', 'clear', 'create', 'store', 'push', 'save'].includes(paths[0]?.text ?? 'push')) && !(sub === 'reset' && !hasFlag(rest, /^--(hard|merge|keep)$/) && paths.length === 0)) {
+    const onlyPaths = sub === 'restore' || ((sub === 'checkout' || sub === 'reset') && rest.some((w) => w.text === '--')) || ((sub === 'checkout' || sub === 'switch') && hasFlag(rest, /^(-b|-B|-c|-C|--orphan|--create|--force-create)$/) && paths.length <= 2);
+    if (REWRITES_TRACKED.has(sub) && !onlyPaths && !hasFlag(rest, /^(-n|--dry-run|--abort|--quit|--continue|--skip|--show-current|--list|-l|--help)$/) && !(sub === 'stash' && ['list', 'show', 'drop', 'clear', 'create', 'store', 'push', 'save'].includes(paths[0]?.text ?? 'push')) && !(sub === 'reset' && !hasFlag(rest, /^--(hard|merge|keep)$/) && paths.length === 0)) {
       effects.push({ path: word(gitWorkTree(args)), effect: 'tracked' });
     }
     if (['checkout', 'restore', 'rm', 'reset', 'stash', 'switch'].includes(sub)) {
