@@ -31,6 +31,7 @@ export const helpEn = {
     doctor: 'check the registration, the policy, the state directory and the host version',
     config: 'user preferences: locale, policy (the default policy path), stateDir',
     log: 'read the receipts',
+    pin: "list the tools of the project's MCP servers (.mcp.json) into .claude/persona-gate.lock.json",
   },
   /** The words in <...> and [...] after a flag or for an argument. */
   placeholders: {
@@ -50,6 +51,7 @@ export const helpEn = {
     action: 'action',
     key: 'key',
     value: 'value',
+    ms: 'ms',
   },
   args: {
     tool: 'tool name',
@@ -86,6 +88,9 @@ export const helpEn = {
     logPersona: 'only this persona',
     logStatus: 'only this status (e.g. identity_required)',
     follow: 'keep printing receipts as they are written',
+    pinServer: 'pin only this server of .mcp.json',
+    pinCheck: 'write nothing: exit 1 naming every drift from the lock',
+    pinTimeout: 'how long each server may take to start and list its tools',
   },
   /** commander's usage errors, rewritten; null keeps commander's text. */
   usageError: null as ((message: string) => string) | null,
@@ -153,6 +158,7 @@ export const helpEs: HelpMessages = {
     doctor: 'comprueba el registro, la política, el directorio de estado y la versión del anfitrión',
     config: 'preferencias del usuario: locale, policy (la ruta de la política por defecto), stateDir',
     log: 'lee los recibos',
+    pin: 'lista las herramientas de los servidores MCP del proyecto (.mcp.json) en .claude/persona-gate.lock.json',
   },
   placeholders: {
     path: 'ruta',
@@ -171,6 +177,7 @@ export const helpEs: HelpMessages = {
     action: 'acción',
     key: 'clave',
     value: 'valor',
+    ms: 'ms',
   },
   args: {
     tool: 'nombre de la herramienta',
@@ -207,6 +214,9 @@ export const helpEs: HelpMessages = {
     logPersona: 'solo esta persona',
     logStatus: 'solo este estado (p. ej. identity_required)',
     follow: 'sigue imprimiendo los recibos a medida que se escriben',
+    pinServer: 'fija solo este servidor de .mcp.json',
+    pinCheck: 'no escribe nada: sale con 1 nombrando cada deriva respecto al lock',
+    pinTimeout: 'cuánto puede tardar cada servidor en arrancar y listar sus herramientas',
   },
   usageError: spanishUsageError,
 };

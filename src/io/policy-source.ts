@@ -62,14 +62,14 @@ export function readPolicyBytes(path: string): { ok: true; bytes: Buffer } | { o
   }
 }
 
-export function validateBytes(path: string, bytes: Buffer, validate: (value: unknown, locale?: 'en' | 'es') => PolicyValidation, locale: 'en' | 'es' = 'en'): { ok: true; policy: Policy } | { ok: false; error: PolicyError } {
+export function validateBytes(path: string, bytes: Buffer, validate: (value: unknown, locale?: 'en' | 'es', policyPath?: string) => PolicyValidation, locale: 'en' | 'es' = 'en'): { ok: true; policy: Policy } | { ok: false; error: PolicyError } {
   let json: unknown;
   try {
     json = JSON.parse(bytes.toString('utf8'));
   } catch (err) {
     return { ok: false, error: { kind: 'invalid', path, problems: [{ path: '(root)', message: RULE_MESSAGES[locale].notJson((err as Error).message) }] } };
   }
-  const result = validate(json, locale);
+  const result = validate(json, locale, path);
   if (!result.ok) return { ok: false, error: { kind: 'invalid', path, problems: result.problems } };
   return { ok: true, policy: result.policy };
 }
@@ -88,21 +88,39 @@ function statKey(path: string): string | null {
   }
 }
 
+/** The SHA-256 of the MCP lock's bytes now ('' when it cannot be read: never a cached lock's). */
+function currentLockSha(lockPath: string): string {
+  try {
+    return sha256Hex(readFileSync(lockPath));
+  } catch {
+    return '';
+  }
+}
+
 /**
  * Reads and validates the policy. With a cache directory, a policy file unchanged since it was
  * last validated is taken from the cache without reading it again or loading the validator.
  */
-export function loadPolicy(path: string, opts: { cacheDir?: string; validate?: (value: unknown, locale?: 'en' | 'es') => PolicyValidation; locale?: 'en' | 'es' } = {}): PolicyLoad {
-  const key = opts.cacheDir !== undefined ? statKey(path) : null;
-  const cached = key !== null && opts.cacheDir !== undefined ? openPolicyCache(opts.cacheDir, key, path) : null;
+export function loadPolicy(path: string, opts: { cacheDir?: string; validate?: (value: unknown, locale?: 'en' | 'es', policyPath?: string) => PolicyValidation; locale?: 'en' | 'es' } = {}): PolicyLoad {
+  const statAtStart = opts.cacheDir !== undefined ? statKey(path) : null;
+  let key = statAtStart;
+  let cached = key !== null && opts.cacheDir !== undefined ? openPolicyCache(opts.cacheDir, key, path) : null;
+  // A policy that takes commands from the MCP lock is cached once per content of the lock.
+  let lockSha: string | null = null;
+  if (cached?.settings.mcp && (lockSha = currentLockSha(cached.settings.mcp.lock)) !== cached.settings.mcp.sha256) {
+    key = hash128(`${key}:lock:${lockSha}`);
+    cached = openPolicyCache(opts.cacheDir!, key, path);
+    if (cached?.settings.mcp?.sha256 !== lockSha) cached = null;
+  }
   if (cached) return { ok: true, index: cached };
   const read = readPolicyBytes(path);
   if (!read.ok) return read;
   const sha = sha256Hex(read.bytes);
   const validated = validateBytes(path, read.bytes, opts.validate ?? lazyValidator, opts.locale);
   if (!validated.ok) return validated;
-  // Only cache when the file did not change while it was read.
-  if (key !== null && opts.cacheDir !== undefined && statKey(path) === key) {
+  // Only cache when neither the file nor the lock it was expanded from changed while they were read.
+  const lockUnchanged = lockSha === null || validated.policy.pinned?.settings.sha256 === lockSha;
+  if (key !== null && opts.cacheDir !== undefined && statKey(path) === statAtStart && lockUnchanged) {
     mkdirSync(opts.cacheDir, { recursive: true, mode: 0o700 });
     writePolicyCache(opts.cacheDir, key, sha, validated.policy);
   }
