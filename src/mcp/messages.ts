@@ -16,6 +16,7 @@ export const mcpEn = {
   levelFromAnnotations: (server: string, tool: string, annotations: string) => `level from the annotations of ${server}/${tool} (${annotations})`,
   levelFromPolicy: (path: string, manifest: string, server: string, tool: string) => `level raised by the policy at ${path} (the annotations of ${server}/${tool} declare ${manifest})`,
   noAnnotations: () => 'no annotations: the MCP defaults apply',
+  originLine: (text: string) => `level:   ${text}`,
 };
 
 export type McpMessages = typeof mcpEn;
@@ -37,6 +38,7 @@ export const mcpEs: McpMessages = {
   levelFromAnnotations: (server, tool, annotations) => `nivel tomado de las anotaciones de ${server}/${tool} (${annotations})`,
   levelFromPolicy: (path, manifest, server, tool) => `nivel subido por la política en ${path} (las anotaciones de ${server}/${tool} declaran ${manifest})`,
   noAnnotations: () => 'sin anotaciones: se aplican los valores por defecto de MCP',
+  originLine: (text) => `nivel:     ${text}`,
 };
 
 export const MCP_MESSAGES = { en: mcpEn, es: mcpEs };
