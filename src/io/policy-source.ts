@@ -4,6 +4,7 @@ import { buildPolicyIndex, type PolicyIndex } from '../core/policy-index';
 import type { Policy } from '../policy/schema';
 import type { PolicyValidation } from '../policy/validate';
 import { hash128, sha256Hex } from './hash';
+import { lockStamp } from '../mcp/lock';
 import { openPolicyCache, writePolicyCache } from './policy-cache';
 import { lazyValidator } from './lazy';
 import { RULE_MESSAGES } from '../policy/rule-messages';
@@ -88,10 +89,10 @@ function statKey(path: string): string | null {
   }
 }
 
-/** The SHA-256 of the MCP lock's bytes now ('' when it cannot be read: never a cached lock's). */
-function currentLockSha(lockPath: string): string {
+/** The MCP lock's stamp now (see lockStamp; '' when it cannot be stat'ed: never a cached lock's). */
+function currentLockStamp(lockPath: string): string {
   try {
-    return sha256Hex(readFileSync(lockPath));
+    return lockStamp(statSync(lockPath, { bigint: true }));
   } catch {
     return '';
   }
@@ -106,11 +107,11 @@ export function loadPolicy(path: string, opts: { cacheDir?: string; validate?: (
   let key = statAtStart;
   let cached = key !== null && opts.cacheDir !== undefined ? openPolicyCache(opts.cacheDir, key, path) : null;
   // A policy that takes commands from the MCP lock is cached once per content of the lock.
-  let lockSha: string | null = null;
-  if (cached?.settings.mcp && (lockSha = currentLockSha(cached.settings.mcp.lock)) !== cached.settings.mcp.sha256) {
-    key = hash128(`${key}:lock:${lockSha}`);
+  let lockNow: string | null = null;
+  if (cached?.settings.mcp && (lockNow = currentLockStamp(cached.settings.mcp.lock)) !== cached.settings.mcp.stamp) {
+    key = hash128(`${key}:lock:${lockNow}`);
     cached = openPolicyCache(opts.cacheDir!, key, path);
-    if (cached?.settings.mcp?.sha256 !== lockSha) cached = null;
+    if (cached?.settings.mcp?.stamp !== lockNow) cached = null;
   }
   if (cached) return { ok: true, index: cached };
   const read = readPolicyBytes(path);
@@ -119,7 +120,7 @@ export function loadPolicy(path: string, opts: { cacheDir?: string; validate?: (
   const validated = validateBytes(path, read.bytes, opts.validate ?? lazyValidator, opts.locale);
   if (!validated.ok) return validated;
   // Only cache when neither the file nor the lock it was expanded from changed while they were read.
-  const lockUnchanged = lockSha === null || validated.policy.pinned?.settings.sha256 === lockSha;
+  const lockUnchanged = lockNow === null || validated.policy.pinned?.settings.stamp === lockNow;
   if (key !== null && opts.cacheDir !== undefined && statKey(path) === statAtStart && lockUnchanged) {
     mkdirSync(opts.cacheDir, { recursive: true, mode: 0o700 });
     writePolicyCache(opts.cacheDir, key, sha, validated.policy);

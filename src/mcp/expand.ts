@@ -182,7 +182,7 @@ export function expandMcp(policy: Policy, read: LockRead, lockPath: string, t: M
   const expanded: Policy = {
     ...policy,
     catalog: { ...policy.catalog, commands, families },
-    pinned: { settings: { lock: lockPath, sha256: read.sha256, servers: pinnedServers.sort(), unlisted: unlisted.sort() }, origins },
+    pinned: { settings: { lock: lockPath, sha256: read.sha256, stamp: read.stamp ?? '', servers: pinnedServers.sort(), unlisted: unlisted.sort() }, origins },
   };
   return { policy: expanded, problems, paths };
 }

@@ -1,3 +1,4 @@
+import type { BigIntStats } from 'node:fs';
 import { sha256Hex } from '../io/hash';
 import type { Level, Tier } from '../core/levels';
 
@@ -109,4 +110,12 @@ export function serializeLock(lock: Lock): string {
 
 export function lockSha256(bytes: Buffer | string): string {
   return sha256Hex(bytes);
+}
+
+/**
+ * The lock file's identity and change times: any write to it, or a new file renamed over it,
+ * changes them, and no user call can set a ctime back (the same rule as the policy cache's key).
+ */
+export function lockStamp(st: BigIntStats): string {
+  return `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
 }

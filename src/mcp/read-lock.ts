@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { LEVELS, TIERS } from '../core/levels';
-import { HINTS, lockSha256, type Lock } from './lock';
+import { HINTS, lockSha256, lockStamp, type Lock } from './lock';
 
 const Hex = z.string().regex(/^[0-9a-f]{64}$/);
 
@@ -25,7 +25,7 @@ const LockSchema = z.strictObject({
 });
 
 export type LockRead =
-  | { ok: true; lock: Lock; sha256: string }
+  | { ok: true; lock: Lock; sha256: string; stamp?: string }
   | { ok: false; missing: boolean; detail: string };
 
 /** Parses a lock's bytes; a lock that is not the shape `pin` writes is refused whole. */
@@ -44,13 +44,22 @@ export function parseLock(bytes: Buffer): LockRead {
   return { ok: true, lock: parsed.data as Lock, sha256: lockSha256(bytes) };
 }
 
+/** Reads the lock; its stamp is taken before its bytes, so a later change always shows in the stamp. */
 export function readLock(path: string): LockRead {
   let bytes: Buffer;
+  let stamp: string;
   try {
-    bytes = readFileSync(path);
+    const fd = openSync(path, 'r');
+    try {
+      stamp = lockStamp(fstatSync(fd, { bigint: true }));
+      bytes = readFileSync(fd);
+    } finally {
+      closeSync(fd);
+    }
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     return { ok: false, missing: code === 'ENOENT', detail: code ?? String(err) };
   }
-  return parseLock(bytes);
+  const read = parseLock(bytes);
+  return read.ok ? { ...read, stamp } : read;
 }

@@ -7,6 +7,8 @@ export interface McpSettings {
   lock: string;
   /** SHA-256 of the lock's bytes the commands were taken from. */
   sha256: string;
+  /** The lock file's identity and change times when it was read (see lockStamp); '' when not read from a file. */
+  stamp: string;
   /** The servers whose tools come from the lock: any other tool of theirs is not pinned. */
   servers: string[];
   /** Tool names in the lock that are not commands (meta tools, excluded tools). */
