@@ -15,7 +15,7 @@ const common = {
   minify: true,
   legalComments: 'none',
   define: { __BUNDLED__: 'true' },
-  external: ['./cli.js', './policy-validate.js', './shell.js', './hook.js'],
+  external: ['./cli.js', './policy-validate.js', './shell.js', './hook.js', './mcp-pin.js'],
   logLevel: 'warning',
 };
 await Promise.all([
@@ -24,6 +24,8 @@ await Promise.all([
   build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js' }),
   build({ ...common, entryPoints: ['src/policy/validate.ts'], outfile: 'dist/policy-validate.js' }),
   build({ ...common, entryPoints: ['src/shell/resolve-shell.ts'], outfile: 'dist/shell.js' }),
+  // The MCP client (the SDK), loaded by `persona-gate pin` alone.
+  build({ ...common, entryPoints: ['src/mcp/pin.ts'], outfile: 'dist/mcp-pin.js' }),
 ]);
 chmodSync('dist/persona-gate.js', 0o755);
 

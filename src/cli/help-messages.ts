@@ -33,6 +33,7 @@ export const helpEn = {
     log: 'read the receipts',
     test: 'run policy test files (default .claude/persona-gate.test.json); exit 1 on any failure',
     replay: 'replay recorded Claude Code session transcripts through the policy: what it would have refused, asked or let through',
+    pin: "list the tools of the project's MCP servers (.mcp.json) into .claude/persona-gate.lock.json",
   },
   /** The words in <...> and [...] after a flag or for an argument. */
   placeholders: {
@@ -53,6 +54,7 @@ export const helpEn = {
     key: 'key',
     value: 'value',
     transcript: 'file|dir',
+    ms: 'ms',
   },
   args: {
     tool: 'tool name',
@@ -99,6 +101,9 @@ export const helpEn = {
     replayStage: 'the session stage, as stage_env would set it',
     replayRefused: 'list only the calls that would be refused or asked (the summary counts every call)',
     replayJson: 'print every replayed call and the summary as JSON',
+    pinServer: 'pin only this server of .mcp.json',
+    pinCheck: 'write nothing: exit 1 naming every drift from the lock',
+    pinTimeout: 'how long each server may take to start and list its tools',
   },
   /** commander's usage errors, rewritten; null keeps commander's text. */
   usageError: null as ((message: string) => string) | null,
@@ -168,6 +173,7 @@ export const helpEs: HelpMessages = {
     log: 'lee los recibos',
     test: 'ejecuta ficheros de pruebas de la política (por defecto .claude/persona-gate.test.json); sale con 1 si alguna falla',
     replay: 'reproduce transcripciones de sesiones de Claude Code con la política: qué habría rechazado, preguntado o dejado pasar',
+    pin: 'lista las herramientas de los servidores MCP del proyecto (.mcp.json) en .claude/persona-gate.lock.json',
   },
   placeholders: {
     path: 'ruta',
@@ -187,6 +193,7 @@ export const helpEs: HelpMessages = {
     key: 'clave',
     value: 'valor',
     transcript: 'fichero|directorio',
+    ms: 'ms',
   },
   args: {
     tool: 'nombre de la herramienta',
@@ -233,6 +240,9 @@ export const helpEs: HelpMessages = {
     replayStage: 'la etapa de la sesión, como la fijaría stage_env',
     replayRefused: 'lista solo las llamadas que se rechazarían o preguntarían (el resumen cuenta todas)',
     replayJson: 'imprime cada llamada reproducida y el resumen como JSON',
+    pinServer: 'fija solo este servidor de .mcp.json',
+    pinCheck: 'no escribe nada: sale con 1 nombrando cada deriva respecto al lock',
+    pinTimeout: 'cuánto puede tardar cada servidor en arrancar y listar sus herramientas',
   },
   usageError: spanishUsageError,
 };

@@ -14,6 +14,7 @@ import { initCommand } from './commands/init';
 import { doctorCommand } from './commands/doctor';
 import { testCommand } from './commands/test';
 import { replayCommand } from './commands/replay';
+import { pinCommand } from './commands/pin';
 import { HELP_MESSAGES, type HelpMessages } from './help-messages';
 import { cliLocale } from './messages';
 
@@ -39,7 +40,7 @@ function localize(program: Command, h: HelpMessages): Command {
   return program;
 }
 
-export function buildProgram(env: Env, done: (result: CommandResult) => void, progress?: (text: string) => void): Command {
+export function buildProgram(env: Env, done: (result: CommandResult | Promise<CommandResult>) => void, progress?: (text: string) => void): Command {
   const h = HELP_MESSAGES[cliLocale(env)];
   const c = h.commands;
   const o = h.options;
@@ -184,12 +185,21 @@ export function buildProgram(env: Env, done: (result: CommandResult) => void, pr
       else done(logCommand(env, opts));
     });
 
+  program
+    .command('pin')
+    .description(c.pin)
+    .option(`--server <${p.name}>`, o.pinServer)
+    .option('--check', o.pinCheck)
+    .option(`--dir <${p.dir}>`, o.dir)
+    .option(`--timeout <${p.ms}>`, o.pinTimeout, '30000')
+    .action((opts) => done(pinCommand(env, opts)));
+
   return program;
 }
 
 /** Every non-hook subcommand; the only place their results and errors become output and exit codes. */
 export function cliMain(argv: readonly string[], env: Env = process.env): void {
-  let result: CommandResult | null = null;
+  let result: CommandResult | Promise<CommandResult> | null = null;
   // A progress bar only where a person watches: stderr on a terminal.
   const progress = process.stderr.isTTY ? (text: string) => void process.stderr.write(text) : undefined;
   const program = buildProgram(
@@ -206,24 +216,31 @@ export function cliMain(argv: readonly string[], env: Env = process.env): void {
       process.exitCode = err.exitCode === 0 ? 0 : 1;
       return;
     }
-    if (err instanceof CliError) {
-      process.stderr.write(`${err.message}\n`);
-      process.exitCode = err.exitCode;
-      return;
-    }
-    if (err instanceof StateError) {
-      process.stderr.write(`persona-gate: session state: ${err.message}\n`);
-      process.exitCode = 1;
-      return;
-    }
-    process.stderr.write(`persona-gate: ${err instanceof Error ? err.message : String(err)}\n`);
-    process.exitCode = 1;
+    reportError(err);
     return;
   }
-  const r = result as CommandResult | null;
-  if (r) {
-    if (r.stdout) process.stdout.write(r.stdout);
-    if (r.stderr) process.stderr.write(r.stderr);
-    process.exitCode = r.exitCode;
+  const r = result as CommandResult | Promise<CommandResult> | null;
+  if (r instanceof Promise) {
+    // `pin` talks to servers; once it has answered nothing else is waited for (a server that will not exit included).
+    r.then(write, reportError).finally(() => process.exit());
+  } else if (r) write(r);
+}
+
+function write(r: CommandResult): void {
+  if (r.stdout) process.stdout.write(r.stdout);
+  if (r.stderr) process.stderr.write(r.stderr);
+  process.exitCode = r.exitCode;
+}
+
+function reportError(err: unknown): void {
+  if (err instanceof CliError) {
+    process.stderr.write(`${err.message}\n`);
+    process.exitCode = err.exitCode;
+  } else if (err instanceof StateError) {
+    process.stderr.write(`persona-gate: session state: ${err.message}\n`);
+    process.exitCode = 1;
+  } else {
+    process.stderr.write(`persona-gate: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exitCode = 1;
   }
 }

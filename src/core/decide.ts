@@ -25,6 +25,7 @@ import { identityGate } from './gates/identity';
 import { confirmationGate } from './gates/confirmation';
 import { unknownToolGate } from './gates/unknown-tool';
 import { selfProtection } from './gates/self-protection';
+import { pinRefusal } from './gates/pinned';
 
 /** Gates 2–8, in precedence order, run for every operation a call amounts to. */
 export const SUBJECT_GATES: readonly Gate[] = [
@@ -324,6 +325,8 @@ function judge(input: DecideInput, shell: ShellReading | null): Decision {
     return base(protection.ruling, { findings: [{ gate: 'self_protection', outcome: 'refuse', note: protection.ruling.reason }] });
   }
   const findings: Finding[] = [{ gate: 'self_protection', outcome: 'pass', note: protection.note }];
+  const unpinned = pinRefusal(index, event.tool_name, m);
+  if (unpinned) return base(unpinned, { findings: [...findings, { gate: 'pin', outcome: 'refuse', note: unpinned.reason }] });
 
   if (!persona.ok) {
     const ruling: Ruling = { verdict: 'deny', status: 'config_error', gate: 'persona', rule: 'unknown_persona', reason: persona.reason };

@@ -35,6 +35,8 @@ export const en = {
     `${echo} persona-gate: ${key} needs the user's confirmation. Check that the active profile above is the one this call should touch.`,
   blocked: (key: string) =>
     `persona-gate: ${key} is blocked by policy for every agent. Ask the user to run it themselves.`,
+  notPinned: (tool: string, server: string) =>
+    `persona-gate: ${tool} is not in the MCP lock: server "${server}" did not list this tool when it was pinned, so nothing is known about what it does. Do not call it; ask the user to run persona-gate pin, review the diff of .claude/persona-gate.lock.json and commit it.`,
   unknownTool: (key: string) =>
     `persona-gate: ${key} is not in the policy's catalog. Ask the user to approve it or to add it to the catalog.`,
   protectedTarget: (what: string) =>
@@ -151,6 +153,8 @@ export const es: Messages = {
     `${echo} persona-gate: ${key} necesita la confirmación del usuario. Comprueba que el perfil activo indicado es el que esta llamada debe tocar.`,
   blocked: (key) =>
     `persona-gate: ${key} está bloqueado por la política para todos los agentes. Pide al usuario que lo ejecute él mismo.`,
+  notPinned: (tool, server) =>
+    `persona-gate: ${tool} no está en el lock MCP: el servidor "${server}" no listaba esta herramienta cuando se fijó, así que no se sabe qué hace. No la llames; pide al usuario que ejecute persona-gate pin, revise el diff de .claude/persona-gate.lock.json y haga commit.`,
   unknownTool: (key) =>
     `persona-gate: ${key} no está en el catálogo de la política. Pide al usuario que lo apruebe o que lo añada al catálogo.`,
   protectedTarget: (what) =>

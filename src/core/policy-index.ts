@@ -2,6 +2,7 @@ import type { Policy, PersonaDef, CommandDef } from '../policy/schema';
 import { BUILTIN_CATALOGS, type BuiltinTool } from './catalog/claude-code';
 import type { Level, Tier } from './levels';
 import { own } from './own';
+import type { McpSettings } from '../mcp/types';
 
 export interface FamilyGlob {
   family: string;
@@ -23,6 +24,8 @@ export interface PolicySettings {
   locale: Policy['locale'];
   meta_tools: Record<string, string>;
   include: Policy['catalog']['include'];
+  /** Set when commands were taken from the MCP lock (SPEC §11). */
+  mcp?: McpSettings;
 }
 
 /**
@@ -73,6 +76,7 @@ export function settingsOf(policy: Policy): PolicySettings {
     locale: policy.locale,
     meta_tools: policy.catalog.meta_tools,
     include: policy.catalog.include,
+    ...(policy.pinned ? { mcp: policy.pinned.settings } : {}),
   };
 }
 

@@ -21,6 +21,7 @@ export type Status =
   | 'blocked'
   | 'confirmation_required'
   | 'unknown_tool'
+  | 'not_pinned'
   | 'invalid_event'
   | 'state_error'
   | 'deadline'
@@ -28,6 +29,7 @@ export type Status =
 
 export type GateName =
   | 'self_protection'
+  | 'pin'
   | 'persona'
   | 'scope'
   | 'delegation'

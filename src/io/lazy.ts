@@ -1,5 +1,6 @@
 import type { ShellResolver } from '../core/decide';
 import type { PolicyValidation } from '../policy/validate';
+import type { listServers } from '../mcp/pin';
 
 declare const __BUNDLED__: boolean;
 
@@ -9,8 +10,9 @@ declare const __BUNDLED__: boolean;
  * sources instead of the bundles (tests, scripts) provides the modules with `provideLazyModules`.
  */
 interface LazyModules {
-  validatePolicy: (value: unknown, locale?: 'en' | 'es') => PolicyValidation;
+  validatePolicy: (value: unknown, locale?: 'en' | 'es', policyPath?: string) => PolicyValidation;
   readShellCall: ShellResolver;
+  listServers: typeof listServers;
 }
 
 let provided: Partial<LazyModules> = {};
@@ -28,11 +30,14 @@ function load<K extends keyof LazyModules>(name: K, bundle: string): LazyModules
   return loaded;
 }
 
-export function lazyValidator(value: unknown, locale?: 'en' | 'es'): PolicyValidation {
-  return load('validatePolicy', './policy-validate.js')(value, locale);
+export function lazyValidator(value: unknown, locale?: 'en' | 'es', policyPath?: string): PolicyValidation {
+  return load('validatePolicy', './policy-validate.js')(value, locale, policyPath);
 }
 
 export const lazyShellResolver: ShellResolver = (index, event) => {
   if (event.tool_name !== 'Bash' && event.tool_name !== 'PowerShell') return null;
   return load('readShellCall', './shell.js')(index, event);
 };
+
+/** The MCP client (the SDK), for `persona-gate pin` only. */
+export const lazyListServers: typeof listServers = (servers, opts) => load('listServers', './mcp-pin.js')(servers, opts);

@@ -4,6 +4,7 @@ import { buildPolicyIndex, type PolicyIndex } from '../core/policy-index';
 import type { Policy } from '../policy/schema';
 import type { PolicyValidation } from '../policy/validate';
 import { hash128, sha256Hex } from './hash';
+import { lockStamp } from '../mcp/lock';
 import { openPolicyCache, writePolicyCache } from './policy-cache';
 import { lazyValidator } from './lazy';
 import { RULE_MESSAGES } from '../policy/rule-messages';
@@ -62,14 +63,14 @@ export function readPolicyBytes(path: string): { ok: true; bytes: Buffer } | { o
   }
 }
 
-export function validateBytes(path: string, bytes: Buffer, validate: (value: unknown, locale?: 'en' | 'es') => PolicyValidation, locale: 'en' | 'es' = 'en'): { ok: true; policy: Policy } | { ok: false; error: PolicyError } {
+export function validateBytes(path: string, bytes: Buffer, validate: (value: unknown, locale?: 'en' | 'es', policyPath?: string) => PolicyValidation, locale: 'en' | 'es' = 'en'): { ok: true; policy: Policy } | { ok: false; error: PolicyError } {
   let json: unknown;
   try {
     json = JSON.parse(bytes.toString('utf8'));
   } catch (err) {
     return { ok: false, error: { kind: 'invalid', path, problems: [{ path: '(root)', message: RULE_MESSAGES[locale].notJson((err as Error).message) }] } };
   }
-  const result = validate(json, locale);
+  const result = validate(json, locale, path);
   if (!result.ok) return { ok: false, error: { kind: 'invalid', path, problems: result.problems } };
   return { ok: true, policy: result.policy };
 }
@@ -88,21 +89,39 @@ function statKey(path: string): string | null {
   }
 }
 
+/** The MCP lock's stamp now (see lockStamp; '' when it cannot be stat'ed: never a cached lock's). */
+function currentLockStamp(lockPath: string): string {
+  try {
+    return lockStamp(statSync(lockPath, { bigint: true }));
+  } catch {
+    return '';
+  }
+}
+
 /**
  * Reads and validates the policy. With a cache directory, a policy file unchanged since it was
  * last validated is taken from the cache without reading it again or loading the validator.
  */
-export function loadPolicy(path: string, opts: { cacheDir?: string; validate?: (value: unknown, locale?: 'en' | 'es') => PolicyValidation; locale?: 'en' | 'es' } = {}): PolicyLoad {
-  const key = opts.cacheDir !== undefined ? statKey(path) : null;
-  const cached = key !== null && opts.cacheDir !== undefined ? openPolicyCache(opts.cacheDir, key, path) : null;
+export function loadPolicy(path: string, opts: { cacheDir?: string; validate?: (value: unknown, locale?: 'en' | 'es', policyPath?: string) => PolicyValidation; locale?: 'en' | 'es' } = {}): PolicyLoad {
+  const statAtStart = opts.cacheDir !== undefined ? statKey(path) : null;
+  let key = statAtStart;
+  let cached = key !== null && opts.cacheDir !== undefined ? openPolicyCache(opts.cacheDir, key, path) : null;
+  // A policy that takes commands from the MCP lock is cached once per content of the lock.
+  let lockNow: string | null = null;
+  if (cached?.settings.mcp && (lockNow = currentLockStamp(cached.settings.mcp.lock)) !== cached.settings.mcp.stamp) {
+    key = hash128(`${key}:lock:${lockNow}`);
+    cached = openPolicyCache(opts.cacheDir!, key, path);
+    if (cached?.settings.mcp?.stamp !== lockNow) cached = null;
+  }
   if (cached) return { ok: true, index: cached };
   const read = readPolicyBytes(path);
   if (!read.ok) return read;
   const sha = sha256Hex(read.bytes);
   const validated = validateBytes(path, read.bytes, opts.validate ?? lazyValidator, opts.locale);
   if (!validated.ok) return validated;
-  // Only cache when the file did not change while it was read.
-  if (key !== null && opts.cacheDir !== undefined && statKey(path) === key) {
+  // Only cache when neither the file nor the lock it was expanded from changed while they were read.
+  const lockUnchanged = lockNow === null || validated.policy.pinned?.settings.stamp === lockNow;
+  if (key !== null && opts.cacheDir !== undefined && statKey(path) === statAtStart && lockUnchanged) {
     mkdirSync(opts.cacheDir, { recursive: true, mode: 0o700 });
     writePolicyCache(opts.cacheDir, key, sha, validated.policy);
   }

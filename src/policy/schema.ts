@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LEVELS, TIERS } from '../core/levels';
+import type { Pinned } from '../mcp/types';
 
 /** Bumped whenever the meaning of a validated policy changes, so cached validations expire. */
 export const POLICY_FORMAT = 1;
@@ -21,6 +22,38 @@ const Command = z.strictObject({
   owner: name.optional(),
   tools: z.array(name).default([]),
   bash: z.array(name).default([]),
+});
+
+/** How a server's tools become one family's commands: by name prefix, by glob, or one by one. */
+const McpFamilyRule = z.strictObject({
+  description: z.string().optional(),
+  /** The family's level: at least every member's level (default: the highest of them). */
+  level: Level.optional(),
+  prefix: name.optional(),
+  glob: name.optional(),
+  /** Tool name → command key (in this family). */
+  tools: z.record(name, name).optional(),
+});
+
+/** What the policy adds to one tool from the lock; `level` may raise the manifest's, never lower it. */
+const McpTool = z.strictObject({
+  description: z.string().optional(),
+  level: Level.optional(),
+  confirm: Tier.optional(),
+  owner: name.optional(),
+  bash: z.array(name).default([]),
+});
+
+const McpServer = z.strictObject({
+  families: z.record(name, McpFamilyRule).default({}),
+  tools: z.record(name, McpTool).default({}),
+  /** Tools of the lock the policy does not take as commands. */
+  exclude: z.array(name).default([]),
+});
+
+/** Commands taken from the MCP lock (`persona-gate.lock.json` beside the policy). */
+const Mcp = z.strictObject({
+  servers: z.record(name, McpServer),
 });
 
 const Stage = z.strictObject({
@@ -85,6 +118,7 @@ export const PolicySchema = z.strictObject({
     families: z.record(name, Family).default({}),
     commands: z.record(name, Command).default({}),
     meta_tools: z.record(name, name).default({}),
+    mcp: Mcp.optional(),
   }),
   personas: z.record(name, Persona).default({}),
   identity: Identity.optional(),
@@ -94,8 +128,8 @@ export const PolicySchema = z.strictObject({
   locale: z.enum(['en', 'es']).optional(),
 });
 
-/** A policy as validated: every default filled in. */
-export type Policy = z.output<typeof PolicySchema>;
+/** A policy as validated: every default filled in; `pinned` when commands were taken from the MCP lock. */
+export type Policy = z.output<typeof PolicySchema> & { pinned?: Pinned };
 /** A policy as written in the file. */
 export type PolicyInput = z.input<typeof PolicySchema>;
 export type PersonaDef = Policy['personas'][string];
@@ -104,6 +138,8 @@ export type CommandDef = Policy['catalog']['commands'][string];
 export type FamilyDef = Policy['catalog']['families'][string];
 export type EnforcementMode = z.output<typeof Enforcement>;
 export type IdentityDef = NonNullable<Policy['identity']>;
+export type McpDef = NonNullable<Policy['catalog']['mcp']>;
+export type McpServerDef = McpDef['servers'][string];
 
 export function policyJsonSchema(): Record<string, unknown> {
   const schema = z.toJSONSchema(PolicySchema, { io: 'input', target: 'draft-2020-12' }) as Record<

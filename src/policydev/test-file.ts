@@ -19,6 +19,7 @@ const STATUSES = [
   'scope_violation',
   'iteration_limit',
   'unlisted_command',
+  'not_pinned',
   'identity_required',
   'blocked',
   'confirmation_required',
@@ -27,6 +28,7 @@ const STATUSES = [
 
 const GATES = [
   'self_protection',
+  'pin',
   'persona',
   'scope',
   'delegation',

@@ -82,7 +82,7 @@ export function doctorCommand(env: Env, opts: { dir?: string; hardened?: boolean
   else {
     let problems = 0;
     try {
-      const result = validatePolicy(JSON.parse(readFileSync(location.path, 'utf8')), locale);
+      const result = validatePolicy(JSON.parse(readFileSync(location.path, 'utf8')), locale, location.path);
       problems = result.ok ? 0 : result.problems.length;
     } catch {
       problems = 1;

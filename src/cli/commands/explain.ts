@@ -10,7 +10,8 @@ import { readPreferences } from '../../io/prefs';
 import { gateProtections } from '../../io/protect';
 import { readShellCall } from '../../shell/resolve-shell';
 import { CliError, type CommandResult } from '../errors';
-import { cliMessages, type CliMessages } from '../messages';
+import { cliLocale, cliMessages, type CliMessages } from '../messages';
+import { MCP_MESSAGES, type McpMessages } from '../../mcp/messages';
 import { policyForCli, stateDirFor, storeForCli } from '../context';
 
 export interface ExplainOptions {
@@ -60,7 +61,16 @@ function readEvent(opts: ExplainOptions, tool: string | undefined, inputJson: st
   };
 }
 
-function describe(decision: Decision, event: ToolEvent, t: CliMessages, policy: Policy | null): string {
+/** Where a command taken from the MCP lock got its level: the server's annotations, or the policy raising it. */
+function levelOrigin(policy: Policy | null, key: string, t: McpMessages): string | null {
+  const origin = policy?.pinned?.origins[key];
+  if (!origin) return null;
+  if (origin.source === 'policy') return t.levelFromPolicy(origin.path, origin.manifest, origin.server, origin.tool);
+  const hints = Object.entries(origin.annotations).map(([hint, value]) => `${hint}: ${value}`);
+  return t.levelFromAnnotations(origin.server, origin.tool, hints.length > 0 ? hints.join(', ') : t.noAnnotations());
+}
+
+function describe(decision: Decision, event: ToolEvent, t: CliMessages, policy: Policy | null, mt: McpMessages = MCP_MESSAGES.en): string {
   const s = decision.subject;
   const lines: string[] = [];
   lines.push(t.verdictLine(decision.verdict, decision.status, decision.gate, decision.rule));
@@ -68,6 +78,8 @@ function describe(decision: Decision, event: ToolEvent, t: CliMessages, policy: 
   if (decision.would !== undefined) lines.push(t.auditLine(decision.would, decision.verdict));
   const what = s.family === null || s.level === null ? t.callUnknown(s.key, s.unknown ?? t.notInCatalog()) : t.callKnown(s.key, s.family, s.level, s.tier, s.owner, s.via);
   lines.push(t.callLine(event.tool_name, what));
+  const origin = levelOrigin(policy, s.key, mt);
+  if (origin !== null) lines.push(mt.originLine(origin));
   if (decision.resolution.matched.length > 0) lines.push(t.matchedLine(decision.resolution.matched.map((m) => m.key).join(', ')));
   const sc = decision.scope;
   lines.push(t.personaLine(decision.persona, decision.stage));
@@ -111,6 +123,6 @@ export function explainCommand(env: Env, opts: ExplainOptions, tool?: string, in
   const exitCode = decision.status === 'config_error' ? 1 : EXPLAIN_EXIT[decision.verdict];
   const stdout = opts.json
     ? `${JSON.stringify(decisionReceipt(event, decision, index.sha256, new Date(), Date.now() - started))}\n`
-    : describe(decision, event, t, index.policy);
+    : describe(decision, event, t, index.policy, MCP_MESSAGES[cliLocale(env, index)]);
   return { stdout, exitCode };
 }

@@ -23,7 +23,7 @@ export function validateCommand(env: Env, opts: { config?: string }): CommandRes
   } catch (err) {
     return { stdout: '', stderr: `${t.notJsonFile(location.path, (err as Error).message)}\n`, exitCode: 1 };
   }
-  const result = validatePolicy(json, locale);
+  const result = validatePolicy(json, locale, location.path);
   if (result.ok) {
     const warnings = opaqueReachAll(result.policy).map((r) => t.residueWarning(r.persona, r.commands.map((c) => c.bash)));
     const stderr = warnings.length > 0 ? `${warnings.join('\n')}\n` : '';
