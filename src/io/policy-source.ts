@@ -1,18 +1,17 @@
-import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { buildPolicyIndex, type PolicyIndex } from '../core/policy-index';
 import type { Policy } from '../policy/schema';
 import type { PolicyValidation } from '../policy/validate';
-import { hash128, sha256Hex } from './hash';
-import { openPolicyCache, writePolicyCache } from './policy-cache';
+import { sha256Hex } from './hash';
+import { recordValidated, validatedSha } from './policy-cache';
+import { policyWithDefaults } from '../policy/defaults';
 import { lazyValidator } from './lazy';
 import { RULE_MESSAGES } from '../policy/rule-messages';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
 export const POLICY_FILE = join('.claude', 'persona-gate.json');
-/** Bump when the validated form changes, so older cached validations are ignored. */
-const CACHE_FORMAT = 1;
 
 export type PolicyError =
   | { kind: 'not_found'; searched: string[] }
@@ -75,36 +74,26 @@ export function validateBytes(path: string, bytes: Buffer, validate: (value: unk
 }
 
 /**
- * The cache is keyed by the file's identity and change times (device, inode, size, mtime and
- * ctime in nanoseconds): any write to the policy changes its ctime, which no user call can set
- * back, so a changed policy is always validated again. The entry keeps the content's SHA-256.
- */
-function statKey(path: string): string | null {
-  try {
-    const st = statSync(path, { bigint: true });
-    return hash128(`${CACHE_FORMAT}:${resolve(path)}:${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`);
-  } catch {
-    return null;
-  }
-}
-
-/**
- * Reads and validates the policy. With a cache directory, a policy file unchanged since it was
- * last validated is taken from the cache without reading it again or loading the validator.
+ * Reads the policy and builds its index from the bytes read on this call. With a cache directory,
+ * bytes that passed validation before (policy-cache.ts: the same bytes, compared in full) are not
+ * validated again, so an ordinary call never loads the validator; nothing else is taken from the
+ * cache. Throws StateError when the cache directory is not private.
  */
 export function loadPolicy(path: string, opts: { cacheDir?: string; validate?: (value: unknown, locale?: 'en' | 'es') => PolicyValidation; locale?: 'en' | 'es' } = {}): PolicyLoad {
-  const key = opts.cacheDir !== undefined ? statKey(path) : null;
-  const cached = key !== null && opts.cacheDir !== undefined ? openPolicyCache(opts.cacheDir, key, path) : null;
-  if (cached) return { ok: true, index: cached };
   const read = readPolicyBytes(path);
   if (!read.ok) return read;
-  const sha = sha256Hex(read.bytes);
-  const validated = validateBytes(path, read.bytes, opts.validate ?? lazyValidator, opts.locale);
-  if (!validated.ok) return validated;
-  // Only cache when the file did not change while it was read.
-  if (key !== null && opts.cacheDir !== undefined && statKey(path) === key) {
-    mkdirSync(opts.cacheDir, { recursive: true, mode: 0o700 });
-    writePolicyCache(opts.cacheDir, key, sha, validated.policy);
+  const { bytes } = read;
+  const known = opts.cacheDir !== undefined ? validatedSha(opts.cacheDir, path, bytes) : null;
+  if (known !== null) {
+    try {
+      return { ok: true, index: buildPolicyIndex(policyWithDefaults(JSON.parse(bytes.toString('utf8'))), known, path) };
+    } catch {
+      // Not the shape a validated policy has: validate it below.
+    }
   }
+  const sha = sha256Hex(bytes);
+  const validated = validateBytes(path, bytes, opts.validate ?? lazyValidator, opts.locale);
+  if (!validated.ok) return validated;
+  if (opts.cacheDir !== undefined) recordValidated(opts.cacheDir, path, bytes, sha);
   return { ok: true, index: buildPolicyIndex(validated.policy, sha, path) };
 }
