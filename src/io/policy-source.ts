@@ -4,7 +4,10 @@ import { buildPolicyIndex, type PolicyIndex } from '../core/policy-index';
 import type { Policy } from '../policy/schema';
 import type { PolicyValidation } from '../policy/validate';
 import { sha256Hex } from './hash';
-import { recordValidated, validatedSha } from './policy-cache';
+import { indexDirState, policyIndexDir, readBucket, recordValidated, validatedEntry, writeIndex } from './policy-cache';
+import { scanSpans, spansUsable } from './policy-spans';
+import { indexEntries, openSpanIndex } from './span-index';
+import { StateError } from './private-fs';
 import { policyWithDefaults } from '../policy/defaults';
 import { lazyValidator } from './lazy';
 import { RULE_MESSAGES } from '../policy/rule-messages';
@@ -73,27 +76,52 @@ export function validateBytes(path: string, bytes: Buffer, validate: (value: unk
   return { ok: true, policy: result.policy };
 }
 
+/** Records that `bytes` validated, with the positions of their members (when they can be used). */
+function recordPolicy(cacheDir: string, path: string, bytes: Buffer, sha: string, policy: Policy): void {
+  const spans = scanSpans(bytes);
+  const made = spans && indexEntries(policy, spans);
+  if (made) writeIndex(cacheDir, path, bytes.length, made.entries);
+  recordValidated(cacheDir, path, bytes, sha, made ? made.core : null);
+}
+
 /**
  * Reads the policy and builds its index from the bytes read on this call. With a cache directory,
  * bytes that passed validation before (policy-cache.ts: the same bytes, compared in full) are not
- * validated again, so an ordinary call never loads the validator; nothing else is taken from the
- * cache. Throws StateError when the cache directory is not private.
+ * validated again, so an ordinary call never loads the validator, and the members the call needs
+ * are parsed alone from the positions the cache records, each checked against these bytes
+ * (span-index.ts); nothing else is taken from the cache. Throws StateError when the cache
+ * directory is not private.
  */
 export function loadPolicy(path: string, opts: { cacheDir?: string; validate?: (value: unknown, locale?: 'en' | 'es') => PolicyValidation; locale?: 'en' | 'es' } = {}): PolicyLoad {
   const read = readPolicyBytes(path);
   if (!read.ok) return read;
   const { bytes } = read;
-  const known = opts.cacheDir !== undefined ? validatedSha(opts.cacheDir, path, bytes) : null;
-  if (known !== null) {
+  const cacheDir = opts.cacheDir;
+  const known = cacheDir !== undefined ? validatedEntry(cacheDir, path, bytes) : null;
+  if (cacheDir !== undefined && known !== null) {
+    const rewrite = (policy: Policy) => recordPolicy(cacheDir, path, bytes, known.sha, policy);
     try {
-      return { ok: true, index: buildPolicyIndex(policyWithDefaults(JSON.parse(bytes.toString('utf8'))), known, path) };
-    } catch {
+      if (spansUsable(bytes)) {
+        const indexDir = policyIndexDir(cacheDir, path, bytes.length);
+        const dir = indexDirState(indexDir);
+        const fast = openSpanIndex(bytes, known.sha, path, known.core, {
+          bucket: (kind, name) => (dir === 'ok' ? readBucket(indexDir, kind, name) : dir === 'missing' ? { ok: true, entries: [] } : { ok: false }),
+          rewrite,
+        });
+        if (fast) return { ok: true, index: fast };
+      }
+      const index = buildPolicyIndex(policyWithDefaults(JSON.parse(bytes.toString('utf8'))), known.sha, path);
+      // The positions did not check out: record them again (bytes with a backslash have none).
+      if (spansUsable(bytes)) rewrite(index.policy);
+      return { ok: true, index };
+    } catch (err) {
+      if (err instanceof StateError) throw err;
       // Not the shape a validated policy has: validate it below.
     }
   }
   const sha = sha256Hex(bytes);
   const validated = validateBytes(path, bytes, opts.validate ?? lazyValidator, opts.locale);
   if (!validated.ok) return validated;
-  if (opts.cacheDir !== undefined) recordValidated(opts.cacheDir, path, bytes, sha);
+  if (cacheDir !== undefined) recordPolicy(cacheDir, path, bytes, sha, validated.policy);
   return { ok: true, index: buildPolicyIndex(validated.policy, sha, path) };
 }

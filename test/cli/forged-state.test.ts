@@ -1,10 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { en } from '../../src/core/messages';
 import { sessionKey } from '../../src/io/hash';
-import { policyCacheEntry } from '../../src/io/policy-cache';
+import { bucketOf, policyCacheEntry, policyIndexDir } from '../../src/io/policy-cache';
+// @ts-expect-error a script without types
+import { largePolicy } from '../../scripts/large-policy.mjs';
 import { BIN, cleanEnv, denyJson, preEvent, runCli, tempDir } from '../helpers/cli';
 import { TAX_POLICY_PATH } from '../helpers/policy';
 
@@ -209,6 +211,113 @@ describe('hook: the policy cache is never trusted over the policy', () => {
     expect(r).toEqual({ ...expected, ms: r.ms });
     expect(lstatSync(entry).isFile()).toBe(true);
     expect(readFileSync(target).equals(original)).toBe(true);
+  });
+
+  /** The bucket file of the cached positions that holds `name`, and its entries. */
+  const bucket = (s: ReturnType<typeof setup>, kind: 'c' | 't' | 'p' | 'a', name: string) => {
+    const bytes = readFileSync(s.policyPath);
+    const file = join(policyIndexDir(join(s.stateDir, 'policy-cache'), s.policyPath, bytes.length), `${kind}-${bucketOf(name)}.json`);
+    const original = readFileSync(file);
+    const entries = JSON.parse(original.toString('utf8')) as unknown[][];
+    return { file, original, entries, entry: entries.find((e) => e[0] === name)! };
+  };
+  /** A command of the example policy without an owner, and its span. */
+  const unowned = (s: ReturnType<typeof setup>) => {
+    const commands = JSON.parse(readFileSync(s.policyPath, 'utf8')).catalog.commands as Record<string, { owner?: string }>;
+    const key = Object.keys(commands).find((k) => commands[k]!.owner === undefined)!;
+    return bucket(s, 'c', key).entry;
+  };
+
+  it.each([
+    ['the span of another command', (entry: unknown[], other: unknown[]) => [entry[0], entry[1], other[1], other[2]]],
+    ['another command, key and span', (entry: unknown[], other: unknown[]) => [entry[0], other[0], other[1], other[2]]],
+  ])('a bucket edited to give the tool %s changes nothing, and is rewritten', (_name, forge) => {
+    const s = setup();
+    const env = { ...s.env, PERSONA_GATE_PERSONA: 'modelo-preparer' };
+    const expected = runCli(['hook'], { input: ownerCall(), env });
+    expect(JSON.parse(expected.stdout).hookSpecificOutput.permissionDecisionReason).toMatch(/verifier/);
+    const tools = bucket(s, 't', 'mcp__aeat__modelo_export');
+    const other = unowned(s);
+    const forged = tools.entries.map((e) => (e === tools.entry ? forge(e, other) : e));
+    writeFileSync(tools.file, JSON.stringify(forged));
+    // The forged entry is well formed: it names a command of the policy at a span that holds one.
+    const commands = JSON.parse(readFileSync(s.policyPath, 'utf8')).catalog.commands;
+    expect(commands[other[0] as string].owner).toBeUndefined();
+    const r = runCli(['hook'], { input: ownerCall(), env });
+    expect(r).toEqual({ ...expected, ms: r.ms });
+    expect(readFileSync(tools.file).equals(tools.original)).toBe(true);
+  });
+
+  it('a bucket with the entry deleted: the tool is still found, and the bucket rewritten', () => {
+    const s = setup();
+    const env = { ...s.env, PERSONA_GATE_PERSONA: 'modelo-preparer' };
+    const expected = runCli(['hook'], { input: ownerCall(), env });
+    const tools = bucket(s, 't', 'mcp__aeat__modelo_export');
+    const commands = bucket(s, 'c', 'modelo.export');
+    writeFileSync(tools.file, JSON.stringify(tools.entries.filter((e) => e !== tools.entry)));
+    writeFileSync(commands.file, JSON.stringify(commands.entries.filter((e) => e !== commands.entry)));
+    const r = runCli(['hook'], { input: ownerCall(), env });
+    expect(r).toEqual({ ...expected, ms: r.ms });
+    expect(readFileSync(tools.file).equals(tools.original)).toBe(true);
+  });
+
+  it('spans of an earlier version of the policy are not used: the new one is validated, its positions recorded', () => {
+    const s = setup();
+    const env = { ...s.env, PERSONA_GATE_PERSONA: 'modelo-preparer' };
+    const expected = runCli(['hook'], { input: ownerCall(), env });
+    const cacheDir = join(s.stateDir, 'policy-cache');
+    const before = readFileSync(s.policyPath);
+    const oldEntry = readFileSync(policyCacheEntry(cacheDir, s.policyPath, before.length));
+    const oldIndex = policyIndexDir(cacheDir, s.policyPath, before.length);
+    const oldBuckets = Object.fromEntries(readdirSync(oldIndex).map((f) => [f, readFileSync(join(oldIndex, f))]));
+    // The same size, so that the cache's names stay: every member after the first moves.
+    const text = before.toString('utf8');
+    const edited = `  ${text.replace('"owner": "verifier", ', '"owner": "verifier",')}`.replace(/\n\s*$/, '').padEnd(text.length, ' ');
+    expect(edited.length).toBe(text.length);
+    writeFileSync(s.policyPath, edited);
+    expect(runCli(['hook'], { input: ownerCall(), env })).toMatchObject({ stdout: expected.stdout, code: 0 });
+    const entry = policyCacheEntry(cacheDir, s.policyPath, before.length);
+    expect(readFileSync(entry).subarray(readFileSync(entry).length - before.length).toString('utf8')).toBe(edited);
+    // Forged back: a validated entry holding the new bytes with the old positions, and the old buckets.
+    const header = oldEntry.subarray(0, oldEntry.length - before.length);
+    writeFileSync(entry, Buffer.concat([header, Buffer.from(edited)]));
+    for (const [f, content] of Object.entries(oldBuckets)) writeFileSync(join(oldIndex, f), content);
+    const r = runCli(['hook'], { input: ownerCall(), env });
+    expect(r).toMatchObject({ stdout: expected.stdout, code: 0 });
+    expect(readFileSync(entry).subarray(0, header.length).equals(header)).toBe(false);
+  });
+
+  it('the large policy: the cached positions decide as the whole policy does, forged or not', () => {
+    const s = setup();
+    writeFileSync(s.policyPath, JSON.stringify(largePolicy(), null, 2));
+    const calls: [string, Record<string, string>][] = [
+      [preEvent('mcp__srv57__op3', {}, { session_id: 'large-1' }), { PERSONA_GATE_PERSONA: 'persona14' }],
+      [preEvent('mcp__srv0__op0', {}, { session_id: 'large-2' }), { PERSONA_GATE_PERSONA: 'persona1' }],
+      [preEvent('mcp__srv0__op0', {}, { session_id: 'large-3' }), { PERSONA_GATE_PERSONA: 'persona0' }],
+      [preEvent('mcp__glob10__anything', {}, { session_id: 'large-4' }), { PERSONA_GATE_PERSONA: 'persona2' }],
+      [preEvent('mcp__nowhere__x', {}, { session_id: 'large-5' }), {}],
+      [preEvent('mcp__hub__execute', { command: 'fam3.group0.op0' }, { session_id: 'large-6' }), { PERSONA_GATE_PERSONA: 'persona0' }],
+      [preEvent('mcp__srv5__op1', {}, { session_id: 'large-7', agent_type: 'agent1' }), {}],
+      [preEvent('mcp__srv5__op1', {}, { session_id: 'large-8' }), { PERSONA_GATE_PERSONA: 'nobody' }],
+    ];
+    const decide = () => calls.map(([input, extra]) => runCli(['hook'], { input, env: { ...s.env, ...extra } })).map((r) => ({ stdout: r.stdout, code: r.code }));
+    // First with a cache that holds nothing usable: each call validates.
+    mkdirSync(join(s.stateDir, 'policy-cache'), { recursive: true, mode: 0o700 });
+    const cacheDir = join(s.stateDir, 'policy-cache');
+    const uncached = calls.map(([input, extra]) => {
+      rmSync(cacheDir, { recursive: true, force: true });
+      const r = runCli(['hook'], { input, env: { ...s.env, ...extra } });
+      return { stdout: r.stdout, code: r.code };
+    });
+    expect(new Set(uncached.map((r) => r.stdout)).size).toBeGreaterThan(2);
+    for (const id of calls.keys()) rmSync(join(s.stateDir, 'sessions', sessionKey(`large-${id + 1}`)), { recursive: true, force: true });
+    runCli(['hook'], { input: preEvent('Read', {}, { session_id: 'warm' }), env: s.env });
+    expect(decide()).toEqual(uncached);
+    for (const id of calls.keys()) rmSync(join(s.stateDir, 'sessions', sessionKey(`large-${id + 1}`)), { recursive: true, force: true });
+    // Every bucket emptied: each name is still found.
+    const indexDir = policyIndexDir(cacheDir, s.policyPath, readFileSync(s.policyPath).length);
+    for (const f of readdirSync(indexDir)) writeFileSync(join(indexDir, f), '[]');
+    expect(decide()).toEqual(uncached);
   });
 
   it('a policy-cache directory that is a symbolic link is refused', () => {
