@@ -76,10 +76,15 @@ export function validateBytes(path: string, bytes: Buffer, validate: (value: unk
   return { ok: true, policy: result.policy };
 }
 
-/** Records that `bytes` validated, with the positions of their members (when they can be used). */
-function recordPolicy(cacheDir: string, path: string, bytes: Buffer, sha: string, policy: Policy): void {
+/**
+ * Records that `bytes` validated, with the positions of their members (when they can be used).
+ * With `recorded`, the settings' positions the cache holds: when they are already the right ones
+ * (a policy whose settings are always read whole, for a name they share), nothing is written.
+ */
+function recordPolicy(cacheDir: string, path: string, bytes: Buffer, sha: string, policy: Policy, recorded?: unknown): void {
   const spans = scanSpans(bytes);
   const made = spans && indexEntries(policy, spans);
+  if (recorded !== undefined && made && JSON.stringify(made.core) === JSON.stringify(recorded)) return;
   if (made) writeIndex(cacheDir, path, bytes.length, made.entries);
   recordValidated(cacheDir, path, bytes, sha, made ? made.core : null);
 }
@@ -111,8 +116,9 @@ export function loadPolicy(path: string, opts: { cacheDir?: string; validate?: (
         if (fast) return { ok: true, index: fast };
       }
       const index = buildPolicyIndex(policyWithDefaults(JSON.parse(bytes.toString('utf8'))), known.sha, path);
-      // The positions did not check out: record them again (bytes with a backslash have none).
-      if (spansUsable(bytes)) rewrite(index.policy);
+      // The settings' positions did not check out: record them again, unless they are right
+      // (bytes with a backslash have none).
+      if (spansUsable(bytes)) recordPolicy(cacheDir, path, bytes, known.sha, index.policy, known.core);
       return { ok: true, index };
     } catch (err) {
       if (err instanceof StateError) throw err;

@@ -194,11 +194,6 @@ function memberFrom(bytes: Buffer, needle: Buffer, from: number, open: number): 
   return false;
 }
 
-/** Whether some member named `name` whose value starts with `open` occurs in the bytes. */
-export function hasMember(bytes: Buffer, name: string, open: number): boolean {
-  return memberFrom(bytes, quoted(name), 0, open);
-}
-
 export const MISMATCH: unique symbol = Symbol('mismatch');
 
 /**
@@ -206,7 +201,7 @@ export const MISMATCH: unique symbol = Symbol('mismatch');
  * and no later member of that name with a value of the same kind follows it (JSON.parse keeps the
  * last one); MISMATCH otherwise.
  */
-export function memberAt(bytes: Buffer, span: unknown, name: string): unknown {
+export function memberAt(bytes: Buffer, span: unknown, name: string, checkLater = true): unknown {
   if (!Array.isArray(span) || span.length !== 2) return MISMATCH;
   const [start, end] = span as unknown[];
   if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end)) return MISMATCH;
@@ -229,8 +224,7 @@ export function memberAt(bytes: Buffer, span: unknown, name: string): unknown {
   if (bytes[v] !== 0x3a) return MISMATCH;
   v++;
   while (isSpace(bytes[v])) v++;
-  const open = bytes[v]!;
-  if (memberFrom(bytes, needle, s + 1, open)) return MISMATCH;
+  if (checkLater && memberFrom(bytes, needle, s + 1, bytes[v]!)) return MISMATCH;
   return (parsed as Record<string, unknown>)[name];
 }
 
@@ -325,6 +319,24 @@ export const SETTING_OPEN: Record<SettingName, number> = {
   stage_env: 0x22,
   locale: 0x22,
 };
+
+const SETTING_MEMBER = new RegExp(`"(${SETTINGS.join('|')})"[ \\t\\n\\r]*:[ \\t\\n\\r]*([[{"])`, 'g');
+
+/**
+ * For each setting, where the last member of its name with a value of its kind starts in the
+ * bytes (the one JSON.parse keeps, if it is the setting at all), or -1: one pass over the bytes.
+ */
+export function lastSettingMembers(bytes: Buffer): Record<SettingName, number> {
+  const last = Object.fromEntries(SETTINGS.map((name) => [name, -1])) as Record<SettingName, number>;
+  // latin1: one character per byte, so that positions in the text are positions in the bytes.
+  const text = bytes.toString('latin1');
+  SETTING_MEMBER.lastIndex = 0;
+  for (let m = SETTING_MEMBER.exec(text); m !== null; m = SETTING_MEMBER.exec(text)) {
+    const name = m[1] as SettingName;
+    if (m[2]!.charCodeAt(0) === SETTING_OPEN[name]) last[name] = m.index;
+  }
+  return last;
+}
 
 /** The member names the schema itself uses: a persona of such a name is read from the whole policy. */
 export const SCHEMA_KEYS: ReadonlySet<string> = new Set([

@@ -5,7 +5,7 @@ import type { CommandDef, FamilyDef, PersonaDef, Policy } from '../policy/schema
 import type { BucketRead, IndexKind } from './policy-cache';
 import {
   DOTTED,
-  hasMember,
+  lastSettingMembers,
   isCommandShape,
   isPersonaShape,
   isSettingShape,
@@ -14,7 +14,6 @@ import {
   occurs,
   SCHEMA_KEYS,
   scanSpans,
-  SETTING_OPEN,
   SETTINGS,
   spansUsable,
   usableName,
@@ -69,13 +68,16 @@ type Lookup<T> = { fast: true; value: T | undefined } | { fast: false; stale: bo
 export function openSpanIndex(bytes: Buffer, sha256: string, path: string, core: unknown, cache: SpanCache): PolicyIndex | null {
   if (!spansUsable(bytes) || typeof core !== 'object' || core === null || Array.isArray(core)) return null;
   const values: Partial<Record<SettingName, unknown>> = {};
+  const last = lastSettingMembers(bytes);
   for (const name of SETTINGS) {
     const span = (core as Record<string, unknown>)[name];
     if (span === undefined) {
-      if (hasMember(bytes, name, SETTING_OPEN[name])) return null;
+      if (last[name] !== -1) return null;
       continue;
     }
-    const value = memberAt(bytes, span, name);
+    // The span must be the last member of the name with a value of its kind.
+    if (!Array.isArray(span) || span[0] !== last[name]) return null;
+    const value = memberAt(bytes, span, name, false);
     if (value === MISMATCH || !isSettingShape(name, value)) return null;
     values[name] = value;
   }

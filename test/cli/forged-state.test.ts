@@ -320,6 +320,27 @@ describe('hook: the policy cache is never trusted over the policy', () => {
     expect(decide()).toEqual(uncached);
   });
 
+  it('an index directory that is a symbolic link to forged positions is ignored and replaced, its target untouched', () => {
+    const s = setup();
+    const env = { ...s.env, PERSONA_GATE_PERSONA: 'modelo-preparer' };
+    const expected = runCli(['hook'], { input: ownerCall(), env });
+    const tools = bucket(s, 't', 'mcp__aeat__modelo_export');
+    const other = unowned(s);
+    const indexDir = policyIndexDir(join(s.stateDir, 'policy-cache'), s.policyPath, readFileSync(s.policyPath).length);
+    const elsewhere = join(s.dir, 'forged-index');
+    mkdirSync(elsewhere, { mode: 0o700 });
+    for (const f of readdirSync(indexDir)) writeFileSync(join(elsewhere, f), readFileSync(join(indexDir, f)), { mode: 0o600 });
+    const forgedBucket = JSON.stringify(tools.entries.map((e) => (e === tools.entry ? [e[0], other[0], other[1], other[2]] : e)));
+    writeFileSync(join(elsewhere, tools.file.slice(indexDir.length + 1)), forgedBucket);
+    rmSync(indexDir, { recursive: true });
+    symlinkSync(elsewhere, indexDir);
+    const r = runCli(['hook'], { input: ownerCall(), env });
+    expect(r).toEqual({ ...expected, ms: r.ms });
+    expect(lstatSync(indexDir).isDirectory()).toBe(true);
+    expect(readFileSync(tools.file).equals(tools.original)).toBe(true);
+    expect(readFileSync(join(elsewhere, tools.file.slice(indexDir.length + 1)), 'utf8')).toBe(forgedBucket);
+  });
+
   it('a policy-cache directory that is a symbolic link is refused', () => {
     const s = setup();
     const elsewhere = join(s.dir, 'elsewhere');

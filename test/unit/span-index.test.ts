@@ -1,14 +1,17 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error a script without types
 import { largePolicy } from '../../scripts/large-policy.mjs';
 import { buildPolicyIndex, type MemoryPolicyIndex, type PolicyIndex } from '../../src/core/policy-index';
-import type { IndexKind } from '../../src/io/policy-cache';
+import { policyCacheEntry, type IndexKind } from '../../src/io/policy-cache';
+import { loadPolicy } from '../../src/io/policy-source';
 import { memberAt, MISMATCH, scanSpans, usableName } from '../../src/io/policy-spans';
 import { indexEntries, openSpanIndex } from '../../src/io/span-index';
 import { commandWithDefaults, familyWithDefaults, identityWithDefaults, personaWithDefaults } from '../../src/policy/defaults';
 import type { Policy } from '../../src/policy/schema';
 import { validatePolicy } from '../../src/policy/validate';
+import { tempDir } from '../helpers/cli';
 import { MERGE_POLICY_PATH, TAX_POLICY_PATH } from '../helpers/policy';
 
 const tax = () => JSON.parse(readFileSync(TAX_POLICY_PATH, 'utf8'));
@@ -244,5 +247,41 @@ describe('a forged or stale cache changes no answer', () => {
     // The settings moved too: the index is not opened, or answers as the whole policy does.
     if (index) sameAnswers(index, c.whole);
     expect(c.seen.rewrites > 0 || index === null).toBe(true);
+  });
+});
+
+describe('loadPolicy over the cache', () => {
+  it('a policy whose settings share a name with a persona: read whole, the cache not written again on each call', () => {
+    const raw = tax();
+    const identity = raw.identity;
+    delete raw.identity;
+    raw.personas.identity = { families: ['modelo'], ceiling: 'read_only' };
+    const dir = tempDir();
+    const path = join(dir, 'policy.json');
+    writeFileSync(path, JSON.stringify(raw, null, 2));
+    const cacheDir = join(dir, 'cache');
+    const first = loadPolicy(path, { cacheDir });
+    expect(first.ok).toBe(true);
+    const entry = policyCacheEntry(cacheDir, path, readFileSync(path).length);
+    const written = statSync(entry, { bigint: true });
+    const second = loadPolicy(path, { cacheDir });
+    if (!second.ok || !first.ok) throw new Error('not loaded');
+    expect(second.index.policy).not.toBeNull();
+    expect(plain(second.index.settings)).toStrictEqual(plain(first.index.settings));
+    expect(second.index.settings.identity).toBeUndefined();
+    expect(statSync(entry, { bigint: true }).ino).toBe(written.ino);
+    expect(identity).toBeDefined();
+  });
+
+  it('an ordinary policy: opened over the positions, nothing parsed whole', () => {
+    const dir = tempDir();
+    const path = join(dir, 'policy.json');
+    writeFileSync(path, readFileSync(TAX_POLICY_PATH));
+    const cacheDir = join(dir, 'cache');
+    expect(loadPolicy(path, { cacheDir }).ok).toBe(true);
+    const loaded = loadPolicy(path, { cacheDir });
+    if (!loaded.ok) throw new Error('not loaded');
+    expect(loaded.index.policy).toBeNull();
+    expect(loaded.index.command('modelo.export')?.owner).toBe('verifier');
   });
 });
