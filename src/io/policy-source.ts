@@ -105,8 +105,9 @@ export function loadPolicy(path: string, opts: { cacheDir?: string; validate?: (
   const known = cacheDir !== undefined ? validatedEntry(cacheDir, path, bytes) : null;
   if (cacheDir !== undefined && known !== null) {
     const rewrite = (policy: Policy) => recordPolicy(cacheDir, path, bytes, known.sha, policy);
+    const usable = spansUsable(bytes);
     try {
-      if (spansUsable(bytes)) {
+      if (usable) {
         const indexDir = policyIndexDir(cacheDir, path, bytes.length);
         const dir = indexDirState(indexDir);
         const fast = openSpanIndex(bytes, known.sha, path, known.core, {
@@ -118,7 +119,7 @@ export function loadPolicy(path: string, opts: { cacheDir?: string; validate?: (
       const index = buildPolicyIndex(policyWithDefaults(JSON.parse(bytes.toString('utf8'))), known.sha, path);
       // The settings' positions did not check out: record them again, unless they are right
       // (bytes with a backslash have none).
-      if (spansUsable(bytes)) recordPolicy(cacheDir, path, bytes, known.sha, index.policy, known.core);
+      if (usable) recordPolicy(cacheDir, path, bytes, known.sha, index.policy, known.core);
       return { ok: true, index };
     } catch (err) {
       if (err instanceof StateError) throw err;
