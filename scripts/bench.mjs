@@ -197,8 +197,9 @@ limit as "at the limit", and run the bench twice.
   (\`dist/hook.js.cache\`, written at build time by one real decision). zod
   (\`dist/policy-validate.js\`), the shell reader (\`dist/shell.js\`), commander and conf
   (\`dist/cli.js\`) are never loaded by an ordinary call; the shell reader only for Bash/PowerShell.
-- A validated policy is read from the sharded cache: one small \`core.json\` and one bucket file
-  per lookup, so the 2,000-command policy costs what the 22-command example does.
+- The policy is read on every call and compared with the copy last validated (byte for byte); the
+  members a call needs are parsed alone from their cached positions, each checked against the
+  bytes, so the 2,000-command policy costs about what the 22-command example does.
 - The state store lists the session's directory (at most a few snapshots), reads the latest and
   publishes one; older snapshots are deleted as new ones land, so the 10,000th decision costs what
   the first does.

@@ -31,7 +31,8 @@ export interface PolicySettings {
 /**
  * A validated policy as the decision reads it: small tables held in memory, and lookups by name
  * for what can be large (commands, tools, personas, shell prefixes). Built in memory from a
- * policy, or opened over the sharded cache, which reads only what a call asks for.
+ * policy, or opened over the policy's bytes and the cached positions of its members
+ * (io/span-index.ts), which parses only what a call asks for.
  */
 export interface PolicyIndex {
   sha256: string;
@@ -41,7 +42,8 @@ export interface PolicyIndex {
   familyLevels: Map<string, Level>;
   familyGlobs: FamilyGlob[];
   builtinTools: Map<string, BuiltinTool>;
-  agentTypeToPersona: Map<string, string>;
+  /** The persona an agent type is bound to (a Map in memory; a lookup by name over the cache). */
+  agentTypeToPersona: Pick<ReadonlyMap<string, string>, 'has' | 'get'>;
   command(key: string): CommandDef | undefined;
   commandForTool(tool: string): string | undefined;
   persona(name: string): PersonaDef | undefined;
@@ -125,7 +127,7 @@ export function agentTypesOf(policy: Policy): Map<string, string> {
   return map;
 }
 
-export type MemoryPolicyIndex = PolicyIndex & { policy: Policy };
+export type MemoryPolicyIndex = PolicyIndex & { policy: Policy; agentTypeToPersona: Map<string, string> };
 
 /** The in-memory index over a whole validated policy. */
 export function buildPolicyIndex(policy: Policy, sha256: string, path: string): MemoryPolicyIndex {

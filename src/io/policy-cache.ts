@@ -1,123 +1,170 @@
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { agentTypesOf, builtinToolsOf, bashPrefixesOf, familyGlobsOf, settingsOf, type BashPrefix, type PolicyIndex, type PolicySettings } from '../core/policy-index';
-import type { CommandDef, PersonaDef, Policy } from '../policy/schema';
-import type { Level } from '../core/levels';
+import { closeSync, fstatSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { hash128 } from './hash';
+import { checkPrivateFile, ensurePrivateDir, openPrivateFile, readWhole, StateError } from './private-fs';
 
 /**
- * A validated policy, cached as small files so that a call reads only what it needs, however
- * large the policy: `core.json` (settings, family levels, globs, agent types, persona names) and
- * 256 buckets each of commands, tools and personas, plus `bash.json` for shell calls. A bucket
- * entry carries its own name, so a lookup never trusts the hash alone. The directory is written
- * under a temporary name and renamed into place, so a reader sees a whole cache or none.
+ * What is cached of a policy is the fact that these exact bytes passed validation, with their
+ * SHA-256, and where the members a call needs sit in them (policy-spans.ts). The hook reads the
+ * policy on every call and takes its content (commands, owners, personas …) from the bytes it
+ * read; the cache spares it the validator, only when the policy's bytes equal the copy the entry
+ * holds (compared byte for byte), and the whole parse, only where a position checks out against
+ * the bytes. Editing the cache therefore changes no decision: an entry that does not match is
+ * ignored and written again.
+ *
+ * `<key>.validated` holds a header (format, SHA-256, the settings' positions) and the copy of the
+ * bytes; `<key>.index/` holds the positions of commands, tools, personas and agent types in small
+ * files (`c-`, `t-`, `p-`, `a-` and the first two hex digits of the name's hash), each read only
+ * when a call looks up a name in it. Entries are named by the policy's path and size, so that one
+ * policy has one entry and a change of the policy replaces it. They are read as the state's files
+ * are (private-fs.ts); one that is not a regular file of this user is ignored, like one that does
+ * not match, and the new entry is renamed over it (rename replaces a link, never writes through it).
  */
 
+/** Bump when the validated form changes (schema.ts POLICY_FORMAT) or this layout does. */
 const FORMAT = 2;
+const MAGIC = `persona-gate policy-validated ${FORMAT} `;
 
-interface Core {
-  format: number;
-  key: string;
-  sha256: string;
-  settings: PolicySettings;
-  familyLevels: Record<string, Level>;
-  globFamilies: Record<string, { tools: string[] }>;
-  agentTypes: Record<string, string>;
-  personaNames: string[];
+export type IndexKind = 'c' | 't' | 'p' | 'a';
+
+export function policyCacheEntry(cacheDir: string, policyPath: string, size: number): string {
+  return join(cacheDir, `${hash128(`${resolve(policyPath)}\u0000${size}`)}.validated`);
 }
 
-const bucketOf = (name: string) => hash128(name).slice(0, 2);
+export function policyIndexDir(cacheDir: string, policyPath: string, size: number): string {
+  return policyCacheEntry(cacheDir, policyPath, size).replace(/\.validated$/, '.index');
+}
 
-function group<T>(entries: [string, T][]): Map<string, [string, T][]> {
-  const buckets = new Map<string, [string, T][]>();
-  for (const entry of entries) {
-    const b = bucketOf(entry[0]);
-    const list = buckets.get(b);
-    if (list) list.push(entry);
-    else buckets.set(b, [entry]);
+export const bucketOf = (name: string) => hash128(name).slice(0, 2);
+
+export interface ValidatedEntry {
+  sha: string;
+  /** The settings' positions as recorded; checked against the bytes before any use. */
+  core: unknown;
+}
+
+/**
+ * What the cache holds for `bytes` when they were validated, or null when they were not (or the
+ * entry is not usable). Throws StateError when the cache directory itself is not private.
+ */
+export function validatedEntry(cacheDir: string, policyPath: string, bytes: Buffer): ValidatedEntry | null {
+  if (!ensurePrivateDir(cacheDir, false)) return null;
+  const path = policyCacheEntry(cacheDir, policyPath, bytes.length);
+  let fd: number | null;
+  try {
+    fd = openPrivateFile(path);
+  } catch (err) {
+    if (err instanceof StateError) return null;
+    throw err;
   }
-  return buckets;
+  if (fd === null) return null;
+  try {
+    const st = fstatSync(fd);
+    try {
+      checkPrivateFile(path, st);
+    } catch {
+      return null;
+    }
+    const headerLength = st.size - bytes.length;
+    if (headerLength < MAGIC.length + 66) return null;
+    const entry = readWhole(fd, st.size);
+    if (entry.length !== st.size || entry.toString('latin1', 0, MAGIC.length) !== MAGIC || entry[headerLength - 1] !== 0x0a) return null;
+    if (!entry.subarray(headerLength).equals(bytes)) return null;
+    const sha = entry.toString('latin1', MAGIC.length, MAGIC.length + 64);
+    if (!/^[0-9a-f]{64}$/.test(sha) || entry[MAGIC.length + 64] !== 0x20) return null;
+    let core: unknown = null;
+    try {
+      core = JSON.parse(entry.toString('utf8', MAGIC.length + 65, headerLength - 1));
+    } catch {
+      // Positions that do not parse are not used: the validation still holds.
+    }
+    return { sha, core };
+  } finally {
+    closeSync(fd);
+  }
 }
 
-export function writePolicyCache(cacheDir: string, key: string, sha256: string, policy: Policy): void {
-  const target = join(cacheDir, key);
+/** The SHA-256 recorded for `bytes` when they were validated, or null. */
+export function validatedSha(cacheDir: string, policyPath: string, bytes: Buffer): string | null {
+  return validatedEntry(cacheDir, policyPath, bytes)?.sha ?? null;
+}
+
+/** Records that `bytes` validated; a cache that cannot be written only costs the next call a validation. */
+export function recordValidated(cacheDir: string, policyPath: string, bytes: Buffer, sha: string, core: unknown = null): void {
+  const target = policyCacheEntry(cacheDir, policyPath, bytes.length);
   const tmp = `${target}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   try {
-    mkdirSync(join(tmp, 'commands'), { recursive: true, mode: 0o700 });
-    mkdirSync(join(tmp, 'tools'), { mode: 0o700 });
-    mkdirSync(join(tmp, 'personas'), { mode: 0o700 });
-    const write = (file: string, value: unknown) => writeFileSync(join(tmp, file), JSON.stringify(value), { mode: 0o600 });
-    for (const [b, entries] of group(Object.entries(policy.catalog.commands))) write(`commands/${b}.json`, entries);
-    const tools = new Map<string, string>();
-    for (const [k, def] of Object.entries(policy.catalog.commands)) for (const tool of def.tools) if (!tools.has(tool)) tools.set(tool, k);
-    for (const [b, entries] of group([...tools])) write(`tools/${b}.json`, entries);
-    for (const [b, entries] of group(Object.entries(policy.personas))) write(`personas/${b}.json`, entries);
-    write('bash.json', bashPrefixesOf(policy));
-    const familyLevels: Record<string, Level> = {};
-    for (const [family, def] of Object.entries(policy.catalog.families)) familyLevels[family] = def.level;
-    const globFamilies: Record<string, { tools: string[] }> = {};
-    for (const [family, def] of Object.entries(policy.catalog.families)) if (def.tools.length > 0) globFamilies[family] = { tools: def.tools };
-    const core: Core = {
-      format: FORMAT,
-      key,
-      sha256,
-      settings: settingsOf(policy),
-      familyLevels,
-      globFamilies,
-      agentTypes: Object.fromEntries(agentTypesOf(policy)),
-      personaNames: Object.keys(policy.personas).sort(),
-    };
-    write('core.json', core);
+    ensurePrivateDir(cacheDir);
+    writeFileSync(tmp, Buffer.concat([Buffer.from(`${MAGIC}${sha} ${JSON.stringify(core)}\n`, 'utf8'), bytes]), { mode: 0o600, flag: 'wx' });
     renameSync(tmp, target);
   } catch {
-    // Another process cached it first, or the cache cannot be written: the next call validates again.
+    rmSync(tmp, { force: true });
+  }
+}
+
+/**
+ * Writes the positions of the named members, bucket by bucket, as a new `<key>.index/` renamed over
+ * the old one. A cache that cannot be written only costs later calls a whole parse.
+ */
+export function writeIndex(cacheDir: string, policyPath: string, size: number, entries: Record<IndexKind, [string, ...unknown[]][]>): void {
+  const target = policyIndexDir(cacheDir, policyPath, size);
+  const tmp = `${target}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  try {
+    ensurePrivateDir(cacheDir);
+    mkdirSync(tmp, { mode: 0o700 });
+    for (const kind of Object.keys(entries) as IndexKind[]) {
+      const buckets = new Map<string, unknown[]>();
+      for (const entry of entries[kind]) {
+        const b = bucketOf(entry[0]);
+        const list = buckets.get(b);
+        if (list) list.push(entry);
+        else buckets.set(b, [entry]);
+      }
+      for (const [b, list] of buckets) writeFileSync(join(tmp, `${kind}-${b}.json`), JSON.stringify(list), { mode: 0o600, flag: 'wx' });
+    }
+    // rm removes a link in the way, never what it points to.
+    rmSync(target, { recursive: true, force: true });
+    renameSync(tmp, target);
+  } catch {
     rmSync(tmp, { recursive: true, force: true });
   }
 }
 
-function readJson<T>(path: string): T | undefined {
-  let text: string;
+export type BucketRead = { ok: true; entries: unknown[] } | { ok: false };
+
+/** Whether the index directory is there and private: 'missing', 'ok', or 'bad' (ignored and replaced). */
+export function indexDirState(indexDir: string): 'missing' | 'ok' | 'bad' {
   try {
-    text = readFileSync(path, 'utf8');
+    return ensurePrivateDir(indexDir, false) ? 'ok' : 'missing';
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if (err instanceof StateError) return 'bad';
     throw err;
   }
-  return JSON.parse(text) as T;
 }
 
-/** Opens the cached index for `key`, or null when there is none (or it is not this format). */
-export function openPolicyCache(cacheDir: string, key: string, path: string): PolicyIndex | null {
-  const dir = join(cacheDir, key);
-  let core: Core | undefined;
+/**
+ * The entries of the bucket `name` falls in, in an index directory found private: none when the
+ * bucket does not exist; not ok when it is not a private file or does not parse.
+ */
+export function readBucket(indexDir: string, kind: IndexKind, name: string): BucketRead {
+  const path = join(indexDir, `${kind}-${bucketOf(name)}.json`);
+  let fd: number | null;
   try {
-    core = readJson<Core>(join(dir, 'core.json'));
-  } catch {
-    return null;
+    fd = openPrivateFile(path);
+  } catch (err) {
+    if (err instanceof StateError) return { ok: false };
+    throw err;
   }
-  if (!core || core.format !== FORMAT || core.key !== key) return null;
-  const lookup = <T>(kind: string, name: string): T | undefined => {
-    const entries = readJson<[string, T][]>(join(dir, kind, `${bucketOf(name)}.json`));
-    return entries?.find(([n]) => n === name)?.[1];
-  };
-  const builtins = builtinToolsOf(core.settings.include);
-  const familyLevels = builtins.families;
-  for (const [family, level] of Object.entries(core.familyLevels)) familyLevels.set(family, level);
-  let prefixes: BashPrefix[] | null = null;
-  const personaNames = core.personaNames;
-  return {
-    sha256: core.sha256,
-    path,
-    policy: null,
-    settings: core.settings,
-    familyLevels,
-    familyGlobs: familyGlobsOf(core.globFamilies),
-    builtinTools: builtins.tools,
-    agentTypeToPersona: new Map(Object.entries(core.agentTypes)),
-    command: (name) => lookup<CommandDef>('commands', name),
-    commandForTool: (tool) => lookup<string>('tools', tool),
-    persona: (name) => (personaNames.includes(name) ? lookup<PersonaDef>('personas', name) : undefined),
-    personaNames: () => [...personaNames],
-    bashPrefixes: () => (prefixes ??= readJson<BashPrefix[]>(join(dir, 'bash.json')) ?? []),
-  };
+  if (fd === null) return { ok: true, entries: [] };
+  try {
+    const st = fstatSync(fd);
+    checkPrivateFile(path, st);
+    const entries: unknown = JSON.parse(readWhole(fd, st.size).toString('utf8'));
+    return Array.isArray(entries) ? { ok: true, entries } : { ok: false };
+  } catch (err) {
+    if (err instanceof StateError || err instanceof SyntaxError) return { ok: false };
+    throw err;
+  } finally {
+    closeSync(fd);
+  }
 }

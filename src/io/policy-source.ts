@@ -1,19 +1,23 @@
-import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { buildPolicyIndex, type PolicyIndex } from '../core/policy-index';
 import type { Policy } from '../policy/schema';
 import type { PolicyValidation } from '../policy/validate';
-import { hash128, sha256Hex } from './hash';
-import { lockStamp } from '../mcp/lock';
-import { openPolicyCache, writePolicyCache } from './policy-cache';
+import { sha256Hex } from './hash';
+import { indexDirState, policyIndexDir, readBucket, recordValidated, validatedEntry, writeIndex } from './policy-cache';
+import { scanSpans, spansUsable } from './policy-spans';
+import { indexEntries, openSpanIndex } from './span-index';
+import { StateError } from './private-fs';
+import { policyWithDefaults } from '../policy/defaults';
 import { lazyValidator } from './lazy';
+import { expandMcp } from '../mcp/expand';
+import { LOCK_FILE, type Lock } from '../mcp/lock';
+import { MCP_MESSAGES } from '../mcp/messages';
 import { RULE_MESSAGES } from '../policy/rule-messages';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
 export const POLICY_FILE = join('.claude', 'persona-gate.json');
-/** Bump when the validated form changes, so older cached validations are ignored. */
-const CACHE_FORMAT = 1;
 
 export type PolicyError =
   | { kind: 'not_found'; searched: string[] }
@@ -76,54 +80,93 @@ export function validateBytes(path: string, bytes: Buffer, validate: (value: unk
 }
 
 /**
- * The cache is keyed by the file's identity and change times (device, inode, size, mtime and
- * ctime in nanoseconds): any write to the policy changes its ctime, which no user call can set
- * back, so a changed policy is always validated again. The entry keeps the content's SHA-256.
+ * Records that `bytes` validated, with the positions of their members (when they can be used).
+ * With `recorded`, the settings' positions the cache holds: when they are already the right ones
+ * (a policy whose settings are always read whole, for a name they share), nothing is written.
  */
-function statKey(path: string): string | null {
-  try {
-    const st = statSync(path, { bigint: true });
-    return hash128(`${CACHE_FORMAT}:${resolve(path)}:${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`);
-  } catch {
-    return null;
-  }
-}
-
-/** The MCP lock's stamp now (see lockStamp; '' when it cannot be stat'ed: never a cached lock's). */
-function currentLockStamp(lockPath: string): string {
-  try {
-    return lockStamp(statSync(lockPath, { bigint: true }));
-  } catch {
-    return '';
-  }
+function recordPolicy(cacheDir: string, path: string, bytes: Buffer, sha: string, policy: Policy, recorded?: unknown): void {
+  const spans = scanSpans(bytes);
+  const made = spans && indexEntries(policy, spans);
+  if (recorded !== undefined && made && JSON.stringify(made.core) === JSON.stringify(recorded)) return;
+  if (made) writeIndex(cacheDir, path, bytes.length, made.entries);
+  recordValidated(cacheDir, path, bytes, sha, made ? made.core : null);
 }
 
 /**
- * Reads and validates the policy. With a cache directory, a policy file unchanged since it was
- * last validated is taken from the cache without reading it again or loading the validator.
+ * Reads the policy and builds its index from the bytes read on this call. With a cache directory,
+ * bytes that passed validation before (policy-cache.ts: the same bytes, compared in full) are not
+ * validated again, so an ordinary call never loads the validator, and the members the call needs
+ * are parsed alone from the positions the cache records, each checked against these bytes
+ * (span-index.ts); nothing else is taken from the cache. Throws StateError when the cache
+ * directory is not private.
  */
 export function loadPolicy(path: string, opts: { cacheDir?: string; validate?: (value: unknown, locale?: 'en' | 'es', policyPath?: string) => PolicyValidation; locale?: 'en' | 'es' } = {}): PolicyLoad {
-  const statAtStart = opts.cacheDir !== undefined ? statKey(path) : null;
-  let key = statAtStart;
-  let cached = key !== null && opts.cacheDir !== undefined ? openPolicyCache(opts.cacheDir, key, path) : null;
-  // A policy that takes commands from the MCP lock is cached once per content of the lock.
-  let lockNow: string | null = null;
-  if (cached?.settings.mcp && (lockNow = currentLockStamp(cached.settings.mcp.lock)) !== cached.settings.mcp.stamp) {
-    key = hash128(`${key}:lock:${lockNow}`);
-    cached = openPolicyCache(opts.cacheDir!, key, path);
-    if (cached?.settings.mcp?.stamp !== lockNow) cached = null;
-  }
-  if (cached) return { ok: true, index: cached };
   const read = readPolicyBytes(path);
   if (!read.ok) return read;
-  const sha = sha256Hex(read.bytes);
-  const validated = validateBytes(path, read.bytes, opts.validate ?? lazyValidator, opts.locale);
-  if (!validated.ok) return validated;
-  // Only cache when neither the file nor the lock it was expanded from changed while they were read.
-  const lockUnchanged = lockNow === null || validated.policy.pinned?.settings.stamp === lockNow;
-  if (key !== null && opts.cacheDir !== undefined && statKey(path) === statAtStart && lockUnchanged) {
-    mkdirSync(opts.cacheDir, { recursive: true, mode: 0o700 });
-    writePolicyCache(opts.cacheDir, key, sha, validated.policy);
+  if (read.bytes.includes('"mcp"')) return loadPinnedPolicy(path, read.bytes, opts);
+  const { bytes } = read;
+  const cacheDir = opts.cacheDir;
+  const known = cacheDir !== undefined ? validatedEntry(cacheDir, path, bytes) : null;
+  if (cacheDir !== undefined && known !== null) {
+    const rewrite = (policy: Policy) => recordPolicy(cacheDir, path, bytes, known.sha, policy);
+    const usable = spansUsable(bytes);
+    try {
+      if (usable) {
+        const indexDir = policyIndexDir(cacheDir, path, bytes.length);
+        const dir = indexDirState(indexDir);
+        const fast = openSpanIndex(bytes, known.sha, path, known.core, {
+          bucket: (kind, name) => (dir === 'ok' ? readBucket(indexDir, kind, name) : dir === 'missing' ? { ok: true, entries: [] } : { ok: false }),
+          rewrite,
+        });
+        if (fast) return { ok: true, index: fast };
+      }
+      const index = buildPolicyIndex(policyWithDefaults(JSON.parse(bytes.toString('utf8'))), known.sha, path);
+      // The settings' positions did not check out: record them again, unless they are right
+      // (bytes with a backslash have none).
+      if (usable) recordPolicy(cacheDir, path, bytes, known.sha, index.policy, known.core);
+      return { ok: true, index };
+    } catch (err) {
+      if (err instanceof StateError) throw err;
+      // Not the shape a validated policy has: validate it below.
+    }
   }
+  const sha = sha256Hex(bytes);
+  const validated = validateBytes(path, bytes, opts.validate ?? lazyValidator, opts.locale);
+  if (!validated.ok) return validated;
+  if (cacheDir !== undefined) recordPolicy(cacheDir, path, bytes, sha, validated.policy);
+  return { ok: true, index: buildPolicyIndex(validated.policy, sha, path) };
+}
+
+/**
+ * A policy that takes commands from the MCP lock beside it (`catalog.mcp`): what was validated is
+ * the policy's bytes and the lock's bytes together, and an ordinary call expands the lock again
+ * from the bytes read on this call, without the validator; nothing derived is taken from the cache.
+ */
+function loadPinnedPolicy(path: string, policyBytes: Buffer, opts: { cacheDir?: string; validate?: (value: unknown, locale?: 'en' | 'es', policyPath?: string) => PolicyValidation; locale?: 'en' | 'es' }): PolicyLoad {
+  const lockPath = join(dirname(resolve(path)), LOCK_FILE);
+  let lockBytes: Buffer;
+  try {
+    lockBytes = readFileSync(lockPath);
+  } catch {
+    lockBytes = Buffer.alloc(0);
+  }
+  const both = Buffer.concat([policyBytes, Buffer.from([0]), lockBytes]);
+  const cacheDir = opts.cacheDir;
+  const known = cacheDir !== undefined && lockBytes.length > 0 ? validatedEntry(cacheDir, path, both) : null;
+  if (known !== null) {
+    try {
+      const policy = policyWithDefaults(JSON.parse(policyBytes.toString('utf8')));
+      const lock = JSON.parse(lockBytes.toString('utf8')) as Lock;
+      const expanded = expandMcp(policy, { ok: true, lock, sha256: known.sha }, lockPath, MCP_MESSAGES.en);
+      if (expanded.problems.length === 0) return { ok: true, index: buildPolicyIndex(expanded.policy, known.sha, path) };
+    } catch (err) {
+      if (err instanceof StateError) throw err;
+      // not what was validated: validate below
+    }
+  }
+  const validated = validateBytes(path, policyBytes, opts.validate ?? lazyValidator, opts.locale);
+  if (!validated.ok) return validated;
+  const sha = sha256Hex(policyBytes);
+  if (cacheDir !== undefined && lockBytes.length > 0) recordValidated(cacheDir, path, both, sha, null);
   return { ok: true, index: buildPolicyIndex(validated.policy, sha, path) };
 }

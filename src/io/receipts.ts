@@ -1,7 +1,7 @@
-import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Receipt } from '../core/receipt';
 import { sessionKey } from './hash';
+import { appendPrivateFile, ensurePrivateDir, errno } from './private-fs';
 
 export function receiptsDir(stateDir: string): string {
   return join(stateDir, 'receipts');
@@ -11,13 +11,17 @@ export function receiptsFile(stateDir: string, sessionId: string): string {
   return join(receiptsDir(stateDir), `${sessionKey(sessionId)}.jsonl`);
 }
 
-/** Appends one line; a receipt that cannot be written never changes the verdict, so errors are returned, not thrown. */
+/**
+ * Appends one line with one write(2) on an O_APPEND descriptor, opened without following a link
+ * and checked (a regular file of this user, one link, not writable by others) before writing.
+ * A receipt that cannot be written never changes the verdict, so errors are returned, not thrown.
+ */
 export function appendReceipt(stateDir: string, receipt: Receipt): string | null {
   try {
-    mkdirSync(receiptsDir(stateDir), { recursive: true, mode: 0o700 });
-    appendFileSync(receiptsFile(stateDir, receipt.session_id), `${JSON.stringify(receipt)}\n`, { mode: 0o600 });
+    ensurePrivateDir(receiptsDir(stateDir));
+    appendPrivateFile(receiptsFile(stateDir, receipt.session_id), `${JSON.stringify(receipt)}\n`);
     return null;
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code ?? String(err);
+    return err instanceof Error && err.name === 'StateError' ? err.message : errno(err) ?? String(err);
   }
 }

@@ -1,7 +1,10 @@
-import { linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, linkSync, lstatSync, readdirSync, unlinkSync, writeFileSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { applyOps, emptyState, parseState, type SessionState, type StateOp } from '../core/state';
 import { sessionKey } from './hash';
+import { checkPrivateDir, checkPrivateFile, ensurePrivateDir, ensureStateDir, errno, openPrivateFile, readWhole, StateError } from './private-fs';
+
+export { ensurePrivateDir, StateError };
 
 /**
  * Per-session state as a chain of immutable snapshots `sessions/<key>/<seq>.json`. A writer
@@ -23,14 +26,11 @@ import { sessionKey } from './hash';
  * 3. such a writer removes the temporary files of numbers up to its own before it deletes any
  *    snapshot. A writer descheduled between its look and its link therefore finds its temporary
  *    file gone (ENOENT) before its number can be free, and decides again.
+ *
+ * Every directory and snapshot is checked as private-fs.ts says (no links followed, this user's,
+ * not writable by others). A snapshot has two names, `<n>.json` and its temporary file, between a
+ * writer's link and unlink: a reader accepts a second link only when it is that temporary file.
  */
-
-export class StateError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'StateError';
-  }
-}
 
 export const KEEP_SNAPSHOTS = 8;
 
@@ -45,34 +45,9 @@ export interface StoreInterleaving {
   beforeDeletingSnapshots?: (dir: string, deleting: readonly number[]) => void;
 }
 
-function errno(err: unknown): string | undefined {
-  return (err as NodeJS.ErrnoException | undefined)?.code;
-}
-
 const sleepCell = new Int32Array(new SharedArrayBuffer(4));
 function sleepMs(ms: number): void {
   Atomics.wait(sleepCell, 0, 0, ms);
-}
-
-/** Creates the directory 0700 if missing; refuses a symlink, another user's directory or one others can write. */
-export function ensurePrivateDir(dir: string): void {
-  try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-  } catch (err) {
-    if (errno(err) !== 'EEXIST') throw new StateError(`cannot create ${dir}: ${errno(err) ?? String(err)}`);
-  }
-  let st;
-  try {
-    st = lstatSync(dir);
-  } catch (err) {
-    throw new StateError(`cannot read ${dir}: ${errno(err) ?? String(err)}`);
-  }
-  if (st.isSymbolicLink()) throw new StateError(`${dir} is a symbolic link`);
-  if (!st.isDirectory()) throw new StateError(`${dir} is not a directory`);
-  if (typeof process.getuid === 'function' && st.uid !== process.getuid()) {
-    throw new StateError(`${dir} belongs to another user (uid ${st.uid})`);
-  }
-  if ((st.mode & 0o022) !== 0) throw new StateError(`${dir} is writable by other users`);
 }
 
 interface Listing {
@@ -92,9 +67,9 @@ export class StateStore {
     this.sessionsDir = join(stateDir, 'sessions');
   }
 
-  /** Checks the state directory once per process; throws StateError. */
+  /** Checks the state directory (and the path to it) and sessions/; throws StateError. */
   open(): this {
-    ensurePrivateDir(this.stateDir);
+    ensureStateDir(this.stateDir);
     ensurePrivateDir(this.sessionsDir);
     return this;
   }
@@ -106,8 +81,12 @@ export class StateStore {
   private list(dir: string): Listing {
     let names: string[];
     try {
+      const st = lstatSync(dir, { throwIfNoEntry: false });
+      if (!st) return { latest: 0, snapshots: [], temporaries: [] };
+      checkPrivateDir(dir, st);
       names = readdirSync(dir);
     } catch (err) {
+      if (err instanceof StateError) throw err;
       if (errno(err) === 'ENOENT') return { latest: 0, snapshots: [], temporaries: [] };
       throw new StateError(`cannot read the session state: ${errno(err) ?? String(err)}`);
     }
@@ -124,14 +103,9 @@ export class StateStore {
     for (let attempt = 0; attempt < 20; attempt++) {
       const listing = this.list(dir);
       if (listing.latest === 0) return { seq: 0, state: emptyState(), listing };
-      let text: string;
-      try {
-        text = readFileSync(join(dir, `${listing.latest}.json`), 'utf8');
-      } catch (err) {
-        // Deleted as old between the listing and the read: newer snapshots exist; list again.
-        if (errno(err) === 'ENOENT') continue;
-        throw new StateError(`cannot read the session state: ${errno(err) ?? String(err)}`);
-      }
+      const text = this.readSnapshot(dir, listing);
+      // Deleted as old between the listing and the read: newer snapshots exist; list again.
+      if (text === null) continue;
       let value: unknown;
       try {
         value = JSON.parse(text);
@@ -143,6 +117,40 @@ export class StateStore {
       return { seq: listing.latest, state, listing };
     }
     throw new StateError('the session state changed too fast to be read');
+  }
+
+  /** The latest snapshot's text, checked on its descriptor; null when it was deleted meanwhile. */
+  private readSnapshot(dir: string, listing: Listing): string | null {
+    const path = join(dir, `${listing.latest}.json`);
+    const fd = openPrivateFile(path);
+    if (fd === null) return null;
+    try {
+      let st = fstatSync(fd);
+      let maxLinks = 1;
+      if (st.nlink === 2 && st.isFile()) {
+        if (this.isBeingPublished(dir, listing, st)) maxLinks = 2;
+        // The temporary name may have been removed since the listing.
+        else st = fstatSync(fd);
+      }
+      checkPrivateFile(path, st, maxLinks);
+      return readWhole(fd, st.size).toString('utf8');
+    } catch (err) {
+      if (err instanceof StateError) throw err;
+      throw new StateError(`cannot read the session state: ${errno(err) ?? String(err)}`);
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  /** Whether the snapshot's second link is the temporary file its writer has not yet removed. */
+  private isBeingPublished(dir: string, listing: Listing, st: Stats): boolean {
+    const prefix = `${listing.latest}.`;
+    for (const name of listing.temporaries) {
+      if (!name.startsWith(prefix)) continue;
+      const tmp = lstatSync(join(dir, name), { throwIfNoEntry: false });
+      if (tmp && tmp.ino === st.ino && tmp.dev === st.dev) return true;
+    }
+    return false;
   }
 
   read(sessionId: string): Snapshot {

@@ -1,0 +1,349 @@
+import { isLevel, LEVELS, TIERS } from '../core/levels';
+
+/**
+ * Where the members of a policy sit in its bytes: for a command, a family, a persona or a
+ * top-level setting, the byte span [start, end) of its JSON member (`"key": value`). The cache
+ * keeps only these positions (policy-cache.ts); a lookup slices the policy's bytes read on this
+ * call at the span and parses that slice alone. A span is used only when the slice is exactly one
+ * member with the name looked up, of the shape its kind has, and no later member of that name in
+ * the bytes could be the one JSON.parse keeps, so that a forged or stale span yields nothing,
+ * never another member's definition. A name the cache says is absent is believed only when its
+ * quoted form does not occur in the bytes at all.
+ *
+ * The positions are used only for bytes without a backslash: then every `"` in them is a string's
+ * delimiter, every name is written literally, and a search for `"name"` finds each string whose
+ * value is `name` (for the names `usableName` accepts: see there).
+ */
+
+export type Span = [number, number];
+
+/** The members a call reads whole: the catalog's settings and the top-level ones. */
+export const SETTINGS = ['include', 'families', 'meta_tools', 'identity', 'defaults', 'persona_env', 'stage_env', 'locale'] as const;
+export type SettingName = (typeof SETTINGS)[number];
+export const CATALOG_SETTINGS: ReadonlySet<string> = new Set(['include', 'families', 'meta_tools']);
+
+export interface PolicySpans {
+  settings: Partial<Record<SettingName, Span>>;
+  commands: Map<string, Span>;
+  personas: Map<string, Span>;
+}
+
+/** Bytes whose positions can be used: no escape sequence anywhere. */
+export function spansUsable(bytes: Buffer): boolean {
+  return bytes.indexOf(0x5c) === -1;
+}
+
+const isSpace = (c: number | undefined) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+
+/**
+ * The spans of a policy's members (the last member of a name, as JSON.parse keeps), or null when
+ * the bytes are not usable. Only for bytes that parse: it is run after a validation.
+ */
+export function scanSpans(bytes: Buffer): PolicySpans | null {
+  if (!spansUsable(bytes)) return null;
+  const b = bytes;
+  let i = 0;
+  const fail = (): never => {
+    throw new Error(`unexpected byte at ${i}`);
+  };
+  const ws = () => {
+    while (isSpace(b[i])) i++;
+  };
+  const root = new Map<string, Span>();
+  const catalog = new Map<string, Span>();
+  const commands = new Map<string, Span>();
+  const families = new Map<string, Span>();
+  const personas = new Map<string, Span>();
+  /** The table for the members of `key` inside the object whose members go to `table`. */
+  const childOf = (table: Map<string, Span> | null, key: string): Map<string, Span> | null => {
+    if (table === root) return key === 'catalog' ? catalog : key === 'personas' ? personas : null;
+    if (table === catalog) return key === 'commands' ? commands : key === 'families' ? families : null;
+    return null;
+  };
+  const clear = (table: Map<string, Span>) => {
+    table.clear();
+    if (table === catalog) {
+      commands.clear();
+      families.clear();
+    }
+  };
+  const string = (): Span => {
+    if (b[i] !== 0x22) fail();
+    const start = i;
+    const close = b.indexOf(0x22, i + 1);
+    if (close === -1) fail();
+    i = close + 1;
+    return [start, i];
+  };
+  const value = (table: Map<string, Span> | null): void => {
+    const c = b[i];
+    if (c === 0x7b) object(table);
+    else if (c === 0x5b) {
+      i++;
+      ws();
+      if (b[i] === 0x5d) {
+        i++;
+        return;
+      }
+      for (;;) {
+        ws();
+        value(null);
+        ws();
+        if (b[i] === 0x2c) i++;
+        else if (b[i] === 0x5d) {
+          i++;
+          return;
+        } else fail();
+      }
+    } else if (c === 0x22) string();
+    else {
+      const start = i;
+      while (i < b.length && !isSpace(b[i]) && b[i] !== 0x2c && b[i] !== 0x5d && b[i] !== 0x7d) i++;
+      if (i === start) fail();
+    }
+  };
+  const object = (table: Map<string, Span> | null): void => {
+    i++;
+    ws();
+    if (b[i] === 0x7d) {
+      i++;
+      return;
+    }
+    for (;;) {
+      ws();
+      const [ks, ke] = string();
+      const key = b.toString('utf8', ks + 1, ke - 1);
+      ws();
+      if (b[i] !== 0x3a) fail();
+      i++;
+      ws();
+      const child = childOf(table, key);
+      // A later member of the same name is the one JSON.parse keeps: it replaces what was found.
+      if (child) clear(child);
+      value(child);
+      if (table) {
+        table.delete(key);
+        table.set(key, [ks, i]);
+      }
+      ws();
+      if (b[i] === 0x2c) i++;
+      else if (b[i] === 0x7d) {
+        i++;
+        return;
+      } else fail();
+    }
+  };
+  try {
+    ws();
+    if (b[i] !== 0x7b) fail();
+    object(root);
+    ws();
+    if (i !== b.length) fail();
+  } catch {
+    return null;
+  }
+  const settings: Partial<Record<SettingName, Span>> = {};
+  for (const name of SETTINGS) {
+    const span = (CATALOG_SETTINGS.has(name) ? catalog : root).get(name);
+    if (span) settings[name] = span;
+  }
+  return { settings, commands, personas };
+}
+
+/**
+ * The names whose every occurrence `"name"` in usable bytes is a string of that value: no quote,
+ * backslash or control character (they would be escaped), no U+FFFD or lone surrogate (bytes that
+ * are not UTF-8 decode to U+FFFD), and not starting with what can follow a string's closing quote
+ * (white space, `:`, `,`, `}` or `]`), so that the quote before it opens a string.
+ */
+export function usableName(name: string): boolean {
+  if (name.length === 0) return false;
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f"\\\ufffd]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(name)) return false;
+  return !/^[\s:,}\]]/.test(name);
+}
+
+const quoted = (name: string) => Buffer.from(`"${name}"`, 'utf8');
+
+/** Whether `"name"` occurs anywhere in the bytes. */
+export function occurs(bytes: Buffer, name: string): boolean {
+  return bytes.indexOf(quoted(name)) !== -1;
+}
+
+/** Whether every occurrence of `"name"` in the bytes lies within [start, end). */
+export function occursOnlyWithin(bytes: Buffer, name: string, start: number, end: number): boolean {
+  const needle = quoted(name);
+  const first = bytes.indexOf(needle);
+  if (first < start) return false;
+  const after = bytes.indexOf(needle, Math.max(first + 1, end));
+  return after === -1;
+}
+
+/**
+ * Whether a member `"name": v` whose value starts with the byte `open` occurs at or after `from`.
+ */
+function memberFrom(bytes: Buffer, needle: Buffer, from: number, open: number): boolean {
+  for (let at = bytes.indexOf(needle, from); at !== -1; at = bytes.indexOf(needle, at + 1)) {
+    let j = at + needle.length;
+    while (isSpace(bytes[j])) j++;
+    if (bytes[j] !== 0x3a) continue;
+    j++;
+    while (isSpace(bytes[j])) j++;
+    if (bytes[j] === open) return true;
+  }
+  return false;
+}
+
+export const MISMATCH: unique symbol = Symbol('mismatch');
+
+/**
+ * The value of the member at `span`, when the bytes there are exactly one member named `name`
+ * and no later member of that name with a value of the same kind follows it (JSON.parse keeps the
+ * last one); MISMATCH otherwise.
+ */
+export function memberAt(bytes: Buffer, span: unknown, name: string, checkLater = true): unknown {
+  if (!Array.isArray(span) || span.length !== 2) return MISMATCH;
+  const [start, end] = span as unknown[];
+  if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end)) return MISMATCH;
+  const s = start as number;
+  const e = end as number;
+  if (s < 0 || e > bytes.length || e - s < 4 || bytes[s] !== 0x22) return MISMATCH;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(`{${bytes.toString('utf8', s, e)}}`);
+  } catch {
+    return MISMATCH;
+  }
+  const keys = Object.keys(parsed as object);
+  if (keys.length !== 1 || keys[0] !== name) return MISMATCH;
+  const needle = quoted(name);
+  // The slice starts with the name written literally (no backslash in the bytes).
+  if (!bytes.subarray(s, s + needle.length).equals(needle)) return MISMATCH;
+  let v = s + needle.length;
+  while (isSpace(bytes[v])) v++;
+  if (bytes[v] !== 0x3a) return MISMATCH;
+  v++;
+  while (isSpace(bytes[v])) v++;
+  if (checkLater && memberFrom(bytes, needle, s + 1, bytes[v]!)) return MISMATCH;
+  return (parsed as Record<string, unknown>)[name];
+}
+
+// The shapes of the members read alone: enough to tell a command, a family and a persona apart
+// from each other and from the other members a name can have, and to fill their defaults.
+
+type Obj = Record<string, unknown>;
+const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isName = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
+const names = (v: unknown) => Array.isArray(v) && v.every(isName);
+const optional = (v: unknown, check: (v: unknown) => boolean) => v === undefined || check(v);
+const onlyKeys = (v: Obj, allowed: readonly string[]) => Object.keys(v).every((k) => allowed.includes(k));
+const isTier = (v: unknown) => typeof v === 'string' && (TIERS as readonly string[]).includes(v);
+const isText = (v: unknown) => typeof v === 'string';
+
+export function isCommandShape(v: unknown): boolean {
+  return (
+    isObject(v) &&
+    onlyKeys(v, ['description', 'level', 'confirm', 'owner', 'tools', 'bash']) &&
+    optional(v.description, isText) &&
+    optional(v.level, isLevel) &&
+    optional(v.confirm, isTier) &&
+    optional(v.owner, isName) &&
+    optional(v.tools, names) &&
+    optional(v.bash, names)
+  );
+}
+
+export function isFamilyShape(v: unknown): boolean {
+  return isObject(v) && onlyKeys(v, ['description', 'level', 'tools']) && optional(v.description, isText) && isLevel(v.level) && optional(v.tools, names);
+}
+
+function isStageShape(v: unknown): boolean {
+  return (
+    isObject(v) &&
+    onlyKeys(v, ['name', 'allowed_tools', 'side_effect_level', 'max_iterations', 'on_exit']) &&
+    isName(v.name) &&
+    optional(v.allowed_tools, names) &&
+    optional(v.side_effect_level, isLevel) &&
+    optional(v.max_iterations, (n) => Number.isInteger(n) && (n as number) > 0) &&
+    optional(v.on_exit, (x) => isObject(x) && onlyKeys(x, ['on_complete', 'on_failure']) && optional(x.on_complete, isName) && optional(x.on_failure, isName))
+  );
+}
+
+export function isPersonaShape(v: unknown): boolean {
+  return (
+    isObject(v) &&
+    onlyKeys(v, ['description', 'families', 'ceiling', 'agent_types', 'delegates', 'stages']) &&
+    optional(v.description, isText) &&
+    names(v.families) &&
+    (v.families as unknown[]).length > 0 &&
+    isLevel(v.ceiling) &&
+    optional(v.agent_types, names) &&
+    optional(v.delegates, names) &&
+    optional(v.stages, (s) => Array.isArray(s) && s.every(isStageShape))
+  );
+}
+
+const SETTING_SHAPES: Record<SettingName, (v: unknown) => boolean> = {
+  include: (v) => Array.isArray(v) && v.every((x) => x === 'claude-code'),
+  families: (v) => isObject(v) && Object.values(v).every(isFamilyShape),
+  meta_tools: (v) => isObject(v) && Object.values(v).every(isName),
+  identity: (v) =>
+    isObject(v) &&
+    onlyKeys(v, ['reads', 'switches', 'label']) &&
+    optional(v.reads, names) &&
+    optional(v.switches, names) &&
+    optional(v.label, (l) => isObject(l) && (l.from === 'response' ? onlyKeys(l, ['from', 'path']) && isName(l.path) : l.from === 'env' && onlyKeys(l, ['from', 'name']) && isName(l.name))),
+  defaults: (v) =>
+    isObject(v) &&
+    onlyKeys(v, ['confirm', 'unknown_tools', 'on_pass']) &&
+    optional(v.confirm, (c) => isObject(c) && Object.entries(c).every(([k, t]) => (LEVELS as readonly string[]).includes(k) && isTier(t))) &&
+    optional(v.unknown_tools, (u) => u === 'allow' || u === 'ask' || u === 'deny') &&
+    optional(v.on_pass, (p) => p === 'abstain' || p === 'allow'),
+  persona_env: isName,
+  stage_env: isName,
+  locale: (v) => v === 'en' || v === 'es',
+};
+
+export function isSettingShape(name: SettingName, v: unknown): boolean {
+  return SETTING_SHAPES[name](v);
+}
+
+/** The value's first byte for each setting, to find its members in the bytes. */
+export const SETTING_OPEN: Record<SettingName, number> = {
+  include: 0x5b,
+  families: 0x7b,
+  meta_tools: 0x7b,
+  identity: 0x7b,
+  defaults: 0x7b,
+  persona_env: 0x22,
+  stage_env: 0x22,
+  locale: 0x22,
+};
+
+const SETTING_MEMBER = new RegExp(`"(${SETTINGS.join('|')})"[ \\t\\n\\r]*:[ \\t\\n\\r]*([[{"])`, 'g');
+
+/**
+ * For each setting, where the last member of its name with a value of its kind starts in the
+ * bytes (the one JSON.parse keeps, if it is the setting at all), or -1: one pass over the bytes.
+ */
+export function lastSettingMembers(bytes: Buffer): Record<SettingName, number> {
+  const last = Object.fromEntries(SETTINGS.map((name) => [name, -1])) as Record<SettingName, number>;
+  // latin1: one character per byte, so that positions in the text are positions in the bytes.
+  const text = bytes.toString('latin1');
+  SETTING_MEMBER.lastIndex = 0;
+  for (let m = SETTING_MEMBER.exec(text); m !== null; m = SETTING_MEMBER.exec(text)) {
+    const name = m[1] as SettingName;
+    if (m[2]!.charCodeAt(0) === SETTING_OPEN[name]) last[name] = m.index;
+  }
+  return last;
+}
+
+/** The member names the schema itself uses: a persona of such a name is read from the whole policy. */
+export const SCHEMA_KEYS: ReadonlySet<string> = new Set([
+  '$schema', 'version', 'catalog', 'include', 'families', 'commands', 'meta_tools', 'personas', 'identity', 'defaults', 'persona_env', 'stage_env', 'locale',
+  'description', 'level', 'tools', 'confirm', 'owner', 'bash', 'ceiling', 'agent_types', 'delegates', 'stages', 'name', 'allowed_tools', 'side_effect_level',
+  'max_iterations', 'on_exit', 'on_complete', 'on_failure', 'reads', 'switches', 'label', 'from', 'path', 'unknown_tools', 'on_pass', ...LEVELS,
+]);
+
+/** A command key as the validator requires it (rules.ts commandKeysAreDotted). */
+export const DOTTED = /^[^.\s]+(\.[^.\s]+)+$/;
