@@ -2,91 +2,142 @@ import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 
 
 export type StdinRead = { ok: true; text: string } | { ok: false; tooLarge: true };
 
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+const BEFORE = 0;
+const NESTED = 1;
+const IN_STRING = 2;
+const OTHER = 3;
+const DONE = 4;
+
 /**
- * Finds where one JSON object or array ends, a chunk at a time, looking at each byte once. A host
- * that writes the event and never closes stdin is answered as soon as the event is whole, instead
- * of at the deadline. Only the bytes that can change the nesting are looked at (quotes, escapes,
- * brackets and braces, all ASCII, which never occur inside a multi-byte UTF-8 character); whether
- * the text is valid JSON is JSON.parse's business. Input that does not start with `{` or `[` never
- * ends early: it is read to the end of the input, so that its error does not depend on how it was
- * cut into chunks.
+ * Finds where one JSON object or array ends, as its bytes arrive, so that a host that writes the
+ * event and never closes stdin is answered as soon as the event is whole instead of at the
+ * deadline. Only the bytes that can change the nesting matter (quotes, backslashes, brackets and
+ * braces: ASCII, which never occurs inside a multi-byte UTF-8 character); whether the text is
+ * valid JSON is JSON.parse's business. Each call looks only at the bytes that arrived since the
+ * last one, and the text of strings (most of an event: a command, a file's content) is skipped
+ * with a native search for the next quote; a quote is escaped when an odd run of backslashes
+ * stands before it. Input that does not start with `{` or `[` never ends early: it is read to the
+ * end of the input, so that its error does not depend on how it was cut into chunks.
  */
 export class JsonValueEnd {
-  private state: 'before' | 'nested' | 'string' | 'escape' | 'other' | 'done' = 'before';
+  private state = BEFORE;
   private depth = 0;
+  /** How many bytes of the input have been looked at. */
+  private seen = 0;
 
-  /** Looks at the next bytes; true once the value that started the input is complete. */
-  feed(bytes: Uint8Array): boolean {
-    for (let i = 0; i < bytes.length; i++) {
-      const b = bytes[i]!;
-      switch (this.state) {
-        case 'before':
-          if (b === 0x7b || b === 0x5b) {
-            this.state = 'nested';
-            this.depth = 1;
-          } else if (b !== 0x20 && b !== 0x0a && b !== 0x0d && b !== 0x09) {
-            this.state = 'other';
-            return false;
-          }
+  /**
+   * `input` holds the whole input so far in its first `length` bytes (bytes already seen are not
+   * changed between calls); true once the value that started the input is complete.
+   */
+  feed(input: Uint8Array, length: number): boolean {
+    if (this.state === DONE) return true;
+    if (this.state === OTHER) return false;
+    const bytes = new Uint8Array(input.buffer, input.byteOffset, length);
+    let i = this.seen;
+    let state = this.state;
+    let depth = this.depth;
+    while (i < length) {
+      if (state === IN_STRING) {
+        const quote = bytes.indexOf(QUOTE, i);
+        if (quote < 0) {
+          i = length;
           break;
-        case 'nested':
-          if (b === 0x22) this.state = 'string';
-          else if (b === 0x7b || b === 0x5b) this.depth++;
-          else if ((b === 0x7d || b === 0x5d) && --this.depth === 0) {
-            this.state = 'done';
-            return true;
-          }
+        }
+        let run = 0;
+        while (bytes[quote - 1 - run] === BACKSLASH) run++;
+        if (run % 2 === 0) state = NESTED;
+        i = quote + 1;
+        continue;
+      }
+      const c = bytes[i++];
+      if (state === NESTED) {
+        if (c === QUOTE) state = IN_STRING;
+        else if (c === OPEN_BRACE || c === OPEN_BRACKET) depth++;
+        else if ((c === CLOSE_BRACE || c === CLOSE_BRACKET) && --depth === 0) {
+          state = DONE;
           break;
-        case 'string':
-          if (b === 0x5c) this.state = 'escape';
-          else if (b === 0x22) this.state = 'nested';
-          break;
-        case 'escape':
-          this.state = 'string';
-          break;
-        case 'other':
-          return false;
-        case 'done':
-          return true;
+        }
+      } else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
+        state = NESTED;
+        depth = 1;
+      } else if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) {
+        state = OTHER;
+        break;
       }
     }
-    return this.state === 'done';
+    this.state = state;
+    this.depth = depth;
+    this.seen = i;
+    return state === DONE;
   }
 }
 
-/** The bytes read so far, the size limit and the end of the value: what every way of reading shares. */
+/** When the event must have arrived, and what to do then (answer with a deny and exit). */
+export interface StdinDeadline {
+  at: number;
+  onDeadline: () => void;
+}
+
+/**
+ * The bytes read so far, in one buffer of `limit + 1` bytes that reads land in directly (no copies,
+ * no concatenation: on a hook's short life, each first use of a Buffer method costs Node a
+ * compilation), with the size limit and where the first JSON value ends.
+ */
 class EventBytes {
-  private readonly chunks: Buffer[] = [];
-  private total = 0;
-  private readonly end: JsonValueEnd | null;
+  readonly buf: Buffer;
+  length = 0;
+  private readonly end = new JsonValueEnd();
 
-  /** `untilValueEnd`: stop at the end of the first object (not for a file, which always ends). */
-  constructor(
-    private readonly limit: number,
-    untilValueEnd: boolean,
-  ) {
-    this.end = untilValueEnd ? new JsonValueEnd() : null;
+  constructor(private readonly limit: number) {
+    this.buf = Buffer.allocUnsafe(limit + 1);
   }
 
-  /** Takes a copy of the chunk; a result once the event is whole or too large, null to read on. */
-  push(chunk: Uint8Array): StdinRead | null {
-    this.total += chunk.length;
-    if (this.total > this.limit) return { ok: false, tooLarge: true };
-    this.chunks.push(Buffer.from(chunk));
-    return this.end?.feed(chunk) ? this.done() : null;
+  /** Room left: one byte past the limit, so that a read can tell that the input is too large. */
+  get room(): number {
+    return this.buf.length - this.length;
   }
+
+  /** Counts `n` bytes just read into `buf` at `length`; false once the input is too large. */
+  took(n: number): boolean {
+    this.length += n;
+    return this.length <= this.limit;
+  }
+
+  /** Copies a chunk in (from a stream); false once the input is too large. */
+  push(chunk: Buffer): boolean {
+    const n = chunk.copy(this.buf, this.length, 0, Math.min(chunk.length, this.room));
+    return chunk.length === n && this.took(n);
+  }
+
+  /** Whether the bytes so far hold one complete JSON object or array (looking only at new bytes). */
+  complete(): boolean {
+    return this.end.feed(this.buf, this.length);
+  }
+
+  static readonly TOO_LARGE: StdinRead = { ok: false, tooLarge: true };
 
   done(): StdinRead {
-    return { ok: true, text: Buffer.concat(this.chunks).toString('utf8') };
+    // utf8Slice is what toString('utf8') runs, without toString's first-call cost.
+    const buf = this.buf as Buffer & { utf8Slice?: (start: number, end: number) => string };
+    return { ok: true, text: typeof buf.utf8Slice === 'function' ? buf.utf8Slice(0, this.length) : buf.toString('utf8', 0, this.length) };
   }
 }
 
 /**
- * Reads the event from stdin, stopping past `limit` bytes, at the end of the input, or as soon as
- * one complete JSON object has arrived, without ever blocking the event loop, so that the deadline
- * timer can always fire and the process can always exit (a read blocked in the thread pool would
- * keep it from exiting). A host that stalls in the middle of an event, never closing stdin, is
- * answered by the deadline.
+ * Reads the event from stdin without ever blocking the event loop, so that the deadline can always
+ * fire and the process can always exit (a read blocked in the thread pool would keep it from
+ * exiting). Reading stops past `limit` bytes, at the end of the input, or when nothing more has
+ * arrived yet and what has arrived holds one complete JSON object: a host that writes the event
+ * and keeps stdin open is answered at once, with everything it wrote so far (bytes other than
+ * whitespace after the object make the input malformed, as they would in a file). A host that
+ * stalls in the middle of an event, never closing stdin, is answered at the deadline
+ * (`onDeadline`: a deny). The deadline's timer is only set when there is something to wait for.
  *
  * - A file is read directly.
  * - A FIFO is reopened non-blocking (a file description of our own) and polled.
@@ -97,7 +148,7 @@ class EventBytes {
  * - Anything else (a terminal), or a socket when that handle is not available (a Node without
  *   `process.binding`, or one run with the permission model), goes through `process.stdin`.
  */
-export function readStdin(limit: number): Promise<StdinRead> {
+export function readStdin(limit: number, deadline: StdinDeadline): Promise<StdinRead> {
   let st: Stats;
   try {
     st = fstatSync(0);
@@ -110,12 +161,12 @@ export function readStdin(limit: number): Promise<StdinRead> {
     try {
       fd = openSync('/proc/self/fd/0', constants.O_RDONLY | constants.O_NONBLOCK);
     } catch {
-      return readStream(limit);
+      return readStream(limit, deadline);
     }
-    return poll(fd, limit, true);
+    return poll(fd, limit, true, deadline);
   }
-  if (st.isSocket() && !sharedWithStdout(st) && makeNonBlocking(0)) return poll(0, limit, false);
-  return readStream(limit);
+  if (st.isSocket() && !sharedWithStdout(st) && makeNonBlocking(0)) return poll(0, limit, false, deadline);
+  return readStream(limit, deadline);
 }
 
 /**
@@ -148,33 +199,39 @@ function makeNonBlocking(fd: number): boolean {
 }
 
 function readFile(limit: number): StdinRead {
-  const bytes = new EventBytes(limit, false);
-  const buf = Buffer.allocUnsafe(65536);
+  const bytes = new EventBytes(limit);
   for (;;) {
     let n: number;
     try {
-      n = readSync(0, buf, 0, buf.length, null);
+      n = readSync(0, bytes.buf, bytes.length, bytes.room, null);
     } catch {
       break;
     }
     if (n === 0) break;
-    const pushed = bytes.push(buf.subarray(0, n));
-    if (pushed) return pushed;
+    if (!bytes.took(n)) return EventBytes.TOO_LARGE;
   }
   return bytes.done();
 }
 
+/** Arms the deadline's timer: what waiting for the host costs, paid only when there is waiting. */
+function armDeadline(deadline: StdinDeadline): ReturnType<typeof setTimeout> {
+  return setTimeout(deadline.onDeadline, Math.max(0, deadline.at - Date.now()));
+}
+
 /**
- * Polls a non-blocking descriptor: every byte that is there is read at once; when there is none
- * yet, the next try is a timer away (1 ms at first, 5 ms once the host has been silent for about
- * 100 ms), so the deadline timer can always run in between.
+ * Polls a non-blocking descriptor: every byte that is there is read at once. Only when there is
+ * nothing more to read yet are the new bytes looked at for the end of the event (a host that
+ * writes the event and closes stdin, Claude Code's way, costs no scanning at all); if the event is
+ * not whole, the next try is a timer away (1 ms at first, 5 ms once the host has been silent for
+ * about 100 ms), so the deadline's timer can always run in between.
  */
-function poll(fd: number, limit: number, owned: boolean): Promise<StdinRead> {
+function poll(fd: number, limit: number, owned: boolean, deadline: StdinDeadline): Promise<StdinRead> {
   return new Promise((resolve) => {
-    const bytes = new EventBytes(limit, true);
-    const buf = Buffer.allocUnsafe(65536);
+    const bytes = new EventBytes(limit);
     let waits = 0;
+    let timer: ReturnType<typeof setTimeout> | null = null;
     const finish = (result: StdinRead) => {
+      if (timer !== null) clearTimeout(timer);
       if (owned) {
         try {
           closeSync(fd);
@@ -188,10 +245,12 @@ function poll(fd: number, limit: number, owned: boolean): Promise<StdinRead> {
       for (;;) {
         let n: number;
         try {
-          n = readSync(fd, buf, 0, buf.length, null);
+          n = readSync(fd, bytes.buf, bytes.length, bytes.room, null);
         } catch (err) {
           const code = (err as NodeJS.ErrnoException).code;
           if (code === 'EAGAIN' || code === 'EWOULDBLOCK') {
+            if (bytes.complete()) return finish(bytes.done());
+            timer ??= armDeadline(deadline);
             waits++;
             setTimeout(step, waits < 100 ? 1 : 5);
             return;
@@ -200,25 +259,26 @@ function poll(fd: number, limit: number, owned: boolean): Promise<StdinRead> {
           return finish(bytes.done());
         }
         if (n === 0) return finish(bytes.done());
-        const pushed = bytes.push(buf.subarray(0, n));
-        if (pushed) return finish(pushed);
+        if (!bytes.took(n)) return finish(EventBytes.TOO_LARGE);
       }
     };
     step();
   });
 }
 
-function readStream(limit: number): Promise<StdinRead> {
+function readStream(limit: number, deadline: StdinDeadline): Promise<StdinRead> {
   return new Promise((resolve) => {
-    const bytes = new EventBytes(limit, true);
+    const bytes = new EventBytes(limit);
     const stdin = process.stdin;
+    const timer = armDeadline(deadline);
     const finish = (result: StdinRead) => {
+      clearTimeout(timer);
       stdin.pause();
       resolve(result);
     };
     stdin.on('data', (chunk: Buffer) => {
-      const pushed = bytes.push(chunk);
-      if (pushed) finish(pushed);
+      if (!bytes.push(chunk)) finish(EventBytes.TOO_LARGE);
+      else if (bytes.complete()) finish(bytes.done());
     });
     stdin.on('end', () => finish(bytes.done()));
     stdin.on('error', () => finish(bytes.done()));
