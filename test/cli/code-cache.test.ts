@@ -42,6 +42,22 @@ describe('the code caches made at build time', () => {
     expect(compileBundle(join(dist, bundle), createRequire(import.meta.url)).cachedDataRejected).toBe(true);
   });
 
+  it.each(BUNDLES)('a rejected dist/%s.cache is replaced, after one call that needs the bundle, by one V8 accepts', (bundle) => {
+    const dist = copyDist();
+    writeFileSync(join(dist, `${bundle}.cache`), 'garbage');
+    const event = bundle === 'shell.js' ? preEvent('Bash', { command: 'aeat modelo list' }) : preEvent('mcp__aeat__modelo_list');
+    expect(decide(dist, event, 'coordinator').code).toBe(0);
+    expect(compileBundle(join(dist, bundle), createRequire(import.meta.url)).cachedDataRejected).toBe(false);
+    expect(readdirSync(dist).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('leaves an accepted cache as it is', () => {
+    const dist = copyDist();
+    const before = readFileSync(join(dist, 'hook.js.cache'));
+    expect(decide(dist, preEvent('mcp__aeat__modelo_list'), 'coordinator').code).toBe(0);
+    expect(readFileSync(join(dist, 'hook.js.cache')).equals(before)).toBe(true);
+  });
+
   // A first call validates the policy (policy-validate.js); a Bash call reads the command (shell.js).
   const calls = [
     ['an MCP call', preEvent('mcp__aeat__modelo_work_create'), 'coordinator'],

@@ -2,12 +2,14 @@
 // Node host, spawns hooks with a unix socket on stdin), a pipe, a file or a terminal; on the Node
 // running the tests and on Node 22 (installed from npm into a cache folder on first use).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { closeSync, constants, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, constants, copyFileSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { createServer, connect, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { en } from '../../src/core/messages';
 import { BIN, cleanEnv, preEvent, tempDir, type Ran } from '../helpers/cli';
+import { wrapBundle } from '../../src/io/code-cache';
 import { installedNode, NODE22_VERSION } from '../helpers/node-runtime';
 import { ROOT, TAX_POLICY_PATH } from '../helpers/policy';
 
@@ -154,10 +156,15 @@ if (process.version !== `v${NODE22_VERSION}` && linuxX64) runtimes.push({ name: 
 
 describe.each(runtimes)('hook stdin on $name', (runtime) => {
   let node = '';
+  // A copy of dist: on a Node other than the one that built them, the hook replaces the code caches.
+  let dist = '';
   beforeAll(() => {
     node = runtime.node();
+    dist = mkdtempSync(join(tmpdir(), 'pg-dist-'));
+    for (const f of readdirSync(join(BIN, '..'))) copyFileSync(join(BIN, '..', f), join(dist, f));
   }, 300_000);
-  const hook = () => [node, BIN, 'hook'];
+  afterAll(() => rmSync(dist, { recursive: true, force: true }));
+  const hook = () => [node, join(dist, 'persona-gate.js'), 'hook'];
 
   it('answers with the event on a socket that the host ends', async () => {
     expectDeny(await viaSocket(hook(), setup().env, EVENT));
@@ -170,7 +177,7 @@ describe.each(runtimes)('hook stdin on $name', (runtime) => {
 
   it('answers an event written in pieces on a socket that is never ended', async () => {
     const { env } = setup();
-    const child = spawn(node, [BIN, 'hook'], { env, cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(node, hook().slice(1), { env, cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
     const ran = collect(child, Date.now(), () => child.stdin!.destroy());
     const bytes = Buffer.from(EVENT);
     for (let i = 0; i < bytes.length; i += 40) {
@@ -209,7 +216,7 @@ describe.each(runtimes)('hook stdin on $name', (runtime) => {
   });
 
   it('answers through process.stdin when the raw socket path is not available (permission model)', async () => {
-    const cmd = [node, runtime.permissionFlag, '--allow-fs-read=*', '--allow-fs-write=*', BIN, 'hook'];
+    const cmd = [node, runtime.permissionFlag, '--allow-fs-read=*', '--allow-fs-write=*', ...hook().slice(1)];
     const r = await viaSocket(cmd, setup({ PERSONA_GATE_DEADLINE_MS: '30000' }).env, EVENT, true);
     // The permission model announces itself on stderr as experimental; the answer is on stdout.
     expect(r.code).toBe(0);
@@ -218,5 +225,19 @@ describe.each(runtimes)('hook stdin on $name', (runtime) => {
 
   it('answers through process.stdin when stdin and stdout are one socket', async () => {
     expectDeny(await viaSharedSocket(hook(), setup({ PERSONA_GATE_DEADLINE_MS: '30000' }).env, EVENT));
+  });
+
+  it('after its first calls, runs from code caches this Node accepts', async () => {
+    // A first call (the policy validated), then a Bash call: each bundle has run once on this Node.
+    const { env } = setup();
+    expectDeny(await viaSocket(hook(), env, EVENT));
+    expect((await viaSocket(hook(), env, preEvent('Bash', { command: 'aeat modelo list' }))).code).toBe(0);
+    for (const bundle of ['hook.js', 'shell.js', 'policy-validate.js']) {
+      const wrapped = join(tempDir(), 'wrapped.js');
+      writeFileSync(wrapped, wrapBundle(readFileSync(join(dist, bundle), 'utf8')));
+      const check = `const fs=require('fs');const vm=require('vm');const s=new vm.Script(fs.readFileSync(process.argv[1],'utf8'),{filename:process.argv[2],cachedData:fs.readFileSync(process.argv[2]+'.cache')});process.stdout.write(String(s.cachedDataRejected))`;
+      const r = spawnSync(node, ['-e', check, wrapped, join(dist, bundle)], { encoding: 'utf8' });
+      expect([bundle, r.stdout]).toEqual([bundle, 'false']);
+    }
   });
 });
