@@ -4,12 +4,13 @@
 // Bash event. Writes docs/performance.md.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, openSync, closeSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { largePolicy } from './large-policy.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
+const loadAtStart = loadavg()[0];
 const RUNS = Number(process.env.BENCH_RUNS ?? 60);
 const WARMUP = 3;
 const FILL = Number(process.env.BENCH_FILL ?? 9999);
@@ -179,10 +180,11 @@ const budgetTable = [
 ].join('\n');
 const own = (prefix, way = HOST) => fmt(get(prefix, way).ms - nodeMs(way));
 const machine = `${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${process.platform}`;
+const load = `load average (1 min) ${loadAtStart.toFixed(1)} when the bench started, ${loadavg()[0].toFixed(1)} when it ended`;
 const report = `# Performance
 
 Measured by \`npm run bench\` (scripts/bench.mjs) on ${new Date().toISOString().slice(0, 10)}.
-Machine: ${machine}.
+Machine: ${machine}; ${load}.
 
 ## As the host pays it
 
