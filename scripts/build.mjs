@@ -1,8 +1,9 @@
 // Builds one CommonJS bundle per entry — the binary, the hook's hot path, the CLI, the policy
-// validator and the shell reader — then the hook's V8 code cache, by running one decision.
+// validator and the shell reader — then the V8 code cache of every bundle the hook runs, by
+// running real calls.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -18,26 +19,45 @@ const common = {
   external: ['./cli.js', './policy-validate.js', './shell.js', './hook.js', './mcp-pin.js'],
   logLevel: 'warning',
 };
+// node:os is not loaded by Node's own start, and loading it costs the hook about 0.2 ms; the hook
+// only needs it when HOME is unset. In the hook's bundles it is loaded on the first call instead.
+const lazyOs = {
+  name: 'lazy-os',
+  setup(b) {
+    b.onResolve({ filter: /^(node:)?os$/ }, (args) => (args.namespace === 'lazy-os' ? { path: 'node:os', external: true } : { path: 'lazy-os', namespace: 'lazy-os' }));
+    b.onLoad({ filter: /.*/, namespace: 'lazy-os' }, () => ({
+      loader: 'js',
+      contents: 'let os;const load=()=>os??=require("node:os");export const homedir=()=>load().homedir();export const tmpdir=()=>load().tmpdir();',
+    }));
+  },
+};
 await Promise.all([
   build({ ...common, entryPoints: ['src/bin/persona-gate.ts'], outfile: 'dist/persona-gate.js', banner: { js: '#!/usr/bin/env node' } }),
-  build({ ...common, entryPoints: ['src/hook/entry.ts'], outfile: 'dist/hook.js' }),
+  build({ ...common, entryPoints: ['src/hook/entry.ts'], outfile: 'dist/hook.js', plugins: [lazyOs] }),
   build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js' }),
-  build({ ...common, entryPoints: ['src/policy/validate.ts'], outfile: 'dist/policy-validate.js' }),
-  build({ ...common, entryPoints: ['src/shell/resolve-shell.ts'], outfile: 'dist/shell.js' }),
+  build({ ...common, entryPoints: ['src/policy/validate.ts'], outfile: 'dist/policy-validate.js', plugins: [lazyOs] }),
+  build({ ...common, entryPoints: ['src/shell/resolve-shell.ts'], outfile: 'dist/shell.js', plugins: [lazyOs] }),
   // The MCP client (the SDK), loaded by `persona-gate pin` alone.
   build({ ...common, entryPoints: ['src/mcp/pin.ts'], outfile: 'dist/mcp-pin.js' }),
 ]);
 chmodSync('dist/persona-gate.js', 0o755);
 
-// The code cache: one real decision, so that the functions every call runs are compiled into it.
+// The code caches: real calls, so that the functions every call runs are compiled into them. Each
+// run loads the caches the runs before it wrote, so the hook's cache ends up with what both an
+// MCP call and a Bash call run.
 const work = mkdtempSync(join(tmpdir(), 'persona-gate-build-'));
 try {
-  const event = { hook_event_name: 'PreToolUse', session_id: 'build', tool_name: 'mcp__aeat__whoami', tool_input: {}, tool_use_id: 'toolu_build', cwd: work };
+  const pre = (tool_name, tool_input) => JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 'build', tool_name, tool_input, tool_use_id: 'toolu_build', cwd: work });
   const env = { ...process.env, PERSONA_GATE_STATE_DIR: join(work, 'state'), PERSONA_GATE_CONFIG: 'examples/tax-filing.json', PERSONA_GATE_PERSONA: 'coordinator', HOME: work };
-  for (const key of ['PERSONA_GATE_STAGE', 'PERSONA_GATE_LOCALE', 'PERSONA_GATE_CONFIG_HOME']) delete env[key];
-  // The first run validates and caches the policy; the second is an ordinary call.
-  execFileSync(process.execPath, ['dist/persona-gate.js', 'hook'], { input: JSON.stringify(event), env });
-  execFileSync(process.execPath, ['dist/persona-gate.js', 'hook'], { input: JSON.stringify(event), env: { ...env, PERSONA_GATE_WRITE_CODE_CACHE: '1' } });
+  for (const key of ['PERSONA_GATE_STAGE', 'PERSONA_GATE_LOCALE', 'PERSONA_GATE_CONFIG_HOME', 'PERSONA_GATE_WRITE_CODE_CACHE']) delete env[key];
+  const run = (event, bundles) => execFileSync(process.execPath, ['dist/persona-gate.js', 'hook'], { input: event, env: { ...env, PERSONA_GATE_WRITE_CODE_CACHE: bundles } });
+  // The first call validates the policy and fills the policy cache; the ordinary calls come after.
+  run(pre('mcp__aeat__whoami', {}), 'policy-validate.js');
+  run(pre('Bash', { command: 'aeat modelo list --year 2025 && git status --short | head -20' }), 'hook.js,shell.js');
+  run(pre('mcp__aeat__whoami', {}), 'hook.js');
+  for (const bundle of ['hook.js', 'shell.js', 'policy-validate.js']) {
+    if (!existsSync(`dist/${bundle}.cache`)) throw new Error(`build: no code cache was written for dist/${bundle}`);
+  }
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

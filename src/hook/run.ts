@@ -147,9 +147,7 @@ async function runHook(argv: readonly string[], env: Env): Promise<HookResponse>
   const started = Date.now();
   const prefs = readPreferences(env);
   const m0 = messagesFor(localeFor(null, env, prefs.locale ?? 'en'));
-  const timer = setTimeout(() => emit(blockingError(m0.deadline(deadlineMs(env)))), deadlineMs(env));
-  const input = await readStdin(MAX_EVENT_BYTES);
-  clearTimeout(timer);
+  const input = await readStdin(MAX_EVENT_BYTES, { at: started + deadlineMs(env), onDeadline: () => emit(blockingError(m0.deadline(deadlineMs(env)))) });
   if (!input.ok) return blockingError(m0.eventTooLarge(MAX_EVENT_BYTES));
   return processEvent(input.text, argv, env, started, prefs);
 }

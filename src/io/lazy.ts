@@ -1,12 +1,15 @@
+import { join } from 'node:path';
 import type { ShellResolver } from '../core/decide';
 import type { PolicyValidation } from '../policy/validate';
 import type { listServers } from '../mcp/pin';
+import { runBundle } from './code-cache';
 
 declare const __BUNDLED__: boolean;
 
 /**
  * zod (the validator) and the shell reader live in bundles of their own, loaded the first time a
- * call needs them, so that the hook's common path never pays for them. Code that runs from the
+ * call needs them, so that the hook's common path never pays for them; each is run through V8's
+ * code cache made at build time, like the hook itself (see code-cache.ts). Code that runs from the
  * sources instead of the bundles (tests, scripts) provides the modules with `provideLazyModules`.
  */
 interface LazyModules {
@@ -25,19 +28,19 @@ function load<K extends keyof LazyModules>(name: K, bundle: string): LazyModules
   const existing = provided[name];
   if (existing) return existing;
   if (!__BUNDLED__) throw new Error(`${name} was not provided (running from sources: call provideLazyModules)`);
-  const loaded = require(bundle)[name] as LazyModules[K];
+  const loaded = (runBundle(join(__dirname, bundle), require) as LazyModules)[name];
   provided = { ...provided, [name]: loaded };
   return loaded;
 }
 
 export function lazyValidator(value: unknown, locale?: 'en' | 'es', policyPath?: string): PolicyValidation {
-  return load('validatePolicy', './policy-validate.js')(value, locale, policyPath);
+  return load('validatePolicy', 'policy-validate.js')(value, locale, policyPath);
 }
 
 export const lazyShellResolver: ShellResolver = (index, event) => {
   if (event.tool_name !== 'Bash' && event.tool_name !== 'PowerShell') return null;
-  return load('readShellCall', './shell.js')(index, event);
+  return load('readShellCall', 'shell.js')(index, event);
 };
 
 /** The MCP client (the SDK), for `persona-gate pin` only. */
-export const lazyListServers: typeof listServers = (servers, opts) => load('listServers', './mcp-pin.js')(servers, opts);
+export const lazyListServers: typeof listServers = (servers, opts) => load('listServers', 'mcp-pin.js')(servers, opts);
