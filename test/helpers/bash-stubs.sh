@@ -1,18 +1,5 @@
-# Sourced by the stubs of runners (sudo, su, script, watch, ssh, find, …) and, through BASH_ENV,
-# by every bash a test line starts. Plain bash, no external programs.
-#
-# A record is NUL-separated fields, appended to $PG_STUB_LOG with one write:
-#   R, program, PG_VIA, id, not-found (0/1), argument count, arguments…
-# id is pid.n (n: the length of PG_VIA, so records of one exec chain differ); PG_VIA lists the ids
-# of the recorded programs a process runs under, and is exported to whatever it runs next.
-# Set by the generated header: __pg_real_<name> (absolute paths of real programs).
-
-__pg_log() {
-  local name=$1
-  shift
-  printf '%s\0' R "$name" "${PG_VIA-}" "$BASHPID.${#PG_VIA}" "${__pg_nf:-0}" "$#" "$@" >> "$PG_STUB_LOG"
-  export PG_VIA="${PG_VIA:+$PG_VIA,}$BASHPID.${#PG_VIA}"
-}
+# Sourced by the stubs of runners (sudo, time, su, script, watch, ssh, find, …), after
+# test/helpers/bash-stubs-env.sh. Plain bash, no external programs.
 
 __pg_missing() { [[ $1 != */* ]] && ! type -P -- "$1" > /dev/null; }
 
@@ -37,7 +24,7 @@ __pg_stub() {
       while (($#)); do
         case $1 in
           --) shift; break ;;
-          -u|-g|-C|-h|-p|-D|-r|-t|-U|-T|--user|--group|--chdir|--prompt|--host|--role|--type|--other-user|--close-from) shift 2 ;;
+          -u|-g|-C|-h|-p|-D|-r|-t|-U|-T|--user|--group|--chdir|--prompt|--host|--role|--type|--other-user|--close-from) shift $(($# > 1 ? 2 : 1)) ;;
           -s|-i|--shell|--login) sh=1; shift ;;
           --*=*|-?*) shift ;;
           *) break ;;
@@ -50,6 +37,10 @@ __pg_stub() {
       fi
       (($#)) || exit 0
       __pg_exec "$@" ;;
+    time)
+      while (($#)); do case $1 in --) shift; break ;; -f|-o|--format|--output) shift $(($# > 1 ? 2 : 1)) ;; -?*) shift ;; *) break ;; esac; done
+      (($#)) || exit 0
+      __pg_exec "$@" ;;
     setsid|chronic|unbuffer)
       while (($#)); do case $1 in --) shift; break ;; -?*) shift ;; *) break ;; esac; done
       (($#)) || exit 0
@@ -58,7 +49,7 @@ __pg_stub() {
       while (($#)); do
         case $1 in
           --) shift; break ;;
-          -S|-G|-R|-w|--setuid|--setgid|--root|--wd|--propagation|--map-user|--map-group|--map-users|--map-groups|--kill-child|--monotonic|--boottime) shift 2 ;;
+          -S|-G|-R|-w|--setuid|--setgid|--root|--wd|--propagation|--map-user|--map-group|--map-users|--map-groups|--kill-child|--monotonic|--boottime) shift $(($# > 1 ? 2 : 1)) ;;
           -?*) shift ;;
           *) break ;;
         esac
@@ -69,9 +60,9 @@ __pg_stub() {
       has=''
       while (($#)); do
         case $1 in
-          -c|-[!-]*c|--command|--session-command) cmd=$2; has=1; shift 2 ;;
+          -c|-[!-]*c|--command|--session-command) cmd=$2; has=1; shift $(($# > 1 ? 2 : 1)) ;;
           --command=*|--session-command=*) cmd=${1#*=}; has=1; shift ;;
-          -s|--shell|-g|--group|-G|--supp-group|-w|--whitelist-environment) shift 2 ;;
+          -s|--shell|-g|--group|-G|--supp-group|-w|--whitelist-environment) shift $(($# > 1 ? 2 : 1)) ;;
           *) shift ;;
         esac
       done
@@ -81,9 +72,9 @@ __pg_stub() {
       has=''
       while (($#)); do
         case $1 in
-          -c|-[!-]*c|--command) cmd=$2; has=1; shift 2 ;;
+          -c|-[!-]*c|--command) cmd=$2; has=1; shift $(($# > 1 ? 2 : 1)) ;;
           --command=*) cmd=${1#*=}; has=1; shift ;;
-          -E|--echo|-o|--output-limit|-T|--log-timing|-I|--log-in|-O|--log-out|-B|--log-io|-m|--logging-format) shift 2 ;;
+          -E|--echo|-o|--output-limit|-T|--log-timing|-I|--log-in|-O|--log-out|-B|--log-io|-m|--logging-format) shift $(($# > 1 ? 2 : 1)) ;;
           *) shift ;;
         esac
       done
@@ -94,7 +85,7 @@ __pg_stub() {
       while (($#)); do
         case $1 in
           --) shift; break ;;
-          -n|--interval|-q|--equexit) shift 2 ;;
+          -n|--interval|-q|--equexit) shift $(($# > 1 ? 2 : 1)) ;;
           -x|--exec) x=1; shift ;;
           --*=*|-?*) shift ;;
           *) break ;;
@@ -107,7 +98,7 @@ __pg_stub() {
       while (($#)); do
         case $1 in
           --) shift; break ;;
-          -b|-c|-D|-E|-e|-F|-I|-i|-J|-L|-l|-m|-O|-o|-p|-Q|-R|-S|-W|-w|-B) shift 2 ;;
+          -b|-c|-D|-E|-e|-F|-I|-i|-J|-L|-l|-m|-O|-o|-p|-Q|-R|-S|-W|-w|-B) shift $(($# > 1 ? 2 : 1)) ;;
           -?*) shift ;;
           *) break ;;
         esac
@@ -129,12 +120,4 @@ __pg_stub() {
       exit 0 ;;
   esac
   exit "${PG_STUB_STATUS:-0}"
-}
-
-# bash calls this for a command it cannot find (BASH_ENV makes every bash of a line define it).
-command_not_found_handle() {
-  local __pg_nf=1
-  __pg_log "$@"
-  printf 'bash: %s: command not found\n' "$1" >&2
-  return 127
 }

@@ -10,26 +10,31 @@ import { delimiter, join } from 'node:path';
  *
  * - PATH holds the stub directory only. A program with no stub is recorded too, through bash's
  *   `command_not_found_handle` (defined via BASH_ENV in every bash the line starts), and fails 127.
- * - Each record is one JSON line appended with a single write to the line's own log file: the
- *   program, its arguments (exact: spaces, quotes, newlines survive), an id, and the ids of the
- *   recorded programs it runs under (passed down in the environment, so background jobs and
- *   process substitutions keep them) — enough to tell what a wrapper or a shell ran.
+ * - A record is NUL-separated fields appended with one write to the line's own log: the program, its
+ *   arguments (exact: spaces, quotes, newlines survive), an id, and the ids of the recorded programs
+ *   it runs under (passed down in the environment, so background jobs and process substitutions
+ *   keep them) — enough to tell what a wrapper or a shell ran. Stubs that only record are POSIX sh.
  * - Plain stubs print nothing and exit with the line's chosen status (0 by default, 1 to take the
- *   `||` branches). Filters that only read (cat, tee, echo, printf, grep, head, tail, sort, sed
- *   without -i, tr, cut, wc) pass their input through with the real program after recording, so that
- *   `cat <<EOF | sh` or `echo … | tee | bash` feed the shell what they would. tee writes no file.
+ *   `||` branches). Filters that only read (cat, echo, printf, grep, head, tail, sort without -o,
+ *   sed without -i and sandboxed, tr, cut, wc) pass their input on through the real program after
+ *   recording, so that `cat <<EOF | sh` or `echo … | tee | bash` feed the shell what they would;
+ *   tee copies its input and writes no file.
  * - Wrappers record themselves, then run their command: env, timeout, nohup, nice, ionice, stdbuf
- *   and xargs are the real programs (their option parsing and PATH search are bash-level truth);
- *   sudo, doas, setsid, chronic, unbuffer, unshare, su, script, watch, ssh and find are stubs that
- *   run what the real one would run, once, locally: `watch CMD` and `ssh host CMD` as `sh -c "$*"`,
- *   `su -c`/`script -c` as `sh -c`, `find … -exec CMD {} \;` once with `{}` replaced by `.` (find
+ *   and xargs are the real programs (their option parsing and PATH search are the truth); sudo,
+ *   doas, time, setsid, chronic, unbuffer, unshare, su, script, watch, ssh and find are stubs that run what
+ *   the real one would, once, locally: `watch CMD` as `sh -c "$*"`, `ssh host CMD` and `su -c` as
+ *   `bash -c`, `script -c` as `sh -c`, `find … -exec CMD {} \;` once with `{}` replaced by `.` (find
  *   itself is a stub: a real find could walk or delete anything a line names).
  * - sh, bash, dash, zsh and ksh record themselves and exec the real /bin/bash with the same
- *   arguments, so `| sh`, `bash -c`, `bash <<EOF` really run their code (sh is bash here, not dash).
- * - Each line runs as `bash -c LINE` with stdin /dev/null, in a fresh empty directory, under a
- *   timeout (killed); its log is complete when every process holding the line's marker pipe has
- *   exited, so background jobs are waited for. Many lines run per driver process, a few drivers in
- *   parallel.
+ *   arguments, so `| sh`, `bash -c`, `bash <<EOF` really run their code (sh is bash here, not dash);
+ *   startup files are not read (`bash -l` would run what the machine's /etc/profile runs).
+ * - Each line runs as `bash -c LINE` with stdin /dev/null, in a fresh empty directory, HOME a
+ *   temporary directory, FUNCNEST=4 (a function that calls itself, even in a pipeline, stops soon);
+ *   its log is complete when every process holding the line's marker pipe has exited, so background
+ *   jobs are waited for. Many lines run per driver process (test/helpers/bash-stubs-driver.sh), a
+ *   driver per core; a line that makes no progress within the time limit has its process group
+ *   killed.
+ * - What bash does by itself still happens: a redirection to an absolute path writes that file.
  */
 
 export interface RanProgram {
@@ -67,7 +72,7 @@ export const PASS_THROUGH = ['cat', 'echo', 'printf', 'grep', 'head', 'tail', 's
 /** Real wrappers: recorded, then the real program runs its command (found on the stub PATH). */
 export const REAL_WRAPPERS = ['env', 'timeout', 'nohup', 'nice', 'ionice', 'stdbuf', 'xargs'] as const;
 /** Stubbed runners: recorded, then they run what the real one would. */
-export const RUNNER_STUBS = ['sudo', 'doas', 'setsid', 'chronic', 'unbuffer', 'unshare', 'su', 'script', 'watch', 'ssh', 'find'] as const;
+export const RUNNER_STUBS = ['sudo', 'doas', 'time', 'setsid', 'chronic', 'unbuffer', 'unshare', 'su', 'script', 'watch', 'ssh', 'find'] as const;
 export const SHELL_STUBS = ['bash', 'sh', 'dash', 'zsh', 'ksh'] as const;
 export const STUBBED: ReadonlySet<string> = new Set<string>([...PLAIN_STUBS, ...PASS_THROUGH, ...REAL_WRAPPERS, ...RUNNER_STUBS, ...SHELL_STUBS, 'true', 'false']);
 
@@ -117,7 +122,7 @@ function stubScript(name: string, lib: string): string {
   else if (name === 'tee') tail = `exec ${real('cat')}`;
   else if (name === 'sort') tail = `for a; do case $a in -o*|--output*) exit 0 ;; esac; done\nexec ${real('sort')} "$@"`;
   else if (name === 'sed') tail = `for a; do case $a in --in-place*) exit 0 ;; --*) ;; -*i*) exit 0 ;; esac; done\nexec ${real('sed')} --sandbox "$@"`;
-  else if ((SHELL_STUBS as readonly string[]).includes(name)) tail = `${pass}exec /bin/bash "$@"`;
+  else if ((SHELL_STUBS as readonly string[]).includes(name)) tail = `${pass}exec /bin/bash --noprofile --norc "$@"`;
   else if ((REAL_WRAPPERS as readonly string[]).includes(name)) tail = `${pass}exec ${real(name)} "$@"`;
   else if ((PASS_THROUGH as readonly string[]).includes(name)) tail = `exec ${real(name)} "$@"`;
   else tail = 'exit "${PG_STUB_STATUS:-0}"';
@@ -134,8 +139,8 @@ export interface BashStubs {
   bin: string;
   /** Runs lines in batches (several drivers in parallel); results in the same order. */
   runMany(lines: readonly StubLine[], opts?: { workers?: number; timeoutSeconds?: number }): Promise<StubRun[]>;
-  /** One line, synchronously (for shrinking). */
-  run(line: string, stubStatus?: 0 | 1): StubRun;
+  /** One line, synchronously (for shrinking); killed with all it started after `timeoutSeconds` (5). */
+  run(line: string, stubStatus?: 0 | 1, timeoutSeconds?: number): StubRun;
   cleanup(): void;
 }
 
@@ -145,12 +150,13 @@ export function createBashStubs(): BashStubs {
   const home = join(root, 'home');
   mkdirSync(bin);
   mkdirSync(home);
+  const bashEnv = join(HERE, 'bash-stubs-env.sh');
   const lib = join(root, 'stub-lib.sh');
-  const reals = [...REAL_WRAPPERS, ...PASS_THROUGH].map((name) => `__pg_real_${name}=${quote(realProgram(name))}`);
-  writeFileSync(lib, `${reals.join('\n')}\n${readFileSync(join(HERE, 'bash-stubs.sh'), 'utf8')}`);
+  writeFileSync(lib, `. ${quote(bashEnv)}\n${readFileSync(join(HERE, 'bash-stubs.sh'), 'utf8')}`);
   for (const name of STUBBED) writeFileSync(join(bin, name), stubScript(name, lib), { mode: 0o755 });
   const driver = join(HERE, 'bash-stubs-driver.sh');
-  const env = { PATH: bin, HOME: home, LC_ALL: 'C', BASH_ENV: lib, TMPDIR: home, FUNCNEST: '16', PG_TIMEOUT: realProgram('timeout') };
+  const env = { PATH: bin, HOME: home, LC_ALL: 'C', BASH_ENV: bashEnv, TMPDIR: home, FUNCNEST: '4' };
+  const timeoutProgram = realProgram('timeout');
   let batch = 0;
 
   const prepare = (lines: readonly StubLine[], from: number) => {
@@ -171,7 +177,7 @@ export function createBashStubs(): BashStubs {
     rmSync(out, { recursive: true, force: true });
     return runs;
   };
-  const args = (out: string, from: number, limitSeconds: number) => ['--norc', '--noprofile', driver, out, String(from), String(limitSeconds)];
+  const args = (out: string, from: number) => ['--norc', '--noprofile', driver, out, String(from)];
   const recordsOf = (lines: readonly StubLine[]) => lines.map((l) => `${l.stubStatus ?? 0}:${l.line.replace(/\0/g, '')}\0`);
   const parseStatuses = (text: string, into: Map<number, number>) => {
     for (const row of text.split('\n')) {
@@ -190,7 +196,7 @@ export function createBashStubs(): BashStubs {
     while (next < from + records.length) {
       const start = next;
       await new Promise<void>((resolve, reject) => {
-        const child = spawn('/bin/bash', args(out, start, 0), { env, cwd: home, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+        const child = spawn('/bin/bash', args(out, start), { env, cwd: home, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
         let pending = '';
         let stderr = '';
         let killed = false;
@@ -248,13 +254,15 @@ export function createBashStubs(): BashStubs {
       );
       return parts.flat();
     },
-    run(line, stubStatus = 0) {
+    run(line, stubStatus = 0, timeoutSeconds = 5) {
       const lines = [{ line, stubStatus }];
       const out = prepare(lines, 0);
-      const r = spawnSync('/bin/bash', args(out, 0, 2), { env, cwd: home, input: recordsOf(lines).join(''), stdio: ['pipe', 'pipe', 'pipe'], timeout: 30_000, encoding: 'utf8' });
-      if (r.status !== 0) throw new Error(`bash-stubs driver exited ${r.status}: ${r.stderr}`);
+      // timeout(1) makes a process group of the driver and the line, and kills all of it.
+      const r = spawnSync(timeoutProgram, ['-s', 'KILL', String(timeoutSeconds), '/bin/bash', ...args(out, 0)], { env, cwd: home, input: recordsOf(lines).join(''), stdio: ['pipe', 'pipe', 'pipe'], encoding: 'utf8' });
       const statuses = new Map<number, number>();
       parseStatuses(r.stdout, statuses);
+      if ((r.status === TIMED_OUT || r.signal === 'SIGKILL') && !statuses.has(0)) statuses.set(0, TIMED_OUT);
+      else if (r.status !== 0) throw new Error(`bash-stubs driver exited ${r.status}: ${r.stderr}`);
       return collect(out, lines, 0, statuses)[0]!;
     },
     cleanup() {

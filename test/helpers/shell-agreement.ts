@@ -4,7 +4,7 @@ import { emptyState } from '../../src/core/state';
 import { makeProtectedPathCheck } from '../../src/io/protect';
 import { readCommandLine, type ShellReadingRaw } from '../../src/shell/commands';
 import { readShellCall } from '../../src/shell/resolve-shell';
-import { RUNNERS, SHELL_STUBS, type RanProgram, type StubRun } from './bash-stubs';
+import { RUNNERS, SHELL_STUBS, STUBBED, type RanProgram, type StubRun } from './bash-stubs';
 import { pre, taxIndex } from './policy';
 
 /**
@@ -49,6 +49,8 @@ export function makeJudge(index = agreementIndex()): Judge {
 export function cataloguedPrograms(index: PolicyIndex): Set<string> {
   return new Set(index.bashPrefixes().map((p) => p.words[0]!.replace(/^.*\//, '')));
 }
+
+const baseName = (program: string) => program.slice(program.lastIndexOf('/') + 1);
 
 const shellQuote = (s: string) => (/^[A-Za-z0-9_./=:@%+,-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
 
@@ -101,9 +103,10 @@ export interface Comparison {
  * by name, except
  * - a runner (wrapper, shell with `-c`, `find -exec`, `watch` …) that went on to run another
  *   program: that program is recorded and checked in its place;
- * - a program that is not catalogued, run by a shell from code the line does not hold as written
- *   (stdin, a here-document, a file, a `-c` string built at run time): such opaque code (SPEC §9.3)
- *   is process_exec, which this ceiling allows; what it runs cannot be named before it runs.
+ * - a program run by a shell from code the line does not hold as written (stdin, a here-document, a
+ *   file, a `-c` string built at run time): such opaque code (SPEC §9.3) is process_exec, which this
+ *   ceiling allows, unless it runs a catalogued program whose name is written in the line — then
+ *   the line must be refused.
  * And no program bash ran may be one that, as a command line of its own, the persona is refused
  * (`aeat modelo export`, owned by another persona).
  */
@@ -120,11 +123,17 @@ export function compare(line: string, decision: Decision, run: StubRun | null, j
       return parent !== undefined && runsOpaqueCode(parent, line);
     });
   const disagreements: Disagreement[] = [];
+  // A real wrapper (env, nohup, timeout …) cannot record a program it did not find: it is taken
+  // to have handed off when one of its words is a reported program that has no stub.
+  const missingReported = (r: RanProgram) => r.args.some((a) => reported.has(baseName(a)) && !STUBBED.has(baseName(a)));
   for (const r of run.ran) {
-    const runner = RUNNERS.has(r.program) && handedOff.has(r.id);
+    const runner = RUNNERS.has(r.program) && (handedOff.has(r.id) || missingReported(r));
     if (!runner && judge(asCommand(r)).verdict === 'deny') disagreements.push({ kind: 'refused alone', program: r, verdict: decision.verdict });
     if (reported.has(r.program) || runner) continue;
-    if (opaque(r) && !catalogued.has(r.program)) continue;
+    // Opaque code may run anything not catalogued at this ceiling; a catalogued program it runs must
+    // make the line refused when its name is written in the line (SPEC §9.3). Written otherwise
+    // (`a\eat`, `$'\x61eat'` inside the code), it is the residue SPEC §9.8 states.
+    if (opaque(r) && (!catalogued.has(r.program) || !line.includes(r.program))) continue;
     disagreements.push({ kind: 'unreported', program: r, verdict: decision.verdict });
   }
   return { ...base, disagreements };

@@ -45,6 +45,7 @@ describe('bash and the shell reader agree on what a line runs', () => {
       let bashMs = 0;
       let letThrough = 0;
       let ranByBash = 0;
+      const retried: string[] = [];
       const failures: Failure[] = [];
       const tagTotals = new Map<string, number>();
 
@@ -66,8 +67,9 @@ describe('bash and the shell reader agree on what a line runs', () => {
         // A line the watchdog stopped (a loaded machine) runs again with more time; one that still
         // does not end is a fault of the grammar, reported as such.
         const slow = runs.flatMap((r, k) => (r.timedOut ? [k] : []));
+        retried.push(...slow.map((k) => distinct.get(keys[k]!)!.line));
         if (slow.length > 0) {
-          const again = await stubs.runMany(slow.map((k) => distinct.get(keys[k]!)!), { timeoutSeconds: 20 });
+          const again = await stubs.runMany(slow.map((k) => distinct.get(keys[k]!)!), { timeoutSeconds: 15 });
           slow.forEach((k, j) => (runs[k] = again[j]!));
           const hung = slow.filter((k) => runs[k]!.timedOut).map((k) => keys[k]);
           expect(hung, 'lines bash did not finish').toEqual([]);
@@ -85,11 +87,16 @@ describe('bash and the shell reader agree on what a line runs', () => {
       const seconds = (Date.now() - started) / 1000;
       console.log(
         `shell differential: ${RUNS} lines, ${letThrough} let through under ${PERSONA}, ${ranByBash} distinct run by bash in ${(bashMs / 1000).toFixed(1)} s ` +
-          `(${((ranByBash / bashMs) * 1000).toFixed(0)} lines/s), ${seconds.toFixed(1)} s in all; ${failures.length} lines disagree (seed ${SEED})`,
+          `(${((ranByBash / bashMs) * 1000).toFixed(0)} lines/s, ${retried.length} run again after the watchdog${retried.length ? `: ${JSON.stringify(retried.slice(0, 5))}` : ''}), ${seconds.toFixed(1)} s in all; ${failures.length} lines disagree (seed ${SEED})`,
       );
       // A persona that refused nearly everything would make this property say nothing.
       expect(letThrough / RUNS).toBeGreaterThan(0.05);
-      if (failures.length > 0) expect.fail(report(failures, tagTotals, stubs, judge, catalogued));
+      if (failures.length > 0) {
+        const t0 = Date.now();
+        const message = report(failures, tagTotals, stubs, judge, catalogued);
+        console.log(`shell differential: the first failure shrunk in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+        expect.fail(message);
+      }
     },
     Math.max(120_000, RUNS * 30),
   );
@@ -107,7 +114,7 @@ function report(failures: Failure[], tagTotals: Map<string, number>, stubs: Bash
       if (comparison.disagreements.length > 0) shrunk = comparison;
       return comparison.disagreements.length === 0;
     }),
-    { seed: first.seed, path: String(first.index), interruptAfterTimeLimit: 20_000 },
+    { seed: first.seed, path: String(first.index), interruptAfterTimeLimit: 15_000 },
   );
   const counterexample = details.failed && shrunk !== null ? (shrunk as Comparison) : first.comparison;
   const byTag = new Map<string, Failure[]>();

@@ -109,8 +109,15 @@ describe('the stubbed bash', () => {
     expect(ran('git diff --quiet || aeat modelo export', 1)).toEqual(['git diff --quiet', 'aeat modelo export']);
   });
 
+  it('stops a function that calls itself', () => {
+    const started = Date.now();
+    const run = stubs.run('aeat() { aeat x | aeat y | aeat z; }; aeat modelo export; ls');
+    expect([run.timedOut, run.ran.map((r) => r.program)]).toEqual([false, ['ls']]);
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
   it('kills a line that does not end', () => {
-    const run = stubs.run('ls; while :; do :; done');
+    const run = stubs.run('ls; while :; do :; done', 0, 2);
     expect([run.timedOut, run.ran.map((r) => r.program)]).toEqual([true, ['ls']]);
   });
 
