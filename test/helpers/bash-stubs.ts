@@ -63,12 +63,12 @@ export interface StubLine {
 
 /** Programs whose stub records its call and does nothing else. */
 export const PLAIN_STUBS = [
-  'aeat', 'gh', 'git', 'tee', 'npm', 'npx', 'node', 'python3', 'python', 'make', 'curl', 'wget', 'ls', 'rm', 'cp', 'mv', 'mkdir',
+  'aeat', 'gh', 'git', 'npm', 'npx', 'node', 'python3', 'python', 'make', 'curl', 'wget', 'ls', 'rm', 'cp', 'mv', 'mkdir',
   'touch', 'chmod', 'ln', 'jq', 'date', 'tar', 'diff', 'awk', 'perl', 'ruby', 'vim', 'uniq', 'persona-gate', 'sleep', 'kill',
   'pwd', 'test', '[', 'which', 'id', 'whoami', 'stat', 'rg', 'yarn', 'pnpm', 'docker', 'ssh-add', 'scp', 'rsync', 'sqlite3',
 ] as const;
-/** Filters: recorded, then the real program copies its input through. */
-export const PASS_THROUGH = ['cat', 'echo', 'printf', 'grep', 'head', 'tail', 'sort', 'sed', 'tr', 'cut', 'wc'] as const;
+/** Filters: recorded, then the real program copies its input through (tee: cat, writing no file). */
+export const PASS_THROUGH = ['cat', 'tee', 'echo', 'printf', 'grep', 'head', 'tail', 'sort', 'sed', 'tr', 'cut', 'wc'] as const;
 /** Real wrappers: recorded, then the real program runs its command (found on the stub PATH). */
 export const REAL_WRAPPERS = ['env', 'timeout', 'nohup', 'nice', 'ionice', 'stdbuf', 'xargs'] as const;
 /** Stubbed runners: recorded, then they run what the real one would. */
@@ -137,7 +137,10 @@ const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 export interface BashStubs {
   /** The directory on PATH: one executable per stubbed program. */
   bin: string;
-  /** Runs lines in batches (several drivers in parallel); results in the same order. */
+  /**
+   * Runs lines in batches, a driver per core; results in the same order. A line that makes no
+   * progress for `timeoutSeconds` (5) is killed with everything it started.
+   */
   runMany(lines: readonly StubLine[], opts?: { workers?: number; timeoutSeconds?: number }): Promise<StubRun[]>;
   /** One line, synchronously (for shrinking); killed with all it started after `timeoutSeconds` (5). */
   run(line: string, stubStatus?: 0 | 1, timeoutSeconds?: number): StubRun;
