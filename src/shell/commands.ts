@@ -34,12 +34,20 @@ export interface Invocation {
 
 export interface ShellReadingRaw {
   invocations: Invocation[];
+  /** Every string read again as shell code (`bash -c`, `eval`, alias and trap bodies, ssh commands), as it was read. */
+  sources: string[];
   functions: string[];
   heredocs: HereDoc[];
   unparsable?: string;
 }
 
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/;
+
+/** `NAME=value` with the name and `=` unquoted (the value may be quoted: `A="x y"`). */
+function isAssignment(w: Word): boolean {
+  const m = ASSIGNMENT.exec(w.text);
+  return m !== null && (w.quotedAt === undefined || w.quotedAt < 0 || w.quotedAt >= m[0].length);
+}
 /** More simple commands than this in one line (after re-reading nested code): unreadable. */
 export const MAX_INVOCATIONS = 4096;
 
@@ -76,6 +84,24 @@ function afterOptions(rest: Word[], valueOptions: readonly string[], positional:
   return { at: j };
 }
 
+const SSH_VALUE_OPTIONS = new Set(['-p', '-i', '-l', '-o', '-F', '-J', '-L', '-R', '-D', '-b', '-c', '-E', '-e', '-m', '-O', '-Q', '-S', '-w', '-W', '-B', '-I']);
+
+/** The command words ssh runs on the remote host, after its options and the host; null when it runs none. */
+function sshCommand(args: Word[]): Word[] | null {
+  let k = 0;
+  while (k < args.length) {
+    const t = args[k]!.text;
+    if (t === '--') {
+      k++;
+      break;
+    }
+    if (!t.startsWith('-')) break;
+    k += SSH_VALUE_OPTIONS.has(t) ? 2 : 1;
+  }
+  const rest = args.slice(k + 1);
+  return rest.length > 0 ? rest : null;
+}
+
 /** `find … -exec CMD {} \;` and friends: each command it runs, as words. */
 function findCommands(args: Word[]): { words: Word[]; completed: boolean }[] {
   const out: { words: Word[]; completed: boolean }[] = [];
@@ -100,7 +126,7 @@ function findCommands(args: Word[]): { words: Word[]; completed: boolean }[] {
 /** Removes one layer: assignments, a wrapper and its options, a shell's `-c`, `eval`, or a runner. */
 function peel(words: Word[], assignments: string[]): Peeled {
   let k = 0;
-  while (k < words.length && !words[k]!.quoted && ASSIGNMENT.test(words[k]!.text)) assignments.push(words[k++]!.text);
+  while (k < words.length && isAssignment(words[k]!)) assignments.push(words[k++]!.text);
   const rest = words.slice(k);
   if (rest.length === 0) return { kind: 'run', words: rest };
   const first = rest[0]!;
@@ -138,7 +164,7 @@ function peel(words: Word[], assignments: string[]): Peeled {
     const { at, command } = found;
     let j = at;
     if (name === 'env') {
-      while (j < rest.length && ASSIGNMENT.test(rest[j]!.text)) assignments.push(rest[j++]!.text);
+      while (j < rest.length && isAssignment(rest[j]!)) assignments.push(rest[j++]!.text);
     }
     if (command) {
       const extra = wrapper.joinsIntoShell ? rest.slice(at) : [];
@@ -233,6 +259,7 @@ function peel(words: Word[], assignments: string[]): Peeled {
 
 interface Walk {
   out: Invocation[];
+  sources: string[];
   functions: string[];
   heredocs: HereDoc[];
 }
@@ -265,6 +292,7 @@ function runWords(start: Word[], redirects: Redirect[], cond: boolean, completed
       const sources = peeled.kind === 'reparse' ? [{ source: peeled.source, dynamic: peeled.dynamic }] : peeled.sources;
       for (const s of sources) {
         if (s.dynamic) return `a command string built at run time (${peeled.via} with an expansion)`;
+        walk.sources.push(s.source);
         const problem = invocationsOf(parseShell(s.source, depth + 1), depth + 1, cond, walk);
         if (problem) return problem;
       }
@@ -298,6 +326,16 @@ function runWords(start: Word[], redirects: Redirect[], cond: boolean, completed
           depth,
         });
         recorded = true;
+        // what ssh runs on the other host is a shell line too: read it like `bash -c`
+        if (baseName(program!.text) === 'ssh') {
+          const remote = sshCommand(args);
+          if (remote && remote.some((w) => w.dynamic)) return 'a remote command built at run time (ssh with an expansion)';
+          if (remote) {
+            walk.sources.push(remote.map((w) => w.text).join(' '));
+            const problem = invocationsOf(parseShell(remote.map((w) => w.text).join(' '), depth + 1), depth + 1, cond, walk);
+            if (problem) return problem;
+          }
+        }
       }
       break;
     }
@@ -311,7 +349,7 @@ function runWords(start: Word[], redirects: Redirect[], cond: boolean, completed
 
 /** Every program a command line may run, with its words, or why the line cannot be read with confidence. */
 export function readCommandLine(src: string): ShellReadingRaw {
-  const walk: Walk = { out: [], functions: [], heredocs: [] };
+  const walk: Walk = { out: [], sources: [], functions: [], heredocs: [] };
   const unparsable = invocationsOf(parseShell(src), 0, false, walk);
-  return unparsable ? { invocations: [], functions: [], heredocs: [], unparsable } : { invocations: walk.out, functions: walk.functions, heredocs: walk.heredocs };
+  return unparsable ? { invocations: [], sources: [], functions: [], heredocs: [], unparsable } : { invocations: walk.out, sources: walk.sources, functions: walk.functions, heredocs: walk.heredocs };
 }

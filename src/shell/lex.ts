@@ -22,6 +22,8 @@ export interface Word {
   quoted: boolean;
   /** Uses ANSI-C (`$'…'`) or locale (`$"…"`) quoting. */
   ansi: boolean;
+  /** Where the first quoted or escaped character stands in `text` (-1: none). */
+  quotedAt?: number;
 }
 
 export interface Redirect {
@@ -93,7 +95,7 @@ interface Budget {
   arithmetic: number;
 }
 
-function decodeAnsiC(src: string, start: number): { text: string; end: number } {
+export function decodeAnsiC(src: string, start: number): { text: string; end: number } {
   let out = '';
   let i = start;
   for (;;) {
@@ -250,6 +252,7 @@ export class Lexer {
     try {
       const body = this.readArithmetic();
       this.collectSubstitutions(body);
+      if (/\bcase\b/.test(body)) this.tokens.push(...this.subshellReading(body));
       return true;
     } catch (err) {
       if (!(err instanceof Unparsable) || err instanceof TooComplex) throw err;
@@ -354,6 +357,18 @@ export class Lexer {
     }
   }
 
+  /** `(( body ))` read as nested subshells instead of arithmetic; nothing when it does not read so. */
+  private subshellReading(body: string): Token[] {
+    if (this.depth + 1 > MAX_DEPTH) throw new Unparsable(`commands nested more than ${MAX_DEPTH} deep`);
+    try {
+      const inner = new Lexer(`(${body})`, 0, this.depth + 1, this.budget, this.docs);
+      return [{ kind: 'nested', tokens: inner.run(false) }];
+    } catch (err) {
+      if (err instanceof TooComplex) throw err;
+      return [];
+    }
+  }
+
   private nestedFromSource(source: string): Token {
     if (this.depth + 1 > MAX_DEPTH) throw new Unparsable(`commands nested more than ${MAX_DEPTH} deep`);
     if (--this.budget.substitutions < 0) throw new Unparsable(`more than ${MAX_SUBSTITUTIONS} command substitutions`);
@@ -435,6 +450,8 @@ export class Lexer {
         const holder = new Lexer(body, 0, this.depth + 1, this.budget, this.docs);
         holder.collectSubstitutions(body);
         nested.push(...holder.tokens);
+        // bash may not take it as arithmetic where a case pattern's `)` upsets its count: read the subshell too
+        if (/\bcase\b/.test(body)) nested.push(...this.subshellReading(body));
         return { text: this.src.slice(start, this.i), nested };
       } catch (err) {
         if (!(err instanceof Unparsable) || err instanceof TooComplex) throw err;
@@ -478,7 +495,15 @@ export class Lexer {
     };
     let dynamic = false;
     let quoted = false;
+    /** Where in the word's text the first quoted or escaped character stands (`A="x y"` is still an assignment). */
+    let quotedAt = -1;
     let ansi = false;
+    const markQuoted = () => {
+      if (!quoted) {
+        quoted = true;
+        quotedAt = textParts.reduce((n, p) => n + p.length, 0) + text.length;
+      }
+    };
     const pushNested = (tokens: Token[]) => {
       for (const t of tokens) this.tokens.push(t);
     };
@@ -531,9 +556,9 @@ export class Lexer {
         }
         if (this.src[this.i] === '\\') this.i++;
         if (escaped.length > 0) {
+          markQuoted();
           text += escaped.join('');
           live += '_'.repeat(escaped.length);
-          quoted = true;
         }
         continue;
       }
@@ -543,19 +568,19 @@ export class Lexer {
         const part = this.src.slice(this.i + 1, end);
         // bash expands an array subscript in a quoted name (`[[ 'a[$(cmd)]' -eq 0 ]]`, `printf -v 'a[$(cmd)]'`): read what it would run
         if (hasSubscriptSubstitution(part)) this.collectSubstitutions(part);
+        markQuoted();
         text += part;
         live += '_'.repeat(part.length);
-        quoted = true;
         this.i = end + 1;
         continue;
       }
       if (c === '$' && this.peek(1) === "'") {
         const decoded = decodeAnsiC(this.src, this.i + 2);
         if (hasSubscriptSubstitution(decoded.text)) this.collectSubstitutions(decoded.text);
+        markQuoted();
         text += decoded.text;
         live += '_'.repeat(decoded.text.length);
         this.i = decoded.end;
-        quoted = true;
         ansi = true;
         continue;
       }
@@ -565,7 +590,7 @@ export class Lexer {
           this.i++;
         }
         this.i++;
-        quoted = true;
+        markQuoted();
         for (;;) {
           if (this.i >= this.src.length) throw new Unparsable('an unterminated double quote');
           const d = this.peek();
@@ -627,7 +652,7 @@ export class Lexer {
     }
     textParts.push(text);
     liveParts.push(live);
-    return { text: textParts.join(''), dynamic, pattern: isPattern(liveParts.join('')), quoted, ansi };
+    return { text: textParts.join(''), dynamic, pattern: isPattern(liveParts.join('')), quoted, ansi, quotedAt };
   }
 }
 

@@ -5,7 +5,7 @@ import type { PolicyIndex } from '../core/policy-index';
 import { subjectForCommand, type Subject } from '../core/resolve';
 import { isAbsoluteOrHome, type PathEffect } from '../core/types';
 import { baseName, readCommandLine, type Invocation } from './commands';
-import type { Word } from './lex';
+import { decodeAnsiC, type Word } from './lex';
 import { BUILTINS, GIT_NETWORK, GIT_READ, GIT_WRITE, NETWORK, PACKAGE_MANAGERS, READERS, RUNTIME_VARIABLES, WRITERS, type WriterRule } from './programs';
 
 /**
@@ -493,6 +493,37 @@ function packageManagerClass(name: string, args: readonly Word[]): Classified {
   return { level: 'process_exec', kind: 'exec', opaque: `${name} ${sub || ''} runs the project's scripts`.replace(/ +/g, ' '), effects: [] };
 }
 
+/** An ANSI-C quoted string, `$'…'` (linear: no nested repetition). */
+const ANSI_C_QUOTE = /\$'[^'\\]*(?:\\[\s\S][^'\\]*)*'/g;
+
+/**
+ * How code a shell will read again may spell a name: as written, and after each of three rounds of
+ * what that shell does first — line continuations joined, ANSI-C quotes (`$'\x61'`) decoded, one
+ * level of backslash escapes and the quotes taken out. Each round is linear.
+ */
+function spellings(text: string): string {
+  const out = [text];
+  let current = text;
+  for (let round = 0; round < 3; round++) {
+    current = current
+      .replace(/\\\n/g, '')
+      .replace(ANSI_C_QUOTE, (whole: string) => {
+        try {
+          return decodeAnsiC(whole, 2).text;
+        } catch {
+          return whole;
+        }
+      })
+      .replace(/\\([\s\S])/g, '$1')
+      .replace(/['"]/g, '');
+    out.push(current);
+  }
+  return out.join('\n');
+}
+
+/** Variables whose value programs run or load (`GIT_SEQUENCE_EDITOR`, `SUDO_ASKPASS`, `*_COMMAND`). */
+const COMMAND_VARIABLE = /(EDITOR|PAGER|COMMAND|CMD|SHELL|PROGRAM|ASKPASS|HOOK|HOOKS|EXEC|PRELOAD|OPTS|OPTIONS|RC|ENV|PROFILE|PATH)$|^(GIT_|LD_|DYLD_|BASH_|PS[0-4]$|PROMPT_)/;
+
 /** Builtins that set variables by name (`printf -v PS4`, `read PATH`, `export BASH_ENV`). */
 const VARIABLE_SETTERS = new Set(['export', 'declare', 'typeset', 'local', 'readonly', 'printf', 'read', 'mapfile', 'readarray', 'getopts', 'let', 'set-variable', 'new-variable', 'sv']);
 /** Where the known programs of the tables live; a program run by another path is not taken for them. */
@@ -516,7 +547,10 @@ function classify(inv: Invocation, functions: ReadonlySet<string>, powershell: b
   if (name in NETWORK) return networkClass(name, args);
   if (name in PACKAGE_MANAGERS) return packageManagerClass(name, args);
   if (VARIABLE_SETTERS.has(name)) {
-    const changes = args.find((w) => RUNTIME_VARIABLES.has(w.text.split(/[=[]/)[0]!.replace(/\+$/, '')));
+    const changes = args.find((w) => {
+      const variable = w.text.split(/[=[]/)[0]!.replace(/\+$/, '');
+      return RUNTIME_VARIABLES.has(variable) || (/^[A-Za-z_]\w*$/.test(variable) && COMMAND_VARIABLE.test(variable));
+    });
     if (changes) return { level: 'process_exec', kind: 'exec', opaque: `${name} ${changes.text.split(/[=[]/)[0]} changes which program runs or what it loads`, effects: [] };
   }
   if (name === 'hash' && hasFlag(args, /^-[a-zA-Z]*p/)) return { level: 'process_exec', kind: 'exec', opaque: 'hash -p makes a name run another program', effects: [] };
@@ -909,7 +943,7 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent): ShellReadin
     }
     for (const assignment of inv.assignments) {
       const variable = assignment.slice(0, assignment.indexOf('=')).replace(/[+[].*$/, '');
-      if (RUNTIME_VARIABLES.has(variable)) {
+      if (RUNTIME_VARIABLES.has(variable) || COMMAND_VARIABLE.test(variable)) {
         opaque.push(`${variable}=… changes which program runs or what it loads`);
         raise('process_exec');
         everyInvocationReads = false;
@@ -966,6 +1000,10 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent): ShellReadin
     }
 
     let classified = classify(inv, functions, powershell);
+    // `${x@P}` expands a prompt string, command substitutions included: what it runs cannot be read
+    if ([inv.program, ...inv.args].some((w) => w?.dynamic && /@P\}/.test(w.text)) && classified.opaque === undefined) {
+      classified = { ...classified, level: 'process_exec', kind: 'exec', opaque: 'a prompt expansion (${…@P}) runs the commands in a value' };
+    }
     if (powershell && inv.args.some((w) => w.text === '{' || w.text.startsWith('{')) && classified.opaque === undefined) {
       classified = { ...classified, level: 'process_exec', kind: 'exec', opaque: `${inv.name} takes a script block` };
     }
@@ -996,7 +1034,12 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent): ShellReadin
   if (opaque.length > 0) {
     const names = [...catalogued, 'persona-gate'];
     // the raw line, and words whose quoting changed their letters (`a\eat`, `$'\x61eat'`)
-    const texts = [command, ...raw.invocations.flatMap((inv) => [inv.program, ...inv.args].filter((w) => w?.quoted).map((w) => w!.text))].join('\n');
+    const quotedTexts = [
+      command,
+      ...raw.sources,
+      ...raw.invocations.flatMap((inv) => [inv.program, ...inv.args, ...inv.redirects.map((r) => r.target)].filter((w) => w?.quoted).map((w) => w!.text)),
+    ].join('\n');
+    const texts = spellings(quotedTexts);
     for (const name of names) {
       if (new RegExp(`(?<![A-Za-z0-9_])${escapeRegExp(name)}(?![A-Za-z0-9_])`, 'i').test(texts)) opaqueNames.push(name);
     }

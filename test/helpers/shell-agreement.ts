@@ -5,6 +5,7 @@ import { makeProtectedPathCheck } from '../../src/io/protect';
 import { readCommandLine, type ShellReadingRaw } from '../../src/shell/commands';
 import { readShellCall } from '../../src/shell/resolve-shell';
 import { RUNNERS, SHELL_STUBS, STUBBED, type RanProgram, type StubRun } from './bash-stubs';
+import { WRAPPERS } from '../../src/shell/programs';
 import { pre, taxIndex } from './policy';
 
 /**
@@ -127,9 +128,17 @@ export function compare(line: string, decision: Decision, run: StubRun | null, j
   // to have handed off when one of its words is a reported program that has no stub.
   const missingReported = (r: RanProgram) => r.args.some((a) => reported.has(baseName(a)) && !STUBBED.has(baseName(a)));
   for (const r of run.ran) {
-    const runner = RUNNERS.has(r.program) && (handedOff.has(r.id) || missingReported(r));
-    if (!runner && judge(asCommand(r)).verdict === 'deny') disagreements.push({ kind: 'refused alone', program: r, verdict: decision.verdict });
+    // a shell given `-c` is read through (its string is reported in its place, even when it runs only builtins);
+    // a wrapper the reader peels (`npx`, `sudo`) is reported as the program it names
+    const readThrough = (SHELL_STUBS as readonly string[]).includes(r.program) && r.args.some((a) => /^-[a-zA-Z]*c[a-zA-Z]*$/.test(a));
+    const peeled = r.program in WRAPPERS && r.args.some((a) => reported.has(baseName(a)));
+    const runner = (RUNNERS.has(r.program) && (handedOff.has(r.id) || missingReported(r) || readThrough)) || peeled;
+    // A catalogued program run by opaque code whose name the line does not spell out is the residue SPEC §9.8 states.
+    const hiddenInOpaque = opaque(r) && (!catalogued.has(r.program) || !line.includes(r.program));
+    if (!runner && !hiddenInOpaque && judge(asCommand(r)).verdict === 'deny') disagreements.push({ kind: 'refused alone', program: r, verdict: decision.verdict });
     if (reported.has(r.program) || runner) continue;
+    // a program bash could not find ran nothing; only a catalogued name matters then
+    if (r.notFound && !catalogued.has(r.program)) continue;
     // Opaque code may run anything not catalogued at this ceiling; a catalogued program it runs must
     // make the line refused when its name is written in the line (SPEC §9.3). Written otherwise
     // (`a\eat`, `$'\x61eat'` inside the code), it is the residue SPEC §9.8 states.
