@@ -84,6 +84,7 @@ export function buildProgram(env: Env, done: (result: CommandResult | Promise<Co
     .command('validate')
     .description(c.validate)
     .option(`--config <${p.path}>`, o.config)
+    .option('--json', o.validateJson)
     .action((opts) => done(validateCommand(env, opts)));
 
   program
@@ -154,6 +155,7 @@ export function buildProgram(env: Env, done: (result: CommandResult | Promise<Co
     .option(`--example <${p.name}>`, o.example, 'tax-filing')
     .option(`--command <${p.command}>`, o.command)
     .option('--hardened', o.hardened)
+    .option('--locale <en|es>', o.initLocale)
     .action((opts) => done(initCommand(env, opts)));
 
   program
@@ -161,6 +163,7 @@ export function buildProgram(env: Env, done: (result: CommandResult | Promise<Co
     .description(c.doctor)
     .option(`--dir <${p.dir}>`, o.dir)
     .option('--hardened', o.doctorHardened)
+    .option('--json', o.doctorJson)
     .action((opts) => done(doctorCommand(env, opts)));
 
   program
