@@ -93,8 +93,7 @@ export function doctorCommand(env: Env, opts: { dir?: string; hardened?: boolean
   const dir = resolve(opts.dir ?? env.CLAUDE_PROJECT_DIR ?? process.cwd());
   const findings: Finding[] = [];
   const projectSettings = join(dir, '.claude', 'settings.json');
-  const files = [projectSettings, join(dir, '.claude', 'settings.local.json'), join(env.HOME ?? homedir(), '.claude', 'settings.json')];
-  if (!files.includes(userSettingsPath(env))) files.push(userSettingsPath(env));
+  const files = [...new Set([projectSettings, join(dir, '.claude', 'settings.local.json'), join(env.HOME ?? homedir(), '.claude', 'settings.json'), userSettingsPath(env)])];
   const commands = new Map<string, string>();
   for (const event of HOOK_EVENTS) {
     const where = files.filter((f) => hookEntries(f).has(event));
