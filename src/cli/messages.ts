@@ -471,11 +471,14 @@ export const cliEs: CliMessages = {
 
 export const CLI_MESSAGES = { en: cliEn, es: cliEs };
 
-/** PERSONA_GATE_LOCALE, else the policy's locale, else the user's preference, else English. */
+/**
+ * What the user reads: PERSONA_GATE_LOCALE, else the user's preference, else the policy's locale,
+ * else English. (What the model reads follows the policy's locale first: core/decide localeFor.)
+ */
 export function cliLocale(env: Env, index?: PolicyIndex | null): 'en' | 'es' {
   const fromEnv = env.PERSONA_GATE_LOCALE;
   if (fromEnv === 'en' || fromEnv === 'es') return fromEnv;
-  return index?.settings.locale ?? readPreferences(env).locale ?? 'en';
+  return readPreferences(env).locale ?? index?.settings.locale ?? 'en';
 }
 
 export function cliMessages(env: Env, index?: PolicyIndex | null): CliMessages {
