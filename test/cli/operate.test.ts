@@ -450,6 +450,8 @@ describe('Spanish', () => {
     const invalid = runCli(['validate', '--config', bad], { env });
     expect(invalid.stderr).toContain('catalog.families.modelo.level: Opción inválida');
     expect(invalid.stderr).toContain('1 problema');
+    expect(runCli(['session', 'reset', '--session', 's'], { env }).stderr).toBe('persona-gate: no hay ninguna sesión s (las sesiones que ha visto persona-gate: persona-gate log)\n');
+    runCli(['session', 'persona', 'verifier', '--session', 's'], { env });
     expect(runCli(['session', 'reset', '--session', 's'], { env }).stdout).toBe('sesión s: reiniciada\n');
     expect(runCli(['init', '--dir', p.dir], { env }).stdout).toContain('registrado el hook para');
   });
