@@ -13,7 +13,6 @@ import { lazyShellResolver } from '../io/lazy';
 import { appendReceipt } from '../io/receipts';
 import { StateError, StateStore } from '../io/state-store';
 import { fstatSync } from 'node:fs';
-import { isatty } from 'node:tty';
 import { parseHookArgs, type HookArgs } from './args';
 import { hookHelp } from './help';
 import { readStdin } from './stdin';
@@ -187,10 +186,11 @@ function handleEvent(ctx: HookContext, event: HookEvent, prefs: Preferences): Ho
 
 /** The `hook` subcommand: every path ends in emit(), never in exit code 1. */
 export function hookMain(argv: readonly string[], env: Env = process.env): void {
-  // A terminal, or /dev/null: a character device, so nobody is feeding an event.
+  // A terminal, or /dev/null: a character device, so nobody is feeding an event. (One fstat:
+  // node:tty would cost the hot path milliseconds to load.)
   let onTerminal = false;
   try {
-    onTerminal = isatty(0) || fstatSync(0).isCharacterDevice();
+    onTerminal = fstatSync(0).isCharacterDevice();
   } catch {
     onTerminal = false;
   }
