@@ -34,6 +34,9 @@ export const helpEn = {
     test: 'run policy test files (default .claude/persona-gate.test.json); exit 1 on any failure',
     replay: 'replay recorded Claude Code session transcripts through the policy: what it would have refused, asked or let through',
     pin: "list the tools of the project's MCP servers (.mcp.json) into .claude/persona-gate.lock.json",
+    status: "the project's policy, and a session's persona (and where it comes from), stage, identity and last decisions",
+    statusline: "a Claude Code statusLine command: reads the status-line JSON on stdin, prints persona · stage · profile",
+    uninstall: 'remove the hook registrations init added to .claude/settings.json, keeping everything else',
   },
   /** The words in <...> and [...] after a flag or for an argument. */
   placeholders: {
@@ -104,6 +107,12 @@ export const helpEn = {
     pinServer: 'pin only this server of .mcp.json',
     pinCheck: 'write nothing: exit 1 naming every drift from the lock',
     pinTimeout: 'how long each server may take to start and list its tools',
+    initLocale: "write this locale (en or es) into the policy: the language of the messages the model reads",
+    doctorJson: 'print the checks as JSON',
+    validateJson: 'print the result as JSON',
+    statusSession: 'this session (an id or a unique prefix, as log shows it; default: the most recent under this policy)',
+    statusJson: 'print the status as JSON',
+    purge: 'also remove the policy (.claude/persona-gate.json)',
   },
   /** commander's usage errors, rewritten; null keeps commander's text. */
   usageError: null as ((message: string) => string) | null,
@@ -174,6 +183,9 @@ export const helpEs: HelpMessages = {
     test: 'ejecuta ficheros de pruebas de la política (por defecto .claude/persona-gate.test.json); sale con 1 si alguna falla',
     replay: 'reproduce transcripciones de sesiones de Claude Code con la política: qué habría rechazado, preguntado o dejado pasar',
     pin: 'lista las herramientas de los servidores MCP del proyecto (.mcp.json) en .claude/persona-gate.lock.json',
+    status: 'la política del proyecto y, de una sesión, la persona (y de dónde viene), la etapa, la identidad y las últimas decisiones',
+    statusline: 'una orden statusLine de Claude Code: lee el JSON de la línea de estado por la entrada estándar e imprime persona · etapa · perfil',
+    uninstall: 'quita los registros de hooks que añadió init a .claude/settings.json y conserva todo lo demás',
   },
   placeholders: {
     path: 'ruta',
@@ -243,6 +255,12 @@ export const helpEs: HelpMessages = {
     pinServer: 'fija solo este servidor de .mcp.json',
     pinCheck: 'no escribe nada: sale con 1 nombrando cada deriva respecto al lock',
     pinTimeout: 'cuánto puede tardar cada servidor en arrancar y listar sus herramientas',
+    initLocale: 'escribe este idioma (en o es) en la política: el de los mensajes que lee el modelo',
+    doctorJson: 'imprime las comprobaciones como JSON',
+    validateJson: 'imprime el resultado como JSON',
+    statusSession: 'esta sesión (un id o un prefijo único, como lo muestra log; por defecto, la más reciente con esta política)',
+    statusJson: 'imprime el estado como JSON',
+    purge: 'quita también la política (.claude/persona-gate.json)',
   },
   usageError: spanishUsageError,
 };

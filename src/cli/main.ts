@@ -15,6 +15,10 @@ import { doctorCommand } from './commands/doctor';
 import { testCommand } from './commands/test';
 import { replayCommand } from './commands/replay';
 import { pinCommand } from './commands/pin';
+import { statusCommand, statuslineCommand, uninstallCommand } from './commands/status';
+import { resolveSession } from './sessions';
+import { stateDirFor } from './context';
+import { readFileSync } from 'node:fs';
 import { HELP_MESSAGES, type HelpMessages } from './help-messages';
 import { cliLocale } from './messages';
 
@@ -46,6 +50,8 @@ export function buildProgram(env: Env, done: (result: CommandResult | Promise<Co
   const o = h.options;
   const p = h.placeholders;
   const program = localize(new Command('persona-gate'), h).description(h.program).exitOverride().showHelpAfterError();
+  /** A `--session` value: the session itself, or a unique prefix of one (as `log` shows it). */
+  const session = (id: string, mustExist: boolean) => resolveSession(env, stateDirFor(env), id, mustExist);
 
   program
     .command('hook')
@@ -74,7 +80,7 @@ export function buildProgram(env: Env, done: (result: CommandResult | Promise<Co
   program
     .command('list')
     .description(c.list)
-    .requiredOption(`--persona <${p.name}>`, o.listPersona)
+    .option(`--persona <${p.name}>`, o.listPersona)
     .option(`--stage <${p.name}>`, o.listStage)
     .option(`--config <${p.path}>`, o.config)
     .option(`--format <${p.format}>`, o.format, 'text')
@@ -84,6 +90,7 @@ export function buildProgram(env: Env, done: (result: CommandResult | Promise<Co
     .command('validate')
     .description(c.validate)
     .option(`--config <${p.path}>`, o.config)
+    .option('--json', o.validateJson)
     .action((opts) => done(validateCommand(env, opts)));
 
   program
@@ -111,25 +118,25 @@ export function buildProgram(env: Env, done: (result: CommandResult | Promise<Co
     .option('--json', o.replayJson)
     .action((target: string, opts) => done(replayCommand(env, target, opts, progress)));
 
-  const session = program.command('session').description(c.session);
-  session
+  const sessionCmd = program.command('session').description(c.session);
+  sessionCmd
     .command('show')
     .description(c.sessionShow)
     .requiredOption(`--session <${p.id}>`, o.session)
-    .action((opts) => done(sessionShow(env, opts.session)));
-  session
+    .action((opts) => done(sessionShow(env, session(opts.session, true))));
+  sessionCmd
     .command('reset')
     .description(c.sessionReset)
     .requiredOption(`--session <${p.id}>`, o.session)
-    .action((opts) => done(sessionReset(env, opts.session)));
-  session
+    .action((opts) => done(sessionReset(env, session(opts.session, true))));
+  sessionCmd
     .command('persona')
     .description(c.sessionPersona)
     .argument(`[${p.name}]`, h.args.persona)
     .requiredOption(`--session <${p.id}>`, o.session)
     .option('--clear', o.clearPersona)
     .option(`--config <${p.path}>`, o.config)
-    .action((name, opts) => done(sessionPersona(env, opts.session, name, opts)));
+    .action((name, opts) => done(sessionPersona(env, session(opts.session, false), name, opts)));
 
   const stage = program.command('stage').description(c.stage);
   stage
@@ -138,14 +145,14 @@ export function buildProgram(env: Env, done: (result: CommandResult | Promise<Co
     .argument(`<${p.name}>`, h.args.stage)
     .requiredOption(`--session <${p.id}>`, o.session)
     .option(`--config <${p.path}>`, o.config)
-    .action((name, opts) => done(stageEnter(env, opts.session, name, opts)));
+    .action((name, opts) => done(stageEnter(env, session(opts.session, false), name, opts)));
   stage
     .command('exit')
     .description(c.stageExit)
     .requiredOption(`--session <${p.id}>`, o.session)
     .option(`--outcome <${p.outcome}>`, o.outcome, 'complete')
     .option(`--config <${p.path}>`, o.config)
-    .action((opts) => done(stageExit(env, opts.session, opts)));
+    .action((opts) => done(stageExit(env, session(opts.session, false), opts)));
 
   program
     .command('init')
@@ -154,6 +161,7 @@ export function buildProgram(env: Env, done: (result: CommandResult | Promise<Co
     .option(`--example <${p.name}>`, o.example, 'tax-filing')
     .option(`--command <${p.command}>`, o.command)
     .option('--hardened', o.hardened)
+    .option('--locale <en|es>', o.initLocale)
     .action((opts) => done(initCommand(env, opts)));
 
   program
@@ -161,6 +169,7 @@ export function buildProgram(env: Env, done: (result: CommandResult | Promise<Co
     .description(c.doctor)
     .option(`--dir <${p.dir}>`, o.dir)
     .option('--hardened', o.doctorHardened)
+    .option('--json', o.doctorJson)
     .action((opts) => done(doctorCommand(env, opts)));
 
   program
@@ -181,9 +190,31 @@ export function buildProgram(env: Env, done: (result: CommandResult | Promise<Co
     .option('--json', o.logJson)
     .option('--follow', o.follow)
     .action((opts) => {
-      if (opts.follow) followLog(env, opts, (s) => process.stdout.write(s));
-      else done(logCommand(env, opts));
+      const resolved = opts.session === undefined ? opts : { ...opts, session: session(opts.session, !opts.follow) };
+      if (opts.follow) followLog(env, resolved, (s) => process.stdout.write(s));
+      else done(logCommand(env, resolved));
     });
+
+  program
+    .command('status')
+    .description(c.status)
+    .option(`--session <${p.id}>`, o.statusSession)
+    .option(`--config <${p.path}>`, o.config)
+    .option(`--dir <${p.dir}>`, o.dir)
+    .option('--json', o.statusJson)
+    .action((opts) => done(statusCommand(env, opts)));
+
+  program
+    .command('statusline')
+    .description(c.statusline)
+    .action(() => done(statuslineCommand(env, readInput())));
+
+  program
+    .command('uninstall')
+    .description(c.uninstall)
+    .option(`--dir <${p.dir}>`, o.dir)
+    .option('--purge', o.purge)
+    .action((opts) => done(uninstallCommand(env, opts)));
 
   program
     .command('pin')
@@ -195,6 +226,16 @@ export function buildProgram(env: Env, done: (result: CommandResult | Promise<Co
     .action((opts) => done(pinCommand(env, opts)));
 
   return program;
+}
+
+/** All of stdin, or nothing on a terminal. */
+function readInput(): string {
+  if (process.stdin.isTTY) return '';
+  try {
+    return readFileSync(0, 'utf8');
+  } catch {
+    return '';
+  }
 }
 
 /** Every non-hook subcommand; the only place their results and errors become output and exit codes. */

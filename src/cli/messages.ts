@@ -35,6 +35,9 @@ export const cliEn = {
   yes: () => 'yes',
   no: () => 'no',
   afterIdentity: () => '(after an identity read)',
+  listPersonasHeader: (path: string) => `personas of ${path} (persona-gate list --persona NAME shows what one may call):`,
+  listPersonaLine: (name: string, ceiling: string, families: string, stages: string, description: string | null) =>
+    `  ${name.padEnd(20)} ceiling ${ceiling}; families ${families}${stages ? `; stages ${stages}` : ''}${description ? ` — ${description}` : ''}`,
   badFormat: (format: string) => `persona-gate list: unknown format ${format} (text, json or claude-permissions)`,
   // validate
   residueWarning: (persona: string, commands: readonly string[]) =>
@@ -66,6 +69,14 @@ export const cliEn = {
   initUnparsable: (path: string, detail: string) => `persona-gate init: ${path} is not valid JSON (${detail}); fix it by hand, nothing was changed`,
   initNotObject: (path: string, field: string) => `persona-gate init: ${path}: "${field}" is not an object; fix it by hand, nothing was changed`,
   initBadExample: (name: string, accepted: string) => `persona-gate init: unknown example "${name}"; accepted: ${accepted}`,
+  initBadLocale: (locale: string) => `persona-gate init: --locale takes en or es, not "${locale}"`,
+  initReplaced: (old: string) => `replaced the hook command ${old}: it names a path of one machine`,
+  initProjectCommand: (command: string) =>
+    `the hook runs ${command}: the project's own install, the same on every clone and in CI (teammates run npm install)`,
+  initGlobalCommand: (command: string) =>
+    `the hook runs ${command}: the persona-gate on PATH (a global install, npm i -g persona-gate); every machine that runs this project needs it. To use a project install instead: npm install --save-dev persona-gate, then persona-gate init again`,
+  initNotOnPath: () =>
+    'warning: persona-gate is not on PATH here, so every tool call will be refused until it is: npm i -g persona-gate, or npm install --save-dev persona-gate and persona-gate init again',
   initNext: () => 'next: persona-gate doctor, then start Claude Code in this directory',
   initSandbox: (path: string, keys: string) => `turned on Claude Code's sandbox in ${path} (${keys})`,
   initSandboxKept: (path: string) => `${path} already turns the sandbox on, with no way out of it: unchanged`,
@@ -94,7 +105,20 @@ export const cliEn = {
   fixOnFailure: () => 'run persona-gate init again (it adds the field), or add "onFailure": "block" to the entry',
   checkCommand: (command: string) => `the hook command exists: ${command}`,
   checkNoCommand: (command: string) => `the hook command does not exist: ${command}`,
-  fixCommand: () => 'install persona-gate in the project (npm install persona-gate) and run persona-gate init',
+  fixCommand: () => 'install persona-gate in the project (npm install --save-dev persona-gate; on a clone, npm install) and run persona-gate init',
+  checkNotOnPath: (program: string, command: string) => `the hook command ${command} runs ${program}, which is not on PATH: every tool call is refused`,
+  fixNotOnPath: () => 'npm i -g persona-gate; or npm install --save-dev persona-gate in the project and run persona-gate init',
+  checkStaleCommand: (target: string, file: string) => `the hook command does not exist: ${target} (${file} names a path of another machine or of a moved checkout: every tool call is refused)`,
+  checkMachineSpecific: (path: string, file: string) => `the hook command in ${file} names ${path}, a path of this machine: on a teammate's clone, a moved checkout or in CI every tool call is refused`,
+  fixMachineSpecific: () => 'run persona-gate init: it replaces the entry with a command without paths, keeping everything else',
+  checkStateLater: (dir: string) => `the state directory ${dir} does not exist yet: the hook creates it (mode 0700) on first use`,
+  stateParentReadOnly: (parent: string) => `it does not exist and ${parent} is not writable`,
+  checkEnvPersona: (name: string, persona: string) => `${name}=${persona} is a persona of the policy`,
+  checkEnvPersonaUnknown: (name: string, persona: string, accepted: string) => `${name}=${persona} is not a persona of the policy (accepted: ${accepted}): every tool call is refused`,
+  fixEnvPersona: (name: string) => `correct or unset ${name}`,
+  checkEnvStage: (name: string, stage: string) => `${name}=${stage} is a stage of the persona`,
+  checkEnvStageUnknown: (name: string, stage: string, persona: string | null, accepted: string) =>
+    persona ? `${name}=${stage} is not a stage of ${persona} (accepted: ${accepted || '(none)'}): every tool call is refused` : `${name}=${stage} names a stage, but no persona is set: every tool call is refused`,
   checkPolicy: (path: string) => `the policy ${path} validates`,
   checkNoPolicy: () => 'no policy found',
   fixPolicy: () => 'run persona-gate init, or point PERSONA_GATE_CONFIG at a policy',
@@ -141,13 +165,48 @@ export const cliEn = {
   hardNotGuarded: (what: string, path: string) => `${what} ${path} is not guarded from the sandboxed shell and the edit tools`,
   hardPolicyOutside: (path: string) => `the policy ${path} is outside the workspace`,
   fixHardened: () => 'run persona-gate init --hardened',
+  // sessions, status, statusline, uninstall
+  sessionUnknown: (id: string) => `persona-gate: no session ${id} (the sessions persona-gate has seen: persona-gate log)`,
+  sessionAmbiguous: (prefix: string, ids: readonly string[]) => `persona-gate: ${prefix} starts ${ids.length} session ids; give more of it:\n${ids.map((id) => `  ${id}`).join('\n')}`,
+  statusPolicy: (path: string, sha: string) => `policy:   ${path} (valid, sha256 ${sha.slice(0, 12)})`,
+  statusPolicyInvalid: (path: string, n: number) => `policy:   ${path} (INVALID: ${n} problem${n === 1 ? '' : 's'}; persona-gate validate): every tool call is refused`,
+  statusNoPolicy: () => 'policy:   none found: every tool call is refused (persona-gate init)',
+  statusSession: (id: string) => `session:  ${id}`,
+  statusNoSession: () => 'session:  none yet under this policy',
+  statusPersonaLabel: () => 'persona: ',
+  statusStageLabel: () => 'stage:   ',
+  statusIdentityLabel: () => 'identity:',
+  statusUnscoped: () => '(unscoped: no persona)',
+  statusPersona: (persona: string, source: string, envName: string | null) =>
+    `${persona} (${source === 'env' ? `from the environment, ${envName}` : source === 'session' ? 'set for the session: persona-gate session persona' : 'from the agent type of the last call'})`,
+  statusStage: (stage: string, source: string, envName: string | null) => `${stage} (${source === 'env' ? `from the environment, ${envName}` : 'entered for the session: persona-gate stage'})`,
+  statusNone: () => '(none)',
+  statusNoIdentityGate: () => '(the policy has no identity gate)',
+  statusConfirmed: (label: string | null) => `confirmed${label ? `, profile ${label}` : ''}`,
+  statusNotConfirmed: () => 'not confirmed: the first state-changing call is refused until an identity read',
+  statusLast: () => 'last decisions:',
+  lineNoPolicy: () => 'persona-gate: no policy',
+  lineInvalidPolicy: () => 'persona-gate: invalid policy',
+  lineUnscoped: () => 'unscoped',
+  lineConfirmed: () => 'identity ✓',
+  lineNotConfirmed: () => 'identity not confirmed',
+  lineUnknown: () => 'persona-gate: ?',
+  uninstallRemoved: (path: string, events: string) => `removed the hook for ${events} from ${path}`,
+  uninstallRemovedFile: (path: string, events: string) => `removed the hook for ${events}: ${path} held nothing else, so it was removed`,
+  uninstallNothing: (path: string) => `${path} registers no persona-gate hook: unchanged`,
+  uninstallKeptPolicy: (path: string) => `kept the policy ${path} (--purge removes it)`,
+  uninstallPolicyRemoved: (path: string) => `removed the policy ${path}`,
+  uninstallNoPolicy: (path: string) => `no policy at ${path}`,
+  uninstallElsewhere: (path: string) => `${path} still registers the hook (init did not write it there): remove that entry by hand`,
+  logNothing: () => 'no receipts match',
   // config
   configUnknownKey: (key: string, accepted: string) => `persona-gate config: unknown key "${key}"; accepted: ${accepted}`,
   configBadValue: (key: string, detail: string) => `persona-gate config: invalid value for ${key}: ${detail}`,
   configSet: (key: string, value: string) => `${key} = ${value}`,
   configUnset: (key: string) => `${key} is not set`,
-  configNeedsValue: () => 'persona-gate config set: give a KEY and a VALUE',
-  configNeedsKey: () => 'persona-gate config get: give a KEY',
+  configNeedsValue: () => 'persona-gate config set: give a KEY and a VALUE (persona-gate config set locale es)',
+  configNeedsKey: (action: string) => `persona-gate config ${action}: give a KEY (locale, policy or stateDir)`,
+  configActions: (action: string) => `persona-gate config: unknown action "${action}": get KEY, set KEY VALUE, unset KEY or list`,
   // explain, audit mode
   auditLine: (would: string, answered: string) => `audit:   the policy would ${would === 'ask' ? 'ask about' : would} this call; in audit mode the hook answers ${answered}, as if it passed`,
   // test
@@ -213,6 +272,9 @@ export const cliEs: CliMessages = {
   yes: () => 'sí',
   no: () => 'no',
   afterIdentity: () => '(tras una lectura de identidad)',
+  listPersonasHeader: (path) => `personas de ${path} (persona-gate list --persona NOMBRE muestra lo que puede llamar una):`,
+  listPersonaLine: (name, ceiling, families, stages, description) =>
+    `  ${name.padEnd(20)} techo ${ceiling}; familias ${families}${stages ? `; etapas ${stages}` : ''}${description ? ` — ${description}` : ''}`,
   badFormat: (format) => `persona-gate list: formato desconocido ${format} (text, json o claude-permissions)`,
   residueWarning: (persona, commands) =>
     `aviso: personas.${persona}: ejecuta código que persona-gate no puede leer (shell, techo process_exec o más), así que aún puede llegar a ${commands.join(', ')} por esa vía. Ciérralo con "shell": "strict", un techo más bajo, controles en la propia herramienta o el sandbox del sistema del host (README: modelo de amenazas).`,
@@ -241,6 +303,14 @@ export const cliEs: CliMessages = {
   initUnparsable: (path, detail) => `persona-gate init: ${path} no es JSON válido (${detail}); corrígelo a mano, no se ha cambiado nada`,
   initNotObject: (path, field) => `persona-gate init: ${path}: "${field}" no es un objeto; corrígelo a mano, no se ha cambiado nada`,
   initBadExample: (name, accepted) => `persona-gate init: ejemplo desconocido "${name}"; se aceptan: ${accepted}`,
+  initBadLocale: (locale) => `persona-gate init: --locale admite en o es, no "${locale}"`,
+  initReplaced: (old) => `sustituida la orden del hook ${old}: nombra una ruta de una sola máquina`,
+  initProjectCommand: (command) =>
+    `el hook ejecuta ${command}: la instalación del propio proyecto, igual en cada clon y en CI (cada persona del equipo ejecuta npm install)`,
+  initGlobalCommand: (command) =>
+    `el hook ejecuta ${command}: el persona-gate del PATH (una instalación global, npm i -g persona-gate); cada máquina que ejecute este proyecto lo necesita. Para usar una instalación del proyecto: npm install --save-dev persona-gate y de nuevo persona-gate init`,
+  initNotOnPath: () =>
+    'aviso: persona-gate no está en el PATH aquí, así que se rechazará cada llamada a herramienta hasta que lo esté: npm i -g persona-gate, o npm install --save-dev persona-gate y de nuevo persona-gate init',
   initNext: () => 'siguiente: persona-gate doctor, y después arranca Claude Code en este directorio',
   initSandbox: (path, keys) => `activado el sandbox de Claude Code en ${path} (${keys})`,
   initSandboxKept: (path) => `${path} ya activa el sandbox, sin forma de salir de él: sin cambios`,
@@ -268,7 +338,20 @@ export const cliEs: CliMessages = {
   fixOnFailure: () => 'vuelve a ejecutar persona-gate init (añade el campo), o añade "onFailure": "block" a la entrada',
   checkCommand: (command) => `la orden del hook existe: ${command}`,
   checkNoCommand: (command) => `la orden del hook no existe: ${command}`,
-  fixCommand: () => 'instala persona-gate en el proyecto (npm install persona-gate) y ejecuta persona-gate init',
+  fixCommand: () => 'instala persona-gate en el proyecto (npm install --save-dev persona-gate; en un clon, npm install) y ejecuta persona-gate init',
+  checkNotOnPath: (program, command) => `la orden del hook ${command} ejecuta ${program}, que no está en el PATH: se rechaza cada llamada a herramienta`,
+  fixNotOnPath: () => 'npm i -g persona-gate; o npm install --save-dev persona-gate en el proyecto y persona-gate init',
+  checkStaleCommand: (target, file) => `la orden del hook no existe: ${target} (${file} nombra una ruta de otra máquina o de una copia movida: se rechaza cada llamada a herramienta)`,
+  checkMachineSpecific: (path, file) => `la orden del hook en ${file} nombra ${path}, una ruta de esta máquina: en el clon de otra persona, en una copia movida o en CI se rechaza cada llamada a herramienta`,
+  fixMachineSpecific: () => 'ejecuta persona-gate init: sustituye la entrada por una orden sin rutas y conserva todo lo demás',
+  checkStateLater: (dir) => `el directorio de estado ${dir} aún no existe: el hook lo crea (modo 0700) al usarlo por primera vez`,
+  stateParentReadOnly: (parent) => `no existe y no se puede escribir en ${parent}`,
+  checkEnvPersona: (name, persona) => `${name}=${persona} es una persona de la política`,
+  checkEnvPersonaUnknown: (name, persona, accepted) => `${name}=${persona} no es una persona de la política (se aceptan: ${accepted}): se rechaza cada llamada a herramienta`,
+  fixEnvPersona: (name) => `corrige o quita ${name}`,
+  checkEnvStage: (name, stage) => `${name}=${stage} es una etapa de la persona`,
+  checkEnvStageUnknown: (name, stage, persona, accepted) =>
+    persona ? `${name}=${stage} no es una etapa de ${persona} (se aceptan: ${accepted || '(ninguna)'}): se rechaza cada llamada a herramienta` : `${name}=${stage} nombra una etapa, pero no hay persona: se rechaza cada llamada a herramienta`,
   checkPolicy: (path) => `la política ${path} es válida`,
   checkNoPolicy: () => 'no se ha encontrado ninguna política',
   fixPolicy: () => 'ejecuta persona-gate init, o apunta PERSONA_GATE_CONFIG a una política',
@@ -315,12 +398,46 @@ export const cliEs: CliMessages = {
   hardNotGuarded: (what, path) => `${what} ${path} no está protegido frente a la shell en el sandbox ni frente a las herramientas de edición`,
   hardPolicyOutside: (path) => `la política ${path} está fuera del espacio de trabajo`,
   fixHardened: () => 'ejecuta persona-gate init --hardened',
+  sessionUnknown: (id) => `persona-gate: no hay ninguna sesión ${id} (las sesiones que ha visto persona-gate: persona-gate log)`,
+  sessionAmbiguous: (prefix, ids) => `persona-gate: ${ids.length} sesiones empiezan por ${prefix}; indica más caracteres:\n${ids.map((id) => `  ${id}`).join('\n')}`,
+  statusPolicy: (path, sha) => `política: ${path} (válida, sha256 ${sha.slice(0, 12)})`,
+  statusPolicyInvalid: (path, n) => `política: ${path} (NO VÁLIDA: ${n} problema${n === 1 ? '' : 's'}; persona-gate validate): se rechaza cada llamada a herramienta`,
+  statusNoPolicy: () => 'política: no se ha encontrado ninguna: se rechaza cada llamada a herramienta (persona-gate init)',
+  statusSession: (id) => `sesión:   ${id}`,
+  statusNoSession: () => 'sesión:   ninguna todavía con esta política',
+  statusPersonaLabel: () => 'persona: ',
+  statusStageLabel: () => 'etapa:   ',
+  statusIdentityLabel: () => 'identidad:',
+  statusUnscoped: () => '(sin persona)',
+  statusPersona: (persona, source, envName) =>
+    `${persona} (${source === 'env' ? `del entorno, ${envName}` : source === 'session' ? 'fijada para la sesión: persona-gate session persona' : 'del tipo de agente de la última llamada'})`,
+  statusStage: (stage, source, envName) => `${stage} (${source === 'env' ? `del entorno, ${envName}` : 'fijada para la sesión: persona-gate stage'})`,
+  statusNone: () => '(ninguna)',
+  statusNoIdentityGate: () => '(la política no tiene puerta de identidad)',
+  statusConfirmed: (label) => `confirmada${label ? `, perfil ${label}` : ''}`,
+  statusNotConfirmed: () => 'sin confirmar: se rechaza la primera llamada que cambia algo hasta una lectura de identidad',
+  statusLast: () => 'últimas decisiones:',
+  lineNoPolicy: () => 'persona-gate: sin política',
+  lineInvalidPolicy: () => 'persona-gate: política no válida',
+  lineUnscoped: () => 'sin persona',
+  lineConfirmed: () => 'identidad ✓',
+  lineNotConfirmed: () => 'identidad sin confirmar',
+  lineUnknown: () => 'persona-gate: ?',
+  uninstallRemoved: (path, events) => `quitado el hook para ${events} de ${path}`,
+  uninstallRemovedFile: (path, events) => `quitado el hook para ${events}: ${path} no tenía nada más, así que se ha borrado`,
+  uninstallNothing: (path) => `${path} no registra ningún hook de persona-gate: sin cambios`,
+  uninstallKeptPolicy: (path) => `se conserva la política ${path} (--purge la borra)`,
+  uninstallPolicyRemoved: (path) => `borrada la política ${path}`,
+  uninstallNoPolicy: (path) => `no hay política en ${path}`,
+  uninstallElsewhere: (path) => `${path} aún registra el hook (init no lo escribió ahí): quita esa entrada a mano`,
+  logNothing: () => 'ningún recibo coincide',
   configUnknownKey: (key, accepted) => `persona-gate config: clave desconocida "${key}"; se aceptan: ${accepted}`,
   configBadValue: (key, detail) => `persona-gate config: valor no válido para ${key}: ${detail}`,
   configSet: (key, value) => `${key} = ${value}`,
   configUnset: (key) => `${key} no está fijada`,
-  configNeedsValue: () => 'persona-gate config set: indica una CLAVE y un VALOR',
-  configNeedsKey: () => 'persona-gate config get: indica una CLAVE',
+  configNeedsValue: () => 'persona-gate config set: indica una CLAVE y un VALOR (persona-gate config set locale es)',
+  configNeedsKey: (action) => `persona-gate config ${action}: indica una CLAVE (locale, policy o stateDir)`,
+  configActions: (action) => `persona-gate config: acción desconocida "${action}": get CLAVE, set CLAVE VALOR, unset CLAVE o list`,
   auditLine: (would, answered) => `auditoría: la política ${would === 'deny' ? 'denegaría' : would === 'ask' ? 'preguntaría por' : `daría ${would} a`} esta llamada; en modo audit el hook responde ${answered}, como si pasara`,
   testFileHeader: (file, policy) => `${file} (política ${policy})`,
   testError: () => 'ERROR',
@@ -354,11 +471,14 @@ export const cliEs: CliMessages = {
 
 export const CLI_MESSAGES = { en: cliEn, es: cliEs };
 
-/** PERSONA_GATE_LOCALE, else the policy's locale, else the user's preference, else English. */
+/**
+ * What the user reads: PERSONA_GATE_LOCALE, else the user's preference, else the policy's locale,
+ * else English. (What the model reads follows the policy's locale first: core/decide localeFor.)
+ */
 export function cliLocale(env: Env, index?: PolicyIndex | null): 'en' | 'es' {
   const fromEnv = env.PERSONA_GATE_LOCALE;
   if (fromEnv === 'en' || fromEnv === 'es') return fromEnv;
-  return index?.settings.locale ?? readPreferences(env).locale ?? 'en';
+  return readPreferences(env).locale ?? index?.settings.locale ?? 'en';
 }
 
 export function cliMessages(env: Env, index?: PolicyIndex | null): CliMessages {

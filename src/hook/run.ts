@@ -12,7 +12,9 @@ import { gateProtections } from '../io/protect';
 import { lazyShellResolver } from '../io/lazy';
 import { appendReceipt } from '../io/receipts';
 import { StateError, StateStore } from '../io/state-store';
+import { fstatSync } from 'node:fs';
 import { parseHookArgs, type HookArgs } from './args';
+import { hookHelp } from './help';
 import { readStdin } from './stdin';
 import { blockingError, emit, preToolUseResponse, SILENT, type HookResponse } from './output';
 
@@ -182,6 +184,15 @@ function handleEvent(ctx: HookContext, event: HookEvent, prefs: Preferences): Ho
 
 /** The `hook` subcommand: every path ends in emit(), never in exit code 1. */
 export function hookMain(argv: readonly string[], env: Env = process.env): void {
+  // A terminal, or /dev/null: a character device, so nobody is feeding an event. (One fstat:
+  // node:tty would cost the hot path milliseconds to load.)
+  let onTerminal = false;
+  try {
+    onTerminal = fstatSync(0).isCharacterDevice();
+  } catch {
+    onTerminal = false;
+  }
+  if (onTerminal || argv.includes('--help') || argv.includes('-h')) return emit(hookHelp(onTerminal, localeFor(null, env, readPreferences(env).locale ?? 'en')));
   const fail = (err: unknown) =>
     emit(blockingError(messagesFor(localeFor(null, env)).internalError(err instanceof Error ? err.message : String(err))));
   process.on('uncaughtException', fail);

@@ -35,7 +35,8 @@ describe('explain', () => {
     const { env: e } = env();
     const r = runCli(['explain', '--json', '--session', 's1', 'mcp__aeat__whoami'], { env: e });
     expect(JSON.parse(r.stdout)).toMatchObject({ verdict: 'abstain', command_key: 'config.profile.status', session_id: 's1' });
-    expect(JSON.parse(runCli(['session', 'show', '--session', 's1'], { env: e }).stdout)).toMatchObject({ seq: 0, pending_reads: {} });
+    // No state was written: the session is still unknown.
+    expect(runCli(['session', 'show', '--session', 's1'], { env: e })).toMatchObject({ code: 1, stdout: '', stderr: 'persona-gate: no session s1 (the sessions persona-gate has seen: persona-gate log)\n' });
   });
 
   it('reads an event file', () => {

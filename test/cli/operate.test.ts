@@ -1,16 +1,39 @@
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cleanEnv, preEvent, runCli, tempDir } from '../helpers/cli';
+import { BIN, cleanEnv, preEvent, runCli, tempDir } from '../helpers/cli';
 import { ROOT, TAX_POLICY_PATH } from '../helpers/policy';
 
+/** A project, and a directory on PATH that holds `persona-gate` as a global install would. */
 function project(settings?: string) {
   const dir = tempDir();
+  const bin = tempDir('pg-bin-');
+  symlinkSync(BIN, join(bin, 'persona-gate'));
   mkdirSync(join(dir, '.claude'));
   if (settings !== undefined) writeFileSync(join(dir, '.claude', 'settings.json'), settings);
-  const env = cleanEnv({ HOME: dir, PERSONA_GATE_STATE_DIR: join(dir, 'state'), PERSONA_GATE_CONFIG_HOME: join(dir, 'prefs'), PATH: `${join(ROOT, 'node_modules', '.bin')}:${process.env.PATH}` });
-  return { dir, env, settingsPath: join(dir, '.claude', 'settings.json'), policyPath: join(dir, '.claude', 'persona-gate.json') };
+  const env = cleanEnv({ HOME: dir, PERSONA_GATE_STATE_DIR: join(dir, 'state'), PERSONA_GATE_CONFIG_HOME: join(dir, 'prefs'), PATH: `${bin}:${join(ROOT, 'node_modules', '.bin')}:${process.env.PATH}` });
+  return { dir, bin, env, settingsPath: join(dir, '.claude', 'settings.json'), policyPath: join(dir, '.claude', 'persona-gate.json') };
 }
+
+/** Installs this checkout into the project's node_modules, as npm would (links, not copies). */
+function installInProject(dir: string): void {
+  mkdirSync(join(dir, 'node_modules', '.bin'), { recursive: true });
+  symlinkSync(ROOT, join(dir, 'node_modules', 'persona-gate'));
+  symlinkSync(join('..', 'persona-gate', 'dist', 'persona-gate.js'), join(dir, 'node_modules', '.bin', 'persona-gate'));
+}
+
+/** Runs a registered hook command the way Claude Code does: through the shell, with $CLAUDE_PROJECT_DIR set, from any directory. */
+function runRegistered(command: string, event: string, opts: { env: Record<string, string>; cwd: string; projectDir: string }) {
+  const r = spawnSync('/bin/sh', ['-c', command], { input: event, env: { ...opts.env, CLAUDE_PROJECT_DIR: opts.projectDir }, cwd: opts.cwd, encoding: 'utf8', timeout: 30_000 });
+  return { stdout: r.stdout, stderr: r.stderr, code: r.status };
+}
+
+/** Every string in a JSON value. */
+const strings = (v: unknown): string[] => (typeof v === 'string' ? [v] : typeof v === 'object' && v !== null ? Object.values(v).flatMap(strings) : []);
+
+const registered = (settingsPath: string) => JSON.parse(readFileSync(settingsPath, 'utf8')).hooks.PreToolUse.flatMap((g: any) => g.hooks).map((h: any) => h.command) as string[];
 
 describe('init', () => {
   it('writes a starter policy and registers the three hooks with onFailure: block', () => {
@@ -20,9 +43,79 @@ describe('init', () => {
     const settings = JSON.parse(readFileSync(p.settingsPath, 'utf8'));
     for (const event of ['PreToolUse', 'PostToolUse', 'SessionStart']) {
       expect(settings.hooks[event]).toHaveLength(1);
-      expect(settings.hooks[event][0].hooks[0]).toEqual({ type: 'command', command: `node ${JSON.stringify(join(ROOT, 'dist', 'persona-gate.js'))} hook`, timeout: 10, onFailure: 'block' });
+      expect(settings.hooks[event][0].hooks[0]).toEqual({ type: 'command', command: 'persona-gate hook', timeout: 10, onFailure: 'block' });
     }
+    expect(r.stdout).toContain('the hook runs persona-gate hook: the persona-gate on PATH (a global install, npm i -g persona-gate)');
+    expect(r.stdout).not.toContain('is not on PATH');
     expect(runCli(['validate', '--config', p.policyPath], { env: p.env }).code).toBe(0);
+  });
+
+  it('writes nothing that names a path of this machine, so the files work on any clone', () => {
+    for (const inProject of [false, true]) {
+      const p = project();
+      if (inProject) installInProject(p.dir);
+      expect(runCli(['init', '--dir', p.dir], { env: p.env, cwd: p.dir }).code).toBe(0);
+      for (const file of [p.settingsPath, p.policyPath]) {
+        const text = readFileSync(file, 'utf8');
+        for (const local of [ROOT, p.dir, tmpdir(), homedir()]) expect(text).not.toContain(local);
+        const words = strings(JSON.parse(text)).flatMap((v) => v.split(/\s+/)).map((w) => w.replace(/["']/g, ''));
+        expect(words.filter((w) => /^(\/|~\/|[A-Za-z]:\\)/.test(w))).toEqual([]);
+      }
+      expect(registered(p.settingsPath)).toEqual([inProject ? '"$CLAUDE_PROJECT_DIR"/node_modules/.bin/persona-gate hook' : 'persona-gate hook']);
+    }
+  });
+
+  it('registers a command that runs from another directory: a project install through $CLAUDE_PROJECT_DIR, a global one from PATH', () => {
+    const event = preEvent('mcp__aeat__modelo_export', {}, { cwd: tmpdir() });
+    for (const inProject of [true, false]) {
+      const p = project();
+      if (inProject) installInProject(p.dir);
+      runCli(['init', '--dir', p.dir], { env: p.env });
+      const [command] = registered(p.settingsPath);
+      const elsewhere = tempDir('pg-elsewhere-');
+      // A global install needs persona-gate on PATH; a project install needs nothing but the project.
+      const env = inProject ? { ...p.env, PATH: process.env.PATH!, PERSONA_GATE_PERSONA: 'coordinator' } : { ...p.env, PERSONA_GATE_PERSONA: 'coordinator' };
+      const r = runRegistered(command!, event, { env, cwd: elsewhere, projectDir: p.dir });
+      expect(r.code).toBe(0);
+      expect(JSON.parse(r.stdout).hookSpecificOutput).toMatchObject({ permissionDecision: 'deny' });
+      expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecisionReason).toContain('the coordinator persona may not run modelo.export');
+    }
+  });
+
+  it('replaces an entry that names a path of one machine, keeping its flags and everything else', () => {
+    const old = 'node "/old/checkout/dist/persona-gate.js" hook --confirm-on pre';
+    const mine = { type: 'command', command: 'my-guard' };
+    const p = project(JSON.stringify({ model: 'opus', hooks: { PreToolUse: [{ matcher: '*', hooks: [mine, { type: 'command', command: old, timeout: 10, onFailure: 'block' }] }] } }));
+    installInProject(p.dir);
+    const before = runCli(['doctor', '--dir', p.dir], { env: p.env, cwd: p.dir });
+    expect(before.stdout).toContain(`FAIL  the hook command does not exist: /old/checkout/dist/persona-gate.js (${p.settingsPath} names a path of another machine or of a moved checkout: every tool call is refused)\n      fix: run persona-gate init: it replaces the entry`);
+    const r = runCli(['init', '--dir', p.dir], { env: p.env });
+    expect(r.stdout).toContain(`replaced the hook command ${old}: it names a path of one machine`);
+    const settings = JSON.parse(readFileSync(p.settingsPath, 'utf8'));
+    expect(settings.model).toBe('opus');
+    expect(settings.hooks.PreToolUse).toEqual([{ matcher: '*', hooks: [mine, { type: 'command', command: '"$CLAUDE_PROJECT_DIR"/node_modules/.bin/persona-gate hook --confirm-on pre', timeout: 10, onFailure: 'block' }] }]);
+    const after = runCli(['doctor', '--dir', p.dir], { env: p.env, cwd: p.dir });
+    expect(after.stdout).toContain(`ok    the hook command exists: ${join(p.dir, 'node_modules', '.bin', 'persona-gate')}`);
+    expect(after.stdout).not.toContain('a path of');
+  });
+
+  it('writes the example as it is, with a locale only when asked for', () => {
+    const p = project();
+    runCli(['init', '--dir', p.dir], { env: p.env });
+    const example = readFileSync(join(ROOT, 'examples', 'tax-filing.json'), 'utf8').split('\n');
+    const written = readFileSync(p.policyPath, 'utf8').split('\n');
+    expect(written.length).toBe(example.length - 2);
+    expect(written).toEqual(example.filter((l) => !l.includes('"$schema"') && !l.includes('"locale"')).map((l) => (l === '  "stage_env": "PERSONA_GATE_STAGE",' ? l.slice(0, -1) : l)));
+    const q = project();
+    runCli(['init', '--dir', q.dir, '--locale', 'es'], { env: q.env });
+    expect(JSON.parse(readFileSync(q.policyPath, 'utf8')).locale).toBe('es');
+    expect(runCli(['init', '--dir', q.dir, '--locale', 'fr'], { env: q.env })).toMatchObject({ code: 1, stderr: 'persona-gate init: --locale takes en or es, not "fr"\n' });
+  });
+
+  it('says so when the command it registers cannot be found here', () => {
+    const p = project();
+    const r = runCli(['init', '--dir', p.dir], { env: { ...p.env, PATH: join(ROOT, 'node_modules', '.bin') } });
+    expect(r.stdout).toContain('warning: persona-gate is not on PATH here, so every tool call will be refused until it is');
   });
 
   it('changes nothing when run twice', () => {
@@ -104,6 +197,65 @@ describe('doctor', () => {
   });
 });
 
+describe('doctor checks', () => {
+  it('warns that a committed command naming a path of this machine breaks other clones', () => {
+    const command = `node ${JSON.stringify(BIN)} hook`;
+    const p = project(JSON.stringify({ hooks: { PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command, onFailure: 'block' }] }] } }));
+    const r = runCli(['doctor', '--dir', p.dir], { env: p.env, cwd: p.dir });
+    expect(r.stdout).toContain(`warn  the hook command in ${p.settingsPath} names ${BIN}, a path of this machine: on a teammate's clone, a moved checkout or in CI every tool call is refused\n      fix: run persona-gate init`);
+  });
+
+  it('fails a persona or stage the environment names that the policy does not declare', () => {
+    const p = project();
+    runCli(['init', '--dir', p.dir], { env: p.env });
+    const typo = runCli(['doctor', '--dir', p.dir], { env: { ...p.env, PERSONA_GATE_PERSONA: 'cordinator' }, cwd: p.dir });
+    expect(typo.code).toBe(1);
+    expect(typo.stdout).toMatch(/^FAIL  PERSONA_GATE_PERSONA=cordinator is not a persona of the policy \(accepted: coordinator, .*verifier.*\): every tool call is refused\n      fix: correct or unset PERSONA_GATE_PERSONA$/m);
+    const good = runCli(['doctor', '--dir', p.dir], { env: { ...p.env, PERSONA_GATE_PERSONA: 'verifier', PERSONA_GATE_STAGE: 'review' }, cwd: p.dir });
+    expect(good.stdout).toContain('ok    PERSONA_GATE_PERSONA=verifier is a persona of the policy\nok    PERSONA_GATE_STAGE=review is a stage of the persona');
+    const stage = runCli(['doctor', '--dir', p.dir], { env: { ...p.env, PERSONA_GATE_PERSONA: 'verifier', PERSONA_GATE_STAGE: 'revew' }, cwd: p.dir });
+    expect(stage.stdout).toContain('FAIL  PERSONA_GATE_STAGE=revew is not a stage of verifier (accepted: review, file)');
+  });
+
+  it('creates nothing, not even the state directory', () => {
+    const p = project();
+    runCli(['init', '--dir', p.dir], { env: p.env });
+    const r = runCli(['doctor', '--dir', p.dir], { env: p.env, cwd: p.dir });
+    expect(r.stdout).toContain(`ok    the state directory ${join(p.dir, 'state')} does not exist yet: the hook creates it (mode 0700) on first use`);
+    expect(existsSync(join(p.dir, 'state'))).toBe(false);
+    expect(existsSync(join(p.dir, 'prefs'))).toBe(false);
+  });
+
+  it('prints its checks as JSON', () => {
+    const p = project();
+    runCli(['init', '--dir', p.dir], { env: p.env });
+    const r = runCli(['doctor', '--json', '--dir', p.dir], { env: { ...p.env, PERSONA_GATE_PERSONA: 'cordinator' }, cwd: p.dir });
+    expect(r.code).toBe(1);
+    const body = JSON.parse(r.stdout);
+    expect(body).toMatchObject({ ok: false, failed: 1 });
+    expect(body.checks).toContainEqual({ section: 'setup', level: 'fail', text: expect.stringContaining('PERSONA_GATE_PERSONA=cordinator'), fix: 'correct or unset PERSONA_GATE_PERSONA' });
+    expect(body.checks).toContainEqual({ section: 'hardened', level: 'warn', text: expect.stringContaining("sandbox is off"), fix: 'run persona-gate init --hardened' });
+  });
+});
+
+describe('validate --json', () => {
+  it('prints the result, and each problem with its path', () => {
+    const p = project();
+    runCli(['init', '--dir', p.dir], { env: p.env });
+    const ok = runCli(['validate', '--json', '--config', p.policyPath], { env: p.env });
+    expect(ok.code).toBe(0);
+    expect(JSON.parse(ok.stdout)).toMatchObject({ valid: true, path: p.policyPath, personas: expect.arrayContaining(['coordinator', 'modelo-preparer', 'verifier']), problems: [], sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    writeFileSync(p.policyPath, '{"version": 1, "catalog": {}, "personas": {"x": {"families": ["nope"], "ceiling": "loud"}}}');
+    const bad = runCli(['validate', '--json', '--config', p.policyPath], { env: p.env });
+    expect(bad.code).toBe(1);
+    const body = JSON.parse(bad.stdout);
+    expect(body.valid).toBe(false);
+    expect(body.problems.map((x: { path: string }) => x.path)).toContain('personas.x.ceiling');
+    writeFileSync(p.policyPath, '{');
+    expect(JSON.parse(runCli(['validate', '--json', '--config', p.policyPath], { env: p.env }).stdout)).toMatchObject({ valid: false, problems: [{ path: '' }] });
+  });
+});
+
 /** A project and a separate home, with programs named bwrap and socat on PATH when `sandboxPrograms`. */
 function hardenedProject(opts: { sandboxPrograms?: boolean } = {}) {
   const dir = tempDir('pg-hard-');
@@ -111,6 +263,7 @@ function hardenedProject(opts: { sandboxPrograms?: boolean } = {}) {
   const bin = tempDir('pg-bin-');
   mkdirSync(join(dir, '.claude'));
   if (opts.sandboxPrograms !== false) for (const p of ['bwrap', 'socat']) writeFileSync(join(bin, p), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+  symlinkSync(BIN, join(bin, 'persona-gate'));
   const env = cleanEnv({ HOME: home, PERSONA_GATE_STATE_DIR: join(home, 'state'), PERSONA_GATE_CONFIG_HOME: join(home, 'prefs'), PATH: `${bin}:${join(ROOT, 'node_modules', '.bin')}` });
   delete env.CLAUDE_CONFIG_DIR;
   return { dir, home, env, userSettings: join(home, '.claude', 'settings.json'), projectSettings: join(dir, '.claude', 'settings.json'), policyPath: join(dir, '.claude', 'persona-gate.json') };
@@ -297,6 +450,8 @@ describe('Spanish', () => {
     const invalid = runCli(['validate', '--config', bad], { env });
     expect(invalid.stderr).toContain('catalog.families.modelo.level: Opción inválida');
     expect(invalid.stderr).toContain('1 problema');
+    expect(runCli(['session', 'reset', '--session', 's'], { env }).stderr).toBe('persona-gate: no hay ninguna sesión s (las sesiones que ha visto persona-gate: persona-gate log)\n');
+    runCli(['session', 'persona', 'verifier', '--session', 's'], { env });
     expect(runCli(['session', 'reset', '--session', 's'], { env }).stdout).toBe('sesión s: reiniciada\n');
     expect(runCli(['init', '--dir', p.dir], { env }).stdout).toContain('registrado el hook para');
   });

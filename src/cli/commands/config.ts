@@ -26,9 +26,9 @@ function open(env: Env): Conf<Preferences> {
   });
 }
 
-function checkKey(env: Env, key: string | undefined): Key {
+function checkKey(env: Env, action: string, key: string | undefined): Key {
   const t = cliMessages(env);
-  if (key === undefined) throw new CliError(t.configNeedsKey());
+  if (key === undefined) throw new CliError(action === 'set' ? t.configNeedsValue() : t.configNeedsKey(action));
   if (!(PREFERENCE_KEYS as readonly string[]).includes(key)) throw new CliError(t.configUnknownKey(key, PREFERENCE_KEYS.join(', ')));
   return key as Key;
 }
@@ -42,13 +42,13 @@ export function configCommand(env: Env, action: string, key?: string, value?: st
       return { stdout: lines.length ? `${lines.join('\n')}\n` : '', exitCode: 0 };
     }
     case 'get': {
-      const k = checkKey(env, key);
+      const k = checkKey(env, action, key);
       const store = open(env);
       if (!store.has(k)) return { stdout: '', stderr: `${t.configUnset(k)}\n`, exitCode: 1 };
       return { stdout: `${String(store.get(k))}\n`, exitCode: 0 };
     }
     case 'set': {
-      const k = checkKey(env, key);
+      const k = checkKey(env, action, key);
       if (value === undefined) throw new CliError(t.configNeedsValue());
       const stored = (k === 'policy' || k === 'stateDir') && !isAbsolute(value) ? resolve(value) : value;
       try {
@@ -59,11 +59,11 @@ export function configCommand(env: Env, action: string, key?: string, value?: st
       return { stdout: `${t.configSet(k, stored)}\n`, exitCode: 0 };
     }
     case 'unset': {
-      const k = checkKey(env, key);
+      const k = checkKey(env, action, key);
       open(env).delete(k);
       return { stdout: `${t.configUnset(k)}\n`, exitCode: 0 };
     }
     default:
-      throw new CliError(`persona-gate config: get, set, unset or list`);
+      throw new CliError(t.configActions(action));
   }
 }

@@ -1,17 +1,17 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { delimiter, dirname, join, resolve } from 'node:path';
 import type { Env } from '../../core/decide';
 import { locatePolicy } from '../../io/policy-source';
 import { readPreferences } from '../../io/prefs';
-import { StateStore } from '../../io/state-store';
+import type { Policy } from '../../policy/schema';
 import { validatePolicy } from '../../policy/validate';
 import type { CommandResult } from '../errors';
 import { stateDirFor } from '../context';
-import { cliLocale, CLI_MESSAGES } from '../messages';
-import { hardenedFindings, userSettingsPath, type Finding } from './hardened';
-import { HOOK_EVENTS, isGateHook } from './init';
+import { cliLocale, CLI_MESSAGES, type CliMessages } from '../messages';
+import { hardenedFindings, onPath, userSettingsPath, writableByMe, type Finding } from './hardened';
+import { HOOK_EVENTS, isGateHook, machineSpecificPath } from './init';
 
 /** The first Claude Code version known to block when a hook entry says `"onFailure": "block"`. */
 export const ON_FAILURE_VERSION = '2.1.332';
@@ -42,22 +42,59 @@ function hookEntries(file: string): Map<string, Record<string, unknown>[]> {
   return found;
 }
 
-/** The script or program a hook command runs, when it can be told. */
-function commandTarget(command: string, dir: string): string | null {
-  const script = /(?:^|\s)"?([^"\s]+\.c?js)"?(?:\s|$)/.exec(command);
-  if (script) return resolve(dir, script[1]!.replace('${CLAUDE_PROJECT_DIR}', dir).replace('$CLAUDE_PROJECT_DIR', dir));
-  if (/^npx\b/.test(command)) return join(dir, 'node_modules', '.bin', 'persona-gate');
+/**
+ * The script or program a hook command runs, when it can be told: `$CLAUDE_PROJECT_DIR` is the
+ * project directory; a bare program name is looked up on PATH (null when it is not there).
+ */
+export function commandTarget(command: string, dir: string, env: Env): { target: string | null; program: string } | null {
+  const expanded = command.replace(/\$\{CLAUDE_PROJECT_DIR\}|\$CLAUDE_PROJECT_DIR/g, dir);
+  const words = (expanded.match(/(?:"[^"]*"|'[^']*'|[^\s"']+)+/g) ?? []).map((w) => w.replace(/["']/g, ''));
+  const script = words.find((w) => /\.c?js$/.test(w));
+  if (script) return { target: resolve(dir, script), program: script };
+  const first = words[0];
+  if (first === undefined) return null;
+  if (first === 'npx') return { target: join(dir, 'node_modules', '.bin', 'persona-gate'), program: 'npx persona-gate' };
+  if (/[\\/]/.test(first)) return { target: resolve(dir, first), program: first };
+  return { target: onPathWhere(first, env), program: first };
+}
+
+function onPathWhere(program: string, env: Env): string | null {
+  for (const d of (env.PATH ?? '').split(delimiter)) {
+    if (d && onPath(program, { PATH: d })) return join(d, program);
+  }
   return null;
 }
 
-export function doctorCommand(env: Env, opts: { dir?: string; hardened?: boolean }): CommandResult {
+/** The state directory as the hook would find it, checked without creating anything. */
+function stateFinding(stateDir: string, t: CliMessages): Finding {
+  const problem = (detail: string): Finding => ({ level: 'fail', text: t.checkStateBad(stateDir, detail), fix: t.fixState(stateDir) });
+  for (const dir of [stateDir, join(stateDir, 'sessions')]) {
+    let st;
+    try {
+      st = lstatSync(dir);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') return problem((err as NodeJS.ErrnoException).code ?? String(err));
+      if (dir !== stateDir) break;
+      let parent = dirname(stateDir);
+      while (!existsSync(parent) && dirname(parent) !== parent) parent = dirname(parent);
+      return writableByMe(parent) ? { level: 'ok', text: t.checkStateLater(stateDir) } : problem(t.stateParentReadOnly(parent));
+    }
+    if (st.isSymbolicLink()) return problem(`${dir} is a symbolic link`);
+    if (!st.isDirectory()) return problem(`${dir} is not a directory`);
+    if (typeof process.getuid === 'function' && st.uid !== process.getuid()) return problem(`${dir} belongs to another user (uid ${st.uid})`);
+    if ((st.mode & 0o022) !== 0) return problem(`${dir} is writable by other users`);
+  }
+  return { level: 'ok', text: t.checkState(stateDir) };
+}
+
+export function doctorCommand(env: Env, opts: { dir?: string; hardened?: boolean; json?: boolean }): CommandResult {
   const locale = cliLocale(env);
   const t = CLI_MESSAGES[locale];
   const dir = resolve(opts.dir ?? env.CLAUDE_PROJECT_DIR ?? process.cwd());
   const findings: Finding[] = [];
-  const files = [join(dir, '.claude', 'settings.json'), join(dir, '.claude', 'settings.local.json'), join(env.HOME ?? homedir(), '.claude', 'settings.json')];
-  if (!files.includes(userSettingsPath(env))) files.push(userSettingsPath(env));
-  const commands = new Set<string>();
+  const projectSettings = join(dir, '.claude', 'settings.json');
+  const files = [...new Set([projectSettings, join(dir, '.claude', 'settings.local.json'), join(env.HOME ?? homedir(), '.claude', 'settings.json'), userSettingsPath(env)])];
+  const commands = new Map<string, string>();
   for (const event of HOOK_EVENTS) {
     const where = files.filter((f) => hookEntries(f).has(event));
     if (where.length === 0) {
@@ -65,37 +102,46 @@ export function doctorCommand(env: Env, opts: { dir?: string; hardened?: boolean
       continue;
     }
     findings.push({ level: 'ok', text: t.checkRegistered(event, where.join(', ')) });
+    for (const f of where) for (const e of hookEntries(f).get(event) ?? []) if (!commands.has(String(e.command)) || f === projectSettings) commands.set(String(e.command), f);
     const entries = where.flatMap((f) => hookEntries(f).get(event) ?? []);
-    for (const e of entries) commands.add(String(e.command));
     if (entries.every((e) => e.onFailure === 'block')) findings.push({ level: 'ok', text: t.checkOnFailure(event) });
     else findings.push({ level: 'warn', text: t.checkNoOnFailure(event), fix: t.fixOnFailure() });
   }
   const targets: string[] = [];
-  for (const command of commands) {
-    const target = commandTarget(command, dir);
-    if (target === null) continue;
+  for (const [command, file] of commands) {
+    // The project's settings.json is committed: a path of this machine breaks every other clone and CI.
+    const local = file === projectSettings ? machineSpecificPath(command) : null;
+    const found = commandTarget(command, dir, env);
+    if (found === null) continue;
+    if (found.target === null) {
+      findings.push({ level: 'fail', text: t.checkNotOnPath(found.program, command), fix: t.fixNotOnPath() });
+      continue;
+    }
+    const target = existsSync(found.target) ? realpathSync(found.target) : found.target;
     if (!targets.includes(target)) targets.push(target);
-    findings.push(existsSync(target) ? { level: 'ok', text: t.checkCommand(target) } : { level: 'fail', text: t.checkNoCommand(target), fix: t.fixCommand() });
+    if (!existsSync(found.target)) findings.push({ level: 'fail', text: local ? t.checkStaleCommand(found.target, file) : t.checkNoCommand(found.target), fix: local ? t.fixMachineSpecific() : t.fixCommand() });
+    else {
+      findings.push({ level: 'ok', text: t.checkCommand(found.target) });
+      if (local) findings.push({ level: 'warn', text: t.checkMachineSpecific(local, file), fix: t.fixMachineSpecific() });
+    }
   }
   const location = locatePolicy({ env: { ...env, CLAUDE_PROJECT_DIR: env.CLAUDE_PROJECT_DIR ?? dir }, userDefault: readPreferences(env).policy, cwd: dir });
+  let policy: Policy | null = null;
   if (location.path === null || !existsSync(location.path)) findings.push({ level: 'fail', text: t.checkNoPolicy(), fix: t.fixPolicy() });
   else {
     let problems = 0;
     try {
       const result = validatePolicy(JSON.parse(readFileSync(location.path, 'utf8')), locale, location.path);
+      if (result.ok) policy = result.policy;
       problems = result.ok ? 0 : result.problems.length;
     } catch {
       problems = 1;
     }
     findings.push(problems === 0 ? { level: 'ok', text: t.checkPolicy(location.path) } : { level: 'fail', text: t.checkInvalidPolicy(location.path, problems), fix: t.fixInvalidPolicy() });
   }
+  if (policy) findings.push(...environmentFindings(policy, env, t));
   const stateDir = stateDirFor(env);
-  try {
-    new StateStore(stateDir).open();
-    findings.push({ level: 'ok', text: t.checkState(stateDir) });
-  } catch (err) {
-    findings.push({ level: 'fail', text: t.checkStateBad(stateDir, err instanceof Error ? err.message : String(err)), fix: t.fixState(stateDir) });
-  }
+  findings.push(stateFinding(stateDir, t));
   const node = process.versions.node;
   findings.push(Number(node.split('.')[0]) >= 20 ? { level: 'ok', text: t.checkNode(node) } : { level: 'fail', text: t.checkNodeOld(node), fix: t.fixNode() });
   const claude = spawnSync(env.PERSONA_GATE_CLAUDE_BIN ?? 'claude', ['--version'], { encoding: 'utf8', timeout: 15_000, env: env as NodeJS.ProcessEnv });
@@ -116,11 +162,37 @@ export function doctorCommand(env: Env, opts: { dir?: string; hardened?: boolean
     registeredIn: (file) => hookEntries(file).has('PreToolUse'),
   });
 
+  const all = [...findings, ...hardened];
+  const fails = all.filter((f) => f.level === 'fail').length;
+  const warns = all.filter((f) => f.level === 'warn').length;
+  if (opts.json) {
+    const shape = (section: string) => (f: Finding) => ({ section, level: f.level, text: f.text, ...(f.fix && f.level !== 'ok' ? { fix: f.fix } : {}) });
+    const body = { ok: fails === 0, failed: fails, warnings: warns, checks: [...findings.map(shape('setup')), ...hardened.map(shape('hardened'))] };
+    return { stdout: `${JSON.stringify(body, null, 2)}\n`, exitCode: fails === 0 ? 0 : 1 };
+  }
   const label = { ok: t.doctorOk(), warn: t.doctorWarn(), fail: t.doctorFail() };
   const render = (f: Finding) => [`${label[f.level].padEnd(5)} ${f.text}`, ...(f.fix && f.level !== 'ok' ? [t.doctorFix(f.fix)] : [])];
   const lines = [...findings.flatMap(render), '', t.doctorHardened(), ...hardened.flatMap(render)];
-  const all = [...findings, ...hardened];
-  const fails = all.filter((f) => f.level === 'fail').length;
-  lines.push('', t.doctorSummary(fails, all.filter((f) => f.level === 'warn').length));
+  lines.push('', t.doctorSummary(fails, warns));
   return { stdout: `${lines.join('\n')}\n`, exitCode: fails === 0 ? 0 : 1 };
+}
+
+/** The persona and stage the environment names must be the policy's: a typo there refuses every call. */
+function environmentFindings(policy: Policy, env: Env, t: CliMessages): Finding[] {
+  const out: Finding[] = [];
+  const personaEnv = policy.persona_env ?? 'PERSONA_GATE_PERSONA';
+  const stageEnv = policy.stage_env ?? 'PERSONA_GATE_STAGE';
+  const persona = env[personaEnv]?.trim();
+  const names = Object.keys(policy.personas);
+  if (persona) {
+    if (names.includes(persona)) out.push({ level: 'ok', text: t.checkEnvPersona(personaEnv, persona) });
+    else out.push({ level: 'fail', text: t.checkEnvPersonaUnknown(personaEnv, persona, names.join(', ')), fix: t.fixEnvPersona(personaEnv) });
+  }
+  const stage = env[stageEnv]?.trim();
+  if (stage) {
+    const stages = persona && names.includes(persona) ? (policy.personas[persona]?.stages ?? []).map((s) => s.name) : [];
+    if (stages.includes(stage)) out.push({ level: 'ok', text: t.checkEnvStage(stageEnv, stage) });
+    else out.push({ level: 'fail', text: t.checkEnvStageUnknown(stageEnv, stage, persona && names.includes(persona) ? persona : null, stages.join(', ')), fix: t.fixEnvPersona(stageEnv) });
+  }
+  return out;
 }

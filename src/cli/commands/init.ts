@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import type { Env } from '../../core/decide';
 import { StateStore } from '../../io/state-store';
 import { stateDirFor } from '../context';
@@ -16,8 +16,31 @@ export function packageRoot(): string {
   return resolve(__dirname, '..');
 }
 
+/** The absolute command of this installation: machine-specific, for a user-level registration (`init --hardened`). */
 export function defaultHookCommand(): string {
   return `node ${JSON.stringify(join(packageRoot(), 'dist', 'persona-gate.js'))} hook`;
+}
+
+/** A project install, reached through the project directory Claude Code gives every hook: the same on every clone and in CI. */
+export const PROJECT_HOOK_COMMAND = '"$CLAUDE_PROJECT_DIR"/node_modules/.bin/persona-gate hook';
+/** A global (user-level) install: the `persona-gate` on PATH. */
+export const GLOBAL_HOOK_COMMAND = 'persona-gate hook';
+
+/** Whether the project installs persona-gate itself: in its node_modules, or declared in its package.json. */
+export function installedInProject(dir: string): boolean {
+  if (existsSync(join(dir, 'node_modules', 'persona-gate', 'package.json'))) return true;
+  if (within(packageRoot(), join(dir, 'node_modules'))) return true;
+  try {
+    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as Json;
+    return ['dependencies', 'devDependencies', 'optionalDependencies'].some((k) => isObject(pkg[k]) && 'persona-gate' in (pkg[k] as Json));
+  } catch {
+    return false;
+  }
+}
+
+/** The registration init writes: no path of this machine in it, so the committed settings work on any clone. */
+export function portableHookCommand(dir: string): { command: string; install: 'project' | 'global' } {
+  return installedInProject(dir) ? { command: PROJECT_HOOK_COMMAND, install: 'project' } : { command: GLOBAL_HOOK_COMMAND, install: 'global' };
 }
 
 /** A hook entry runs persona-gate's hook subcommand, however it is spelled. */
@@ -25,13 +48,43 @@ export function isGateHook(command: unknown): command is string {
   return typeof command === 'string' && /persona-gate/.test(command) && /\shook(\s|$)/.test(command);
 }
 
-/** Adds (or completes) persona-gate's entry for each event, keeping every other setting and hook. */
-export function mergeHooks(settings: Json, command: string, path: string, t: ReturnType<typeof cliMessages>): { settings: Json; changed: string[] } {
+/** The words of a command line, quotes removed, `$CLAUDE_PROJECT_DIR` kept as written. */
+function words(command: string): string[] {
+  return (command.match(/(?:"[^"]*"|'[^']*'|[^\s"']+)+/g) ?? []).map((w) => w.replace(/["']/g, ''));
+}
+
+/** The absolute path of this machine a command names (outside `$CLAUDE_PROJECT_DIR`), if any. */
+export function machineSpecificPath(command: string): string | null {
+  for (const w of words(command)) {
+    if (w === '/usr/bin/env') continue;
+    if (w.startsWith('/') || w.startsWith('~/') || /^[A-Za-z]:[\\/]/.test(w)) return w;
+  }
+  return null;
+}
+
+/** The flags after `hook` in a registered command (`--confirm-on pre`, …), kept when the command is replaced. */
+function hookFlags(command: string): string {
+  const m = /\shook(\s.*)?$/.exec(command);
+  return m?.[1]?.trim() ?? '';
+}
+
+/**
+ * Adds (or completes) persona-gate's entry for each event, keeping every other setting and hook.
+ * `replace` says which existing persona-gate commands are replaced by `command` (their flags kept).
+ */
+export function mergeHooks(
+  settings: Json,
+  command: string,
+  path: string,
+  t: ReturnType<typeof cliMessages>,
+  replace: (existing: string) => boolean = () => false,
+): { settings: Json; changed: string[]; replaced: string[] } {
   const next = structuredClone(settings);
   if (next.hooks === undefined) next.hooks = {};
   if (!isObject(next.hooks)) throw new CliError(t.initNotObject(path, 'hooks'));
   const hooks = next.hooks;
   const changed: string[] = [];
+  const replaced: string[] = [];
   for (const event of HOOK_EVENTS) {
     if (hooks[event] === undefined) hooks[event] = [];
     const groups = hooks[event];
@@ -43,6 +96,11 @@ export function mergeHooks(settings: Json, command: string, path: string, t: Ret
         if (!isObject(hook) || !isGateHook(hook.command)) continue;
         found = true;
         const before = JSON.stringify(hook);
+        if (hook.command !== command && replace(hook.command)) {
+          const flags = hookFlags(hook.command);
+          if (!replaced.includes(hook.command)) replaced.push(hook.command);
+          hook.command = flags ? `${command} ${flags}` : command;
+        }
         hook.onFailure = 'block';
         if (typeof hook.timeout !== 'number') hook.timeout = HOOK_TIMEOUT_SECONDS;
         if (JSON.stringify(hook) !== before) changed.push(event);
@@ -54,39 +112,116 @@ export function mergeHooks(settings: Json, command: string, path: string, t: Ret
       changed.push(event);
     }
   }
-  return { settings: next, changed: [...new Set(changed)] };
+  return { settings: next, changed: [...new Set(changed)], replaced };
+}
+
+/** Removes persona-gate's entries (and the groups and keys left empty), keeping everything else. */
+export function removeHooks(settings: Json): { settings: Json; removed: string[] } {
+  const next = structuredClone(settings);
+  const removed: string[] = [];
+  if (!isObject(next.hooks)) return { settings: next, removed };
+  const hooks = next.hooks;
+  for (const event of Object.keys(hooks)) {
+    const groups = hooks[event];
+    if (!Array.isArray(groups)) continue;
+    const kept: unknown[] = [];
+    for (const group of groups) {
+      if (!isObject(group) || !Array.isArray(group.hooks)) {
+        kept.push(group);
+        continue;
+      }
+      const rest = group.hooks.filter((h) => !(isObject(h) && isGateHook(h.command)));
+      if (rest.length !== group.hooks.length && !removed.includes(event)) removed.push(event);
+      if (rest.length > 0) kept.push({ ...group, hooks: rest });
+      else if (rest.length === group.hooks.length) kept.push(group);
+    }
+    if (kept.length > 0) hooks[event] = kept;
+    else delete hooks[event];
+  }
+  if (Object.keys(hooks).length === 0) delete next.hooks;
+  return { settings: next, removed };
+}
+
+/**
+ * The starter policy, written as the example is, line for line: only `$schema` is pointed at the
+ * installed schema (or dropped when it lies outside the project), and `locale` is written only
+ * when asked for, so that each reader's own preference decides the CLI's language.
+ */
+export function starterPolicyText(example: string, policyPath: string, locale: 'en' | 'es' | undefined): string {
+  const text = readFileSync(join(packageRoot(), 'examples', `${example}.json`), 'utf8');
+  const want = JSON.parse(text) as Json;
+  const schema = join(packageRoot(), 'schema.json');
+  const rel = relative(dirname(policyPath), schema).split(sep).join('/');
+  const schemaInside = within(schema, dirname(dirname(policyPath)));
+  if (schemaInside) want.$schema = rel;
+  else delete want.$schema;
+  delete want.locale;
+  if (locale !== undefined) want.locale = locale;
+
+  let out = text;
+  out = schemaInside ? out.replace(/("\$schema":\s*)"[^"]*"/, (_, k: string) => `${k}${JSON.stringify(rel)}`) : out.replace(/\n[ \t]*"\$schema":\s*"[^"]*",?/, '');
+  out = out.replace(/,(\s*\n[ \t]*"locale":\s*"[^"]*")(\s*\n\})/, '$2').replace(/\n[ \t]*"locale":\s*"[^"]*",/, '');
+  if (locale !== undefined) out = out.replace(/\s*\n\}\s*$/, `,\n  "locale": ${JSON.stringify(locale)}\n}\n`);
+  // The text edits must give exactly the intended policy; otherwise the policy is written whole.
+  try {
+    if (JSON.stringify(JSON.parse(out)) === JSON.stringify(want)) return out.endsWith('\n') ? out : `${out}\n`;
+  } catch {
+    // fall through
+  }
+  return `${JSON.stringify(want, null, 2)}\n`;
 }
 
 /** Writes the starter policy unless one is there; returns the line to print. */
-function writeStarterPolicy(policyPath: string, example: string, t: CliMessages): string {
+function writeStarterPolicy(policyPath: string, example: string, t: CliMessages, locale?: 'en' | 'es'): string {
   mkdirSync(dirname(policyPath), { recursive: true });
   if (existsSync(policyPath)) return t.initKeptPolicy(policyPath);
-  const policy = JSON.parse(readFileSync(join(packageRoot(), 'examples', `${example}.json`), 'utf8')) as Json;
-  policy.$schema = relative(dirname(policyPath), join(packageRoot(), 'schema.json'));
-  writeFileSync(policyPath, `${JSON.stringify(policy, null, 2)}\n`);
+  writeFileSync(policyPath, starterPolicyText(example, policyPath, locale));
   return t.initWrotePolicy(policyPath, example);
 }
 
-export function initCommand(env: Env, opts: { dir?: string; example?: string; command?: string; hardened?: boolean }): CommandResult {
+export interface InitOptions {
+  dir?: string;
+  example?: string;
+  command?: string;
+  hardened?: boolean;
+  locale?: string;
+}
+
+export function initCommand(env: Env, opts: InitOptions): CommandResult {
   const t = cliMessages(env);
   const dir = resolve(opts.dir ?? process.cwd());
   const example = opts.example ?? 'tax-filing';
   if (!(EXAMPLES as readonly string[]).includes(example)) throw new CliError(t.initBadExample(example, EXAMPLES.join(', ')));
-  if (opts.hardened) return initHardened(env, dir, example, opts.command, t);
+  if (opts.locale !== undefined && opts.locale !== 'en' && opts.locale !== 'es') throw new CliError(t.initBadLocale(opts.locale));
+  const locale = opts.locale as 'en' | 'es' | undefined;
+  if (opts.hardened) return initHardened(env, dir, example, opts.command, t, locale);
   const claudeDir = join(dir, '.claude');
   const settingsPath = join(claudeDir, 'settings.json');
   const policyPath = join(claudeDir, 'persona-gate.json');
 
   // Read and merge the settings first: a settings file we cannot parse changes nothing at all.
   const { settings, original } = readSettings(settingsPath, t);
-  const merged = mergeHooks(settings, opts.command ?? defaultHookCommand(), settingsPath, t);
+  const portable = portableHookCommand(dir);
+  const command = opts.command ?? portable.command;
+  // An explicit --command replaces persona-gate's entries; otherwise only those that name a path
+  // of some machine (an older init's, or a moved checkout's) or a program that is not there.
+  const replace = opts.command !== undefined ? () => true : (existing: string) => machineSpecificPath(existing) !== null;
+  const merged = mergeHooks(settings, command, settingsPath, t, replace);
 
-  const lines: string[] = [writeStarterPolicy(policyPath, example, t)];
+  const lines: string[] = [writeStarterPolicy(policyPath, example, t, locale)];
   if (merged.changed.length > 0 || original === null) {
     writeFileSync(settingsPath, `${JSON.stringify(merged.settings, null, 2)}\n`);
+    for (const old of merged.replaced) lines.push(t.initReplaced(old));
     lines.push(t.initRegistered(settingsPath, (merged.changed.length > 0 ? merged.changed : HOOK_EVENTS).join(', ')));
   } else {
     lines.push(t.initUnchanged(settingsPath));
+  }
+  if (opts.command === undefined) {
+    if (portable.install === 'project') lines.push(t.initProjectCommand(PROJECT_HOOK_COMMAND));
+    else {
+      lines.push(t.initGlobalCommand(GLOBAL_HOOK_COMMAND));
+      if (!onPath('persona-gate', env)) lines.push(t.initNotOnPath());
+    }
   }
   lines.push(t.initNext());
   return { stdout: `${lines.join('\n')}\n`, exitCode: 0 };
@@ -99,7 +234,7 @@ export function initCommand(env: Env, opts: { dir?: string; example?: string; co
  * administrator is printed, never done: managed settings apply to every user of the machine,
  * so init leaves them to a person even when it runs as root.
  */
-function initHardened(env: Env, dir: string, example: string, command: string | undefined, t: CliMessages): CommandResult {
+function initHardened(env: Env, dir: string, example: string, command: string | undefined, t: CliMessages, locale?: 'en' | 'es'): CommandResult {
   const userPath = userSettingsPath(env);
   const policyPath = join(dir, '.claude', 'persona-gate.json');
   const stateDir = stateDirFor(env);
@@ -113,7 +248,7 @@ function initHardened(env: Env, dir: string, example: string, command: string | 
 
   const lines: string[] = [];
   if (within(root, dir)) lines.push(t.initInstallInside(root));
-  lines.push(writeStarterPolicy(policyPath, example, t));
+  lines.push(writeStarterPolicy(policyPath, example, t, locale));
   // The state directory exists before the sandbox starts, private, so the deny rule has a directory to hold.
   try {
     new StateStore(stateDir).open();

@@ -11,7 +11,7 @@ import { policyForCli } from '../context';
 
 export interface ListOptions {
   config?: string;
-  persona: string;
+  persona?: string;
   stage?: string;
   format?: string;
 }
@@ -92,20 +92,22 @@ export function listCommand(env: Env, opts: ListOptions): CommandResult {
   const index = policyForCli(env, opts.config);
   const t = cliMessages(env, index);
   if (!['text', 'json', 'claude-permissions'].includes(format)) throw new CliError(t.badFormat(format));
-  const entries = listEntries(index, opts.persona, opts.stage, env);
+  if (opts.persona === undefined) return listPersonas(index, format, t);
+  const personaName = opts.persona;
+  const entries = listEntries(index, personaName, opts.stage, env);
   if (format === 'json') {
-    const reach = index.policy ? opaqueReach(index.policy, opts.persona) : null;
-    return { stdout: `${JSON.stringify({ persona: opts.persona, stage: opts.stage ?? null, entries, reachable_through_opaque_code: reach?.commands ?? [] }, null, 2)}\n`, exitCode: 0 };
+    const reach = index.policy ? opaqueReach(index.policy, personaName) : null;
+    return { stdout: `${JSON.stringify({ persona: personaName, stage: opts.stage ?? null, entries, reachable_through_opaque_code: reach?.commands ?? [] }, null, 2)}\n`, exitCode: 0 };
   }
   if (format === 'claude-permissions') {
     const deny = [...new Set(entries.filter((e) => !e.allowed).flatMap((e) => e.tools))].sort();
     return { stdout: `${JSON.stringify({ permissions: { deny } }, null, 2)}\n`, exitCode: 0 };
   }
-  const persona = index.persona(opts.persona)!;
-  const scope = effectiveScope(opts.persona, persona, persona.stages.find((s) => s.name === opts.stage) ?? null, { confirmOn: 'post' });
+  const persona = index.persona(personaName)!;
+  const scope = effectiveScope(personaName, persona, persona.stages.find((s) => s.name === opts.stage) ?? null, { confirmOn: 'post' });
   const [may, tier, level, command, why] = t.listColumns();
   const lines = [
-    t.listHeader(opts.persona, opts.stage ?? null, scope.ceiling, persona.families.join(', '), scope.allowed_tools?.join(', ') ?? null),
+    t.listHeader(personaName, opts.stage ?? null, scope.ceiling, persona.families.join(', '), scope.allowed_tools?.join(', ') ?? null),
     '',
     `${may!.padEnd(6)}${tier!.padEnd(9)}${level!.padEnd(17)}${command!.padEnd(34)}${why}`,
   ];
@@ -114,7 +116,19 @@ export function listCommand(env: Env, opts: ListOptions): CommandResult {
     const reason = e.allowed ? `${e.tools.join(' ')}${e.identity ? ` ${t.afterIdentity()}` : ''}` : `${e.status} (${e.gate})`;
     lines.push(`${(e.allowed ? t.yes() : t.no()).padEnd(6)}${(e.allowed ? e.tier : '-').padEnd(9)}${(e.level ?? '?').padEnd(17)}${e.key.padEnd(34)}${reason}`);
   }
-  const reach = index.policy ? opaqueReach(index.policy, opts.persona) : null;
+  const reach = index.policy ? opaqueReach(index.policy, personaName) : null;
   if (reach) lines.push('', t.residueLine(reach.commands.map((c) => `${c.bash} (${c.key})`)));
+  return { stdout: `${lines.join('\n')}\n`, exitCode: 0 };
+}
+
+/** Without --persona: the policy's personas, each with its ceiling, families and stages. */
+function listPersonas(index: MemoryPolicyIndex, format: string, t: ReturnType<typeof cliMessages>): CommandResult {
+  const personas = index.personaNames().map((name) => {
+    const p = index.persona(name)!;
+    return { name, description: p.description ?? null, ceiling: p.ceiling, families: [...p.families], stages: p.stages.map((s) => s.name), agent_types: [...(p.agent_types ?? [])] };
+  });
+  if (format === 'json') return { stdout: `${JSON.stringify({ personas }, null, 2)}\n`, exitCode: 0 };
+  if (format !== 'text') throw new CliError(t.badFormat(format));
+  const lines = [t.listPersonasHeader(index.path ?? ''), ...personas.map((p) => t.listPersonaLine(p.name, p.ceiling, p.families.join(', '), p.stages.join(', '), p.description))];
   return { stdout: `${lines.join('\n')}\n`, exitCode: 0 };
 }

@@ -5,6 +5,7 @@ import type { Receipt } from '../../core/receipt';
 import { receiptsDir, receiptsFile } from '../../io/receipts';
 import type { CommandResult } from '../errors';
 import { stateDirFor } from '../context';
+import { cliMessages } from '../messages';
 
 export interface LogOptions {
   session?: string;
@@ -62,7 +63,8 @@ export function readReceipts(env: Env, opts: LogOptions): Receipt[] {
 
 export function logCommand(env: Env, opts: LogOptions): CommandResult {
   const lines = readReceipts(env, opts).map((r) => formatReceipt(r, opts.json === true));
-  return { stdout: lines.length > 0 ? `${lines.join('\n')}\n` : '', exitCode: 0 };
+  if (lines.length === 0) return { stdout: '', stderr: `${cliMessages(env).logNothing()}\n`, exitCode: 0 };
+  return { stdout: `${lines.join('\n')}\n`, exitCode: 0 };
 }
 
 /** `--follow`: prints what exists, then each new receipt as it is appended, until interrupted. */

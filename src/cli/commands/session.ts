@@ -1,7 +1,10 @@
 import type { Env } from '../../core/decide';
 import { eventReceipt } from '../../core/receipt';
 import type { StateOp } from '../../core/state';
-import { appendReceipt } from '../../io/receipts';
+import { appendReceipt, receiptsFile } from '../../io/receipts';
+import type { PolicyIndex } from '../../core/policy-index';
+import { StateStore } from '../../io/state-store';
+import { effectiveScope, lastReceipts } from '../sessions';
 import { sessionKey } from '../../io/hash';
 import { CliError, type CommandResult } from '../errors';
 import { policyForCli, stateDirFor, storeForCli } from '../context';
@@ -15,8 +18,16 @@ function record(env: Env, sessionId: string, rule: string, reason: string, perso
 }
 
 export function sessionShow(env: Env, sessionId: string): CommandResult {
-  const snap = storeForCli(env).read(sessionId);
-  const body = { session_id: sessionId, file_key: sessionKey(sessionId), seq: snap.seq, ...snap.state };
+  const stateDir = stateDirFor(env);
+  const snap = new StateStore(stateDir).read(sessionId);
+  let index: PolicyIndex | null = null;
+  try {
+    index = policyForCli(env);
+  } catch {
+    // without a policy, the persona's source is still told from the state and the environment
+  }
+  const last = lastReceipts(receiptsFile(stateDir, sessionId), 1)[0] ?? null;
+  const body = { session_id: sessionId, file_key: sessionKey(sessionId), seq: snap.seq, ...snap.state, in_effect: effectiveScope(snap.state, env, index, last) };
   return { stdout: `${JSON.stringify(body, null, 2)}\n`, exitCode: 0 };
 }
 

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { sha256Hex } from '../../io/hash';
 import type { Env } from '../../core/decide';
 import { opaqueReachAll } from '../../core/residue';
 import { validatePolicy } from '../../policy/validate';
@@ -6,29 +7,41 @@ import { CliError, type CommandResult } from '../errors';
 import { locateForCli } from '../context';
 import { cliLocale, CLI_MESSAGES } from '../messages';
 
-export function validateCommand(env: Env, opts: { config?: string }): CommandResult {
+export function validateCommand(env: Env, opts: { config?: string; json?: boolean }): CommandResult {
   const locale = cliLocale(env);
   const t = CLI_MESSAGES[locale];
   const location = locateForCli(env, opts.config);
-  if (location.path === null) throw new CliError(t.noPolicyFound(location.searched.join(', ')));
+  const asJson = (body: Record<string, unknown>, exitCode: number): CommandResult => ({ stdout: `${JSON.stringify(body, null, 2)}\n`, exitCode });
+  if (location.path === null) {
+    if (opts.json) return asJson({ valid: false, path: null, problems: [{ path: '', message: t.noPolicyFound(location.searched.join(', ')) }], warnings: [] }, 1);
+    throw new CliError(t.noPolicyFound(location.searched.join(', ')));
+  }
   let text: string;
   try {
     text = readFileSync(location.path, 'utf8');
   } catch (err) {
-    throw new CliError(t.cannotRead(location.path, (err as NodeJS.ErrnoException).code ?? String(err)));
+    const message = t.cannotRead(location.path, (err as NodeJS.ErrnoException).code ?? String(err));
+    if (opts.json) return asJson({ valid: false, path: location.path, problems: [{ path: '', message }], warnings: [] }, 1);
+    throw new CliError(message);
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (err) {
+    if (opts.json) return asJson({ valid: false, path: location.path, problems: [{ path: '', message: t.notJsonFile(location.path, (err as Error).message) }], warnings: [] }, 1);
     return { stdout: '', stderr: `${t.notJsonFile(location.path, (err as Error).message)}\n`, exitCode: 1 };
   }
   const result = validatePolicy(json, locale, location.path);
   if (result.ok) {
     const warnings = opaqueReachAll(result.policy).map((r) => t.residueWarning(r.persona, r.commands.map((c) => c.bash)));
+    if (opts.json) {
+      const sha256 = sha256Hex(Buffer.from(text, 'utf8'));
+      return asJson({ valid: true, path: location.path, sha256, personas: Object.keys(result.policy.personas), commands: Object.keys(result.policy.catalog.commands).length, problems: [], warnings }, 0);
+    }
     const stderr = warnings.length > 0 ? `${warnings.join('\n')}\n` : '';
     return { stdout: `${t.valid(location.path, Object.keys(result.policy.personas).length, Object.keys(result.policy.catalog.commands).length)}\n`, ...(stderr ? { stderr } : {}), exitCode: 0 };
   }
+  if (opts.json) return asJson({ valid: false, path: location.path, problems: result.problems.map((p) => ({ path: p.path, message: p.message })), warnings: [] }, 1);
   const lines = result.problems.map((p) => `${location.path}: ${p.path}: ${p.message}`);
   return { stdout: '', stderr: `${lines.join('\n')}\n${t.problems(result.problems.length)}\n`, exitCode: 1 };
 }
