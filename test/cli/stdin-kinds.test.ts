@@ -211,8 +211,13 @@ describe.each(runtimes)('hook stdin on $name', (runtime) => {
     expectDeny(await viaFile(hook(), setup().env, EVENT));
   });
 
-  it('answers with the event typed on a terminal, without waiting for an end of input', () => {
-    expectDeny(viaPty(hook(), setup({ PERSONA_GATE_DEADLINE_MS: '30000' }).env, EVENT));
+  // No host hands a hook a terminal: on one, a person is at the keyboard, and the hook shows its help at once.
+  it('shows its help at once on a terminal, whatever is typed, and exits 0', () => {
+    const r = viaPty(hook(), setup({ PERSONA_GATE_DEADLINE_MS: '30000' }).env, EVENT);
+    expect(r.stdout).toMatch(/^Usage: persona-gate hook/);
+    expect(r.stdout).not.toContain('permissionDecision');
+    expect(r.code).toBe(0);
+    expect(r.ms).toBeLessThan(20_000);
   });
 
   it('answers through process.stdin when the raw socket path is not available (permission model)', async () => {

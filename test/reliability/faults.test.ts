@@ -100,7 +100,7 @@ describe('fault injection', () => {
     try {
       symlinkSync(elsewhere, s.stateDir);
       const r = runCli(['hook'], { input: preEvent('Read'), env: s.env });
-      expect(r).toMatchObject({ stdout: denyJson(en.stateError(`${s.stateDir} is a symbolic link`)), code: 0 });
+      expect(r).toMatchObject({ stdout: denyJson(en.stateError(`the state directory ${s.stateDir} is reached through ${s.stateDir}, a symbolic link of this user; use the directory it points to (PERSONA_GATE_STATE_DIR) or remove the link`)), code: 0 });
     } finally {
       rmSync(elsewhere, { recursive: true, force: true });
     }
@@ -111,7 +111,7 @@ describe('fault injection', () => {
     mkdirSync(s.stateDir, { mode: 0o700 });
     chownSync(s.stateDir, NOBODY, NOBODY);
     const r = runCli(['hook'], { input: preEvent('Read'), env: s.env });
-    expect(r).toMatchObject({ stdout: denyJson(en.stateError(`${s.stateDir} belongs to another user (uid ${NOBODY})`)), code: 0 });
+    expect(r).toMatchObject({ stdout: denyJson(en.stateError(`${s.stateDir} belongs to uid ${NOBODY}, not to this user (uid ${process.getuid!()}); remove it or use a state directory of your own`)), code: 0 });
   });
 
   it('denies when the state directory is writable by others', () => {
@@ -119,14 +119,14 @@ describe('fault injection', () => {
     mkdirSync(s.stateDir, { mode: 0o700 });
     chmodSync(s.stateDir, 0o777);
     const r = runCli(['hook'], { input: preEvent('Read'), env: s.env });
-    expect(r).toMatchObject({ stdout: denyJson(en.stateError(`${s.stateDir} is writable by other users`)), code: 0 });
+    expect(r).toMatchObject({ stdout: denyJson(en.stateError(`${s.stateDir} is writable by other users; run chmod go-w ${s.stateDir}`)), code: 0 });
   });
 
   it('denies when a session state file is a directory', () => {
     const s = setup();
     mkdirSync(join(s.stateDir, 'sessions', sessionKey('cli-session'), '1.json'), { recursive: true });
     const r = runCli(['hook'], { input: preEvent('Read'), env: s.env });
-    expect(r).toMatchObject({ stdout: denyJson(en.stateError('cannot read the session state: EISDIR')), code: 0 });
+    expect(r).toMatchObject({ stdout: denyJson(en.stateError(`${join(s.stateDir, 'sessions', sessionKey('cli-session'), '1.json')} is a directory, not a file persona-gate wrote; remove it`)), code: 0 });
   });
 
   it('has no lock to leave held: a writer killed mid-publish leaves a temporary file that is ignored', () => {
