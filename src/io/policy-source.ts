@@ -157,7 +157,9 @@ function loadPinnedPolicy(path: string, policyBytes: Buffer, opts: { cacheDir?: 
     try {
       const policy = policyWithDefaults(JSON.parse(policyBytes.toString('utf8')));
       const lock = JSON.parse(lockBytes.toString('utf8')) as Lock;
-      const expanded = expandMcp(policy, { ok: true, lock, sha256: known.sha }, lockPath, MCP_MESSAGES.en);
+      const recorded = (known.core as { lock_sha256?: unknown } | null)?.lock_sha256;
+      const lockSha = typeof recorded === 'string' && /^[0-9a-f]{64}$/.test(recorded) ? recorded : '';
+      const expanded = expandMcp(policy, { ok: true, lock, sha256: lockSha }, lockPath, MCP_MESSAGES.en);
       if (expanded.problems.length === 0) return { ok: true, index: buildPolicyIndex(expanded.policy, known.sha, path) };
     } catch (err) {
       if (err instanceof StateError) throw err;
@@ -167,6 +169,6 @@ function loadPinnedPolicy(path: string, policyBytes: Buffer, opts: { cacheDir?: 
   const validated = validateBytes(path, policyBytes, opts.validate ?? lazyValidator, opts.locale);
   if (!validated.ok) return validated;
   const sha = sha256Hex(policyBytes);
-  if (cacheDir !== undefined && lockBytes.length > 0) recordValidated(cacheDir, path, both, sha, null);
+  if (cacheDir !== undefined && lockBytes.length > 0) recordValidated(cacheDir, path, both, sha, { lock_sha256: validated.policy.pinned?.settings.sha256 ?? '' });
   return { ok: true, index: buildPolicyIndex(validated.policy, sha, path) };
 }

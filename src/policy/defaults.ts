@@ -31,6 +31,14 @@ export function familyWithDefaults(value: unknown, where = 'family'): FamilyDef 
   return family as unknown as FamilyDef;
 }
 
+export function mcpServerWithDefaults(value: unknown, where = 'server'): void {
+  const server = object(value, where);
+  fill(server, 'families', () => ({}));
+  fill(server, 'tools', () => ({}));
+  fill(server, 'exclude', () => []);
+  eachValue(server.tools, `${where}.tools`, (tool, at) => fill(object(tool, at), 'bash', () => []));
+}
+
 export function commandWithDefaults(value: unknown, where = 'command'): CommandDef {
   const command = object(value, where);
   fill(command, 'tools', () => []);
@@ -74,6 +82,7 @@ export function policyWithDefaults(parsed: unknown): Policy {
   fill(catalog, 'meta_tools', () => ({}));
   eachValue(catalog.families, 'catalog.families', familyWithDefaults);
   eachValue(catalog.commands, 'catalog.commands', commandWithDefaults);
+  if (catalog.mcp !== undefined) eachValue(object(catalog.mcp, 'catalog.mcp').servers, 'catalog.mcp.servers', mcpServerWithDefaults);
   fill(policy, 'personas', () => ({}));
   eachValue(policy.personas, 'personas', personaWithDefaults);
   if (policy.identity !== undefined) identityWithDefaults(policy.identity);
