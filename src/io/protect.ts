@@ -171,6 +171,11 @@ function hostRegistrations(home: string, env: Env): Guard[] {
     { path: join(home, '.factory', 'hooks.json'), what: 'the Droid hook registration', tree: false },
     { path: join(home, '.factory', 'settings.json'), what: 'the Droid settings', tree: false },
   ];
+  // Every shell the agent's host starts reads these first: an alias or function written there runs in later calls.
+  for (const rc of ['.bashrc', '.bash_profile', '.bash_login', '.bash_logout', '.bash_aliases', '.profile', '.zshrc', '.zshenv', '.zprofile', '.zlogin', '.inputrc']) {
+    guards.push({ path: join(home, rc), what: `a shell startup file (~/${rc}), which later shells run`, tree: false });
+  }
+  guards.push({ path: '/etc/profile', what: 'a shell startup file (/etc/profile)', tree: false }, { path: '/etc/profile.d', what: 'the shell startup files in /etc/profile.d', tree: true }, { path: '/etc/bash.bashrc', what: 'a shell startup file (/etc/bash.bashrc)', tree: false });
   const configDir = env.CLAUDE_CONFIG_DIR?.trim();
   if (configDir) {
     guards.push({ path: join(configDir, 'settings.json'), what: 'the hook registration in CLAUDE_CONFIG_DIR (settings.json)', tree: false });

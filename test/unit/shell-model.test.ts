@@ -226,3 +226,12 @@ describe('names hidden behind a glob count as names', () => {
     expect(judge('python3 test_*.py', 'modelo-preparer').verdict).toBe('abstain');
   });
 });
+
+describe('shell startup files, which later shells run', () => {
+  it.each(["echo \"alias ls='aeat modelo export'\" >> ~/.bashrc", 'cp evil ~/.bash_profile', 'echo x > /etc/profile.d/x.sh'])('%j is refused', (command) => {
+    expect(judge(command, 'modelo-preparer')).toMatchObject({ verdict: 'deny', status: 'protected' });
+  });
+  it('reading them is fine', () => {
+    expect(judge('cat ~/.bashrc', 'modelo-preparer').verdict).toBe('abstain');
+  });
+});
