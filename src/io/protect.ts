@@ -200,11 +200,26 @@ function segmentRegExp(segment: string): RegExp {
   let re = '';
   for (let k = 0; k < segment.length; k++) {
     const c = segment[k]!;
+    // extglob `@(a|b)`, `*(…)`, `+(…)`, `?(…)`, `!(…)`: a group (`!(…)` taken as anything)
+    if ('@*+?!'.includes(c) && segment[k + 1] === '(') {
+      const close = segment.indexOf(')', k + 2);
+      if (close !== -1) {
+        const alternatives = segment.slice(k + 2, close).split('|').map((a) => a.replace(/[.+^${}()\\[\]]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]'));
+        re += c === '!' ? '[^/]*' : `(?:${alternatives.join('|')})${c === '@' ? '' : c === '+' ? '+' : c}`;
+        k = close;
+        continue;
+      }
+    }
     if (c === '*') re += '[^/]*';
     else if (c === '?') re += '[^/]';
     else if (c === '[') {
       const close = segment.indexOf(']', k + 2);
-      if (close === -1) re += '\\[';
+      if (segment.startsWith('[:', k + 1)) {
+        // a POSIX class such as [[:lower:]]: any one character will do
+        const end = segment.indexOf(']]', k);
+        re += '[^/]';
+        k = end === -1 ? segment.length : end + 1;
+      } else if (close === -1) re += '\\[';
       else {
         let body = segment.slice(k + 1, close);
         if (body.startsWith('!') || body.startsWith('^')) body = `^${body.slice(1)}`;
@@ -245,7 +260,7 @@ function globReaches(pattern: Segments, path: Segments): { exact: boolean; above
       walk(p, q + 1);
       return;
     }
-    if (/[*?[]/.test(seg) ? segmentRegExp(seg).test(path[q]!) : seg === path[q]) walk(p + 1, q + 1);
+    if (/[*?[]|[@!+]\(/.test(seg) ? segmentRegExp(seg).test(path[q]!) : seg === path[q]) walk(p + 1, q + 1);
   };
   walk(0, 0);
   return result;
@@ -360,7 +375,7 @@ export function makeProtectedPathCheck(opts: ProtectionOptions): ProtectedPathCh
 
   const checkPattern = (path: string, effect: PathEffect, guards: Guard[]): string | null => {
     const segments = segmentsOf(path);
-    const firstGlob = segments.findIndex((s) => /[*?[]/.test(s));
+    const firstGlob = segments.findIndex((s) => /[*?[]|[@!+]\(/.test(s));
     const literalPrefix = sep + segments.slice(0, firstGlob).join(sep);
     const realPrefix = landingPathOf(literalPrefix);
     const variants = [segments, [...segmentsOf(realPrefix), ...segments.slice(firstGlob)]];
@@ -390,7 +405,12 @@ export function makeProtectedPathCheck(opts: ProtectionOptions): ProtectedPathCh
     const absolute = resolve(base, expandHome(path, home));
     const guards = guardsFor(resolve(base));
     if (effect === 'tracked') return trackedGuard(absolute, opts.policyPath ? resolve(opts.policyPath) : null);
-    if (pattern && /[*?[]/.test(path)) return checkPattern(absolute, effect, guards);
+    // a path through a file descriptor or another process's view (`/dev/fd/3/…` after `exec 3< .claude`) cannot be resolved here
+    if (/^\/(dev\/fd|proc\/[^/]+\/(fd|cwd|root|map_files))\/[^/]+\/./.test(absolute) || /^\/proc\/[^/]+\/(cwd|root)(\/|$)/.test(absolute)) {
+      return effect === 'mention' ? null : 'a path through a file descriptor or another process, which persona-gate cannot resolve';
+    }
+    if (/^~[^/]/.test(path) && effect !== 'mention') return "a path in another user's home (~user), which persona-gate does not resolve";
+    if (pattern && /[*?[]|[@!+*?]\(/.test(path)) return checkPattern(absolute, effect, guards);
     return checkLiteral(absolute, effect, guards, base);
   };
 }

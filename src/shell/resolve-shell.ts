@@ -121,7 +121,10 @@ function copiedName(source: string): string {
 /** Effects of a program that copies, moves or links operands into a destination. */
 function transferEffects(args: readonly Word[], rule: 'copy' | 'move' | 'link', valueOptions: readonly string[]): Classified['effects'] {
   const effects: Classified['effects'] = [];
-  const targetDir = optionValues(args, ['-t'], ['--target-directory', '-Destination', '-destination'])[0];
+  const targetDir = [...optionValues(args, ['-t'], ['-Destination', '-destination']), ...longValues(args, '--target-directory')][0];
+  const backupSuffix = hasFlag(args, /^-[a-zA-Z]*b/) || hasLong(args, '--backup') || longValues(args, '--suffix').length > 0 || optionValues(args, ['-S'], []).length > 0
+    ? ([...optionValues(args, ['-S'], []), ...longValues(args, '--suffix')][0]?.text ?? '~')
+    : null;
   const ops = operands(args, [...valueOptions, '-t', '--target-directory']);
   const symbolic = rule === 'link' && hasFlag(args, /^(-[a-zA-Z]*s[a-zA-Z]*|--symbolic)$/);
   let sources: Word[];
@@ -140,9 +143,14 @@ function transferEffects(args: readonly Word[], rule: 'copy' | 'move' | 'link', 
     dest = undefined;
   }
   if (dest) {
-    effects.push({ path: dest, effect: rule === 'link' ? 'write' : 'write' });
+    effects.push({ path: dest, effect: 'write' });
     effects.push({ path: dest, effect: 'into' });
     for (const source of sources) effects.push({ path: word(joinPath(dest.text, copiedName(source.text)), dest), effect: 'destroy' });
+    // a backup of what is replaced lands beside it, under the suffix given (`-b -S .json`)
+    if (backupSuffix !== null) {
+      effects.push({ path: word(`${dest.text}${backupSuffix}`, dest), effect: 'write' });
+      for (const source of sources) effects.push({ path: word(`${joinPath(dest.text, copiedName(source.text))}${backupSuffix}`, dest), effect: 'write' });
+    }
   }
   for (const source of sources) {
     if (rule === 'move') effects.push({ path: source, effect: 'destroy' });
@@ -251,16 +259,22 @@ function tarClass(args: readonly Word[]): Classified {
   if (hasFlag(args, /^(-I|-F)/) || hasLong(args, '--to-command', '--use-compress-program', '--checkpoint-action', '--info-script', '--new-volume-script', '--rsh-command')) {
     return { level: 'process_exec', kind: 'exec', opaque: 'tar runs a program given on its command line', effects: [] };
   }
-  const dirs = optionValues(args, ['-C'], ['--directory']);
-  const archives = optionValues(args, ['-f'], ['--file']);
+  const dirs = [...optionValues(args, ['-C'], []), ...longValues(args, '--directory')];
+  const archives = [...optionValues(args, ['-f'], []), ...longValues(args, '--file'), ...longValues(args, '--index-file'), ...longValues(args, '--volno-file')];
+  // a cluster `-cvf FILE` (or `-cvfFILE`) names the archive too
+  for (let k = 0; k < args.length; k++) {
+    const m = /^-[a-zA-Z]*f(.*)$/.exec(args[k]!.text);
+    if (!m || args[k]!.text.startsWith('--')) continue;
+    if (m[1] !== '') archives.push(word(m[1]!, args[k]));
+    else if (args[k + 1]) archives.push(args[k + 1]!);
+  }
   if (/x/.test(mode)) {
     const into = dirs.length > 0 ? dirs : [word('.')];
     return { level: 'workspace_write', kind: 'writer', effects: into.map((path) => ({ path, effect: 'destroy' as const })) };
   }
-  if (/[cruA]/.test(mode)) {
-    let archive = archives[0];
-    if (!archive && /f/.test(first) && !first.startsWith('-')) archive = args[1];
-    return { level: 'workspace_write', kind: 'writer', effects: archive ? [{ path: archive, effect: 'write' }] : [] };
+  if (/[cruA]/.test(mode) || longValues(args, '--index-file').length > 0) {
+    if (/f/.test(first) && !first.startsWith('-') && args[1]) archives.push(args[1]);
+    return { level: 'workspace_write', kind: 'writer', effects: archives.map((path) => ({ path, effect: 'write' as const })) };
   }
   return { level: 'read_only', kind: 'reader', effects: [] };
 }
@@ -321,7 +335,20 @@ function writerClass(name: string, rule: WriterRule, args: readonly Word[]): Cla
         return writer(prefix ? [{ path: word(`${prefix.text}*`, prefix), effect: 'write' }] : [{ path: word('x*'), effect: 'write' }]);
       }
       if (hasFlag(args, /^(-[a-zA-Z]*[clt]|--stdout|--to-stdout|--list|--test)$/)) return { level: 'read_only', kind: 'reader', effects: [] };
-      return writer(operands(args, ['-S', '--suffix', '-T', '--threads']).map((path) => ({ path, effect: 'destroy' })));
+      {
+        // each file is replaced by one with a suffix added (compressing) or taken off (decompressing)
+        const suffixes = [...optionValues(args, ['-S'], []), ...longValues(args, '--suffix')].map((w) => w.text);
+        const all = [...suffixes, '.gz', '.z', '.Z', '.xz', '.bz2', '.zst', '.lz', '.lzma', '.tgz', '.txz', '.tbz2'];
+        const effects: Classified['effects'] = [];
+        for (const path of operands(args, ['-S', '--suffix', '-T', '--threads'])) {
+          effects.push({ path, effect: 'destroy' });
+          for (const suffix of all) {
+            effects.push({ path: word(`${path.text}${suffix}`, path), effect: 'write' });
+            if (suffix !== '' && path.text.endsWith(suffix)) effects.push({ path: word(path.text.slice(0, -suffix.length), path), effect: 'write' });
+          }
+        }
+        return writer(effects);
+      }
   }
 }
 
@@ -379,6 +406,26 @@ const GIT_GLOBAL_VALUE = ['-C', '--git-dir', '--work-tree', '--namespace', '--su
 /** git subcommands that may put another commit's version of every tracked file in the work tree. */
 const REWRITES_TRACKED = new Set(['checkout', 'switch', 'reset', 'merge', 'pull', 'rebase', 'revert', 'cherry-pick', 'stash', 'am', 'read-tree', 'checkout-index', 'restore']);
 
+/**
+ * What a git pathspec may name: git matches `*` across directories and reads `:(magic)`; a glob
+ * is checked anywhere below (`**\/spec`), and magic other than `glob`/`top`/`literal` as the whole tree.
+ */
+function pathspecEffects(p: Word): Classified['effects'] {
+  let text = p.text;
+  const magic = /^:(\(([^)]*)\)|[/!^]*)/.exec(text);
+  if (magic && text.startsWith(':')) {
+    const words = (magic[2] ?? '').split(',').filter(Boolean);
+    if (words.some((m) => !['glob', 'top', 'literal'].includes(m)) || /[!^]/.test(magic[1] ?? '')) return [{ path: word('.'), effect: 'destroy' }];
+    text = text.slice(magic[0].length);
+  }
+  if (!/[*?[]/.test(text)) return [{ path: word(text, p), effect: 'destroy' }];
+  const pattern = { ...p, pattern: true };
+  return [
+    { path: word(text, pattern), effect: 'destroy' },
+    { path: word(text.includes('/') ? text.replace(/\*/g, '**') : `**/${text}`, pattern), effect: 'destroy' },
+  ];
+}
+
 /** The work tree a git invocation acts on: `-C DIR` (the last), else the current directory. */
 function gitWorkTree(args: readonly Word[]): string {
   let dir = '.';
@@ -425,7 +472,7 @@ function gitClass(args: readonly Word[]): Classified {
     if (GIT_CONFIG_RUNS.test(key) || key === 'set' || key === 'unset') {
       return { level: 'process_exec', kind: 'exec', opaque: 'git configuration that makes git run a command', effects: [] };
     }
-    return { level: 'workspace_write', kind: 'writer', effects: [] };
+    return { level: 'workspace_write', kind: 'writer', effects: [...optionValues(rest, ['-f'], []), ...longValues(rest, '--file')].map((path) => ({ path, effect: 'write' as const })) };
   }
   if (GIT_NETWORK_SET.has(sub)) {
     const effects: Classified['effects'] = [];
@@ -448,7 +495,7 @@ function gitClass(args: readonly Word[]): Classified {
       effects.push({ path: word(gitWorkTree(args)), effect: 'tracked' });
     }
     if (['checkout', 'restore', 'rm', 'reset', 'stash', 'switch'].includes(sub)) {
-      for (const p of paths) if (!(sub === 'stash' && ['push', 'pop', 'apply', 'drop', 'save', 'list', 'show', 'clear', 'branch', 'create', 'store'].includes(p.text))) effects.push({ path: p, effect: 'destroy' });
+      for (const p of paths) if (!(sub === 'stash' && ['push', 'pop', 'apply', 'drop', 'save', 'list', 'show', 'clear', 'branch', 'create', 'store'].includes(p.text))) effects.push(...pathspecEffects(p));
       if (sub === 'stash' && hasFlag(rest, /^(-u|--include-untracked|-a|--all)$/)) effects.push({ path: word('.'), effect: 'destroy' });
       // a hard reset rewrites every tracked file of the work tree
       if (sub === 'reset' && hasFlag(rest, /^--(hard|merge|keep)$/)) effects.push({ path: word('.'), effect: 'destroy' });
@@ -542,6 +589,11 @@ function classify(inv: Invocation, functions: ReadonlySet<string>, powershell: b
     return { level: 'process_exec', kind: 'exec', opaque: `${program} runs code persona-gate cannot read`, effects: [] };
   }
   if (name === 'find') return findClass(args);
+  if (name === 'sdiff' || name === 'diff3' || name === 'diff') {
+    if (hasLong(args, '--diff-program')) return { level: 'process_exec', kind: 'exec', opaque: `${name} --diff-program runs a program`, effects: [] };
+    const out = name === 'sdiff' ? [...optionValues(args, ['-o'], []), ...longValues(args, '--output')] : [];
+    return { level: out.length > 0 ? 'workspace_write' : 'read_only', kind: out.length > 0 ? 'writer' : 'reader', effects: out.map((path) => ({ path, effect: 'write' as const })) };
+  }
   if (name === 'git') return gitClass(args);
   if (name in WRITERS) return writerClass(name, WRITERS[name]!, args);
   if (name in NETWORK) return networkClass(name, args);
@@ -912,7 +964,7 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent): ShellReadin
     if (path.dynamic) return `a path computed at run time (${path.text}) handed to ${program || 'a redirection'}`;
     const expanded = path.pattern ? expandBraces(path.text) : [path.text];
     if (expanded === null) return `a brace expansion of more than ${MAX_BRACE_ALTERNATIVES} words`;
-    for (const text of expanded) effects.push({ path: text, effect, pattern: path.pattern && /[*?[]/.test(text), program });
+    for (const text of expanded) effects.push({ path: text, effect, pattern: path.pattern && /[*?[]|[@!+]\(/.test(text), program });
     return effects.length > MAX_EFFECTS ? `more than ${MAX_EFFECTS} paths to check` : null;
   };
 
