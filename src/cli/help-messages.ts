@@ -40,6 +40,8 @@ export const helpEn = {
   },
   /** The words in <...> and [...] after a flag or for an argument. */
   placeholders: {
+    count: 'n',
+    when: 'when',
     path: 'path',
     list: 'list',
     level: 'level',
@@ -96,6 +98,8 @@ export const helpEn = {
     logPersona: 'only this persona',
     logStatus: 'only this status (e.g. identity_required)',
     logWould: 'only the refusals audit mode let through (marked * in the verdict column)',
+    logLimit: 'only the last N receipts',
+    logSince: 'only receipts since this ISO date/time, or this long ago (30m, 2h, 1d)',
     follow: 'keep printing receipts as they are written',
     schemaTest: 'print the JSON Schema of policy test files instead',
     testConfig: "policy file (default: each test file's \"policy\", else the policy found as usual)",
@@ -188,6 +192,8 @@ export const helpEs: HelpMessages = {
     uninstall: 'quita los registros de hooks que añadió init a .claude/settings.json y conserva todo lo demás',
   },
   placeholders: {
+    count: 'n',
+    when: 'cuándo',
     path: 'ruta',
     list: 'lista',
     level: 'nivel',
@@ -244,6 +250,8 @@ export const helpEs: HelpMessages = {
     logPersona: 'solo esta persona',
     logStatus: 'solo este estado (p. ej. identity_required)',
     logWould: 'solo los rechazos que el modo audit dejó pasar (marcados con * en la columna del veredicto)',
+    logLimit: 'solo los últimos N recibos',
+    logSince: 'solo los recibos desde esta fecha u hora ISO, o desde hace tanto (30m, 2h, 1d)',
     follow: 'sigue imprimiendo los recibos a medida que se escriben',
     schemaTest: 'imprime en su lugar el JSON Schema de los ficheros de pruebas',
     testConfig: 'fichero de política (por defecto: el "policy" de cada fichero de pruebas, si no la política que se encuentre como siempre)',

@@ -187,6 +187,8 @@ export function buildProgram(env: Env, done: (result: CommandResult | Promise<Co
     .option(`--persona <${p.name}>`, o.logPersona)
     .option(`--status <${p.status}>`, o.logStatus)
     .option('--would', o.logWould)
+    .option(`--limit <${p.count}>`, o.logLimit)
+    .option(`--since <${p.when}>`, o.logSince)
     .option('--json', o.logJson)
     .option('--follow', o.follow)
     .action((opts) => {

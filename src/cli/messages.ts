@@ -199,6 +199,8 @@ export const cliEn = {
   uninstallNoPolicy: (path: string) => `no policy at ${path}`,
   uninstallElsewhere: (path: string) => `${path} still registers the hook (init did not write it there): remove that entry by hand`,
   logNothing: () => 'no receipts match',
+  badSince: (value: string) => `persona-gate log: --since takes an ISO date or time (2026-11-30, 2026-11-30T10:00:00Z) or a duration back from now (30m, 2h, 1d), not "${value}"`,
+  badLimit: (value: string) => `persona-gate log: --limit takes a whole number of receipts, 1 or more, not "${value}"`,
   // config
   configUnknownKey: (key: string, accepted: string) => `persona-gate config: unknown key "${key}"; accepted: ${accepted}`,
   configBadValue: (key: string, detail: string) => `persona-gate config: invalid value for ${key}: ${detail}`,
@@ -431,6 +433,8 @@ export const cliEs: CliMessages = {
   uninstallNoPolicy: (path) => `no hay política en ${path}`,
   uninstallElsewhere: (path) => `${path} aún registra el hook (init no lo escribió ahí): quita esa entrada a mano`,
   logNothing: () => 'ningún recibo coincide',
+  badSince: (value) => `persona-gate log: --since admite una fecha u hora ISO (2026-11-30, 2026-11-30T10:00:00Z) o una duración hacia atrás (30m, 2h, 1d), no "${value}"`,
+  badLimit: (value) => `persona-gate log: --limit admite un número entero de recibos, 1 o más, no "${value}"`,
   configUnknownKey: (key, accepted) => `persona-gate config: clave desconocida "${key}"; se aceptan: ${accepted}`,
   configBadValue: (key, detail) => `persona-gate config: valor no válido para ${key}: ${detail}`,
   configSet: (key, value) => `${key} = ${value}`,

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cleanEnv, runCli, tempDir } from '../helpers/cli';
+import { cleanEnv, preEvent, runCli, tempDir } from '../helpers/cli';
 import { TAX_POLICY_PATH } from '../helpers/policy';
 
 /** A project holding the tax-filing policy, its own state directory and preferences. */
@@ -157,5 +157,21 @@ describe('small fixes', () => {
     expect(runCli(['config', 'set'], { env: p.env }).stderr).toBe('persona-gate config set: give a KEY and a VALUE (persona-gate config set locale es)\n');
     expect(runCli(['config', 'unset'], { env: p.env }).stderr).toBe('persona-gate config unset: give a KEY (locale, policy or stateDir)\n');
     expect(runCli(['config', 'frob'], { env: p.env })).toMatchObject({ code: 1, stderr: 'persona-gate config: unknown action "frob": get KEY, set KEY VALUE, unset KEY or list\n' });
+  });
+});
+
+describe('log --limit and --since', () => {
+  it('keeps the last N receipts, those since a time, and refuses a bad value with its usage', () => {
+    const dir = tempDir();
+    const env = cleanEnv({ HOME: dir, PERSONA_GATE_STATE_DIR: join(dir, 'state'), PERSONA_GATE_CONFIG: TAX_POLICY_PATH, PERSONA_GATE_PERSONA: 'coordinator' });
+    for (const tool of ['Read', 'Glob', 'Grep']) runCli(['hook'], { env, input: preEvent(tool, {}, { session_id: 'log-limit' }) });
+    const all = runCli(['log', '--json'], { env }).stdout.trim().split('\n');
+    expect(all).toHaveLength(3);
+    const last = runCli(['log', '--json', '--limit', '2'], { env }).stdout.trim().split('\n').map((l) => JSON.parse(l).tool_name);
+    expect(last).toEqual(['Glob', 'Grep']);
+    expect(runCli(['log', '--json', '--since', '1h'], { env }).stdout.trim().split('\n')).toHaveLength(3);
+    expect(runCli(['log', '--since', '2999-01-01'], { env })).toMatchObject({ stdout: '', stderr: 'no receipts match\n', code: 0 });
+    expect(runCli(['log', '--limit', '0'], { env })).toMatchObject({ stderr: 'persona-gate log: --limit takes a whole number of receipts, 1 or more, not "0"\n', code: 1 });
+    expect(runCli(['log', '--since', 'yesterday-ish'], { env }).code).toBe(1);
   });
 });

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Env } from '../../core/decide';
 import type { Receipt } from '../../core/receipt';
 import { receiptsDir, receiptsFile } from '../../io/receipts';
-import type { CommandResult } from '../errors';
+import { CliError, type CommandResult } from '../errors';
 import { stateDirFor } from '../context';
 import { cliMessages } from '../messages';
 
@@ -15,6 +15,21 @@ export interface LogOptions {
   would?: boolean;
   json?: boolean;
   follow?: boolean;
+  /** Only the last N receipts. */
+  limit?: string;
+  /** Only receipts at or after this time: an ISO date/time, or a duration back from now (`30m`, `2h`, `1d`). */
+  since?: string;
+}
+
+/** `--since`: an ISO time, or a duration such as 90s, 30m, 2h, 1d back from `now`. */
+export function sinceTime(value: string, now: number): string | null {
+  const duration = /^(\d+)(s|m|h|d)$/.exec(value.trim());
+  if (duration) {
+    const unit = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[duration[2] as 's' | 'm' | 'h' | 'd'];
+    return new Date(now - Number(duration[1]) * unit).toISOString();
+  }
+  const t = Date.parse(value);
+  return Number.isNaN(t) ? null : new Date(t).toISOString();
 }
 
 function files(env: Env, session?: string): string[] {
@@ -62,7 +77,19 @@ export function readReceipts(env: Env, opts: LogOptions): Receipt[] {
 }
 
 export function logCommand(env: Env, opts: LogOptions): CommandResult {
-  const lines = readReceipts(env, opts).map((r) => formatReceipt(r, opts.json === true));
+  const t = cliMessages(env);
+  let receipts = readReceipts(env, opts);
+  if (opts.since !== undefined) {
+    const since = sinceTime(opts.since, Date.now());
+    if (since === null) throw new CliError(t.badSince(opts.since));
+    receipts = receipts.filter((r) => r.ts >= since);
+  }
+  if (opts.limit !== undefined) {
+    const n = Number(opts.limit);
+    if (!Number.isInteger(n) || n < 1) throw new CliError(t.badLimit(opts.limit));
+    receipts = receipts.slice(-n);
+  }
+  const lines = receipts.map((r) => formatReceipt(r, opts.json === true));
   if (lines.length === 0) return { stdout: '', stderr: `${cliMessages(env).logNothing()}\n`, exitCode: 0 };
   return { stdout: `${lines.join('\n')}\n`, exitCode: 0 };
 }
