@@ -1,6 +1,6 @@
 import type { ToolEvent } from './event';
-import { levelRank, lowerLevel, type Level } from './levels';
-import { defaultTier } from './policy-index';
+import { exceeds, lowerLevel, type Level } from './levels';
+import { bashPrograms, commandLevel, defaultTier, familyOfKey } from './policy-index';
 import { messagesFor, type Locale, type Messages } from './messages';
 import type { PolicyIndex } from './policy-index';
 import { resolveTool, type Resolution, type Subject } from './resolve';
@@ -212,20 +212,12 @@ function stateOps(input: DecideInput, verdict: Verdict, subjects: readonly Subje
   return ops;
 }
 
-/** The programs that own an identity switch command (`aeat` for `aeat config profile switch`). */
-function switchPrograms(index: PolicyIndex): string[] {
-  const switches = index.settings.identity?.switches ?? [];
-  const names = new Set<string>();
-  for (const p of index.bashPrefixes()) if (switches.includes(p.key)) names.add(p.words[0]!.slice(p.words[0]!.lastIndexOf('/') + 1));
-  return [...names];
-}
-
 /** A line let through on `ask` re-arms when it may switch the profile: the reader says so, or an unreadable line names a switching program. */
 function shellMayRearm(index: PolicyIndex, event: ToolEvent, shell: ShellReading | null): boolean {
   if (!shell || !index.settings.identity) return false;
   if (shell.mayRearm) return true;
   const command = typeof event.tool_input.command === 'string' ? event.tool_input.command.toLowerCase() : '';
-  return switchPrograms(index).some((name) => command.includes(name.toLowerCase()));
+  return [...bashPrograms(index, index.settings.identity.switches)].some((name) => command.includes(name.toLowerCase()));
 }
 
 /**
@@ -258,9 +250,7 @@ export function commandsReachable(index: PolicyIndex, personaName: string, perso
   for (const prefix of index.bashPrefixes()) {
     const def = index.command(prefix.key);
     if (!def) continue;
-    const family = prefix.key.includes('.') ? prefix.key.slice(0, prefix.key.indexOf('.')) : prefix.key;
-    const level = def.level ?? index.familyLevels.get(family) ?? 'network';
-    if (!persona.families.includes(family) || levelRank(level) > levelRank(persona.ceiling)) continue;
+    if (!persona.families.includes(familyOfKey(prefix.key)) || exceeds(commandLevel(index, prefix.key, def), persona.ceiling)) continue;
     if (def.owner !== undefined && def.owner !== personaName) continue;
     out.push(prefix);
   }

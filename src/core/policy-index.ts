@@ -151,6 +151,20 @@ export function buildPolicyIndex(policy: Policy, sha256: string, path: string): 
   };
 }
 
+/**
+ * The programs (base names of the first words) that start the catalog's `bash` prefixes: `aeat`,
+ * `gh`; with `keys`, only those of these commands (the programs that own an identity switch).
+ */
+export function bashPrograms(index: PolicyIndex, keys?: readonly string[]): Set<string> {
+  const programs = new Set<string>();
+  for (const p of index.bashPrefixes()) {
+    if (keys !== undefined && !keys.includes(p.key)) continue;
+    const first = p.words[0]!;
+    programs.add(first.slice(first.lastIndexOf('/') + 1));
+  }
+  return programs;
+}
+
 export function commandLevel(index: PolicyIndex, key: string, def: CommandDef): Level {
   return def.level ?? index.familyLevels.get(familyOfKey(key)) ?? 'network';
 }

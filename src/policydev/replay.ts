@@ -6,6 +6,7 @@ import { decidePost } from '../core/post';
 import { applyOps, emptyState, type SessionState } from '../core/state';
 import type { ProtectedPathCheck, Verdict } from '../core/types';
 import type { ReplayStep, TranscriptCall } from './transcript';
+import { outcomeOf, type Outcome } from './cases';
 
 export interface ReplayDeps {
   env: Env;
@@ -17,24 +18,13 @@ export interface ReplayDeps {
 }
 
 /** One replayed tool call: what the policy would have answered, and why. */
-export interface ReplayRow {
+export interface ReplayRow extends Outcome {
   n: number;
   ts: string | null;
   session_id: string;
   tool_use_id: string;
   agent_type: string | null;
   tool_name: string;
-  command_key: string;
-  persona: string | null;
-  stage: string | null;
-  /** The verdict the policy gives (in audit mode, the one it would give). */
-  verdict: Verdict;
-  /** Audit mode: the answer given instead, as if the call had passed. */
-  answered?: Verdict;
-  status: string;
-  gate: string;
-  rule: string;
-  reason: string;
   source: string;
   line: number;
 }
@@ -93,6 +83,7 @@ export function replay(index: PolicyIndex, steps: readonly ReplayStep[], deps: R
     });
     if (decision.ops.length > 0) states.set(call.session_id, applyOps(state, decision.ops));
     answered.set(call.tool_use_id, decision.verdict);
+    const { command_key, persona, stage, ...verdictAndWhy } = outcomeOf(decision);
     rows.push({
       n: rows.length + 1,
       ts: call.ts,
@@ -100,15 +91,10 @@ export function replay(index: PolicyIndex, steps: readonly ReplayStep[], deps: R
       tool_use_id: call.tool_use_id,
       agent_type: step.agent_type ?? null,
       tool_name: call.tool_name,
-      command_key: decision.subject.key,
-      persona: decision.persona,
-      stage: decision.stage,
-      verdict: decision.would ?? decision.verdict,
-      ...(decision.would !== undefined ? { answered: decision.verdict } : {}),
-      status: decision.status,
-      gate: decision.gate,
-      rule: decision.rule,
-      reason: decision.reason,
+      command_key,
+      persona,
+      stage,
+      ...verdictAndWhy,
       source: call.source,
       line: call.line,
     });

@@ -1,4 +1,4 @@
-import { parseShell, type HereDoc, type Redirect, type ShellParse, type Word } from './lex';
+import { parseShell, type Redirect, type ShellParse, type Word } from './lex';
 import { RUNNER_SUBCOMMANDS, SHELL_VALUE_OPTIONS, SHELLS, SOURCES, WRAPPERS } from './programs';
 
 /**
@@ -37,7 +37,6 @@ export interface ShellReadingRaw {
   /** Every string read again as shell code (`bash -c`, `eval`, alias and trap bodies, ssh commands), as it was read. */
   sources: string[];
   functions: string[];
-  heredocs: HereDoc[];
   unparsable?: string;
 }
 
@@ -261,13 +260,11 @@ interface Walk {
   out: Invocation[];
   sources: string[];
   functions: string[];
-  heredocs: HereDoc[];
 }
 
 function invocationsOf(parse: ShellParse, depth: number, conditional: boolean, walk: Walk): string | undefined {
   if (parse.unparsable) return parse.unparsable;
   walk.functions.push(...parse.functions);
-  walk.heredocs.push(...parse.heredocs);
   for (const command of parse.commands) {
     const problem = runWords(command.words, command.redirects, conditional || command.conditional, false, [], depth, walk);
     if (problem) return problem;
@@ -349,7 +346,7 @@ function runWords(start: Word[], redirects: Redirect[], cond: boolean, completed
 
 /** Every program a command line may run, with its words, or why the line cannot be read with confidence. */
 export function readCommandLine(src: string): ShellReadingRaw {
-  const walk: Walk = { out: [], sources: [], functions: [], heredocs: [] };
+  const walk: Walk = { out: [], sources: [], functions: [] };
   const unparsable = invocationsOf(parseShell(src), 0, false, walk);
-  return unparsable ? { invocations: [], sources: [], functions: [], heredocs: [], unparsable } : { invocations: walk.out, sources: walk.sources, functions: walk.functions, heredocs: walk.heredocs };
+  return unparsable ? { invocations: [], sources: [], functions: [], unparsable } : { invocations: walk.out, sources: walk.sources, functions: walk.functions };
 }

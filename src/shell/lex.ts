@@ -3,8 +3,8 @@
  * (single, double, ANSI-C `$'…'` decoded, locale `$"…"`), escapes and line continuations;
  * `;` `&&` `||` `|` `|&` `&` and newlines; subshells, groups, `if`/`while`/`until`/`for`/`case`
  * and function definitions; `$(…)`, backticks, `<(…)` and `>(…)` (read recursively, here-documents
- * inside them included); arithmetic `((…))` and `$((…))`; `[[ … ]]`; here-documents (bodies kept,
- * substitutions in unquoted ones read); redirections with their targets.
+ * inside them included); arithmetic `((…))` and `$((…))`; `[[ … ]]`; here-documents (the
+ * substitutions of unquoted ones read); redirections with their targets.
  *
  * It is linear in its input: every character is visited a bounded number of times (a substitution
  * is read once per nesting level, and nesting is capped). Past the documented limits — nesting,
@@ -38,17 +38,10 @@ export interface SimpleCommand {
   conditional: boolean;
 }
 
-export interface HereDoc {
-  body: string;
-  /** The delimiter was unquoted, so the body is expanded (its substitutions run). */
-  expanded: boolean;
-}
-
 export interface ShellParse {
   commands: SimpleCommand[];
   /** Names of the functions the line defines. */
   functions: string[];
-  heredocs: HereDoc[];
   unparsable?: string;
 }
 
@@ -135,17 +128,14 @@ export class Lexer {
   i: number;
   tokens: Token[] = [];
   private heredocs: PendingHeredoc[] = [];
-  readonly docs: HereDoc[];
 
   constructor(
     readonly src: string,
     start: number,
     private readonly depth: number,
     private readonly budget: Budget,
-    docs: HereDoc[],
   ) {
     this.i = start;
-    this.docs = docs;
   }
 
   private peek(n = 0): string {
@@ -159,7 +149,7 @@ export class Lexer {
   private nest(): Lexer {
     if (this.depth + 1 > MAX_DEPTH) throw new Unparsable(`commands nested more than ${MAX_DEPTH} deep`);
     if (--this.budget.substitutions < 0) throw new Unparsable(`more than ${MAX_SUBSTITUTIONS} command substitutions`);
-    return new Lexer(this.src, this.i, this.depth + 1, this.budget, this.docs);
+    return new Lexer(this.src, this.i, this.depth + 1, this.budget);
   }
 
   /**
@@ -301,7 +291,7 @@ export class Lexer {
     const word = this.readWord();
     if (word.text === '') throw new Unparsable('a here-document without a delimiter');
     if (word.dynamic || word.ansi) throw new Unparsable('a here-document delimiter with an expansion');
-    if (this.heredocs.length + this.docs.length >= MAX_HEREDOCS) throw new Unparsable(`more than ${MAX_HEREDOCS} here-documents`);
+    if (--this.budget.heredocs < 0) throw new Unparsable(`more than ${MAX_HEREDOCS} here-documents`);
     this.heredocs.push({ delimiter: word.text, stripTabs, expand: !word.quoted });
     this.tokens.push({ kind: 'redirect', op: '<<' });
     this.tokens.push({ kind: 'word', word: { text: '/dev/stdin', dynamic: false, pattern: false, quoted: true, ansi: false } });
@@ -332,7 +322,6 @@ export class Lexer {
       }
       if (pending !== '') lines.push(pending);
       const body = lines.join('\n');
-      this.docs.push({ body, expanded: doc.expand });
       if (doc.expand) this.collectSubstitutions(body);
     }
     this.heredocs = [];
@@ -340,7 +329,7 @@ export class Lexer {
 
   /** In a here-document or other expanded text, only `$(…)`, `$((…))` and backticks run commands. */
   private collectSubstitutions(text: string): void {
-    const inner = new Lexer(text, 0, this.depth, this.budget, this.docs);
+    const inner = new Lexer(text, 0, this.depth, this.budget);
     while (inner.i < text.length) {
       const c = text[inner.i]!;
       if (c === '\\') inner.i += 2;
@@ -361,7 +350,7 @@ export class Lexer {
   private subshellReading(body: string): Token[] {
     if (this.depth + 1 > MAX_DEPTH) throw new Unparsable(`commands nested more than ${MAX_DEPTH} deep`);
     try {
-      const inner = new Lexer(`(${body})`, 0, this.depth + 1, this.budget, this.docs);
+      const inner = new Lexer(`(${body})`, 0, this.depth + 1, this.budget);
       return [{ kind: 'nested', tokens: inner.run(false) }];
     } catch (err) {
       if (err instanceof TooComplex) throw err;
@@ -372,7 +361,7 @@ export class Lexer {
   private nestedFromSource(source: string): Token {
     if (this.depth + 1 > MAX_DEPTH) throw new Unparsable(`commands nested more than ${MAX_DEPTH} deep`);
     if (--this.budget.substitutions < 0) throw new Unparsable(`more than ${MAX_SUBSTITUTIONS} command substitutions`);
-    const inner = new Lexer(source, 0, this.depth + 1, this.budget, this.docs);
+    const inner = new Lexer(source, 0, this.depth + 1, this.budget);
     inner.run(false);
     return { kind: 'nested', tokens: inner.tokens, source };
   }
@@ -447,7 +436,7 @@ export class Lexer {
       try {
         const body = this.readArithmetic();
         if (this.depth + 1 > MAX_DEPTH) throw new Unparsable(`commands nested more than ${MAX_DEPTH} deep`);
-        const holder = new Lexer(body, 0, this.depth + 1, this.budget, this.docs);
+        const holder = new Lexer(body, 0, this.depth + 1, this.budget);
         holder.collectSubstitutions(body);
         nested.push(...holder.tokens);
         // bash may not take it as arithmetic where a case pattern's `)` upsets its count: read the subshell too
@@ -836,16 +825,16 @@ export function splitCommands(tokens: readonly Token[], baseConditional: boolean
 
 /** Every simple command in `src`, substitutions included (to a depth bound). */
 export function parseShell(src: string, depth = 0): ShellParse {
-  const out: ShellParse = { commands: [], functions: [], heredocs: [] };
+  const out: ShellParse = { commands: [], functions: [] };
   if (depth > MAX_DEPTH) return { ...out, unparsable: `commands nested more than ${MAX_DEPTH} deep` };
   try {
-    const lexer = new Lexer(src, 0, depth, { words: MAX_WORDS, heredocs: MAX_HEREDOCS, substitutions: MAX_SUBSTITUTIONS, arithmetic: 4 * src.length + 4096 }, out.heredocs);
+    const lexer = new Lexer(src, 0, depth, { words: MAX_WORDS, heredocs: MAX_HEREDOCS, substitutions: MAX_SUBSTITUTIONS, arithmetic: 4 * src.length + 4096 });
     const tokens = lexer.run(false);
     splitCommands(tokens, false, out);
     return out;
   } catch (err) {
-    if (err instanceof Unparsable) return { commands: [], functions: [], heredocs: [], unparsable: err.message };
-    if (err instanceof RangeError) return { commands: [], functions: [], heredocs: [], unparsable: 'the command line is too deeply nested' };
+    if (err instanceof Unparsable) return { commands: [], functions: [], unparsable: err.message };
+    if (err instanceof RangeError) return { commands: [], functions: [], unparsable: 'the command line is too deeply nested' };
     throw err;
   }
 }

@@ -159,10 +159,8 @@ export const GIT_WRITE = [
   'format-patch', 'bundle', 'archive', 'maintenance', 'repack', 'fsck',
 ];
 export const GIT_NETWORK = ['push', 'fetch', 'pull', 'clone', 'ls-remote', 'submodule', 'send-email', 'request-pull'];
-/** git subcommands and options that run commands given on the line. */
-export const GIT_RUNS_COMMANDS = ['filter-branch', 'difftool', 'mergetool', 'bisect', 'submodule foreach', 'rebase --exec', 'rebase -x', '-c', '--exec-path', '--config-env'];
-/** git subcommands that put files from history back in the work tree: their path operands are replaced. */
-export const GIT_REPLACES_PATHS = ['checkout', 'restore', 'rm', 'mv', 'reset', 'stash', 'clean', 'apply', 'am', 'switch', 'cherry-pick', 'revert', 'merge', 'pull', 'rebase'];
+/** git subcommands that may put another commit's version of every tracked file in the work tree. */
+export const GIT_REWRITES_TRACKED = ['checkout', 'switch', 'reset', 'merge', 'pull', 'rebase', 'revert', 'cherry-pick', 'stash', 'am', 'read-tree', 'checkout-index', 'restore'];
 
 /** Package managers: these subcommands reach the network (and run the packages' install scripts). */
 export const PACKAGE_MANAGERS: Readonly<Record<string, readonly string[]>> = {

@@ -1,12 +1,12 @@
 import type { ShellReading, ShellInvocationSummary } from '../core/decide';
 import type { ToolEvent } from '../core/event';
 import { exceeds, type Level } from '../core/levels';
-import type { PolicyIndex } from '../core/policy-index';
+import { bashPrograms, type PolicyIndex } from '../core/policy-index';
 import { subjectForCommand, type Subject } from '../core/resolve';
 import { isAbsoluteOrHome, type PathEffect } from '../core/types';
 import { baseName, readCommandLine, type Invocation } from './commands';
 import { decodeAnsiC, type Word } from './lex';
-import { BUILTINS, GIT_NETWORK, GIT_READ, GIT_WRITE, NETWORK, PACKAGE_MANAGERS, READERS, RUNTIME_VARIABLES, WRITERS, type WriterRule } from './programs';
+import { BUILTINS, GIT_NETWORK, GIT_READ, GIT_REWRITES_TRACKED, GIT_WRITE, NETWORK, PACKAGE_MANAGERS, READERS, RUNTIME_VARIABLES, WRITERS, type WriterRule } from './programs';
 
 /**
  * SPEC §3 step 3 and §9 items 1–5 for Bash and PowerShell: every program a command line may run,
@@ -37,8 +37,6 @@ interface Classified {
   level: Level;
   kind: ShellInvocationSummary['kind'];
   opaque?: string;
-  /** Its arguments may be code or paths it writes: catalogued names and guarded paths in them count. */
-  scanArgs?: boolean;
   effects: { path: Word; effect: PathEffect }[];
 }
 
@@ -403,8 +401,7 @@ function networkClass(name: string, args: readonly Word[]): Classified {
 const CURL_VALUE_OPTIONS = ['-o', '-D', '-c', '-H', '-d', '-X', '-u', '-A', '-e', '-b', '-x', '-m', '-w', '-F', '-T', '-K', '-r', '-Y', '-y', '-z', '--output', '--header', '--data', '--data-raw', '--data-binary', '--request', '--user', '--user-agent', '--referer', '--cookie', '--proxy', '--max-time', '--connect-timeout', '--write-out', '--form', '--upload-file', '--config', '--output-dir', '--retry', '--cacert', '--cert', '--key'];
 
 const GIT_GLOBAL_VALUE = ['-C', '--git-dir', '--work-tree', '--namespace', '--super-prefix'];
-/** git subcommands that may put another commit's version of every tracked file in the work tree. */
-const REWRITES_TRACKED = new Set(['checkout', 'switch', 'reset', 'merge', 'pull', 'rebase', 'revert', 'cherry-pick', 'stash', 'am', 'read-tree', 'checkout-index', 'restore']);
+const REWRITES_TRACKED = new Set(GIT_REWRITES_TRACKED);
 
 /**
  * What a git pathspec may name: git matches `*` across directories and reads `:(magic)`; a glob
@@ -850,7 +847,6 @@ export function powershellAsPosix(command: string): string | null {
   let escapes = 0;
   for (let at = command.indexOf('`'); at !== -1; at = command.indexOf('`', at + 1)) if (++escapes > MAX_POWERSHELL_ESCAPES) return null;
   const parts: string[] = [];
-  let run = 0;
   let statementStart = true;
   const n = command.length;
   let k = 0;
@@ -905,9 +901,7 @@ export function powershellAsPosix(command: string): string | null {
       } else take(command.slice(k, j));
       k = j;
     }
-    run++;
   }
-  void run;
   return parts.join('');
 }
 
@@ -937,10 +931,9 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent): ShellReadin
   if (raw.unparsable) return unreadable(raw.unparsable);
   const functions = new Set(raw.functions);
 
-  const catalogued = new Set(index.bashPrefixes().map((p) => baseName(p.words[0]!)));
+  const catalogued = bashPrograms(index);
   const identity = index.settings.identity;
-  const switchPrograms = new Set<string>();
-  for (const key of identity?.switches ?? []) for (const p of index.bashPrefixes()) if (p.key === key) switchPrograms.add(baseName(p.words[0]!));
+  const switchPrograms = bashPrograms(index, identity?.switches ?? []);
 
   const matched: Subject[] = [];
   const invocations: ShellInvocationSummary[] = [];
@@ -1071,8 +1064,8 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent): ShellReadin
       const problem = addEffect(e.path, e.effect, inv.name);
       if (problem) return unreadable(problem);
     }
-    // Opaque code is scanned with the whole line below; here, what network programs and scanned writers are handed.
-    if (!classified.opaque && (classified.kind === 'network' || classified.scanArgs)) {
+    // Opaque code is scanned with the whole line below; here, what network programs are handed.
+    if (!classified.opaque && classified.kind === 'network') {
       for (const w of inv.args) {
         const pieces = pathPieces(w.text);
         if (pieces === null) return unreadable(`more than ${MAX_PIECES} paths handed to ${inv.name}`);
