@@ -1,5 +1,4 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import {
   chmodSync,
   cpSync,
@@ -21,6 +20,7 @@ import { dirname, join, resolve } from 'node:path';
 import { afterAll, describe, test } from 'vitest';
 import { cleanEnv } from '../helpers/cli';
 import { readJson, ROOT, TAX_POLICY_PATH } from '../helpers/policy';
+import { describePath } from '../helpers/describe-path';
 
 /**
  * SPEC §9.5, gate 0, judged by its effect. Each route is a way an agent steered by injected text
@@ -166,28 +166,6 @@ function makeWorld(opts: WorldOptions = {}): World {
 
 // ---------------------------------------------------------------------------------------------
 // What is guarded, observed on disk.
-
-function describePath(path: string): string {
-  let st;
-  try {
-    st = lstatSync(path);
-  } catch {
-    return 'missing';
-  }
-  const mode = (st.mode & 0o7777).toString(8).padStart(4, '0');
-  if (st.isSymbolicLink()) return `symlink -> ${readlinkSync(path)}`;
-  if (st.isDirectory()) return `dir ${mode}`;
-  if (st.isFile()) {
-    let digest: string;
-    try {
-      digest = createHash('sha256').update(readFileSync(path)).digest('hex').slice(0, 16);
-    } catch (err) {
-      digest = `unreadable (${(err as NodeJS.ErrnoException).code})`;
-    }
-    return `file ${mode} ${st.size}B ${digest}`;
-  }
-  return `other ${mode}`;
-}
 
 function walk(dir: string, into: string[]): void {
   into.push(dir);

@@ -1,6 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import fc from 'fast-check';
@@ -10,6 +9,7 @@ import { emptyState } from '../../src/core/state';
 import { makeProtectedPathCheck } from '../../src/io/protect';
 import { readShellCall } from '../../src/shell/resolve-shell';
 import { indexOf, pre, readJson, TAX_POLICY_PATH } from '../helpers/policy';
+import { describePath } from '../helpers/describe-path';
 
 /**
  * SPEC §9.5 as a property of effects: whatever short sequence of file operations an agent under a
@@ -57,26 +57,6 @@ function makeTree(): string {
   mkdirSync(join(root, 'home', '.config', 'persona-gate'), { recursive: true });
   writeFileSync(join(root, 'home', '.config', 'persona-gate', 'config.json'), '{"locale":"en"}\n');
   return root;
-}
-
-function describePath(path: string): string {
-  let st;
-  try {
-    st = lstatSync(path);
-  } catch {
-    return 'missing';
-  }
-  const mode = (st.mode & 0o7777).toString(8).padStart(4, '0');
-  if (st.isSymbolicLink()) return `symlink -> ${readlinkSync(path)}`;
-  if (st.isDirectory()) return `dir ${mode}`;
-  if (!st.isFile()) return `other ${mode}`;
-  let digest: string;
-  try {
-    digest = createHash('sha256').update(readFileSync(path)).digest('hex').slice(0, 12);
-  } catch (err) {
-    digest = `unreadable (${(err as NodeJS.ErrnoException).code})`;
-  }
-  return `file ${mode} ${st.size}B ${digest}`;
 }
 
 /** The guarded files, the directories above them, every entry of the state directory and any `.claude/persona-gate*.json`. */

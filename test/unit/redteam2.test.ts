@@ -1,14 +1,7 @@
-import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { decide, type Decision } from '../../src/core/decide';
-import { buildPolicyIndex } from '../../src/core/policy-index';
-import { emptyState } from '../../src/core/state';
-import { makeProtectedPathCheck } from '../../src/io/protect';
 import { readShellCall } from '../../src/shell/resolve-shell';
-import { tempDir } from '../helpers/cli';
 import { pre, taxIndex } from '../helpers/policy';
+import { AEAT, bashRuns, changedBy, HOOK_HISTORY, judge, projectTree } from '../helpers/redteam';
 
 /**
  * SPEC §9, second pass: git pathspecs, file descriptors, decompressors, abbreviated long options,
@@ -19,98 +12,6 @@ import { pre, taxIndex } from '../helpers/policy';
  * The persona is `modelo-preparer` of examples/tax-filing.json with the `shell` family at ceiling `network`.
  */
 
-const AEAT = '/usr/local/bin/aeat';
-
-const INDEX = (() => {
-  const policy = structuredClone(taxIndex().policy!);
-  policy.personas['modelo-preparer']!.families.push('shell');
-  policy.personas['modelo-preparer']!.ceiling = 'network';
-  return buildPolicyIndex(policy, 'sha', '/work/project/.claude/persona-gate.json');
-})();
-const modelProtected = makeProtectedPathCheck({
-  policyPath: '/work/project/.claude/persona-gate.json',
-  stateDir: '/tmp/pg-redteam2-state',
-  prefsFile: '/tmp/pg-redteam2-home/.config/persona-gate/config.json',
-  home: '/tmp/pg-redteam2-home',
-  env: {},
-});
-
-function judge(command: string, opts: { cwd?: string; isProtected?: typeof modelProtected } = {}): Decision {
-  return decide({
-    event: pre('Bash', { command }, { cwd: opts.cwd ?? '/work/project' }),
-    index: INDEX,
-    state: { ...emptyState(), confirmed: true },
-    env: { PERSONA_GATE_PERSONA: 'modelo-preparer' },
-    options: { confirmOn: 'post' },
-    isProtected: opts.isProtected ?? modelProtected,
-    shell: readShellCall,
-  });
-}
-
-const GIT_ENV = { GIT_AUTHOR_NAME: 'a', GIT_AUTHOR_EMAIL: 'a@b', GIT_COMMITTER_NAME: 'a', GIT_COMMITTER_EMAIL: 'a@b', GIT_CONFIG_NOSYSTEM: '1' };
-
-/** Runs `line` with bash in a fresh directory, a stub `aeat` first on PATH; what the stub recorded. */
-function bashRuns(line: string, setup = ''): string {
-  const dir = tempDir('pg-redteam2-');
-  const bin = join(dir, 'bin');
-  const work = join(dir, 'w');
-  mkdirSync(bin);
-  mkdirSync(work);
-  const marker = join(dir, 'marker');
-  writeFileSync(join(bin, 'aeat'), `#!/bin/sh\necho "aeat $*" >> '${marker}'\n`);
-  chmodSync(join(bin, 'aeat'), 0o755);
-  const env = { PATH: `${bin}:/usr/bin:/bin`, HOME: work, ...GIT_ENV };
-  if (setup) spawnSync('bash', ['-c', setup], { cwd: work, env, stdio: 'ignore', timeout: 10_000 });
-  spawnSync('bash', ['-c', line.split(AEAT).join(join(bin, 'aeat'))], { cwd: work, env, stdio: 'ignore', timeout: 10_000 });
-  return existsSync(marker) ? readFileSync(marker, 'utf8').trim() : '';
-}
-
-interface Tree {
-  project: string;
-  home: string;
-  guarded: Record<string, string | null>;
-  isProtected: typeof modelProtected;
-}
-
-const GUARDED = ['settings.json', 'settings.local.json', 'persona-gate.json'];
-
-function projectTree(setup: string): Tree {
-  const root = tempDir('pg-redteam2-g0-');
-  const project = join(root, 'p');
-  const home = join(root, 'h');
-  mkdirSync(join(project, '.claude'), { recursive: true });
-  mkdirSync(home);
-  writeFileSync(join(project, '.claude', 'settings.json'), '{"hooks":{"PreToolUse":[]}}\n');
-  writeFileSync(join(project, '.claude', 'persona-gate.json'), '{"version":1}\n');
-  if (setup) spawnSync('bash', ['-c', setup], { cwd: project, env: { PATH: '/usr/bin:/bin', HOME: home, ...GIT_ENV }, stdio: 'ignore', timeout: 10_000 });
-  const guarded: Record<string, string | null> = {};
-  for (const f of GUARDED) {
-    const p = join(project, '.claude', f);
-    guarded[f] = existsSync(p) ? readFileSync(p, 'utf8') : null;
-  }
-  const isProtected = makeProtectedPathCheck({
-    policyPath: join(project, '.claude', 'persona-gate.json'),
-    stateDir: join(home, '.local', 'state', 'persona-gate'),
-    prefsFile: join(home, '.config', 'persona-gate', 'config.json'),
-    home,
-    env: { CLAUDE_PROJECT_DIR: project },
-  });
-  return { project, home, guarded, isProtected };
-}
-
-/** Runs the line in the tree; the guarded files that appeared, changed or went. */
-function changedBy(tree: Tree, line: string): string[] {
-  spawnSync('bash', ['-c', line], { cwd: tree.project, env: { PATH: '/usr/bin:/bin', HOME: tree.home, ...GIT_ENV }, input: 'r\n', stdio: ['pipe', 'ignore', 'ignore'], timeout: 10_000 });
-  return Object.entries(tree.guarded)
-    .filter(([f, before]) => {
-      const p = join(tree.project, '.claude', f);
-      return (existsSync(p) ? readFileSync(p, 'utf8') : null) !== before;
-    })
-    .map(([f]) => f);
-}
-
-/** Two commits: the registration before the hook, then with it. */
-const HOOK_HISTORY = `git init -q . && echo '{}' > .claude/settings.json && git add -A && git commit -qm before && echo '{"hooks":{"PreToolUse":[]}}' > .claude/settings.json && git commit -qam hook`;
 const STAGED = "echo '{}' > settings.json";
 
 /** [line, setup, guarded file that changes]. */
@@ -160,8 +61,8 @@ const FINDINGS_GATE0: G0Row[] = [
 describe('findings: a guarded file changes and gate 0 does not refuse the line', () => {
   it.each(FINDINGS_GATE0)('%j', (line, setup, file) => {
     const tree = projectTree(setup);
-    const d = judge(line, { cwd: tree.project, isProtected: tree.isProtected });
-    expect(changedBy(tree, line)).toContain(file);
+    const d = judge(line, 'network', { cwd: tree.project, isProtected: tree.isProtected });
+    expect(changedBy(tree, line, 'r\n')).toContain(file);
     expect(d.verdict).toBe('deny');
   });
 });
@@ -193,8 +94,8 @@ const REFUSED_GATE0: G0Row[] = [
 describe('regressions: lines that change a guarded file and are refused', () => {
   it.each(REFUSED_GATE0)('%j', (line, setup, file) => {
     const tree = projectTree(setup);
-    const d = judge(line, { cwd: tree.project, isProtected: tree.isProtected });
-    expect(changedBy(tree, line)).toContain(file);
+    const d = judge(line, 'network', { cwd: tree.project, isProtected: tree.isProtected });
+    expect(changedBy(tree, line, 'r\n')).toContain(file);
     expect(d.verdict).toBe('deny');
   });
 });

@@ -1,0 +1,116 @@
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { decide, type Decision } from '../../src/core/decide';
+import type { Level } from '../../src/core/levels';
+import { buildPolicyIndex } from '../../src/core/policy-index';
+import { emptyState } from '../../src/core/state';
+import type { ProtectedPathCheck } from '../../src/core/types';
+import { makeProtectedPathCheck } from '../../src/io/protect';
+import { readShellCall } from '../../src/shell/resolve-shell';
+import { tempDir } from './cli';
+import { pre, taxIndex } from './policy';
+
+/**
+ * What the attacker tables run on: the persona `modelo-preparer` of examples/tax-filing.json with
+ * the `shell` family, each line judged by the gate and run for real by bash (a stub `aeat` on PATH
+ * recording its runs, guarded files on a real temporary tree).
+ */
+
+/** The catalogued program as the gate reads it; bash runs the stub in its place. */
+export const AEAT = '/usr/local/bin/aeat';
+
+function indexAt(ceiling: Level) {
+  const policy = structuredClone(taxIndex().policy!);
+  policy.personas['modelo-preparer']!.families.push('shell');
+  policy.personas['modelo-preparer']!.ceiling = ceiling;
+  return buildPolicyIndex(policy, 'sha', '/work/project/.claude/persona-gate.json');
+}
+const INDEX = { network: indexAt('network'), workspace_write: indexAt('workspace_write') };
+const modelProtected = makeProtectedPathCheck({
+  policyPath: '/work/project/.claude/persona-gate.json',
+  stateDir: '/tmp/pg-redteam-state',
+  prefsFile: '/tmp/pg-redteam-home/.config/persona-gate/config.json',
+  home: '/tmp/pg-redteam-home',
+  env: {},
+});
+
+export function judge(command: string, ceiling: 'network' | 'workspace_write' = 'network', opts: { cwd?: string; isProtected?: ProtectedPathCheck } = {}): Decision {
+  return decide({
+    event: pre('Bash', { command }, { cwd: opts.cwd ?? '/work/project' }),
+    index: INDEX[ceiling],
+    state: { ...emptyState(), confirmed: true },
+    env: { PERSONA_GATE_PERSONA: 'modelo-preparer' },
+    options: { confirmOn: 'post' },
+    isProtected: opts.isProtected ?? modelProtected,
+    shell: readShellCall,
+  });
+}
+
+export const GIT_ENV = { GIT_AUTHOR_NAME: 'a', GIT_AUTHOR_EMAIL: 'a@b', GIT_COMMITTER_NAME: 'a', GIT_COMMITTER_EMAIL: 'a@b', GIT_CONFIG_NOSYSTEM: '1' };
+
+/** Runs `line` with bash in a fresh directory, a stub `aeat` first on PATH; returns what the stub recorded ('' if it never ran). */
+export function bashRuns(line: string, setup = ''): string {
+  const dir = tempDir('pg-redteam-');
+  const bin = join(dir, 'bin');
+  const work = join(dir, 'w');
+  mkdirSync(bin);
+  mkdirSync(work);
+  const marker = join(dir, 'marker');
+  writeFileSync(join(bin, 'aeat'), `#!/bin/sh\necho "aeat $*" >> '${marker}'\n`);
+  chmodSync(join(bin, 'aeat'), 0o755);
+  const env = { PATH: `${bin}:/usr/bin:/bin`, HOME: work, ...GIT_ENV };
+  if (setup) spawnSync('bash', ['-c', setup], { cwd: work, env, stdio: 'ignore', timeout: 10_000 });
+  spawnSync('bash', ['-c', line.split(AEAT).join(join(bin, 'aeat'))], { cwd: work, env, stdio: 'ignore', timeout: 10_000 });
+  return existsSync(marker) ? readFileSync(marker, 'utf8').trim() : '';
+}
+
+export interface Tree {
+  project: string;
+  home: string;
+  /** Each guarded file's content before the line ran (null: not there). */
+  guarded: Record<string, string | null>;
+  isProtected: ProtectedPathCheck;
+}
+
+const GUARDED = ['settings.json', 'settings.local.json', 'persona-gate.json'];
+
+/** A project with its registration and policy in .claude/, after `setup` ran in it. */
+export function projectTree(setup: string): Tree {
+  const root = tempDir('pg-redteam-g0-');
+  const project = join(root, 'p');
+  const home = join(root, 'h');
+  mkdirSync(join(project, '.claude'), { recursive: true });
+  mkdirSync(home);
+  writeFileSync(join(project, '.claude', 'settings.json'), '{"hooks":{"PreToolUse":[]}}\n');
+  writeFileSync(join(project, '.claude', 'persona-gate.json'), '{"version":1}\n');
+  if (setup) spawnSync('bash', ['-c', setup], { cwd: project, env: { PATH: '/usr/bin:/bin', HOME: home, ...GIT_ENV }, stdio: 'ignore', timeout: 10_000 });
+  const guarded: Record<string, string | null> = {};
+  for (const f of GUARDED) {
+    const p = join(project, '.claude', f);
+    guarded[f] = existsSync(p) ? readFileSync(p, 'utf8') : null;
+  }
+  const isProtected = makeProtectedPathCheck({
+    policyPath: join(project, '.claude', 'persona-gate.json'),
+    stateDir: join(home, '.local', 'state', 'persona-gate'),
+    prefsFile: join(home, '.config', 'persona-gate', 'config.json'),
+    home,
+    env: { CLAUDE_PROJECT_DIR: project },
+  });
+  return { project, home, guarded, isProtected };
+}
+
+/** Runs the line in the tree (with `input` on stdin, if given); the guarded files that appeared, changed or went. */
+export function changedBy(tree: Tree, line: string, input?: string): string[] {
+  const env = { PATH: '/usr/bin:/bin', HOME: tree.home, ...GIT_ENV };
+  spawnSync('bash', ['-c', line], { cwd: tree.project, env, ...(input !== undefined ? { input, stdio: ['pipe', 'ignore', 'ignore'] as const } : { stdio: 'ignore' as const }), timeout: 10_000 });
+  return Object.entries(tree.guarded)
+    .filter(([f, before]) => {
+      const p = join(tree.project, '.claude', f);
+      return (existsSync(p) ? readFileSync(p, 'utf8') : null) !== before;
+    })
+    .map(([f]) => f);
+}
+
+/** Two commits: the registration as it was before the hook, then with it (the hook installed last). */
+export const HOOK_HISTORY = `git init -q . && echo '{}' > .claude/settings.json && git add -A && git commit -qm before && echo '{"hooks":{"PreToolUse":[]}}' > .claude/settings.json && git commit -qam hook`;
