@@ -1,12 +1,18 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { beforeAll, afterEach, describe, expect, it } from 'vitest';
+import { hostCli } from '../helpers/host-cli';
 import { rmSync } from 'node:fs';
 import { startModel, toolResults, type ScriptedModel, type ToolUse } from './support/model-server';
 import { makeProject, runClaude, type Project } from './support/project';
 import { ROOT, TAX_POLICY_PATH } from '../helpers/policy';
 import { cleanEnv, runCli } from '../helpers/cli';
+
+// The pinned Claude Code CLI, installed into the test cache on first use (a download the first time).
+beforeAll(() => {
+  hostCli('claude-code');
+}, 900_000);
 
 /**
  * The real Claude Code CLI, driven by a scripted model on 127.0.0.1, with persona-gate registered

