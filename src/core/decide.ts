@@ -1,4 +1,4 @@
-import type { ToolEvent } from './event';
+import { callKey, type ToolEvent } from './event';
 import { exceeds, lowerLevel, type Level } from './levels';
 import { bashPrograms, commandLevel, defaultTier, familyOfKey } from './policy-index';
 import { messagesFor, type Locale, type Messages } from './messages';
@@ -203,7 +203,7 @@ function stateOps(input: DecideInput, verdict: Verdict, subjects: readonly Subje
   if (!identity) return ops;
   if (subjects.some((s) => identity.switches.includes(s.key)) || shell?.mayRearm === true) ops.push({ op: 'rearm' });
   if (subjects.some((s) => identity.reads.includes(s.key)) && (shell === null || shell.confirmsIdentity)) {
-    const id = input.event.tool_use_id;
+    const id = callKey(input.event);
     if (id !== undefined) ops.push({ op: 'pending_read', tool_use_id: id });
     if (input.options.confirmOn === 'pre' && (verdict === 'allow' || verdict === 'abstain')) {
       ops.push({ op: 'confirm', label: null });

@@ -9,6 +9,15 @@ export interface ToolEvent {
   agent_id?: string;
   agent_type?: string;
   cwd?: string;
+  /** The tool's name as the host sent it, when it was read as a Claude Code tool of another name. */
+  host_tool_name?: string;
+  /** The files a patch-applying tool writes, read out of its patch (empty: none could be read). */
+  written_paths?: string[];
+  /**
+   * Where the host gives no call id: the call's tool and input, hashed, so that a post-tool event
+   * can be matched to the pre-tool call it follows (SPEC §10).
+   */
+  call_signature?: string;
 }
 
 export interface SessionStartEvent {
@@ -85,4 +94,13 @@ export function parseEvent(value: unknown): EventParse {
   }
   if ('tool_response' in value) event.tool_response = value.tool_response;
   return { ok: true, event };
+}
+
+/** Prefix of the pending-read keys made from a call's signature rather than a host's call id. */
+export const SIGNATURE_KEY = 'sig:';
+
+/** The key a call's identity read is pending under: the host's call id, else the call's signature. */
+export function callKey(event: ToolEvent): string | undefined {
+  if (event.tool_use_id !== undefined) return event.tool_use_id;
+  return event.call_signature !== undefined ? `${SIGNATURE_KEY}${event.call_signature}` : undefined;
 }

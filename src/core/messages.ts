@@ -41,6 +41,10 @@ export const en = {
     `persona-gate: ${key} is not in the policy's catalog. Ask the user to approve it or to add it to the catalog.`,
   protectedTarget: (what: string) =>
     `persona-gate: this call would change ${what}, which guards this session. Only the user may change it, outside the agent.`,
+  patchUnreadable: (tool: string) =>
+    `persona-gate: cannot tell which files this ${tool} call writes (no file named in its patch), so it cannot be checked against the files that guard this session. Send a patch that names each file it changes.`,
+  askWithoutHost: (host: string, reason: string) =>
+    `${reason} ${host} cannot ask a person from here, so the call is denied: a person must approve it (run it themselves, or run the agent in Claude Code where the question reaches them).`,
   protectedMention: (what: string, program: string) =>
     `persona-gate: this command hands ${what}, which guards this session, to ${program}, which could change it. Only the user may change it, outside the agent; to read it, use cat, grep or the Read tool.`,
   unlistedCommand: (words: string, persona: string | null, allowed: readonly string[]) =>
@@ -159,6 +163,10 @@ export const es: Messages = {
     `persona-gate: ${key} no está en el catálogo de la política. Pide al usuario que lo apruebe o que lo añada al catálogo.`,
   protectedTarget: (what) =>
     `persona-gate: esta llamada cambiaría ${what}, que protege esta sesión. Solo el usuario puede cambiarlo, fuera del agente.`,
+  patchUnreadable: (tool) =>
+    `persona-gate: no se sabe qué ficheros escribe esta llamada a ${tool} (su parche no nombra ninguno), así que no se puede comprobar frente a los ficheros que protegen esta sesión. Envía un parche que nombre cada fichero que cambia.`,
+  askWithoutHost: (host, reason) =>
+    `${reason} ${host} no puede preguntar a una persona desde aquí, así que se deniega la llamada: una persona debe aprobarla (ejecutándola ella misma, o usando el agente en Claude Code, donde la pregunta le llega).`,
   protectedMention: (what, program) =>
     `persona-gate: esta orden entrega ${what}, que protege esta sesión, a ${program}, que podría cambiarlo. Solo el usuario puede cambiarlo, fuera del agente; para leerlo, usa cat, grep o la herramienta Read.`,
   unlistedCommand: (words, persona, allowed) =>

@@ -1,6 +1,7 @@
 import type { SessionStartEvent, ToolEvent } from './event';
 import type { PolicyIndex } from './policy-index';
 import { resolveTool } from './resolve';
+import { callKey } from './event';
 import type { StateOp } from './state';
 import type { Env, ShellResolver } from './decide';
 
@@ -48,11 +49,12 @@ export function decidePost(index: PolicyIndex, event: ToolEvent, env: Env, shell
   const subjects = [resolveTool(index, event.tool_name, event.tool_input), ...(shell?.(index, event)?.matched ?? [])];
   const read = subjects.find((s) => identity.reads.includes(s.key));
   if (!read) return { ops: [], note: `${subjects.map((s) => s.key).join(', ')}: not an identity read` };
-  if (event.tool_use_id === undefined) return { ops: [], note: 'no tool_use_id: cannot match the read to its PreToolUse' };
+  const id = callKey(event);
+  if (id === undefined) return { ops: [], note: 'no tool_use_id: cannot match the read to its PreToolUse' };
   let label: string | null = null;
   if (identity.label?.from === 'response') label = cleanLabel(readPath(event.tool_response, identity.label.path));
   else if (identity.label?.from === 'env') label = cleanLabel(env[identity.label.name]);
-  return { ops: [{ op: 'confirm_read', tool_use_id: event.tool_use_id, label }], note: `identity read ${read.key} ran` };
+  return { ops: [{ op: 'confirm_read', tool_use_id: id, label }], note: `identity read ${read.key} ran` };
 }
 
 export function decideSessionStart(event: SessionStartEvent): { ops: StateOp[]; note: string } {

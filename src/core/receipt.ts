@@ -28,6 +28,10 @@ export interface Receipt {
   elapsed_ms: number;
   /** Enforcement `audit`: the verdict the call would have been given; `verdict` is the answer, as if it had passed. */
   would?: Verdict;
+  /** The agent host, when it is not Claude Code (SPEC §10). */
+  host?: string;
+  /** The tool as that host named it, when it was read as a Claude Code tool of another name. */
+  host_tool_name?: string;
 }
 
 export interface ReceiptEvent {

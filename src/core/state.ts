@@ -1,3 +1,5 @@
+import { SIGNATURE_KEY } from './event';
+
 /** Per-session state (SPEC §6) and the pure operations that change it. */
 export interface SessionState {
   v: 1;
@@ -31,11 +33,28 @@ export function emptyState(): SessionState {
   return { v: 1, confirmed: false, label: null, epoch: 0, pending_reads: {}, persona: null, stage: null, iterations: {} };
 }
 
+/** A pending read that can no longer confirm anything: its post-tool event only clears it. */
+const STALE = -1;
+
 function withPending(pending: Record<string, number>, id: string, epoch: number): Record<string, number> {
   const next: Record<string, number> = {};
   const kept = Object.entries(pending).filter(([key]) => key !== id);
   for (const [key, value] of kept.slice(Math.max(0, kept.length - (MAX_PENDING_READS - 1)))) next[key] = value;
-  next[id] = epoch;
+  // Calls matched by signature cannot be told apart: an identical read still pending from another
+  // epoch makes both ambiguous, so neither confirms.
+  const before = Object.prototype.hasOwnProperty.call(pending, id) ? pending[id] : undefined;
+  next[id] = id.startsWith(SIGNATURE_KEY) && before !== undefined && before !== epoch ? STALE : epoch;
+  return next;
+}
+
+/**
+ * What a switch or a reset leaves of the pending reads. A call id names one call, so its entry
+ * simply goes; a signature may be shared by a read that ran before the switch and one let through
+ * after it, so it stays, stale, until its post-tool event clears it.
+ */
+function afterRearm(pending: Record<string, number>): Record<string, number> {
+  const next: Record<string, number> = {};
+  for (const key of Object.keys(pending)) if (key.startsWith(SIGNATURE_KEY)) next[key] = STALE;
   return next;
 }
 
@@ -50,7 +69,7 @@ export function applyOp(state: SessionState, op: StateOp): SessionState {
     case 'count':
       return { ...state, iterations: { ...state.iterations, [op.stage]: (state.iterations[op.stage] ?? 0) + 1 } };
     case 'rearm':
-      return { ...state, confirmed: false, label: null, epoch: state.epoch + 1, pending_reads: {} };
+      return { ...state, confirmed: false, label: null, epoch: state.epoch + 1, pending_reads: afterRearm(state.pending_reads) };
     case 'pending_read':
       return { ...state, pending_reads: withPending(state.pending_reads, op.tool_use_id, state.epoch) };
     case 'confirm':
@@ -59,11 +78,12 @@ export function applyOp(state: SessionState, op: StateOp): SessionState {
       const epoch = Object.prototype.hasOwnProperty.call(state.pending_reads, op.tool_use_id)
         ? state.pending_reads[op.tool_use_id]
         : undefined;
+      if (epoch === STALE) return { ...state, pending_reads: without(state.pending_reads, op.tool_use_id) };
       if (epoch !== state.epoch) return state;
       return { ...state, confirmed: true, label: op.label ?? state.label, pending_reads: without(state.pending_reads, op.tool_use_id) };
     }
     case 'reset':
-      return { ...emptyState(), epoch: state.epoch + 1 };
+      return { ...emptyState(), epoch: state.epoch + 1, pending_reads: afterRearm(state.pending_reads) };
     case 'set_persona':
       return { ...state, persona: op.persona, stage: null };
     case 'enter_stage':
@@ -83,16 +103,16 @@ export function applyOps(state: SessionState, ops: readonly StateOp[]): SessionS
 export function parseState(value: unknown): SessionState | null {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
   const s = value as Record<string, unknown>;
-  const isCountMap = (m: unknown): m is Record<string, number> =>
+  const isCountMap = (m: unknown, least = 0): m is Record<string, number> =>
     typeof m === 'object' && m !== null && !Array.isArray(m) &&
-    Object.values(m).every((n) => typeof n === 'number' && Number.isInteger(n) && n >= 0);
+    Object.values(m).every((n) => typeof n === 'number' && Number.isInteger(n) && n >= least);
   const nullableString = (x: unknown): x is string | null => x === null || typeof x === 'string';
   if (
     s.v !== 1 ||
     typeof s.confirmed !== 'boolean' ||
     !nullableString(s.label) ||
     typeof s.epoch !== 'number' || !Number.isInteger(s.epoch) || s.epoch < 0 ||
-    !isCountMap(s.pending_reads) ||
+    !isCountMap(s.pending_reads, STALE) ||
     !nullableString(s.persona) ||
     !nullableString(s.stage) ||
     !isCountMap(s.iterations)

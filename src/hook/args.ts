@@ -1,6 +1,8 @@
 import { isLevel, type Level } from '../core/levels';
+import { HOST_NAMES, isHostName, type HostName } from '../hosts/host';
 
 export interface HookArgs {
+  host: HostName;
   config?: string;
   confirmOn: 'pre' | 'post';
   allowedTools?: string[];
@@ -9,7 +11,7 @@ export interface HookArgs {
 
 /** The hook's few flags, parsed without commander so that the hot path loads nothing it does not need. */
 export function parseHookArgs(argv: readonly string[]): { ok: true; args: HookArgs } | { ok: false; error: string } {
-  const args: HookArgs = { confirmOn: 'post' };
+  const args: HookArgs = { host: 'claude-code', confirmOn: 'post' };
   for (let i = 0; i < argv.length; i++) {
     const raw = argv[i]!;
     const eq = raw.indexOf('=');
@@ -21,6 +23,12 @@ export function parseHookArgs(argv: readonly string[]): { ok: true; args: HookAr
         const v = value();
         if (!v) return { ok: false, error: '--config needs a path' };
         args.config = v;
+        break;
+      }
+      case '--host': {
+        const v = value();
+        if (!isHostName(v)) return { ok: false, error: `--host takes ${HOST_NAMES.join(', ')}` };
+        args.host = v;
         break;
       }
       case '--confirm-on': {
@@ -46,4 +54,18 @@ export function parseHookArgs(argv: readonly string[]): { ok: true; args: HookAr
     }
   }
   return { ok: true, args };
+}
+
+/**
+ * The host named on the command line, read before anything else so that even the earliest failure
+ * is answered in the form that host honours; null when `--host` names no host this version knows.
+ */
+export function hostArg(argv: readonly string[]): HostName | null {
+  let host: string | undefined = 'claude-code';
+  for (let i = 0; i < argv.length; i++) {
+    const raw = argv[i]!;
+    if (raw === '--host') host = argv[++i];
+    else if (raw.startsWith('--host=')) host = raw.slice('--host='.length);
+  }
+  return isHostName(host) ? host : null;
 }

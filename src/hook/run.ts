@@ -13,10 +13,13 @@ import { lazyShellResolver } from '../io/lazy';
 import { appendReceipt } from '../io/receipts';
 import { StateError, StateStore } from '../io/state-store';
 import { fstatSync } from 'node:fs';
-import { parseHookArgs, type HookArgs } from './args';
+import { hostArg, parseHookArgs, type HookArgs } from './args';
+import { HOST_ADAPTERS } from '../hosts';
+import type { HostAdapter, HostName } from '../hosts/host';
+import { hash128 } from '../io/hash';
 import { hookHelp } from './help';
 import { readStdin } from './stdin';
-import { blockingError, emit, preToolUseResponse, SILENT, type HookResponse } from './output';
+import { blockingError, emit, SILENT, type HookResponse } from './output';
 
 export const MAX_EVENT_BYTES = 1024 * 1024;
 const DEFAULT_DEADLINE_MS = 5000;
@@ -33,6 +36,7 @@ interface HookContext {
   deadline: number;
   stateDir: string;
   locale: Locale;
+  host: HostAdapter;
 }
 
 function failurePre(ctx: HookContext, event: HookEvent | null, status: string, reason: string, policySha: string | null = null): HookResponse {
@@ -40,7 +44,7 @@ function failurePre(ctx: HookContext, event: HookEvent | null, status: string, r
     const receipt = eventReceipt(event, { verdict: 'deny', status, gate: 'hook', rule: status, reason }, policySha, new Date(), Date.now() - ctx.started);
     appendReceipt(ctx.stateDir, receipt);
   }
-  return event && event.hook_event_name === 'PreToolUse' ? preToolUseResponse('deny', reason) : blockingError(reason);
+  return event && event.hook_event_name === 'PreToolUse' ? ctx.host.answer('deny', reason) : ctx.host.blockUnread(reason);
 }
 
 /** A failure after the event was read: a deny for a PreToolUse; nothing to block for the other events. */
@@ -96,43 +100,71 @@ function handleToolEvent(ctx: HookContext, event: ToolEvent, index: PolicyIndex,
   });
   const { decision } = result;
   checkDeadline(ctx);
-  const receipt: Receipt = decisionReceipt(event, decision, index.sha256, new Date(), Date.now() - ctx.started);
+  // A host that cannot ask a person gets a deny that says one must approve.
+  const answered =
+    decision.verdict === 'ask' && !ctx.host.asks
+      ? { ...decision, verdict: 'deny' as const, reason: messagesFor(ctx.locale).askWithoutHost(ctx.host.title, decision.reason) }
+      : decision;
+  const receipt: Receipt = withHost(ctx, event, decisionReceipt(event, answered, index.sha256, new Date(), Date.now() - ctx.started));
   appendReceipt(ctx.stateDir, receipt);
   // Audit mode answers as if the call had passed: the refusal's reason is for the receipt only.
-  return preToolUseResponse(decision.verdict, decision.would !== undefined ? '' : decision.reason);
+  return ctx.host.answer(answered.verdict, answered.would !== undefined ? '' : answered.reason);
 }
 
-function hookContext(argv: readonly string[], env: Env, started: number, prefs: Preferences) {
+/** Receipts of another host name it, and the tool as that host called it. */
+function withHost(ctx: HookContext, event: HookEvent, receipt: Receipt): Receipt {
+  if (ctx.host.name === 'claude-code') return receipt;
+  const hostTool = 'host_tool_name' in event ? event.host_tool_name : undefined;
+  return { ...receipt, host: ctx.host.name, ...(hostTool !== undefined ? { host_tool_name: hostTool } : {}) };
+}
+
+/** A stable text of a value: object keys sorted, so that the same input always hashes the same. */
+function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const obj = value as Record<string, unknown>;
+    return `{${Object.keys(obj).sort().map((k) => `${JSON.stringify(k)}:${stableJson(obj[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+function hookContext(argv: readonly string[], env: Env, started: number, prefs: Preferences, host: HostName) {
   const parsedArgs = parseHookArgs(argv);
   const stateDir = env.PERSONA_GATE_STATE_DIR?.trim() ? env.PERSONA_GATE_STATE_DIR : prefs.stateDir ?? defaultStateDir(env);
   const ctx: HookContext = {
     env,
-    args: parsedArgs.ok ? parsedArgs.args : { confirmOn: 'post' },
+    args: parsedArgs.ok ? parsedArgs.args : { host, confirmOn: 'post' },
     started,
     deadline: started + deadlineMs(env),
     stateDir,
     locale: localeFor(null, env, prefs.locale ?? 'en'),
+    host: HOST_ADAPTERS[host],
   };
   return { ctx, argsError: parsedArgs.ok ? null : parsedArgs.error };
 }
 
 /** Everything the hook does once stdin is read: the whole path from bytes to a response. */
 export function processEvent(text: string, argv: readonly string[], env: Env, started = Date.now(), prefs: Preferences = readPreferences(env)): HookResponse {
-  const { ctx, argsError } = hookContext(argv, env, started, prefs);
+  const host = hostArg(argv);
+  if (host === null) return unknownHost(argv, env, prefs);
+  const { ctx, argsError } = hookContext(argv, env, started, prefs, host);
   const m0 = messagesFor(ctx.locale);
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (err) {
     const detail = text.trim() === '' ? 'empty input' : (err as Error).message.replace(/\s+/g, ' ').slice(0, 200);
-    return blockingError(m0.eventMalformed(detail));
+    return ctx.host.blockUnread(m0.eventMalformed(detail));
   }
-  const parsed = parseEvent(json);
+  const parsed = ctx.host.readEvent(json);
   if (!parsed.ok) {
     const reason = m0.eventShape(parsed.detail);
-    return parsed.hookEventName === 'PreToolUse' ? preToolUseResponse('deny', reason) : blockingError(reason);
+    return parsed.hookEventName === 'PreToolUse' ? ctx.host.answer('deny', reason) : ctx.host.blockUnread(reason);
   }
   const event = parsed.event;
+  if (event.hook_event_name !== 'SessionStart' && event.tool_use_id === undefined) {
+    event.call_signature = hash128(`${event.tool_name}\u0000${stableJson(event.tool_input)}`);
+  }
   if (argsError !== null) return failurePre(ctx, event, 'config_error', m0.internalError(`hook: ${argsError}`));
 
   try {
@@ -145,12 +177,19 @@ export function processEvent(text: string, argv: readonly string[], env: Env, st
   }
 }
 
-async function runHook(argv: readonly string[], env: Env): Promise<HookResponse> {
+/** An unknown host: nobody knows what it honours, so exit 2 with the reason, the one answer that blocks everywhere. */
+function unknownHost(argv: readonly string[], env: Env, prefs: Preferences): HookResponse {
+  const parsed = parseHookArgs(argv);
+  return blockingError(messagesFor(localeFor(null, env, prefs.locale ?? 'en')).internalError(`hook: ${parsed.ok ? 'unknown --host' : parsed.error}`));
+}
+
+async function runHook(argv: readonly string[], env: Env, host: HostAdapter | null): Promise<HookResponse> {
   const started = Date.now();
   const prefs = readPreferences(env);
+  if (host === null) return unknownHost(argv, env, prefs);
   const m0 = messagesFor(localeFor(null, env, prefs.locale ?? 'en'));
-  const input = await readStdin(MAX_EVENT_BYTES, { at: started + deadlineMs(env), onDeadline: () => emit(blockingError(m0.deadline(deadlineMs(env)))) });
-  if (!input.ok) return blockingError(m0.eventTooLarge(MAX_EVENT_BYTES));
+  const input = await readStdin(MAX_EVENT_BYTES, { at: started + deadlineMs(env), onDeadline: () => emit(host.blockUnread(m0.deadline(deadlineMs(env)))) });
+  if (!input.ok) return host.blockUnread(m0.eventTooLarge(MAX_EVENT_BYTES));
   return processEvent(input.text, argv, env, started, prefs);
 }
 
@@ -193,9 +232,13 @@ export function hookMain(argv: readonly string[], env: Env = process.env): void 
     onTerminal = false;
   }
   if (onTerminal || argv.includes('--help') || argv.includes('-h')) return emit(hookHelp(onTerminal, localeFor(null, env, readPreferences(env).locale ?? 'en')));
-  const fail = (err: unknown) =>
-    emit(blockingError(messagesFor(localeFor(null, env)).internalError(err instanceof Error ? err.message : String(err))));
+  const hostName = hostArg(argv);
+  const host = hostName === null ? null : HOST_ADAPTERS[hostName];
+  const fail = (err: unknown) => {
+    const reason = messagesFor(localeFor(null, env)).internalError(err instanceof Error ? err.message : String(err));
+    emit(host ? host.blockUnread(reason) : blockingError(reason));
+  };
   process.on('uncaughtException', fail);
   process.on('unhandledRejection', fail);
-  runHook(argv, env).then(emit, fail);
+  runHook(argv, env, host).then(emit, fail);
 }

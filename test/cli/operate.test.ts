@@ -2,9 +2,10 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, preEvent, runCli, tempDir } from '../helpers/cli';
 import { ROOT, TAX_POLICY_PATH } from '../helpers/policy';
+import { hostCli } from '../helpers/host-cli';
 
 /** A project, and a directory on PATH that holds `persona-gate` as a global install would. */
 function project(settings?: string) {
@@ -165,8 +166,15 @@ describe('init', () => {
 });
 
 describe('doctor', () => {
-  it('passes after init, with the pinned Claude Code on PATH', () => {
+  let claudeBin = '';
+  // The pinned Claude Code, installed into the test cache on first use (a download the first time).
+  beforeAll(() => {
+    claudeBin = hostCli('claude-code');
+  }, 900_000);
+
+  it('passes after init, with the pinned Claude Code', () => {
     const p = project();
+    p.env.PERSONA_GATE_CLAUDE_BIN = claudeBin;
     runCli(['init', '--dir', p.dir], { env: p.env });
     const r = runCli(['doctor', '--dir', p.dir], { env: p.env, cwd: p.dir });
     expect(r.stdout).toContain('Claude Code 2.1.332 honours "onFailure": "block"');

@@ -53,6 +53,13 @@ export function selfProtection(input: SelfProtectionInput): { ruling: Ruling } |
     const what = touches(fileTarget, 'write', false);
     if (what !== null) return refuse('protected_path', messages.protectedTarget(what));
   }
+  if (event.written_paths !== undefined) {
+    if (event.written_paths.length === 0) return refuse('unreadable_patch', messages.patchUnreadable(event.host_tool_name ?? event.tool_name));
+    for (const path of event.written_paths) {
+      const what = touches(path, 'write', false);
+      if (what !== null) return refuse('protected_path', messages.protectedTarget(what));
+    }
+  }
   for (const { path, effect, pattern, program } of input.shellEffects) {
     if (effect === 'mention') continue;
     const what = touches(path, effect, pattern);
@@ -64,6 +71,6 @@ export function selfProtection(input: SelfProtectionInput): { ruling: Ruling } |
     if (what !== null) return refuse('protected_mention', messages.protectedMention(what, program));
   }
   if (input.shellGateCommands.length > 0) return refuse('gate_command', messages.protectedTarget(input.shellGateCommands[0]!));
-  const written = [fileTarget, ...input.shellEffects.filter((e) => e.effect !== 'mention').map((e) => e.path)].filter((t): t is string => t !== null);
+  const written = [fileTarget, ...(event.written_paths ?? []), ...input.shellEffects.filter((e) => e.effect !== 'mention').map((e) => e.path)].filter((t): t is string => t !== null);
   return { note: written.length === 0 ? messages.noteWritesNothing() : messages.noteWritesUnguarded([...new Set(written)].join(', ')) };
 }

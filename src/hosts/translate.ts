@@ -1,0 +1,105 @@
+import { parseEvent, type EventParse, type ToolEvent } from '../core/event';
+
+/** How one of a host's own tools reads as a Claude Code tool. */
+export interface ToolMapping {
+  /** The Claude Code tool it is (Bash, Read, Write, Edit, …). */
+  tool: string;
+  /** The input field that holds a patch (the paths it writes are read out of it). */
+  patch?: string;
+}
+
+export interface HostEventShape {
+  /** The host's event names → the internal ones; any other name is an event this host does not send. */
+  events: Record<string, 'PreToolUse' | 'PostToolUse' | 'SessionStart'>;
+  /** The host's own tools → Claude Code's. Tools not listed keep their name (MCP tools, and tools a policy names itself). */
+  tools: Record<string, ToolMapping>;
+  /** Fields that carry the call id, first present wins. */
+  callIds: readonly string[];
+  /** The field of a post-tool event that carries the tool's result, when it is not `tool_response`. */
+  resultField?: string;
+  /** The host's MCP tool name → `mcp__server__tool`, or null when the name is not an MCP tool's. */
+  mcpName?: (toolName: string, event: Record<string, unknown>) => string | null;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The file a file-writing tool names, under whichever field this host uses for it. */
+const PATH_FIELDS = ['file_path', 'path', 'absolute_path', 'filePath', 'filename', 'target_file'] as const;
+
+function quoteWord(word: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/** Paths a patch writes, in the apply_patch envelope (`*** Update File: p`) or a unified diff (`+++ b/p`). */
+export function patchPaths(text: string): string[] {
+  const paths: string[] = [];
+  for (const line of text.split(/\r?\n/)) {
+    let m = /^\*\*\* (?:Add|Update|Delete) File: (.+)$/.exec(line) ?? /^\*\*\* Move to: (.+)$/.exec(line);
+    if (m) {
+      paths.push(m[1]!.trim());
+      continue;
+    }
+    m = /^(?:\+\+\+|---) (.+?)(?:\t.*)?$/.exec(line);
+    if (m) {
+      const p = m[1]!.trim();
+      if (p === '/dev/null') continue;
+      paths.push(/^[ab]\//.test(p) ? p.slice(2) : p);
+    }
+  }
+  return [...new Set(paths)];
+}
+
+/** The tool input in Claude Code's field names for the tools persona-gate reads the input of. */
+function claudeInput(mapping: ToolMapping, input: Record<string, unknown>): { input: Record<string, unknown>; written?: string[] } {
+  const next: Record<string, unknown> = { ...input };
+  if (mapping.tool === 'Bash' || mapping.tool === 'PowerShell') {
+    const command = input.command ?? input.cmd;
+    // An argument vector (some hosts pass one) is read as the command line a shell would be given.
+    next.command = Array.isArray(command) && command.every((w) => typeof w === 'string') ? command.map(quoteWord).join(' ') : command;
+  }
+  if (mapping.patch !== undefined) {
+    const text = input[mapping.patch];
+    return { input: next, written: typeof text === 'string' ? patchPaths(text) : [] };
+  }
+  if (['Write', 'Edit', 'MultiEdit', 'NotebookEdit'].includes(mapping.tool) && typeof next.file_path !== 'string') {
+    const field = PATH_FIELDS.find((f) => typeof input[f] === 'string');
+    if (field !== undefined) next.file_path = input[field];
+  }
+  return { input: next };
+}
+
+/**
+ * Reads a host's event into the internal one: the event's name, the tool's name and input, the
+ * call id and the tool's result in Claude Code's terms, then the same checks as a Claude Code event.
+ */
+export function readHostEvent(value: unknown, shape: HostEventShape): EventParse {
+  if (!isPlainObject(value)) return parseEvent(value);
+  const hostEvent = value.hook_event_name;
+  if (typeof hostEvent !== 'string' || !Object.prototype.hasOwnProperty.call(shape.events, hostEvent)) return parseEvent({ ...value, hook_event_name: typeof hostEvent === 'string' ? hostEvent : undefined });
+  const claude: Record<string, unknown> = { ...value, hook_event_name: shape.events[hostEvent] };
+  delete claude.tool_use_id;
+  for (const field of shape.callIds) {
+    if (value[field] !== undefined && value[field] !== null) {
+      claude.tool_use_id = value[field];
+      break;
+    }
+  }
+  if (shape.resultField !== undefined && shape.resultField in value) claude.tool_response = value[shape.resultField];
+  const parsed = parseEvent(claude);
+  if (!parsed.ok || parsed.event.hook_event_name === 'SessionStart') return parsed;
+  const event: ToolEvent = parsed.event;
+  const hostTool = event.tool_name;
+  const mcp = shape.mcpName?.(hostTool, value) ?? null;
+  const mapping = Object.prototype.hasOwnProperty.call(shape.tools, hostTool) ? shape.tools[hostTool]! : null;
+  if (mcp !== null) event.tool_name = mcp;
+  else if (mapping !== null) {
+    const read = claudeInput(mapping, event.tool_input);
+    event.tool_name = mapping.tool;
+    event.tool_input = read.input;
+    if (read.written !== undefined) event.written_paths = read.written;
+  }
+  if (event.tool_name !== hostTool) event.host_tool_name = hostTool;
+  return { ok: true, event };
+}
