@@ -20,7 +20,8 @@ import { resolveSession } from './sessions';
 import { stateDirFor } from './context';
 import { readFileSync } from 'node:fs';
 import { HELP_MESSAGES, type HelpMessages } from './help-messages';
-import { cliLocale } from './messages';
+import { cliLocale, cliMessages } from './messages';
+import { doctorHost, hostOption, initHost, uninstallHost } from './commands/hosts';
 
 const VERSION = '0.1.0';
 
@@ -162,7 +163,12 @@ export function buildProgram(env: Env, done: (result: CommandResult | Promise<Co
     .option(`--command <${p.command}>`, o.command)
     .option('--hardened', o.hardened)
     .option('--locale <en|es>', o.initLocale)
-    .action((opts) => done(initCommand(env, opts)));
+    .option(`--host <${p.host}>`, o.host)
+    .action((opts) => {
+      const host = hostOption(opts.host, cliMessages(env));
+      if (host !== 'claude-code' && opts.hardened) throw new CliError(cliMessages(env).hardenedClaudeOnly());
+      done(host === 'claude-code' ? initCommand(env, opts) : initHost(env, host, opts));
+    });
 
   program
     .command('doctor')
@@ -170,7 +176,12 @@ export function buildProgram(env: Env, done: (result: CommandResult | Promise<Co
     .option(`--dir <${p.dir}>`, o.dir)
     .option('--hardened', o.doctorHardened)
     .option('--json', o.doctorJson)
-    .action((opts) => done(doctorCommand(env, opts)));
+    .option(`--host <${p.host}>`, o.host)
+    .action((opts) => {
+      const host = hostOption(opts.host, cliMessages(env));
+      if (host !== 'claude-code' && opts.hardened) throw new CliError(cliMessages(env).hardenedClaudeOnly());
+      done(host === 'claude-code' ? doctorCommand(env, opts) : doctorHost(env, host, opts));
+    });
 
   program
     .command('config')
@@ -216,7 +227,11 @@ export function buildProgram(env: Env, done: (result: CommandResult | Promise<Co
     .description(c.uninstall)
     .option(`--dir <${p.dir}>`, o.dir)
     .option('--purge', o.purge)
-    .action((opts) => done(uninstallCommand(env, opts)));
+    .option(`--host <${p.host}>`, o.host)
+    .action((opts) => {
+      const host = hostOption(opts.host, cliMessages(env));
+      done(host === 'claude-code' ? uninstallCommand(env, opts) : uninstallHost(env, host, opts));
+    });
 
   program
     .command('pin')

@@ -242,6 +242,43 @@ export const cliEn = {
   replayLines: (lines: number, other: number, skipped: number, detail: readonly string[]) =>
     `${lines} lines read: ${other} without tool calls, ${skipped} not understood and skipped${detail.length > 0 ? ` (${detail.join(', ')})` : ''}`,
   replayUnreadable: (what: string) => `could not read ${what}`,
+  hostTrusted: (dir: string, path: string) => `trusted ${dir} in ${path}: Gemini CLI runs a project's hooks only in a trusted folder`,
+  hostTrustKept: (dir: string, path: string) => `${dir} is already trusted in ${path}`,
+  hostLetsThrough: (host: string, items: readonly string[]) => `what ${host} lets through, whatever persona-gate answers: ${items.join('; ')}`,
+  hostLetsThroughHeading: (host: string) => `What ${host} lets through, whatever persona-gate answers:`,
+  hostNext: (title: string, host: string) => `next: persona-gate doctor --host ${host}, then start ${title} in this directory`,
+  hostFailsOpen: {
+    codex: [
+      'a hook it has not trusted is skipped without a word (doctor checks the trust)',
+      'a hook that exits 1, times out or prints what Codex cannot read lets the tool run (persona-gate denies at its own deadline, 5 s, before the 10 s timeout)',
+      'Codex has no ask: persona-gate answers a call that needs a person with a deny',
+    ],
+    copilot: [
+      'a hook that times out lets the tool run (persona-gate denies at its own deadline, 5 s, before the 10 s timeout)',
+      'Copilot has no ask: persona-gate answers a call that needs a person with a deny',
+    ],
+    gemini: [
+      'a hook that exits 1 or times out lets the tool run (persona-gate denies at its own deadline, 5 s, before the 10,000 ms timeout)',
+      "a project's hooks run only in a trusted folder (doctor checks the trust)",
+      "Gemini ignores Claude Code's JSON: the hook must be registered with --host gemini",
+    ],
+    qwen: [
+      'a hook that exits 1 or times out lets the tool run (persona-gate denies at its own deadline, 5 s, before the 10,000 ms timeout)',
+      'headless, an ask is a deny; persona-gate answers a call that needs a person with a deny',
+    ],
+    droid: [
+      'a hook that exits 1 or times out lets the tool run (persona-gate denies at its own deadline, 5 s, before the 10 s timeout)',
+      "an ask does not block under --auto high: persona-gate answers a call that needs a person with a deny",
+      'a hooks.json wrapped in {"hooks": …} is ignored without a word (init writes the events at the top level)',
+    ],
+  },
+  fixRegisterHost: (host: string) => `run persona-gate init --host ${host}`,
+  checkHostFlag: (command: string, host: string) => `the hook command ${command} does not say --host ${host}: its answers are in a form ${host} may not honour`,
+  checkHostTimeout: (timeout: number, unit: string) => `the hook's timeout is ${timeout} ${unit}: not above persona-gate's own 5 s deadline, so the host may give up first and run the tool`,
+  checkHostTrusted: (dir: string, path: string) => `${dir} is a trusted folder (${path})`,
+  checkHostUntrusted: (dir: string, path: string) => `${dir} is not a trusted folder in ${path}: Gemini CLI skips the project's hooks there`,
+  badHost: (value: string, names: string) => `--host takes ${names}, not ${value}`,
+  hardenedClaudeOnly: () => '--hardened is for Claude Code (its sandbox and managed settings); leave it out with --host',
 };
 
 export type CliMessages = typeof cliEn;
@@ -471,6 +508,43 @@ export const cliEs: CliMessages = {
   replayLines: (lines, other, skipped, detail) =>
     `${lines} líneas leídas: ${other} sin llamadas a herramientas, ${skipped} no entendidas y omitidas${detail.length > 0 ? ` (${detail.join(', ')})` : ''}`,
   replayUnreadable: (what) => `no se pudo leer ${what}`,
+  hostTrusted: (dir, path) => `${dir} marcado como de confianza en ${path}: Gemini CLI solo ejecuta los hooks de un proyecto en una carpeta de confianza`,
+  hostTrustKept: (dir, path) => `${dir} ya es de confianza en ${path}`,
+  hostLetsThrough: (host, items) => `lo que ${host} deja pasar, responda lo que responda persona-gate: ${items.join('; ')}`,
+  hostLetsThroughHeading: (host) => `Lo que ${host} deja pasar, responda lo que responda persona-gate:`,
+  hostNext: (title, host) => `siguiente: persona-gate doctor --host ${host}, y después inicia ${title} en este directorio`,
+  hostFailsOpen: {
+    codex: [
+      'un hook en el que no confía se omite sin aviso (doctor comprueba la confianza)',
+      'un hook que sale con 1, agota el tiempo o imprime algo que Codex no entiende deja ejecutar la herramienta (persona-gate deniega en su propio plazo, 5 s, antes del límite de 10 s)',
+      'Codex no tiene ask: persona-gate responde con un deny a la llamada que necesita a una persona',
+    ],
+    copilot: [
+      'un hook que agota el tiempo deja ejecutar la herramienta (persona-gate deniega en su propio plazo, 5 s, antes del límite de 10 s)',
+      'Copilot no tiene ask: persona-gate responde con un deny a la llamada que necesita a una persona',
+    ],
+    gemini: [
+      'un hook que sale con 1 o agota el tiempo deja ejecutar la herramienta (persona-gate deniega en su propio plazo, 5 s, antes del límite de 10.000 ms)',
+      'los hooks de un proyecto solo se ejecutan en una carpeta de confianza (doctor lo comprueba)',
+      'Gemini ignora el JSON de Claude Code: el hook debe registrarse con --host gemini',
+    ],
+    qwen: [
+      'un hook que sale con 1 o agota el tiempo deja ejecutar la herramienta (persona-gate deniega en su propio plazo, 5 s, antes del límite de 10.000 ms)',
+      'sin interfaz, un ask es un deny; persona-gate responde con un deny a la llamada que necesita a una persona',
+    ],
+    droid: [
+      'un hook que sale con 1 o agota el tiempo deja ejecutar la herramienta (persona-gate deniega en su propio plazo, 5 s, antes del límite de 10 s)',
+      'un ask no bloquea con --auto high: persona-gate responde con un deny a la llamada que necesita a una persona',
+      'un hooks.json envuelto en {"hooks": …} se ignora sin aviso (init escribe los eventos en el nivel superior)',
+    ],
+  },
+  fixRegisterHost: (host) => `ejecuta persona-gate init --host ${host}`,
+  checkHostFlag: (command, host) => `la orden del hook ${command} no dice --host ${host}: sus respuestas tienen una forma que ${host} puede no respetar`,
+  checkHostTimeout: (timeout, unit) => `el límite del hook es ${timeout} ${unit}: no supera el plazo propio de persona-gate, 5 s, así que el host puede rendirse antes y ejecutar la herramienta`,
+  checkHostTrusted: (dir, path) => `${dir} es una carpeta de confianza (${path})`,
+  checkHostUntrusted: (dir, path) => `${dir} no es una carpeta de confianza en ${path}: Gemini CLI omite ahí los hooks del proyecto`,
+  badHost: (value, names) => `--host acepta ${names}, no ${value}`,
+  hardenedClaudeOnly: () => '--hardened es para Claude Code (su sandbox y su configuración gestionada); quítalo con --host',
 };
 
 export const CLI_MESSAGES = { en: cliEn, es: cliEs };

@@ -87,6 +87,37 @@ function stateFinding(stateDir: string, t: CliMessages): Finding {
   return { level: 'ok', text: t.checkState(stateDir) };
 }
 
+/** The policy the hook would find from this directory, and whether it is valid; then what the environment names in it. */
+export function policyFinding(env: Env, dir: string, t: CliMessages, locale: 'en' | 'es'): Finding[] {
+  const findings: Finding[] = [];
+  const location = locatePolicy({ env: { ...env, CLAUDE_PROJECT_DIR: env.CLAUDE_PROJECT_DIR ?? dir }, userDefault: readPreferences(env).policy, cwd: dir });
+  let policy: Policy | null = null;
+  if (location.path === null || !existsSync(location.path)) findings.push({ level: 'fail', text: t.checkNoPolicy(), fix: t.fixPolicy() });
+  else {
+    let problems = 0;
+    try {
+      const result = validatePolicy(JSON.parse(readFileSync(location.path, 'utf8')), locale, location.path);
+      if (result.ok) policy = result.policy;
+      problems = result.ok ? 0 : result.problems.length;
+    } catch {
+      problems = 1;
+    }
+    findings.push(problems === 0 ? { level: 'ok', text: t.checkPolicy(location.path) } : { level: 'fail', text: t.checkInvalidPolicy(location.path, problems), fix: t.fixInvalidPolicy() });
+  }
+  if (policy) findings.push(...environmentFindings(policy, env, t));
+  return findings;
+}
+
+export function stateFindingFor(env: Env, t: CliMessages): Finding {
+  return stateFinding(stateDirFor(env), t);
+}
+
+/** Findings as doctor prints them: a label, the text, and the fix under anything not ok. */
+export function renderFindings(findings: readonly Finding[], t: CliMessages): string[] {
+  const label = { ok: t.doctorOk(), warn: t.doctorWarn(), fail: t.doctorFail() };
+  return findings.flatMap((f) => [`${label[f.level].padEnd(5)} ${f.text}`, ...(f.fix && f.level !== 'ok' ? [t.doctorFix(f.fix)] : [])]);
+}
+
 export function doctorCommand(env: Env, opts: { dir?: string; hardened?: boolean; json?: boolean }): CommandResult {
   const locale = cliLocale(env);
   const t = CLI_MESSAGES[locale];
@@ -125,21 +156,8 @@ export function doctorCommand(env: Env, opts: { dir?: string; hardened?: boolean
       if (local) findings.push({ level: 'warn', text: t.checkMachineSpecific(local, file), fix: t.fixMachineSpecific() });
     }
   }
+  findings.push(...policyFinding(env, dir, t, locale));
   const location = locatePolicy({ env: { ...env, CLAUDE_PROJECT_DIR: env.CLAUDE_PROJECT_DIR ?? dir }, userDefault: readPreferences(env).policy, cwd: dir });
-  let policy: Policy | null = null;
-  if (location.path === null || !existsSync(location.path)) findings.push({ level: 'fail', text: t.checkNoPolicy(), fix: t.fixPolicy() });
-  else {
-    let problems = 0;
-    try {
-      const result = validatePolicy(JSON.parse(readFileSync(location.path, 'utf8')), locale, location.path);
-      if (result.ok) policy = result.policy;
-      problems = result.ok ? 0 : result.problems.length;
-    } catch {
-      problems = 1;
-    }
-    findings.push(problems === 0 ? { level: 'ok', text: t.checkPolicy(location.path) } : { level: 'fail', text: t.checkInvalidPolicy(location.path, problems), fix: t.fixInvalidPolicy() });
-  }
-  if (policy) findings.push(...environmentFindings(policy, env, t));
   const stateDir = stateDirFor(env);
   findings.push(stateFinding(stateDir, t));
   const node = process.versions.node;
@@ -170,9 +188,7 @@ export function doctorCommand(env: Env, opts: { dir?: string; hardened?: boolean
     const body = { ok: fails === 0, failed: fails, warnings: warns, checks: [...findings.map(shape('setup')), ...hardened.map(shape('hardened'))] };
     return { stdout: `${JSON.stringify(body, null, 2)}\n`, exitCode: fails === 0 ? 0 : 1 };
   }
-  const label = { ok: t.doctorOk(), warn: t.doctorWarn(), fail: t.doctorFail() };
-  const render = (f: Finding) => [`${label[f.level].padEnd(5)} ${f.text}`, ...(f.fix && f.level !== 'ok' ? [t.doctorFix(f.fix)] : [])];
-  const lines = [...findings.flatMap(render), '', t.doctorHardened(), ...hardened.flatMap(render)];
+  const lines = [...renderFindings(findings, t), '', t.doctorHardened(), ...renderFindings(hardened, t)];
   lines.push('', t.doctorSummary(fails, warns));
   return { stdout: `${lines.join('\n')}\n`, exitCode: fails === 0 ? 0 : 1 };
 }

@@ -5,11 +5,12 @@ import { StateStore } from '../../io/state-store';
 import { stateDirFor } from '../context';
 import { CliError, type CommandResult } from '../errors';
 import { cliMessages, type CliMessages } from '../messages';
+import { CLAUDE_LAYOUT, type HookLayout } from '../../hosts/registration';
+export { HOOK_TIMEOUT_SECONDS } from '../../hosts/registration';
 import { guardedPaths, isObject, managedSettingsPath, mergeHardened, onPath, readSettings, userSettingsPath, within, writableByMe, type Json } from './hardened';
 
 export const HOOK_EVENTS = ['PreToolUse', 'PostToolUse', 'SessionStart'] as const;
 export const EXAMPLES = ['tax-filing', 'merge-captain'] as const;
-export const HOOK_TIMEOUT_SECONDS = 10;
 
 /** The installed package: dist/ holds the bundles, examples/ and schema.json sit beside it. */
 export function packageRoot(): string {
@@ -68,9 +69,30 @@ function hookFlags(command: string): string {
   return m?.[1]?.trim() ?? '';
 }
 
+/** The object of a settings file that holds the event arrays (created when `create`), or null. */
+function hooksObject(settings: Json, layout: HookLayout, path: string, t: CliMessages, create: boolean): Json | null {
+  let at: Json = settings;
+  const keys: string[] = [];
+  for (const key of layout.hooksPath) {
+    keys.push(key);
+    if (at[key] === undefined) {
+      if (!create) return null;
+      at[key] = {};
+    }
+    const next = at[key];
+    if (!isObject(next)) {
+      if (!create) return null;
+      throw new CliError(t.initNotObject(path, keys.join('.')));
+    }
+    at = next;
+  }
+  return at;
+}
+
 /**
- * Adds (or completes) persona-gate's entry for each event, keeping every other setting and hook.
- * `replace` says which existing persona-gate commands are replaced by `command` (their flags kept).
+ * Adds (or completes) persona-gate's entry for each event of the host's layout, keeping every
+ * other setting and hook. `replace` says which existing persona-gate commands are replaced by
+ * `command` (their flags kept).
  */
 export function mergeHooks(
   settings: Json,
@@ -78,17 +100,18 @@ export function mergeHooks(
   path: string,
   t: ReturnType<typeof cliMessages>,
   replace: (existing: string) => boolean = () => false,
+  layout: HookLayout = CLAUDE_LAYOUT,
 ): { settings: Json; changed: string[]; replaced: string[] } {
   const next = structuredClone(settings);
-  if (next.hooks === undefined) next.hooks = {};
-  if (!isObject(next.hooks)) throw new CliError(t.initNotObject(path, 'hooks'));
-  const hooks = next.hooks;
+  for (const [key, value] of Object.entries(layout.fileFields ?? {})) if (next[key] === undefined) next[key] = value;
+  const hooks = hooksObject(next, layout, path, t, true)!;
+  const prefix = layout.hooksPath.length > 0 ? `${layout.hooksPath.join('.')}.` : '';
   const changed: string[] = [];
   const replaced: string[] = [];
-  for (const event of HOOK_EVENTS) {
+  for (const { name: event, matcher } of layout.events) {
     if (hooks[event] === undefined) hooks[event] = [];
     const groups = hooks[event];
-    if (!Array.isArray(groups)) throw new CliError(t.initNotObject(path, `hooks.${event}`));
+    if (!Array.isArray(groups)) throw new CliError(t.initNotObject(path, `${prefix}${event}`));
     let found = false;
     for (const group of groups) {
       if (!isObject(group) || !Array.isArray(group.hooks)) continue;
@@ -101,14 +124,14 @@ export function mergeHooks(
           if (!replaced.includes(hook.command)) replaced.push(hook.command);
           hook.command = flags ? `${command} ${flags}` : command;
         }
-        hook.onFailure = 'block';
-        if (typeof hook.timeout !== 'number') hook.timeout = HOOK_TIMEOUT_SECONDS;
+        Object.assign(hook, layout.enforced);
+        if (typeof hook.timeout !== 'number') hook.timeout = layout.timeout;
         if (JSON.stringify(hook) !== before) changed.push(event);
       }
     }
     if (!found) {
-      const entry = { type: 'command', command, timeout: HOOK_TIMEOUT_SECONDS, onFailure: 'block' };
-      groups.push(event === 'SessionStart' ? { hooks: [entry] } : { matcher: '*', hooks: [entry] });
+      const entry = { type: 'command', command, timeout: layout.timeout, ...layout.enforced };
+      groups.push(matcher === null ? { hooks: [entry] } : { matcher, hooks: [entry] });
       changed.push(event);
     }
   }
@@ -116,12 +139,13 @@ export function mergeHooks(
 }
 
 /** Removes persona-gate's entries (and the groups and keys left empty), keeping everything else. */
-export function removeHooks(settings: Json): { settings: Json; removed: string[] } {
+export function removeHooks(settings: Json, layout: HookLayout = CLAUDE_LAYOUT): { settings: Json; removed: string[] } {
   const next = structuredClone(settings);
   const removed: string[] = [];
-  if (!isObject(next.hooks)) return { settings: next, removed };
-  const hooks = next.hooks;
-  for (const event of Object.keys(hooks)) {
+  const hooks = hooksObject(next, layout, '', cliMessages({}), false);
+  if (hooks === null) return { settings: next, removed };
+  const events = layout.hooksPath.length > 0 ? Object.keys(hooks) : layout.events.map((e) => e.name);
+  for (const event of events) {
     const groups = hooks[event];
     if (!Array.isArray(groups)) continue;
     const kept: unknown[] = [];
@@ -138,7 +162,11 @@ export function removeHooks(settings: Json): { settings: Json; removed: string[]
     if (kept.length > 0) hooks[event] = kept;
     else delete hooks[event];
   }
-  if (Object.keys(hooks).length === 0) delete next.hooks;
+  if (layout.hooksPath.length > 0 && Object.keys(hooks).length === 0) {
+    let parent: Json = next;
+    for (const key of layout.hooksPath.slice(0, -1)) parent = parent[key] as Json;
+    delete parent[layout.hooksPath[layout.hooksPath.length - 1]!];
+  }
   return { settings: next, removed };
 }
 
@@ -172,7 +200,7 @@ export function starterPolicyText(example: string, policyPath: string, locale: '
 }
 
 /** Writes the starter policy unless one is there; returns the line to print. */
-function writeStarterPolicy(policyPath: string, example: string, t: CliMessages, locale?: 'en' | 'es'): string {
+export function writeStarterPolicy(policyPath: string, example: string, t: CliMessages, locale?: 'en' | 'es'): string {
   mkdirSync(dirname(policyPath), { recursive: true });
   if (existsSync(policyPath)) return t.initKeptPolicy(policyPath);
   writeFileSync(policyPath, starterPolicyText(example, policyPath, locale));

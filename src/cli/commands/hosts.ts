@@ -1,0 +1,194 @@
+import { existsSync, mkdirSync, readFileSync, realpathSync, unlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import type { Env } from '../../core/decide';
+import type { HostName } from '../../hosts/host';
+import { HOST_REGISTRATIONS, type HostRegistration } from '../../hosts/registration';
+import { CliError, type CommandResult } from '../errors';
+import { CLI_MESSAGES, cliLocale, type CliMessages } from '../messages';
+import { isObject, onPath, readSettings, type Finding, type Json } from './hardened';
+import { EXAMPLES, GLOBAL_HOOK_COMMAND, installedInProject, isGateHook, machineSpecificPath, mergeHooks, PROJECT_HOOK_COMMAND, removeHooks, writeStarterPolicy } from './init';
+import { commandTarget, policyFinding, renderFindings, stateFindingFor } from './doctor';
+
+export type OtherHost = Exclude<HostName, 'claude-code'>;
+
+/** persona-gate's hook entries in one registration file, by event name. */
+function gateEntries(file: string, reg: HostRegistration): Map<string, Json[]> {
+  const found = new Map<string, Json[]>();
+  let settings: unknown;
+  try {
+    settings = JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return found;
+  }
+  let hooks: unknown = settings;
+  for (const key of reg.layout.hooksPath) hooks = isObject(hooks) ? hooks[key] : undefined;
+  if (!isObject(hooks)) return found;
+  for (const { name } of reg.layout.events) {
+    const groups = hooks[name];
+    if (!Array.isArray(groups)) continue;
+    for (const group of groups) {
+      if (!isObject(group) || !Array.isArray(group.hooks)) continue;
+      for (const hook of group.hooks) if (isObject(hook) && isGateHook(hook.command)) found.set(name, [...(found.get(name) ?? []), hook]);
+    }
+  }
+  return found;
+}
+
+/**
+ * The command init registers for a host. Where the host gives hooks CLAUDE_PROJECT_DIR, the same
+ * portable command as Claude Code's; where it does not (Codex), the project's own installation by
+ * its absolute path (that host's registration is the user's, on this machine), else the one on PATH.
+ */
+function hostHookCommand(dir: string, reg: HostRegistration): { command: string; install: 'project' | 'global' } {
+  const inProject = installedInProject(dir);
+  const base = !inProject ? GLOBAL_HOOK_COMMAND : reg.setsProjectDir ? PROJECT_HOOK_COMMAND : `${JSON.stringify(join(dir, 'node_modules', '.bin', 'persona-gate'))} hook`;
+  return { command: `${base} ${reg.hookFlags}`, install: inProject ? 'project' : 'global' };
+}
+
+/** Gemini runs a project's hooks only in a folder the user trusts: the trust is part of the registration. */
+function geminiTrust(dir: string, env: Env): { path: string; trusted: boolean; add(): void } {
+  const path = join(env.HOME?.trim() || process.env.HOME || '', '.gemini', 'trustedFolders.json');
+  let folders: Json = {};
+  try {
+    const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'));
+    if (isObject(parsed)) folders = parsed;
+  } catch {
+    // absent: no folder trusted yet
+  }
+  const real = existsSync(dir) ? realpathSync(dir) : dir;
+  const trusted = [dir, real].some((d) => folders[d] === 'TRUST_FOLDER');
+  return {
+    path,
+    trusted,
+    add() {
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, `${JSON.stringify({ ...folders, [dir]: 'TRUST_FOLDER' }, null, 2)}\n`);
+    },
+  };
+}
+
+function writeJson(path: string, value: Json): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, `${JSON.stringify(value, null, 2)}\n`);
+}
+
+export function initHost(env: Env, host: OtherHost, opts: { dir?: string; example?: string; command?: string; locale?: string }): CommandResult {
+  const t = CLI_MESSAGES[cliLocale(env)];
+  const reg = HOST_REGISTRATIONS[host];
+  const dir = resolve(opts.dir ?? process.cwd());
+  const example = opts.example ?? 'tax-filing';
+  if (!(EXAMPLES as readonly string[]).includes(example)) throw new CliError(t.initBadExample(example, EXAMPLES.join(', ')));
+  if (opts.locale !== undefined && opts.locale !== 'en' && opts.locale !== 'es') throw new CliError(t.initBadLocale(opts.locale));
+  const { path } = reg.file(dir, env);
+  const { settings, original } = readSettings(path, t);
+  const chosen = hostHookCommand(dir, reg);
+  const command = opts.command !== undefined ? `${opts.command} ${opts.command.includes('--host') ? '' : reg.hookFlags}`.trim() : chosen.command;
+  const replace = opts.command !== undefined ? () => true : (existing: string) => machineSpecificPath(existing) !== null || !existing.includes(`--host ${host}`);
+  const merged = mergeHooks(settings, command, path, t, replace, reg.layout);
+  const lines: string[] = [writeStarterPolicy(join(dir, '.claude', 'persona-gate.json'), example, t, opts.locale as 'en' | 'es' | undefined)];
+  if (merged.changed.length > 0 || original === null) {
+    writeJson(path, merged.settings);
+    for (const old of merged.replaced) lines.push(t.initReplaced(old));
+    lines.push(t.initRegistered(path, (merged.changed.length > 0 ? merged.changed : reg.layout.events.map((e) => e.name)).join(', ')));
+  } else lines.push(t.initUnchanged(path));
+  if (host === 'gemini') {
+    const trust = geminiTrust(dir, env);
+    if (trust.trusted) lines.push(t.hostTrustKept(dir, trust.path));
+    else {
+      trust.add();
+      lines.push(t.hostTrusted(dir, trust.path));
+    }
+  }
+  if (opts.command === undefined && chosen.install === 'global' && !onPath('persona-gate', env)) lines.push(t.initNotOnPath());
+  lines.push(t.hostLetsThrough(reg.title, t.hostFailsOpen[host]));
+  lines.push(t.hostNext(reg.title, host));
+  return { stdout: `${lines.join('\n')}\n`, exitCode: 0 };
+}
+
+export function doctorHost(env: Env, host: OtherHost, opts: { dir?: string; json?: boolean }): CommandResult {
+  const locale = cliLocale(env);
+  const t = CLI_MESSAGES[locale];
+  const reg = HOST_REGISTRATIONS[host];
+  const dir = resolve(opts.dir ?? env.CLAUDE_PROJECT_DIR ?? process.cwd());
+  const findings: Finding[] = [];
+  const commands = new Set<string>();
+  for (const { name, role } of reg.layout.events) {
+    const where = reg.files(dir, env).filter((f) => gateEntries(f, reg).has(name));
+    if (where.length === 0) {
+      findings.push({ level: role === 'pre' ? 'fail' : 'warn', text: t.checkNotRegistered(`${reg.title} ${name}`), fix: t.fixRegisterHost(host) });
+      continue;
+    }
+    findings.push({ level: 'ok', text: t.checkRegistered(`${reg.title} ${name}`, where.join(', ')) });
+    for (const f of where) {
+      for (const entry of gateEntries(f, reg).get(name) ?? []) {
+        const command = String(entry.command);
+        commands.add(command);
+        if (!command.includes(`--host ${host}`)) findings.push({ level: 'fail', text: t.checkHostFlag(command, host), fix: t.fixRegisterHost(host) });
+        const timeout = typeof entry.timeout === 'number' ? entry.timeout : null;
+        const seconds = timeout === null ? null : reg.layout.timeoutUnit === 'ms' ? timeout / 1000 : timeout;
+        if (seconds !== null && seconds <= 5) findings.push({ level: 'fail', text: t.checkHostTimeout(timeout!, reg.layout.timeoutUnit), fix: t.fixRegisterHost(host) });
+      }
+    }
+  }
+  for (const command of commands) {
+    const found = commandTarget(command, dir, env);
+    if (found === null) continue;
+    if (found.target === null) findings.push({ level: 'fail', text: t.checkNotOnPath(found.program, command), fix: t.fixNotOnPath() });
+    else if (!existsSync(found.target)) findings.push({ level: 'fail', text: t.checkNoCommand(found.target), fix: t.fixCommand() });
+    else findings.push({ level: 'ok', text: t.checkCommand(found.target) });
+  }
+  if (host === 'gemini') {
+    const trust = geminiTrust(dir, env);
+    findings.push(trust.trusted ? { level: 'ok', text: t.checkHostTrusted(dir, trust.path) } : { level: 'fail', text: t.checkHostUntrusted(dir, trust.path), fix: t.fixRegisterHost(host) });
+  }
+  findings.push(...policyFinding(env, dir, t, locale));
+  findings.push(stateFindingFor(env, t));
+  const letsThrough = t.hostFailsOpen[host];
+  const fails = findings.filter((f) => f.level === 'fail').length;
+  const warns = findings.filter((f) => f.level === 'warn').length;
+  if (opts.json) {
+    const body = { ok: fails === 0, host, failed: fails, warnings: warns, checks: findings.map((f) => ({ level: f.level, text: f.text, ...(f.fix && f.level !== 'ok' ? { fix: f.fix } : {}) })), lets_through: letsThrough };
+    return { stdout: `${JSON.stringify(body, null, 2)}\n`, exitCode: fails === 0 ? 0 : 1 };
+  }
+  const lines = [...renderFindings(findings, t), '', t.hostLetsThroughHeading(reg.title), ...letsThrough.map((l) => `  - ${l}`), '', t.doctorSummary(fails, warns)];
+  return { stdout: `${lines.join('\n')}\n`, exitCode: fails === 0 ? 0 : 1 };
+}
+
+export function uninstallHost(env: Env, host: OtherHost, opts: { dir?: string; purge?: boolean }): CommandResult {
+  const t = CLI_MESSAGES[cliLocale(env)];
+  const reg = HOST_REGISTRATIONS[host];
+  const dir = resolve(opts.dir ?? process.cwd());
+  const { path } = reg.file(dir, env);
+  const { settings, original } = readSettings(path, t);
+  const lines: string[] = [];
+  const { settings: next, removed } = removeHooks(settings, reg.layout);
+  if (original === null || removed.length === 0) lines.push(t.uninstallNothing(path));
+  else {
+    // A file left with nothing but the fields every such file carries was persona-gate's alone.
+    const leftover = Object.keys(next).filter((k) => !(k in (reg.layout.fileFields ?? {})));
+    if (leftover.length === 0) {
+      unlinkSync(path);
+      lines.push(t.uninstallRemovedFile(path, removed.join(', ')));
+    } else {
+      writeJson(path, next);
+      lines.push(t.uninstallRemoved(path, removed.join(', ')));
+    }
+  }
+  for (const other of reg.files(dir, env)) if (other !== path && gateEntries(other, reg).size > 0) lines.push(t.uninstallElsewhere(other));
+  const policyPath = join(dir, '.claude', 'persona-gate.json');
+  if (opts.purge) {
+    if (existsSync(policyPath)) {
+      unlinkSync(policyPath);
+      lines.push(t.uninstallPolicyRemoved(policyPath));
+    } else lines.push(t.uninstallNoPolicy(policyPath));
+  } else if (existsSync(policyPath)) lines.push(t.uninstallKeptPolicy(policyPath));
+  return { stdout: `${lines.join('\n')}\n`, exitCode: 0 };
+}
+
+/** Reads and checks `--host`: the commands' one entry to the hosts. */
+export function hostOption(value: unknown, t: CliMessages): HostName {
+  const names = ['claude-code', ...Object.keys(HOST_REGISTRATIONS)];
+  if (value === undefined) return 'claude-code';
+  if (typeof value !== 'string' || !names.includes(value)) throw new CliError(t.badHost(String(value), names.join(', ')));
+  return value as HostName;
+}
