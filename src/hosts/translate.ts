@@ -77,7 +77,11 @@ function claudeInput(mapping: ToolMapping, input: Record<string, unknown>): { in
 export function readHostEvent(value: unknown, shape: HostEventShape): EventParse {
   if (!isPlainObject(value)) return parseEvent(value);
   const hostEvent = value.hook_event_name;
-  if (typeof hostEvent !== 'string' || !Object.prototype.hasOwnProperty.call(shape.events, hostEvent)) return parseEvent({ ...value, hook_event_name: typeof hostEvent === 'string' ? hostEvent : undefined });
+  if (typeof hostEvent !== 'string') return { ok: false, detail: 'hook_event_name is missing or not a string', hookEventName: null };
+  // Another host's event name (a Claude Code PreToolUse sent to Gemini's adapter) is not this host's event.
+  if (!Object.prototype.hasOwnProperty.call(shape.events, hostEvent)) {
+    return { ok: false, detail: `unsupported hook_event_name ${JSON.stringify(hostEvent).slice(0, 80)}`, hookEventName: null };
+  }
   const claude: Record<string, unknown> = { ...value, hook_event_name: shape.events[hostEvent] };
   delete claude.tool_use_id;
   for (const field of shape.callIds) {

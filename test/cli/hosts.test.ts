@@ -1,0 +1,220 @@
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { en } from '../../src/core/messages';
+import { cleanEnv, denyJson, runCli, runCliAsync, tempDir } from '../helpers/cli';
+import { TAX_POLICY_PATH } from '../helpers/policy';
+
+/**
+ * `hook --host H` against the built bundle: every verdict and every failure of SPEC §5 in the form
+ * that host honours (SPEC §10), and the identity gate across a host's pre- and post-tool events.
+ */
+
+type Host = 'codex' | 'copilot' | 'gemini' | 'qwen' | 'droid';
+
+/** Each host's event names, shell tool, and a tool call that writes a file (path → input). */
+const HOSTS: Record<Host, { pre: string; post: string; shell: string; title: string; callId: boolean; write: [string, (path: string) => Record<string, unknown>] }> = {
+  codex: { pre: 'PreToolUse', post: 'PostToolUse', shell: 'Bash', title: 'Codex', callId: true, write: ['apply_patch', (p) => ({ input: `*** Begin Patch\n*** Add File: ${p}\n+{}\n*** End Patch\n` })] },
+  copilot: { pre: 'PreToolUse', post: 'PostToolUse', shell: 'Bash', title: 'Copilot', callId: false, write: ['create', (p) => ({ path: p, file_text: '{}' })] },
+  gemini: { pre: 'BeforeTool', post: 'AfterTool', shell: 'run_shell_command', title: 'Gemini CLI', callId: false, write: ['write_file', (p) => ({ file_path: p, content: '{}' })] },
+  qwen: { pre: 'PreToolUse', post: 'PostToolUse', shell: 'run_shell_command', title: 'Qwen Code', callId: true, write: ['write_file', (p) => ({ file_path: p, content: '{}' })] },
+  droid: { pre: 'PreToolUse', post: 'PostToolUse', shell: 'Execute', title: 'Droid', callId: false, write: ['Create', (p) => ({ file_path: p, content: '{}' })] },
+};
+
+function setup(policy: string | null = readFileSync(TAX_POLICY_PATH, 'utf8'), extra: Record<string, string> = {}) {
+  const dir = tempDir('pg-host-');
+  const stateDir = join(dir, 'state');
+  const policyPath = join(dir, 'policy.json');
+  if (policy !== null) writeFileSync(policyPath, policy);
+  const env = cleanEnv({ PERSONA_GATE_STATE_DIR: stateDir, PERSONA_GATE_CONFIG: policyPath, HOME: dir, ...extra });
+  return { dir, stateDir, policyPath, env };
+}
+
+/** A host's own event for a tool call; MCP tools in Gemini's naming carry `mcp_context`. */
+function hostEvent(host: Host, kind: 'pre' | 'post', tool: string, input: Record<string, unknown>, extra: Record<string, unknown> = {}): string {
+  const h = HOSTS[host];
+  let name = tool;
+  const fields: Record<string, unknown> = {};
+  const mcp = /^mcp__([^_]+)__(.+)$/.exec(tool);
+  if (mcp && host === 'gemini') {
+    name = `mcp_${mcp[1]}_${mcp[2]}`;
+    fields.mcp_context = { server_name: mcp[1], tool_name: mcp[2] };
+  }
+  if (h.callId) fields[host === 'qwen' ? 'tool_call_id' : 'tool_use_id'] = `call-${name}-${JSON.stringify(input).length}`;
+  if (kind === 'post') fields[host === 'copilot' ? 'tool_result' : 'tool_response'] = { text: 'Erika Example' };
+  return JSON.stringify({ hook_event_name: kind === 'pre' ? h.pre : h.post, session_id: `s-${host}`, cwd: '/tmp', tool_name: name, tool_input: input, ...fields, ...extra });
+}
+
+function denyIn(host: Host, reason: string): string {
+  return host === 'gemini' ? `${JSON.stringify({ decision: 'deny', reason })}\n` : denyJson(reason);
+}
+
+/** What blocks on a host when the event could not be read: Gemini's JSON, Copilot's Claude JSON (exit 2 hides the reason there), exit 2 elsewhere. */
+function unreadIn(host: Host, reason: string): { stdout: string; stderr: string; code: number } {
+  if (host === 'gemini' || host === 'copilot') return { stdout: denyIn(host, reason), stderr: '', code: 0 };
+  return { stdout: '', stderr: `${reason}\n`, code: 2 };
+}
+
+
+describe.each(Object.keys(HOSTS) as Host[])('hook --host %s', (host) => {
+  const h = HOSTS[host];
+  const hook = (input: string, env: Record<string, string>, args: string[] = []) => runCli(['hook', '--host', host, ...args], { input, env });
+
+  it('refuses a handoff through its shell tool, naming the owner, in its own form', () => {
+    const s = setup(undefined, { PERSONA_GATE_PERSONA: 'modelo-preparer' });
+    const r = hook(hostEvent(host, 'pre', h.shell, { command: 'aeat modelo export 303' }), s.env);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    const reason = host === 'gemini' ? JSON.parse(r.stdout).reason : JSON.parse(r.stdout).hookSpecificOutput.permissionDecisionReason;
+    expect(reason).toContain('owned by the verifier persona');
+    expect(r.stdout).toBe(denyIn(host, reason));
+    const receipts = readdirSync(join(s.stateDir, 'receipts'));
+    const receipt = JSON.parse(readFileSync(join(s.stateDir, 'receipts', receipts[0]!), 'utf8').trim().split('\n').pop()!);
+    expect(receipt).toMatchObject({ host, verdict: 'deny', status: 'handoff_denied', tool_name: 'Bash', command_key: 'modelo.export' });
+    if (h.shell !== 'Bash') expect(receipt.host_tool_name).toBe(h.shell);
+  });
+
+  it('answers a call it lets through with nothing at all', () => {
+    const s = setup();
+    expect(hook(hostEvent(host, 'pre', h.shell, { command: 'aeat modelo list' }), s.env)).toMatchObject({ stdout: '', stderr: '', code: 0 });
+  });
+
+  it('answers an ask (unscoped, a write to the policy) with a deny that says a person must approve', () => {
+    const s = setup();
+    const r = hook(hostEvent(host, 'pre', h.write[0], h.write[1](s.policyPath)), s.env);
+    const reason = host === 'gemini' ? JSON.parse(r.stdout).reason : JSON.parse(r.stdout).hookSpecificOutput.permissionDecisionReason;
+    expect(reason).toContain('which guards this session');
+    expect(reason).toMatch(new RegExp(`${h.title} cannot ask a person from here, so the call is denied`));
+    expect(r).toMatchObject({ stdout: denyIn(host, reason), code: 0 });
+  });
+
+  it('refuses a mutation until the identity read has run, matched across its pre- and post-tool events', () => {
+    const s = setup(undefined, { PERSONA_GATE_PERSONA: 'modelo-preparer' });
+    const create = hostEvent(host, 'pre', 'mcp__aeat__modelo_work_create', { modelo: '303' });
+    expect(hook(create, s.env).stdout).toBe(denyIn(host, en.identityRequired()));
+    expect(hook(hostEvent(host, 'pre', 'mcp__aeat__whoami', {}), s.env).stdout).toBe('');
+    // Let through is not yet run: the mutation still waits for the read's post-tool event.
+    expect(hook(create, s.env).stdout).toBe(denyIn(host, en.identityRequired()));
+    expect(hook(hostEvent(host, 'post', 'mcp__aeat__whoami', {}), s.env)).toMatchObject({ stdout: '', code: 0 });
+    expect(hook(create, s.env)).toMatchObject({ stdout: '', stderr: '', code: 0 });
+    // A switch re-arms, whatever the host.
+    expect(hook(hostEvent(host, 'pre', 'mcp__aeat__profile_switch', { profile: 'x' }), s.env).stdout).toBe('');
+    expect(hook(create, s.env).stdout).toBe(denyIn(host, en.identityRequired()));
+  });
+
+  it.skipIf(h.callId)('without a call id, a post-tool event of another call (other input) does not confirm the read', () => {
+    const s = setup(undefined, { PERSONA_GATE_PERSONA: 'modelo-preparer' });
+    expect(hook(hostEvent(host, 'pre', 'mcp__aeat__whoami', {}), s.env).stdout).toBe('');
+    expect(hook(hostEvent(host, 'post', 'mcp__aeat__whoami', { other: 1 }), s.env).stdout).toBe('');
+    expect(hook(hostEvent(host, 'pre', 'mcp__aeat__modelo_work_create', { modelo: '303' }), s.env).stdout).toBe(denyIn(host, en.identityRequired()));
+  });
+
+  describe('every failure ends in a deny that blocks on this host', () => {
+    it('no policy', () => {
+      const s = setup(null);
+      const r = hook(hostEvent(host, 'pre', h.shell, { command: 'ls' }), { ...s.env, PERSONA_GATE_CONFIG: join(s.dir, 'absent.json') });
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain(host === 'gemini' ? '"decision":"deny"' : '"permissionDecision":"deny"');
+      expect(r.stdout).toContain('absent.json');
+    });
+
+    it('an invalid policy', () => {
+      const s = setup('{ not json');
+      const r = hook(hostEvent(host, 'pre', h.shell, { command: 'ls' }), s.env);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain(host === 'gemini' ? '"decision":"deny"' : '"permissionDecision":"deny"');
+    });
+
+    it('an event that is not JSON', () => {
+      const s = setup();
+      const r = hook('garbage', s.env);
+      expect(r).toMatchObject(unreadIn(host, en.eventMalformed(`Unexpected token 'g', "garbage" is not valid JSON`)));
+    });
+
+    it('an event of a name this host does not send', () => {
+      const s = setup();
+      const r = hook(JSON.stringify({ hook_event_name: 'Notification', session_id: 's' }), s.env);
+      expect(r).toMatchObject(unreadIn(host, en.eventShape('unsupported hook_event_name "Notification"')));
+    });
+
+    it('a pre-tool event without its tool', () => {
+      const s = setup();
+      const r = hook(JSON.stringify({ hook_event_name: h.pre, session_id: 's', tool_input: {} }), s.env);
+      expect(r).toMatchObject({ stdout: denyIn(host, en.eventShape('tool_name is missing or not a non-empty string')), code: 0 });
+    });
+
+    it('an oversized event', () => {
+      const s = setup();
+      const r = hook(hostEvent(host, 'pre', h.shell, { command: `echo ${'x'.repeat(1024 * 1024)}` }), s.env);
+      expect(r).toMatchObject(unreadIn(host, en.eventTooLarge(1024 * 1024)));
+    });
+
+    it('unusable state', () => {
+      const s = setup();
+      writeFileSync(s.stateDir, 'not a directory');
+      const r = hook(hostEvent(host, 'pre', h.shell, { command: 'ls' }), s.env);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain(host === 'gemini' ? '"decision":"deny"' : '"permissionDecision":"deny"');
+      expect(r.stdout).toContain('session state cannot be used');
+    });
+
+    it('a bad option of its own', () => {
+      const s = setup();
+      const r = hook(hostEvent(host, 'pre', h.shell, { command: 'ls' }), s.env, ['--confirm-on', 'later']);
+      expect(r).toMatchObject({ stdout: denyIn(host, en.internalError('hook: --confirm-on takes pre or post')), code: 0 });
+    });
+
+    it('a host that never closes stdin: the deadline', async () => {
+      const s = setup();
+      const r = await runCliAsync(['hook', '--host', host], { input: `{"hook_event_name":"${h.pre}",`, env: { ...s.env, PERSONA_GATE_DEADLINE_MS: '400' }, keepStdinOpen: true });
+      expect(r).toMatchObject(unreadIn(host, en.deadline(400)));
+    });
+  });
+});
+
+describe('hook --host: before the host is known', () => {
+  it('an unknown host: exit 2 with the reason and nothing on stdout, the answer that blocks everywhere', () => {
+    const s = setup();
+    const r = runCli(['hook', '--host', 'cursor'], { input: hostEvent('codex', 'pre', 'Bash', { command: 'ls' }), env: s.env });
+    expect(r).toMatchObject({ stdout: '', stderr: `${en.internalError('hook: --host takes claude-code, codex, copilot, gemini, qwen, droid')}\n`, code: 2 });
+  });
+
+  it('--host with no value', () => {
+    const s = setup();
+    const r = runCli(['hook', '--host'], { input: hostEvent('codex', 'pre', 'Bash', { command: 'ls' }), env: s.env });
+    expect(r).toMatchObject({ stdout: '', code: 2 });
+  });
+
+  it('a Claude Code event under --host gemini is not read as Gemini\'s: denied in Gemini\'s form', () => {
+    const s = setup();
+    const r = runCli(['hook', '--host', 'gemini'], { input: JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 's', tool_name: 'Bash', tool_input: { command: 'ls' } }), env: s.env });
+    expect(r).toMatchObject({ stdout: denyIn('gemini', en.eventShape('unsupported hook_event_name "PreToolUse"')), code: 0 });
+  });
+});
+
+describe('hook --host: what the adapters read', () => {
+  it('a patch that writes the policy is refused; one that names no file is refused too', () => {
+    const s = setup(undefined, { PERSONA_GATE_PERSONA: 'modelo-preparer' });
+    const patch = `*** Begin Patch\n*** Update File: ${s.policyPath}\n@@\n-a\n+b\n*** End Patch\n`;
+    const r = runCli(['hook', '--host', 'droid'], { input: hostEvent('droid', 'pre', 'ApplyPatch', { input: patch }), env: s.env });
+    expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecisionReason).toContain('which guards this session');
+    const none = runCli(['hook', '--host', 'droid'], { input: hostEvent('droid', 'pre', 'ApplyPatch', { input: 'nothing here' }), env: s.env });
+    expect(none.stdout).toBe(denyJson(en.patchUnreadable('ApplyPatch')));
+  });
+
+  it("Gemini's write_file to the policy is refused by gate 0, under its own field name", () => {
+    const s = setup(undefined, { PERSONA_GATE_PERSONA: 'modelo-preparer' });
+    const r = runCli(['hook', '--host', 'gemini'], { input: hostEvent('gemini', 'pre', 'write_file', { file_path: s.policyPath, content: '{}' }), env: s.env });
+    expect(JSON.parse(r.stdout)).toMatchObject({ decision: 'deny' });
+    expect(JSON.parse(r.stdout).reason).toContain('which guards this session');
+  });
+
+  it("Gemini's MCP names take the server from mcp_context, even with an underscore in it", () => {
+    const policy = JSON.parse(readFileSync(TAX_POLICY_PATH, 'utf8'));
+    for (const command of Object.values(policy.catalog.commands) as { tools?: string[] }[]) command.tools = command.tools?.map((t) => t.replace('mcp__aeat__', 'mcp__tax_es__'));
+    const s = setup(JSON.stringify(policy), { PERSONA_GATE_PERSONA: 'coordinator' });
+    const event = JSON.stringify({ hook_event_name: 'BeforeTool', session_id: 's', tool_name: 'mcp_tax_es_modelo_work_create', mcp_context: { server_name: 'tax_es', tool_name: 'modelo_work_create' }, tool_input: {} });
+    const r = runCli(['hook', '--host', 'gemini'], { input: event, env: s.env });
+    expect(JSON.parse(r.stdout).reason).toContain('the coordinator persona may not run modelo.work.create');
+  });
+});
