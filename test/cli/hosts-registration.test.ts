@@ -1,0 +1,158 @@
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cleanEnv, runCli, tempDir } from '../helpers/cli';
+import { ROOT } from '../helpers/policy';
+
+/** init, doctor and uninstall --host H: each host's registration file, written, checked and removed. */
+
+function project(opts: { installed?: boolean } = {}) {
+  const dir = tempDir('pg-hostreg-');
+  const home = join(dir, 'home');
+  mkdirSync(home);
+  const bin = join(dir, 'bin');
+  mkdirSync(bin);
+  symlinkSync(join(ROOT, 'dist', 'persona-gate.js'), join(bin, 'persona-gate'));
+  if (opts.installed) {
+    mkdirSync(join(dir, 'node_modules', '.bin'), { recursive: true });
+    symlinkSync(join(ROOT, 'dist', 'persona-gate.js'), join(dir, 'node_modules', '.bin', 'persona-gate'));
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ devDependencies: { 'persona-gate': '*' } }));
+  }
+  const env = cleanEnv({ HOME: home, PATH: `${bin}:${process.env.PATH}`, PERSONA_GATE_STATE_DIR: join(dir, 'state'), CODEX_HOME: join(home, '.codex') });
+  return { dir, home, env };
+}
+
+const json = (path: string) => JSON.parse(readFileSync(path, 'utf8'));
+const entry = (command: string, timeout: number) => ({ type: 'command', command, timeout });
+
+describe('init --host', () => {
+  it('gemini: BeforeTool and AfterTool in the project settings, the timeout in milliseconds, the folder trusted', () => {
+    const p = project();
+    const r = runCli(['init', '--host', 'gemini', '--dir', p.dir], { env: p.env });
+    expect(r.code).toBe(0);
+    expect(json(join(p.dir, '.gemini', 'settings.json'))).toEqual({
+      hooks: {
+        BeforeTool: [{ matcher: '.*', hooks: [entry('persona-gate hook --host gemini', 10000)] }],
+        AfterTool: [{ matcher: '.*', hooks: [entry('persona-gate hook --host gemini', 10000)] }],
+      },
+    });
+    expect(json(join(p.home, '.gemini', 'trustedFolders.json'))).toEqual({ [p.dir]: 'TRUST_FOLDER' });
+    expect(existsSync(join(p.dir, '.claude', 'persona-gate.json'))).toBe(true);
+    expect(r.stdout).toContain(`trusted ${p.dir} in ${join(p.home, '.gemini', 'trustedFolders.json')}`);
+    expect(r.stdout).toContain('what Gemini CLI lets through');
+  });
+
+  it('droid: the events at the top level of hooks.json, no {"hooks": …} wrapper', () => {
+    const p = project();
+    expect(runCli(['init', '--host', 'droid', '--dir', p.dir], { env: p.env }).code).toBe(0);
+    const file = json(join(p.dir, '.factory', 'hooks.json'));
+    expect(file.hooks).toBeUndefined();
+    expect(file.PreToolUse[0].hooks[0].command).toBe('persona-gate hook --host droid');
+  });
+
+  it('copilot: a file of its own with the version field and PascalCase events', () => {
+    const p = project();
+    expect(runCli(['init', '--host', 'copilot', '--dir', p.dir], { env: p.env }).code).toBe(0);
+    const file = json(join(p.dir, '.github', 'hooks', 'persona-gate.json'));
+    expect(file.version).toBe(1);
+    expect(Object.keys(file.hooks)).toEqual(['PreToolUse', 'PostToolUse']);
+  });
+
+  it('a project install: the portable command where the host sets CLAUDE_PROJECT_DIR', () => {
+    const p = project({ installed: true });
+    expect(runCli(['init', '--host', 'qwen', '--dir', p.dir], { env: p.env }).code).toBe(0);
+    expect(json(join(p.dir, '.qwen', 'settings.json')).hooks.PreToolUse[0].hooks[0]).toEqual(entry('"$CLAUDE_PROJECT_DIR"/node_modules/.bin/persona-gate hook --host qwen', 10000));
+  });
+
+  it('keeps every other setting and hook, and is idempotent', () => {
+    const p = project();
+    const path = join(p.dir, '.qwen', 'settings.json');
+    mkdirSync(join(p.dir, '.qwen'));
+    const theirs = { matcher: 'run_shell_command', hooks: [{ type: 'command', command: './audit.sh', timeout: 3000 }] };
+    writeFileSync(path, JSON.stringify({ model: { name: 'qwen3' }, hooks: { PreToolUse: [theirs] } }));
+    runCli(['init', '--host', 'qwen', '--dir', p.dir], { env: p.env });
+    const once = readFileSync(path, 'utf8');
+    const second = runCli(['init', '--host', 'qwen', '--dir', p.dir], { env: p.env });
+    expect(second.stdout).toContain(`${path} already registers the hook: unchanged`);
+    expect(readFileSync(path, 'utf8')).toBe(once);
+    const file = JSON.parse(once);
+    expect(file.model).toEqual({ name: 'qwen3' });
+    expect(file.hooks.PreToolUse[0]).toEqual(theirs);
+    expect(file.hooks.PreToolUse[1].hooks[0].command).toBe('persona-gate hook --host qwen');
+  });
+
+  it('repairs an entry registered without --host (Claude JSON, which the host may ignore)', () => {
+    const p = project();
+    const path = join(p.dir, '.gemini', 'settings.json');
+    mkdirSync(join(p.dir, '.gemini'));
+    writeFileSync(path, JSON.stringify({ hooks: { BeforeTool: [{ matcher: '.*', hooks: [{ type: 'command', command: 'persona-gate hook', timeout: 10000 }] }] } }));
+    const r = runCli(['init', '--host', 'gemini', '--dir', p.dir], { env: p.env });
+    expect(r.stdout).toContain('replaced the hook command persona-gate hook');
+    expect(json(path).hooks.BeforeTool[0].hooks[0].command).toBe('persona-gate hook --host gemini');
+  });
+
+  it('refuses a settings file it cannot parse, and writes nothing', () => {
+    const p = project();
+    mkdirSync(join(p.dir, '.gemini'));
+    writeFileSync(join(p.dir, '.gemini', 'settings.json'), '{ nope');
+    const r = runCli(['init', '--host', 'gemini', '--dir', p.dir], { env: p.env });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('is not valid JSON');
+    expect(readFileSync(join(p.dir, '.gemini', 'settings.json'), 'utf8')).toBe('{ nope');
+  });
+
+  it('an unknown host, or --hardened with another host: a usage error', () => {
+    const p = project();
+    expect(runCli(['init', '--host', 'cursor', '--dir', p.dir], { env: p.env })).toMatchObject({ code: 1, stderr: expect.stringContaining('--host takes claude-code, codex, copilot, gemini, qwen, droid, not cursor') });
+    expect(runCli(['init', '--host', 'gemini', '--hardened', '--dir', p.dir], { env: p.env })).toMatchObject({ code: 1, stderr: expect.stringContaining('--hardened is for Claude Code') });
+  });
+});
+
+describe('doctor --host', () => {
+  it('passes after init, and names what the host lets through', () => {
+    const p = project();
+    runCli(['init', '--host', 'droid', '--dir', p.dir], { env: p.env });
+    const r = runCli(['doctor', '--host', 'droid', '--dir', p.dir], { env: p.env, cwd: p.dir });
+    expect(r.stdout).toContain(`ok    the hook is registered for Droid PreToolUse (${join(p.dir, '.factory', 'hooks.json')})`);
+    expect(r.stdout).toContain('What Droid lets through, whatever persona-gate answers:');
+    expect(r.stdout).toContain('all checks passed');
+    expect(r.code).toBe(0);
+  });
+
+  it('fails without the registration, without the trust, with a timeout too short, or with an entry lacking --host', () => {
+    const p = project();
+    const none = runCli(['doctor', '--host', 'gemini', '--dir', p.dir], { env: p.env, cwd: p.dir });
+    expect(none.code).toBe(1);
+    expect(none.stdout).toContain('FAIL  the hook is not registered for Gemini CLI BeforeTool');
+    expect(none.stdout).toContain(`FAIL  ${p.dir} is not a trusted folder`);
+    mkdirSync(join(p.dir, '.gemini'));
+    writeFileSync(join(p.dir, '.gemini', 'settings.json'), JSON.stringify({ hooks: { BeforeTool: [{ matcher: '.*', hooks: [{ type: 'command', command: 'persona-gate hook', timeout: 10 }] }] } }));
+    const bad = runCli(['doctor', '--host', 'gemini', '--dir', p.dir, '--json'], { env: p.env, cwd: p.dir });
+    const body = JSON.parse(bad.stdout);
+    expect(body.ok).toBe(false);
+    expect(body.checks.map((c: { text: string }) => c.text)).toEqual(
+      expect.arrayContaining([
+        'the hook command persona-gate hook does not say --host gemini: its answers are in a form gemini may not honour',
+        "the hook's timeout is 10 ms: not above persona-gate's own 5 s deadline, so the host may give up first and run the tool",
+      ]),
+    );
+    expect(body.lets_through.length).toBeGreaterThan(0);
+  });
+});
+
+describe('uninstall --host', () => {
+  it('removes exactly what init added, keeping the rest; a file left empty goes', () => {
+    const p = project();
+    const path = join(p.dir, '.qwen', 'settings.json');
+    mkdirSync(join(p.dir, '.qwen'));
+    writeFileSync(path, JSON.stringify({ model: { name: 'qwen3' } }));
+    runCli(['init', '--host', 'qwen', '--dir', p.dir], { env: p.env });
+    const r = runCli(['uninstall', '--host', 'qwen', '--dir', p.dir], { env: p.env });
+    expect(r.code).toBe(0);
+    expect(json(path)).toEqual({ model: { name: 'qwen3' } });
+    runCli(['init', '--host', 'copilot', '--dir', p.dir], { env: p.env });
+    runCli(['uninstall', '--host', 'copilot', '--dir', p.dir, '--purge'], { env: p.env });
+    expect(existsSync(join(p.dir, '.github', 'hooks', 'persona-gate.json'))).toBe(false);
+    expect(existsSync(join(p.dir, '.claude', 'persona-gate.json'))).toBe(false);
+  });
+});
