@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { hostCli } from '../helpers/host-cli';
-import { ROOT } from '../helpers/policy';
+import { ROOT, TAX_POLICY_PATH } from '../helpers/policy';
 import { geminiToolResults, offeredTools } from './support/gemini-model';
 import { makeGeminiProject, runGemini, type GeminiProject, type GeminiProjectOptions, type RunGeminiOptions } from './support/gemini';
 import type { ToolUse } from './support/model-server';
@@ -137,4 +137,60 @@ describe('Gemini CLI: the events a hook gets (fixtures for the adapter)', () => 
       expect(a, f).toEqual(b);
     }
   }, 180_000);
+});
+
+describe('persona-gate inside the real Gemini CLI (hook --host gemini)', () => {
+  const whoami = call('mcp_aeat_whoami');
+  const create = call('mcp_aeat_modelo_work_create', { modelo: '303' });
+  const shell = (command: string) => call('run_shell_command', { command, description: 'Run aeat.' });
+
+  it('gates a modelo-preparer: identity before the first mutation, the filing handoff through the shell refused naming its owner, a read through the shell run', async () => {
+    // The example policy, with the shell in the modelo-preparer's reach (as shipped, the shell tool itself is outside it).
+    const policy = JSON.parse(readFileSync(TAX_POLICY_PATH, 'utf8'));
+    policy.personas['modelo-preparer'].families.push('shell');
+    policy.personas['modelo-preparer'].ceiling = 'process_exec';
+    const p = project({ policy });
+    const { results } = await run(p, [create, whoami, create, shell('aeat modelo export 303'), shell('aeat modelo list')], { env: { PERSONA_GATE_PERSONA: 'modelo-preparer' } });
+    expect(results.map((r) => r.name)).toEqual(['mcp_aeat_modelo_work_create', 'mcp_aeat_whoami', 'mcp_aeat_modelo_work_create', 'run_shell_command', 'run_shell_command']);
+    // Refused before the whoami: Gemini hands the model the reason as the call's error.
+    expect(results[0]!.response.error).toMatch(/^Tool execution blocked: .*this session has not yet confirmed which profile is active/s);
+    // Allowed after it: the AfterTool of the whoami, matched by tool and input (Gemini has no call id), confirmed the session.
+    expect(results[2]!.response.error).toBeUndefined();
+    expect(p.executed().map((e) => e.tool)).toEqual(['whoami', 'modelo_work_create']);
+    // The handoff never ran; the model was told who owns it.
+    expect(results[3]!.response.error).toMatch(/^Tool execution blocked: .*owned by the verifier persona/s);
+    expect(p.aeatRuns()).toEqual(['modelo list']);
+    expect(results[4]!.text).toContain('aeat modelo list: ok');
+  }, 120_000);
+
+  it('refuses an MCP tool outside the persona\'s scope, and runs the read it may run', async () => {
+    const p = project();
+    const { results } = await run(p, [whoami, create, call('mcp_aeat_modelo_list', { modelo: '303' })], { env: { PERSONA_GATE_PERSONA: 'coordinator' } });
+    expect(p.executed().map((e) => e.tool)).toEqual(['whoami', 'modelo_list']);
+    expect(results[1]!.response.error).toMatch(/^Tool execution blocked: .*the coordinator persona may not run modelo\.work\.create/s);
+  }, 120_000);
+
+  it('turns a confirm-tier command into a refusal that says a person must approve, naming the profile from the whoami\'s result', async () => {
+    const p = project();
+    const { results } = await run(p, [whoami, call('mcp_aeat_modelo_export', { modelo: '303' })], { env: { PERSONA_GATE_PERSONA: 'verifier' } });
+    expect(p.executed().map((e) => e.tool)).toEqual(['whoami']);
+    expect(results[1]!.response.error).toMatch(/^Tool execution blocked: /);
+    expect(results[1]!.text).toContain('[Active profile: Erika Example (NIF 00000000T)]');
+    expect(results[1]!.text).toContain('Gemini CLI');
+  }, 120_000);
+
+  it('denies every call when the policy is broken, and tells the model why', async () => {
+    const p = project({ policyText: '{ "version": 1, "catalog": ' });
+    const { results } = await run(p, [whoami, shell('aeat modelo list')], { env: { PERSONA_GATE_PERSONA: 'modelo-preparer' } });
+    expect(p.executed()).toEqual([]);
+    expect(p.aeatRuns()).toEqual([]);
+    for (const r of results) expect(r.response.error).toMatch(/^Tool execution blocked: .*is not valid/s);
+  }, 120_000);
+
+  it('blocks when the hook cannot tell which host it serves: exit 2 with the reason on stderr', async () => {
+    const p = project({ hookCommand: `node ${JSON.stringify(join(ROOT, 'dist', 'persona-gate.js'))} hook --host no-such-host` });
+    const { results } = await run(p, [call('mcp_aeat_modelo_list')]);
+    expect(p.executed()).toEqual([]);
+    expect(results[0]!.response.error).toMatch(/^Tool execution blocked: .*--host/s);
+  }, 120_000);
 });
