@@ -114,6 +114,7 @@ export const gemini: HostAdapter = {
   // A headless `ask` waits for a person who is not there: the session hangs.
   asks: false,
   readEvent: (json) => readHostEvent(claudeShaped(json), SHAPE),
-  answer: (verdict: Verdict, reason: string) => (verdict === 'deny' ? geminiDeny(reason) : SILENT),
+  // Anything but a pass is a deny: an `ask` here would otherwise be let through.
+  answer: (verdict: Verdict, reason: string) => (verdict === 'allow' || verdict === 'abstain' ? SILENT : geminiDeny(reason)),
   blockUnread: geminiDeny,
 };
