@@ -42,8 +42,11 @@ export interface GeminiProjectOptions {
   policyText?: string;
   /** The hook command (default: persona-gate's bundle with `--host gemini`); `'record'` for the recording hook. */
   hookCommand?: string | 'record';
-  /** Where the hook is registered: the user's settings (default) or the project's. null: no hook at all. */
-  hookScope?: 'user' | 'project' | null;
+  /**
+   * How the hook is registered: by `persona-gate init --host gemini` in the project (default; it also
+   * trusts the folder), by hand in the user's settings or the project's, or not at all (null).
+   */
+  hookScope?: 'init' | 'user' | 'project' | null;
   /** The hook's timeout in Gemini's unit, milliseconds. */
   hookTimeoutMs?: number;
   /** Trust the project in ~/.gemini/trustedFolders.json (default true; headless Gemini refuses an untrusted folder). */
@@ -96,6 +99,7 @@ export function makeGeminiProject(opts: GeminiProjectOptions = {}): GeminiProjec
   const eventLog = join(root, 'events.jsonl');
   for (const d of [join(dir, '.claude'), join(dir, '.gemini'), join(home, '.gemini'), bin]) mkdirSync(d, { recursive: true });
 
+  const scope = opts.hookScope === undefined ? (opts.hookCommand === 'record' ? 'user' : 'init') : opts.hookScope;
   const policy = opts.policyText ?? JSON.stringify(opts.policy ?? JSON.parse(readFileSync(join(ROOT, 'examples', 'tax-filing.json'), 'utf8')));
   writeFileSync(join(dir, '.claude', 'persona-gate.json'), policy);
   writeFileSync(join(dir, 'notes.txt'), 'hello world\n');
@@ -106,7 +110,7 @@ export function makeGeminiProject(opts: GeminiProjectOptions = {}): GeminiProjec
   chmodSync(join(bin, 'record-hook'), 0o755);
 
   const command = opts.hookCommand === 'record' ? `${join(bin, 'record-hook')} ${JSON.stringify(eventLog)}` : (opts.hookCommand ?? HOOK_COMMAND);
-  const hooks = opts.hookScope === null ? undefined : hookEntries(command, opts.hookTimeoutMs ?? 20_000);
+  const hooks = scope === null || scope === 'init' ? undefined : hookEntries(command, opts.hookTimeoutMs ?? 20_000);
   const userSettings: Record<string, unknown> = {
     security: { auth: { selectedType: 'gemini-api-key' } },
     general: { disableAutoUpdate: true, disableUpdateNag: true },
@@ -115,13 +119,20 @@ export function makeGeminiProject(opts: GeminiProjectOptions = {}): GeminiProjec
     mcpServers: {
       aeat: { command: process.execPath, args: [join(ROOT, 'test', 'e2e', 'support', 'mcp-server.mjs')], env: { E2E_MCP_LOG: mcpLog } },
     },
-    ...((opts.hookScope ?? 'user') === 'user' && hooks ? { hooks } : {}),
+    ...(scope === 'user' && hooks ? { hooks } : {}),
     ...opts.userSettings,
   };
   writeFileSync(join(home, '.gemini', 'settings.json'), JSON.stringify(userSettings, null, 2));
-  const projectSettings = { ...(opts.hookScope === 'project' && hooks ? { hooks } : {}), ...opts.projectSettings };
+  const projectSettings = { ...(scope === 'project' && hooks ? { hooks } : {}), ...opts.projectSettings };
   if (Object.keys(projectSettings).length > 0) writeFileSync(join(dir, '.gemini', 'settings.json'), JSON.stringify(projectSettings, null, 2));
-  if (opts.trusted !== false) writeFileSync(join(home, '.gemini', 'trustedFolders.json'), JSON.stringify({ [dir]: 'TRUST_FOLDER' }, null, 2));
+  if (scope === 'init') {
+    // The registration a user gets: persona-gate's own init, which also trusts the folder (the policy it writes is replaced below).
+    const init = spawnSync(process.execPath, [HOOK, 'init', '--host', 'gemini', '--dir', dir, '--command', command], { env: { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PERSONA_GATE_'))), HOME: home }, encoding: 'utf8', timeout: 60_000 });
+    if (init.status !== 0) throw new Error(`persona-gate init --host gemini failed: ${init.stderr}`);
+    writeFileSync(join(dir, '.claude', 'persona-gate.json'), policy);
+  } else if (opts.trusted !== false) {
+    writeFileSync(join(home, '.gemini', 'trustedFolders.json'), JSON.stringify({ [dir]: 'TRUST_FOLDER' }, null, 2));
+  }
 
   return {
     root,
