@@ -279,6 +279,11 @@ export const cliEn = {
   checkHostUntrusted: (dir: string, path: string) => `${dir} is not a trusted folder in ${path}: Gemini CLI skips the project's hooks there`,
   badHost: (value: string, names: string) => `--host takes ${names}, not ${value}`,
   hardenedClaudeOnly: () => '--hardened is for Claude Code (its sandbox and managed settings); leave it out with --host',
+  checkGeminiHooksOff: (file: string) => `${file} switches every Gemini hook off (hooksConfig.enabled: false): persona-gate is never asked`,
+  checkGeminiHookDisabled: (file: string) => `${file} disables persona-gate's hook (hooksConfig.disabled): it is never asked`,
+  fixGeminiHooksOff: () => 'remove that setting; an administrator can pin hooks on in the system settings (/etc/gemini-cli/settings.json)',
+  checkGeminiRedaction: () => "Gemini strips the hook's environment here (GitHub Actions, or security.environmentVariableRedaction): the persona and stage variables do not reach the hook",
+  fixGeminiRedaction: () => 'put PERSONA_GATE_PERSONA (and the others you use) in the hook entry\'s own "env", or list them in security.environmentVariableRedaction.allowed',
 };
 
 export type CliMessages = typeof cliEn;
@@ -545,6 +550,11 @@ export const cliEs: CliMessages = {
   checkHostUntrusted: (dir, path) => `${dir} no es una carpeta de confianza en ${path}: Gemini CLI omite ahí los hooks del proyecto`,
   badHost: (value, names) => `--host acepta ${names}, no ${value}`,
   hardenedClaudeOnly: () => '--hardened es para Claude Code (su sandbox y su configuración gestionada); quítalo con --host',
+  checkGeminiHooksOff: (file) => `${file} desactiva todos los hooks de Gemini (hooksConfig.enabled: false): persona-gate nunca es consultado`,
+  checkGeminiHookDisabled: (file) => `${file} desactiva el hook de persona-gate (hooksConfig.disabled): nunca es consultado`,
+  fixGeminiHooksOff: () => 'quita ese ajuste; un administrador puede fijar los hooks en la configuración del sistema (/etc/gemini-cli/settings.json)',
+  checkGeminiRedaction: () => 'Gemini elimina aquí el entorno del hook (GitHub Actions, o security.environmentVariableRedaction): las variables de persona y etapa no llegan al hook',
+  fixGeminiRedaction: () => 'pon PERSONA_GATE_PERSONA (y las demás que uses) en el "env" de la propia entrada del hook, o inclúyelas en security.environmentVariableRedaction.allowed',
 };
 
 export const CLI_MESSAGES = { en: cliEn, es: cliEs };

@@ -92,6 +92,7 @@ export const HOST_REGISTRATIONS: Record<Exclude<HostName, 'claude-code'>, HostRe
       [
         { name: 'BeforeTool', role: 'pre', matcher: '.*' },
         { name: 'AfterTool', role: 'post', matcher: '.*' },
+        { name: 'SessionStart', role: 'session', matcher: null },
       ],
       'ms',
     ),

@@ -167,6 +167,7 @@ function hostRegistrations(home: string, env: Env): Guard[] {
     { path: join(home, '.copilot', 'hooks'), what: 'the Copilot hook registrations', tree: true },
     { path: join(home, '.gemini', 'settings.json'), what: 'the Gemini settings', tree: false },
     { path: join(home, '.gemini', 'trustedFolders.json'), what: 'the Gemini trusted folders', tree: false },
+    { path: '/etc/gemini-cli', what: 'the Gemini system settings', tree: true },
     { path: join(home, '.qwen', 'settings.json'), what: 'the Qwen settings', tree: false },
     { path: join(home, '.factory', 'hooks.json'), what: 'the Droid hook registration', tree: false },
     { path: join(home, '.factory', 'settings.json'), what: 'the Droid settings', tree: false },
@@ -176,6 +177,15 @@ function hostRegistrations(home: string, env: Env): Guard[] {
     guards.push({ path: join(home, rc), what: `a shell startup file (~/${rc}), which later shells run`, tree: false });
   }
   guards.push({ path: '/etc/profile', what: 'a shell startup file (/etc/profile)', tree: false }, { path: '/etc/profile.d', what: 'the shell startup files in /etc/profile.d', tree: true }, { path: '/etc/bash.bashrc', what: 'a shell startup file (/etc/bash.bashrc)', tree: false });
+  // Gemini's home, trusted-folders file and system settings can each be moved by a variable.
+  const geminiHome = env.GEMINI_CLI_HOME?.trim();
+  if (geminiHome) {
+    guards.push({ path: join(geminiHome, '.gemini', 'settings.json'), what: 'the Gemini settings', tree: false }, { path: join(geminiHome, '.gemini', 'trustedFolders.json'), what: 'the Gemini trusted folders', tree: false });
+  }
+  for (const [name, what] of [['GEMINI_CLI_TRUSTED_FOLDERS_PATH', 'the Gemini trusted folders'], ['GEMINI_CLI_SYSTEM_SETTINGS_PATH', 'the Gemini system settings'], ['GEMINI_CLI_SYSTEM_DEFAULTS_PATH', 'the Gemini system defaults']] as const) {
+    const moved = env[name]?.trim();
+    if (moved) guards.push({ path: moved, what, tree: false });
+  }
   const configDir = env.CLAUDE_CONFIG_DIR?.trim();
   if (configDir) {
     guards.push({ path: join(configDir, 'settings.json'), what: 'the hook registration in CLAUDE_CONFIG_DIR (settings.json)', tree: false });

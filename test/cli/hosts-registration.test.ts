@@ -34,6 +34,7 @@ describe('init --host', () => {
       hooks: {
         BeforeTool: [{ matcher: '.*', hooks: [entry('persona-gate hook --host gemini', 10000)] }],
         AfterTool: [{ matcher: '.*', hooks: [entry('persona-gate hook --host gemini', 10000)] }],
+        SessionStart: [{ hooks: [entry('persona-gate hook --host gemini', 10000)] }],
       },
     });
     expect(json(join(p.home, '.gemini', 'trustedFolders.json'))).toEqual({ [p.dir]: 'TRUST_FOLDER' });
@@ -137,6 +138,22 @@ describe('doctor --host', () => {
       ]),
     );
     expect(body.lets_through.length).toBeGreaterThan(0);
+  });
+
+  it('gemini: a trust that covers a parent counts; settings that switch hooks off fail; a stripped environment warns', () => {
+    const p = project();
+    runCli(['init', '--host', 'gemini', '--dir', p.dir], { env: p.env });
+    writeFileSync(join(p.home, '.gemini', 'trustedFolders.json'), JSON.stringify({ [join(p.dir, '..')]: 'TRUST_FOLDER' }));
+    const ok = runCli(['doctor', '--host', 'gemini', '--dir', p.dir], { env: p.env, cwd: p.dir });
+    expect(ok.stdout).toContain(`ok    ${p.dir} is a trusted folder`);
+    writeFileSync(join(p.home, '.gemini', 'trustedFolders.json'), JSON.stringify({ [join(p.dir, '..')]: 'TRUST_FOLDER', [p.dir]: 'DO_NOT_TRUST' }));
+    const settings = join(p.dir, '.gemini', 'settings.json');
+    writeFileSync(settings, JSON.stringify({ ...json(settings), hooksConfig: { enabled: false } }));
+    const off = runCli(['doctor', '--host', 'gemini', '--dir', p.dir], { env: { ...p.env, GITHUB_SHA: 'abc' }, cwd: p.dir });
+    expect(off.code).toBe(1);
+    expect(off.stdout).toContain(`FAIL  ${p.dir} is not a trusted folder`);
+    expect(off.stdout).toContain(`FAIL  ${settings} switches every Gemini hook off (hooksConfig.enabled: false)`);
+    expect(off.stdout).toContain("warn  Gemini strips the hook's environment here");
   });
 });
 

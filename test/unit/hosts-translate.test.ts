@@ -39,7 +39,7 @@ describe('the adapters read each host into Claude Code terms', () => {
   });
 
   it('a host event without an id carries none (the hook signs the call instead)', () => {
-    expect(read('gemini', { hook_event_name: 'BeforeTool', tool_name: 'read_file', tool_use_id: 'forged' }).tool_use_id).toBeUndefined();
+    expect(read('gemini', { hook_event_name: 'BeforeTool', tool_name: 'read_file', tool_use_id: 'forged' })).not.toHaveProperty('tool_use_id');
   });
 });
 

@@ -45,9 +45,23 @@ function hostHookCommand(dir: string, reg: HostRegistration): { command: string;
   return { command: `${base} ${reg.hookFlags}`, install: inProject ? 'project' : 'global' };
 }
 
-/** Gemini runs a project's hooks only in a folder the user trusts: the trust is part of the registration. */
+const geminiHome = (env: Env) => env.GEMINI_CLI_HOME?.trim() || env.HOME?.trim() || process.env.HOME || '';
+
+function realOr(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+/**
+ * Gemini runs a project's hooks only in a folder the user trusts: the trust is part of the
+ * registration. Its rule: a key covers that folder and everything below it (TRUST_PARENT: the key's
+ * parent), paths compared after resolving symbolic links, the longest matching key wins.
+ */
 function geminiTrust(dir: string, env: Env): { path: string; trusted: boolean; add(): void } {
-  const path = join(env.HOME?.trim() || process.env.HOME || '', '.gemini', 'trustedFolders.json');
+  const path = env.GEMINI_CLI_TRUSTED_FOLDERS_PATH?.trim() || join(geminiHome(env), '.gemini', 'trustedFolders.json');
   let folders: Json = {};
   try {
     const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'));
@@ -55,16 +69,50 @@ function geminiTrust(dir: string, env: Env): { path: string; trusted: boolean; a
   } catch {
     // absent: no folder trusted yet
   }
-  const real = existsSync(dir) ? realpathSync(dir) : dir;
-  const trusted = [dir, real].some((d) => folders[d] === 'TRUST_FOLDER');
+  const real = realOr(dir);
+  let best: { length: number; trusted: boolean } | null = null;
+  for (const [key, value] of Object.entries(folders)) {
+    const folder = realOr(value === 'TRUST_PARENT' ? dirname(key) : key);
+    if (real !== folder && !real.startsWith(folder.endsWith('/') ? folder : `${folder}/`)) continue;
+    if (best === null || folder.length > best.length) best = { length: folder.length, trusted: value === 'TRUST_FOLDER' || value === 'TRUST_PARENT' };
+  }
   return {
     path,
-    trusted,
+    trusted: best?.trusted === true,
     add() {
       mkdirSync(dirname(path), { recursive: true });
-      writeFileSync(path, `${JSON.stringify({ ...folders, [dir]: 'TRUST_FOLDER' }, null, 2)}\n`);
+      writeFileSync(path, `${JSON.stringify({ ...folders, [real]: 'TRUST_FOLDER' }, null, 2)}\n`);
     },
   };
+}
+
+/** Gemini settings that switch hooks off or strip the persona variables, in the files it merges (system over project over user). */
+function geminiSwitches(dir: string, env: Env, t: CliMessages): Finding[] {
+  const files = [
+    env.GEMINI_CLI_SYSTEM_SETTINGS_PATH?.trim() || '/etc/gemini-cli/settings.json',
+    join(dir, '.gemini', 'settings.json'),
+    join(geminiHome(env), '.gemini', 'settings.json'),
+  ];
+  const findings: Finding[] = [];
+  let redaction = false;
+  for (const file of files) {
+    let settings: unknown;
+    try {
+      settings = JSON.parse(readFileSync(file, 'utf8'));
+    } catch {
+      continue;
+    }
+    if (!isObject(settings)) continue;
+    const hooksConfig = isObject(settings.hooksConfig) ? settings.hooksConfig : {};
+    if (hooksConfig.enabled === false) findings.push({ level: 'fail', text: t.checkGeminiHooksOff(file), fix: t.fixGeminiHooksOff() });
+    if (Array.isArray(hooksConfig.disabled) && hooksConfig.disabled.some((d) => typeof d === 'string' && (/persona-gate/.test(d) || d === 'persona-gate'))) {
+      findings.push({ level: 'fail', text: t.checkGeminiHookDisabled(file), fix: t.fixGeminiHooksOff() });
+    }
+    const security = isObject(settings.security) ? settings.security : {};
+    if (isObject(security.environmentVariableRedaction) && security.environmentVariableRedaction.enabled === true) redaction = true;
+  }
+  if (redaction || env.GITHUB_SHA || env.SURFACE === 'Github') findings.push({ level: 'warn', text: t.checkGeminiRedaction(), fix: t.fixGeminiRedaction() });
+  return findings;
 }
 
 function writeJson(path: string, value: Json): void {
@@ -140,6 +188,7 @@ export function doctorHost(env: Env, host: OtherHost, opts: { dir?: string; json
   if (host === 'gemini') {
     const trust = geminiTrust(dir, env);
     findings.push(trust.trusted ? { level: 'ok', text: t.checkHostTrusted(dir, trust.path) } : { level: 'fail', text: t.checkHostUntrusted(dir, trust.path), fix: t.fixRegisterHost(host) });
+    findings.push(...geminiSwitches(dir, env, t));
   }
   findings.push(...policyFinding(env, dir, t, locale));
   findings.push(stateFindingFor(env, t));
