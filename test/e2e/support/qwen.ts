@@ -1,0 +1,239 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { connect, createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT } from '../../helpers/policy';
+import { hostCli } from '../../helpers/host-cli';
+
+/**
+ * Qwen Code (`@qwen-code/qwen-code`), headless, against a scripted Chat Completions model: a
+ * temporary HOME and project, the host's settings (the model endpoint, the stand-in MCP server as
+ * `aeat`, the hook registration), a recording `aeat` program on PATH, and a run confined to a
+ * network namespace of its own where 127.0.0.1 is the only address.
+ */
+
+export const HOOK = join(ROOT, 'dist', 'persona-gate.js');
+const LOOPBACK = join(ROOT, 'test', 'e2e', 'support', 'qwen-loopback.mjs');
+const MCP_SERVER = join(ROOT, 'test', 'e2e', 'support', 'mcp-server.mjs');
+
+/** The hook events Qwen Code fires around a tool call and at the start of a session. */
+export type QwenHookEvent = 'PreToolUse' | 'PostToolUse' | 'PostToolUseFailure' | 'SessionStart';
+
+export interface QwenHookRegistration {
+  command: string;
+  events?: QwenHookEvent[];
+  /** Written as is: Qwen Code reads values under 1000 as seconds, 1000 and more as milliseconds. */
+  timeout?: number;
+  /** Where the registration goes: the user's settings (default) or the project's `.qwen/settings.json`. */
+  scope?: 'user' | 'project';
+}
+
+export interface QwenProjectOptions {
+  /** The policy object; defaults to examples/tax-filing.json. */
+  policy?: unknown;
+  /** Raw policy text, for a broken policy. */
+  policyText?: string;
+  /** A hook to register by hand; omit to register none (e.g. `init --host qwen` writes it). */
+  hook?: QwenHookRegistration;
+  /** Extra top-level keys merged into the user's settings.json. */
+  settings?: Record<string, unknown>;
+  /** Record the project as trusted in ~/.qwen/trustedFolders.json (read only when folder trust is enabled). */
+  trustProject?: boolean;
+}
+
+export interface QwenProject {
+  root: string;
+  /** The project: the host's working directory; holds `.claude/persona-gate.json`. */
+  dir: string;
+  home: string;
+  stateDir: string;
+  mcpLog: string;
+  /** Where the `aeat` program on PATH appends each invocation's arguments. */
+  aeatLog: string;
+  binDir: string;
+  userSettings: string;
+  /** The MCP tools that really ran, in order. */
+  executed(): { tool: string; args: Record<string, unknown> }[];
+  /** The argument lines of every `aeat` program run, in order. */
+  aeatRuns(): string[];
+  cleanup(): void;
+}
+
+function hookBlock(hook: QwenHookRegistration): Record<string, unknown> {
+  const entry = { type: 'command', command: hook.command, ...(hook.timeout !== undefined ? { timeout: hook.timeout } : {}) };
+  const events = hook.events ?? ['PreToolUse', 'PostToolUse', 'SessionStart'];
+  return Object.fromEntries(events.map((event) => [event, [{ matcher: event === 'SessionStart' ? '' : '*', hooks: [entry] }]]));
+}
+
+export function readJsonLines(path: string): any[] {
+  if (!existsSync(path)) return [];
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line));
+}
+
+export function makeQwenProject(opts: QwenProjectOptions = {}): QwenProject {
+  const root = mkdtempSync(join(tmpdir(), 'pg-qwen-'));
+  const dir = join(root, 'project');
+  const home = join(root, 'home');
+  const stateDir = join(root, 'state');
+  const binDir = join(root, 'bin');
+  for (const d of [join(dir, '.claude'), join(home, '.qwen'), binDir]) mkdirSync(d, { recursive: true });
+  const policy = opts.policyText ?? JSON.stringify(opts.policy ?? JSON.parse(readFileSync(join(ROOT, 'examples', 'tax-filing.json'), 'utf8')), null, 2);
+  writeFileSync(join(dir, '.claude', 'persona-gate.json'), policy);
+
+  const aeatLog = join(root, 'aeat.log');
+  const aeat = join(binDir, 'aeat');
+  writeFileSync(aeat, `#!/bin/sh\nprintf '%s\\n' "$*" >> ${JSON.stringify(aeatLog)}\necho "aeat $*: done"\n`);
+  chmodSync(aeat, 0o755);
+
+  const mcpLog = join(root, 'mcp.log');
+  const userSettings = join(home, '.qwen', 'settings.json');
+  const settings: Record<string, any> = {
+    security: { auth: { selectedType: 'openai' } },
+    model: { name: 'scripted' },
+    mcpServers: { aeat: { command: process.execPath, args: [MCP_SERVER], env: { E2E_MCP_LOG: mcpLog }, trust: true } },
+    privacy: { usageStatisticsEnabled: false },
+    telemetry: { enabled: false },
+    general: { enableAutoUpdate: false, disableAutoUpdate: true, disableUpdateNag: true },
+    ...opts.settings,
+  };
+  if (opts.hook && (opts.hook.scope ?? 'user') === 'user') settings.hooks = hookBlock(opts.hook);
+  writeFileSync(userSettings, JSON.stringify(settings, null, 2));
+  if (opts.trustProject) writeFileSync(join(home, '.qwen', 'trustedFolders.json'), JSON.stringify({ [dir]: 'TRUST_FOLDER' }, null, 2));
+  if (opts.hook?.scope === 'project') {
+    mkdirSync(join(dir, '.qwen'), { recursive: true });
+    writeFileSync(join(dir, '.qwen', 'settings.json'), JSON.stringify({ hooks: hookBlock(opts.hook) }, null, 2));
+  }
+  return {
+    root,
+    dir,
+    home,
+    stateDir,
+    mcpLog,
+    aeatLog,
+    binDir,
+    userSettings,
+    executed: () => readJsonLines(mcpLog),
+    aeatRuns: () => (existsSync(aeatLog) ? readFileSync(aeatLog, 'utf8').split('\n').filter(Boolean) : []),
+    cleanup: () => rmSync(root, { recursive: true, force: true }),
+  };
+}
+
+let netnsWorks: boolean | undefined;
+/** Whether `unshare -n` gives this process a network namespace with a working loopback. */
+export function loopbackOnlyAvailable(): boolean {
+  if (netnsWorks === undefined) {
+    const probe = spawnSync('unshare', ['-n', 'sh', '-c', 'ip link set lo up && ip -o addr show | grep -v " lo " | wc -l'], { encoding: 'utf8', timeout: 10_000 });
+    netnsWorks = probe.status === 0 && probe.stdout.trim() === '0';
+  }
+  return netnsWorks;
+}
+
+/** A Unix socket in `dir` that forwards every connection to the model's TCP port on 127.0.0.1. */
+async function socketToModel(dir: string, modelPort: number): Promise<{ path: string; close(): Promise<void> }> {
+  const path = join(dir, 'model.sock');
+  const server: Server = createServer((client) => {
+    const upstream = connect(modelPort, '127.0.0.1');
+    client.pipe(upstream).pipe(client);
+    const drop = () => {
+      client.destroy();
+      upstream.destroy();
+    };
+    client.on('error', drop);
+    upstream.on('error', drop);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(path, resolve);
+  });
+  return { path, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+export interface QwenRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  ms: number;
+}
+
+export interface QwenRunOptions {
+  env?: Record<string, string>;
+  prompt?: string;
+  timeoutMs?: number;
+  extraArgs?: string[];
+}
+
+/**
+ * Runs `qwen -p PROMPT --yolo` in the project against the model at `modelUrl` (http://127.0.0.1:PORT/v1).
+ * Inside `unshare -n` (the model is reached through a Unix socket bridged to the same port); the
+ * run fails rather than falling back to the host's network when that is not available.
+ */
+export async function runQwen(project: QwenProject, modelUrl: string, opts: QwenRunOptions = {}): Promise<QwenRun> {
+  const url = new URL(modelUrl);
+  if (url.hostname !== '127.0.0.1') throw new Error(`the model must listen on 127.0.0.1, not ${url.hostname}`);
+  if (!loopbackOnlyAvailable()) throw new Error('unshare -n with a loopback interface is not available here');
+  const bridge = await socketToModel(project.root, Number(url.port));
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (v === undefined || k.startsWith('PERSONA_GATE_') || k.startsWith('CLAUDE') || k.startsWith('OPENAI') || k.startsWith('QWEN') || k.startsWith('GEMINI')) continue;
+    env[k] = v;
+  }
+  Object.assign(env, {
+    HOME: project.home,
+    PATH: `${project.binDir}:${process.env.PATH ?? '/usr/bin:/bin'}`,
+    OPENAI_BASE_URL: modelUrl,
+    OPENAI_API_KEY: 'sk-test-not-a-key',
+    OPENAI_MODEL: 'scripted',
+    PERSONA_GATE_STATE_DIR: project.stateDir,
+    NO_COLOR: '1',
+    CI: '1',
+    ...opts.env,
+  });
+  const qwen = hostCli('qwen');
+  const args = [
+    '-n',
+    'sh',
+    '-c',
+    'ip link set lo up && exec "$@"',
+    'sh',
+    process.execPath,
+    LOOPBACK,
+    bridge.path,
+    url.port,
+    '--',
+    process.execPath,
+    qwen,
+    '-p',
+    opts.prompt ?? 'Do the scripted task.',
+    '--yolo',
+    ...(opts.extraArgs ?? []),
+  ];
+  const started = Date.now();
+  try {
+    return await new Promise<QwenRun>((resolve, reject) => {
+      // Its own process group, so that a timeout takes the host and everything it started down with it.
+      const child = spawn('unshare', args, { cwd: project.dir, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d) => (stdout += d));
+      child.stderr.on('data', (d) => (stderr += d));
+      const timer = setTimeout(() => {
+        try {
+          process.kill(-child.pid!, 'SIGKILL');
+        } catch {
+          child.kill('SIGKILL');
+        }
+      }, opts.timeoutMs ?? 120_000);
+      child.on('error', reject);
+      child.on('close', (code) => {
+        clearTimeout(timer);
+        resolve({ code, stdout, stderr, ms: Date.now() - started });
+      });
+    });
+  } finally {
+    await bridge.close();
+  }
+}
