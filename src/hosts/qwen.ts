@@ -1,20 +1,80 @@
+import type { EventParse } from '../core/event';
 import { GEMINI_FAMILY_TOOLS } from './gemini-tools';
-import { readHostEvent, type HostEventShape } from './translate';
+import { readHostEvent, type HostEventShape, type ToolMapping } from './translate';
 import { claudeDenyOnly, exitTwo } from './claude-json';
 import type { HostAdapter } from './host';
 
+/**
+ * Qwen Code's own tools as Claude Code's (measured on Qwen Code 0.24.4): Gemini CLI's names, plus
+ * the tools Qwen Code added. `monitor` starts a shell command, so it is read as one. Deferred tools
+ * called through `tool_call` reach the hook under their own name, never as `tool_call`.
+ */
+const QWEN_TOOLS: Record<string, ToolMapping> = {
+  ...GEMINI_FAMILY_TOOLS,
+  agent: { tool: 'Agent' },
+  monitor: { tool: 'Bash' },
+  notebook_edit: { tool: 'NotebookEdit' },
+  skill: { tool: 'Skill' },
+  ask_user_question: { tool: 'AskUserQuestion' },
+  tool_search: { tool: 'ToolSearch' },
+  cron_create: { tool: 'CronCreate' },
+  cron_list: { tool: 'CronList' },
+  cron_delete: { tool: 'CronDelete' },
+  loop_wakeup: { tool: 'ScheduleWakeup' },
+  task_create: { tool: 'TaskCreate' },
+  task_update: { tool: 'TaskUpdate' },
+  task_list: { tool: 'TaskList' },
+  task_stop: { tool: 'TaskStop' },
+  send_message: { tool: 'SendMessage' },
+  enter_worktree: { tool: 'EnterWorktree' },
+  exit_worktree: { tool: 'ExitWorktree' },
+};
+
+/** The shell tools whose `directory` field runs the command somewhere other than the event's cwd. */
+const SHELL_WITH_DIRECTORY = new Set(['run_shell_command', 'monitor']);
+
 const SHAPE: HostEventShape = {
   events: { PreToolUse: 'PreToolUse', PostToolUse: 'PostToolUse', SessionStart: 'SessionStart' },
-  tools: GEMINI_FAMILY_TOOLS,
-  callIds: ['tool_use_id', 'tool_call_id'],
+  tools: QWEN_TOOLS,
+  // The id the model gave the call (the transcript's); `tool_use_id` is one Qwen Code makes up, the same on both events.
+  callIds: ['tool_call_id', 'tool_use_id'],
 };
+
+function shellWord(word: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Qwen Code's event in Claude Code's terms. Beyond the shared reading: a shell command given a
+ * `directory` runs there, so it is read as `cd DIR && COMMAND` (its relative paths are then checked
+ * from that directory too); an MCP tool's result is its `llmContent` parts, the shape a policy's
+ * `0.text` label path expects.
+ */
+function readQwenEvent(json: unknown): EventParse {
+  const parsed = readHostEvent(json, SHAPE);
+  if (!parsed.ok || parsed.event.hook_event_name === 'SessionStart') return parsed;
+  const event = parsed.event;
+  const hostTool = event.host_tool_name ?? event.tool_name;
+  const directory = event.tool_input.directory;
+  if (SHELL_WITH_DIRECTORY.has(hostTool) && typeof directory === 'string' && directory.trim() !== '' && typeof event.tool_input.command === 'string') {
+    event.tool_input = { ...event.tool_input, command: `cd ${shellWord(directory)} && ${event.tool_input.command}` };
+  }
+  if (event.hook_event_name === 'PostToolUse' && event.tool_name.startsWith('mcp__') && isPlainObject(event.tool_response) && Array.isArray(event.tool_response.llmContent)) {
+    event.tool_response = event.tool_response.llmContent;
+  }
+  return parsed;
+}
 
 /** Qwen Code: Claude Code's event names and deny, Gemini's tool names; headless, an `ask` is a deny. */
 export const qwen: HostAdapter = {
   name: 'qwen',
   title: 'Qwen Code',
   asks: false,
-  readEvent: (json) => readHostEvent(json, SHAPE),
+  readEvent: readQwenEvent,
   answer: claudeDenyOnly,
   blockUnread: exitTwo,
 };
