@@ -38,6 +38,8 @@ export interface QwenProjectOptions {
   hook?: QwenHookRegistration;
   /** Extra top-level keys merged into the user's settings.json. */
   settings?: Record<string, unknown>;
+  /** The project's own `.qwen/settings.json` (besides a project-scope hook registration). */
+  projectSettings?: Record<string, unknown>;
   /** Record the project as trusted in ~/.qwen/trustedFolders.json (read only when folder trust is enabled). */
   trustProject?: boolean;
 }
@@ -103,9 +105,10 @@ export function makeQwenProject(opts: QwenProjectOptions = {}): QwenProject {
   if (opts.hook && (opts.hook.scope ?? 'user') === 'user') settings.hooks = hookBlock(opts.hook);
   writeFileSync(userSettings, JSON.stringify(settings, null, 2));
   if (opts.trustProject) writeFileSync(join(home, '.qwen', 'trustedFolders.json'), JSON.stringify({ [dir]: 'TRUST_FOLDER' }, null, 2));
-  if (opts.hook?.scope === 'project') {
+  if (opts.hook?.scope === 'project' || opts.projectSettings) {
     mkdirSync(join(dir, '.qwen'), { recursive: true });
-    writeFileSync(join(dir, '.qwen', 'settings.json'), JSON.stringify({ hooks: hookBlock(opts.hook) }, null, 2));
+    const project = { ...opts.projectSettings, ...(opts.hook?.scope === 'project' ? { hooks: hookBlock(opts.hook) } : {}) };
+    writeFileSync(join(dir, '.qwen', 'settings.json'), JSON.stringify(project, null, 2));
   }
   return {
     root,
