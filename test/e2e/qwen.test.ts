@@ -5,7 +5,7 @@ import { hostCli } from '../helpers/host-cli';
 import { TAX_POLICY_PATH } from '../helpers/policy';
 import { chatToolResults, startChatModel, type ChatToolResult } from './support/chat-model';
 import type { ToolUse } from './support/model-server';
-import { HOOK, makeQwenProject, readJsonLines, runQwen, type QwenProject, type QwenProjectOptions } from './support/qwen';
+import { makeQwenProject, readJsonLines, runQwen, type QwenProject, type QwenProjectOptions } from './support/qwen';
 
 // The pinned Qwen Code CLI, installed into the test cache on first use (a download the first time).
 beforeAll(() => {
@@ -14,18 +14,15 @@ beforeAll(() => {
 
 /**
  * The real Qwen Code CLI (`qwen -p … --yolo`), in a network namespace of its own, driven by a
- * scripted Chat Completions model on 127.0.0.1, with persona-gate registered as its hook
- * (`hook --host qwen`) in the user's settings, a stand-in MCP server `aeat` that records what ran,
- * and a recording `aeat` program on PATH.
+ * scripted Chat Completions model on 127.0.0.1, with persona-gate registered as its hook by
+ * `persona-gate init --host qwen` (the project's .qwen/settings.json), a stand-in MCP server `aeat`
+ * that records what ran, and a recording `aeat` program on PATH.
  */
 
 const cleanup: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   while (cleanup.length > 0) await cleanup.pop()!();
 });
-
-/** The registration `init --host qwen` writes: every tool, the three events, a timeout that is 30 s in either unit Qwen Code has used. */
-const REGISTRATION = { command: `node ${JSON.stringify(HOOK)} hook --host qwen`, events: ['PreToolUse', 'PostToolUse', 'SessionStart'] as const, timeout: 30_000 };
 
 async function scenario(opts: {
   /** The model's calls, one turn each; a function when they name the project's paths. */
@@ -35,7 +32,7 @@ async function scenario(opts: {
   /** More environment for the host. */
   env?: (project: QwenProject) => Record<string, string>;
 }): Promise<{ project: QwenProject; results: ChatToolResult[]; ran: string[] }> {
-  const project = makeQwenProject({ hook: { ...REGISTRATION, events: [...REGISTRATION.events] }, ...opts.project });
+  const project = makeQwenProject({ hook: 'init', ...opts.project });
   cleanup.push(() => project.cleanup());
   const turns = typeof opts.turns === 'function' ? opts.turns(project) : opts.turns;
   const model = await startChatModel(turns);

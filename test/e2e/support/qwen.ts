@@ -34,8 +34,11 @@ export interface QwenProjectOptions {
   policy?: unknown;
   /** Raw policy text, for a broken policy. */
   policyText?: string;
-  /** A hook to register by hand; omit to register none (e.g. `init --host qwen` writes it). */
-  hook?: QwenHookRegistration;
+  /**
+   * How the hook is registered: `'init'`, by `persona-gate init --host qwen` in the project, as a user
+   * would (the policy it writes is replaced by this one); an entry written by hand; or none.
+   */
+  hook?: 'init' | QwenHookRegistration;
   /** Extra top-level keys merged into the user's settings.json. */
   settings?: Record<string, unknown>;
   /** The project's own `.qwen/settings.json` (besides a project-scope hook registration). */
@@ -102,13 +105,22 @@ export function makeQwenProject(opts: QwenProjectOptions = {}): QwenProject {
     general: { enableAutoUpdate: false, disableAutoUpdate: true, disableUpdateNag: true },
     ...opts.settings,
   };
-  if (opts.hook && (opts.hook.scope ?? 'user') === 'user') settings.hooks = hookBlock(opts.hook);
+  const byHand = opts.hook !== undefined && opts.hook !== 'init' ? opts.hook : undefined;
+  if (byHand && (byHand.scope ?? 'user') === 'user') settings.hooks = hookBlock(byHand);
   writeFileSync(userSettings, JSON.stringify(settings, null, 2));
   if (opts.trustProject) writeFileSync(join(home, '.qwen', 'trustedFolders.json'), JSON.stringify({ [dir]: 'TRUST_FOLDER' }, null, 2));
-  if (opts.hook?.scope === 'project' || opts.projectSettings) {
+  const projectFile = join(dir, '.qwen', 'settings.json');
+  if (opts.hook === 'init') {
+    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PERSONA_GATE_') && !k.startsWith('CLAUDE') && !k.startsWith('QWEN')));
+    const init = spawnSync(process.execPath, [HOOK, 'init', '--host', 'qwen', '--dir', dir, '--command', `node ${JSON.stringify(HOOK)} hook`], { env: { ...env, HOME: home }, encoding: 'utf8', timeout: 60_000 });
+    if (init.status !== 0) throw new Error(`persona-gate init --host qwen failed: ${init.stderr}`);
+    writeFileSync(join(dir, '.claude', 'persona-gate.json'), policy);
+  }
+  if (byHand?.scope === 'project' || opts.projectSettings) {
     mkdirSync(join(dir, '.qwen'), { recursive: true });
-    const project = { ...opts.projectSettings, ...(opts.hook?.scope === 'project' ? { hooks: hookBlock(opts.hook) } : {}) };
-    writeFileSync(join(dir, '.qwen', 'settings.json'), JSON.stringify(project, null, 2));
+    const existing = existsSync(projectFile) ? (JSON.parse(readFileSync(projectFile, 'utf8')) as Record<string, unknown>) : {};
+    const project = { ...existing, ...opts.projectSettings, ...(byHand?.scope === 'project' ? { hooks: hookBlock(byHand) } : {}) };
+    writeFileSync(projectFile, JSON.stringify(project, null, 2));
   }
   return {
     root,
