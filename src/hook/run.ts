@@ -79,7 +79,7 @@ function handleToolEvent(ctx: HookContext, event: ToolEvent, index: PolicyIndex,
     if (result.ops.length > 0) {
       appendReceipt(
         ctx.stateDir,
-        eventReceipt(event, { verdict: 'abstain', status: 'ok', gate: 'identity', rule: 'post_tool_use', reason: result.note }, index.sha256, new Date(), Date.now() - ctx.started),
+        withHost(ctx, event, eventReceipt(event, { verdict: 'abstain', status: 'ok', gate: 'identity', rule: 'post_tool_use', reason: result.note }, index.sha256, new Date(), Date.now() - ctx.started)),
       );
     }
     return SILENT;

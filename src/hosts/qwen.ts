@@ -11,8 +11,9 @@ import type { HostAdapter } from './host';
  */
 const QWEN_TOOLS: Record<string, ToolMapping> = {
   ...GEMINI_FAMILY_TOOLS,
+  run_shell_command: { tool: 'Bash', directory: 'directory' },
   agent: { tool: 'Agent' },
-  monitor: { tool: 'Bash' },
+  monitor: { tool: 'Bash', directory: 'directory' },
   notebook_edit: { tool: 'NotebookEdit' },
   skill: { tool: 'Skill' },
   ask_user_question: { tool: 'AskUserQuestion' },
@@ -30,9 +31,6 @@ const QWEN_TOOLS: Record<string, ToolMapping> = {
   exit_worktree: { tool: 'ExitWorktree' },
 };
 
-/** The shell tools whose `directory` field runs the command somewhere other than the event's cwd. */
-const SHELL_WITH_DIRECTORY = new Set(['run_shell_command', 'monitor']);
-
 const SHAPE: HostEventShape = {
   events: { PreToolUse: 'PreToolUse', PostToolUse: 'PostToolUse', SessionStart: 'SessionStart' },
   tools: QWEN_TOOLS,
@@ -40,29 +38,19 @@ const SHAPE: HostEventShape = {
   callIds: ['tool_call_id', 'tool_use_id'],
 };
 
-function shellWord(word: string): string {
-  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
-}
-
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**
- * Qwen Code's event in Claude Code's terms. Beyond the shared reading: a shell command given a
- * `directory` runs there, so it is read as `cd DIR && COMMAND` (its relative paths are then checked
- * from that directory too); an MCP tool's result is its `llmContent` parts, the shape a policy's
- * `0.text` label path expects.
+ * Qwen Code's event in Claude Code's terms. Beyond the shared reading (a shell command's
+ * `directory` read as a `cd` before it): an MCP tool's result is its `llmContent` parts, the shape
+ * a policy's `0.text` label path expects.
  */
 function readQwenEvent(json: unknown): EventParse {
   const parsed = readHostEvent(json, SHAPE);
   if (!parsed.ok || parsed.event.hook_event_name === 'SessionStart') return parsed;
   const event = parsed.event;
-  const hostTool = event.host_tool_name ?? event.tool_name;
-  const directory = event.tool_input.directory;
-  if (SHELL_WITH_DIRECTORY.has(hostTool) && typeof directory === 'string' && directory.trim() !== '' && typeof event.tool_input.command === 'string') {
-    event.tool_input = { ...event.tool_input, command: `cd ${shellWord(directory)} && ${event.tool_input.command}` };
-  }
   if (event.hook_event_name === 'PostToolUse' && event.tool_name.startsWith('mcp__') && isPlainObject(event.tool_response) && Array.isArray(event.tool_response.llmContent)) {
     event.tool_response = event.tool_response.llmContent;
   }

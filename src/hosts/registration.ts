@@ -104,9 +104,9 @@ export const HOST_REGISTRATIONS: Record<Exclude<HostName, 'claude-code'>, HostRe
   qwen: {
     host: 'qwen',
     title: 'Qwen Code',
-    layout: claudeStyle(PRE_POST, 'ms'),
+    layout: claudeStyle([...PRE_POST, { name: 'SessionStart', role: 'session', matcher: null }], 'ms'),
     file: (dir) => ({ path: join(dir, '.qwen', 'settings.json'), level: 'project' }),
-    files: (dir, env) => [join(dir, '.qwen', 'settings.json'), join(home(env), '.qwen', 'settings.json')],
+    files: (dir, env) => [join(dir, '.qwen', 'settings.json'), join(env.QWEN_HOME?.trim() || join(home(env), '.qwen'), 'settings.json')],
     setsProjectDir: true,
     hookFlags: '--host qwen',
   },

@@ -6,6 +6,11 @@ export interface ToolMapping {
   tool: string;
   /** The input field that holds a patch (the paths it writes are read out of it). */
   patch?: string;
+  /**
+   * A shell tool's input field naming the directory the command runs in: the command is read as
+   * `cd DIR && COMMAND`, so that its relative paths are checked from there (gate 0) too.
+   */
+  directory?: string;
 }
 
 export interface HostEventShape {
@@ -28,7 +33,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 /** The file a file-writing tool names, under whichever field this host uses for it. */
 const PATH_FIELDS = ['file_path', 'path', 'absolute_path', 'filePath', 'filename', 'target_file'] as const;
 
-function quoteWord(word: string): string {
+export function quoteWord(word: string): string {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
@@ -58,6 +63,8 @@ function claudeInput(mapping: ToolMapping, input: Record<string, unknown>): { in
     const command = input.command ?? input.cmd;
     // An argument vector (some hosts pass one) is read as the command line a shell would be given.
     next.command = Array.isArray(command) && command.every((w) => typeof w === 'string') ? command.map(quoteWord).join(' ') : command;
+    const directory = mapping.directory !== undefined ? input[mapping.directory] : undefined;
+    if (typeof directory === 'string' && directory.trim() !== '' && typeof next.command === 'string') next.command = `cd ${quoteWord(directory)} && ${next.command}`;
   }
   if (mapping.patch !== undefined) {
     const text = input[mapping.patch];

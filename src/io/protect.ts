@@ -169,6 +169,8 @@ function hostRegistrations(home: string, env: Env): Guard[] {
     { path: join(home, '.gemini', 'trustedFolders.json'), what: 'the Gemini trusted folders', tree: false },
     { path: '/etc/gemini-cli', what: 'the Gemini system settings', tree: true },
     { path: join(home, '.qwen', 'settings.json'), what: 'the Qwen settings', tree: false },
+    { path: join(home, '.qwen', 'trustedFolders.json'), what: 'the Qwen trusted folders', tree: false },
+    { path: '/etc/qwen-code', what: 'the Qwen system settings', tree: true },
     { path: join(home, '.factory', 'hooks.json'), what: 'the Droid hook registration', tree: false },
     { path: join(home, '.factory', 'settings.json'), what: 'the Droid settings', tree: false },
   ];
@@ -182,7 +184,16 @@ function hostRegistrations(home: string, env: Env): Guard[] {
   if (geminiHome) {
     guards.push({ path: join(geminiHome, '.gemini', 'settings.json'), what: 'the Gemini settings', tree: false }, { path: join(geminiHome, '.gemini', 'trustedFolders.json'), what: 'the Gemini trusted folders', tree: false });
   }
-  for (const [name, what] of [['GEMINI_CLI_TRUSTED_FOLDERS_PATH', 'the Gemini trusted folders'], ['GEMINI_CLI_SYSTEM_SETTINGS_PATH', 'the Gemini system settings'], ['GEMINI_CLI_SYSTEM_DEFAULTS_PATH', 'the Gemini system defaults']] as const) {
+  const qwenHome = env.QWEN_HOME?.trim();
+  if (qwenHome) guards.push({ path: join(qwenHome, 'settings.json'), what: 'the Qwen settings', tree: false }, { path: join(qwenHome, 'trustedFolders.json'), what: 'the Qwen trusted folders', tree: false });
+  for (const [name, what] of [
+    ['GEMINI_CLI_TRUSTED_FOLDERS_PATH', 'the Gemini trusted folders'],
+    ['GEMINI_CLI_SYSTEM_SETTINGS_PATH', 'the Gemini system settings'],
+    ['GEMINI_CLI_SYSTEM_DEFAULTS_PATH', 'the Gemini system defaults'],
+    ['QWEN_CODE_TRUSTED_FOLDERS_PATH', 'the Qwen trusted folders'],
+    ['QWEN_CODE_SYSTEM_SETTINGS_PATH', 'the Qwen system settings'],
+    ['QWEN_CODE_SYSTEM_DEFAULTS_PATH', 'the Qwen system defaults'],
+  ] as const) {
     const moved = env[name]?.trim();
     if (moved) guards.push({ path: moved, what, tree: false });
   }

@@ -157,6 +157,25 @@ describe('doctor --host', () => {
   });
 });
 
+describe('doctor --host qwen', () => {
+  it("fails where a project switches every hook off, passes where the system settings pin them on", () => {
+    const p = project();
+    runCli(['init', '--host', 'qwen', '--dir', p.dir], { env: p.env });
+    const settings = join(p.dir, '.qwen', 'settings.json');
+    const plain = runCli(['doctor', '--host', 'qwen', '--dir', p.dir], { env: p.env, cwd: p.dir });
+    expect(plain.stdout).toContain("warn  nothing pins Qwen Code's hooks on");
+    writeFileSync(settings, JSON.stringify({ ...json(settings), disableAllHooks: true }));
+    const off = runCli(['doctor', '--host', 'qwen', '--dir', p.dir], { env: p.env, cwd: p.dir });
+    expect(off.code).toBe(1);
+    expect(off.stdout).toContain(`FAIL  ${settings} switches every Qwen Code hook off (disableAllHooks: true)`);
+    const system = join(p.dir, 'system-settings.json');
+    writeFileSync(system, JSON.stringify({ disableAllHooks: false }));
+    const pinned = runCli(['doctor', '--host', 'qwen', '--dir', p.dir], { env: { ...p.env, QWEN_CODE_SYSTEM_SETTINGS_PATH: system }, cwd: p.dir });
+    expect(pinned.stdout).toContain(`ok    ${system} pins disableAllHooks to false`);
+    expect(pinned.code).toBe(0);
+  });
+});
+
 describe('uninstall --host', () => {
   it('removes exactly what init added, keeping the rest; a file left empty goes', () => {
     const p = project();

@@ -209,6 +209,18 @@ describe('hook --host: what the adapters read', () => {
     expect(JSON.parse(r.stdout).reason).toContain('which guards this session');
   });
 
+  it.each([
+    ['gemini', 'run_shell_command', 'dir_path'],
+    ['qwen', 'run_shell_command', 'directory'],
+    ['qwen', 'monitor', 'directory'],
+  ] as const)('%s %s: a relative path is checked from the directory its %s names', (host, tool, field) => {
+    const s = setup(undefined, { PERSONA_GATE_PERSONA: 'modelo-preparer' });
+    const r = runCli(['hook', '--host', host], { input: hostEvent(host, 'pre', tool, { command: 'rm -f policy.json', [field]: s.dir }), env: s.env });
+    expect(r.stdout).toContain('which guards this session');
+    const elsewhere = runCli(['hook', '--host', host], { input: hostEvent(host, 'pre', tool, { command: 'rm -f policy.json', [field]: join(s.dir, 'elsewhere') }), env: s.env });
+    expect(elsewhere.stdout).not.toContain('which guards this session');
+  });
+
   it("Gemini's MCP names take the server from mcp_context, even with an underscore in it", () => {
     const policy = JSON.parse(readFileSync(TAX_POLICY_PATH, 'utf8'));
     for (const command of Object.values(policy.catalog.commands) as { tools?: string[] }[]) command.tools = command.tools?.map((t) => t.replace('mcp__aeat__', 'mcp__tax_es__'));

@@ -115,6 +115,34 @@ function geminiSwitches(dir: string, env: Env, t: CliMessages): Finding[] {
   return findings;
 }
 
+/**
+ * Qwen Code: `disableAllHooks` in the project's or the user's settings switches every hook off,
+ * unless the system settings pin it to false; with folder trust on, an untrusted folder's hooks are skipped.
+ */
+function qwenSwitches(dir: string, env: Env, t: CliMessages): Finding[] {
+  const read = (file: string): Json | null => {
+    try {
+      const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
+      return isObject(parsed) ? parsed : null;
+    } catch {
+      return null;
+    }
+  };
+  const systemFile = env.QWEN_CODE_SYSTEM_SETTINGS_PATH?.trim() || '/etc/qwen-code/settings.json';
+  const system = read(systemFile);
+  const findings: Finding[] = [];
+  if (system?.disableAllHooks === false) findings.push({ level: 'ok', text: t.checkQwenPinned(systemFile) });
+  else {
+    const userDir = env.QWEN_HOME?.trim() || join(env.HOME?.trim() || process.env.HOME || '', '.qwen');
+    for (const file of [join(dir, '.qwen', 'settings.json'), join(userDir, 'settings.json')]) {
+      if (read(file)?.disableAllHooks === true) findings.push({ level: 'fail', text: t.checkQwenHooksOff(file), fix: t.fixQwenHooksOff(systemFile) });
+    }
+    if (system?.disableAllHooks === true) findings.push({ level: 'fail', text: t.checkQwenHooksOff(systemFile), fix: t.fixQwenHooksOff(systemFile) });
+    if (findings.length === 0) findings.push({ level: 'warn', text: t.checkQwenNotPinned(systemFile), fix: t.fixQwenHooksOff(systemFile) });
+  }
+  return findings;
+}
+
 function writeJson(path: string, value: Json): void {
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, `${JSON.stringify(value, null, 2)}\n`);
@@ -190,6 +218,7 @@ export function doctorHost(env: Env, host: OtherHost, opts: { dir?: string; json
     findings.push(trust.trusted ? { level: 'ok', text: t.checkHostTrusted(dir, trust.path) } : { level: 'fail', text: t.checkHostUntrusted(dir, trust.path), fix: t.fixRegisterHost(host) });
     findings.push(...geminiSwitches(dir, env, t));
   }
+  if (host === 'qwen') findings.push(...qwenSwitches(dir, env, t));
   findings.push(...policyFinding(env, dir, t, locale));
   findings.push(stateFindingFor(env, t));
   const letsThrough = t.hostFailsOpen[host];

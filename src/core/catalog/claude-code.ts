@@ -47,6 +47,7 @@ export const CLAUDE_CODE_CATALOG: BuiltinCatalog = {
       'CronDelete',
       'CronList',
       'ScheduleWakeup',
+      'ToolSearch',
     ]),
     ...tools('session', 'workspace_write', ['EnterWorktree', 'ExitWorktree']),
   },
