@@ -1,0 +1,255 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { connect, createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { hostCli } from '../../helpers/host-cli';
+import { ROOT } from '../../helpers/policy';
+
+/**
+ * A harness for the real OpenAI Codex CLI (`codex exec`): a temporary HOME with its own
+ * CODEX_HOME, a project holding the policy, the stand-in MCP server registered as `aeat`, a
+ * recording `aeat` program on the shell's PATH, and a custom model provider pointed at a scripted
+ * Responses API model. Codex runs in a network namespace of its own (`unshare -n`) whose only
+ * interface is loopback; the model, which lives in the test process, is reached through a unix
+ * socket that a small forwarder inside the namespace serves on 127.0.0.1.
+ */
+
+export const HOOK = join(ROOT, 'dist', 'persona-gate.js');
+const MCP_SERVER = join(ROOT, 'test', 'e2e', 'support', 'mcp-server.mjs');
+
+export interface CodexProject {
+  /** The project directory: Codex's working root, trusted in config.toml. */
+  dir: string;
+  /** The temporary HOME; CODEX_HOME is `<home>/.codex`. */
+  home: string;
+  codexHome: string;
+  stateDir: string;
+  mcpLog: string;
+  /** Every invocation of the `aeat` stub, one line of arguments each. */
+  aeatLog: string;
+  /** Every event the recording hook saw, one JSON line each (when the recording hook is registered). */
+  hookLog: string;
+  /** The command of the recording hook, to register by hand. */
+  recordingHook: string;
+  executed(): { tool: string; args: Record<string, unknown> }[];
+  aeatRuns(): string[];
+  hookEvents(): { event: any; env: Record<string, string | null>; cwd: string }[];
+}
+
+export interface CodexProjectOptions {
+  policy?: unknown;
+  /** Raw policy text, for a broken policy. */
+  policyText?: string;
+  /** The hooks.json to write into CODEX_HOME (the user layer); none when omitted. */
+  hooksJson?: unknown;
+  /** Extra TOML appended to config.toml. */
+  extraConfig?: string;
+  /** The model slug Codex asks for (decides which tools Codex offers). */
+  model?: string;
+}
+
+const toml = (s: string) => JSON.stringify(s);
+
+/** A temporary Codex home and project. */
+export function makeCodexProject(opts: CodexProjectOptions = {}): CodexProject {
+  const root = mkdtempSync(join(tmpdir(), 'pg-codex-'));
+  const dir = join(root, 'project');
+  const home = join(root, 'home');
+  const codexHome = join(home, '.codex');
+  const stateDir = join(root, 'state');
+  const bin = join(root, 'bin');
+  for (const d of [join(dir, '.claude'), codexHome, bin]) mkdirSync(d, { recursive: true });
+  const policy = opts.policyText ?? JSON.stringify(opts.policy ?? JSON.parse(readFileSync(join(ROOT, 'examples', 'tax-filing.json'), 'utf8')));
+  writeFileSync(join(dir, '.claude', 'persona-gate.json'), policy);
+
+  const mcpLog = join(root, 'mcp.log');
+  const aeatLog = join(root, 'aeat.log');
+  const hookLog = join(root, 'hook-events.jsonl');
+
+  // The recording `aeat` program, on PATH through ~/.bash_profile: Codex runs its shell tool as
+  // `bash -lc`, and the login shell's /etc/profile resets PATH.
+  const aeat = join(bin, 'aeat');
+  writeFileSync(aeat, `#!/bin/sh\nprintf '%s\\n' "$*" >> ${JSON.stringify(aeatLog)}\necho "aeat $*: ok"\n`);
+  chmodSync(aeat, 0o755);
+  writeFileSync(join(home, '.bash_profile'), `export PATH=${JSON.stringify(bin)}:"$PATH"\n`);
+
+  // A hook that records what it is given and decides nothing.
+  const recorder = join(bin, 'record-hook.cjs');
+  writeFileSync(
+    recorder,
+    [
+      "const fs = require('node:fs');",
+      'let raw = "";',
+      "process.stdin.on('data', (d) => (raw += d));",
+      "process.stdin.on('end', () => {",
+      '  let event; try { event = JSON.parse(raw); } catch { event = { unparsed: raw }; }',
+      "  const keys = ['CLAUDE_PROJECT_DIR', 'PERSONA_GATE_PERSONA', 'CODEX_HOME', 'HOME', 'PWD', 'CODEX_THREAD_ID', 'CODEX_SANDBOX', 'CODEX_SANDBOX_NETWORK_DISABLED'];",
+      '  const env = Object.fromEntries(keys.map((k) => [k, process.env[k] ?? null]));',
+      '  const codexVars = Object.keys(process.env).filter((k) => k.startsWith("CODEX") || k.startsWith("CLAUDE"));',
+      `  fs.appendFileSync(${JSON.stringify(hookLog)}, JSON.stringify({ event, env, codexVars, cwd: process.cwd() }) + '\\n');`,
+      '});',
+      '',
+    ].join('\n'),
+  );
+
+  const config = [
+    `model = ${toml(opts.model ?? 'gpt-5.5')}`,
+    'model_provider = "scripted"',
+    'approval_policy = "never"',
+    'sandbox_mode = "danger-full-access"',
+    'check_for_update_on_startup = false',
+    '',
+    '[model_providers.scripted]',
+    'name = "scripted"',
+    'base_url = "MODEL_URL"',
+    'wire_api = "responses"',
+    'env_key = "SCRIPTED_MODEL_KEY"',
+    'request_max_retries = 0',
+    'stream_max_retries = 0',
+    '',
+    `[projects.${toml(dir)}]`,
+    'trust_level = "trusted"',
+    '',
+    '[mcp_servers.aeat]',
+    `command = ${toml(process.execPath)}`,
+    `args = [${toml(MCP_SERVER)}]`,
+    `env = { E2E_MCP_LOG = ${toml(mcpLog)} }`,
+    '',
+    opts.extraConfig ?? '',
+  ].join('\n');
+  writeFileSync(join(codexHome, 'config.toml'), config);
+  if (opts.hooksJson !== undefined) writeFileSync(join(codexHome, 'hooks.json'), JSON.stringify(opts.hooksJson, null, 2));
+
+  const lines = (path: string) => (existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter(Boolean) : []);
+  return {
+    dir,
+    home,
+    codexHome,
+    stateDir,
+    mcpLog,
+    aeatLog,
+    hookLog,
+    recordingHook: `node ${JSON.stringify(recorder)}`,
+    executed: () => lines(mcpLog).map((l) => JSON.parse(l)),
+    aeatRuns: () => lines(aeatLog),
+    hookEvents: () => lines(hookLog).map((l) => JSON.parse(l)),
+  };
+}
+
+/** A hooks.json registering one command for the given events, every tool matched. */
+export function hooksJson(command: string, events: string[] = ['PreToolUse', 'PostToolUse', 'SessionStart'], timeout = 20): unknown {
+  return { hooks: Object.fromEntries(events.map((e) => [e, [{ matcher: '*', hooks: [{ type: 'command', command, timeout }] }]])) };
+}
+
+export interface CodexRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+let netnsWorks: boolean | undefined;
+/** Whether `unshare -n` gives this process a network namespace of its own with loopback up. */
+export function netnsAvailable(): boolean {
+  if (netnsWorks === undefined) {
+    const probe = spawnSync('unshare', ['-n', 'sh', '-c', 'ip link set lo up'], { timeout: 10_000 });
+    netnsWorks = probe.status === 0;
+  }
+  return netnsWorks;
+}
+
+// Inside the namespace: serve 127.0.0.1:PORT by forwarding to the model's unix socket, then run
+// the command, and exit with its status.
+const FORWARDER = `
+const net = require('node:net');
+const { spawn } = require('node:child_process');
+const [port, socket, ...command] = process.argv.slice(1);
+const server = net.createServer((c) => { const u = net.connect(socket); c.pipe(u); u.pipe(c); c.on('error', () => u.destroy()); u.on('error', () => c.destroy()); });
+server.listen(Number(port), '127.0.0.1', () => {
+  const child = spawn(command[0], command.slice(1), { stdio: 'inherit' });
+  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 128 : 1)));
+  for (const s of ['SIGTERM', 'SIGINT']) process.on(s, () => child.kill(s));
+});
+`;
+
+/**
+ * Serves the model at `modelUrl` (http://127.0.0.1:PORT/v1 in the test process) on a unix socket,
+ * for a forwarder inside the network namespace. Returns the socket path and a closer.
+ */
+async function socketBridge(modelUrl: string, path: string): Promise<Server> {
+  const { port } = new URL(modelUrl);
+  const bridge = createServer((c) => {
+    const u = connect(Number(port), '127.0.0.1');
+    c.pipe(u);
+    u.pipe(c);
+    c.on('error', () => u.destroy());
+    u.on('error', () => c.destroy());
+  });
+  await new Promise<void>((resolve) => bridge.listen(path, resolve));
+  return bridge;
+}
+
+/** Runs `codex exec` headless in the project against the scripted model, confined to loopback. */
+export async function runCodex(
+  project: CodexProject,
+  modelUrl: string,
+  opts: { env?: Record<string, string>; extraArgs?: string[]; timeoutMs?: number; prompt?: string } = {},
+): Promise<CodexRun> {
+  const url = new URL(modelUrl);
+  const configPath = join(project.codexHome, 'config.toml');
+  writeFileSync(configPath, readFileSync(configPath, 'utf8').replace(/base_url = "[^"]*"/, `base_url = ${toml(modelUrl)}`));
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (v !== undefined && !k.startsWith('PERSONA_GATE_') && !k.startsWith('CODEX') && !k.startsWith('OPENAI') && !k.startsWith('CLAUDE') && !k.startsWith('XDG_')) env[k] = v;
+  }
+  Object.assign(env, {
+    HOME: project.home,
+    CODEX_HOME: project.codexHome,
+    SCRIPTED_MODEL_KEY: 'sk-test-not-a-key',
+    PERSONA_GATE_STATE_DIR: project.stateDir,
+    RUST_LOG: 'warn',
+    NO_COLOR: '1',
+    ...opts.env,
+  });
+  const codexArgs = [
+    'exec',
+    '--skip-git-repo-check',
+    '--color',
+    'never',
+    '--json',
+    '-C',
+    project.dir,
+    ...(opts.extraArgs ?? []),
+    opts.prompt ?? 'Do the scripted task.',
+  ];
+  const codex = hostCli('codex');
+  let command: string;
+  let args: string[];
+  let bridge: Server | undefined;
+  if (netnsAvailable()) {
+    const socket = join(project.home, `model-${url.port}.sock`);
+    bridge = await socketBridge(modelUrl, socket);
+    command = 'unshare';
+    args = ['-n', 'sh', '-c', 'ip link set lo up && exec "$@"', 'sh', process.execPath, '-e', FORWARDER, url.port, socket, codex, ...codexArgs];
+  } else {
+    command = codex;
+    args = codexArgs;
+  }
+  try {
+    return await new Promise<CodexRun>((resolve, reject) => {
+      const child = spawn(command, args, { cwd: project.dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d) => (stdout += d));
+      child.stderr.on('data', (d) => (stderr += d));
+      const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 120_000);
+      child.on('error', reject);
+      child.on('close', (code) => {
+        clearTimeout(timer);
+        resolve({ code, stdout, stderr });
+      });
+    });
+  } finally {
+    await new Promise<void>((resolve) => (bridge ? bridge.close(() => resolve()) : resolve()));
+  }
+}
