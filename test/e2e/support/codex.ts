@@ -1,4 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -42,7 +43,9 @@ export interface CodexProjectOptions {
   /** Raw policy text, for a broken policy. */
   policyText?: string;
   /** The hooks.json to write into CODEX_HOME (the user layer); none when omitted. */
-  hooksJson?: unknown;
+  hooksJson?: HooksFile;
+  /** Record the user's trust in every hook of `hooksJson` in config.toml (else Codex skips them silently). */
+  trustHooks?: boolean;
   /** Extra TOML appended to config.toml. */
   extraConfig?: string;
   /** The model slug Codex asks for (decides which tools Codex offers). */
@@ -100,6 +103,10 @@ export function makeCodexProject(opts: CodexProjectOptions = {}): CodexProject {
     'sandbox_mode = "danger-full-access"',
     'check_for_update_on_startup = false',
     '',
+    '[features]',
+    // Codex would otherwise try to sync its curated plugins from the network at startup.
+    'plugins = false',
+    '',
     '[model_providers.scripted]',
     'name = "scripted"',
     'base_url = "MODEL_URL"',
@@ -118,8 +125,10 @@ export function makeCodexProject(opts: CodexProjectOptions = {}): CodexProject {
     '',
     opts.extraConfig ?? '',
   ].join('\n');
-  writeFileSync(join(codexHome, 'config.toml'), config);
-  if (opts.hooksJson !== undefined) writeFileSync(join(codexHome, 'hooks.json'), JSON.stringify(opts.hooksJson, null, 2));
+  const hooksPath = join(codexHome, 'hooks.json');
+  const trust = opts.hooksJson !== undefined && opts.trustHooks ? `\n${codexTrustToml(hooksPath, opts.hooksJson)}` : '';
+  writeFileSync(join(codexHome, 'config.toml'), config + trust);
+  if (opts.hooksJson !== undefined) writeFileSync(hooksPath, JSON.stringify(opts.hooksJson, null, 2));
 
   const lines = (path: string) => (existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter(Boolean) : []);
   return {
@@ -138,8 +147,41 @@ export function makeCodexProject(opts: CodexProjectOptions = {}): CodexProject {
 }
 
 /** A hooks.json registering one command for the given events, every tool matched. */
-export function hooksJson(command: string, events: string[] = ['PreToolUse', 'PostToolUse', 'SessionStart'], timeout = 20): unknown {
+export function hooksJson(command: string, events: string[] = ['PreToolUse', 'PostToolUse', 'SessionStart'], timeout = 20): HooksFile {
   return { hooks: Object.fromEntries(events.map((e) => [e, [{ matcher: '*', hooks: [{ type: 'command', command, timeout }] }]])) };
+}
+
+export interface HooksFile {
+  hooks: Record<string, { matcher?: string; hooks: { type: string; command: string; timeout?: number; async?: boolean; statusMessage?: string }[] }[]>;
+}
+
+const snake = (event: string) => event.replace(/(?<=[a-z])(?=[A-Z])/g, '_').toLowerCase();
+const sortedKeys = (v: unknown): unknown =>
+  Array.isArray(v) ? v.map(sortedKeys) : v !== null && typeof v === 'object' ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortedKeys((v as Record<string, unknown>)[k])])) : v;
+
+/**
+ * Codex runs a hook from hooks.json only once the user has trusted it: config.toml's
+ * `[hooks.state."<hooks.json path>:<event in snake case>:<group index>:<handler index>"]` holds
+ * `trusted_hash`, the sha256 of the handler's normalised identity — `{event_name, matcher (when
+ * set), hooks: [{type: "command", command, timeout (600 when unset), async (false when unset),
+ * statusMessage (when set)}]}` — as JSON with every object's keys sorted and no whitespace.
+ * (Measured on Codex 0.171.0 against its own `hooks/list`.) Returns the TOML tables to append.
+ */
+export function codexTrustToml(hooksPath: string, file: HooksFile): string {
+  const tables: string[] = [];
+  for (const [event, groups] of Object.entries(file.hooks)) {
+    groups.forEach((group, g) => {
+      group.hooks.forEach((handler, h) => {
+        const normalised: Record<string, unknown> = { type: 'command', command: handler.command, timeout: Math.max(1, handler.timeout ?? 600), async: handler.async ?? false };
+        if (handler.statusMessage !== undefined) normalised.statusMessage = handler.statusMessage;
+        const identity: Record<string, unknown> = { event_name: snake(event), hooks: [normalised] };
+        if (group.matcher !== undefined) identity.matcher = group.matcher;
+        const hash = `sha256:${createHash('sha256').update(JSON.stringify(sortedKeys(identity))).digest('hex')}`;
+        tables.push(`[hooks.state.${toml(`${hooksPath}:${snake(event)}:${g}:${h}`)}]\ntrusted_hash = ${toml(hash)}\n`);
+      });
+    });
+  }
+  return tables.join('\n');
 }
 
 export interface CodexRun {

@@ -1,0 +1,90 @@
+import { readFileSync, rmSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { hostCli } from '../helpers/host-cli';
+import { TAX_POLICY_PATH } from '../helpers/policy';
+import { HOOK, hooksJson, makeCodexProject, runCodex, type CodexProject, type CodexProjectOptions } from './support/codex';
+import { responsesToolOutputs, startResponsesModel, type ResponsesCall, type ResponsesModel, type ResponsesToolOutput } from './support/responses-model';
+
+// The pinned Codex CLI, installed into the test cache on first use (a download the first time).
+beforeAll(() => {
+  hostCli('codex');
+}, 900_000);
+
+/**
+ * The real OpenAI Codex CLI (`codex exec`), driven by a scripted Responses API model on 127.0.0.1,
+ * with persona-gate registered in $CODEX_HOME/hooks.json and trusted in config.toml the way Codex
+ * records a user's trust (no `--dangerously-bypass-hook-trust`): Codex skips untrusted hooks.
+ */
+
+const HOOK_COMMAND = `node ${JSON.stringify(HOOK)} hook`;
+
+const cleanup: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  while (cleanup.length > 0) await cleanup.pop()!();
+});
+
+async function session(opts: { turns: ResponsesCall[][]; persona?: string; project?: CodexProjectOptions }): Promise<{ project: CodexProject; model: ResponsesModel; outputs: ResponsesToolOutput[]; ran: string[] }> {
+  const model = await startResponsesModel(opts.turns);
+  const project = makeCodexProject({ hooksJson: hooksJson(HOOK_COMMAND), trustHooks: true, ...opts.project });
+  cleanup.push(() => model.close(), () => rmSync(dirname(project.dir), { recursive: true, force: true }));
+  const run = await runCodex(project, model.url, { env: opts.persona ? { PERSONA_GATE_PERSONA: opts.persona } : {} });
+  expect(run.code, run.stderr).toBe(0);
+  // Every scripted turn was answered: the session ran to its end.
+  expect(model.requests.length).toBe(opts.turns.length + 1);
+  return { project, model, outputs: responsesToolOutputs(model.requests), ran: project.executed().map((e) => e.tool) };
+}
+
+const shell = (cmd: string): ResponsesCall[] => [{ name: 'exec_command', input: { cmd } }];
+const mcp = (tool: string, input: Record<string, unknown> = {}): ResponsesCall[] => [{ name: tool, namespace: 'mcp__aeat', input }];
+
+/** The example policy, with the modelo-preparer also allowed the shell (as a team that lets it run `aeat` would). */
+function policyWithShell(): unknown {
+  const policy = JSON.parse(readFileSync(TAX_POLICY_PATH, 'utf8'));
+  policy.personas['modelo-preparer'].families.push('shell');
+  policy.personas['modelo-preparer'].ceiling = 'process_exec';
+  return policy;
+}
+
+describe('persona-gate inside the real Codex CLI', () => {
+  it('gates the shell and MCP tools of a modelo-preparer: handoff refused, identity gate, allowed work runs', async () => {
+    const { outputs, ran, project } = await session({
+      persona: 'modelo-preparer',
+      project: { policy: policyWithShell() },
+      turns: [
+        mcp('modelo_work_create', { modelo: '303' }),
+        mcp('whoami'),
+        mcp('modelo_work_create', { modelo: '303' }),
+        shell('aeat modelo export 303'),
+        shell('aeat modelo list'),
+      ],
+    });
+    // The mutation before whoami was refused; after the whoami ran (PostToolUse, matched by call id) it ran.
+    expect(ran).toEqual(['whoami', 'modelo_work_create']);
+    expect(outputs[0]!.output).toMatch(/^Tool call blocked by PreToolUse hook: .*this session has not yet confirmed which profile is active/);
+    expect(outputs[2]!.output).toContain('draft created');
+    // The handoff never reached the program, and the model was told whose it is.
+    expect(outputs[3]!.output).toMatch(/^Command blocked by PreToolUse hook: .*it is an irreversible handoff owned by the verifier persona.*\. Command: aeat modelo export 303$/s);
+    expect(outputs[4]!.output).toContain('aeat modelo list: ok');
+    expect(project.aeatRuns()).toEqual(['modelo list']);
+  });
+
+  it('refuses an MCP tool outside the persona\'s scope and lets a read run', async () => {
+    const { outputs, ran } = await session({ persona: 'coordinator', turns: [mcp('modelo_work_create', { modelo: '303' }), mcp('modelo_list')] });
+    expect(ran).toEqual(['modelo_list']);
+    expect(outputs[0]!.output).toMatch(/^Tool call blocked by PreToolUse hook: .*the coordinator persona may not run modelo\.work\.create.*\. Tool: mcp__aeat__modelo_work_create$/s);
+    expect(outputs[1]!.output).toContain('modelo 303 (draft)');
+  });
+
+  it('denies every call when the policy is broken, rather than failing open', async () => {
+    const { outputs, ran, project } = await session({
+      persona: 'modelo-preparer',
+      project: { policyText: '{ "version": 1, "catalog": ' },
+      turns: [shell('aeat modelo list'), mcp('modelo_list')],
+    });
+    expect(ran).toEqual([]);
+    expect(project.aeatRuns()).toEqual([]);
+    expect(outputs.map((o) => o.output.startsWith('Command blocked by PreToolUse hook: ') || o.output.startsWith('Tool call blocked by PreToolUse hook: '))).toEqual([true, true]);
+    for (const o of outputs) expect(o.output).toContain('is not valid');
+  });
+});
