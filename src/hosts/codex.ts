@@ -1,22 +1,50 @@
+import type { EventParse } from '../core/event';
 import { readHostEvent, type HostEventShape } from './translate';
 import { claudeDenyOnly, exitTwo } from './claude-json';
 import type { HostAdapter } from './host';
 
+/**
+ * What Codex 0.171.0 sends (recorded in test/fixtures/hosts/codex/): Claude Code's event names and
+ * fields plus `turn_id` and `model`; its shell tool (`exec_command {cmd}` to the model) arrives as
+ * `Bash {command}`, MCP tools as `mcp__server__tool`, the call id as `tool_use_id`.
+ * `apply_patch {command: "<*** Begin Patch … envelope>"}` writes the files its envelope names
+ * (added, updated, deleted, moved to). `write_stdin`, which types into a running command, and the
+ * provider-hosted `web_search` send no event at all. An MCP tool's result arrives as
+ * `{content: [...]}` where Claude Code gives the content array itself.
+ */
 const SHAPE: HostEventShape = {
   events: { PreToolUse: 'PreToolUse', PostToolUse: 'PostToolUse', SessionStart: 'SessionStart' },
   tools: {
     Bash: { tool: 'Bash' },
-    apply_patch: { tool: 'Edit', patch: 'input' },
+    apply_patch: { tool: 'Edit', patch: 'command' },
+    view_image: { tool: 'Read' },
+    request_user_input: { tool: 'AskUserQuestion' },
+    create_goal: { tool: 'TodoWrite' },
+    get_goal: { tool: 'TodoWrite' },
+    update_goal: { tool: 'TodoWrite' },
   },
   callIds: ['tool_use_id'],
 };
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The event in Claude Code's terms; an MCP tool's result as Claude Code gives it (its content blocks), so that one label path serves both. */
+function readEvent(json: unknown): EventParse {
+  const parsed = readHostEvent(json, SHAPE);
+  if (!parsed.ok || parsed.event.hook_event_name !== 'PostToolUse' || !parsed.event.tool_name.startsWith('mcp__')) return parsed;
+  const response = parsed.event.tool_response;
+  if (isPlainObject(response) && Array.isArray(response.content)) parsed.event.tool_response = response.content;
+  return parsed;
+}
 
 /** OpenAI Codex CLI: Claude Code's event and deny; `ask` and a bare `allow` would let the tool run, so neither is ever written. */
 export const codex: HostAdapter = {
   name: 'codex',
   title: 'Codex',
   asks: false,
-  readEvent: (json) => readHostEvent(json, SHAPE),
+  readEvent,
   answer: claudeDenyOnly,
   blockUnread: exitTwo,
 };

@@ -1,5 +1,5 @@
 import { readFileSync, rmSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { hostCli } from '../helpers/host-cli';
 import { TAX_POLICY_PATH } from '../helpers/policy';
@@ -17,7 +17,7 @@ beforeAll(() => {
  * records a user's trust (no `--dangerously-bypass-hook-trust`): Codex skips untrusted hooks.
  */
 
-const HOOK_COMMAND = `node ${JSON.stringify(HOOK)} hook`;
+const HOOK_COMMAND = `node ${JSON.stringify(HOOK)} hook --host codex`;
 
 const cleanup: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -48,15 +48,17 @@ function policyWithShell(): unknown {
 
 describe('persona-gate inside the real Codex CLI', () => {
   it('gates the shell and MCP tools of a modelo-preparer: handoff refused, identity gate, allowed work runs', async () => {
+    const policy = policyWithShell();
     const { outputs, ran, project } = await session({
       persona: 'modelo-preparer',
-      project: { policy: policyWithShell() },
+      project: { policy },
       turns: [
         mcp('modelo_work_create', { modelo: '303' }),
         mcp('whoami'),
         mcp('modelo_work_create', { modelo: '303' }),
         shell('aeat modelo export 303'),
         shell('aeat modelo list'),
+        [{ name: 'apply_patch', raw: '*** Begin Patch\n*** Update File: .claude/persona-gate.json\n@@\n-{\n+{"version": 1}\n*** End Patch\n' }],
       ],
     });
     // The mutation before whoami was refused; after the whoami ran (PostToolUse, matched by call id) it ran.
@@ -67,6 +69,9 @@ describe('persona-gate inside the real Codex CLI', () => {
     expect(outputs[3]!.output).toMatch(/^Command blocked by PreToolUse hook: .*it is an irreversible handoff owned by the verifier persona.*\. Command: aeat modelo export 303$/s);
     expect(outputs[4]!.output).toContain('aeat modelo list: ok');
     expect(project.aeatRuns()).toEqual(['modelo list']);
+    // apply_patch is read for the files it writes: the policy is not among the files it may touch.
+    expect(outputs[5]!.output).toMatch(/^Command blocked by PreToolUse hook: .*would change the persona-gate policy/);
+    expect(readFileSync(join(project.dir, '.claude', 'persona-gate.json'), 'utf8')).toBe(JSON.stringify(policy));
   });
 
   it('refuses an MCP tool outside the persona\'s scope and lets a read run', async () => {
