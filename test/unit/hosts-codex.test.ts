@@ -43,7 +43,7 @@ describe('codex: the recorded events, read into Claude Code terms', () => {
     const parsed = codex.readEvent(raw);
     expect(parsed.ok).toBe(true);
     if (!parsed.ok) return;
-    const event = parsed.event as Record<string, unknown>;
+    const event = parsed.event as unknown as Record<string, unknown>;
     const expected: Record<string, unknown> = { hook_event_name: eventName, session_id: SESSION, tool_name: tool, tool_input: input, cwd: raw.cwd, tool_use_id: callId };
     // An MCP tool's result is its content blocks, as Claude Code gives it.
     if (eventName === 'PostToolUse') expected.tool_response = tool.startsWith('mcp__') ? raw.tool_response.content : raw.tool_response;
