@@ -4,7 +4,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { hostCli } from '../helpers/host-cli';
 import { TAX_POLICY_PATH } from '../helpers/policy';
 import { HOOK, hooksJson, makeCodexProject, runCodex, type CodexProject, type CodexProjectOptions } from './support/codex';
-import { responsesToolOutputs, startResponsesModel, type ResponsesCall, type ResponsesModel, type ResponsesToolOutput } from './support/responses-model';
+import { responsesToolOutputs, startResponsesModel, type ResponsesCall, type ResponsesModel, type ResponsesToolOutput, type ResponsesTurn } from './support/responses-model';
 
 // The pinned Codex CLI, installed into the test cache on first use (a download the first time).
 beforeAll(() => {
@@ -24,7 +24,7 @@ afterEach(async () => {
   while (cleanup.length > 0) await cleanup.pop()!();
 });
 
-async function session(opts: { turns: ResponsesCall[][]; persona?: string; project?: CodexProjectOptions }): Promise<{ project: CodexProject; model: ResponsesModel; outputs: ResponsesToolOutput[]; ran: string[] }> {
+async function session(opts: { turns: ResponsesTurn[]; persona?: string; project?: CodexProjectOptions }): Promise<{ project: CodexProject; model: ResponsesModel; outputs: ResponsesToolOutput[]; ran: string[] }> {
   const model = await startResponsesModel(opts.turns);
   const project = makeCodexProject({ hooksJson: hooksJson(HOOK_COMMAND), trustHooks: true, ...opts.project });
   cleanup.push(() => model.close(), () => rmSync(dirname(project.dir), { recursive: true, force: true }));
@@ -38,13 +38,24 @@ async function session(opts: { turns: ResponsesCall[][]; persona?: string; proje
 const shell = (cmd: string): ResponsesCall[] => [{ name: 'exec_command', input: { cmd } }];
 const mcp = (tool: string, input: Record<string, unknown> = {}): ResponsesCall[] => [{ name: tool, namespace: 'mcp__aeat', input }];
 
-/** The example policy, with the modelo-preparer also allowed the shell (as a team that lets it run `aeat` would). */
+/**
+ * The example policy, with the modelo-preparer also allowed the shell (as a team that lets it run
+ * `aeat` would), strictly: Codex's `write_stdin` types into a running command without any hook, so
+ * a shell opened to read its stdin would run whatever is typed into it.
+ */
 function policyWithShell(): unknown {
   const policy = JSON.parse(readFileSync(TAX_POLICY_PATH, 'utf8'));
   policy.personas['modelo-preparer'].families.push('shell');
   policy.personas['modelo-preparer'].ceiling = 'process_exec';
+  policy.personas['modelo-preparer'].shell = 'strict';
   return policy;
 }
+
+/** Types into the last command the model started, by the session id Codex reported for it. */
+const typeInto = (chars: string): ResponsesTurn => (requests) => {
+  const id = /session ID (\d+)/.exec(JSON.stringify(requests.at(-1)?.body.input ?? []))?.[1];
+  return [{ name: 'write_stdin', input: { session_id: Number(id ?? 0), chars, yield_time_ms: 1500 } }];
+};
 
 describe('persona-gate inside the real Codex CLI', () => {
   it('gates the shell and MCP tools of a modelo-preparer: handoff refused, identity gate, allowed work runs', async () => {
@@ -59,6 +70,8 @@ describe('persona-gate inside the real Codex CLI', () => {
         shell('aeat modelo export 303'),
         shell('aeat modelo list'),
         [{ name: 'apply_patch', raw: '*** Begin Patch\n*** Update File: .claude/persona-gate.json\n@@\n-{\n+{"version": 1}\n*** End Patch\n' }],
+        [{ name: 'exec_command', input: { cmd: 'bash', tty: true, yield_time_ms: 500 } }],
+        typeInto('aeat modelo export 303\nexit\n'),
       ],
     });
     // The mutation before whoami was refused; after the whoami ran (PostToolUse, matched by call id) it ran.
@@ -72,6 +85,10 @@ describe('persona-gate inside the real Codex CLI', () => {
     // apply_patch is read for the files it writes: the policy is not among the files it may touch.
     expect(outputs[5]!.output).toMatch(/^Command blocked by PreToolUse hook: .*would change the persona-gate policy/);
     expect(readFileSync(join(project.dir, '.claude', 'persona-gate.json'), 'utf8')).toBe(JSON.stringify(policy));
+    // An interactive shell is refused under "shell": "strict", so there is nothing to type the handoff into.
+    expect(outputs[6]!.output).toMatch(/^Command blocked by PreToolUse hook: .*"shell": "strict".*\(bash reads commands from stdin\)/);
+    expect(outputs[7]!.output).toMatch(/^write_stdin failed/);
+    expect(project.aeatRuns()).toEqual(['modelo list']);
   });
 
   it('refuses an MCP tool outside the persona\'s scope and lets a read run', async () => {
@@ -79,6 +96,14 @@ describe('persona-gate inside the real Codex CLI', () => {
     expect(ran).toEqual(['modelo_list']);
     expect(outputs[0]!.output).toMatch(/^Tool call blocked by PreToolUse hook: .*the coordinator persona may not run modelo\.work\.create.*\. Tool: mcp__aeat__modelo_work_create$/s);
     expect(outputs[1]!.output).toContain('modelo 303 (draft)');
+  });
+
+  it('refuses a confirm-tier call, saying a person must approve it, with the profile read from the whoami that ran', async () => {
+    const { outputs, ran } = await session({ persona: 'verifier', turns: [mcp('whoami'), mcp('modelo_export', { modelo: '303' })] });
+    expect(ran).toEqual(['whoami']);
+    expect(outputs[1]!.output).toMatch(
+      /^Tool call blocked by PreToolUse hook: \[Active profile: Erika Example \(NIF 00000000T\)\] persona-gate: modelo\.export needs the user's confirmation\..*Codex cannot ask a person from here, so the call is denied: a person must approve it/s,
+    );
   });
 
   it('denies every call when the policy is broken, rather than failing open', async () => {

@@ -103,6 +103,10 @@ export function makeCodexProject(opts: CodexProjectOptions = {}): CodexProject {
     'sandbox_mode = "danger-full-access"',
     'check_for_update_on_startup = false',
     '',
+    // Codex would otherwise wait seconds at exit to send its analytics, which cannot leave the namespace.
+    '[analytics]',
+    'enabled = false',
+    '',
     '[features]',
     // Codex would otherwise try to sync its curated plugins from the network at startup.
     'plugins = false',
