@@ -1,9 +1,10 @@
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { hostCli } from '../helpers/host-cli';
 import { TAX_POLICY_PATH } from '../helpers/policy';
-import { HOOK, hooksJson, makeCodexProject, runCodex, type CodexProject, type CodexProjectOptions } from './support/codex';
+import { runCli } from '../helpers/cli';
+import { makeCodexProject, personaGateEnv, runCodex, trustCodexHooks, type CodexProject, type CodexProjectOptions } from './support/codex';
 import { responsesToolOutputs, startResponsesModel, type ResponsesCall, type ResponsesModel, type ResponsesToolOutput, type ResponsesTurn } from './support/responses-model';
 
 // The pinned Codex CLI, installed into the test cache on first use (a download the first time).
@@ -13,21 +14,32 @@ beforeAll(() => {
 
 /**
  * The real OpenAI Codex CLI (`codex exec`), driven by a scripted Responses API model on 127.0.0.1,
- * with persona-gate registered in $CODEX_HOME/hooks.json and trusted in config.toml the way Codex
- * records a user's trust (no `--dangerously-bypass-hook-trust`): Codex skips untrusted hooks.
+ * with persona-gate registered by `persona-gate init --host codex` ($CODEX_HOME/hooks.json) and
+ * trusted in config.toml the way Codex records a user's trust (no `--dangerously-bypass-hook-trust`):
+ * Codex skips an untrusted hook without a word.
  */
 
-const HOOK_COMMAND = `node ${JSON.stringify(HOOK)} hook --host codex`;
+/** Registers persona-gate as a user would: `init --host codex`, then the trust Codex asks of the user, unless init recorded it. */
+function register(project: CodexProject): void {
+  const init = runCli(['init', '--host', 'codex'], { env: personaGateEnv(project), cwd: project.dir });
+  expect(init.code, init.stderr).toBe(0);
+  if (!readFileSync(join(project.codexHome, 'config.toml'), 'utf8').includes('[hooks.state.')) trustCodexHooks(project);
+}
 
 const cleanup: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   while (cleanup.length > 0) await cleanup.pop()!();
 });
 
-async function session(opts: { turns: ResponsesTurn[]; persona?: string; project?: CodexProjectOptions }): Promise<{ project: CodexProject; model: ResponsesModel; outputs: ResponsesToolOutput[]; ran: string[] }> {
+async function session(opts: { turns: ResponsesTurn[]; persona?: string; project?: CodexProjectOptions; untrusted?: boolean }): Promise<{ project: CodexProject; model: ResponsesModel; outputs: ResponsesToolOutput[]; ran: string[] }> {
   const model = await startResponsesModel(opts.turns);
-  const project = makeCodexProject({ hooksJson: hooksJson(HOOK_COMMAND), trustHooks: true, ...opts.project });
+  const project = makeCodexProject(opts.project);
   cleanup.push(() => model.close(), () => rmSync(dirname(project.dir), { recursive: true, force: true }));
+  register(project);
+  if (opts.untrusted) {
+    const config = join(project.codexHome, 'config.toml');
+    writeFileSync(config, readFileSync(config, 'utf8').replace(/\[hooks\.state\.[^\]]*\]\ntrusted_hash = "[^"]*"\n/g, ''));
+  }
   const run = await runCodex(project, model.url, { env: opts.persona ? { PERSONA_GATE_PERSONA: opts.persona } : {} });
   expect(run.code, run.stderr).toBe(0);
   // Every scripted turn was answered: the session ran to its end.
@@ -116,5 +128,10 @@ describe('persona-gate inside the real Codex CLI', () => {
     expect(project.aeatRuns()).toEqual([]);
     expect(outputs.map((o) => o.output.startsWith('Command blocked by PreToolUse hook: ') || o.output.startsWith('Tool call blocked by PreToolUse hook: '))).toEqual([true, true]);
     for (const o of outputs) expect(o.output).toContain('is not valid');
+  });
+
+  it('is skipped by Codex, without a word, while the user has not trusted the registration (what doctor --host codex checks)', async () => {
+    const { ran } = await session({ persona: 'coordinator', untrusted: true, turns: [mcp('modelo_work_create', { modelo: '303' })] });
+    expect(ran).toEqual(['modelo_work_create']);
   });
 });

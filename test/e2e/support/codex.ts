@@ -20,6 +20,8 @@ export const HOOK = join(ROOT, 'dist', 'persona-gate.js');
 const MCP_SERVER = join(ROOT, 'test', 'e2e', 'support', 'mcp-server.mjs');
 
 export interface CodexProject {
+  /** Programs the test puts on Codex's PATH (and, through ~/.bash_profile, on its shell's). */
+  bin: string;
   /** The project directory: Codex's working root, trusted in config.toml. */
   dir: string;
   /** The temporary HOME; CODEX_HOME is `<home>/.codex`. */
@@ -42,10 +44,6 @@ export interface CodexProjectOptions {
   policy?: unknown;
   /** Raw policy text, for a broken policy. */
   policyText?: string;
-  /** The hooks.json to write into CODEX_HOME (the user layer); none when omitted. */
-  hooksJson?: HooksFile;
-  /** Record the user's trust in every hook of `hooksJson` in config.toml (else Codex skips them silently). */
-  trustHooks?: boolean;
   /** Extra TOML appended to config.toml. */
   extraConfig?: string;
   /** The model slug Codex asks for (decides which tools Codex offers). */
@@ -76,6 +74,11 @@ export function makeCodexProject(opts: CodexProjectOptions = {}): CodexProject {
   writeFileSync(aeat, `#!/bin/sh\nprintf '%s\\n' "$*" >> ${JSON.stringify(aeatLog)}\necho "aeat $*: ok"\n`);
   chmodSync(aeat, 0o755);
   writeFileSync(join(home, '.bash_profile'), `export PATH=${JSON.stringify(bin)}:"$PATH"\n`);
+
+  // `persona-gate` on PATH, as an installed package puts it: the command `init --host codex` registers.
+  const shim = join(bin, 'persona-gate');
+  writeFileSync(shim, `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(HOOK)} "$@"\n`);
+  chmodSync(shim, 0o755);
 
   // A hook that records what it is given and decides nothing.
   const recorder = join(bin, 'record-hook.cjs');
@@ -129,13 +132,11 @@ export function makeCodexProject(opts: CodexProjectOptions = {}): CodexProject {
     '',
     opts.extraConfig ?? '',
   ].join('\n');
-  const hooksPath = join(codexHome, 'hooks.json');
-  const trust = opts.hooksJson !== undefined && opts.trustHooks ? `\n${codexTrustToml(hooksPath, opts.hooksJson)}` : '';
-  writeFileSync(join(codexHome, 'config.toml'), config + trust);
-  if (opts.hooksJson !== undefined) writeFileSync(hooksPath, JSON.stringify(opts.hooksJson, null, 2));
+  writeFileSync(join(codexHome, 'config.toml'), config);
 
   const lines = (path: string) => (existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter(Boolean) : []);
   return {
+    bin,
     dir,
     home,
     codexHome,
@@ -159,6 +160,8 @@ export interface HooksFile {
   hooks: Record<string, { matcher?: string; hooks: { type: string; command: string; timeout?: number; async?: boolean; statusMessage?: string }[] }[]>;
 }
 
+/** Events Codex fires with no tool or source to match: it drops their matcher, and so does the hash. */
+const MATCHERLESS = new Set(['UserPromptSubmit', 'Stop']);
 const snake = (event: string) => event.replace(/(?<=[a-z])(?=[A-Z])/g, '_').toLowerCase();
 const sortedKeys = (v: unknown): unknown =>
   Array.isArray(v) ? v.map(sortedKeys) : v !== null && typeof v === 'object' ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortedKeys((v as Record<string, unknown>)[k])])) : v;
@@ -167,8 +170,9 @@ const sortedKeys = (v: unknown): unknown =>
  * Codex runs a hook from hooks.json only once the user has trusted it: config.toml's
  * `[hooks.state."<hooks.json path>:<event in snake case>:<group index>:<handler index>"]` holds
  * `trusted_hash`, the sha256 of the handler's normalised identity — `{event_name, matcher (when
- * set), hooks: [{type: "command", command, timeout (600 when unset), async (false when unset),
- * statusMessage (when set)}]}` — as JSON with every object's keys sorted and no whitespace.
+ * set, and not for UserPromptSubmit or Stop, which take none), hooks: [{type: "command", command,
+ * timeout (600 when unset), async (false when unset), statusMessage (when set)}]}` — as JSON with
+ * every object's keys sorted and no whitespace.
  * (Measured on Codex 0.171.0 against its own `hooks/list`.) Returns the TOML tables to append.
  */
 export function codexTrustToml(hooksPath: string, file: HooksFile): string {
@@ -179,13 +183,31 @@ export function codexTrustToml(hooksPath: string, file: HooksFile): string {
         const normalised: Record<string, unknown> = { type: 'command', command: handler.command, timeout: Math.max(1, handler.timeout ?? 600), async: handler.async ?? false };
         if (handler.statusMessage !== undefined) normalised.statusMessage = handler.statusMessage;
         const identity: Record<string, unknown> = { event_name: snake(event), hooks: [normalised] };
-        if (group.matcher !== undefined) identity.matcher = group.matcher;
+        if (group.matcher !== undefined && !MATCHERLESS.has(event)) identity.matcher = group.matcher;
         const hash = `sha256:${createHash('sha256').update(JSON.stringify(sortedKeys(identity))).digest('hex')}`;
         tables.push(`[hooks.state.${toml(`${hooksPath}:${snake(event)}:${g}:${h}`)}]\ntrusted_hash = ${toml(hash)}\n`);
       });
     });
   }
   return tables.join('\n');
+}
+
+/** The environment persona-gate's own commands run in for this project: its HOME and CODEX_HOME. */
+export function personaGateEnv(project: CodexProject): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('PERSONA_GATE_') && !k.startsWith('CODEX') && !k.startsWith('CLAUDE') && !k.startsWith('XDG_')) env[k] = v;
+  return { ...env, HOME: project.home, CODEX_HOME: project.codexHome, PATH: `${project.bin}:${process.env.PATH ?? '/usr/bin:/bin'}`, PERSONA_GATE_STATE_DIR: project.stateDir };
+}
+
+/**
+ * Records the user's trust in every hook of the project's $CODEX_HOME/hooks.json, as Codex's own
+ * review of a hook does (config.toml `[hooks.state]`), for a registration written by another hand.
+ */
+export function trustCodexHooks(project: CodexProject): void {
+  const hooksPath = join(project.codexHome, 'hooks.json');
+  const configPath = join(project.codexHome, 'config.toml');
+  const file = JSON.parse(readFileSync(hooksPath, 'utf8')) as HooksFile;
+  writeFileSync(configPath, `${readFileSync(configPath, 'utf8')}\n${codexTrustToml(hooksPath, file)}`);
 }
 
 export interface CodexRun {
@@ -253,6 +275,7 @@ export async function runCodex(
     CODEX_HOME: project.codexHome,
     SCRIPTED_MODEL_KEY: 'sk-test-not-a-key',
     PERSONA_GATE_STATE_DIR: project.stateDir,
+    PATH: `${project.bin}:${process.env.PATH ?? '/usr/bin:/bin'}`,
     RUST_LOG: 'warn',
     NO_COLOR: '1',
     ...opts.env,
