@@ -1,4 +1,4 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { hostCli } from '../helpers/host-cli';
@@ -84,6 +84,8 @@ describe('persona-gate inside the real Codex CLI', () => {
         [{ name: 'apply_patch', raw: '*** Begin Patch\n*** Update File: .claude/persona-gate.json\n@@\n-{\n+{"version": 1}\n*** End Patch\n' }],
         [{ name: 'exec_command', input: { cmd: 'bash', tty: true, yield_time_ms: 500 } }],
         typeInto('aeat modelo export 303\nexit\n'),
+        // Codex applies a patch given to `apply_patch` in a shell command itself, as a Bash call.
+        shell("apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: .claude/persona-gate.local.json\n+{}\n*** End Patch\nEOF\n"),
       ],
     });
     // The mutation before whoami was refused; after the whoami ran (PostToolUse, matched by call id) it ran.
@@ -100,6 +102,8 @@ describe('persona-gate inside the real Codex CLI', () => {
     // An interactive shell is refused under "shell": "strict", so there is nothing to type the handoff into.
     expect(outputs[6]!.output).toMatch(/^Command blocked by PreToolUse hook: .*"shell": "strict".*\(bash reads commands from stdin\)/);
     expect(outputs[7]!.output).toMatch(/^write_stdin failed/);
+    expect(outputs[8]!.output).toMatch(/^Command blocked by PreToolUse hook: .*hands a persona-gate policy, which guards this session, to apply_patch/);
+    expect(existsSync(join(project.dir, '.claude', 'persona-gate.local.json'))).toBe(false);
     expect(project.aeatRuns()).toEqual(['modelo list']);
   });
 
