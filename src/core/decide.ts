@@ -66,6 +66,8 @@ export interface ShellReading {
   opaque: string[];
   /** Catalogued programs named in a line that runs opaque code. */
   opaqueNames: string[];
+  /** The opaque code that a program takes from its stdin (a shell or an interpreter started without code). */
+  stdinCode: string[];
   /** What the line does to paths, for gate 0. */
   effects: { path: string; effect: PathEffect; pattern: boolean; program: string }[];
   /** Directories besides the event's cwd that relative paths may be relative to (`cd`, `-C DIR`). */
@@ -225,7 +227,7 @@ function shellMayRearm(index: PolicyIndex, event: ToolEvent, shell: ShellReading
  * than as a catalogued command, or that names one inside code the gate cannot read. Denied under a
  * persona, asked about unscoped. A persona with `"shell": "strict"` is refused all opaque code.
  */
-function shellRefusal(index: PolicyIndex, personaName: string | null, persona: PersonaDef | null, resolution: Resolution, shell: ShellReading | null, m: Messages): Ruling | null {
+function shellRefusal(index: PolicyIndex, personaName: string | null, persona: PersonaDef | null, resolution: Resolution, shell: ShellReading | null, m: Messages, options: DecideOptions): Ruling | null {
   const scoped = personaName !== null;
   if (resolution.unparsable !== undefined) {
     return { verdict: scoped ? 'deny' : 'ask', status: scoped ? 'permission_denied' : 'unknown_tool', gate: 'scope', rule: 'shell_unparsable', reason: m.shellUnparsable(resolution.unparsable) };
@@ -240,6 +242,11 @@ function shellRefusal(index: PolicyIndex, personaName: string | null, persona: P
   }
   if (persona?.shell === 'strict' && shell.opaque.length > 0) {
     return { verdict: 'deny', status: 'permission_denied', gate: 'scope', rule: 'shell_strict', reason: m.shellStrict(personaName!, shell.opaque[0]!) };
+  }
+  // Where the host feeds a running command's stdin unseen, code read from stdin is code never checked:
+  // refused under a persona, asked about unscoped when the policy catalogues shell programs at all.
+  if (options.unseenStdin === true && shell.stdinCode.length > 0 && (scoped || index.bashPrefixes().length > 0)) {
+    return { verdict: scoped ? 'deny' : 'ask', status: scoped ? 'permission_denied' : 'unlisted_command', gate: 'scope', rule: 'stdin_code', reason: m.stdinCode(shell.stdinCode[0]!, personaName, allowed()) };
   }
   return null;
 }
@@ -334,7 +341,7 @@ function judge(input: DecideInput, shell: ShellReading | null): Decision {
   });
   const scope = effectiveScope(persona.name, persona.def, stage.def, options);
 
-  const shellRuling = shellRefusal(index, persona.name, persona.def, resolution, shell, m);
+  const shellRuling = shellRefusal(index, persona.name, persona.def, resolution, shell, m, input.options);
   const refuseShell = (ruling: Ruling): Decision => {
     const ops: StateOp[] = ruling.verdict === 'ask' && shellMayRearm(index, event, shell) ? [{ op: 'rearm' }] : [];
     return base(ruling, { stage: stage.def?.name ?? null, scope, ops, findings: [...findings, { gate: 'scope', outcome: 'refuse', note: ruling.reason }] });

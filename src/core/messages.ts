@@ -41,6 +41,8 @@ export const en = {
     `persona-gate: ${key} is not in the policy's catalog. Ask the user to approve it or to add it to the catalog.`,
   protectedTarget: (what: string) =>
     `persona-gate: this call would change ${what}, which guards this session. Only the user may change it, outside the agent.`,
+  stdinCode: (what: string, persona: string | null, allowed: readonly string[]) =>
+    `persona-gate: ${what}, and this host can give a running command input later without persona-gate seeing it, so what it would run is never checked. Run each command as its own call instead${allowed.length > 0 ? ` (${persona === null ? 'the policy\'s commands' : `the ${persona} persona's commands`}: ${list(allowed)})` : ''}, or pass the code with -c.`,
   patchUnreadable: (tool: string) =>
     `persona-gate: cannot tell which files this ${tool} call writes (no file named in its patch), so it cannot be checked against the files that guard this session. Send a patch that names each file it changes.`,
   askWithoutHost: (host: string, reason: string) =>
@@ -163,6 +165,8 @@ export const es: Messages = {
     `persona-gate: ${key} no está en el catálogo de la política. Pide al usuario que lo apruebe o que lo añada al catálogo.`,
   protectedTarget: (what) =>
     `persona-gate: esta llamada cambiaría ${what}, que protege esta sesión. Solo el usuario puede cambiarlo, fuera del agente.`,
+  stdinCode: (what, persona, allowed) =>
+    `persona-gate: ${what}, y este host puede dar entrada a una orden en marcha más tarde sin que persona-gate la vea, así que lo que ejecutaría nunca se comprueba. Ejecuta cada orden como una llamada propia${allowed.length > 0 ? ` (${persona === null ? 'las órdenes de la política' : `las órdenes de la persona ${persona}`}: ${list(allowed)})` : ''}, o pasa el código con -c.`,
   patchUnreadable: (tool) =>
     `persona-gate: no se sabe qué ficheros escribe esta llamada a ${tool} (su parche no nombra ninguno), así que no se puede comprobar frente a los ficheros que protegen esta sesión. Envía un parche que nombre cada fichero que cambia.`,
   askWithoutHost: (host, reason) =>

@@ -71,6 +71,11 @@ export interface DecideOptions {
   persona?: string;
   /** `explain --stage`: replaces the session's stage. */
   stage?: string;
+  /**
+   * The host lets a running command be given input later without a hook event (Codex's
+   * write_stdin): a program that takes its code from stdin is then code the gate never sees.
+   */
+  unseenStdin?: boolean;
 }
 
 /**

@@ -93,6 +93,7 @@ function handleToolEvent(ctx: HookContext, event: ToolEvent, index: PolicyIndex,
   const options = {
     confirmOn: ctx.args.confirmOn,
     dispatch: { allowedTools: ctx.args.allowedTools, sideEffectLevel: ctx.args.sideEffectLevel },
+    unseenStdin: ctx.host.unseenStdin === true,
   };
   const result = store.transact(event.session_id, ctx.deadline, (state) => {
     const decision = decide({ event, index, state, env: ctx.env, options, isProtected, shell: lazyShellResolver, locale: ctx.locale });

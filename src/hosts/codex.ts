@@ -44,6 +44,8 @@ export const codex: HostAdapter = {
   name: 'codex',
   title: 'Codex',
   asks: false,
+  // write_stdin gives a command started by an earlier call its input, and sends no hook event.
+  unseenStdin: true,
   readEvent,
   answer: claudeDenyOnly,
   blockUnread: exitTwo,

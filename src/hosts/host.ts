@@ -20,6 +20,8 @@ export interface HostAdapter {
   readonly title: string;
   /** Whether the host honours `ask`. Where it does not, `ask` is answered as a deny saying a person must approve. */
   readonly asks: boolean;
+  /** Whether a running command can be given input later with no hook event (a program reading code from stdin is then refused). */
+  readonly unseenStdin?: boolean;
   /** The host's event, read into the internal form. */
   readEvent(json: unknown): EventParse;
   /** The answer to a pre-tool call. `ask` arrives only where `asks` is true. */

@@ -608,6 +608,30 @@ function classify(inv: Invocation, functions: ReadonlySet<string>, powershell: b
   return { level: 'process_exec', kind: 'exec', opaque: `${inv.name} runs code persona-gate cannot read`, effects: [] };
 }
 
+/** Interpreters with a read-eval-print loop: started without code, they run what arrives on stdin. */
+const REPL = /^(python[\d.]*|pypy[\d.]*|node|nodejs|ruby|irb|pry|perl|php|lua|luajit|deno|bun|tclsh|wish|julia|ghci|jshell|R)$/;
+/** Their options that take the code (or a module) to run, so that stdin is not read as code. */
+const CODE_OPTIONS = /^(-[a-zA-Z]*[cemp]|--eval|--print|--command|-r|--require)$/;
+
+/**
+ * A program that takes its code from stdin: a shell with neither `-c` nor a script, an interpreter
+ * with neither code nor a script (or told `-`, `-i`, `repl`). On a host that lets a running
+ * command be given input later without a hook event (Codex's write_stdin), what it then runs is
+ * never seen.
+ */
+function readsCodeFromStdin(inv: Invocation, opaque: string): boolean {
+  if (/reads commands from stdin/.test(opaque)) return true;
+  const base = inv.name.slice(inv.name.lastIndexOf('/') + 1);
+  if (!REPL.test(base)) return false;
+  const args = inv.args.map((w) => w.text);
+  if (args.some((a) => a === '-' || a === '-i' || a === '--interactive' || a === 'repl')) return true;
+  for (let i = 0; i < args.length; i++) {
+    if (CODE_OPTIONS.test(args[i]!)) return false;
+    if (!args[i]!.startsWith('-')) return false;
+  }
+  return true;
+}
+
 const unreadable = (detail: string): ShellReading => ({
   matched: [],
   level: 'process_exec',
@@ -615,6 +639,7 @@ const unreadable = (detail: string): ShellReading => ({
   unlisted: [],
   opaque: [],
   opaqueNames: [],
+  stdinCode: [],
   effects: [],
   directories: [],
   gateCommands: [],
@@ -939,6 +964,7 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent): ShellReadin
   const invocations: ShellInvocationSummary[] = [];
   const unlisted: string[] = [];
   const opaque: string[] = [];
+  const stdinCode: string[] = [];
   const effects: ShellReading['effects'] = [];
   const gateCommands: string[] = [];
   let level: Level = 'none';
@@ -1059,6 +1085,7 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent): ShellReadin
     if (classified.opaque) {
       opaque.push(classified.opaque);
       opaqueProgram ??= inv.name;
+      if (readsCodeFromStdin(inv, classified.opaque)) stdinCode.push(classified.opaque);
     }
     for (const e of classified.effects) {
       const problem = addEffect(e.path, e.effect, inv.name);
@@ -1114,6 +1141,7 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent): ShellReadin
     invocations,
     unlisted,
     opaque,
+    stdinCode,
     opaqueNames: opaqueNames.filter((n) => n !== 'persona-gate'),
     effects,
     directories: directories ?? [],

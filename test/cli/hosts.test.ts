@@ -221,6 +221,32 @@ describe('hook --host: what the adapters read', () => {
     expect(elsewhere.stdout).not.toContain('which guards this session');
   });
 
+  it.each([
+    ['bash', true],
+    ['cat | bash', true],
+    ['python3', true],
+    ['python3 -i tool.py', true],
+    ['node', true],
+    ['env sh', true],
+    ['bash -c "ls -la"', false],
+    ['python3 tool.py', false],
+    ['python3 -c "print(1)"', false],
+    ['node -e 1', false],
+    ['ls -la', false],
+  ] as const)('codex, whose write_stdin feeds a running command unseen: %s', (command, refused) => {
+    const policy = JSON.parse(readFileSync(TAX_POLICY_PATH, 'utf8'));
+    policy.personas['modelo-preparer'].families.push('shell');
+    policy.personas['modelo-preparer'].ceiling = 'process_exec';
+    delete policy.identity;
+    const s = setup(JSON.stringify(policy), { PERSONA_GATE_PERSONA: 'modelo-preparer' });
+    const codex = runCli(['hook', '--host', 'codex'], { input: hostEvent('codex', 'pre', 'Bash', { command }), env: s.env });
+    if (refused) expect(JSON.parse(codex.stdout).hookSpecificOutput.permissionDecisionReason).toContain('can give a running command input later without persona-gate seeing it');
+    else expect(codex.stdout).toBe('');
+    // Claude Code gives a command no input after the call: the same line is not refused there.
+    const claude = runCli(['hook'], { input: JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 's', tool_name: 'Bash', tool_input: { command }, tool_use_id: 't', cwd: '/tmp' }), env: s.env });
+    expect(claude.stdout).toBe('');
+  });
+
   it("Gemini's MCP names take the server from mcp_context, even with an underscore in it", () => {
     const policy = JSON.parse(readFileSync(TAX_POLICY_PATH, 'utf8'));
     for (const command of Object.values(policy.catalog.commands) as { tools?: string[] }[]) command.tools = command.tools?.map((t) => t.replace('mcp__aeat__', 'mcp__tax_es__'));
