@@ -24,6 +24,8 @@ export interface CopilotProjectOptions extends Omit<ProjectOptions, 'hookCommand
   hookEvents?: readonly string[];
   /** The hook entry's timeout, in seconds. */
   hookTimeout?: number;
+  /** Record the project as trusted in ~/.copilot/config.json (as accepting Copilot's trust prompt does): Copilot reads a project's hooks only then. */
+  trustFolder?: boolean;
 }
 
 export interface CopilotProject extends Project {
@@ -54,6 +56,7 @@ export function makeCopilotProject(opts: CopilotProjectOptions = {}): CopilotPro
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'e2e.json'), copilotHooksFile(opts.hookCommand, opts.hookEvents, opts.hookTimeout));
   }
+  if (opts.trustFolder) writeFileSync(join(copilotHome, 'config.json'), JSON.stringify({ trustedFolders: [project.dir] }));
   const stub = aeatStub(project.dir);
   return { ...project, aeatLog: stub.log, aeatRan: stub.ran, pathDirs: [stub.bin] };
 }

@@ -1,5 +1,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { cleanEnv, runCli } from '../../helpers/cli';
+import { HOOK } from './project';
 
 /**
  * Pieces every host harness of this folder shares: a recording `aeat` program for the shell tool,
@@ -54,4 +56,11 @@ export function recordingHook(dir: string): { command: string; log: string; even
             .map((l) => JSON.parse(l))
         : [],
   };
+}
+
+/** Registers the built hook for HOST in the project with `persona-gate init --host HOST`, as a user would; returns what init printed. */
+export function initHost(host: string, project: { dir: string; home: string }): string {
+  const r = runCli(['init', '--host', host, '--dir', project.dir, '--command', `node ${JSON.stringify(HOOK)} hook`], { env: cleanEnv({ HOME: project.home }) });
+  if (r.code !== 0) throw new Error(`init --host ${host} failed: ${r.stderr}`);
+  return r.stdout + r.stderr;
 }
