@@ -93,7 +93,8 @@ export async function startChatModel(turns: ToolUse[][]): Promise<ChatModel> {
       requests.push({ path, body });
       const hasTools = Array.isArray(body.tools) && body.tools.length > 0;
       const turn = hasTools ? queue.shift() : undefined;
-      const calls = (turn ?? []).map((t) => ({ id: `call_e2e_${++counter}`, name: t.name, arguments: JSON.stringify(t.input) }));
+      // A string input is sent as the raw arguments: a freeform tool (Droid's ApplyPatch for GPT models) takes its text as is.
+      const calls = (turn ?? []).map((t) => ({ id: `call_e2e_${++counter}`, name: t.name, arguments: typeof t.input === 'string' ? t.input : JSON.stringify(t.input) }));
       send(res, body, calls, turn ? null : 'done');
     });
   });
