@@ -197,7 +197,9 @@ async function runHook(argv: readonly string[], env: Env, host: HostAdapter | nu
 function handleEvent(ctx: HookContext, event: HookEvent, prefs: Preferences): HookResponse {
   const { env, stateDir, started } = ctx;
   const m0 = messagesFor(ctx.locale);
-  const location = locatePolicy({ explicit: ctx.args.config, env, userDefault: prefs.policy, cwd: event.cwd });
+  // Where the host lets the model choose the event's cwd (Codex: the command's workdir), the policy is
+  // looked for from the session's own directory, the one the host started the hook in.
+  const location = locatePolicy({ explicit: ctx.args.config, env, userDefault: prefs.policy, cwd: ctx.host.cwdFromModel === true ? process.cwd() : event.cwd });
   let store: StateStore | null = null;
   let stateProblem: string | null = null;
   try {

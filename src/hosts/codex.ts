@@ -46,6 +46,8 @@ export const codex: HostAdapter = {
   asks: false,
   // write_stdin gives a command started by an earlier call its input, and sends no hook event.
   unseenStdin: true,
+  // A command's workdir becomes the event's cwd.
+  cwdFromModel: true,
   readEvent,
   answer: claudeDenyOnly,
   blockUnread: exitTwo,

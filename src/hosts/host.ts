@@ -20,6 +20,8 @@ export interface HostAdapter {
   readonly title: string;
   /** Whether the host honours `ask`. Where it does not, `ask` is answered as a deny saying a person must approve. */
   readonly asks: boolean;
+  /** Whether the event's cwd is one the model chose (then the policy is looked for from the hook's own directory, the session's). */
+  readonly cwdFromModel?: boolean;
   /** Whether a running command can be given input later with no hook event (a program reading code from stdin is then refused). */
   readonly unseenStdin?: boolean;
   /** The host's event, read into the internal form. */

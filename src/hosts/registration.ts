@@ -70,7 +70,7 @@ export const HOST_REGISTRATIONS: Record<Exclude<HostName, 'claude-code'>, HostRe
   codex: {
     host: 'codex',
     title: 'Codex',
-    layout: claudeStyle(PRE_POST, 's'),
+    layout: claudeStyle([...PRE_POST, { name: 'SessionStart', role: 'session', matcher: null }], 's'),
     file: (_dir, env) => ({ path: join(codexHome(env), 'hooks.json'), level: 'user' }),
     files: (_dir, env) => [join(codexHome(env), 'hooks.json')],
     setsProjectDir: false,

@@ -157,6 +157,40 @@ describe('doctor --host', () => {
   });
 });
 
+describe('codex: the trust Codex needs before it runs a hook', () => {
+  it('init records it in the user config.toml (keeping the rest), doctor checks it, uninstall takes it back', () => {
+    const p = project();
+    const config = join(p.home, '.codex', 'config.toml');
+    mkdirSync(join(p.home, '.codex'), { recursive: true });
+    writeFileSync(config, 'model = "x"\n\n[projects."/srv/a"]\ntrust_level = "trusted"\n');
+    const r = runCli(['init', '--host', 'codex', '--dir', p.dir], { env: p.env });
+    expect(r.stdout).toContain(`recorded the trust of persona-gate's 3 hook entries in ${config}`);
+    const hooksPath = join(p.home, '.codex', 'hooks.json');
+    const toml = readFileSync(config, 'utf8');
+    expect(toml.startsWith('model = "x"\n\n[projects."/srv/a"]\ntrust_level = "trusted"\n')).toBe(true);
+    // The hash Codex 0.171.0 computes for this entry (read back from its own hook listing).
+    expect(toml).toContain(`[hooks.state."${hooksPath}:pre_tool_use:0:0"]\ntrusted_hash = "sha256:4f80dda5f0b4dcebffcb487e29401bad2140fed13284560c75fa606a601a2900"`);
+    expect(runCli(['init', '--host', 'codex', '--dir', p.dir], { env: p.env }).stdout).toContain(`${config} already trusts persona-gate's hook entries`);
+    const ok = runCli(['doctor', '--host', 'codex', '--dir', p.dir], { env: p.env, cwd: p.dir });
+    expect(ok.stdout).toContain(`ok    Codex trusts the hook ${hooksPath}:pre_tool_use:0:0`);
+    expect(ok.code).toBe(0);
+    // A changed timeout is another hook for Codex: skipped until trusted again.
+    const hooks = json(hooksPath);
+    hooks.hooks.PreToolUse[0].hooks[0].timeout = 30;
+    writeFileSync(hooksPath, JSON.stringify(hooks));
+    const modified = runCli(['doctor', '--host', 'codex', '--dir', p.dir], { env: p.env, cwd: p.dir });
+    expect(modified.code).toBe(1);
+    expect(modified.stdout).toContain(`FAIL  the trust recorded for the hook ${hooksPath}:pre_tool_use:0:0 in ${config} is for another command, timeout or matcher`);
+    writeFileSync(config, `${readFileSync(config, 'utf8')}\n[hooks.state."${hooksPath}:post_tool_use:0:0"]\nenabled = false\n`);
+    const off = runCli(['doctor', '--host', 'codex', '--dir', p.dir], { env: p.env, cwd: p.dir });
+    expect(off.stdout).toContain(`FAIL  ${config} switches the hook ${hooksPath}:post_tool_use:0:0 off (enabled = false)`);
+    runCli(['init', '--host', 'codex', '--dir', p.dir], { env: p.env });
+    expect(runCli(['doctor', '--host', 'codex', '--dir', p.dir], { env: p.env, cwd: p.dir }).code).toBe(0);
+    runCli(['uninstall', '--host', 'codex', '--dir', p.dir], { env: p.env });
+    expect(readFileSync(config, 'utf8')).toBe('model = "x"\n\n[projects."/srv/a"]\ntrust_level = "trusted"\n');
+  });
+});
+
 describe('doctor --host qwen', () => {
   it("fails where a project switches every hook off, passes where the system settings pin them on", () => {
     const p = project();

@@ -1,9 +1,10 @@
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { en } from '../../src/core/messages';
 import { cleanEnv, denyJson, runCli, runCliAsync, tempDir } from '../helpers/cli';
-import { TAX_POLICY_PATH } from '../helpers/policy';
+import { ROOT, TAX_POLICY_PATH } from '../helpers/policy';
 
 /**
  * `hook --host H` against the built bundle: every verdict and every failure of SPEC §5 in the form
@@ -14,7 +15,7 @@ type Host = 'codex' | 'copilot' | 'gemini' | 'qwen' | 'droid';
 
 /** Each host's event names, shell tool, and a tool call that writes a file (path → input). */
 const HOSTS: Record<Host, { pre: string; post: string; shell: string; title: string; callId: boolean; write: [string, (path: string) => Record<string, unknown>] }> = {
-  codex: { pre: 'PreToolUse', post: 'PostToolUse', shell: 'Bash', title: 'Codex', callId: true, write: ['apply_patch', (p) => ({ input: `*** Begin Patch\n*** Add File: ${p}\n+{}\n*** End Patch\n` })] },
+  codex: { pre: 'PreToolUse', post: 'PostToolUse', shell: 'Bash', title: 'Codex', callId: true, write: ['apply_patch', (p) => ({ command: `*** Begin Patch\n*** Add File: ${p}\n+{}\n*** End Patch\n` })] },
   copilot: { pre: 'PreToolUse', post: 'PostToolUse', shell: 'Bash', title: 'Copilot', callId: false, write: ['create', (p) => ({ path: p, file_text: '{}' })] },
   gemini: { pre: 'BeforeTool', post: 'AfterTool', shell: 'run_shell_command', title: 'Gemini CLI', callId: false, write: ['write_file', (p) => ({ file_path: p, content: '{}' })] },
   qwen: { pre: 'PreToolUse', post: 'PostToolUse', shell: 'run_shell_command', title: 'Qwen Code', callId: true, write: ['write_file', (p) => ({ file_path: p, content: '{}' })] },
@@ -245,6 +246,21 @@ describe('hook --host: what the adapters read', () => {
     // Claude Code gives a command no input after the call: the same line is not refused there.
     const claude = runCli(['hook'], { input: JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 's', tool_name: 'Bash', tool_input: { command }, tool_use_id: 't', cwd: '/tmp' }), env: s.env });
     expect(claude.stdout).toBe('');
+  });
+
+  it("codex: a workdir the model chose is not where the policy is looked for", () => {
+    const session = tempDir('pg-codex-session-');
+    mkdirSync(join(session, '.claude'));
+    writeFileSync(join(session, '.claude', 'persona-gate.json'), readFileSync(TAX_POLICY_PATH, 'utf8'));
+    const elsewhere = tempDir('pg-codex-elsewhere-');
+    mkdirSync(join(elsewhere, '.claude'));
+    const lax = JSON.parse(readFileSync(TAX_POLICY_PATH, 'utf8'));
+    for (const p of Object.values(lax.catalog.commands) as { owner?: string }[]) delete p.owner;
+    writeFileSync(join(elsewhere, '.claude', 'persona-gate.json'), JSON.stringify(lax));
+    const env = cleanEnv({ PERSONA_GATE_STATE_DIR: join(session, 'state'), HOME: session, PERSONA_GATE_PERSONA: 'modelo-preparer' });
+    const event = JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 's', tool_name: 'mcp__aeat__modelo_export', tool_input: {}, tool_use_id: 't', cwd: elsewhere });
+    const r = spawnSync(process.execPath, [join(ROOT, 'dist', 'persona-gate.js'), 'hook', '--host', 'codex'], { input: event, env, cwd: session, encoding: 'utf8' });
+    expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecisionReason).toContain('owned by the verifier persona');
   });
 
   it("Gemini's MCP names take the server from mcp_context, even with an underscore in it", () => {

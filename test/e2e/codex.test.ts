@@ -4,7 +4,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { hostCli } from '../helpers/host-cli';
 import { TAX_POLICY_PATH } from '../helpers/policy';
 import { runCli } from '../helpers/cli';
-import { makeCodexProject, personaGateEnv, runCodex, trustCodexHooks, type CodexProject, type CodexProjectOptions } from './support/codex';
+import { codexTrustToml, makeCodexProject, personaGateEnv, runCodex, type CodexProject, type CodexProjectOptions } from './support/codex';
 import { responsesToolOutputs, startResponsesModel, type ResponsesCall, type ResponsesModel, type ResponsesToolOutput, type ResponsesTurn } from './support/responses-model';
 
 // The pinned Codex CLI, installed into the test cache on first use (a download the first time).
@@ -19,11 +19,18 @@ beforeAll(() => {
  * Codex skips an untrusted hook without a word.
  */
 
-/** Registers persona-gate as a user would: `init --host codex`, then the trust Codex asks of the user, unless init recorded it. */
+/**
+ * Registers persona-gate as a user would: `init --host codex`, which also records the trust Codex
+ * asks of the user. The trust is checked against the recipe measured on Codex (codexTrustToml's
+ * tables, computed independently): the same tables, byte for byte.
+ */
 function register(project: CodexProject): void {
   const init = runCli(['init', '--host', 'codex'], { env: personaGateEnv(project), cwd: project.dir });
   expect(init.code, init.stderr).toBe(0);
-  if (!readFileSync(join(project.codexHome, 'config.toml'), 'utf8').includes('[hooks.state.')) trustCodexHooks(project);
+  const config = join(project.codexHome, 'config.toml');
+  const byInit = readFileSync(config, 'utf8');
+  const hooksPath = join(project.codexHome, 'hooks.json');
+  for (const table of codexTrustToml(hooksPath, JSON.parse(readFileSync(hooksPath, 'utf8'))).split('\n\n')) expect(byInit).toContain(table.trim());
 }
 
 const cleanup: (() => Promise<void> | void)[] = [];
@@ -52,14 +59,13 @@ const mcp = (tool: string, input: Record<string, unknown> = {}): ResponsesCall[]
 
 /**
  * The example policy, with the modelo-preparer also allowed the shell (as a team that lets it run
- * `aeat` would), strictly: Codex's `write_stdin` types into a running command without any hook, so
- * a shell opened to read its stdin would run whatever is typed into it.
+ * `aeat` would), not strictly: Codex's `write_stdin` types into a running command without any hook,
+ * so under --host codex a program that reads its code from stdin is refused all the same.
  */
 function policyWithShell(): unknown {
   const policy = JSON.parse(readFileSync(TAX_POLICY_PATH, 'utf8'));
   policy.personas['modelo-preparer'].families.push('shell');
   policy.personas['modelo-preparer'].ceiling = 'process_exec';
-  policy.personas['modelo-preparer'].shell = 'strict';
   return policy;
 }
 
@@ -99,8 +105,8 @@ describe('persona-gate inside the real Codex CLI', () => {
     // apply_patch is read for the files it writes: the policy is not among the files it may touch.
     expect(outputs[5]!.output).toMatch(/^Command blocked by PreToolUse hook: .*would change the persona-gate policy/);
     expect(readFileSync(join(project.dir, '.claude', 'persona-gate.json'), 'utf8')).toBe(JSON.stringify(policy));
-    // An interactive shell is refused under "shell": "strict", so there is nothing to type the handoff into.
-    expect(outputs[6]!.output).toMatch(/^Command blocked by PreToolUse hook: .*"shell": "strict".*\(bash reads commands from stdin\)/);
+    // An interactive shell is refused (write_stdin would feed it unseen), so there is nothing to type the handoff into.
+    expect(outputs[6]!.output).toMatch(/^Command blocked by PreToolUse hook: persona-gate: bash reads commands from stdin, and this host can give a running command input later without persona-gate seeing it/);
     expect(outputs[7]!.output).toMatch(/^write_stdin failed/);
     expect(outputs[8]!.output).toMatch(/^Command blocked by PreToolUse hook: .*hands a persona-gate policy, which guards this session, to apply_patch/);
     expect(existsSync(join(project.dir, '.claude', 'persona-gate.local.json'))).toBe(false);

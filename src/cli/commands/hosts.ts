@@ -8,6 +8,7 @@ import { CLI_MESSAGES, cliLocale, type CliMessages } from '../messages';
 import { isObject, onPath, readSettings, type Finding, type Json } from './hardened';
 import { EXAMPLES, GLOBAL_HOOK_COMMAND, installedInProject, isGateHook, machineSpecificPath, mergeHooks, PROJECT_HOOK_COMMAND, removeHooks, writeStarterPolicy } from './init';
 import { commandTarget, policyFinding, renderFindings, stateFindingFor } from './doctor';
+import { codexTrust, readCodexTrust, withCodexTrust } from './codex-trust';
 
 export type OtherHost = Exclude<HostName, 'claude-code'>;
 
@@ -143,6 +144,50 @@ function qwenSwitches(dir: string, env: Env, t: CliMessages): Finding[] {
   return findings;
 }
 
+const codexConfig = (env: Env) => join(env.CODEX_HOME?.trim() || join(env.HOME?.trim() || process.env.HOME || '', '.codex'), 'config.toml');
+
+function readText(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+/** Records the user's trust in persona-gate's handlers of Codex's hooks.json (Codex skips untrusted hooks without a word). */
+function recordCodexTrust(hooksPath: string, hooksFile: Json, env: Env, t: CliMessages): string {
+  const config = codexConfig(env);
+  const before = readText(config);
+  const trust = codexTrust(hooksPath, hooksFile);
+  const after = withCodexTrust(before, new Set(trust.map((x) => x.key)), trust);
+  if (after === before) return t.codexTrustKept(config);
+  mkdirSync(dirname(config), { recursive: true });
+  writeFileSync(config, after);
+  return t.codexTrusted(trust.length, config);
+}
+
+function codexTrustFindings(reg: HostRegistration, dir: string, env: Env, t: CliMessages): Finding[] {
+  const config = codexConfig(env);
+  const tables = readCodexTrust(readText(config));
+  const findings: Finding[] = [];
+  for (const file of reg.files(dir, env)) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(readFileSync(file, 'utf8'));
+    } catch {
+      continue;
+    }
+    if (!isObject(parsed)) continue;
+    for (const { key, hash } of codexTrust(file, parsed)) {
+      const table = tables.get(key);
+      if (table?.enabled === false) findings.push({ level: 'fail', text: t.checkCodexDisabled(key, config), fix: t.fixRegisterHost('codex') });
+      else if (table?.hash === hash) findings.push({ level: 'ok', text: t.checkCodexTrusted(key) });
+      else findings.push({ level: 'fail', text: table ? t.checkCodexModified(key, config) : t.checkCodexUntrusted(key, config), fix: t.fixRegisterHost('codex') });
+    }
+  }
+  return findings;
+}
+
 function writeJson(path: string, value: Json): void {
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, `${JSON.stringify(value, null, 2)}\n`);
@@ -167,6 +212,7 @@ export function initHost(env: Env, host: OtherHost, opts: { dir?: string; exampl
     for (const old of merged.replaced) lines.push(t.initReplaced(old));
     lines.push(t.initRegistered(path, (merged.changed.length > 0 ? merged.changed : reg.layout.events.map((e) => e.name)).join(', ')));
   } else lines.push(t.initUnchanged(path));
+  if (host === 'codex') lines.push(recordCodexTrust(path, merged.settings, env, t));
   if (host === 'gemini') {
     const trust = geminiTrust(dir, env);
     if (trust.trusted) lines.push(t.hostTrustKept(dir, trust.path));
@@ -219,6 +265,7 @@ export function doctorHost(env: Env, host: OtherHost, opts: { dir?: string; json
     findings.push(...geminiSwitches(dir, env, t));
   }
   if (host === 'qwen') findings.push(...qwenSwitches(dir, env, t));
+  if (host === 'codex') findings.push(...codexTrustFindings(reg, dir, env, t));
   findings.push(...policyFinding(env, dir, t, locale));
   findings.push(stateFindingFor(env, t));
   const letsThrough = t.hostFailsOpen[host];
@@ -240,6 +287,13 @@ export function uninstallHost(env: Env, host: OtherHost, opts: { dir?: string; p
   const { settings, original } = readSettings(path, t);
   const lines: string[] = [];
   const { settings: next, removed } = removeHooks(settings, reg.layout);
+  if (host === 'codex' && removed.length > 0) {
+    // The trust of the entries that go goes with them.
+    const config = codexConfig(env);
+    const before = readText(config);
+    const after = withCodexTrust(before, new Set(codexTrust(path, settings).map((x) => x.key)), []);
+    if (after !== before) writeFileSync(config, after);
+  }
   if (original === null || removed.length === 0) lines.push(t.uninstallNothing(path));
   else {
     // A file left with nothing but the fields every such file carries was persona-gate's alone.
