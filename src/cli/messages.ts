@@ -254,7 +254,10 @@ export const cliEn = {
       'Codex has no ask: persona-gate answers a call that needs a person with a deny',
     ],
     copilot: [
-      'a hook that times out lets the tool run (persona-gate denies at its own deadline, 5 s, before the 10 s timeout)',
+      'a hook that times out, or prints something other than JSON with exit 0, lets the tool run (persona-gate denies at its own deadline, 5 s, before the 10 s timeout)',
+      "in a folder it does not trust, Copilot skips the project's .github/hooks without a word (init trusts the folder; doctor checks)",
+      'disableAllHooks: true in .github/copilot/settings.json or settings.local.json of a trusted folder switches every hook off, the user-level ones included (doctor checks)',
+      "a trusted project's .claude/settings.json hooks also run, with Copilot's events",
       'Copilot has no ask: persona-gate answers a call that needs a person with a deny',
     ],
     gemini: [
@@ -272,7 +275,7 @@ export const cliEn = {
       'headless, an ask is a deny; persona-gate answers a call that needs a person with a deny',
     ],
     droid: [
-      'a hook that exits 1 or times out lets the tool run (persona-gate denies at its own deadline, 5 s, before the 10 s timeout)',
+      'a hook that exits 1, crashes, times out or prints something other than JSON lets the tool run (persona-gate denies at its own deadline, 5 s, before the 10 s timeout)',
       "an ask does not block under --auto high: persona-gate answers a call that needs a person with a deny",
       'a hooks.json wrapped in {"hooks": …} is ignored without a word (init writes the events at the top level)',
     ],
@@ -284,6 +287,10 @@ export const cliEn = {
   checkHostUntrusted: (dir: string, path: string) => `${dir} is not a trusted folder in ${path}: Gemini CLI skips the project's hooks there`,
   badHost: (value: string, names: string) => `--host takes ${names}, not ${value}`,
   hardenedClaudeOnly: () => '--hardened is for Claude Code (its sandbox and managed settings); leave it out with --host',
+  copilotTrusted: (dir: string, path: string) => `trusted ${dir} in ${path}: Copilot reads a project's .github/hooks only in a trusted folder, and skips them without a word elsewhere`,
+  checkCopilotUntrusted: (dir: string, path: string) => `${dir} is not a trusted folder in ${path}: Copilot skips the project's .github/hooks without a word, and every tool runs`,
+  checkCopilotHooksOff: (file: string) => `${file} switches every Copilot hook off (disableAllHooks: true), the user-level ones included: persona-gate is never asked`,
+  fixCopilotHooksOff: () => 'remove that setting',
   codexTrusted: (count: number, path: string) => `recorded the trust of persona-gate's ${count} hook entries in ${path}: Codex skips a hook it has not trusted, without a word`,
   codexTrustKept: (path: string) => `${path} already trusts persona-gate's hook entries`,
   checkCodexTrusted: (key: string) => `Codex trusts the hook ${key}`,
@@ -540,7 +547,10 @@ export const cliEs: CliMessages = {
       'Codex no tiene ask: persona-gate responde con un deny a la llamada que necesita a una persona',
     ],
     copilot: [
-      'un hook que agota el tiempo deja ejecutar la herramienta (persona-gate deniega en su propio plazo, 5 s, antes del límite de 10 s)',
+      'un hook que agota el tiempo, o imprime algo que no es JSON con 0, deja ejecutar la herramienta (persona-gate deniega en su propio plazo, 5 s, antes del límite de 10 s)',
+      'en una carpeta sin confianza, Copilot omite sin aviso los .github/hooks del proyecto (init marca la carpeta; doctor lo comprueba)',
+      'disableAllHooks: true en .github/copilot/settings.json o settings.local.json de una carpeta de confianza desactiva todos los hooks, también los de usuario (doctor lo comprueba)',
+      'también se ejecutan los hooks del .claude/settings.json de un proyecto de confianza, con los eventos de Copilot',
       'Copilot no tiene ask: persona-gate responde con un deny a la llamada que necesita a una persona',
     ],
     gemini: [
@@ -558,7 +568,7 @@ export const cliEs: CliMessages = {
       'sin interfaz, un ask es un deny; persona-gate responde con un deny a la llamada que necesita a una persona',
     ],
     droid: [
-      'un hook que sale con 1 o agota el tiempo deja ejecutar la herramienta (persona-gate deniega en su propio plazo, 5 s, antes del límite de 10 s)',
+      'un hook que sale con 1, falla, agota el tiempo o imprime algo que no es JSON deja ejecutar la herramienta (persona-gate deniega en su propio plazo, 5 s, antes del límite de 10 s)',
       'un ask no bloquea con --auto high: persona-gate responde con un deny a la llamada que necesita a una persona',
       'un hooks.json envuelto en {"hooks": …} se ignora sin aviso (init escribe los eventos en el nivel superior)',
     ],
@@ -570,6 +580,10 @@ export const cliEs: CliMessages = {
   checkHostUntrusted: (dir, path) => `${dir} no es una carpeta de confianza en ${path}: Gemini CLI omite ahí los hooks del proyecto`,
   badHost: (value, names) => `--host acepta ${names}, no ${value}`,
   hardenedClaudeOnly: () => '--hardened es para Claude Code (su sandbox y su configuración gestionada); quítalo con --host',
+  copilotTrusted: (dir, path) => `${dir} marcado como de confianza en ${path}: Copilot solo lee los .github/hooks de un proyecto en una carpeta de confianza, y en otra los omite sin aviso`,
+  checkCopilotUntrusted: (dir, path) => `${dir} no es una carpeta de confianza en ${path}: Copilot omite sin aviso los .github/hooks del proyecto, y toda herramienta se ejecuta`,
+  checkCopilotHooksOff: (file) => `${file} desactiva todos los hooks de Copilot (disableAllHooks: true), también los de usuario: persona-gate nunca es consultado`,
+  fixCopilotHooksOff: () => 'quita ese ajuste',
   codexTrusted: (count, path) => `registrada la confianza en las ${count} entradas de hook de persona-gate en ${path}: Codex omite sin aviso un hook en el que no confía`,
   codexTrustKept: (path) => `${path} ya confía en las entradas de hook de persona-gate`,
   checkCodexTrusted: (key) => `Codex confía en el hook ${key}`,

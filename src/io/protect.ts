@@ -126,8 +126,11 @@ function nameRule(path: string): string | null {
   }
   if (dir === '.codex' && /^(hooks\.json|config\.toml)$/i.test(file)) return `the Codex hook registration (${file})`;
   if (dir === '.gemini' && /^(settings|trustedfolders)\.json$/i.test(file)) return `the Gemini hook registration (${file})`;
-  if (dir === '.qwen' && /^settings\.json$/i.test(file)) return `the Qwen hook registration (${file})`;
-  if (dir === '.factory' && /^(hooks|settings)\.json$/i.test(file)) return `the Droid hook registration (${file})`;
+  if (dir === '.qwen' && /^(settings|trustedfolders)\.json$/i.test(file)) return `the Qwen hook registration (${file})`;
+  if (dir === '.factory' && /^(hooks|settings(\.local)?)\.json$/i.test(file)) return `the Droid hook registration (${file})`;
+  // Copilot: its trusted folders and settings decide whether a project's hooks run at all (disableAllHooks)
+  if (dir === '.copilot' && /^(config|settings(\.local)?)\.json$/i.test(file)) return `the Copilot settings (${file})`;
+  if (dir === 'copilot' && basename(dirname(dirname(path))).toLowerCase() === '.github' && /^settings(\.local)?\.json$/i.test(file)) return `the Copilot settings (${file})`;
   if (dir === 'hooks' && /\.json$/i.test(file) && ['.copilot', '.github'].includes(basename(dirname(dirname(path))).toLowerCase())) return `the Copilot hook registration (${file})`;
   // git runs what these say (hooks, diff.external, core.fsmonitor, aliases): code the gate never sees
   if (dir === '.git' && file === 'config') return "git's configuration (.git/config), which can make git run commands";

@@ -51,12 +51,24 @@ describe('init --host', () => {
     expect(file.PreToolUse[0].hooks[0].command).toBe('persona-gate hook --host droid');
   });
 
-  it('copilot: a file of its own with the version field and PascalCase events', () => {
+  it('copilot: a file of its own with the version field and PascalCase events, the folder trusted (keeping the rest of config.json)', () => {
     const p = project();
+    mkdirSync(join(p.home, '.copilot'));
+    writeFileSync(join(p.home, '.copilot', 'config.json'), JSON.stringify({ theme: 'dark', trustedFolders: ['/srv/other'] }));
     expect(runCli(['init', '--host', 'copilot', '--dir', p.dir], { env: p.env }).code).toBe(0);
     const file = json(join(p.dir, '.github', 'hooks', 'persona-gate.json'));
     expect(file.version).toBe(1);
     expect(Object.keys(file.hooks)).toEqual(['PreToolUse', 'PostToolUse']);
+    expect(json(join(p.home, '.copilot', 'config.json'))).toEqual({ theme: 'dark', trustedFolders: ['/srv/other', p.dir] });
+    expect(runCli(['doctor', '--host', 'copilot', '--dir', p.dir], { env: p.env, cwd: p.dir }).code).toBe(0);
+    // A project setting that switches every hook off, and a trust taken back: doctor fails on both.
+    mkdirSync(join(p.dir, '.github', 'copilot'));
+    writeFileSync(join(p.dir, '.github', 'copilot', 'settings.local.json'), JSON.stringify({ disableAllHooks: true }));
+    writeFileSync(join(p.home, '.copilot', 'config.json'), JSON.stringify({ trustedFolders: [] }));
+    const r = runCli(['doctor', '--host', 'copilot', '--dir', p.dir], { env: p.env, cwd: p.dir });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain(`FAIL  ${p.dir} is not a trusted folder in ${join(p.home, '.copilot', 'config.json')}: Copilot skips the project's .github/hooks`);
+    expect(r.stdout).toContain(`FAIL  ${join(p.dir, '.github', 'copilot', 'settings.local.json')} switches every Copilot hook off`);
   });
 
   it('a project install: the portable command where the host sets CLAUDE_PROJECT_DIR', () => {

@@ -1,4 +1,4 @@
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { hostCli } from '../helpers/host-cli';
@@ -32,11 +32,17 @@ function policy() {
   return p;
 }
 
-async function session(turns: ToolUse[][], persona: string | null, opts: CopilotProjectOptions & { register?: boolean } = {}) {
+async function session(turns: ToolUse[][], persona: string | null, opts: CopilotProjectOptions & { register?: boolean; distrust?: boolean } = {}) {
   const model: ChatModel = await startChatModel(turns);
-  const project: CopilotProject = makeCopilotProject({ policy: policy(), trustFolder: true, ...opts });
+  // The folder's trust is init's to record, as a user's init would.
+  const project: CopilotProject = makeCopilotProject({ policy: policy(), trustFolder: false, ...opts });
   cleanup.push(() => model.close(), () => rmSync(project.dir, { recursive: true, force: true }));
-  if (opts.register !== false) initHost('copilot', project);
+  if (opts.register !== false) {
+    const said = initHost('copilot', project);
+    expect(said).toContain(`trusted ${realpathSync(project.dir)} in ${join(project.home, '.copilot', 'config.json')}`);
+  }
+  // A user who takes the trust back (or never gave it): what doctor --host copilot fails on.
+  if (opts.distrust) writeFileSync(join(project.home, '.copilot', 'config.json'), JSON.stringify({ trustedFolders: [] }));
   const run = await runCopilot(project, model.url, { env: persona ? { PERSONA_GATE_PERSONA: persona } : {} });
   expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
   expect(run.timedOut).toBe(false);
@@ -91,7 +97,7 @@ describe.skipIf(confinement() === null)('persona-gate inside the real Copilot CL
   });
 
   it('a project registration in a folder Copilot does not trust is skipped without a word: the handoff runs (what doctor --host copilot must warn about)', async () => {
-    const { aeatRan } = await session([bash('aeat modelo export 303')], 'modelo-preparer', { trustFolder: false });
+    const { aeatRan } = await session([bash('aeat modelo export 303')], 'modelo-preparer', { distrust: true });
     expect(aeatRan).toEqual(['modelo export 303']);
   });
 });

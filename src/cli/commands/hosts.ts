@@ -144,6 +144,36 @@ function qwenSwitches(dir: string, env: Env, t: CliMessages): Finding[] {
   return findings;
 }
 
+const copilotHome = (env: Env) => join(env.HOME?.trim() || process.env.HOME || '', '.copilot');
+
+function readJsonObject(path: string): Json | null {
+  try {
+    const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'));
+    return isObject(parsed) ? parsed : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Copilot reads a project's .github/hooks only in a folder listed in ~/.copilot/config.json's trustedFolders (or below one). */
+function copilotTrust(dir: string, env: Env): { path: string; trusted: boolean; add(): void } {
+  const path = join(copilotHome(env), 'config.json');
+  const config = readJsonObject(path) ?? {};
+  const folders = Array.isArray(config.trustedFolders) ? config.trustedFolders.filter((f): f is string => typeof f === 'string') : [];
+  const real = realOr(dir);
+  const trusted = folders.some((f) => {
+    const folder = realOr(f);
+    return real === folder || real.startsWith(folder.endsWith('/') ? folder : `${folder}/`);
+  });
+  return {
+    path,
+    trusted,
+    add() {
+      writeJson(path, { ...config, trustedFolders: [...folders, real] });
+    },
+  };
+}
+
 const codexConfig = (env: Env) => join(env.CODEX_HOME?.trim() || join(env.HOME?.trim() || process.env.HOME || '', '.codex'), 'config.toml');
 
 function readText(path: string): string {
@@ -213,6 +243,14 @@ export function initHost(env: Env, host: OtherHost, opts: { dir?: string; exampl
     lines.push(t.initRegistered(path, (merged.changed.length > 0 ? merged.changed : reg.layout.events.map((e) => e.name)).join(', ')));
   } else lines.push(t.initUnchanged(path));
   if (host === 'codex') lines.push(recordCodexTrust(path, merged.settings, env, t));
+  if (host === 'copilot') {
+    const trust = copilotTrust(dir, env);
+    if (trust.trusted) lines.push(t.hostTrustKept(dir, trust.path));
+    else {
+      trust.add();
+      lines.push(t.copilotTrusted(dir, trust.path));
+    }
+  }
   if (host === 'gemini') {
     const trust = geminiTrust(dir, env);
     if (trust.trusted) lines.push(t.hostTrustKept(dir, trust.path));
@@ -266,6 +304,13 @@ export function doctorHost(env: Env, host: OtherHost, opts: { dir?: string; json
   }
   if (host === 'qwen') findings.push(...qwenSwitches(dir, env, t));
   if (host === 'codex') findings.push(...codexTrustFindings(reg, dir, env, t));
+  if (host === 'copilot') {
+    const trust = copilotTrust(dir, env);
+    findings.push(trust.trusted ? { level: 'ok', text: t.checkHostTrusted(dir, trust.path) } : { level: 'fail', text: t.checkCopilotUntrusted(dir, trust.path), fix: t.fixRegisterHost(host) });
+    for (const file of [join(dir, '.github', 'copilot', 'settings.json'), join(dir, '.github', 'copilot', 'settings.local.json'), join(copilotHome(env), 'settings.json'), join(copilotHome(env), 'config.json')]) {
+      if (readJsonObject(file)?.disableAllHooks === true) findings.push({ level: 'fail', text: t.checkCopilotHooksOff(file), fix: t.fixCopilotHooksOff() });
+    }
+  }
   findings.push(...policyFinding(env, dir, t, locale));
   findings.push(stateFindingFor(env, t));
   const letsThrough = t.hostFailsOpen[host];

@@ -16,11 +16,15 @@ export interface SelfProtectionInput {
   messages: Messages;
 }
 
-function fileToolTarget(event: ToolEvent): string | null {
-  if (!FILE_WRITE_TOOLS.has(event.tool_name)) return null;
+/**
+ * The files a file-writing tool names. Every field that may name it is checked, not the first
+ * present: a host that reads `path` (Copilot, run by a registration written for Claude Code) must
+ * not be steered past gate 0 by a `file_path` the model adds beside it.
+ */
+function fileToolTargets(event: ToolEvent): string[] {
+  if (!FILE_WRITE_TOOLS.has(event.tool_name)) return [];
   const input = event.tool_input;
-  const target = input.file_path ?? input.notebook_path;
-  return typeof target === 'string' ? target : null;
+  return [input.file_path, input.notebook_path, input.path].filter((t): t is string => typeof t === 'string');
 }
 
 /**
@@ -48,9 +52,9 @@ export function selfProtection(input: SelfProtectionInput): { ruling: Ruling } |
     }
     return null;
   };
-  const fileTarget = fileToolTarget(event);
-  if (fileTarget !== null) {
-    const what = touches(fileTarget, 'write', false);
+  const fileTargets = fileToolTargets(event);
+  for (const target of fileTargets) {
+    const what = touches(target, 'write', false);
     if (what !== null) return refuse('protected_path', messages.protectedTarget(what));
   }
   if (event.written_paths !== undefined) {
@@ -71,6 +75,6 @@ export function selfProtection(input: SelfProtectionInput): { ruling: Ruling } |
     if (what !== null) return refuse('protected_mention', messages.protectedMention(what, program));
   }
   if (input.shellGateCommands.length > 0) return refuse('gate_command', messages.protectedTarget(input.shellGateCommands[0]!));
-  const written = [fileTarget, ...(event.written_paths ?? []), ...input.shellEffects.filter((e) => e.effect !== 'mention').map((e) => e.path)].filter((t): t is string => t !== null);
+  const written = [...fileTargets, ...(event.written_paths ?? []), ...input.shellEffects.filter((e) => e.effect !== 'mention').map((e) => e.path)].filter((t): t is string => t !== null);
   return { note: written.length === 0 ? messages.noteWritesNothing() : messages.noteWritesUnguarded([...new Set(written)].join(', ')) };
 }
