@@ -11,7 +11,7 @@ import { describeConfined, runConfined } from './support/loopback-only';
 /**
  * The confinement every agent host runs in: the forwards reach the model, and nothing else does —
  * not this machine's other loopback ports, not its other addresses, not the npm registry. The same
- * probe run unconfined reaches what it is refused inside, so a confinement that let it through
+ * probe run unconfined reaches those ports and addresses, so a confinement that let it through
  * would fail here.
  */
 
