@@ -1,9 +1,10 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, afterEach, describe, expect, it } from 'vitest';
+import { beforeAll, afterEach, expect, it } from 'vitest';
 import { hostCli } from '../helpers/host-cli';
 import { rmSync } from 'node:fs';
+import { describeConfined } from './support/loopback-only';
 import { startModel, toolResults, type ScriptedModel, type ToolUse } from './support/model-server';
 import { makeProject, runClaude, type Project } from './support/project';
 import { ROOT, TAX_POLICY_PATH } from '../helpers/policy';
@@ -45,7 +46,7 @@ const whoami = call('mcp__aeat__whoami');
 const create = call('mcp__aeat__modelo_work_create', { modelo: '303' });
 const exportIt = call('mcp__aeat__modelo_export', { modelo: '303' });
 
-describe('persona-gate inside the real Claude Code', () => {
+describeConfined('persona-gate inside the real Claude Code', () => {
   it('refuses a command outside the persona\'s scope', async () => {
     const { results, ran } = await scenario({ turns: [whoami, create, call('mcp__aeat__modelo_list')], env: { PERSONA_GATE_PERSONA: 'coordinator' } });
     expect(ran).toEqual(['whoami', 'modelo_list']);

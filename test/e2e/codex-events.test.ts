@@ -4,6 +4,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { hostCli } from '../helpers/host-cli';
 import { ROOT } from '../helpers/policy';
 import { hooksJson, makeCodexProject, runCodex, trustCodexHooks } from './support/codex';
+import { describeConfined } from './support/loopback-only';
 import { startResponsesModel, type ResponsesTurn } from './support/responses-model';
 
 /**
@@ -67,34 +68,36 @@ afterAll(() => {
   if (cleanupDir) rmSync(cleanupDir, { recursive: true, force: true });
 });
 
-it('Codex sends a hook the events the fixtures hold', async () => {
-  const model = await startResponsesModel(TURNS);
-  const project = makeCodexProject();
-  cleanupDir = dirname(project.dir);
-  const file = hooksJson(project.recordingHook, ['PreToolUse', 'PostToolUse', 'SessionStart', 'UserPromptSubmit', 'Stop']);
-  writeFileSync(join(project.codexHome, 'hooks.json'), JSON.stringify(file, null, 2));
-  trustCodexHooks(project);
-  try {
-    const run = await runCodex(project, model.url);
-    expect(run.code, run.stderr).toBe(0);
-  } finally {
-    await model.close();
-  }
-  const events = project.hookEvents().map((h) => h.event as Record<string, any>);
-  const recorded = new Map(events.map((e) => [fixtureName(e), e]));
-  expect(recorded.size).toBe(events.length);
-  if (process.env.RECORD_CODEX_FIXTURES === '1') {
-    mkdirSync(FIXTURES, { recursive: true });
-    for (const [name, e] of recorded) writeFileSync(join(FIXTURES, `${name}.json`), `${JSON.stringify(e, null, 2)}\n`);
-  }
-  const committed = readdirSync(FIXTURES).filter((f) => f.endsWith('.json')).map((f) => f.replace(/\.json$/, ''));
-  expect([...recorded.keys()].sort()).toEqual(committed.sort());
-  // No event for write_stdin: what it typed ran (the tty shell's post event shows it) without a hook seeing it.
-  expect(project.aeatRuns()).toEqual(['modelo list', 'modelo export 303']);
-  for (const name of committed) {
-    const fixture = JSON.parse(readFileSync(join(FIXTURES, `${name}.json`), 'utf8'));
-    // The temporary root the fixture was recorded in: the transcript lies in its HOME.
-    const fixtureRoot = /^(\/.+)\/home\/\.codex\//.exec(String(fixture.transcript_path))![1]!;
-    expect(shape(recorded.get(name)!, dirname(project.dir)), name).toEqual(shape(fixture, fixtureRoot));
-  }
+describeConfined('the real Codex CLI: the events a hook gets (fixtures for the adapter)', () => {
+  it('Codex sends a hook the events the fixtures hold', async () => {
+    const model = await startResponsesModel(TURNS);
+    const project = makeCodexProject();
+    cleanupDir = dirname(project.dir);
+    const file = hooksJson(project.recordingHook, ['PreToolUse', 'PostToolUse', 'SessionStart', 'UserPromptSubmit', 'Stop']);
+    writeFileSync(join(project.codexHome, 'hooks.json'), JSON.stringify(file, null, 2));
+    trustCodexHooks(project);
+    try {
+      const run = await runCodex(project, model.url);
+      expect(run.code, run.stderr).toBe(0);
+    } finally {
+      await model.close();
+    }
+    const events = project.hookEvents().map((h) => h.event as Record<string, any>);
+    const recorded = new Map(events.map((e) => [fixtureName(e), e]));
+    expect(recorded.size).toBe(events.length);
+    if (process.env.RECORD_CODEX_FIXTURES === '1') {
+      mkdirSync(FIXTURES, { recursive: true });
+      for (const [name, e] of recorded) writeFileSync(join(FIXTURES, `${name}.json`), `${JSON.stringify(e, null, 2)}\n`);
+    }
+    const committed = readdirSync(FIXTURES).filter((f) => f.endsWith('.json')).map((f) => f.replace(/\.json$/, ''));
+    expect([...recorded.keys()].sort()).toEqual(committed.sort());
+    // No event for write_stdin: what it typed ran (the tty shell's post event shows it) without a hook seeing it.
+    expect(project.aeatRuns()).toEqual(['modelo list', 'modelo export 303']);
+    for (const name of committed) {
+      const fixture = JSON.parse(readFileSync(join(FIXTURES, `${name}.json`), 'utf8'));
+      // The temporary root the fixture was recorded in: the transcript lies in its HOME.
+      const fixtureRoot = /^(\/.+)\/home\/\.codex\//.exec(String(fixture.transcript_path))![1]!;
+      expect(shape(recorded.get(name)!, dirname(project.dir)), name).toEqual(shape(fixture, fixtureRoot));
+    }
+  });
 });

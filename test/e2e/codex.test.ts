@@ -1,10 +1,11 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, expect, it } from 'vitest';
 import { hostCli } from '../helpers/host-cli';
 import { TAX_POLICY_PATH } from '../helpers/policy';
 import { runCli } from '../helpers/cli';
 import { codexTrustToml, makeCodexProject, personaGateEnv, runCodex, type CodexProject, type CodexProjectOptions } from './support/codex';
+import { describeConfined } from './support/loopback-only';
 import { responsesToolOutputs, startResponsesModel, type ResponsesCall, type ResponsesModel, type ResponsesToolOutput, type ResponsesTurn } from './support/responses-model';
 
 // The pinned Codex CLI, installed into the test cache on first use (a download the first time).
@@ -75,7 +76,7 @@ const typeInto = (chars: string): ResponsesTurn => (requests) => {
   return [{ name: 'write_stdin', input: { session_id: Number(id ?? 0), chars, yield_time_ms: 1500 } }];
 };
 
-describe('persona-gate inside the real Codex CLI', () => {
+describeConfined('persona-gate inside the real Codex CLI', () => {
   it('gates the shell and MCP tools of a modelo-preparer: handoff refused, identity gate, allowed work runs', async () => {
     const policy = policyWithShell();
     const { outputs, ran, project } = await session({

@@ -1,12 +1,12 @@
 import { readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, expect, it } from 'vitest';
 import { hostCli } from '../helpers/host-cli';
 import { TAX_POLICY_PATH } from '../helpers/policy';
 import { chatToolResults, startChatModel, type ChatModel } from './support/chat-model';
 import { makeCopilotProject, runCopilot, type CopilotProject, type CopilotProjectOptions } from './support/copilot';
 import { initHost } from './support/host-stubs';
-import { confinement } from './support/loopback-only';
+import { describeConfined } from './support/loopback-only';
 import type { ToolUse } from './support/model-server';
 
 /**
@@ -53,7 +53,7 @@ const bash = (command: string): ToolUse[] => [{ name: 'bash', input: { command, 
 const mcp = (tool: string, input: Record<string, unknown> = {}): ToolUse[] => [{ name: `aeat-${tool}`, input }];
 const DENIED = 'Denied by preToolUse hook: ';
 
-describe.skipIf(confinement() === null)('persona-gate inside the real Copilot CLI', () => {
+describeConfined('persona-gate inside the real Copilot CLI', () => {
   it('as modelo-preparer: the shell handoff never runs and the model reads who owns it; a list runs; the policy cannot be overwritten; a mutation waits for whoami', async () => {
     const { project, results, mcpRan, aeatRan } = await session(
       [

@@ -1,12 +1,12 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, expect, it } from 'vitest';
 import { hostCli } from '../helpers/host-cli';
 import { TAX_POLICY_PATH } from '../helpers/policy';
 import { chatToolResults, startChatModel, type ChatModel } from './support/chat-model';
 import { makeDroidProject, runDroid, type DroidProject, type DroidProjectOptions } from './support/droid';
 import { initHost } from './support/host-stubs';
-import { confinement } from './support/loopback-only';
+import { describeConfined } from './support/loopback-only';
 import type { ToolUse } from './support/model-server';
 
 /**
@@ -46,7 +46,7 @@ async function session(turns: ToolUse[][], persona: string | null, opts: DroidPr
 const execute = (command: string): ToolUse[] => [{ name: 'Execute', input: { command, summary: 'run it', riskLevel: 'low', riskLevelReason: 'a scripted step' } }];
 const mcp = (tool: string, input: Record<string, unknown> = {}): ToolUse[] => [{ name: `aeat___${tool}`, input }];
 
-describe.skipIf(confinement() === null)('persona-gate inside the real Factory Droid', () => {
+describeConfined('persona-gate inside the real Factory Droid', () => {
   it('as modelo-preparer: the shell handoff never runs and the model reads who owns it; a list runs; the policy cannot be overwritten; a mutation waits for whoami', async () => {
     const { project, results, mcpRan, aeatRan } = await session(
       [

@@ -1,10 +1,11 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, expect, it } from 'vitest';
 import { hostCli } from '../helpers/host-cli';
 import { ROOT, TAX_POLICY_PATH } from '../helpers/policy';
 import { geminiToolResults, offeredTools } from './support/gemini-model';
 import { makeGeminiProject, runGemini, type GeminiProject, type GeminiProjectOptions, type RunGeminiOptions } from './support/gemini';
+import { describeConfined } from './support/loopback-only';
 import type { ToolUse } from './support/model-server';
 
 // The pinned Gemini CLI, installed into the test cache on first use (a download the first time).
@@ -49,7 +50,7 @@ function normalize(value: unknown, root: string, session: string): unknown {
   return JSON.parse(text);
 }
 
-describe('Gemini CLI: the events a hook gets (fixtures for the adapter)', () => {
+describeConfined('Gemini CLI: the events a hook gets (fixtures for the adapter)', () => {
   it('sends BeforeTool / AfterTool for every built-in tool and MCP tool, and SessionStart, as recorded', async () => {
     const p = project({ hookCommand: 'record' });
     const file = join(p.dir, 'notes.txt');
@@ -139,7 +140,7 @@ describe('Gemini CLI: the events a hook gets (fixtures for the adapter)', () => 
   }, 180_000);
 });
 
-describe('persona-gate inside the real Gemini CLI (hook --host gemini)', () => {
+describeConfined('persona-gate inside the real Gemini CLI (hook --host gemini)', () => {
   const whoami = call('mcp_aeat_whoami');
   const create = call('mcp_aeat_modelo_work_create', { modelo: '303' });
   const shell = (command: string) => call('run_shell_command', { command, description: 'Run aeat.' });

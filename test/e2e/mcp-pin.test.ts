@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, afterEach, describe, expect, it } from 'vitest';
+import { beforeAll, afterEach, expect, it } from 'vitest';
 import { hostCli } from '../helpers/host-cli';
+import { describeConfined } from './support/loopback-only';
 import { startModel, toolResults } from './support/model-server';
 import { HOOK, makeProject, runClaude } from './support/project';
 import { ROOT } from '../helpers/policy';
@@ -37,7 +38,7 @@ const POLICY = {
   defaults: { unknown_tools: 'allow' },
 };
 
-describe('persona-gate pin inside the real Claude Code', () => {
+describeConfined('persona-gate pin inside the real Claude Code', () => {
   it('refuses a tool the server added after it was pinned', async () => {
     const project = makeProject({ policy: POLICY });
     const spec = join(project.dir, 'spec.json');

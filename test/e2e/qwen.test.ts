@@ -1,9 +1,10 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, expect, it } from 'vitest';
 import { hostCli } from '../helpers/host-cli';
 import { TAX_POLICY_PATH } from '../helpers/policy';
 import { chatToolResults, startChatModel, type ChatToolResult } from './support/chat-model';
+import { describeConfined } from './support/loopback-only';
 import type { ToolUse } from './support/model-server';
 import { makeQwenProject, readJsonLines, runQwen, type QwenProject, type QwenProjectOptions } from './support/qwen';
 
@@ -58,7 +59,7 @@ function shellPolicy(): unknown {
   return policy;
 }
 
-describe('persona-gate inside the real Qwen Code', () => {
+describeConfined('persona-gate inside the real Qwen Code', () => {
   it('refuses the handoff through the shell tool, naming its owner, and lets an allowed command run', async () => {
     const { project, results } = await scenario({
       persona: 'modelo-preparer',

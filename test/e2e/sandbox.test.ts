@@ -1,10 +1,11 @@
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { beforeAll, afterEach, describe, expect, it } from 'vitest';
+import { beforeAll, afterEach, expect, it } from 'vitest';
 import { hostCli } from '../helpers/host-cli';
 import { cleanEnv, runCli } from '../helpers/cli';
 import { TAX_POLICY_PATH } from '../helpers/policy';
+import { describeConfined } from './support/loopback-only';
 import { startModel, toolResults, type ToolUse } from './support/model-server';
 import { makeProject, runClaude, type Project } from './support/project';
 
@@ -86,7 +87,7 @@ function preReceipts(project: Project): { tool: string; key: string; verdict: st
     .map((r) => ({ tool: r.tool_name, key: r.command_key, verdict: r.verdict, status: r.status }));
 }
 
-describe('the hardened deployment in the real Claude Code, with its sandbox on', () => {
+describeConfined('the hardened deployment in the real Claude Code, with its sandbox on', () => {
   it.skipIf(unavailable !== null)(title('the OS refuses what the gate cannot see, and the gate still decides'), async () => {
     const { project, userSettings, policyPath } = hardenedProject();
     const settingsBefore = readFileSync(userSettings, 'utf8');

@@ -1,19 +1,17 @@
-import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { connect, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hostCli } from '../../helpers/host-cli';
 import { ROOT } from '../../helpers/policy';
+import { runConfined, type ConfinedRun } from './loopback-only';
 
 /**
  * A harness for the real OpenAI Codex CLI (`codex exec`): a temporary HOME with its own
  * CODEX_HOME, a project holding the policy, the stand-in MCP server registered as `aeat`, a
  * recording `aeat` program on the shell's PATH, and a custom model provider pointed at a scripted
- * Responses API model. Codex runs in a network namespace of its own (`unshare -n`) whose only
- * interface is loopback; the model, which lives in the test process, is reached through a unix
- * socket that a small forwarder inside the namespace serves on 127.0.0.1.
+ * Responses API model. Codex runs with no network but loopback (loopback-only.ts), the model's
+ * port relayed into its namespace.
  */
 
 export const HOOK = join(ROOT, 'dist', 'persona-gate.js');
@@ -210,59 +208,12 @@ export function trustCodexHooks(project: CodexProject): void {
   writeFileSync(configPath, `${readFileSync(configPath, 'utf8')}\n${codexTrustToml(hooksPath, file)}`);
 }
 
-export interface CodexRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-let netnsWorks: boolean | undefined;
-/** Whether `unshare -n` gives this process a network namespace of its own with loopback up. */
-export function netnsAvailable(): boolean {
-  if (netnsWorks === undefined) {
-    const probe = spawnSync('unshare', ['-n', 'sh', '-c', 'ip link set lo up'], { timeout: 10_000 });
-    netnsWorks = probe.status === 0;
-  }
-  return netnsWorks;
-}
-
-// Inside the namespace: serve 127.0.0.1:PORT by forwarding to the model's unix socket, then run
-// the command, and exit with its status.
-const FORWARDER = `
-const net = require('node:net');
-const { spawn } = require('node:child_process');
-const [port, socket, ...command] = process.argv.slice(1);
-const server = net.createServer((c) => { const u = net.connect(socket); c.pipe(u); u.pipe(c); c.on('error', () => u.destroy()); u.on('error', () => c.destroy()); });
-server.listen(Number(port), '127.0.0.1', () => {
-  const child = spawn(command[0], command.slice(1), { stdio: 'inherit' });
-  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 128 : 1)));
-  for (const s of ['SIGTERM', 'SIGINT']) process.on(s, () => child.kill(s));
-});
-`;
-
-/**
- * Serves the model at `modelUrl` (http://127.0.0.1:PORT/v1 in the test process) on a unix socket,
- * for a forwarder inside the network namespace. Returns the socket path and a closer.
- */
-async function socketBridge(modelUrl: string, path: string): Promise<Server> {
-  const { port } = new URL(modelUrl);
-  const bridge = createServer((c) => {
-    const u = connect(Number(port), '127.0.0.1');
-    c.pipe(u);
-    u.pipe(c);
-    c.on('error', () => u.destroy());
-    u.on('error', () => c.destroy());
-  });
-  await new Promise<void>((resolve) => bridge.listen(path, resolve));
-  return bridge;
-}
-
 /** Runs `codex exec` headless in the project against the scripted model, confined to loopback. */
 export async function runCodex(
   project: CodexProject,
   modelUrl: string,
   opts: { env?: Record<string, string>; extraArgs?: string[]; timeoutMs?: number; prompt?: string } = {},
-): Promise<CodexRun> {
+): Promise<ConfinedRun> {
   const url = new URL(modelUrl);
   const configPath = join(project.codexHome, 'config.toml');
   writeFileSync(configPath, readFileSync(configPath, 'utf8').replace(/base_url = "[^"]*"/, `base_url = ${toml(modelUrl)}`));
@@ -291,34 +242,5 @@ export async function runCodex(
     ...(opts.extraArgs ?? []),
     opts.prompt ?? 'Do the scripted task.',
   ];
-  const codex = hostCli('codex');
-  let command: string;
-  let args: string[];
-  let bridge: Server | undefined;
-  if (netnsAvailable()) {
-    const socket = join(project.home, `model-${url.port}.sock`);
-    bridge = await socketBridge(modelUrl, socket);
-    command = 'unshare';
-    args = ['-n', 'sh', '-c', 'ip link set lo up && exec "$@"', 'sh', process.execPath, '-e', FORWARDER, url.port, socket, codex, ...codexArgs];
-  } else {
-    command = codex;
-    args = codexArgs;
-  }
-  try {
-    return await new Promise<CodexRun>((resolve, reject) => {
-      const child = spawn(command, args, { cwd: project.dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d) => (stdout += d));
-      child.stderr.on('data', (d) => (stderr += d));
-      const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 120_000);
-      child.on('error', reject);
-      child.on('close', (code) => {
-        clearTimeout(timer);
-        resolve({ code, stdout, stderr });
-      });
-    });
-  } finally {
-    await new Promise<void>((resolve) => (bridge ? bridge.close(() => resolve()) : resolve()));
-  }
+  return runConfined(hostCli('codex'), codexArgs, { cwd: project.dir, env, forward: [Number(url.port)], timeoutMs: opts.timeoutMs ?? 120_000 });
 }

@@ -95,5 +95,5 @@ export async function runCopilot(
     ...opts.env,
   });
   const args = ['-p', opts.prompt ?? 'Do the scripted task.', '--allow-all-tools', '--no-auto-update', '--no-ask-user', '--disable-builtin-mcps', ...(opts.extraArgs ?? [])];
-  return runConfined(hostCli('copilot'), args, { cwd: project.dir, env, ports: [port], timeoutMs: opts.timeoutMs ?? 120_000 });
+  return runConfined(hostCli('copilot'), args, { cwd: project.dir, env, forward: [port], timeoutMs: opts.timeoutMs ?? 120_000 });
 }

@@ -84,5 +84,5 @@ export async function runDroid(
   // Air-gapped: Droid talks to no Factory service (else it waits 5 s at exit for a cloud sync it cannot reach).
   const env = hostEnv(project, { NO_COLOR: '1', FACTORY_AIRGAP_ENABLED: 'true', ...opts.env });
   const args = ['exec', '--auto', 'high', '-m', `custom:${DROID_MODEL}-0`, ...(opts.extraArgs ?? []), opts.prompt ?? 'Do the scripted task.'];
-  return runConfined(hostCli('droid'), args, { cwd: project.dir, env, ports: [port], timeoutMs: opts.timeoutMs ?? 120_000 });
+  return runConfined(hostCli('droid'), args, { cwd: project.dir, env, forward: [port], timeoutMs: opts.timeoutMs ?? 120_000 });
 }

@@ -1,18 +1,18 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hostCli } from '../../helpers/host-cli';
 import { ROOT } from '../../helpers/policy';
 import { startGeminiModel, type GeminiModel } from './gemini-model';
+import { runConfined, type ConfinedRun } from './loopback-only';
 import type { ToolUse } from './model-server';
 
 /**
  * The real Gemini CLI, headless, in a temporary HOME and project: the model endpoint is the scripted
  * Gemini API (gemini-model.ts), the stand-in MCP server is server `aeat`, and the hook command is
- * registered for BeforeTool, AfterTool and SessionStart. The CLI runs in its own network namespace
- * (`unshare -n`, loopback only) where this machine allows it; the model is reached through a relay
- * from that namespace's 127.0.0.1 to the model's Unix socket. No other address is reachable.
+ * registered for BeforeTool, AfterTool and SessionStart. The CLI runs with no network but loopback
+ * (loopback-only.ts): the namespace's 127.0.0.1:MODEL_PORT is relayed to the model's Unix socket.
  */
 
 export const HOOK = join(ROOT, 'dist', 'persona-gate.js');
@@ -148,39 +148,10 @@ export function makeGeminiProject(opts: GeminiProjectOptions = {}): GeminiProjec
   };
 }
 
-let netns: boolean | undefined;
-/** Whether `unshare -n` (with loopback brought up) works here: as root, or with user namespaces. */
-export function canIsolateNetwork(): boolean {
-  if (netns === undefined) {
-    const probe = spawnSync('unshare', ['-n', 'sh', '-c', 'ip link set lo up'], { stdio: 'ignore', timeout: 10_000 });
-    netns = probe.status === 0;
-  }
-  return netns;
-}
+/** The port the model is served on inside the host's namespace (which has nothing else: any port is free there). */
+const MODEL_PORT = 8088;
 
-// Inside the namespace: a TCP relay on 127.0.0.1 to the model's Unix socket, then the host CLI
-// with GOOGLE_GEMINI_BASE_URL pointing at the relay. The relay lives as long as the CLI.
-const LAUNCHER = `
-const net = require('node:net');
-const { spawn } = require('node:child_process');
-const [socket, ...argv] = process.argv.slice(1);
-const relay = net.createServer((c) => {
-  const u = net.connect(socket);
-  c.pipe(u); u.pipe(c);
-  c.on('error', () => u.destroy()); u.on('error', () => c.destroy());
-});
-relay.listen(0, '127.0.0.1', () => {
-  const env = { ...process.env, GOOGLE_GEMINI_BASE_URL: 'http://127.0.0.1:' + relay.address().port };
-  const child = spawn(argv[0], argv.slice(1), { env, stdio: 'inherit' });
-  child.on('exit', (code, signal) => process.exit(code ?? 128));
-  for (const s of ['SIGTERM', 'SIGINT']) process.on(s, () => child.kill(s));
-});
-`;
-
-export interface GeminiRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
+export interface GeminiRun extends ConfinedRun {
   /** The JSON the CLI printed (`-o json`), when it printed one. */
   json: any;
   model: GeminiModel;
@@ -221,36 +192,17 @@ function hostEnv(project: GeminiProject, extra: Record<string, string>): Record<
 /** Runs `gemini -p … --yolo -o json` in the project against a scripted model that plays `turns`. */
 export async function runGemini(project: GeminiProject, turns: ToolUse[][], opts: RunGeminiOptions = {}): Promise<GeminiRun> {
   const model = await startGeminiModel(join(project.root, 'model.sock'), turns);
-  const cli = hostCli('gemini');
-  const geminiArgs = [cli, '-p', 'Do the scripted task.', '-o', 'json', ...(opts.yolo === false ? [] : ['--yolo']), ...(opts.args ?? [])];
-  const launch = [process.execPath, '-e', LAUNCHER, model.socket, ...geminiArgs];
-  const [program, args] = canIsolateNetwork() ? ['unshare', ['-n', 'sh', '-c', 'ip link set lo up && exec "$@"', 'sh', ...launch]] : [launch[0]!, launch.slice(1)];
+  const args = ['-p', 'Do the scripted task.', '-o', 'json', ...(opts.yolo === false ? [] : ['--yolo']), ...(opts.args ?? [])];
+  const env = hostEnv(project, { ...opts.env, GOOGLE_GEMINI_BASE_URL: `http://127.0.0.1:${MODEL_PORT}` });
   try {
-    return await new Promise<GeminiRun>((resolve, reject) => {
-      const child = spawn(program as string, args as string[], { cwd: project.dir, env: hostEnv(project, opts.env ?? {}), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d) => (stdout += d));
-      child.stderr.on('data', (d) => (stderr += d));
-      const timer = setTimeout(() => {
-        try {
-          process.kill(-child.pid!, 'SIGKILL');
-        } catch {
-          child.kill('SIGKILL');
-        }
-      }, opts.timeoutMs ?? 90_000);
-      child.on('error', reject);
-      child.on('close', (code) => {
-        clearTimeout(timer);
-        let json: any = null;
-        try {
-          json = JSON.parse(stdout.slice(stdout.indexOf('{')));
-        } catch {
-          // not JSON: the caller looks at stdout
-        }
-        resolve({ code, stdout, stderr, json, model });
-      });
-    });
+    const run = await runConfined(hostCli('gemini'), args, { cwd: project.dir, env, forward: [{ port: MODEL_PORT, socket: model.socket }], timeoutMs: opts.timeoutMs ?? 90_000 });
+    let json: any = null;
+    try {
+      json = JSON.parse(run.stdout.slice(run.stdout.indexOf('{')));
+    } catch {
+      // not JSON: the caller looks at stdout
+    }
+    return { ...run, json, model };
   } finally {
     await model.close();
   }

@@ -3,13 +3,18 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { describe } from 'vitest';
 
 /**
- * Runs an agent host with no network but loopback: inside a new network namespace (`unshare -n`,
- * or `unshare -rn` where user namespaces are the only way in), whose loopback is brought up and
- * whose 127.0.0.1:PORT for each given port is piped, through a Unix socket, to the same port on
- * this process's 127.0.0.1 (where the scripted model listens). Nothing else is reachable: the
- * namespace has no other interface.
+ * The one way an end-to-end suite runs an agent host: with no network but loopback. The host runs
+ * inside a new network namespace (`unshare -n`, or `unshare -rn` where user namespaces are the only
+ * way in), whose loopback is brought up and whose 127.0.0.1:PORT, for each forward, is piped to
+ * the scripted model: to the same port on this process's 127.0.0.1, or to a Unix socket (sockets
+ * are files, and cross network namespaces). Nothing else is reachable: the namespace has no other
+ * interface, and this process's own 127.0.0.1 is not its 127.0.0.1.
+ *
+ * A host is never run unconfined: where no namespace can be made, `describeConfined` skips the
+ * suite (and fails it when CI is set, so that CI never passes by skipping), and `runConfined` throws.
  */
 
 export interface ConfinedRun {
@@ -18,7 +23,15 @@ export interface ConfinedRun {
   stdout: string;
   stderr: string;
   timedOut: boolean;
+  /** How long the run took, in milliseconds. */
+  ms: number;
 }
+
+/**
+ * What the namespace's 127.0.0.1:PORT leads to. A number: the same port on this process's
+ * 127.0.0.1. `{port, socket}`: the Unix socket at that path (for a model that listens on one).
+ */
+export type Forward = number | { port: number; socket: string };
 
 let probed: string[] | null | undefined;
 
@@ -27,8 +40,9 @@ export function confinement(): string[] | null {
   if (probed !== undefined) return probed;
   probed = null;
   for (const flags of [['-n'], ['-rn']]) {
-    const r = spawnSync('unshare', [...flags, 'ip', 'link', 'set', 'lo', 'up'], { stdio: 'ignore', timeout: 10_000 });
-    if (r.status === 0) {
+    // Loopback comes up, and no interface but loopback holds an address.
+    const r = spawnSync('unshare', [...flags, 'sh', '-c', 'ip link set lo up && ip -o addr show | grep -v " lo " | wc -l'], { encoding: 'utf8', timeout: 10_000 });
+    if (r.status === 0 && r.stdout.trim() === '0') {
       probed = flags;
       break;
     }
@@ -36,8 +50,29 @@ export function confinement(): string[] | null {
   return probed;
 }
 
-// Runs inside the namespace: loopback up, one listener per forwarded port, then the host, whose
-// exit code (or signal) it passes on.
+const NO_NAMESPACE = 'no network namespace can be made here (unshare -n and unshare -rn both fail), and an agent host is never run with more network than loopback';
+
+/**
+ * A suite that runs an agent host: run where the host can be confined to loopback; skipped, with
+ * the reason, where it cannot; failed instead when CI is set.
+ */
+export function describeConfined(name: string, body: () => void): void {
+  if (confinement() !== null) {
+    describe(name, body);
+    return;
+  }
+  if (process.env.CI) {
+    describe(name, () => {
+      throw new Error(`${NO_NAMESPACE}; CI is set, so the suite fails rather than skip`);
+    });
+    return;
+  }
+  console.warn(`skipped "${name}": ${NO_NAMESPACE}`);
+  describe.skip(`${name} (skipped: ${NO_NAMESPACE})`, body);
+}
+
+// Runs inside the namespace: loopback up, one listener per forward (to its Unix socket), then the
+// host, whose exit code it passes on.
 const INSIDE = `
 const { execFileSync, spawn } = require('node:child_process');
 const net = require('node:net');
@@ -61,22 +96,30 @@ for (const { port, socket } of forwards) {
 if (forwards.length === 0) start();
 `;
 
-/** Runs `command args` confined to loopback, with a timeout after which the whole process group is killed. */
+/**
+ * Runs `command args` confined to loopback, in a process group of its own, with a timeout after
+ * which the whole group is killed (and whatever the host left in it goes when it exits).
+ */
 export async function runConfined(
   command: string,
   args: string[],
-  opts: { cwd: string; env: Record<string, string>; ports: number[]; timeoutMs: number },
+  opts: { cwd: string; env: Record<string, string>; forward: Forward[]; timeoutMs: number },
 ): Promise<ConfinedRun> {
   const flags = confinement();
-  if (!flags) throw new Error('no network namespace can be made here (unshare -n and unshare -rn both fail)');
+  if (!flags) throw new Error(NO_NAMESPACE);
   const sockDir = mkdtempSync(join(tmpdir(), 'pg-net-'));
   const bridges: Server[] = [];
   const open = new Set<Socket>();
   const forwards: { port: number; socket: string }[] = [];
-  for (const port of opts.ports) {
-    const socket = join(sockDir, `${port}.sock`);
+  for (const f of opts.forward) {
+    if (typeof f !== 'number') {
+      forwards.push(f);
+      continue;
+    }
+    // A TCP port of this process's loopback: served on a Unix socket the namespace can reach.
+    const socket = join(sockDir, `${f}.sock`);
     const bridge = createServer((c: Socket) => {
-      const t = connect(port, '127.0.0.1');
+      const t = connect(f, '127.0.0.1');
       open.add(c).add(t);
       c.on('close', () => open.delete(c));
       t.on('close', () => open.delete(t));
@@ -87,8 +130,9 @@ export async function runConfined(
     });
     await new Promise<void>((resolve) => bridge.listen(socket, resolve));
     bridges.push(bridge);
-    forwards.push({ port, socket });
+    forwards.push({ port: f, socket });
   }
+  const started = Date.now();
   try {
     return await new Promise<ConfinedRun>((resolve, reject) => {
       const child = spawn('unshare', [...flags, process.execPath, '-e', INSIDE, JSON.stringify(forwards), command, ...args], {
@@ -110,16 +154,21 @@ export async function runConfined(
           child.kill('SIGKILL');
         }
       }, opts.timeoutMs);
-      child.on('error', reject);
-      child.on('close', (code, signal) => {
-        clearTimeout(timer);
-        // Whatever the host left running in its group (an MCP server, a hook) goes with it.
+      // Whatever the host left running in its group (an MCP server, a hook) goes with it, even
+      // what still holds its output open.
+      const killGroup = () => {
         try {
           process.kill(-child.pid!, 'SIGKILL');
         } catch {
           // the group is gone
         }
-        resolve({ code, signal, stdout, stderr, timedOut });
+      };
+      child.on('error', reject);
+      child.on('exit', killGroup);
+      child.on('close', (code, signal) => {
+        clearTimeout(timer);
+        killGroup();
+        resolve({ code, signal, stdout, stderr, timedOut, ms: Date.now() - started });
       });
     });
   } finally {

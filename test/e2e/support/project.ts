@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../../helpers/policy';
 import { hostCli } from '../../helpers/host-cli';
+import { runConfined, type ConfinedRun } from './loopback-only';
 
 export const HOOK = join(ROOT, 'dist', 'persona-gate.js');
 
@@ -76,14 +76,8 @@ export function makeProject(opts: ProjectOptions = {}): Project {
   };
 }
 
-export interface ClaudeRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs the real Claude Code CLI, non-interactively, against the scripted model. */
-export function runClaude(project: Project, modelUrl: string, opts: { env?: Record<string, string>; allowedTools?: string[]; extraArgs?: string[]; timeoutMs?: number } = {}): Promise<ClaudeRun> {
+/** Runs the real Claude Code CLI, non-interactively, against the scripted model, confined to loopback (loopback-only.ts). */
+export function runClaude(project: Project, modelUrl: string, opts: { env?: Record<string, string>; allowedTools?: string[]; extraArgs?: string[]; timeoutMs?: number } = {}): Promise<ConfinedRun> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('PERSONA_GATE_') && !k.startsWith('CLAUDE') && !k.startsWith('ANTHROPIC')) env[k] = v;
   Object.assign(env, {
@@ -111,17 +105,5 @@ export function runClaude(project: Project, modelUrl: string, opts: { env?: Reco
     (opts.allowedTools ?? ['mcp__aeat__*', 'Bash', 'Read', 'Write', 'Edit', 'Agent', 'Task']).join(','),
     ...(opts.extraArgs ?? []),
   ];
-  return new Promise((resolve, reject) => {
-    const child = spawn(hostCli('claude-code'), args, { cwd: project.dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 90_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
+  return runConfined(hostCli('claude-code'), args, { cwd: project.dir, env, forward: [Number(new URL(modelUrl).port)], timeoutMs: opts.timeoutMs ?? 90_000 });
 }

@@ -1,20 +1,19 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { connect, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../../helpers/policy';
 import { hostCli } from '../../helpers/host-cli';
+import { runConfined, type ConfinedRun } from './loopback-only';
 
 /**
  * Qwen Code (`@qwen-code/qwen-code`), headless, against a scripted Chat Completions model: a
  * temporary HOME and project, the host's settings (the model endpoint, the stand-in MCP server as
- * `aeat`, the hook registration), a recording `aeat` program on PATH, and a run confined to a
- * network namespace of its own where 127.0.0.1 is the only address.
+ * `aeat`, the hook registration), a recording `aeat` program on PATH, and a run with no network
+ * but loopback (loopback-only.ts).
  */
 
 export const HOOK = join(ROOT, 'dist', 'persona-gate.js');
-const LOOPBACK = join(ROOT, 'test', 'e2e', 'support', 'qwen-loopback.mjs');
 const MCP_SERVER = join(ROOT, 'test', 'e2e', 'support', 'mcp-server.mjs');
 
 /** The hook events Qwen Code fires around a tool call and at the start of a session. */
@@ -137,43 +136,6 @@ export function makeQwenProject(opts: QwenProjectOptions = {}): QwenProject {
   };
 }
 
-let netnsWorks: boolean | undefined;
-/** Whether `unshare -n` gives this process a network namespace with a working loopback. */
-export function loopbackOnlyAvailable(): boolean {
-  if (netnsWorks === undefined) {
-    const probe = spawnSync('unshare', ['-n', 'sh', '-c', 'ip link set lo up && ip -o addr show | grep -v " lo " | wc -l'], { encoding: 'utf8', timeout: 10_000 });
-    netnsWorks = probe.status === 0 && probe.stdout.trim() === '0';
-  }
-  return netnsWorks;
-}
-
-/** A Unix socket in `dir` that forwards every connection to the model's TCP port on 127.0.0.1. */
-async function socketToModel(dir: string, modelPort: number): Promise<{ path: string; close(): Promise<void> }> {
-  const path = join(dir, 'model.sock');
-  const server: Server = createServer((client) => {
-    const upstream = connect(modelPort, '127.0.0.1');
-    client.pipe(upstream).pipe(client);
-    const drop = () => {
-      client.destroy();
-      upstream.destroy();
-    };
-    client.on('error', drop);
-    upstream.on('error', drop);
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(path, resolve);
-  });
-  return { path, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
-
-export interface QwenRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  ms: number;
-}
-
 export interface QwenRunOptions {
   env?: Record<string, string>;
   prompt?: string;
@@ -182,15 +144,12 @@ export interface QwenRunOptions {
 }
 
 /**
- * Runs `qwen -p PROMPT --yolo` in the project against the model at `modelUrl` (http://127.0.0.1:PORT/v1).
- * Inside `unshare -n` (the model is reached through a Unix socket bridged to the same port); the
- * run fails rather than falling back to the host's network when that is not available.
+ * Runs `qwen -p PROMPT --yolo` in the project against the model at `modelUrl` (http://127.0.0.1:PORT/v1),
+ * confined to loopback (loopback-only.ts), the model's port relayed into the namespace.
  */
-export async function runQwen(project: QwenProject, modelUrl: string, opts: QwenRunOptions = {}): Promise<QwenRun> {
+export async function runQwen(project: QwenProject, modelUrl: string, opts: QwenRunOptions = {}): Promise<ConfinedRun> {
   const url = new URL(modelUrl);
   if (url.hostname !== '127.0.0.1') throw new Error(`the model must listen on 127.0.0.1, not ${url.hostname}`);
-  if (!loopbackOnlyAvailable()) throw new Error('unshare -n with a loopback interface is not available here');
-  const bridge = await socketToModel(project.root, Number(url.port));
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) {
     if (v === undefined || k.startsWith('PERSONA_GATE_') || k.startsWith('CLAUDE') || k.startsWith('OPENAI') || k.startsWith('QWEN') || k.startsWith('GEMINI')) continue;
@@ -207,48 +166,6 @@ export async function runQwen(project: QwenProject, modelUrl: string, opts: Qwen
     CI: '1',
     ...opts.env,
   });
-  const qwen = hostCli('qwen');
-  const args = [
-    '-n',
-    'sh',
-    '-c',
-    'ip link set lo up && exec "$@"',
-    'sh',
-    process.execPath,
-    LOOPBACK,
-    bridge.path,
-    url.port,
-    '--',
-    process.execPath,
-    qwen,
-    '-p',
-    opts.prompt ?? 'Do the scripted task.',
-    '--yolo',
-    ...(opts.extraArgs ?? []),
-  ];
-  const started = Date.now();
-  try {
-    return await new Promise<QwenRun>((resolve, reject) => {
-      // Its own process group, so that a timeout takes the host and everything it started down with it.
-      const child = spawn('unshare', args, { cwd: project.dir, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d) => (stdout += d));
-      child.stderr.on('data', (d) => (stderr += d));
-      const timer = setTimeout(() => {
-        try {
-          process.kill(-child.pid!, 'SIGKILL');
-        } catch {
-          child.kill('SIGKILL');
-        }
-      }, opts.timeoutMs ?? 120_000);
-      child.on('error', reject);
-      child.on('close', (code) => {
-        clearTimeout(timer);
-        resolve({ code, stdout, stderr, ms: Date.now() - started });
-      });
-    });
-  } finally {
-    await bridge.close();
-  }
+  const args = [hostCli('qwen'), '-p', opts.prompt ?? 'Do the scripted task.', '--yolo', ...(opts.extraArgs ?? [])];
+  return runConfined(process.execPath, args, { cwd: project.dir, env, forward: [Number(url.port)], timeoutMs: opts.timeoutMs ?? 120_000 });
 }
