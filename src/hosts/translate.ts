@@ -11,6 +11,8 @@ export interface ToolMapping {
    * `cd DIR && COMMAND`, so that its relative paths are checked from there (gate 0) too.
    */
   directory?: string;
+  /** Whether a shell tool's input starts the command in the background (read as Claude Code's `run_in_background`). */
+  background?: (input: Record<string, unknown>) => boolean;
 }
 
 export interface HostEventShape {
@@ -73,6 +75,7 @@ function claudeInput(mapping: ToolMapping, input: Record<string, unknown>): { in
     next.command = Array.isArray(command) && command.every((w) => typeof w === 'string') ? command.map(quoteWord).join(' ') : command;
     const directory = mapping.directory !== undefined ? input[mapping.directory] : undefined;
     if (typeof directory === 'string' && directory.trim() !== '' && typeof next.command === 'string') next.command = `cd ${quoteWord(directory)} && ${next.command}`;
+    if (mapping.background?.(input) === true) next.run_in_background = true;
   }
   if (mapping.patch !== undefined) {
     const text = input[mapping.patch];

@@ -134,8 +134,43 @@ const rows: Row[] = [
     answer: { deny: /not yet confirmed which profile/ },
   },
 
+  // Findings: an identity read started in the background. Its post-tool event comes when the command
+  // starts, not when the read has run (`find …; aeat whoami` reads the profile minutes later), so it
+  // confirms nothing; the same holds for Claude Code's run_in_background.
+  ...(
+    [
+      ['claude-code', 'Bash', { run_in_background: true }],
+      ['gemini', 'run_shell_command', { is_background: true }],
+      ['qwen', 'run_shell_command', { is_background: true }],
+      ['droid', 'Execute', { riskLevel: 'low', riskLevelReason: 'x', fireAndForget: true }],
+      ['copilot', 'bash', { mode: 'async', description: 'x' }],
+      ['copilot', 'Bash', { mode: 'async', detach: true, description: 'x' }],
+    ] as const
+  ).map(([host, tool, flags]): Row => {
+    const read = call(host, tool, { command: 'find / -name nothing; aeat whoami', ...flags });
+    return {
+      name: `${host} ${tool} ${Object.keys(flags).join('+')}: a whoami in the background confirms nothing`,
+      host,
+      persona: 'modelo-preparer',
+      before: [read, { ...read, hook_event_name: POST[host], tool_response: 'started in the background' }],
+      call: call(host, tool, { command: 'aeat modelo work create 303' }),
+      answer: { deny: /not yet confirmed which profile/ },
+    };
+  }),
+
   // Controls: what each host may do still passes (answered with nothing).
   { name: 'codex apply_patch: a padded header naming an unguarded file passes', host: 'codex', persona: null, before: whoami('codex'), call: call('codex', 'apply_patch', { command: `${ADD_NOTES} *** Add File: other.txt\n+y\n${END}` }), answer: 'pass' },
+  {
+    name: 'qwen: the same read in the foreground confirms, and the mutation passes',
+    host: 'qwen',
+    persona: 'modelo-preparer',
+    before: (() => {
+      const read = call('qwen', 'run_shell_command', { command: 'find / -name nothing; aeat whoami', is_background: false });
+      return [read, { ...read, hook_event_name: 'PostToolUse', tool_response: 'Erika Example' }];
+    })(),
+    call: call('qwen', 'run_shell_command', { command: 'aeat modelo work create 303' }),
+    answer: 'pass',
+  },
   { name: 'gemini: the mutation after the identity read passes', host: 'gemini', persona: 'modelo-preparer', before: whoami('gemini'), call: call('gemini', 'run_shell_command', { command: 'aeat modelo work create 303' }), answer: 'pass' },
 ];
 
