@@ -206,7 +206,8 @@ function stateOps(input: DecideInput, verdict: Verdict, subjects: readonly Subje
   if (subjects.some((s) => identity.switches.includes(s.key)) || shell?.mayRearm === true) ops.push({ op: 'rearm' });
   if (subjects.some((s) => identity.reads.includes(s.key)) && (shell === null || shell.confirmsIdentity)) {
     const id = callKey(input.event);
-    if (id !== undefined) ops.push({ op: 'pending_read', tool_use_id: id });
+    // A command left running in the background has its post-tool event when it starts, not when the read has run.
+    if (id !== undefined && input.event.tool_input.run_in_background !== true) ops.push({ op: 'pending_read', tool_use_id: id });
     if (input.options.confirmOn === 'pre' && (verdict === 'allow' || verdict === 'abstain')) {
       ops.push({ op: 'confirm', label: null });
     }

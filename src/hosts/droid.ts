@@ -14,7 +14,7 @@ import type { HostAdapter } from './host';
 const SHAPE: HostEventShape = {
   events: { PreToolUse: 'PreToolUse', PostToolUse: 'PostToolUse', SessionStart: 'SessionStart' },
   tools: {
-    Execute: { tool: 'Bash' },
+    Execute: { tool: 'Bash', background: (input) => input.fireAndForget === true },
     Read: { tool: 'Read' },
     LS: { tool: 'LS' },
     Grep: { tool: 'Grep' },

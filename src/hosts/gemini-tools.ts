@@ -2,7 +2,7 @@ import type { ToolMapping } from './translate';
 
 /** The built-in tools of Gemini CLI and of Qwen Code (which grew from it), as Claude Code's. */
 export const GEMINI_FAMILY_TOOLS: Record<string, ToolMapping> = {
-  run_shell_command: { tool: 'Bash', directory: 'dir_path' },
+  run_shell_command: { tool: 'Bash', directory: 'dir_path', background: (input) => input.is_background === true },
   read_file: { tool: 'Read' },
   read_many_files: { tool: 'Read' },
   list_directory: { tool: 'LS' },

@@ -11,7 +11,7 @@ import type { HostAdapter } from './host';
  */
 const QWEN_TOOLS: Record<string, ToolMapping> = {
   ...GEMINI_FAMILY_TOOLS,
-  run_shell_command: { tool: 'Bash', directory: 'directory' },
+  run_shell_command: { tool: 'Bash', directory: 'directory', background: (input) => input.is_background === true },
   agent: { tool: 'Agent' },
   monitor: { tool: 'Bash', directory: 'directory' },
   notebook_edit: { tool: 'NotebookEdit' },

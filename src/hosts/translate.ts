@@ -11,6 +11,8 @@ export interface ToolMapping {
    * `cd DIR && COMMAND`, so that its relative paths are checked from there (gate 0) too.
    */
   directory?: string;
+  /** Whether a shell tool's input starts the command in the background (read as Claude Code's `run_in_background`). */
+  background?: (input: Record<string, unknown>) => boolean;
 }
 
 export interface HostEventShape {
@@ -37,11 +39,19 @@ export function quoteWord(word: string): string {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
+/**
+ * Whitespace around an apply_patch marker line. Codex's parser (also in Copilot) trims each hunk
+ * header with Rust's `trim`, whose whitespace includes U+0085 (NEXT LINE), which JavaScript's `\s` does not.
+ */
+const MARKER_PADDING = /^[\s\u0085]+|[\s\u0085]+$/g;
+
 /** Paths a patch writes, in the apply_patch envelope (`*** Update File: p`) or a unified diff (`+++ b/p`). */
 export function patchPaths(text: string): string[] {
   const paths: string[] = [];
   for (const line of text.split(/\r?\n/)) {
-    let m = /^\*\*\* (?:Add|Update|Delete) File: (.+)$/.exec(line) ?? /^\*\*\* Move to: (.+)$/.exec(line);
+    // A header indented or padded is still a header to the host (` *** Add File: p` after an added file).
+    const marker = line.replace(MARKER_PADDING, '');
+    let m = /^\*\*\* (?:Add|Update|Delete) File: (.+)$/.exec(marker) ?? /^\*\*\* Move to: (.+)$/.exec(marker);
     if (m) {
       paths.push(m[1]!.trim());
       continue;
@@ -65,6 +75,7 @@ function claudeInput(mapping: ToolMapping, input: Record<string, unknown>): { in
     next.command = Array.isArray(command) && command.every((w) => typeof w === 'string') ? command.map(quoteWord).join(' ') : command;
     const directory = mapping.directory !== undefined ? input[mapping.directory] : undefined;
     if (typeof directory === 'string' && directory.trim() !== '' && typeof next.command === 'string') next.command = `cd ${quoteWord(directory)} && ${next.command}`;
+    if (mapping.background?.(input) === true) next.run_in_background = true;
   }
   if (mapping.patch !== undefined) {
     const text = input[mapping.patch];
