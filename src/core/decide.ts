@@ -228,7 +228,7 @@ function shellMayRearm(index: PolicyIndex, event: ToolEvent, shell: ShellReading
  * than as a catalogued command, or that names one inside code the gate cannot read. Denied under a
  * persona, asked about unscoped. A persona with `"shell": "strict"` is refused all opaque code.
  */
-function shellRefusal(index: PolicyIndex, personaName: string | null, persona: PersonaDef | null, resolution: Resolution, shell: ShellReading | null, m: Messages, options: DecideOptions): Ruling | null {
+function shellRefusal(index: PolicyIndex, personaName: string | null, persona: PersonaDef | null, resolution: Resolution, shell: ShellReading | null, m: Messages, options: DecideOptions, event: ToolEvent): Ruling | null {
   const scoped = personaName !== null;
   if (resolution.unparsable !== undefined) {
     return { verdict: scoped ? 'deny' : 'ask', status: scoped ? 'permission_denied' : 'unknown_tool', gate: 'scope', rule: 'shell_unparsable', reason: m.shellUnparsable(resolution.unparsable) };
@@ -246,6 +246,9 @@ function shellRefusal(index: PolicyIndex, personaName: string | null, persona: P
   }
   // Where the host feeds a running command's stdin unseen, code read from stdin is code never checked:
   // refused under a persona, asked about unscoped when the policy catalogues shell programs at all.
+  if (shell.mayRearm && event.tool_input.run_in_background === true && index.settings.identity) {
+    return { verdict: 'deny', status: 'identity_required', gate: 'identity', rule: 'background_switch', reason: m.backgroundSwitch(shell.invocations.map((i) => i.program).filter(Boolean).join(' ') || event.tool_name) };
+  }
   if (options.unseenStdin === true && shell.stdinCode.length > 0 && (scoped || index.bashPrefixes().length > 0)) {
     return { verdict: scoped ? 'deny' : 'ask', status: scoped ? 'permission_denied' : 'unlisted_command', gate: 'scope', rule: 'stdin_code', reason: m.stdinCode(shell.stdinCode[0]!, personaName, allowed()) };
   }
@@ -342,7 +345,7 @@ function judge(input: DecideInput, shell: ShellReading | null): Decision {
   });
   const scope = effectiveScope(persona.name, persona.def, stage.def, options);
 
-  const shellRuling = shellRefusal(index, persona.name, persona.def, resolution, shell, m, input.options);
+  const shellRuling = shellRefusal(index, persona.name, persona.def, resolution, shell, m, input.options, event);
   const refuseShell = (ruling: Ruling): Decision => {
     const ops: StateOp[] = ruling.verdict === 'ask' && shellMayRearm(index, event, shell) ? [{ op: 'rearm' }] : [];
     return base(ruling, { stage: stage.def?.name ?? null, scope, ops, findings: [...findings, { gate: 'scope', outcome: 'refuse', note: ruling.reason }] });

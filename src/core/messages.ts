@@ -41,6 +41,8 @@ export const en = {
     `persona-gate: ${key} is not in the policy's catalog. Ask the user to approve it or to add it to the catalog.`,
   protectedTarget: (what: string) =>
     `persona-gate: this call would change ${what}, which guards this session. Only the user may change it, outside the agent.`,
+  backgroundSwitch: (what: string) =>
+    `persona-gate: ${what} may switch the active profile, and run in the background it would switch after later calls were checked against the profile it leaves. Run it in the foreground, then the identity read.`,
   stdinCode: (what: string, persona: string | null, allowed: readonly string[]) =>
     `persona-gate: ${what}, and this host can give a running command input later without persona-gate seeing it, so what it would run is never checked. Run each command as its own call instead${allowed.length > 0 ? ` (${persona === null ? 'the policy\'s commands' : `the ${persona} persona's commands`}: ${list(allowed)})` : ''}, or pass the code with -c.`,
   patchUnreadable: (tool: string) =>
@@ -165,6 +167,8 @@ export const es: Messages = {
     `persona-gate: ${key} no está en el catálogo de la política. Pide al usuario que lo apruebe o que lo añada al catálogo.`,
   protectedTarget: (what) =>
     `persona-gate: esta llamada cambiaría ${what}, que protege esta sesión. Solo el usuario puede cambiarlo, fuera del agente.`,
+  backgroundSwitch: (what) =>
+    `persona-gate: ${what} puede cambiar el perfil activo, y en segundo plano cambiaría después de que otras llamadas se comprobaran contra el perfil que deja. Ejecútalo en primer plano, y después la lectura de identidad.`,
   stdinCode: (what, persona, allowed) =>
     `persona-gate: ${what}, y este host puede dar entrada a una orden en marcha más tarde sin que persona-gate la vea, así que lo que ejecutaría nunca se comprueba. Ejecuta cada orden como una llamada propia${allowed.length > 0 ? ` (${persona === null ? 'las órdenes de la política' : `las órdenes de la persona ${persona}`}: ${list(allowed)})` : ''}, o pasa el código con -c.`,
   patchUnreadable: (tool) =>

@@ -16,8 +16,8 @@ const SHAPE: HostEventShape = {
   events: { PreToolUse: 'PreToolUse', PostToolUse: 'PostToolUse', SessionStart: 'SessionStart' },
   tools: {
     // The names Copilot's own tools have when a registration gets them untranslated.
-    bash: { tool: 'Bash', background: (input) => input.mode === 'async' || input.detach === true },
-    Bash: { tool: 'Bash', background: (input) => input.mode === 'async' || input.detach === true },
+    bash: { tool: 'Bash', background: (input) => input.async === true || input.mode === 'async' || input.detach === true },
+    Bash: { tool: 'Bash', background: (input) => input.async === true || input.mode === 'async' || input.detach === true },
     view: { tool: 'Read' },
     create: { tool: 'Write' },
     edit: { tool: 'Edit' },

@@ -34,8 +34,9 @@ const QWEN_TOOLS: Record<string, ToolMapping> = {
 const SHAPE: HostEventShape = {
   events: { PreToolUse: 'PreToolUse', PostToolUse: 'PostToolUse', SessionStart: 'SessionStart' },
   tools: QWEN_TOOLS,
-  // The id the model gave the call (the transcript's); `tool_use_id` is one Qwen Code makes up, the same on both events.
-  callIds: ['tool_call_id', 'tool_use_id'],
+  // `tool_use_id` is one Qwen Code makes up for each call, the same on both events: unique even where a
+  // provider repeats the ids it gives the model's calls (`tool_call_id`), which would pair the wrong events.
+  callIds: ['tool_use_id', 'tool_call_id'],
 };
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

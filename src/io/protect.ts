@@ -132,6 +132,9 @@ function nameRule(path: string): string | null {
   if (dir === '.copilot' && /^(config|settings(\.local)?)\.json$/i.test(file)) return `the Copilot settings (${file})`;
   if (dir === 'copilot' && basename(dirname(dirname(path))).toLowerCase() === '.github' && /^settings(\.local)?\.json$/i.test(file)) return `the Copilot settings (${file})`;
   if (dir === 'hooks' && /\.json$/i.test(file) && ['.copilot', '.github'].includes(basename(dirname(dirname(path))).toLowerCase())) return `the Copilot hook registration (${file})`;
+  // MCP server configurations: a server defined there answers the identity read, or runs under a catalogued tool's name
+  if (/^\.mcp\.json$/i.test(file)) return `an MCP server configuration (${file})`;
+  if ((dir === '.factory' && /^mcp\.json$/i.test(file)) || (dir === '.copilot' && /^mcp-config\.json$/i.test(file))) return `an MCP server configuration (${file})`;
   // git runs what these say (hooks, diff.external, core.fsmonitor, aliases): code the gate never sees
   if (dir === '.git' && file === 'config') return "git's configuration (.git/config), which can make git run commands";
   if (dir === 'hooks' && basename(dirname(dirname(path))) === '.git') return `a git hook (.git/hooks/${file}), which git runs`;

@@ -612,24 +612,38 @@ function classify(inv: Invocation, functions: ReadonlySet<string>, powershell: b
 const REPL = /^(python[\d.]*|pypy[\d.]*|node|nodejs|ruby|irb|pry|perl|php|lua|luajit|deno|bun|tclsh|wish|julia|ghci|jshell|R)$/;
 /** Their options that take the code (or a module) to run, so that stdin is not read as code. */
 const CODE_OPTIONS = /^(-[a-zA-Z]*[cemp]|--eval|--print|--command|-r|--require)$/;
+/**
+ * Programs that, given a terminal, take commands from it: shell escapes (`!cmd` in a pager or an
+ * editor), debuggers, database shells, terminal multiplexers, `script`, `expect`, `parallel`.
+ */
+const TAKES_COMMANDS = new Set(['script', 'expect', 'gdb', 'lldb', 'vim', 'vi', 'nvim', 'ex', 'view', 'vimdiff', 'ed', 'red', 'emacs', 'nano', 'less', 'more', 'most', 'pg', 'man', 'parallel', 'ftp', 'sqlite3', 'mysql', 'mariadb', 'psql', 'mongosh', 'mongo', 'tmux', 'screen']);
+/** Paths that are a program's stdin. */
+const STDIN_PATH = /^(-|\/dev\/stdin|\/dev\/fd\/0|\/proc\/self\/fd\/0|\/dev\/tty)$/;
 
 /**
- * A program that takes its code from stdin: a shell with neither `-c` nor a script, an interpreter
- * with neither code nor a script (or told `-`, `-i`, `repl`). On a host that lets a running
- * command be given input later without a hook event (Codex's write_stdin), what it then runs is
- * never seen.
+ * Whether a program takes code or commands from its stdin: a shell with neither `-c` nor a script,
+ * an interpreter with neither code nor a script (or told `-`, `-i`, `repl`), `source /dev/stdin`, an
+ * awk or sed program that runs commands, a program with commands of its own at a terminal. On a
+ * host that lets a running command be given input later without a hook event (Codex's
+ * write_stdin), what it then runs is never seen. Returns why, or null.
  */
-function readsCodeFromStdin(inv: Invocation, opaque: string): boolean {
-  if (/reads commands from stdin/.test(opaque)) return true;
+function readsCodeFromStdin(inv: Invocation, opaque: string | undefined): string | null {
+  if (opaque !== undefined && /reads commands from stdin/.test(opaque)) return opaque;
   const base = inv.name.slice(inv.name.lastIndexOf('/') + 1);
-  if (!REPL.test(base)) return false;
   const args = inv.args.map((w) => w.text);
-  if (args.some((a) => a === '-' || a === '-i' || a === '--interactive' || a === 'repl')) return true;
-  for (let i = 0; i < args.length; i++) {
-    if (CODE_OPTIONS.test(args[i]!)) return false;
-    if (!args[i]!.startsWith('-')) return false;
+  if ((base === 'source' || base === '.') && (args.length === 0 || STDIN_PATH.test(args[0]!))) return `${base} runs commands read from stdin`;
+  if (TAKES_COMMANDS.has(base)) return `${base} takes commands at a terminal`;
+  // `script FILE` starts a shell (FILE is where it records), read here as a wrapper around FILE.
+  const wrapper = inv.via.find((v) => TAKES_COMMANDS.has(v));
+  if (wrapper !== undefined) return `${wrapper} takes commands at a terminal`;
+  if (/^[gmn]?awk$/.test(base) && args.some((a, i) => !/^-[Fv]/.test(a) && !/^-[Fv]$/.test(args[i - 1] ?? '') && /system\s*\(|\|/.test(a))) return `${base} runs commands its input gives it`;
+  if (base === 'sed' && args.some((a) => /(^|[;{}\n])\s*e(\s|;|$)|\/[gpIiMm0-9]*e[gpIiMm0-9]*(\s|;|$)/.test(a))) return 'sed runs commands its input gives it (the e command)';
+  if (!REPL.test(base)) return null;
+  if (args.some((a) => a === '-' || a === '-i' || a === '--interactive' || a === 'repl')) return opaque ?? `${base} reads code from stdin`;
+  for (const a of args) {
+    if (CODE_OPTIONS.test(a) || !a.startsWith('-')) return null;
   }
-  return true;
+  return opaque ?? `${base} reads code from stdin`;
 }
 
 const unreadable = (detail: string): ShellReading => ({
@@ -1085,8 +1099,9 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent): ShellReadin
     if (classified.opaque) {
       opaque.push(classified.opaque);
       opaqueProgram ??= inv.name;
-      if (readsCodeFromStdin(inv, classified.opaque)) stdinCode.push(classified.opaque);
     }
+    const fromStdin = readsCodeFromStdin(inv, classified.opaque);
+    if (fromStdin !== null) stdinCode.push(fromStdin);
     for (const e of classified.effects) {
       const problem = addEffect(e.path, e.effect, inv.name);
       if (problem) return unreadable(problem);

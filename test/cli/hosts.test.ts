@@ -234,6 +234,21 @@ describe('hook --host: what the adapters read', () => {
     ['python3 -c "print(1)"', false],
     ['node -e 1', false],
     ['ls -la', false],
+    ['source /dev/stdin', true],
+    ['. /dev/stdin', true],
+    ["awk '{system($0)}'", true],
+    ["awk '{print $1 | \"sh\"}'", true],
+    ['sed e', true],
+    ["sed 's/^/echo /e'", true],
+    ['script -q /dev/null', true],
+    ['expect', true],
+    ['gdb', true],
+    ['vim -e', true],
+    ['ed', true],
+    ['less notes.txt', true],
+    ['parallel', true],
+    ["awk -F'|' '{print $1}' notes.txt", false],
+    ['sed -e s/a/b/ notes.txt', false],
   ] as const)('codex, whose write_stdin feeds a running command unseen: %s', (command, refused) => {
     const policy = JSON.parse(readFileSync(TAX_POLICY_PATH, 'utf8'));
     policy.personas['modelo-preparer'].families.push('shell');
@@ -246,6 +261,39 @@ describe('hook --host: what the adapters read', () => {
     // Claude Code gives a command no input after the call: the same line is not refused there.
     const claude = runCli(['hook'], { input: JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 's', tool_name: 'Bash', tool_input: { command }, tool_use_id: 't', cwd: '/tmp' }), env: s.env });
     expect(claude.stdout).toBe('');
+  });
+
+  it.each([
+    ['claude-code', 'Bash', { run_in_background: true }],
+    ['gemini', 'run_shell_command', { is_background: true }],
+    ['droid', 'Execute', { fireAndForget: true }],
+  ] as const)('%s: a profile switch started in the background is refused (it would switch after later calls were checked)', (host, tool, flag) => {
+    const policy = JSON.parse(readFileSync(TAX_POLICY_PATH, 'utf8'));
+    policy.personas['modelo-preparer'].families.push('shell');
+    policy.personas['modelo-preparer'].ceiling = 'process_exec';
+    const s = setup(JSON.stringify(policy), { PERSONA_GATE_PERSONA: 'modelo-preparer' });
+    const event = (input: Record<string, unknown>) =>
+      host === 'claude-code'
+        ? JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 's', tool_name: tool, tool_input: input, tool_use_id: 't', cwd: '/tmp' })
+        : hostEvent(host, 'pre', tool, input);
+    const args = host === 'claude-code' ? ['hook'] : ['hook', '--host', host];
+    const background = runCli(args, { input: event({ command: 'aeat config profile switch Erik', ...flag }), env: s.env });
+    expect(background.stdout).toContain('run in the background it would switch after later calls were checked');
+    expect(runCli(args, { input: event({ command: 'aeat config profile switch Erik' }), env: s.env }).stdout).toBe('');
+  });
+
+  it.each([
+    ['claude-code', '.mcp.json'],
+    ['droid', '.factory/mcp.json'],
+    ['copilot', 'home/.copilot/mcp-config.json'],
+  ] as const)('%s: an MCP server configuration (%s) is guarded: a server defined there could answer the identity read', (host, file) => {
+    const s = setup(undefined, { PERSONA_GATE_PERSONA: 'modelo-preparer' });
+    const path = join(s.dir, file);
+    const input = host === 'claude-code'
+      ? JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 's', tool_name: 'Write', tool_input: { file_path: path, content: '{}' }, tool_use_id: 't', cwd: s.dir })
+      : hostEvent(host, 'pre', host === 'droid' ? 'Create' : 'create', host === 'droid' ? { file_path: path, content: '{}' } : { path, file_text: '{}' });
+    const r = runCli(host === 'claude-code' ? ['hook'] : ['hook', '--host', host], { input, env: s.env });
+    expect(r.stdout).toContain('an MCP server configuration');
   });
 
   it("codex: a workdir the model chose is not where the policy is looked for", () => {

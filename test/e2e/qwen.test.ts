@@ -117,22 +117,26 @@ describeConfined('persona-gate inside the real Qwen Code', () => {
     expect(ran).toEqual(['whoami', 'modelo_work_create', 'profile_switch', 'whoami', 'modelo_work_create']);
     const refusal = 'this session has not yet confirmed which profile is active';
     expect(results.map((r) => r.content.includes(refusal))).toEqual([true, false, false, false, true, false, false]);
-    // The whoami confirmed the session on its PostToolUse, matched by Qwen Code's call id.
+    // The whoami confirmed the session on its PostToolUse, matched by the call id Qwen Code makes up
+    // for each call (unique, whatever ids the model gives).
     const receipts = readdirSync(join(project.stateDir, 'receipts')).flatMap((f) => readJsonLines(join(project.stateDir, 'receipts', f)));
+    const pre = receipts.filter((r) => r.hook_event === 'PreToolUse');
+    expect(pre.map((r) => [r.host, r.command_key, r.verdict])).toEqual([
+      ['qwen', 'modelo.work.create', 'deny'],
+      ['qwen', 'config.profile.status', 'abstain'],
+      ['qwen', 'modelo.work.create', 'abstain'],
+      ['qwen', 'config.profile.switch', 'abstain'],
+      ['qwen', 'modelo.work.create', 'deny'],
+      ['qwen', 'config.profile.status', 'abstain'],
+      ['qwen', 'modelo.work.create', 'abstain'],
+    ]);
+    const ids = pre.map((r) => r.tool_use_id);
+    for (const id of ids) expect(id).toMatch(/^toolu_\d+_\w+$/);
+    expect(new Set(ids).size).toBe(ids.length);
     const posts = receipts.filter((r) => r.hook_event === 'PostToolUse' && r.rule === 'post_tool_use');
     expect(posts.map((r) => [r.tool_name, r.tool_use_id])).toEqual([
-      ['mcp__aeat__whoami', 'call_e2e_2'],
-      ['mcp__aeat__whoami', 'call_e2e_6'],
-    ]);
-    const pre = receipts.filter((r) => r.hook_event === 'PreToolUse');
-    expect(pre.map((r) => [r.host, r.tool_use_id, r.command_key, r.verdict])).toEqual([
-      ['qwen', 'call_e2e_1', 'modelo.work.create', 'deny'],
-      ['qwen', 'call_e2e_2', 'config.profile.status', 'abstain'],
-      ['qwen', 'call_e2e_3', 'modelo.work.create', 'abstain'],
-      ['qwen', 'call_e2e_4', 'config.profile.switch', 'abstain'],
-      ['qwen', 'call_e2e_5', 'modelo.work.create', 'deny'],
-      ['qwen', 'call_e2e_6', 'config.profile.status', 'abstain'],
-      ['qwen', 'call_e2e_7', 'modelo.work.create', 'abstain'],
+      ['mcp__aeat__whoami', ids[1]],
+      ['mcp__aeat__whoami', ids[5]],
     ]);
   });
 

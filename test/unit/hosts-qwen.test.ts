@@ -59,9 +59,10 @@ describe('Qwen Code events read as Claude Code events', () => {
     expect(event.tool_input).toMatchObject(input);
     expect(event.session_id).toBe(raw.session_id);
     expect(event.cwd).toBe(raw.cwd);
-    // The call id is the model's (tool_call_id), not the one Qwen Code makes up (tool_use_id).
-    expect(raw.tool_call_id).toMatch(/^call_e2e_\d+$/);
-    expect(event.tool_use_id).toBe(raw.tool_call_id);
+    // The call id is the one Qwen Code makes up for each call (tool_use_id), unique whatever ids the
+    // model gives (a provider may repeat those), not the model's tool_call_id.
+    expect(raw.tool_use_id).toMatch(/^toolu_\d+_\w+$/);
+    expect(event.tool_use_id).toBe(raw.tool_use_id);
   });
 
   it('every recorded fixture is covered by a case above or below', () => {
@@ -83,7 +84,7 @@ describe('Qwen Code events read as Claude Code events', () => {
       // the remaining post-tool events: each is the PostToolUse of a call whose pre-tool event is above
       const event = readTool(fixture(f));
       const pre = readTool(fixture(f.replace(/^post-/, 'pre-')));
-      expect([event.hook_event_name, event.tool_name, event.tool_use_id]).toEqual(['PostToolUse', pre.tool_name, fixture(f).tool_call_id]);
+      expect([event.hook_event_name, event.tool_name, event.tool_use_id]).toEqual(['PostToolUse', pre.tool_name, fixture(f).tool_use_id]);
       expect(event.tool_response).toEqual(fixture(f).tool_response);
     }
   });
