@@ -64,6 +64,52 @@ export function landingPathOf(p: string): string {
   return current;
 }
 
+/**
+ * landingPathOf for many paths that share directories (the guarded files: most sit in a few
+ * directories under the home directory): each path on the way is looked at once (one lstat, and a
+ * readlink for a link), where landingPathOf's realpath would look at every directory of every path
+ * again. A link whose target has a `..` segment is left to landingPathOf, whose realpath resolves
+ * it physically, so that every answer is landingPathOf's.
+ */
+export function landingResolver(): (p: string) => string {
+  const seen = new Map<string, string | false | null>();
+  /** The link's target, false for something that is not a link, null for nothing there. */
+  const look = (path: string): string | false | null => {
+    let v = seen.get(path);
+    if (v === undefined) {
+      try {
+        v = lstatSync(path).isSymbolicLink() ? readlinkSync(path) : false;
+      } catch {
+        v = null;
+      }
+      seen.set(path, v);
+    }
+    return v;
+  };
+  return (p) => {
+    if (sep !== '/') return landingPathOf(p);
+    const parts = resolve(p).split(sep).filter((x) => x !== '');
+    let current: string = sep;
+    let hops = 0;
+    while (parts.length > 0) {
+      const part = parts.shift()!;
+      const next = join(current, part);
+      const target = look(next);
+      if (target === null) return join(next, ...parts);
+      if (target === false) {
+        current = next;
+        continue;
+      }
+      if (++hops > 40) return landingPathOf(p);
+      if (target.split('/').includes('..')) return landingPathOf(p);
+      const absolute = isAbsolute(target) ? target : join(current, target);
+      parts.unshift(...resolve(absolute).split(sep).filter((x) => x !== ''));
+      current = sep;
+    }
+    return current;
+  };
+}
+
 export function expandHome(p: string, home: string): string {
   if (p === '~') return home;
   if (p.startsWith('~/')) return join(home, p.slice(2));
@@ -294,10 +340,11 @@ export function makeProtectedPathCheck(opts: ProtectionOptions): ProtectedPathCh
       ...hostRegistrations(home, env),
     ];
     const out: Guard[] = [];
+    const landing = landingResolver();
     for (const g of given) {
       const lexical = resolve(expandHome(g.path, home));
       out.push({ ...g, path: lexical });
-      const real = landingPathOf(lexical);
+      const real = landing(lexical);
       if (real !== lexical) out.push({ ...g, path: real });
     }
     return (fixed = out);
