@@ -1,4 +1,4 @@
-import { agentTypesOf, buildPolicyIndex, builtinToolsOf, familyGlobsOf, toolsToCommands, type MemoryPolicyIndex, type PolicyIndex, type PolicySettings } from '../core/policy-index';
+import { agentTypesOf, buildPolicyIndex, builtinToolsOf, familyGlobsOf, toolsToCommands, type FamilyGlob, type MemoryPolicyIndex, type PolicyIndex, type PolicySettings } from '../core/policy-index';
 import { own } from '../core/own';
 import { commandWithDefaults, DEFAULT_PERSONA_ENV, DEFAULT_STAGE_ENV, defaultsWithDefaults, familyWithDefaults, identityWithDefaults, personaWithDefaults, policyWithDefaults } from '../policy/defaults';
 import type { CommandDef, FamilyDef, PersonaDef, Policy } from '../policy/schema';
@@ -99,7 +99,7 @@ export function openSpanIndex(bytes: Buffer, sha256: string, path: string, core:
   };
   const builtins = builtinToolsOf(settings.include);
   const familyLevels = builtins.families;
-  for (const [family, def] of Object.entries(families)) familyLevels.set(family, def.level);
+  for (const family of Object.keys(families)) familyLevels.set(family, families[family]!.level);
 
   let whole: MemoryPolicyIndex | null = null;
   const wholeIndex = () => {
@@ -224,13 +224,18 @@ export function openSpanIndex(bytes: Buffer, sha256: string, path: string, core:
           ),
         );
 
+  // The families' tool patterns are made into regular expressions when a tool that is not a
+  // command is resolved, not for every call (a large policy has many).
+  let globs: FamilyGlob[] | undefined;
   return {
     sha256,
     path,
     policy: null,
     settings,
     familyLevels,
-    familyGlobs: familyGlobsOf(families),
+    get familyGlobs() {
+      return (globs ??= familyGlobsOf(families));
+    },
     builtinTools: builtins.tools,
     agentTypeToPersona: { has: (agentType) => personaOfAgentType(agentType) !== undefined, get: personaOfAgentType },
     command,
