@@ -1,0 +1,68 @@
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { isoTime } from '../../src/core/receipt';
+import { landingPathOf, landingResolver } from '../../src/io/protect';
+import { tempDir } from '../helpers/cli';
+
+describe('isoTime: the receipt time without the time zone set-up', () => {
+  it('is toISOString for every time from year 0 to 9999', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: -62167219200000, max: 253402300799999 }), (ms) => {
+        const date = new Date(ms);
+        expect(isoTime(date)).toBe(date.toISOString());
+      }),
+      { numRuns: 20000 },
+    );
+  });
+
+  it('is toISOString at the edges (epoch, leap day, a year below 1000, the last millisecond of 9999)', () => {
+    for (const text of ['1970-01-01T00:00:00.000Z', '2024-02-29T23:59:59.999Z', '0999-12-31T00:00:00.007Z', '0000-01-01T00:00:00.000Z', '9999-12-31T23:59:59.999Z']) {
+      expect(isoTime(new Date(text))).toBe(text);
+    }
+  });
+
+  it('answers outside years 0–9999 as toISOString does, and throws as it does on an invalid date', () => {
+    const far = new Date(253402300800000);
+    expect(isoTime(far)).toBe(far.toISOString());
+    const before = new Date(-62167219200001);
+    expect(isoTime(before)).toBe(before.toISOString());
+    expect(() => isoTime(new Date(Number.NaN))).toThrow(RangeError);
+  });
+});
+
+describe('landingResolver: the guarded files’ real paths with one look per directory', () => {
+  it('answers what landingPathOf answers, through links, dangling links, loops and missing directories', () => {
+    const root = tempDir();
+    mkdirSync(join(root, 'real', 'deep'), { recursive: true });
+    writeFileSync(join(root, 'real', 'file'), 'x');
+    symlinkSync(join(root, 'real'), join(root, 'abs-link'));
+    symlinkSync('real', join(root, 'rel-link'));
+    symlinkSync('real/deep', join(root, 'deep-link'));
+    symlinkSync(join(root, 'nowhere', 'target'), join(root, 'dangling'));
+    symlinkSync('../real', join(root, 'real', 'deep', 'up'));
+    symlinkSync('loop-b', join(root, 'loop-a'));
+    symlinkSync('loop-a', join(root, 'loop-b'));
+    symlinkSync('abs-link/deep/../file', join(root, 'dotdot'));
+    const paths = [
+      root,
+      join(root, 'real', 'file'),
+      join(root, 'abs-link', 'file'),
+      join(root, 'rel-link', 'deep', 'new-file'),
+      join(root, 'deep-link', 'up', 'file'),
+      join(root, 'dangling'),
+      join(root, 'dangling', 'below'),
+      join(root, 'missing', 'dir', 'file'),
+      join(root, 'loop-a'),
+      join(root, 'loop-a', 'x'),
+      join(root, 'dotdot'),
+      '/',
+      '/etc/profile.d',
+    ];
+    const resolve = landingResolver();
+    for (const p of paths) expect(resolve(p), p).toBe(landingPathOf(p));
+    // asked again, from what it has seen
+    for (const p of [...paths].reverse()) expect(resolve(p), p).toBe(landingPathOf(p));
+  });
+});
