@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isoTime } from '../../src/core/receipt';
 import { landingPathOf, landingResolver } from '../../src/io/protect';
+import { latin1Text, utf8Text } from '../../src/io/text';
 import { tempDir } from '../helpers/cli';
 
 describe('isoTime: the receipt time without the time zone set-up', () => {
@@ -64,5 +65,27 @@ describe('landingResolver: the guarded files’ real paths with one look per dir
     for (const p of paths) expect(resolve(p), p).toBe(landingPathOf(p));
     // asked again, from what it has seen
     for (const p of [...paths].reverse()) expect(resolve(p), p).toBe(landingPathOf(p));
+  });
+});
+
+describe('utf8Text and latin1Text: toString without its first-call cost', () => {
+  it('give what toString gives, for any bytes and any bounds', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 64 }), fc.integer({ min: -8, max: 80 }), fc.integer({ min: -8, max: 80 }), (raw, start, end) => {
+        const buf = Buffer.from(raw);
+        expect(utf8Text(buf, start, end)).toBe(buf.toString('utf8', start, end));
+        expect(latin1Text(buf, start, end)).toBe(buf.toString('latin1', start, end));
+        expect(utf8Text(buf)).toBe(buf.toString('utf8'));
+        expect(latin1Text(buf)).toBe(buf.toString('latin1'));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('give what toString gives on a subarray', () => {
+    const whole = Buffer.from('héllo "wörld" ✓ end', 'utf8');
+    const part = whole.subarray(3, 20);
+    expect(utf8Text(part, 1, 12)).toBe(part.toString('utf8', 1, 12));
+    expect(latin1Text(part, 2)).toBe(part.toString('latin1', 2));
   });
 });
