@@ -86,25 +86,27 @@ export function landingResolver(): (p: string) => string {
     }
     return v;
   };
+  // The paths are absolute and normalized (resolve), so a component is appended to its
+  // directory by concatenation: path.join on every step costs a hook's short life far more.
+  const child = (dir: string, name: string) => (dir === '/' ? `/${name}` : `${dir}/${name}`);
+  const under = (dir: string, rest: readonly string[]) => (rest.length === 0 ? dir : child(dir, rest.join('/')));
   return (p) => {
     if (sep !== '/') return landingPathOf(p);
-    const parts = resolve(p).split(sep).filter((x) => x !== '');
-    let current: string = sep;
+    const parts = resolve(p).split('/').filter((x) => x !== '');
+    let current = '/';
     let hops = 0;
     while (parts.length > 0) {
-      const part = parts.shift()!;
-      const next = join(current, part);
+      const next = child(current, parts.shift()!);
       const target = look(next);
-      if (target === null) return join(next, ...parts);
+      if (target === null) return under(next, parts);
       if (target === false) {
         current = next;
         continue;
       }
       if (++hops > 40) return landingPathOf(p);
       if (target.split('/').includes('..')) return landingPathOf(p);
-      const absolute = isAbsolute(target) ? target : join(current, target);
-      parts.unshift(...resolve(absolute).split(sep).filter((x) => x !== ''));
-      current = sep;
+      parts.unshift(...resolve(current, target).split('/').filter((x) => x !== ''));
+      current = '/';
     }
     return current;
   };
