@@ -235,12 +235,36 @@ function hostRegistrations(home: string, env: Env): Guard[] {
 /** The registration and policy files of every project directory at or above `dir`. */
 function projectRegistrations(dir: string): Guard[] {
   const guards: Guard[] = [];
-  for (let d = dir; ; d = dirname(d)) {
-    for (const file of ['settings.json', 'settings.local.json']) guards.push({ path: join(d, '.claude', file), what: `the hook registration (${file})`, tree: false });
-    guards.push({ path: join(d, '.claude', 'persona-gate.json'), what: 'a persona-gate policy', tree: false });
-    if (dirname(d) === d) break;
+  for (let d = dir; ; d = parentOf(d)) {
+    const claude = childOf(d, '.claude');
+    for (const file of ['settings.json', 'settings.local.json']) guards.push({ path: childOf(claude, file), what: `the hook registration (${file})`, tree: false });
+    guards.push({ path: childOf(claude, 'persona-gate.json'), what: 'a persona-gate policy', tree: false });
+    if (parentOf(d) === d) break;
   }
   return guards;
+}
+
+// The guarded paths are built and compared by the dozen on a call that names a path; path.join,
+// path.resolve and path.dirname cost a hook's short life several microseconds each. For a path
+// that is already absolute and normalized (what resolve returns) these give the same answers.
+const UNNORMALIZED = /\/\/|\/\.\.?(\/|$)/;
+
+/** path.resolve(p), without the call when p is already absolute and normalized. */
+export function absolute(p: string): string {
+  return sep === '/' && p.startsWith('/') && (p.length === 1 || !p.endsWith('/')) && !UNNORMALIZED.test(p) ? p : resolve(p);
+}
+
+/** path.join(dir, name) for an absolute normalized dir and a name that is one component. */
+export function childOf(dir: string, name: string): string {
+  if (sep !== '/') return join(dir, name);
+  return dir === '/' ? `/${name}` : `${dir}/${name}`;
+}
+
+/** path.dirname(dir) for an absolute normalized dir. */
+export function parentOf(dir: string): string {
+  if (sep !== '/') return dirname(dir);
+  const slash = dir.lastIndexOf('/');
+  return slash <= 0 ? '/' : dir.slice(0, slash);
 }
 
 /** A glob segment as a regular expression; `*` and `?` also match a leading dot (as with dotglob). */
@@ -344,7 +368,7 @@ export function makeProtectedPathCheck(opts: ProtectionOptions): ProtectedPathCh
     const out: Guard[] = [];
     const landing = landingResolver();
     for (const g of given) {
-      const lexical = resolve(expandHome(g.path, home));
+      const lexical = absolute(expandHome(g.path, home));
       out.push({ ...g, path: lexical });
       const real = landing(lexical);
       if (real !== lexical) out.push({ ...g, path: real });

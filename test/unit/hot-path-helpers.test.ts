@@ -1,9 +1,9 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, resolve as resolvePath } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isoTime } from '../../src/core/receipt';
-import { landingPathOf, landingResolver } from '../../src/io/protect';
+import { absolute, childOf, landingPathOf, landingResolver, parentOf } from '../../src/io/protect';
 import { latin1Text, utf8Text } from '../../src/io/text';
 import { tempDir } from '../helpers/cli';
 
@@ -87,5 +87,28 @@ describe('utf8Text and latin1Text: toString without its first-call cost', () => 
     const part = whole.subarray(3, 20);
     expect(utf8Text(part, 1, 12)).toBe(part.toString('utf8', 1, 12));
     expect(latin1Text(part, 2)).toBe(part.toString('latin1', 2));
+  });
+});
+
+describe('absolute, childOf, parentOf: path.resolve, join and dirname without the calls', () => {
+  const pathText = fc.array(fc.constantFrom('/', '.', '..', 'a', 'b', '.claude', ' ', '~'), { maxLength: 14 }).map((parts) => parts.join(''));
+  it('absolute is path.resolve for any text', () => {
+    fc.assert(
+      fc.property(pathText, (p) => {
+        expect(absolute(p)).toBe(resolvePath(p));
+      }),
+      { numRuns: 20000 },
+    );
+  });
+
+  it('childOf and parentOf are join and dirname for absolute normalized directories', () => {
+    fc.assert(
+      fc.property(pathText, fc.constantFrom('.claude', 'settings.json', 'a b', '.x'), (p, name) => {
+        const dir = resolvePath('/', p);
+        expect(childOf(dir, name)).toBe(join(dir, name));
+        expect(parentOf(dir)).toBe(dirname(dir));
+      }),
+      { numRuns: 20000 },
+    );
   });
 });
