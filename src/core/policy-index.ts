@@ -110,10 +110,14 @@ export function toolsToCommands(policy: Policy): Map<string, string> {
   return map;
 }
 
-export function bashPrefixesOf(policy: Policy): BashPrefix[] {
+/**
+ * The commands' shell prefixes, longest first. Only the commands' `bash` lists are read (a missing
+ * one is the default, none), so the parsed JSON of a validated policy will do as well as the policy.
+ */
+export function bashPrefixesOf(policy: { catalog: { commands: Readonly<Record<string, { bash?: readonly string[] }>> } }): BashPrefix[] {
   const prefixes: BashPrefix[] = [];
   for (const [key, def] of Object.entries(policy.catalog.commands)) {
-    for (const prefix of def.bash) {
+    for (const prefix of def.bash ?? []) {
       const words = prefix.trim().split(/\s+/).filter(Boolean);
       if (words.length > 0) prefixes.push({ words, key });
     }

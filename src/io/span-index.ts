@@ -1,4 +1,4 @@
-import { agentTypesOf, buildPolicyIndex, builtinToolsOf, familyGlobsOf, toolsToCommands, type FamilyGlob, type MemoryPolicyIndex, type PolicyIndex, type PolicySettings } from '../core/policy-index';
+import { agentTypesOf, bashPrefixesOf, buildPolicyIndex, builtinToolsOf, familyGlobsOf, toolsToCommands, type BashPrefix, type FamilyGlob, type MemoryPolicyIndex, type PolicyIndex, type PolicySettings } from '../core/policy-index';
 import { own } from '../core/own';
 import { commandWithDefaults, DEFAULT_PERSONA_ENV, DEFAULT_STAGE_ENV, defaultsWithDefaults, familyWithDefaults, identityWithDefaults, personaWithDefaults, policyWithDefaults } from '../policy/defaults';
 import type { CommandDef, FamilyDef, PersonaDef, Policy } from '../policy/schema';
@@ -21,6 +21,7 @@ import {
   type SettingName,
   type Span,
 } from './policy-spans';
+import { utf8Text } from './text';
 
 /**
  * The policy index a call reads through the cached positions (policy-spans.ts): the settings and
@@ -106,6 +107,18 @@ export function openSpanIndex(bytes: Buffer, sha256: string, path: string, core:
     if (whole) return whole;
     cache.parsedWhole?.();
     return (whole = buildPolicyIndex(policyWithDefaults(JSON.parse(bytes.toString('utf8'))), sha256, path));
+  };
+  let prefixes: BashPrefix[] | undefined;
+  /**
+   * Every command's shell prefixes (a shell call is matched against all of them): from the commands
+   * of the whole policy parsed from these bytes, without the rest of the whole index.
+   */
+  const bashPrefixes = (): BashPrefix[] => {
+    if (whole) return whole.bashPrefixes();
+    if (prefixes) return prefixes;
+    cache.parsedWhole?.();
+    const parsed = JSON.parse(utf8Text(bytes)) as { catalog?: { commands?: Record<string, { bash?: string[] }> } };
+    return (prefixes = bashPrefixesOf({ catalog: { commands: parsed.catalog?.commands ?? {} } }));
   };
   let expected: Record<IndexKind, Map<string, string>> | null | undefined;
   /** The entries a fresh cache would hold, by kind and name, as JSON; null when none can be made. */
@@ -242,6 +255,6 @@ export function openSpanIndex(bytes: Buffer, sha256: string, path: string, core:
     commandForTool,
     persona,
     personaNames: () => wholeIndex().personaNames(),
-    bashPrefixes: () => wholeIndex().bashPrefixes(),
+    bashPrefixes,
   };
 }
