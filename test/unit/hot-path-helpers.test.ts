@@ -2,6 +2,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve as resolvePath } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { bashPrefixesOf } from '../../src/core/policy-index';
 import { isoTime } from '../../src/core/receipt';
 import { absolute, childOf, landingPathOf, landingResolver, parentOf } from '../../src/io/protect';
 import { latin1Text, utf8Text } from '../../src/io/text';
@@ -109,6 +110,29 @@ describe('absolute, childOf, parentOf: path.resolve, join and dirname without th
         expect(parentOf(dir)).toBe(dirname(dir));
       }),
       { numRuns: 20000 },
+    );
+  });
+});
+
+describe('bashPrefixesOf: every command’s prefixes, longest first, in the commands’ order within a length', () => {
+  const reference = (commands: Record<string, { bash?: string[] }>) => {
+    const prefixes: { words: string[]; key: string }[] = [];
+    for (const [key, def] of Object.entries(commands)) {
+      for (const prefix of def.bash ?? []) {
+        const words = prefix.trim().split(/\s+/).filter(Boolean);
+        if (words.length > 0) prefixes.push({ words, key });
+      }
+    }
+    return prefixes.sort((a, b) => b.words.length - a.words.length);
+  };
+  it('is what a stable sort on length gives', () => {
+    const prefix = fc.array(fc.constantFrom('git', 'status', ' ', '  ', '\t', 'a', '-x'), { maxLength: 7 }).map((p) => p.join(''));
+    const command = fc.record({ bash: fc.option(fc.array(prefix, { maxLength: 4 }), { nil: undefined }) }, { requiredKeys: [] });
+    fc.assert(
+      fc.property(fc.dictionary(fc.constantFrom('a.x', 'a.y', 'b.z', 'c.w', 'd.v', 'e.u'), command), (commands) => {
+        expect(bashPrefixesOf({ catalog: { commands } })).toStrictEqual(reference(commands));
+      }),
+      { numRuns: 5000 },
     );
   });
 });
