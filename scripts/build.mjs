@@ -31,12 +31,15 @@ const lazyOs = {
     }));
   },
 };
+// The bundles run through the code cache (src/io/code-cache.ts) are written as the function they
+// are compiled as, so that the hook compiles the text it read without copying it into a wrapper.
+const cached = { banner: { js: '(function (exports, require, module, __filename, __dirname) {' }, footer: { js: '\n})' }, plugins: [lazyOs] };
 await Promise.all([
   build({ ...common, entryPoints: ['src/bin/persona-gate.ts'], outfile: 'dist/persona-gate.js', banner: { js: '#!/usr/bin/env node' } }),
-  build({ ...common, entryPoints: ['src/hook/entry.ts'], outfile: 'dist/hook.js', plugins: [lazyOs] }),
+  build({ ...common, ...cached, entryPoints: ['src/hook/entry.ts'], outfile: 'dist/hook.js' }),
   build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js' }),
-  build({ ...common, entryPoints: ['src/policy/validate.ts'], outfile: 'dist/policy-validate.js', plugins: [lazyOs] }),
-  build({ ...common, entryPoints: ['src/shell/resolve-shell.ts'], outfile: 'dist/shell.js', plugins: [lazyOs] }),
+  build({ ...common, ...cached, entryPoints: ['src/policy/validate.ts'], outfile: 'dist/policy-validate.js' }),
+  build({ ...common, ...cached, entryPoints: ['src/shell/resolve-shell.ts'], outfile: 'dist/shell.js' }),
   // The MCP client (the SDK), loaded by `persona-gate pin` alone.
   build({ ...common, entryPoints: ['src/mcp/pin.ts'], outfile: 'dist/mcp-pin.js' }),
 ]);

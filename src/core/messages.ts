@@ -133,7 +133,12 @@ export const en = {
 
 export type Messages = typeof en;
 
-export const es: Messages = {
+/**
+ * Spanish, made the first time a call asks for it: a table of message functions costs a hook's
+ * start about 0.1 ms to make (each of its members is a new property of a new object), which a call
+ * in English need not pay.
+ */
+const spanish = (): Messages => ({
   scopeFamily: (persona, key, family, families) =>
     `persona-gate: la persona ${persona} no puede ejecutar ${key}: su familia "${family}" no está entre las familias de la persona (${lista(families)}). Pasa este paso a una persona cuyas familias incluyan "${family}", o pide al usuario que lo haga.`,
   scopeCeiling: (persona, key, level, ceiling) =>
@@ -255,9 +260,16 @@ export const es: Messages = {
     `sesión sin persona`,
   notePersona: (persona, source, stage) =>
     `persona ${persona} (de ${source})${stage ? `, etapa ${stage}` : ''}`,
-};
+});
 
-export const MESSAGES: Record<Locale, Messages> = { en, es };
+let es: Messages | undefined;
+
+export const MESSAGES: Record<Locale, Messages> = {
+  en,
+  get es() {
+    return (es ??= spanish());
+  },
+};
 
 export function isLocale(value: unknown): value is Locale {
   return value === 'en' || value === 'es';

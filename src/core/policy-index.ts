@@ -110,15 +110,24 @@ export function toolsToCommands(policy: Policy): Map<string, string> {
   return map;
 }
 
-export function bashPrefixesOf(policy: Policy): BashPrefix[] {
-  const prefixes: BashPrefix[] = [];
-  for (const [key, def] of Object.entries(policy.catalog.commands)) {
-    for (const prefix of def.bash) {
+/**
+ * The commands' shell prefixes, longest first. Only the commands' `bash` lists are read (a missing
+ * one is the default, none), so the parsed JSON of a validated policy will do as well as the policy.
+ */
+export function bashPrefixesOf(policy: { catalog: { commands: Readonly<Record<string, { bash?: readonly string[] }>> } }): BashPrefix[] {
+  // Grouped by length, in the commands' order within a length: what a stable sort on length gives,
+  // without a comparison per pair (a large policy has thousands of prefixes).
+  const byLength: BashPrefix[][] = [];
+  const commands = policy.catalog.commands;
+  for (const key of Object.keys(commands)) {
+    for (const prefix of commands[key]!.bash ?? []) {
       const words = prefix.trim().split(/\s+/).filter(Boolean);
-      if (words.length > 0) prefixes.push({ words, key });
+      if (words.length > 0) (byLength[words.length] ??= []).push({ words, key });
     }
   }
-  return prefixes.sort((a, b) => b.words.length - a.words.length);
+  const prefixes: BashPrefix[] = [];
+  for (let n = byLength.length - 1; n > 0; n--) if (byLength[n]) prefixes.push(...byLength[n]!);
+  return prefixes;
 }
 
 export function agentTypesOf(policy: Policy): Map<string, string> {

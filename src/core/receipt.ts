@@ -34,6 +34,19 @@ export interface Receipt {
   host_tool_name?: string;
 }
 
+/**
+ * `Date.prototype.toISOString`'s text, made from the UTC fields: the first toISOString of a process
+ * sets up V8's time zone cache (it reads /etc/localtime and loads ICU's zone data), which costs a
+ * hook about 0.2 ms for a time that is UTC anyway.
+ */
+export function isoTime(date: Date): string {
+  const year = date.getUTCFullYear();
+  if (!(year >= 0 && year <= 9999)) return date.toISOString();
+  const two = (n: number) => (n < 10 ? `0${n}` : `${n}`);
+  const ms = date.getUTCMilliseconds();
+  return `${year < 1000 ? `000${year}`.slice(-4) : year}-${two(date.getUTCMonth() + 1)}-${two(date.getUTCDate())}T${two(date.getUTCHours())}:${two(date.getUTCMinutes())}:${two(date.getUTCSeconds())}.${ms < 10 ? `00${ms}` : ms < 100 ? `0${ms}` : ms}Z`;
+}
+
 export interface ReceiptEvent {
   session_id: string;
   hook_event_name: string;
@@ -48,7 +61,7 @@ const EMPTY_SCOPE: Scope = { persona: null, stage: null, families: null, allowed
 function header(event: ReceiptEvent, now: Date) {
   return {
     v: 1 as const,
-    ts: now.toISOString(),
+    ts: isoTime(now),
     session_id: event.session_id,
     agent_id: event.agent_id ?? null,
     agent_type: event.agent_type ?? null,

@@ -28,8 +28,16 @@ export function blockingError(reason: string): HookResponse {
 export const SILENT: HookResponse = { stdout: '', stderr: '', exitCode: 0 };
 
 function writeAll(fd: number, text: string): boolean {
-  const buf = Buffer.from(text, 'utf8');
+  // The whole text in one write(2) is the usual case: no Buffer to make (a first Buffer.from costs
+  // a hook's short life a compilation). The bytes a short write left are written from a Buffer.
   let offset = 0;
+  try {
+    offset = writeSync(fd, text);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') return false;
+  }
+  if (offset === Buffer.byteLength(text)) return true;
+  const buf = Buffer.from(text, 'utf8');
   while (offset < buf.length) {
     try {
       offset += writeSync(fd, buf, offset);

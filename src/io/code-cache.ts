@@ -21,9 +21,17 @@ export function compileBundle(file: string, requireFn: NodeJS.Require): Script {
   return new vm.Script(source, { filename: file, cachedData });
 }
 
-/** The bundle's text as the function its cache was made from. */
+/** How the build starts each of these bundles (scripts/build.mjs), so that its text is already the function. */
+export const BUNDLE_HEAD = '(function (exports, require, module, __filename, __dirname) {';
+export const BUNDLE_TAIL = '\n})';
+
+/**
+ * The bundle's text as the function its cache was made from. The build writes the bundles so
+ * already: a text read whole is compiled as it is, where wrapping it would copy it (100 KB for
+ * the hook) on every call.
+ */
 export function wrapBundle(text: string): string {
-  return `(function (exports, require, module, __filename, __dirname) {${text}\n})`;
+  return text.startsWith(BUNDLE_HEAD) ? text : `${BUNDLE_HEAD}${text}${BUNDLE_TAIL}`;
 }
 
 /**

@@ -2,6 +2,7 @@ import { closeSync, fstatSync, mkdirSync, renameSync, rmSync, writeFileSync } fr
 import { join, resolve } from 'node:path';
 import { hash128 } from './hash';
 import { checkPrivateFile, ensurePrivateDir, openPrivateFile, readWhole, StateError } from './private-fs';
+import { latin1Text, utf8Text } from './text';
 
 /**
  * What is cached of a policy is the fact that these exact bytes passed validation, with their
@@ -68,13 +69,13 @@ export function validatedEntry(cacheDir: string, policyPath: string, bytes: Buff
     const headerLength = st.size - bytes.length;
     if (headerLength < MAGIC.length + 66) return null;
     const entry = readWhole(fd, st.size);
-    if (entry.length !== st.size || entry.toString('latin1', 0, MAGIC.length) !== MAGIC || entry[headerLength - 1] !== 0x0a) return null;
+    if (entry.length !== st.size || latin1Text(entry, 0, MAGIC.length) !== MAGIC || entry[headerLength - 1] !== 0x0a) return null;
     if (!entry.subarray(headerLength).equals(bytes)) return null;
-    const sha = entry.toString('latin1', MAGIC.length, MAGIC.length + 64);
+    const sha = latin1Text(entry, MAGIC.length, MAGIC.length + 64);
     if (!/^[0-9a-f]{64}$/.test(sha) || entry[MAGIC.length + 64] !== 0x20) return null;
     let core: unknown = null;
     try {
-      core = JSON.parse(entry.toString('utf8', MAGIC.length + 65, headerLength - 1));
+      core = JSON.parse(utf8Text(entry, MAGIC.length + 65, headerLength - 1));
     } catch {
       // Positions that do not parse are not used: the validation still holds.
     }
@@ -159,7 +160,7 @@ export function readBucket(indexDir: string, kind: IndexKind, name: string): Buc
   try {
     const st = fstatSync(fd);
     checkPrivateFile(path, st);
-    const entries: unknown = JSON.parse(readWhole(fd, st.size).toString('utf8'));
+    const entries: unknown = JSON.parse(utf8Text(readWhole(fd, st.size)));
     return Array.isArray(entries) ? { ok: true, entries } : { ok: false };
   } catch (err) {
     if (err instanceof StateError || err instanceof SyntaxError) return { ok: false };

@@ -1,4 +1,5 @@
 import { isLevel, LEVELS, TIERS } from '../core/levels';
+import { latin1Text, utf8Text } from './text';
 
 /**
  * Where the members of a policy sit in its bytes: for a command, a family, a persona or a
@@ -210,7 +211,7 @@ export function memberAt(bytes: Buffer, span: unknown, name: string, checkLater 
   if (s < 0 || e > bytes.length || e - s < 4 || bytes[s] !== 0x22) return MISMATCH;
   let parsed: unknown;
   try {
-    parsed = JSON.parse(`{${bytes.toString('utf8', s, e)}}`);
+    parsed = JSON.parse(`{${utf8Text(bytes, s, e)}}`);
   } catch {
     return MISMATCH;
   }
@@ -329,7 +330,7 @@ const SETTING_MEMBER = new RegExp(`"(${SETTINGS.join('|')})"[ \\t\\n\\r]*:[ \\t\
 export function lastSettingMembers(bytes: Buffer): Record<SettingName, number> {
   const last = Object.fromEntries(SETTINGS.map((name) => [name, -1])) as Record<SettingName, number>;
   // latin1: one character per byte, so that positions in the text are positions in the bytes.
-  const text = bytes.toString('latin1');
+  const text = latin1Text(bytes);
   SETTING_MEMBER.lastIndex = 0;
   for (let m = SETTING_MEMBER.exec(text); m !== null; m = SETTING_MEMBER.exec(text)) {
     const name = m[1] as SettingName;

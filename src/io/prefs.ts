@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { prefsDir } from './paths';
 
@@ -17,8 +17,11 @@ export function prefsFile(env: Readonly<Record<string, string | undefined>>): st
 /** Reads the preferences file without loading conf; a missing or unreadable file is no preferences. */
 export function readPreferences(env: Readonly<Record<string, string | undefined>>): Preferences {
   let raw: unknown;
+  const file = prefsFile(env);
+  // Most hooks run without a preferences file: asking first spares building the exception.
+  if (!existsSync(file)) return {};
   try {
-    raw = JSON.parse(readFileSync(prefsFile(env), 'utf8'));
+    raw = JSON.parse(readFileSync(file, 'utf8'));
   } catch {
     return {};
   }

@@ -64,6 +64,54 @@ export function landingPathOf(p: string): string {
   return current;
 }
 
+/**
+ * landingPathOf for many paths that share directories (the guarded files: most sit in a few
+ * directories under the home directory): each path on the way is looked at once (one lstat, and a
+ * readlink for a link), where landingPathOf's realpath would look at every directory of every path
+ * again. A link whose target has a `..` segment is left to landingPathOf, whose realpath resolves
+ * it physically, so that every answer is landingPathOf's.
+ */
+export function landingResolver(): (p: string) => string {
+  const seen = new Map<string, string | false | null>();
+  /** The link's target, false for something that is not a link, null for nothing there. */
+  const look = (path: string): string | false | null => {
+    let v = seen.get(path);
+    if (v === undefined) {
+      try {
+        v = lstatSync(path).isSymbolicLink() ? readlinkSync(path) : false;
+      } catch {
+        v = null;
+      }
+      seen.set(path, v);
+    }
+    return v;
+  };
+  // The paths are absolute and normalized (resolve), so a component is appended to its
+  // directory by concatenation: path.join on every step costs a hook's short life far more.
+  const child = (dir: string, name: string) => (dir === '/' ? `/${name}` : `${dir}/${name}`);
+  const under = (dir: string, rest: readonly string[]) => (rest.length === 0 ? dir : child(dir, rest.join('/')));
+  return (p) => {
+    if (sep !== '/') return landingPathOf(p);
+    const parts = resolve(p).split('/').filter((x) => x !== '');
+    let current = '/';
+    let hops = 0;
+    while (parts.length > 0) {
+      const next = child(current, parts.shift()!);
+      const target = look(next);
+      if (target === null) return under(next, parts);
+      if (target === false) {
+        current = next;
+        continue;
+      }
+      if (++hops > 40) return landingPathOf(p);
+      if (target.split('/').includes('..')) return landingPathOf(p);
+      parts.unshift(...resolve(current, target).split('/').filter((x) => x !== ''));
+      current = '/';
+    }
+    return current;
+  };
+}
+
 export function expandHome(p: string, home: string): string {
   if (p === '~') return home;
   if (p.startsWith('~/')) return join(home, p.slice(2));
@@ -214,12 +262,36 @@ function hostRegistrations(home: string, env: Env): Guard[] {
 /** The registration and policy files of every project directory at or above `dir`. */
 function projectRegistrations(dir: string): Guard[] {
   const guards: Guard[] = [];
-  for (let d = dir; ; d = dirname(d)) {
-    for (const file of ['settings.json', 'settings.local.json']) guards.push({ path: join(d, '.claude', file), what: `the hook registration (${file})`, tree: false });
-    guards.push({ path: join(d, '.claude', 'persona-gate.json'), what: 'a persona-gate policy', tree: false });
-    if (dirname(d) === d) break;
+  for (let d = dir; ; d = parentOf(d)) {
+    const claude = childOf(d, '.claude');
+    for (const file of ['settings.json', 'settings.local.json']) guards.push({ path: childOf(claude, file), what: `the hook registration (${file})`, tree: false });
+    guards.push({ path: childOf(claude, 'persona-gate.json'), what: 'a persona-gate policy', tree: false });
+    if (parentOf(d) === d) break;
   }
   return guards;
+}
+
+// The guarded paths are built and compared by the dozen on a call that names a path; path.join,
+// path.resolve and path.dirname cost a hook's short life several microseconds each. For a path
+// that is already absolute and normalized (what resolve returns) these give the same answers.
+const UNNORMALIZED = /\/\/|\/\.\.?(\/|$)/;
+
+/** path.resolve(p), without the call when p is already absolute and normalized. */
+export function absolute(p: string): string {
+  return sep === '/' && p.startsWith('/') && (p.length === 1 || !p.endsWith('/')) && !UNNORMALIZED.test(p) ? p : resolve(p);
+}
+
+/** path.join(dir, name) for an absolute normalized dir and a name that is one component. */
+export function childOf(dir: string, name: string): string {
+  if (sep !== '/') return join(dir, name);
+  return dir === '/' ? `/${name}` : `${dir}/${name}`;
+}
+
+/** path.dirname(dir) for an absolute normalized dir. */
+export function parentOf(dir: string): string {
+  if (sep !== '/') return dirname(dir);
+  const slash = dir.lastIndexOf('/');
+  return slash <= 0 ? '/' : dir.slice(0, slash);
 }
 
 /** A glob segment as a regular expression; `*` and `?` also match a leading dot (as with dotglob). */
@@ -321,10 +393,11 @@ export function makeProtectedPathCheck(opts: ProtectionOptions): ProtectedPathCh
       ...hostRegistrations(home, env),
     ];
     const out: Guard[] = [];
+    const landing = landingResolver();
     for (const g of given) {
-      const lexical = resolve(expandHome(g.path, home));
+      const lexical = absolute(expandHome(g.path, home));
       out.push({ ...g, path: lexical });
-      const real = landingPathOf(lexical);
+      const real = landing(lexical);
       if (real !== lexical) out.push({ ...g, path: real });
     }
     return (fixed = out);

@@ -1,4 +1,4 @@
-import { agentTypesOf, buildPolicyIndex, builtinToolsOf, familyGlobsOf, toolsToCommands, type MemoryPolicyIndex, type PolicyIndex, type PolicySettings } from '../core/policy-index';
+import { agentTypesOf, bashPrefixesOf, buildPolicyIndex, builtinToolsOf, familyGlobsOf, toolsToCommands, type BashPrefix, type FamilyGlob, type MemoryPolicyIndex, type PolicyIndex, type PolicySettings } from '../core/policy-index';
 import { own } from '../core/own';
 import { commandWithDefaults, DEFAULT_PERSONA_ENV, DEFAULT_STAGE_ENV, defaultsWithDefaults, familyWithDefaults, identityWithDefaults, personaWithDefaults, policyWithDefaults } from '../policy/defaults';
 import type { CommandDef, FamilyDef, PersonaDef, Policy } from '../policy/schema';
@@ -21,6 +21,7 @@ import {
   type SettingName,
   type Span,
 } from './policy-spans';
+import { utf8Text } from './text';
 
 /**
  * The policy index a call reads through the cached positions (policy-spans.ts): the settings and
@@ -99,13 +100,25 @@ export function openSpanIndex(bytes: Buffer, sha256: string, path: string, core:
   };
   const builtins = builtinToolsOf(settings.include);
   const familyLevels = builtins.families;
-  for (const [family, def] of Object.entries(families)) familyLevels.set(family, def.level);
+  for (const family of Object.keys(families)) familyLevels.set(family, families[family]!.level);
 
   let whole: MemoryPolicyIndex | null = null;
   const wholeIndex = () => {
     if (whole) return whole;
     cache.parsedWhole?.();
     return (whole = buildPolicyIndex(policyWithDefaults(JSON.parse(bytes.toString('utf8'))), sha256, path));
+  };
+  let prefixes: BashPrefix[] | undefined;
+  /**
+   * Every command's shell prefixes (a shell call is matched against all of them): from the commands
+   * of the whole policy parsed from these bytes, without the rest of the whole index.
+   */
+  const bashPrefixes = (): BashPrefix[] => {
+    if (whole) return whole.bashPrefixes();
+    if (prefixes) return prefixes;
+    cache.parsedWhole?.();
+    const parsed = JSON.parse(utf8Text(bytes)) as { catalog?: { commands?: Record<string, { bash?: string[] }> } };
+    return (prefixes = bashPrefixesOf({ catalog: { commands: parsed.catalog?.commands ?? {} } }));
   };
   let expected: Record<IndexKind, Map<string, string>> | null | undefined;
   /** The entries a fresh cache would hold, by kind and name, as JSON; null when none can be made. */
@@ -224,19 +237,24 @@ export function openSpanIndex(bytes: Buffer, sha256: string, path: string, core:
           ),
         );
 
+  // The families' tool patterns are made into regular expressions when a tool that is not a
+  // command is resolved, not for every call (a large policy has many).
+  let globs: FamilyGlob[] | undefined;
   return {
     sha256,
     path,
     policy: null,
     settings,
     familyLevels,
-    familyGlobs: familyGlobsOf(families),
+    get familyGlobs() {
+      return (globs ??= familyGlobsOf(families));
+    },
     builtinTools: builtins.tools,
     agentTypeToPersona: { has: (agentType) => personaOfAgentType(agentType) !== undefined, get: personaOfAgentType },
     command,
     commandForTool,
     persona,
     personaNames: () => wholeIndex().personaNames(),
-    bashPrefixes: () => wholeIndex().bashPrefixes(),
+    bashPrefixes,
   };
 }

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { applyOps, emptyState, parseState, type SessionState, type StateOp } from '../core/state';
 import { sessionKey } from './hash';
 import { checkPrivateDir, checkPrivateFile, ensurePrivateDir, ensureStateDir, errno, openPrivateFile, readWhole, StateError } from './private-fs';
+import { utf8Text } from './text';
 
 export { ensurePrivateDir, StateError };
 
@@ -133,7 +134,7 @@ export class StateStore {
         else st = fstatSync(fd);
       }
       checkPrivateFile(path, st, maxLinks);
-      return readWhole(fd, st.size).toString('utf8');
+      return utf8Text(readWhole(fd, st.size));
     } catch (err) {
       if (err instanceof StateError) throw err;
       throw new StateError(`cannot read the session state: ${errno(err) ?? String(err)}`);

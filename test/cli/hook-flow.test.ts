@@ -1,7 +1,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { en, es } from '../../src/core/messages';
+import { en, messagesFor } from '../../src/core/messages';
+
+const es = messagesFor('es');
 import { cleanEnv, decisionJson, denyJson, preEvent, runCli, tempDir } from '../helpers/cli';
 import { ROOT, TAX_POLICY_PATH } from '../helpers/policy';
 

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { en, es } from '../../src/core/messages';
+import { en, messagesFor } from '../../src/core/messages';
+
+const es = messagesFor('es');
 
 describe('messages', () => {
   it('has every key in both English and Spanish', () => {

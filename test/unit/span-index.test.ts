@@ -71,6 +71,8 @@ function sameAnswers(index: PolicyIndex, whole: MemoryPolicyIndex, seen?: { whol
   check('persona', [...personas, ...absent]);
   check('agent', [...agentTypes, ...absent]);
   if (seen) expect(seen.whole).toBe(0);
+  // A shell call's prefixes: every command's, as the whole policy has them.
+  expect(index.bashPrefixes()).toStrictEqual(whole.bashPrefixes());
   // Names of one kind looked up as another: the same answers (the whole policy may be parsed).
   const all = [...commands, ...tools, ...personas, ...agentTypes, ...Object.keys(policy.catalog.families)];
   for (const kind of ['command', 'tool', 'persona', 'agent']) check(kind, all);
