@@ -35,7 +35,7 @@ export type EventParse =
 
 const MAX_SESSION_ID = 4096;
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 

@@ -1,4 +1,4 @@
-import type { EventParse } from '../core/event';
+import { isPlainObject } from '../core/event';
 import { readHostEvent, type HostEventShape } from './translate';
 import { claudeDenyOnly, exitTwo } from './claude-json';
 import type { HostAdapter } from './host';
@@ -24,20 +24,8 @@ const SHAPE: HostEventShape = {
     update_goal: { tool: 'TodoWrite' },
   },
   callIds: ['tool_use_id'],
+  mcpResult: (response) => (isPlainObject(response) && Array.isArray(response.content) ? response.content : null),
 };
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** The event in Claude Code's terms; an MCP tool's result as Claude Code gives it (its content blocks), so that one label path serves both. */
-function readEvent(json: unknown): EventParse {
-  const parsed = readHostEvent(json, SHAPE);
-  if (!parsed.ok || parsed.event.hook_event_name !== 'PostToolUse' || !parsed.event.tool_name.startsWith('mcp__')) return parsed;
-  const response = parsed.event.tool_response;
-  if (isPlainObject(response) && Array.isArray(response.content)) parsed.event.tool_response = response.content;
-  return parsed;
-}
 
 /** OpenAI Codex CLI: Claude Code's event and deny; `ask` and a bare `allow` would let the tool run, so neither is ever written. */
 export const codex: HostAdapter = {
@@ -48,7 +36,7 @@ export const codex: HostAdapter = {
   unseenStdin: true,
   // A command's workdir becomes the event's cwd.
   cwdFromModel: true,
-  readEvent,
+  readEvent: (json) => readHostEvent(json, SHAPE),
   answer: claudeDenyOnly,
   blockUnread: exitTwo,
 };

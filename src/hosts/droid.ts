@@ -1,4 +1,3 @@
-import type { EventParse } from '../core/event';
 import { readHostEvent, type HostEventShape } from './translate';
 import { claudeDenyOnly, exitTwo } from './claude-json';
 import type { HostAdapter } from './host';
@@ -16,7 +15,8 @@ const SHAPE: HostEventShape = {
   tools: {
     Execute: { tool: 'Bash', background: (input) => input.fireAndForget === true },
     Read: { tool: 'Read' },
-    LS: { tool: 'LS' },
+    // LS names its folder `directory_path`; Claude Code's LS, `path`.
+    LS: { tool: 'LS', fields: { directory_path: 'path' } },
     Grep: { tool: 'Grep' },
     Glob: { tool: 'Glob' },
     Create: { tool: 'Write' },
@@ -29,28 +29,13 @@ const SHAPE: HostEventShape = {
     Task: { tool: 'Task' },
   },
   callIds: ['tool_use_id'],
+  // Droid gives an MCP tool's result as its text.
+  mcpResult: (response) => (typeof response === 'string' ? [{ type: 'text', text: response }] : null),
   mcpName: (name) => {
     const at = name.indexOf('___');
     return at > 0 && at + 3 < name.length ? `mcp__${name.slice(0, at)}__${name.slice(at + 3)}` : null;
   },
 };
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** LS names its folder `directory_path`; Claude Code's LS, `path`. */
-function claudeFields(value: Record<string, unknown>): Record<string, unknown> {
-  if (value.tool_name !== 'LS' || !isPlainObject(value.tool_input) || value.tool_input.directory_path === undefined) return value;
-  return { ...value, tool_input: { ...value.tool_input, path: value.tool_input.directory_path } };
-}
-
-/** Droid gives an MCP tool's result as its text; Claude Code as content blocks, which a label path such as `0.text` reads. */
-function mcpBlocks(parsed: EventParse): EventParse {
-  if (!parsed.ok || parsed.event.hook_event_name !== 'PostToolUse' || !parsed.event.tool_name.startsWith('mcp__')) return parsed;
-  if (typeof parsed.event.tool_response === 'string') parsed.event.tool_response = [{ type: 'text', text: parsed.event.tool_response }];
-  return parsed;
-}
 
 /**
  * Factory Droid: Claude Code's event names (no call id) and deny; `ask` did not block under
@@ -60,7 +45,7 @@ export const droid: HostAdapter = {
   name: 'droid',
   title: 'Droid',
   asks: false,
-  readEvent: (json) => mcpBlocks(readHostEvent(isPlainObject(json) ? claudeFields(json) : json, SHAPE)),
+  readEvent: (json) => readHostEvent(json, SHAPE),
   answer: claudeDenyOnly,
   blockUnread: exitTwo,
 };

@@ -1,3 +1,4 @@
+import { isPlainObject } from '../core/event';
 import type { Verdict } from '../core/types';
 import { SILENT, type HookResponse } from '../hook/output';
 import { GEMINI_FAMILY_TOOLS } from './gemini-tools';
@@ -9,10 +10,6 @@ import type { HostAdapter } from './host';
  * Claude Code's field names and no call id; an MCP tool's event carries `mcp_context`
  * (`server_name`, `tool_name`, and the server's command, args, cwd or url).
  */
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * Gemini names an MCP tool `mcp_<server>_<tool>`, with every character outside `[A-Za-z0-9_.:-]`
@@ -85,10 +82,6 @@ function claudeShaped(json: unknown): unknown {
   if (event.tool_name === 'invoke_agent' && isPlainObject(input) && typeof input.agent_name === 'string' && input.subagent_type === undefined) {
     event = { ...event, tool_input: { ...input, subagent_type: input.agent_name } };
   }
-  if (event.hook_event_name === 'AfterTool' && isPlainObject(event.mcp_context)) {
-    const content = mcpContent(event.tool_response);
-    if (content !== null) event = { ...event, tool_response: content };
-  }
   return event;
 }
 
@@ -97,6 +90,7 @@ const SHAPE: HostEventShape = {
   tools: GEMINI_TOOLS,
   callIds: [],
   mcpName: geminiMcpName,
+  mcpResult: mcpContent,
 };
 
 /**

@@ -1,4 +1,4 @@
-import type { EventParse } from '../core/event';
+import { isPlainObject } from '../core/event';
 import { GEMINI_FAMILY_TOOLS } from './gemini-tools';
 import { readHostEvent, type HostEventShape, type ToolMapping } from './translate';
 import { claudeDenyOnly, exitTwo } from './claude-json';
@@ -37,33 +37,16 @@ const SHAPE: HostEventShape = {
   // `tool_use_id` is one Qwen Code makes up for each call, the same on both events: unique even where a
   // provider repeats the ids it gives the model's calls (`tool_call_id`), which would pair the wrong events.
   callIds: ['tool_use_id', 'tool_call_id'],
+  // An MCP tool's result is `{llmContent, returnDisplay}`; its `llmContent` parts are Claude Code's content blocks.
+  mcpResult: (response) => (isPlainObject(response) && Array.isArray(response.llmContent) ? response.llmContent : null),
 };
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/**
- * Qwen Code's event in Claude Code's terms. Beyond the shared reading (a shell command's
- * `directory` read as a `cd` before it): an MCP tool's result is its `llmContent` parts, the shape
- * a policy's `0.text` label path expects.
- */
-function readQwenEvent(json: unknown): EventParse {
-  const parsed = readHostEvent(json, SHAPE);
-  if (!parsed.ok || parsed.event.hook_event_name === 'SessionStart') return parsed;
-  const event = parsed.event;
-  if (event.hook_event_name === 'PostToolUse' && event.tool_name.startsWith('mcp__') && isPlainObject(event.tool_response) && Array.isArray(event.tool_response.llmContent)) {
-    event.tool_response = event.tool_response.llmContent;
-  }
-  return parsed;
-}
 
 /** Qwen Code: Claude Code's event names and deny, Gemini's tool names; headless, an `ask` is a deny. */
 export const qwen: HostAdapter = {
   name: 'qwen',
   title: 'Qwen Code',
   asks: false,
-  readEvent: readQwenEvent,
+  readEvent: (json) => readHostEvent(json, SHAPE),
   answer: claudeDenyOnly,
   blockUnread: exitTwo,
 };

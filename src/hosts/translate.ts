@@ -1,9 +1,14 @@
-import { parseEvent, type EventParse, type ToolEvent } from '../core/event';
+import { isPlainObject, parseEvent, type EventParse, type ToolEvent } from '../core/event';
 
 /** How one of a host's own tools reads as a Claude Code tool. */
 export interface ToolMapping {
   /** The Claude Code tool it is (Bash, Read, Write, Edit, …). */
   tool: string;
+  /**
+   * The host's input fields that are Claude Code's under another name (host field → Claude Code
+   * field). The field the host acts on wins over a Claude-named one the model may have added.
+   */
+  fields?: Readonly<Record<string, string>>;
   /** The input field that holds a patch (the paths it writes are read out of it). */
   patch?: string;
   /**
@@ -24,12 +29,13 @@ export interface HostEventShape {
   callIds: readonly string[];
   /** The field of a post-tool event that carries the tool's result, when it is not `tool_response`. */
   resultField?: string;
+  /**
+   * An MCP tool's result (post-tool) as Claude Code hands it over, its content blocks, so that one
+   * label path (`0.text`) reads the same on every host; null to keep it as it came.
+   */
+  mcpResult?: (response: unknown) => unknown[] | null;
   /** The host's MCP tool name → `mcp__server__tool`, or null when the name is not an MCP tool's. */
   mcpName?: (toolName: string, event: Record<string, unknown>) => string | null;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The file a file-writing tool names, under whichever field this host uses for it. */
@@ -69,6 +75,7 @@ export function patchPaths(text: string): string[] {
 /** The tool input in Claude Code's field names for the tools persona-gate reads the input of. */
 function claudeInput(mapping: ToolMapping, input: Record<string, unknown>): { input: Record<string, unknown>; written?: string[] } {
   const next: Record<string, unknown> = { ...input };
+  for (const [from, to] of Object.entries(mapping.fields ?? {})) if (input[from] !== undefined) next[to] = input[from];
   if (mapping.tool === 'Bash' || mapping.tool === 'PowerShell') {
     const command = input.command ?? input.cmd;
     // An argument vector (some hosts pass one) is read as the command line a shell would be given.
@@ -82,8 +89,8 @@ function claudeInput(mapping: ToolMapping, input: Record<string, unknown>): { in
     return { input: next, written: typeof text === 'string' ? patchPaths(text) : [] };
   }
   if (['Write', 'Edit', 'MultiEdit', 'NotebookEdit'].includes(mapping.tool) && typeof next.file_path !== 'string') {
-    const field = PATH_FIELDS.find((f) => typeof input[f] === 'string');
-    if (field !== undefined) next.file_path = input[field];
+    const field = PATH_FIELDS.find((f) => typeof next[f] === 'string');
+    if (field !== undefined) next.file_path = next[field];
   }
   return { input: next };
 }
@@ -123,5 +130,9 @@ export function readHostEvent(value: unknown, shape: HostEventShape): EventParse
     if (read.written !== undefined) event.written_paths = read.written;
   }
   if (event.tool_name !== hostTool) event.host_tool_name = hostTool;
+  if (event.hook_event_name === 'PostToolUse' && event.tool_name.startsWith('mcp__') && shape.mcpResult !== undefined) {
+    const blocks = shape.mcpResult(event.tool_response);
+    if (blocks !== null) event.tool_response = blocks;
+  }
   return { ok: true, event };
 }
