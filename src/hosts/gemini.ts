@@ -33,8 +33,9 @@ function geminiMcpName(toolName: string, event: Record<string, unknown>): string
 /** Gemini CLI's own tools beyond those it shares with Qwen Code, as Claude Code's. */
 const GEMINI_TOOLS: Record<string, ToolMapping> = {
   ...GEMINI_FAMILY_TOOLS,
-  // {agent_name, prompt}: the subagent's name is read as Claude Code's subagent_type (below).
-  invoke_agent: { tool: 'Task' },
+  // {agent_name, prompt}: the agent Gemini runs is Claude Code's subagent_type, whatever
+  // subagent_type the model may have added beside it.
+  invoke_agent: { tool: 'Task', fields: { agent_name: 'subagent_type' } },
   // A subagent handing its result back to its parent.
   complete_task: { tool: 'SendMessage' },
   list_background_processes: { tool: 'BashOutput' },
@@ -74,17 +75,6 @@ function mcpContent(response: unknown): unknown[] | null {
   return content.map((part) => (isPlainObject(part) && typeof part.text === 'string' ? { type: 'text', text: unfenced(part.text) } : part));
 }
 
-/** The event with Gemini's forms read as Claude Code's where the decision reads them. */
-function claudeShaped(json: unknown): unknown {
-  if (!isPlainObject(json)) return json;
-  let event = json;
-  const input = event.tool_input;
-  if (event.tool_name === 'invoke_agent' && isPlainObject(input) && typeof input.agent_name === 'string' && input.subagent_type === undefined) {
-    event = { ...event, tool_input: { ...input, subagent_type: input.agent_name } };
-  }
-  return event;
-}
-
 const SHAPE: HostEventShape = {
   events: { BeforeTool: 'PreToolUse', AfterTool: 'PostToolUse', SessionStart: 'SessionStart' },
   tools: GEMINI_TOOLS,
@@ -107,7 +97,7 @@ export const gemini: HostAdapter = {
   title: 'Gemini CLI',
   // A headless `ask` waits for a person who is not there: the session hangs.
   asks: false,
-  readEvent: (json) => readHostEvent(claudeShaped(json), SHAPE),
+  readEvent: (json) => readHostEvent(json, SHAPE),
   // Anything but a pass is a deny: an `ask` here would otherwise be let through.
   answer: (verdict: Verdict, reason: string) => (verdict === 'allow' || verdict === 'abstain' ? SILENT : geminiDeny(reason)),
   blockUnread: geminiDeny,

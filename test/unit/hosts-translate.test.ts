@@ -34,6 +34,10 @@ describe('the adapters read each host into Claude Code terms', () => {
     ['copilot', { hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_result: { text_result_for_llm: 'ok' } }, { tool_name: 'Bash', tool_response: { text_result_for_llm: 'ok' } }],
     ['codex', { hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_use_id: 't', tool_input: { command: ['git', 'commit', '-m', "it's"] } }, { tool_input: { command: "git commit -m 'it'\\''s'" } }],
     ['codex', { hook_event_name: 'PreToolUse', tool_name: 'mcp__aeat__whoami' }, { tool_name: 'mcp__aeat__whoami' }],
+    // The agent Gemini runs is agent_name: a subagent_type the model adds beside it does not steer the delegation gate.
+    ['gemini', { hook_event_name: 'BeforeTool', tool_name: 'invoke_agent', tool_input: { agent_name: 'generalist', subagent_type: 'verifier', prompt: 'p' } }, { tool_name: 'Task', tool_input: { subagent_type: 'generalist' } }],
+    // Copilot's create writes path, whatever file_path the model adds.
+    ['copilot', { hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { path: '.claude/persona-gate.json', file_path: 'notes.txt', file_text: '{}' } }, { tool_input: { file_path: '.claude/persona-gate.json', content: '{}' } }],
   ] as const)('%s %j', (host, event, expected) => {
     expect(read(host, event)).toMatchObject(expected);
   });
