@@ -37,8 +37,9 @@ export interface HostRegistration {
 
 export const HOOK_TIMEOUT_SECONDS = 10;
 
-const home = (env: Env) => env.HOME?.trim() || homedir();
-const codexHome = (env: Env) => env.CODEX_HOME?.trim() || join(home(env), '.codex');
+/** The user's home as the hosts find it: $HOME, else the account's. */
+export const home = (env: Env) => env.HOME?.trim() || homedir();
+export const codexHome = (env: Env) => env.CODEX_HOME?.trim() || join(home(env), '.codex');
 
 export const CLAUDE_LAYOUT: HookLayout = {
   hooksPath: ['hooks'],

@@ -136,7 +136,8 @@ export function mergeHardened(settings: Json, guarded: Guarded[], path: string, 
   return { settings: next, sandbox: changedKeys, guarded: added };
 }
 
-function readJsonQuiet(path: string): Json | null {
+/** A JSON object file, or null when it is absent, unreadable, not JSON or not an object. */
+export function readJsonQuiet(path: string): Json | null {
   try {
     const v: unknown = JSON.parse(readFileSync(path, 'utf8'));
     return isObject(v) ? v : null;

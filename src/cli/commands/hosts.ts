@@ -2,10 +2,10 @@ import { existsSync, mkdirSync, readFileSync, realpathSync, unlinkSync, writeFil
 import { dirname, join, resolve } from 'node:path';
 import type { Env } from '../../core/decide';
 import type { HostName } from '../../hosts/host';
-import { HOST_REGISTRATIONS, type HostRegistration } from '../../hosts/registration';
+import { codexHome, home, HOST_REGISTRATIONS, type HostRegistration } from '../../hosts/registration';
 import { CliError, type CommandResult } from '../errors';
 import { CLI_MESSAGES, cliLocale, type CliMessages } from '../messages';
-import { isObject, onPath, readSettings, type Finding, type Json } from './hardened';
+import { isObject, onPath, readJsonQuiet, readSettings, type Finding, type Json } from './hardened';
 import { EXAMPLES, GLOBAL_HOOK_COMMAND, installedInProject, isGateHook, machineSpecificPath, mergeHooks, PROJECT_HOOK_COMMAND, removeHooks, writeStarterPolicy } from './init';
 import { commandTarget, policyFinding, renderFindings, stateFindingFor } from './doctor';
 import { codexTrust, readCodexTrust, withCodexTrust } from './codex-trust';
@@ -15,13 +15,7 @@ export type OtherHost = Exclude<HostName, 'claude-code'>;
 /** persona-gate's hook entries in one registration file, by event name. */
 function gateEntries(file: string, reg: HostRegistration): Map<string, Json[]> {
   const found = new Map<string, Json[]>();
-  let settings: unknown;
-  try {
-    settings = JSON.parse(readFileSync(file, 'utf8'));
-  } catch {
-    return found;
-  }
-  let hooks: unknown = settings;
+  let hooks: unknown = readJsonQuiet(file);
   for (const key of reg.layout.hooksPath) hooks = isObject(hooks) ? hooks[key] : undefined;
   if (!isObject(hooks)) return found;
   for (const { name } of reg.layout.events) {
@@ -46,7 +40,7 @@ function hostHookCommand(dir: string, reg: HostRegistration): { command: string;
   return { command: `${base} ${reg.hookFlags}`, install: inProject ? 'project' : 'global' };
 }
 
-const geminiHome = (env: Env) => env.GEMINI_CLI_HOME?.trim() || env.HOME?.trim() || process.env.HOME || '';
+const geminiHome = (env: Env) => env.GEMINI_CLI_HOME?.trim() || home(env);
 
 function realOr(path: string): string {
   try {
@@ -63,13 +57,7 @@ function realOr(path: string): string {
  */
 function geminiTrust(dir: string, env: Env): { path: string; trusted: boolean; add(): void } {
   const path = env.GEMINI_CLI_TRUSTED_FOLDERS_PATH?.trim() || join(geminiHome(env), '.gemini', 'trustedFolders.json');
-  let folders: Json = {};
-  try {
-    const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'));
-    if (isObject(parsed)) folders = parsed;
-  } catch {
-    // absent: no folder trusted yet
-  }
+  const folders = readJsonQuiet(path) ?? {};
   const real = realOr(dir);
   let best: { length: number; trusted: boolean } | null = null;
   for (const [key, value] of Object.entries(folders)) {
@@ -81,8 +69,7 @@ function geminiTrust(dir: string, env: Env): { path: string; trusted: boolean; a
     path,
     trusted: best?.trusted === true,
     add() {
-      mkdirSync(dirname(path), { recursive: true });
-      writeFileSync(path, `${JSON.stringify({ ...folders, [real]: 'TRUST_FOLDER' }, null, 2)}\n`);
+      writeJson(path, { ...folders, [real]: 'TRUST_FOLDER' });
     },
   };
 }
@@ -97,13 +84,8 @@ function geminiSwitches(dir: string, env: Env, t: CliMessages): Finding[] {
   const findings: Finding[] = [];
   let redaction = false;
   for (const file of files) {
-    let settings: unknown;
-    try {
-      settings = JSON.parse(readFileSync(file, 'utf8'));
-    } catch {
-      continue;
-    }
-    if (!isObject(settings)) continue;
+    const settings = readJsonQuiet(file);
+    if (settings === null) continue;
     const hooksConfig = isObject(settings.hooksConfig) ? settings.hooksConfig : {};
     if (hooksConfig.enabled === false) findings.push({ level: 'fail', text: t.checkGeminiHooksOff(file), fix: t.fixGeminiHooksOff() });
     if (Array.isArray(hooksConfig.disabled) && hooksConfig.disabled.some((d) => typeof d === 'string' && (/persona-gate/.test(d) || d === 'persona-gate'))) {
@@ -121,22 +103,14 @@ function geminiSwitches(dir: string, env: Env, t: CliMessages): Finding[] {
  * unless the system settings pin it to false; with folder trust on, an untrusted folder's hooks are skipped.
  */
 function qwenSwitches(dir: string, env: Env, t: CliMessages): Finding[] {
-  const read = (file: string): Json | null => {
-    try {
-      const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
-      return isObject(parsed) ? parsed : null;
-    } catch {
-      return null;
-    }
-  };
   const systemFile = env.QWEN_CODE_SYSTEM_SETTINGS_PATH?.trim() || '/etc/qwen-code/settings.json';
-  const system = read(systemFile);
+  const system = readJsonQuiet(systemFile);
   const findings: Finding[] = [];
   if (system?.disableAllHooks === false) findings.push({ level: 'ok', text: t.checkQwenPinned(systemFile) });
   else {
-    const userDir = env.QWEN_HOME?.trim() || join(env.HOME?.trim() || process.env.HOME || '', '.qwen');
+    const userDir = env.QWEN_HOME?.trim() || join(home(env), '.qwen');
     for (const file of [join(dir, '.qwen', 'settings.json'), join(userDir, 'settings.json')]) {
-      if (read(file)?.disableAllHooks === true) findings.push({ level: 'fail', text: t.checkQwenHooksOff(file), fix: t.fixQwenHooksOff(systemFile) });
+      if (readJsonQuiet(file)?.disableAllHooks === true) findings.push({ level: 'fail', text: t.checkQwenHooksOff(file), fix: t.fixQwenHooksOff(systemFile) });
     }
     if (system?.disableAllHooks === true) findings.push({ level: 'fail', text: t.checkQwenHooksOff(systemFile), fix: t.fixQwenHooksOff(systemFile) });
     if (findings.length === 0) findings.push({ level: 'warn', text: t.checkQwenNotPinned(systemFile), fix: t.fixQwenHooksOff(systemFile) });
@@ -144,21 +118,12 @@ function qwenSwitches(dir: string, env: Env, t: CliMessages): Finding[] {
   return findings;
 }
 
-const copilotHome = (env: Env) => join(env.HOME?.trim() || process.env.HOME || '', '.copilot');
-
-function readJsonObject(path: string): Json | null {
-  try {
-    const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'));
-    return isObject(parsed) ? parsed : null;
-  } catch {
-    return null;
-  }
-}
+const copilotHome = (env: Env) => join(home(env), '.copilot');
 
 /** Copilot reads a project's .github/hooks only in a folder listed in ~/.copilot/config.json's trustedFolders (or below one). */
 function copilotTrust(dir: string, env: Env): { path: string; trusted: boolean; add(): void } {
   const path = join(copilotHome(env), 'config.json');
-  const config = readJsonObject(path) ?? {};
+  const config = readJsonQuiet(path) ?? {};
   const folders = Array.isArray(config.trustedFolders) ? config.trustedFolders.filter((f): f is string => typeof f === 'string') : [];
   const real = realOr(dir);
   const trusted = folders.some((f) => {
@@ -174,7 +139,7 @@ function copilotTrust(dir: string, env: Env): { path: string; trusted: boolean; 
   };
 }
 
-const codexConfig = (env: Env) => join(env.CODEX_HOME?.trim() || join(env.HOME?.trim() || process.env.HOME || '', '.codex'), 'config.toml');
+const codexConfig = (env: Env) => join(codexHome(env), 'config.toml');
 
 function readText(path: string): string {
   try {
@@ -201,13 +166,8 @@ function codexTrustFindings(reg: HostRegistration, dir: string, env: Env, t: Cli
   const tables = readCodexTrust(readText(config));
   const findings: Finding[] = [];
   for (const file of reg.files(dir, env)) {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(readFileSync(file, 'utf8'));
-    } catch {
-      continue;
-    }
-    if (!isObject(parsed)) continue;
+    const parsed = readJsonQuiet(file);
+    if (parsed === null) continue;
     for (const { key, hash } of codexTrust(file, parsed)) {
       const table = tables.get(key);
       if (table?.enabled === false) findings.push({ level: 'fail', text: t.checkCodexDisabled(key, config), fix: t.fixRegisterHost('codex') });
@@ -308,7 +268,7 @@ export function doctorHost(env: Env, host: OtherHost, opts: { dir?: string; json
     const trust = copilotTrust(dir, env);
     findings.push(trust.trusted ? { level: 'ok', text: t.checkHostTrusted(dir, trust.path) } : { level: 'fail', text: t.checkCopilotUntrusted(dir, trust.path), fix: t.fixRegisterHost(host) });
     for (const file of [join(dir, '.github', 'copilot', 'settings.json'), join(dir, '.github', 'copilot', 'settings.local.json'), join(copilotHome(env), 'settings.json'), join(copilotHome(env), 'config.json')]) {
-      if (readJsonObject(file)?.disableAllHooks === true) findings.push({ level: 'fail', text: t.checkCopilotHooksOff(file), fix: t.fixCopilotHooksOff() });
+      if (readJsonQuiet(file)?.disableAllHooks === true) findings.push({ level: 'fail', text: t.checkCopilotHooksOff(file), fix: t.fixCopilotHooksOff() });
     }
   }
   findings.push(...policyFinding(env, dir, t, locale));
