@@ -16,7 +16,7 @@ import { fstatSync } from 'node:fs';
 import { hostArg, parseHookArgs, type HookArgs } from './args';
 import { HOST_ADAPTERS } from '../hosts';
 import type { HostAdapter, HostName } from '../hosts/host';
-import { hash128 } from '../io/hash';
+import { hash128, stableJson } from '../io/hash';
 import { hookHelp } from './help';
 import { readStdin } from './stdin';
 import { blockingError, emit, SILENT, type HookResponse } from './output';
@@ -117,16 +117,6 @@ function withHost(ctx: HookContext, event: HookEvent, receipt: Receipt): Receipt
   if (ctx.host.name === 'claude-code') return receipt;
   const hostTool = 'host_tool_name' in event ? event.host_tool_name : undefined;
   return { ...receipt, host: ctx.host.name, ...(hostTool !== undefined ? { host_tool_name: hostTool } : {}) };
-}
-
-/** A stable text of a value: object keys sorted, so that the same input always hashes the same. */
-function stableJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
-  if (typeof value === 'object' && value !== null) {
-    const obj = value as Record<string, unknown>;
-    return `{${Object.keys(obj).sort().map((k) => `${JSON.stringify(k)}:${stableJson(obj[k])}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
 }
 
 function hookContext(argv: readonly string[], env: Env, started: number, prefs: Preferences, host: HostName) {

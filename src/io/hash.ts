@@ -35,3 +35,13 @@ export function hash128(text: string): string {
 export function sessionKey(sessionId: string): string {
   return hash128(`persona-gate:session:${sessionId}`);
 }
+
+/** A stable text of a value: object keys sorted, so that the same input always hashes the same. */
+export function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const obj = value as Record<string, unknown>;
+    return `{${Object.keys(obj).sort().map((k) => `${JSON.stringify(k)}:${stableJson(obj[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { stableJson } from '../../io/hash';
 import { isObject, type Json } from './hardened';
 import { isGateHook } from './init';
 
@@ -14,12 +15,6 @@ import { isGateHook } from './init';
 
 const MATCHERLESS = new Set(['UserPromptSubmit', 'Stop']);
 const snake = (event: string) => event.replace(/(?<=[a-z])(?=[A-Z])/g, '_').toLowerCase();
-
-function sortedJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(sortedJson).join(',')}]`;
-  if (isObject(value)) return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${sortedJson(value[k])}`).join(',')}}`;
-  return JSON.stringify(value);
-}
 
 /** The trust key and hash of each of persona-gate's handlers in a hooks.json. */
 export function codexTrust(hooksPath: string, file: Json): { key: string; hash: string }[] {
@@ -44,7 +39,7 @@ export function codexTrust(hooksPath: string, file: Json): { key: string; hash: 
           ],
         };
         if (group.matcher !== undefined && !MATCHERLESS.has(event)) identity.matcher = group.matcher;
-        out.push({ key: `${hooksPath}:${snake(event)}:${g}:${h}`, hash: `sha256:${createHash('sha256').update(sortedJson(identity)).digest('hex')}` });
+        out.push({ key: `${hooksPath}:${snake(event)}:${g}:${h}`, hash: `sha256:${createHash('sha256').update(stableJson(identity)).digest('hex')}` });
       });
     });
   }
