@@ -40,10 +40,7 @@ interface HookContext {
 }
 
 function failurePre(ctx: HookContext, event: HookEvent | null, status: string, reason: string, policySha: string | null = null): HookResponse {
-  if (event) {
-    const receipt = eventReceipt(event, { verdict: 'deny', status, gate: 'hook', rule: status, reason }, policySha, new Date(), Date.now() - ctx.started);
-    appendReceipt(ctx.stateDir, receipt);
-  }
+  if (event) keepReceipt(ctx, event, eventReceipt(event, { verdict: 'deny', status, gate: 'hook', rule: status, reason }, policySha, new Date(), Date.now() - ctx.started));
   return event && event.hook_event_name === 'PreToolUse' ? ctx.host.answer('deny', reason) : ctx.host.blockUnread(reason);
 }
 
@@ -77,10 +74,7 @@ function handleToolEvent(ctx: HookContext, event: ToolEvent, index: PolicyIndex,
   if (event.hook_event_name === 'PostToolUse') {
     const result = store.transact(event.session_id, ctx.deadline, () => decidePost(index, event, ctx.env, lazyShellResolver));
     if (result.ops.length > 0) {
-      appendReceipt(
-        ctx.stateDir,
-        withHost(ctx, event, eventReceipt(event, { verdict: 'abstain', status: 'ok', gate: 'identity', rule: 'post_tool_use', reason: result.note }, index.sha256, new Date(), Date.now() - ctx.started)),
-      );
+      keepReceipt(ctx, event, eventReceipt(event, { verdict: 'abstain', status: 'ok', gate: 'identity', rule: 'post_tool_use', reason: result.note }, index.sha256, new Date(), Date.now() - ctx.started));
     }
     return SILENT;
   }
@@ -106,17 +100,15 @@ function handleToolEvent(ctx: HookContext, event: ToolEvent, index: PolicyIndex,
     decision.verdict === 'ask' && !ctx.host.asks
       ? { ...decision, verdict: 'deny' as const, reason: messagesFor(ctx.locale).askWithoutHost(ctx.host.title, decision.reason) }
       : decision;
-  const receipt: Receipt = withHost(ctx, event, decisionReceipt(event, answered, index.sha256, new Date(), Date.now() - ctx.started));
-  appendReceipt(ctx.stateDir, receipt);
+  keepReceipt(ctx, event, decisionReceipt(event, answered, index.sha256, new Date(), Date.now() - ctx.started));
   // Audit mode answers as if the call had passed: the refusal's reason is for the receipt only.
   return ctx.host.answer(answered.verdict, answered.would !== undefined ? '' : answered.reason);
 }
 
-/** Receipts of another host name it, and the tool as that host called it. */
-function withHost(ctx: HookContext, event: HookEvent, receipt: Receipt): Receipt {
-  if (ctx.host.name === 'claude-code') return receipt;
+/** Appends a receipt; one of another host names it, and the tool as that host called it. */
+function keepReceipt(ctx: HookContext, event: HookEvent, receipt: Receipt): void {
   const hostTool = 'host_tool_name' in event ? event.host_tool_name : undefined;
-  return { ...receipt, host: ctx.host.name, ...(hostTool !== undefined ? { host_tool_name: hostTool } : {}) };
+  appendReceipt(ctx.stateDir, ctx.host.name === 'claude-code' ? receipt : { ...receipt, host: ctx.host.name, ...(hostTool !== undefined ? { host_tool_name: hostTool } : {}) });
 }
 
 function hookContext(argv: readonly string[], env: Env, started: number, prefs: Preferences, host: HostName) {
@@ -207,7 +199,7 @@ function handleEvent(ctx: HookContext, event: HookEvent, prefs: Preferences): Ho
   if (event.hook_event_name === 'SessionStart') {
     const result = store.transact(event.session_id, ctx.deadline, () => decideSessionStart(event));
     if (result.ops.length > 0) {
-      appendReceipt(stateDir, eventReceipt(event, { verdict: 'abstain', status: 'ok', gate: 'identity', rule: 'session_start', reason: result.note }, index.sha256, new Date(), Date.now() - started));
+      keepReceipt(ctx, event, eventReceipt(event, { verdict: 'abstain', status: 'ok', gate: 'identity', rule: 'session_start', reason: result.note }, index.sha256, new Date(), Date.now() - started));
     }
     return SILENT;
   }

@@ -124,6 +124,9 @@ describe.each(Object.keys(HOSTS) as Host[])('hook --host %s', (host) => {
       const r = hook(hostEvent(host, 'pre', h.shell, { command: 'ls' }), s.env);
       expect(r.code).toBe(0);
       expect(r.stdout).toContain(host === 'gemini' ? '"decision":"deny"' : '"permissionDecision":"deny"');
+      // The failure's receipt names the host too.
+      const file = readdirSync(join(s.stateDir, 'receipts'))[0]!;
+      expect(JSON.parse(readFileSync(join(s.stateDir, 'receipts', file), 'utf8').trim())).toMatchObject({ host, verdict: 'deny', status: 'config_error' });
     });
 
     it('an event that is not JSON', () => {
