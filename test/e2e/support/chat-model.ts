@@ -1,5 +1,5 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
+import { serveScripted } from './scripted-http';
 import type { ToolUse } from './model-server';
 
 /**
@@ -71,38 +71,21 @@ export async function startChatModel(turns: ToolUse[][]): Promise<ChatModel> {
   const queue = [...turns];
   const requests: ChatModel['requests'] = [];
   let counter = 0;
-  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    let raw = '';
-    req.on('data', (d) => (raw += d));
-    req.on('end', () => {
-      const path = req.url ?? '';
-      if (req.method === 'GET' && /\/models\/?$/.test(path)) {
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: [{ id: 'scripted', object: 'model', owned_by: 'test' }] }));
-        return;
-      }
-      if (req.method !== 'POST' || !/\/chat\/completions\/?$/.test(path.split('?')[0]!)) {
-        res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"message":"not here"}}');
-        return;
-      }
-      let body: any = {};
-      try {
-        body = JSON.parse(raw);
-      } catch {
-        // keep an empty body
-      }
-      requests.push({ path, body });
-      const hasTools = Array.isArray(body.tools) && body.tools.length > 0;
-      const turn = hasTools ? queue.shift() : undefined;
-      // A string input is sent as the raw arguments: a freeform tool (Droid's ApplyPatch for GPT models) takes its text as is.
-      const calls = (turn ?? []).map((t) => ({ id: `call_e2e_${++counter}`, name: t.name, arguments: typeof t.input === 'string' ? t.input : JSON.stringify(t.input) }));
-      send(res, body, calls, turn ? null : 'done');
-    });
+  const server = await serveScripted(({ method, path, body }, res) => {
+    if (method === 'GET' && /\/models\/?$/.test(path)) {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: [{ id: 'scripted', object: 'model', owned_by: 'test' }] }));
+      return;
+    }
+    if (method !== 'POST' || !/\/chat\/completions\/?$/.test(path.split('?')[0]!)) {
+      res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"message":"not here"}}');
+      return;
+    }
+    requests.push({ path, body });
+    const hasTools = Array.isArray(body.tools) && body.tools.length > 0;
+    const turn = hasTools ? queue.shift() : undefined;
+    // A string input is sent as the raw arguments: a freeform tool (Droid's ApplyPatch for GPT models) takes its text as is.
+    const calls = (turn ?? []).map((t) => ({ id: `call_e2e_${++counter}`, name: t.name, arguments: typeof t.input === 'string' ? t.input : JSON.stringify(t.input) }));
+    send(res, body, calls, turn ? null : 'done');
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/v1`,
-    requests,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
+  return { url: `http://127.0.0.1:${server.port}/v1`, requests, close: server.close };
 }

@@ -1,5 +1,4 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { rmSync } from 'node:fs';
+import { serveScripted } from './scripted-http';
 import type { ToolUse } from './model-server';
 
 /**
@@ -79,52 +78,32 @@ export async function startGeminiModel(socket: string, turns: ToolUse[][]): Prom
   const queue = [...turns];
   const requests: GeminiModel['requests'] = [];
   let counter = 0;
-  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    let raw = '';
-    req.on('data', (d) => (raw += d));
-    req.on('end', () => {
-      const path = req.url ?? '';
-      const json = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-      if (req.method !== 'POST' || !/\/models\/[^/:]+:(generateContent|streamGenerateContent|countTokens)/.test(path)) {
-        json(404, { error: { code: 404, message: 'not here', status: 'NOT_FOUND' } });
-        return;
-      }
-      let body: any = {};
-      try {
-        body = JSON.parse(raw);
-      } catch {
-        // keep an empty body
-      }
-      if (path.includes(':countTokens')) {
-        json(200, { totalTokens: 10 });
-        return;
-      }
-      requests.push({ path, body });
-      const turn = hasDeclarations(body) ? queue.shift() : undefined;
-      const parts = turn
-        ? turn.map((t) => ({ functionCall: { id: `call_e2e_${++counter}`, name: t.name, args: t.input } }))
-        : [{ text: hasDeclarations(body) ? 'done' : UTILITY_TEXT }];
-      const payload = {
-        candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP', index: 0 }],
-        usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 },
-        modelVersion: 'scripted',
-      };
-      if (path.includes(':streamGenerateContent')) {
-        res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-        res.end(`data: ${JSON.stringify(payload)}\n\n`);
-        return;
-      }
-      json(200, payload);
-    });
-  });
-  rmSync(socket, { force: true });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(socket, resolve);
-  });
-  return {
-    socket,
-    requests,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
+  const server = await serveScripted(({ method, path, body }, res) => {
+    const json = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    if (method !== 'POST' || !/\/models\/[^/:]+:(generateContent|streamGenerateContent|countTokens)/.test(path)) {
+      json(404, { error: { code: 404, message: 'not here', status: 'NOT_FOUND' } });
+      return;
+    }
+    if (path.includes(':countTokens')) {
+      json(200, { totalTokens: 10 });
+      return;
+    }
+    requests.push({ path, body });
+    const turn = hasDeclarations(body) ? queue.shift() : undefined;
+    const parts = turn
+      ? turn.map((t) => ({ functionCall: { id: `call_e2e_${++counter}`, name: t.name, args: t.input } }))
+      : [{ text: hasDeclarations(body) ? 'done' : UTILITY_TEXT }];
+    const payload = {
+      candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP', index: 0 }],
+      usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 },
+      modelVersion: 'scripted',
+    };
+    if (path.includes(':streamGenerateContent')) {
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      res.end(`data: ${JSON.stringify(payload)}\n\n`);
+      return;
+    }
+    json(200, payload);
+  }, { socket });
+  return { socket, requests, close: server.close };
 }

@@ -1,5 +1,5 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
+import { serveScripted } from './scripted-http';
 
 /**
  * A scripted stand-in for the Messages API on 127.0.0.1. Each agent (the main session, or a
@@ -71,46 +71,30 @@ export async function startModel(scripts: Record<string, ToolUse[][]>, markers: 
   const queues = new Map(Object.entries(scripts).map(([role, turns]) => [role, [...turns]]));
   const requests: ScriptedModel['requests'] = [];
   let counter = 0;
-  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    let raw = '';
-    req.on('data', (d) => (raw += d));
-    req.on('end', () => {
-      if (req.method !== 'POST' || !req.url?.startsWith('/v1/messages')) {
-        res.writeHead(404, { 'content-type': 'application/json' }).end('{"type":"error","error":{"type":"not_found_error","message":"not here"}}');
-        return;
-      }
-      let body: any = {};
-      try {
-        body = JSON.parse(raw);
-      } catch {
-        // keep an empty body
-      }
-      if (req.url.startsWith('/v1/messages/count_tokens')) {
-        res.writeHead(200, { 'content-type': 'application/json' }).end('{"input_tokens":10}');
-        return;
-      }
-      const system = systemText(body);
-      const role = Object.entries(markers).find(([, marker]) => system.includes(marker))?.[0] ?? 'main';
-      requests.push({ role, body });
-      const hasTools = Array.isArray(body.tools) && body.tools.length > 0;
-      const turn = hasTools ? queues.get(role)?.shift() : undefined;
-      const blocks = turn
-        ? turn.map((t) => ({ type: 'tool_use' as const, id: `toolu_e2e_${++counter}`, name: t.name, input: t.input }))
-        : [{ type: 'text' as const, text: 'done' }];
-      if (body.stream === false || body.stream === undefined) {
-        res.writeHead(200, { 'content-type': 'application/json' }).end(
-          JSON.stringify({ id: `msg_${counter}`, type: 'message', role: 'assistant', model: body.model, content: blocks, stop_reason: turn ? 'tool_use' : 'end_turn', stop_sequence: null, usage: { input_tokens: 10, output_tokens: 5 } }),
-        );
-        return;
-      }
-      sse(res, blocks, body.model ?? 'claude-test');
-    });
+  const server = await serveScripted(({ method, path, body }, res) => {
+    if (method !== 'POST' || !path.startsWith('/v1/messages')) {
+      res.writeHead(404, { 'content-type': 'application/json' }).end('{"type":"error","error":{"type":"not_found_error","message":"not here"}}');
+      return;
+    }
+    if (path.startsWith('/v1/messages/count_tokens')) {
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"input_tokens":10}');
+      return;
+    }
+    const system = systemText(body);
+    const role = Object.entries(markers).find(([, marker]) => system.includes(marker))?.[0] ?? 'main';
+    requests.push({ role, body });
+    const hasTools = Array.isArray(body.tools) && body.tools.length > 0;
+    const turn = hasTools ? queues.get(role)?.shift() : undefined;
+    const blocks = turn
+      ? turn.map((t) => ({ type: 'tool_use' as const, id: `toolu_e2e_${++counter}`, name: t.name, input: t.input }))
+      : [{ type: 'text' as const, text: 'done' }];
+    if (body.stream === false || body.stream === undefined) {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({ id: `msg_${counter}`, type: 'message', role: 'assistant', model: body.model, content: blocks, stop_reason: turn ? 'tool_use' : 'end_turn', stop_sequence: null, usage: { input_tokens: 10, output_tokens: 5 } }),
+      );
+      return;
+    }
+    sse(res, blocks, body.model ?? 'claude-test');
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
+  return { url: `http://127.0.0.1:${server.port}`, requests, close: server.close };
 }

@@ -1,5 +1,5 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
+import { serveScripted } from './scripted-http';
 
 /**
  * A scripted stand-in for the OpenAI Responses API (`POST /v1/responses`, server-sent events) on
@@ -81,48 +81,31 @@ export async function startResponsesModel(turns: ResponsesTurn[]): Promise<Respo
   const queue = [...turns];
   const requests: ResponsesModel['requests'] = [];
   let counter = 0;
-  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    let raw = '';
-    req.on('data', (d) => (raw += d));
-    req.on('end', () => {
-      const path = req.url ?? '';
-      if (req.method === 'GET' && /\/models\/?(\?.*)?$/.test(path)) {
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: [], models: [] }));
-        return;
-      }
-      if (req.method !== 'POST' || !/\/responses\/?$/.test(path.split('?')[0]!)) {
-        res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"message":"not here"}}');
-        return;
-      }
-      let body: any = {};
-      try {
-        body = JSON.parse(raw);
-      } catch {
-        // keep an empty body
-      }
-      requests.push({ path, body });
-      const hasTools = Array.isArray(body.tools) && body.tools.length > 0;
-      const next = hasTools ? queue.shift() : undefined;
-      const turn = typeof next === 'function' ? next(requests) : next;
-      const id = `resp_e2e_${++counter}`;
-      const items: Record<string, unknown>[] = turn
-        ? turn.map((call) => {
-            const n = ++counter;
-            const ns = call.namespace ? { namespace: call.namespace } : {};
-            if (call.item) return { id: `item_e2e_${n}`, ...call.item };
-            return call.raw !== undefined
-              ? { type: 'custom_tool_call', id: `ctc_e2e_${n}`, call_id: `call_e2e_${n}`, name: call.name, input: call.raw, status: 'completed', ...ns }
-              : { type: 'function_call', id: `fc_e2e_${n}`, call_id: `call_e2e_${n}`, name: call.name, arguments: JSON.stringify(call.input ?? {}), status: 'completed', ...ns };
-          })
-        : [{ type: 'message', id: `msg_e2e_${++counter}`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'done', annotations: [] }] }];
-      stream(res, body, items, id);
-    });
+  const server = await serveScripted(({ method, path, body }, res) => {
+    if (method === 'GET' && /\/models\/?(\?.*)?$/.test(path)) {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: [], models: [] }));
+      return;
+    }
+    if (method !== 'POST' || !/\/responses\/?$/.test(path.split('?')[0]!)) {
+      res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"message":"not here"}}');
+      return;
+    }
+    requests.push({ path, body });
+    const hasTools = Array.isArray(body.tools) && body.tools.length > 0;
+    const next = hasTools ? queue.shift() : undefined;
+    const turn = typeof next === 'function' ? next(requests) : next;
+    const id = `resp_e2e_${++counter}`;
+    const items: Record<string, unknown>[] = turn
+      ? turn.map((call) => {
+          const n = ++counter;
+          const ns = call.namespace ? { namespace: call.namespace } : {};
+          if (call.item) return { id: `item_e2e_${n}`, ...call.item };
+          return call.raw !== undefined
+            ? { type: 'custom_tool_call', id: `ctc_e2e_${n}`, call_id: `call_e2e_${n}`, name: call.name, input: call.raw, status: 'completed', ...ns }
+            : { type: 'function_call', id: `fc_e2e_${n}`, call_id: `call_e2e_${n}`, name: call.name, arguments: JSON.stringify(call.input ?? {}), status: 'completed', ...ns };
+        })
+      : [{ type: 'message', id: `msg_e2e_${++counter}`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'done', annotations: [] }] }];
+    stream(res, body, items, id);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/v1`,
-    requests,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
+  return { url: `http://127.0.0.1:${server.port}/v1`, requests, close: server.close };
 }
