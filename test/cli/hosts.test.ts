@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { en } from '../../src/core/messages';
 import { cleanEnv, denyJson, runCli, runCliAsync, tempDir } from '../helpers/cli';
-import { ROOT, TAX_POLICY_PATH } from '../helpers/policy';
+import { ROOT, TAX_POLICY_PATH, taxPolicyWithShell } from '../helpers/policy';
 
 /**
  * `hook --host H` against the built bundle: every verdict and every failure of SPEC §5 in the form
@@ -253,9 +253,7 @@ describe('hook --host: what the adapters read', () => {
     ["awk -F'|' '{print $1}' notes.txt", false],
     ['sed -e s/a/b/ notes.txt', false],
   ] as const)('codex, whose write_stdin feeds a running command unseen: %s', (command, refused) => {
-    const policy = JSON.parse(readFileSync(TAX_POLICY_PATH, 'utf8'));
-    policy.personas['modelo-preparer'].families.push('shell');
-    policy.personas['modelo-preparer'].ceiling = 'process_exec';
+    const policy = taxPolicyWithShell();
     delete policy.identity;
     const s = setup(JSON.stringify(policy), { PERSONA_GATE_PERSONA: 'modelo-preparer' });
     const codex = runCli(['hook', '--host', 'codex'], { input: hostEvent('codex', 'pre', 'Bash', { command }), env: s.env });
@@ -271,9 +269,7 @@ describe('hook --host: what the adapters read', () => {
     ['gemini', 'run_shell_command', { is_background: true }],
     ['droid', 'Execute', { fireAndForget: true }],
   ] as const)('%s: a profile switch started in the background is refused (it would switch after later calls were checked)', (host, tool, flag) => {
-    const policy = JSON.parse(readFileSync(TAX_POLICY_PATH, 'utf8'));
-    policy.personas['modelo-preparer'].families.push('shell');
-    policy.personas['modelo-preparer'].ceiling = 'process_exec';
+    const policy = taxPolicyWithShell();
     const s = setup(JSON.stringify(policy), { PERSONA_GATE_PERSONA: 'modelo-preparer' });
     const event = (input: Record<string, unknown>) =>
       host === 'claude-code'

@@ -1,18 +1,16 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLI_MESSAGES } from '../../src/cli/messages';
 import { cleanEnv, runCli, tempDir } from '../helpers/cli';
-import { TAX_POLICY_PATH } from '../helpers/policy';
+import { taxPolicyWithShell } from '../helpers/policy';
 
 // SPEC §9.8: what a persona that runs opaque code can still reach is stated, not hidden.
 function policyWith(shell?: 'strict') {
   const dir = tempDir();
-  const policy = JSON.parse(readFileSync(TAX_POLICY_PATH, 'utf8'));
+  const policy = taxPolicyWithShell('network');
   delete policy.$schema;
   const preparer = policy.personas['modelo-preparer'];
-  preparer.families.push('shell');
-  preparer.ceiling = 'network';
   if (shell) preparer.shell = shell;
   const path = join(dir, 'policy.json');
   writeFileSync(path, JSON.stringify(policy));

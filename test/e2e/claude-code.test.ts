@@ -7,7 +7,7 @@ import { rmSync } from 'node:fs';
 import { describeConfined } from './support/loopback-only';
 import { startModel, toolResults, type ScriptedModel, type ToolUse } from './support/model-server';
 import { makeProject, runClaude, type Project } from './support/project';
-import { ROOT, TAX_POLICY_PATH } from '../helpers/policy';
+import { ROOT, taxPolicyWithShell } from '../helpers/policy';
 import { cleanEnv, runCli } from '../helpers/cli';
 
 // The pinned Claude Code CLI, installed into the test cache on first use (a download the first time).
@@ -101,9 +101,7 @@ describeConfined('persona-gate inside the real Claude Code', () => {
   });
 
   it('catches a Bash bypass of the filing', async () => {
-    const policy = JSON.parse(readFileSync(TAX_POLICY_PATH, 'utf8'));
-    policy.personas['modelo-preparer'].families.push('shell');
-    policy.personas['modelo-preparer'].ceiling = 'process_exec';
+    const policy = taxPolicyWithShell();
     const { results, project } = await scenario({
       turns: [whoami, call('Bash', { command: 'touch bypass.txt && sudo bash -c "aeat modelo export --modelo 303"' }), call('Bash', { command: 'touch allowed.txt' })],
       env: { PERSONA_GATE_PERSONA: 'modelo-preparer' },

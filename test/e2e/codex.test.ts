@@ -2,7 +2,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeAll, expect, it } from 'vitest';
 import { hostCli } from '../helpers/host-cli';
-import { TAX_POLICY_PATH } from '../helpers/policy';
+import { taxPolicyWithShell } from '../helpers/policy';
 import { runCli } from '../helpers/cli';
 import { codexTrustToml, makeCodexProject, personaGateEnv, runCodex, type CodexProject, type CodexProjectOptions } from './support/codex';
 import { describeConfined } from './support/loopback-only';
@@ -64,10 +64,7 @@ const mcp = (tool: string, input: Record<string, unknown> = {}): ResponsesCall[]
  * so under --host codex a program that reads its code from stdin is refused all the same.
  */
 function policyWithShell(): unknown {
-  const policy = JSON.parse(readFileSync(TAX_POLICY_PATH, 'utf8'));
-  policy.personas['modelo-preparer'].families.push('shell');
-  policy.personas['modelo-preparer'].ceiling = 'process_exec';
-  return policy;
+  return taxPolicyWithShell();
 }
 
 /** Types into the last command the model started, by the session id Codex reported for it. */

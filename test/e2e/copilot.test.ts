@@ -2,7 +2,7 @@ import { readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, expect, it } from 'vitest';
 import { hostCli } from '../helpers/host-cli';
-import { TAX_POLICY_PATH } from '../helpers/policy';
+import { taxPolicyWithShell } from '../helpers/policy';
 import { chatToolResults, startChatModel, type ChatModel } from './support/chat-model';
 import { makeCopilotProject, runCopilot, type CopilotProject, type CopilotProjectOptions } from './support/copilot';
 import { initHost } from './support/host-stubs';
@@ -26,10 +26,7 @@ afterEach(async () => {
 
 /** The example policy, with the shell for the preparer (so that a shell handoff reaches the handoff gate). */
 function policy() {
-  const p = JSON.parse(readFileSync(TAX_POLICY_PATH, 'utf8'));
-  p.personas['modelo-preparer'].families.push('shell');
-  p.personas['modelo-preparer'].ceiling = 'process_exec';
-  return p;
+  return taxPolicyWithShell();
 }
 
 async function session(turns: ToolUse[][], persona: string | null, opts: CopilotProjectOptions & { register?: boolean; distrust?: boolean } = {}) {

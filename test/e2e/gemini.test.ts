@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { join } from 'node:path';
 import { afterEach, beforeAll, expect, it } from 'vitest';
 import { hostCli } from '../helpers/host-cli';
-import { ROOT, TAX_POLICY_PATH } from '../helpers/policy';
+import { ROOT, taxPolicyWithShell } from '../helpers/policy';
 import { geminiToolResults, offeredTools } from './support/gemini-model';
 import { makeGeminiProject, runGemini, type GeminiProject, type GeminiProjectOptions, type RunGeminiOptions } from './support/gemini';
 import { describeConfined } from './support/loopback-only';
@@ -147,9 +147,7 @@ describeConfined('persona-gate inside the real Gemini CLI (hook --host gemini)',
 
   it('gates a modelo-preparer: identity before the first mutation, the filing handoff through the shell refused naming its owner, a read through the shell run', async () => {
     // The example policy, with the shell in the modelo-preparer's reach (as shipped, the shell tool itself is outside it).
-    const policy = JSON.parse(readFileSync(TAX_POLICY_PATH, 'utf8'));
-    policy.personas['modelo-preparer'].families.push('shell');
-    policy.personas['modelo-preparer'].ceiling = 'process_exec';
+    const policy = taxPolicyWithShell();
     const p = project({ policy });
     const { results } = await run(p, [create, whoami, create, shell('aeat modelo export 303'), shell('aeat modelo list')], { env: { PERSONA_GATE_PERSONA: 'modelo-preparer' } });
     expect(results.map((r) => r.name)).toEqual(['mcp_aeat_modelo_work_create', 'mcp_aeat_whoami', 'mcp_aeat_modelo_work_create', 'run_shell_command', 'run_shell_command']);

@@ -1,8 +1,8 @@
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, expect, it } from 'vitest';
 import { hostCli } from '../helpers/host-cli';
-import { TAX_POLICY_PATH } from '../helpers/policy';
+import { taxPolicyWithShell } from '../helpers/policy';
 import { chatToolResults, startChatModel, type ChatToolResult } from './support/chat-model';
 import { describeConfined } from './support/loopback-only';
 import type { ToolUse } from './support/model-server';
@@ -53,10 +53,7 @@ const shell = (command: string, extra: Record<string, unknown> = {}): ToolUse[] 
 
 /** The example policy, with the shell in modelo-preparer's reach so that the handoff is refused as one, not for the shell. */
 function shellPolicy(): unknown {
-  const policy = JSON.parse(readFileSync(TAX_POLICY_PATH, 'utf8'));
-  policy.personas['modelo-preparer'].families.push('shell');
-  policy.personas['modelo-preparer'].ceiling = 'process_exec';
-  return policy;
+  return taxPolicyWithShell();
 }
 
 describeConfined('persona-gate inside the real Qwen Code', () => {

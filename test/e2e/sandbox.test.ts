@@ -4,7 +4,7 @@ import { delimiter, join } from 'node:path';
 import { beforeAll, afterEach, expect, it } from 'vitest';
 import { hostCli } from '../helpers/host-cli';
 import { cleanEnv, runCli } from '../helpers/cli';
-import { TAX_POLICY_PATH } from '../helpers/policy';
+import { taxPolicyWithShell } from '../helpers/policy';
 import { describeConfined } from './support/loopback-only';
 import { startModel, toolResults, type ToolUse } from './support/model-server';
 import { makeProject, runClaude, type Project } from './support/project';
@@ -68,9 +68,7 @@ const bash = (command: string, extra: Record<string, unknown> = {}): ToolUse[] =
 
 /** A project whose modelo-preparer may run interpreters, deployed with `init --hardened`. */
 function hardenedProject(): { project: Project; userSettings: string; policyPath: string } {
-  const policy = JSON.parse(readFileSync(TAX_POLICY_PATH, 'utf8'));
-  policy.personas['modelo-preparer'].families.push('shell');
-  policy.personas['modelo-preparer'].ceiling = 'process_exec';
+  const policy = taxPolicyWithShell();
   const project = makeProject({ policy, registerInProject: false });
   cleanup.push(() => rmSync(project.dir, { recursive: true, force: true }));
   const init = runCli(['init', '--hardened', '--dir', project.dir], { env: cleanEnv({ HOME: project.home, PERSONA_GATE_STATE_DIR: project.stateDir }), cwd: project.dir });

@@ -15,6 +15,18 @@ export function readJson(path: string): Record<string, unknown> {
   return JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
 }
 
+/**
+ * The example tax policy as JSON with the modelo-preparer given the shell family and a ceiling that
+ * reaches it: as shipped, the shell tool itself is outside that persona's reach, so a shell handoff
+ * would be refused for the shell before the handoff gate is reached.
+ */
+export function taxPolicyWithShell(ceiling: 'process_exec' | 'network' = 'process_exec'): Record<string, any> {
+  const policy = readJson(TAX_POLICY_PATH) as Record<string, any>;
+  policy.personas['modelo-preparer'].families.push('shell');
+  policy.personas['modelo-preparer'].ceiling = ceiling;
+  return policy;
+}
+
 export function indexOf(policy: unknown, path = '/policy.json'): MemoryPolicyIndex {
   const result = validatePolicy(policy);
   if (!result.ok) throw new Error(`test policy invalid: ${JSON.stringify(result.problems)}`);

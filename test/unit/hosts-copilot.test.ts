@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { HOST_ADAPTERS } from '../../src/hosts';
 import { processEvent } from '../../src/hook/run';
-import { ROOT, TAX_POLICY_PATH } from '../helpers/policy';
+import { ROOT, taxPolicyWithShell } from '../helpers/policy';
 
 /** Events the real Copilot CLI 1.0.102 handed a recording hook (PascalCase registration), as they were. */
 const DIR = join(ROOT, 'test', 'fixtures', 'hosts', 'copilot');
@@ -116,9 +116,7 @@ describe('recorded events through the whole hook', () => {
   const state = mkdtempSync(join(tmpdir(), 'pg-copilot-unit-'));
   afterAll(() => rmSync(state, { recursive: true, force: true }));
   // The example policy, with the shell for the preparer.
-  const policy = JSON.parse(readFileSync(TAX_POLICY_PATH, 'utf8'));
-  policy.personas['modelo-preparer'].families.push('shell');
-  policy.personas['modelo-preparer'].ceiling = 'process_exec';
+  const policy = taxPolicyWithShell();
   const policyPath = join(state, 'policy.json');
   writeFileSync(policyPath, JSON.stringify(policy));
   const env = (persona: string) => ({ PERSONA_GATE_CONFIG: policyPath, PERSONA_GATE_STATE_DIR: state, PERSONA_GATE_PERSONA: persona, HOME: state });

@@ -5,7 +5,7 @@ import { processEvent } from '../../src/hook/run';
 import { patchPaths } from '../../src/hosts/translate';
 import type { HostName } from '../../src/hosts/host';
 import { tempDir } from '../helpers/cli';
-import { readJson, TAX_POLICY_PATH } from '../helpers/policy';
+import { taxPolicyWithShell } from '../helpers/policy';
 
 /**
  * Inputs a model controls on each host, read the way that host runs them: each row is a session
@@ -179,10 +179,8 @@ function session(): { env: Record<string, string>; cwd: string } {
   const cwd = join(root, 'project');
   mkdirSync(join(cwd, '.claude'), { recursive: true });
   mkdirSync(join(root, 'home'), { recursive: true });
-  const policy = readJson(TAX_POLICY_PATH) as { personas: Record<string, { families: string[]; ceiling: string }> };
-  delete (policy as Record<string, unknown>).$schema;
-  policy.personas['modelo-preparer']!.families.push('shell');
-  policy.personas['modelo-preparer']!.ceiling = 'process_exec';
+  const policy = taxPolicyWithShell();
+  delete policy.$schema;
   const path = join(cwd, POLICY);
   writeFileSync(path, JSON.stringify(policy));
   return { cwd, env: { HOME: join(root, 'home'), PERSONA_GATE_CONFIG: path, PERSONA_GATE_STATE_DIR: join(root, 'state') } };
