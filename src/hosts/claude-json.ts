@@ -1,5 +1,5 @@
 import type { Verdict } from '../core/types';
-import { blockingError, preToolUseResponse, SILENT, type HookResponse } from '../hook/output';
+import { preToolUseResponse, SILENT, type HookResponse } from '../hook/output';
 
 /**
  * The answers of the hosts that read Claude Code's hook output but have no `ask` and take an
@@ -9,6 +9,3 @@ import { blockingError, preToolUseResponse, SILENT, type HookResponse } from '..
 export function claudeDenyOnly(verdict: Verdict, reason: string): HookResponse {
   return verdict === 'deny' ? preToolUseResponse('deny', reason) : SILENT;
 }
-
-/** Exit 2 with the reason on stderr and nothing on stdout: blocks on every host, whatever the event. */
-export const exitTwo = blockingError;

@@ -1,6 +1,7 @@
 import { isPlainObject } from '../core/event';
 import { readHostEvent, type HostEventShape } from './translate';
-import { claudeDenyOnly, exitTwo } from './claude-json';
+import { blockingError } from '../hook/output';
+import { claudeDenyOnly } from './claude-json';
 import type { HostAdapter } from './host';
 
 /**
@@ -38,5 +39,6 @@ export const codex: HostAdapter = {
   cwdFromModel: true,
   readEvent: (json) => readHostEvent(json, SHAPE),
   answer: claudeDenyOnly,
-  blockUnread: exitTwo,
+  // Exit 2 with the reason on stderr and nothing on stdout.
+  blockUnread: blockingError,
 };

@@ -1,5 +1,6 @@
 import { readHostEvent, type HostEventShape } from './translate';
-import { claudeDenyOnly, exitTwo } from './claude-json';
+import { blockingError } from '../hook/output';
+import { claudeDenyOnly } from './claude-json';
 import type { HostAdapter } from './host';
 
 /**
@@ -47,5 +48,6 @@ export const droid: HostAdapter = {
   asks: false,
   readEvent: (json) => readHostEvent(json, SHAPE),
   answer: claudeDenyOnly,
-  blockUnread: exitTwo,
+  // Exit 2 with the reason on stderr and nothing on stdout.
+  blockUnread: blockingError,
 };

@@ -1,7 +1,8 @@
 import { isPlainObject } from '../core/event';
 import { GEMINI_FAMILY_TOOLS } from './gemini-tools';
 import { readHostEvent, type HostEventShape, type ToolMapping } from './translate';
-import { claudeDenyOnly, exitTwo } from './claude-json';
+import { blockingError } from '../hook/output';
+import { claudeDenyOnly } from './claude-json';
 import type { HostAdapter } from './host';
 
 /**
@@ -48,5 +49,6 @@ export const qwen: HostAdapter = {
   asks: false,
   readEvent: (json) => readHostEvent(json, SHAPE),
   answer: claudeDenyOnly,
-  blockUnread: exitTwo,
+  // Exit 2 with the reason on stderr and nothing on stdout.
+  blockUnread: blockingError,
 };

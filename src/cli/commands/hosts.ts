@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, realpathSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Env } from '../../core/decide';
-import type { HostName } from '../../hosts/host';
+import { HOST_NAMES, isHostName, type HostName } from '../../hosts/host';
 import { codexHome, home, HOST_REGISTRATIONS, type HostRegistration } from '../../hosts/registration';
 import { CliError, type CommandResult } from '../errors';
 import { CLI_MESSAGES, cliLocale, type CliMessages } from '../messages';
@@ -324,8 +324,7 @@ export function uninstallHost(env: Env, host: OtherHost, opts: { dir?: string; p
 
 /** Reads and checks `--host`: the commands' one entry to the hosts. */
 export function hostOption(value: unknown, t: CliMessages): HostName {
-  const names = ['claude-code', ...Object.keys(HOST_REGISTRATIONS)];
   if (value === undefined) return 'claude-code';
-  if (typeof value !== 'string' || !names.includes(value)) throw new CliError(t.badHost(String(value), names.join(', ')));
-  return value as HostName;
+  if (!isHostName(value)) throw new CliError(t.badHost(String(value), HOST_NAMES.join(', ')));
+  return value;
 }

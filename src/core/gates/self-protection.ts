@@ -52,18 +52,13 @@ export function selfProtection(input: SelfProtectionInput): { ruling: Ruling } |
     }
     return null;
   };
-  const fileTargets = fileToolTargets(event);
+  // What a file tool names, and what a patch tool's patch names.
+  const fileTargets = [...fileToolTargets(event), ...(event.written_paths ?? [])];
   for (const target of fileTargets) {
     const what = touches(target, 'write', false);
     if (what !== null) return refuse('protected_path', messages.protectedTarget(what));
   }
-  if (event.written_paths !== undefined) {
-    if (event.written_paths.length === 0) return refuse('unreadable_patch', messages.patchUnreadable(event.host_tool_name ?? event.tool_name));
-    for (const path of event.written_paths) {
-      const what = touches(path, 'write', false);
-      if (what !== null) return refuse('protected_path', messages.protectedTarget(what));
-    }
-  }
+  if (event.written_paths?.length === 0) return refuse('unreadable_patch', messages.patchUnreadable(event.host_tool_name ?? event.tool_name));
   for (const { path, effect, pattern, program } of input.shellEffects) {
     if (effect === 'mention') continue;
     const what = touches(path, effect, pattern);
@@ -75,6 +70,6 @@ export function selfProtection(input: SelfProtectionInput): { ruling: Ruling } |
     if (what !== null) return refuse('protected_mention', messages.protectedMention(what, program));
   }
   if (input.shellGateCommands.length > 0) return refuse('gate_command', messages.protectedTarget(input.shellGateCommands[0]!));
-  const written = [...fileTargets, ...(event.written_paths ?? []), ...input.shellEffects.filter((e) => e.effect !== 'mention').map((e) => e.path)].filter((t): t is string => t !== null);
+  const written = [...fileTargets, ...input.shellEffects.filter((e) => e.effect !== 'mention').map((e) => e.path)].filter((t): t is string => t !== null);
   return { note: written.length === 0 ? messages.noteWritesNothing() : messages.noteWritesUnguarded([...new Set(written)].join(', ')) };
 }
