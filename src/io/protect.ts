@@ -87,16 +87,15 @@ export function landingResolver(): (p: string) => string {
     return v;
   };
   // The paths are absolute and normalized (resolve), so a component is appended to its
-  // directory by concatenation: path.join on every step costs a hook's short life far more.
-  const child = (dir: string, name: string) => (dir === '/' ? `/${name}` : `${dir}/${name}`);
-  const under = (dir: string, rest: readonly string[]) => (rest.length === 0 ? dir : child(dir, rest.join('/')));
+  // directory by concatenation (childOf): path.join on every step costs a hook's short life far more.
+  const under = (dir: string, rest: readonly string[]) => (rest.length === 0 ? dir : childOf(dir, rest.join('/')));
   return (p) => {
     if (sep !== '/') return landingPathOf(p);
     const parts = resolve(p).split('/').filter((x) => x !== '');
     let current = '/';
     let hops = 0;
     while (parts.length > 0) {
-      const next = child(current, parts.shift()!);
+      const next = childOf(current, parts.shift()!);
       const target = look(next);
       if (target === null) return under(next, parts);
       if (target === false) {
