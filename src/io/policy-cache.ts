@@ -1,5 +1,6 @@
 import { closeSync, fstatSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { isSha256Hex } from '../core/chars';
 import { hash128 } from './hash';
 import { checkPrivateFile, ensurePrivateDir, openPrivateFile, readWhole, StateError } from './private-fs';
 import { latin1Text, utf8Text } from './text';
@@ -33,7 +34,8 @@ export function policyCacheEntry(cacheDir: string, policyPath: string, size: num
 }
 
 export function policyIndexDir(cacheDir: string, policyPath: string, size: number): string {
-  return policyCacheEntry(cacheDir, policyPath, size).replace(/\.validated$/, '.index');
+  const entry = policyCacheEntry(cacheDir, policyPath, size);
+  return `${entry.slice(0, -'.validated'.length)}.index`;
 }
 
 export const bucketOf = (name: string) => hash128(name).slice(0, 2);
@@ -72,7 +74,7 @@ export function validatedEntry(cacheDir: string, policyPath: string, bytes: Buff
     if (entry.length !== st.size || latin1Text(entry, 0, MAGIC.length) !== MAGIC || entry[headerLength - 1] !== 0x0a) return null;
     if (!entry.subarray(headerLength).equals(bytes)) return null;
     const sha = latin1Text(entry, MAGIC.length, MAGIC.length + 64);
-    if (!/^[0-9a-f]{64}$/.test(sha) || entry[MAGIC.length + 64] !== 0x20) return null;
+    if (!isSha256Hex(sha) || entry[MAGIC.length + 64] !== 0x20) return null;
     let core: unknown = null;
     try {
       core = JSON.parse(utf8Text(entry, MAGIC.length + 65, headerLength - 1));

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { isSha256Hex } from '../core/chars';
 import { buildPolicyIndex, type PolicyIndex } from '../core/policy-index';
 import type { Policy } from '../policy/schema';
 import type { PolicyValidation } from '../policy/validate';
@@ -109,21 +110,22 @@ export function loadPolicy(path: string, opts: { cacheDir?: string; validate?: (
   const known = cacheDir !== undefined ? validatedEntry(cacheDir, path, bytes) : null;
   if (cacheDir !== undefined && known !== null) {
     const rewrite = (policy: Policy) => recordPolicy(cacheDir, path, bytes, known.sha, policy);
-    const usable = spansUsable(bytes);
     try {
-      if (usable) {
-        const indexDir = policyIndexDir(cacheDir, path, bytes.length);
-        const dir = indexDirState(indexDir);
-        const fast = openSpanIndex(bytes, known.sha, path, known.core, {
-          bucket: (kind, name) => (dir === 'ok' ? readBucket(indexDir, kind, name) : dir === 'missing' ? { ok: true, entries: [] } : { ok: false }),
-          rewrite,
-        });
-        if (fast) return { ok: true, index: fast };
-      }
+      const indexDir = policyIndexDir(cacheDir, path, bytes.length);
+      let dir: ReturnType<typeof indexDirState> | undefined;
+      // Null when the bytes have no usable positions (spansUsable) or the settings' do not check out.
+      const fast = openSpanIndex(bytes, known.sha, path, known.core, {
+        bucket: (kind, name) => {
+          dir ??= indexDirState(indexDir);
+          return dir === 'ok' ? readBucket(indexDir, kind, name) : dir === 'missing' ? { ok: true, entries: [] } : { ok: false };
+        },
+        rewrite,
+      });
+      if (fast) return { ok: true, index: fast };
       const index = buildPolicyIndex(policyWithDefaults(JSON.parse(bytes.toString('utf8'))), known.sha, path);
       // The settings' positions did not check out: record them again, unless they are right
       // (bytes with a backslash have none).
-      if (usable) recordPolicy(cacheDir, path, bytes, known.sha, index.policy, known.core);
+      if (spansUsable(bytes)) recordPolicy(cacheDir, path, bytes, known.sha, index.policy, known.core);
       return { ok: true, index };
     } catch (err) {
       if (err instanceof StateError) throw err;
@@ -158,7 +160,7 @@ function loadPinnedPolicy(path: string, policyBytes: Buffer, opts: { cacheDir?: 
       const policy = policyWithDefaults(JSON.parse(policyBytes.toString('utf8')));
       const lock = JSON.parse(lockBytes.toString('utf8')) as Lock;
       const recorded = (known.core as { lock_sha256?: unknown } | null)?.lock_sha256;
-      const lockSha = typeof recorded === 'string' && /^[0-9a-f]{64}$/.test(recorded) ? recorded : '';
+      const lockSha = typeof recorded === 'string' && isSha256Hex(recorded) ? recorded : '';
       const expanded = expandMcp(policy, { ok: true, lock, sha256: lockSha }, lockPath, MCP_MESSAGES.en);
       if (expanded.problems.length === 0) return { ok: true, index: buildPolicyIndex(expanded.policy, known.sha, path) };
     } catch (err) {

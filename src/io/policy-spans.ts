@@ -1,4 +1,5 @@
 import { isLevel, LEVELS, TIERS } from '../core/levels';
+import { isJsSpace } from '../core/chars';
 import { latin1Text, utf8Text } from './text';
 
 /**
@@ -159,9 +160,19 @@ export function scanSpans(bytes: Buffer): PolicySpans | null {
  */
 export function usableName(name: string): boolean {
   if (name.length === 0) return false;
-  // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f"\\\ufffd]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(name)) return false;
-  return !/^[\s:,}\]]/.test(name);
+  const first = name.charCodeAt(0);
+  if (isJsSpace(first) || first === 0x3a || first === 0x2c || first === 0x7d || first === 0x5d) return false;
+  for (let i = 0; i < name.length; i++) {
+    const c = name.charCodeAt(i);
+    if (c <= 0x1f || c === 0x22 || c === 0x5c || c === 0xfffd) return false;
+    if (c >= 0xdc00 && c <= 0xdfff) return false;
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const low = name.charCodeAt(i + 1);
+      if (!(low >= 0xdc00 && low <= 0xdfff)) return false;
+      i++;
+    }
+  }
+  return true;
 }
 
 const quoted = (name: string) => Buffer.from(`"${name}"`, 'utf8');
@@ -326,6 +337,8 @@ const SETTING_MEMBER = new RegExp(`"(${SETTINGS.join('|')})"[ \\t\\n\\r]*:[ \\t\
 /**
  * For each setting, where the last member of its name with a value of its kind starts in the
  * bytes (the one JSON.parse keeps, if it is the setting at all), or -1: one pass over the bytes.
+ * (A native search per name costs more: the names' quotes are JSON's commonest byte, and a
+ * policy's first settings are found from the end only after a pass over nearly all of it.)
  */
 export function lastSettingMembers(bytes: Buffer): Record<SettingName, number> {
   const last = Object.fromEntries(SETTINGS.map((name) => [name, -1])) as Record<SettingName, number>;
@@ -346,5 +359,3 @@ export const SCHEMA_KEYS: ReadonlySet<string> = new Set([
   'max_iterations', 'on_exit', 'on_complete', 'on_failure', 'reads', 'switches', 'label', 'from', 'path', 'unknown_tools', 'on_pass', ...LEVELS,
 ]);
 
-/** A command key as the validator requires it (rules.ts commandKeysAreDotted). */
-export const DOTTED = /^[^.\s]+(\.[^.\s]+)+$/;

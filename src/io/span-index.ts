@@ -1,10 +1,10 @@
 import { agentTypesOf, bashPrefixesOf, buildPolicyIndex, builtinToolsOf, familyGlobsOf, toolsToCommands, type BashPrefix, type FamilyGlob, type MemoryPolicyIndex, type PolicyIndex, type PolicySettings } from '../core/policy-index';
+import { isDotted } from '../core/chars';
 import { own } from '../core/own';
 import { commandWithDefaults, DEFAULT_PERSONA_ENV, DEFAULT_STAGE_ENV, defaultsWithDefaults, familyWithDefaults, identityWithDefaults, personaWithDefaults, policyWithDefaults } from '../policy/defaults';
 import type { CommandDef, FamilyDef, PersonaDef, Policy } from '../policy/schema';
 import type { BucketRead, IndexKind } from './policy-cache';
 import {
-  DOTTED,
   lastSettingMembers,
   isCommandShape,
   isPersonaShape,
@@ -175,7 +175,7 @@ export function openSpanIndex(bytes: Buffer, sha256: string, path: string, core:
     return value;
   }
 
-  const commandUsable = (key: unknown): key is string => typeof key === 'string' && usableName(key) && DOTTED.test(key) && own(families, key) === undefined;
+  const commandUsable = (key: unknown): key is string => typeof key === 'string' && usableName(key) && isDotted(key) && own(families, key) === undefined;
   const commandAt = (key: string, start: unknown, end: unknown): CommandDef | typeof MISMATCH => {
     const value = memberAt(bytes, [start, end], key);
     return value !== MISMATCH && isCommandShape(value) ? commandWithDefaults(value) : MISMATCH;

@@ -1,4 +1,5 @@
 import { exceeds } from '../core/levels';
+import { isDotted } from '../core/chars';
 import { builtinToolsOf, familyLevelsOf, familyOfKey, globToRegExp } from '../core/policy-index';
 import { own } from '../core/own';
 import type { Policy } from './schema';
@@ -35,7 +36,7 @@ function builtinTools(policy: Policy) {
 
 const commandKeysAreDotted: Rule = (policy, t) =>
   Object.keys(policy.catalog.commands)
-    .filter((key) => !/^[^.\s]+(\.[^.\s]+)+$/.test(key))
+    .filter((key) => !isDotted(key))
     .map((key) => problem(['catalog', 'commands', key], t.notDotted(key)));
 
 const commandFamiliesExist: Rule = (policy, t) => {

@@ -40,12 +40,30 @@ export interface ShellReadingRaw {
   unparsable?: string;
 }
 
-const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/;
+const isNameStart = (c: number) => (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f;
+const isNameChar = (c: number) => isNameStart(c) || (c >= 0x30 && c <= 0x39);
+
+/**
+ * `/^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/`: how long the `NAME=`, `NAME+=` or `NAME[i]=` that
+ * starts the text is, with its `=`; -1 when the text does not start with one.
+ */
+export function assignmentLength(text: string): number {
+  if (!isNameStart(text.charCodeAt(0))) return -1;
+  let i = 1;
+  while (isNameChar(text.charCodeAt(i))) i++;
+  if (text.charCodeAt(i) === 0x5b) {
+    const close = text.indexOf(']', i + 1);
+    if (close === -1) return -1;
+    i = close + 1;
+  }
+  if (text.charCodeAt(i) === 0x2b) i++;
+  return text.charCodeAt(i) === 0x3d ? i + 1 : -1;
+}
 
 /** `NAME=value` with the name and `=` unquoted (the value may be quoted: `A="x y"`). */
 function isAssignment(w: Word): boolean {
-  const m = ASSIGNMENT.exec(w.text);
-  return m !== null && (w.quotedAt === undefined || w.quotedAt < 0 || w.quotedAt >= m[0].length);
+  const length = assignmentLength(w.text);
+  return length !== -1 && (w.quotedAt === undefined || w.quotedAt < 0 || w.quotedAt >= length);
 }
 /** More simple commands than this in one line (after re-reading nested code): unreadable. */
 export const MAX_INVOCATIONS = 4096;
@@ -149,7 +167,7 @@ function peel(words: Word[], assignments: string[]): Peeled {
           const parts = inline !== null ? [{ ...rest[j]!, text: inline }, ...rest.slice(j + 1)] : rest.slice(j + 1);
           return { kind: 'reparse', source: parts.map((x) => x.text).join(' '), dynamic: parts.some((x) => x.dynamic), via: 'env -S' };
         }
-        if (!w.startsWith('-') && !ASSIGNMENT.test(w)) break;
+        if (!w.startsWith('-') && assignmentLength(w) === -1) break;
       }
     }
     let found: { at: number; command?: Word } = afterOptions(rest, wrapper.valueOptions, wrapper.positional ?? 0, wrapper.commandOption);

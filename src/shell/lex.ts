@@ -665,7 +665,7 @@ function trailingBackslashes(line: string): number {
 
 /** Unquoted `*`, `?`, `[…]`, or a brace expansion `{a,b}` / `{1..3}`. */
 function isPattern(live: string): boolean {
-  if (/[*?]/.test(live)) return true;
+  if (live.includes('*') || live.includes('?')) return true;
   const bracket = live.indexOf('[');
   if (bracket !== -1 && live.indexOf(']', bracket + 1) !== -1) return true;
   let open = -1;

@@ -609,7 +609,18 @@ function classify(inv: Invocation, functions: ReadonlySet<string>, powershell: b
 }
 
 /** Interpreters with a read-eval-print loop: started without code, they run what arrives on stdin. */
-const REPL = /^(python[\d.]*|pypy[\d.]*|node|nodejs|ruby|irb|pry|perl|php|lua|luajit|deno|bun|tclsh|wish|julia|ghci|jshell|R)$/;
+const REPL_NAMES: ReadonlySet<string> = new Set(['node', 'nodejs', 'ruby', 'irb', 'pry', 'perl', 'php', 'lua', 'luajit', 'deno', 'bun', 'tclsh', 'wish', 'julia', 'ghci', 'jshell', 'R']);
+/** `/^(python[\d.]*|pypy[\d.]*|node|nodejs|ruby|…|R)$/`: python and pypy with any version after them. */
+export function isRepl(base: string): boolean {
+  if (REPL_NAMES.has(base)) return true;
+  const stem = base.startsWith('python') ? 6 : base.startsWith('pypy') ? 4 : -1;
+  if (stem === -1) return false;
+  for (let i = stem; i < base.length; i++) {
+    const c = base.charCodeAt(i);
+    if (c !== 0x2e && (c < 0x30 || c > 0x39)) return false;
+  }
+  return true;
+}
 /** Their options that take the code (or a module) to run, so that stdin is not read as code. */
 const CODE_OPTIONS = /^(-[a-zA-Z]*[cemp]|--eval|--print|--command|-r|--require)$/;
 /**
@@ -617,6 +628,8 @@ const CODE_OPTIONS = /^(-[a-zA-Z]*[cemp]|--eval|--print|--command|-r|--require)$
  * editor), debuggers, database shells, terminal multiplexers, `script`, `expect`, `parallel`.
  */
 const TAKES_COMMANDS = new Set(['script', 'expect', 'gdb', 'lldb', 'vim', 'vi', 'nvim', 'ex', 'view', 'vimdiff', 'ed', 'red', 'emacs', 'nano', 'less', 'more', 'most', 'pg', 'man', 'parallel', 'ftp', 'sqlite3', 'mysql', 'mariadb', 'psql', 'mongosh', 'mongo', 'tmux', 'screen']);
+/** `/^[gmn]?awk$/` */
+const AWK_NAMES: ReadonlySet<string> = new Set(['awk', 'gawk', 'mawk', 'nawk']);
 /** Paths that are a program's stdin. */
 const STDIN_PATH = /^(-|\/dev\/stdin|\/dev\/fd\/0|\/proc\/self\/fd\/0|\/dev\/tty)$/;
 
@@ -628,7 +641,7 @@ const STDIN_PATH = /^(-|\/dev\/stdin|\/dev\/fd\/0|\/proc\/self\/fd\/0|\/dev\/tty
  * write_stdin), what it then runs is never seen. Returns why, or null.
  */
 function readsCodeFromStdin(inv: Invocation, opaque: string | undefined): string | null {
-  if (opaque !== undefined && /reads commands from stdin/.test(opaque)) return opaque;
+  if (opaque !== undefined && opaque.includes('reads commands from stdin')) return opaque;
   const base = inv.name.slice(inv.name.lastIndexOf('/') + 1);
   const args = inv.args.map((w) => w.text);
   if ((base === 'source' || base === '.') && (args.length === 0 || STDIN_PATH.test(args[0]!))) return `${base} runs commands read from stdin`;
@@ -636,9 +649,9 @@ function readsCodeFromStdin(inv: Invocation, opaque: string | undefined): string
   // `script FILE` starts a shell (FILE is where it records), read here as a wrapper around FILE.
   const wrapper = inv.via.find((v) => TAKES_COMMANDS.has(v));
   if (wrapper !== undefined) return `${wrapper} takes commands at a terminal`;
-  if (/^[gmn]?awk$/.test(base) && args.some((a, i) => !/^-[Fv]/.test(a) && !/^-[Fv]$/.test(args[i - 1] ?? '') && /system\s*\(|\|/.test(a))) return `${base} runs commands its input gives it`;
+  if (AWK_NAMES.has(base) && args.some((a, i) => !/^-[Fv]/.test(a) && !/^-[Fv]$/.test(args[i - 1] ?? '') && /system\s*\(|\|/.test(a))) return `${base} runs commands its input gives it`;
   if (base === 'sed' && args.some((a) => /(^|[;{}\n])\s*e(\s|;|$)|\/[gpIiMm0-9]*e[gpIiMm0-9]*(\s|;|$)/.test(a))) return 'sed runs commands its input gives it (the e command)';
-  if (!REPL.test(base)) return null;
+  if (!isRepl(base)) return null;
   if (args.some((a) => a === '-' || a === '-i' || a === '--interactive' || a === 'repl')) return opaque ?? `${base} reads code from stdin`;
   for (const a of args) {
     if (CODE_OPTIONS.test(a) || !a.startsWith('-')) return null;
@@ -665,7 +678,18 @@ const unreadable = (detail: string): ShellReading => ({
 /** Programs that change the directory the rest of the command line runs in. */
 const DIRECTORY_CHANGERS = new Set(['cd', 'pushd', 'chdir', 'set-location', 'sl', 'push-location']);
 /** Options that make a program work in another directory (`git -C`, `make -C`, `env --chdir`, `tar --directory`). */
-const DIRECTORY_OPTION = /^(-C|--chdir|--directory|--cwd)(=|$)/;
+const DIRECTORY_OPTIONS = ['-C', '--chdir', '--directory', '--cwd'];
+/**
+ * `/^(-C|--chdir|--directory|--cwd)(=|$)/`: where the option's value starts in the word (after `=`),
+ * 0 when it is the next word, -1 when the word is none of these options.
+ */
+export function directoryOptionValue(word: string): number {
+  for (const option of DIRECTORY_OPTIONS) {
+    if (word === option) return 0;
+    if (word.length > option.length && word.charCodeAt(option.length) === 0x3d && word.startsWith(option)) return option.length + 1;
+  }
+  return -1;
+}
 /** Working directories tracked through one command line, beyond the starting one. */
 const MAX_DIRECTORIES = 16;
 
@@ -694,9 +718,9 @@ function workingDirectories(invocations: readonly Invocation[]): string[] | null
       add(dir);
     }
     for (const [k, w] of inv.args.entries()) {
-      const m = DIRECTORY_OPTION.exec(w.text);
-      if (!m) continue;
-      const value = m[2] === '=' ? { text: w.text.slice(m[0].length), dynamic: w.dynamic } : inv.args[k + 1];
+      const at = directoryOptionValue(w.text);
+      if (at === -1) continue;
+      const value = at > 0 ? { text: w.text.slice(at), dynamic: w.dynamic } : inv.args[k + 1];
       if (value && !value.dynamic) add(value.text);
     }
   }
@@ -723,16 +747,21 @@ const READ_ONLY_SUBCOMMANDS: Record<string, string[] | true> = {
   '-V': true,
 };
 
-const GATE_PROGRAM = /^persona-gate(@[^/]*)?$|^persona-gate(\.c?js)?$/;
+/** `/^persona-gate(@[^/]*)?$|^persona-gate(\.c?js)?$/`: the program's name, a version pinned to it, its script. */
+export function isGateProgram(name: string): boolean {
+  if (!name.startsWith('persona-gate')) return false;
+  const rest = name.slice('persona-gate'.length);
+  return rest === '' || rest === '.js' || rest === '.cjs' || (rest.charCodeAt(0) === 0x40 && !rest.includes('/'));
+}
 
 /** The persona-gate subcommand an invocation runs, if it runs persona-gate at all. */
 function gateSubcommand(inv: Invocation): { args: Word[] } | null {
   const name = inv.name;
-  if (GATE_PROGRAM.test(name)) return { args: inv.args };
+  if (isGateProgram(name)) return { args: inv.args };
   if (name === 'node' || name === 'nodejs' || name === 'bun' || name === 'tsx') {
     if (inv.args.some((w) => /^(-e|-p|--eval|--print|-r|--require|--import|--loader)(=|$)/.test(w.text))) return null;
     const script = inv.args.findIndex((w) => !w.text.startsWith('-'));
-    if (script !== -1 && GATE_PROGRAM.test(baseName(inv.args[script]!.text))) return { args: inv.args.slice(script + 1) };
+    if (script !== -1 && isGateProgram(baseName(inv.args[script]!.text))) return { args: inv.args.slice(script + 1) };
   }
   return null;
 }
