@@ -51,6 +51,19 @@ function writeAll(fd: number, text: string): boolean {
 
 let emitted = false;
 
+type ExitingProcess = NodeJS.Process & { reallyExit?: (code: number) => never };
+
+/**
+ * Ends the process once everything is written (every write above is synchronous). With no `exit`
+ * listener to run, through the native exit that `process.exit` itself ends in: its JavaScript
+ * side (the exit event, its bookkeeping) is compiled on first use, a cost a hook pays on every call.
+ */
+function exitNow(code: number): never {
+  const reallyExit = (process as ExitingProcess).reallyExit;
+  if (typeof reallyExit === 'function' && process.listenerCount('exit') === 0) reallyExit.call(process, code);
+  process.exit(code);
+}
+
 /** Writes the response once and ends the process. If stdout fails, the reason goes to stderr with exit 2. */
 export function emit(response: HookResponse): never {
   if (!emitted) {
@@ -61,7 +74,7 @@ export function emit(response: HookResponse): never {
       writeAll(2, 'persona-gate: could not write the decision; the call is denied.\n');
     }
     if (response.stderr !== '') writeAll(2, response.stderr);
-    process.exit(code);
+    exitNow(code);
   }
   process.exit(2);
 }
