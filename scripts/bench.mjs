@@ -268,6 +268,20 @@ runs, so read a ratio near a limit as "at the limit", and run the bench twice.
   and ICU's zone data, about 0.2 ms), so the receipt's time is written from the UTC fields; a
   missing preferences file is asked about (\`existsSync\`) rather than caught as an exception; the
   answer is written as a string, without a first \`Buffer.from\`.
+- A regular expression is compiled on its first use and, when it is used again, once more to
+  machine code (V8 tiers it up after one run): on the hot path that costs more than the matching.
+  The names, keys and words the hook checks on every call (a command key, a name read from the
+  cache, a hash, a program's name, an option, an assignment) are tested with loops over the
+  characters instead, each held by a property test to exactly what its expression matched
+  (test/property/chars.test.ts): a Bash call compiled 1.8 million instructions' worth of
+  expressions, an MCP call 0.5. Where one expression runs over many strings or many bytes, it
+  stays: a large policy's settings' members are found in one pass of an expression (a native
+  search for each name costs more), and its thousands of shell prefixes are split into words by
+  the native \`split\` (a loop of ours, run by the interpreter, cost a Bash call on the large
+  policy some 10 million instructions more).
+- The answer written, the process ends through the native exit \`process.exit\` itself ends in,
+  when no \`exit\` listener is registered: \`process.exit\`'s own JavaScript (the exit event and
+  its bookkeeping), compiled on its first and only call, is about half a million instructions.
 - The guarded files of gate 0 (the policy, the state directory, every host's registrations, the
   shell start-up files: about 40 paths) are resolved to their real paths once per call that names
   a path, each directory on the way looked at once (one \`lstat\`, and a \`readlink\` for a link),
@@ -280,37 +294,30 @@ runs, so read a ratio near a limit as "at the limit", and run the bench twice.
 
 ## Where the hook's own time goes
 
-Measured once (2026-11-30, Node 20, clean environment, event on a socket, load average about 1.7)
-by marking the hook's steps with \`process.hrtime\` in an instrumented build; medians of 40 runs,
-rounded. An ordinary MCP call on the example policy, the same on the large policy, and the Bash
-call (example policy):
+Counted in instructions (valgrind \`--tool=callgrind\`, user space, one run each; repeatable within
+about 0.4 million, which wall times under load are not), by builds that end the process after each
+step, in millions of instructions beyond bare \`node -e 0\` (77.7 million; V8's random hash seed,
+which varies by some millions from run to run, is left out of every count). Measured 2026-11-30,
+Node 20: an ordinary MCP call on the example policy, the same on the large policy, and the Bash
+call (example policy). About 0.2 ms of wall time per million here.
 
-| step | example (ms) | large (ms) | Bash (ms) |
+| step | example | large | Bash |
 |---|---:|---:|---:|
-| reading \`dist/hook.js\` and its code cache, \`node:vm\`, V8 deserializing the cache (about 160 KB) | 1.5 | 1.5 | 1.5 |
-| the bundle's top level (messages, catalog, gates, module set-up) | 0.55 | 0.55 | 0.55 |
-| preferences, the terminal check (the first \`fstat\`) | 0.23 | 0.24 | 0.24 |
-| stdin: \`fstat\`, the raw handle, two reads | 0.25 | 0.25 | 0.25 |
-| locating the policy, opening the state store | 0.24 | 0.24 | 0.24 |
-| the policy: its bytes, the validated copy compared, the settings read from their positions | 0.95 | 2.2 | 0.95 |
-| the shell reader's bundle through its code cache | | | 1.0 |
-| reading the command line (with every command's shell prefixes, from the parsed policy) | | | 1.0 |
-| the decision and the state transaction | 0.5 | 0.65 | 0.25 |
-| the receipt: made, appended | 0.2 | 0.2 | 0.25 |
-| writing the answer (a deny on the large policy), exit | 0.01 | 0.25 | 0.01 |
+| Node starting \`dist/persona-gate.js\` as a main script (against \`-e\`), the loader | 1.8 | 2.0 | 1.8 |
+| reading \`dist/hook.js\` and its code cache (164 KB), \`node:vm\`, V8 deserializing it (3.6) | 7.0 | 6.5 | 6.8 |
+| the bundle's top level (object literals: messages, catalog, gates, host tables) | 3.8 | 4.1 | 3.9 |
+| preferences, the terminal check (the first \`fstat\`), stdin, the event parsed | 1.6 | 1.4 | 1.7 |
+| locating the policy, opening the state store | 0.3 | 0.6 | 0.6 |
+| the policy: its bytes, the validated copy compared, the settings read from their positions | 3.8 | 11.3 | 3.7 |
+| the decision and the state transaction (for Bash: the shell reader's bundle, about 4.5, and reading the line, about 4) | 1.9 | 2.1 | 9.6 |
+| the receipt, the answer, exit | 0.6 | 0.9 | 0.5 |
+| total | 20.8 | 28.9 | 28.6 |
 
-Node loading \`dist/persona-gate.js\` as a main script (against \`-e\`) comes before these, about
-0.4 ms. On the large policy the policy step is mostly proportional to its size: the validated copy
-(220 KB) read and compared, one pass of a regular expression over the bytes for the settings'
-members, and the 200 families read and checked. Much of every step is Node compiling its own
-functions on their first call (\`fs.fstatSync\` 0.15 ms, the first \`readFileSync\` into a Buffer
-0.3 ms), which no code cache of ours covers.
-
-Instructions (valgrind \`--tool=callgrind\`, user space, one run, the same event; repeatable
-within about 0.3 million here, which wall times under load are not), against \`node -e 0\` at
-77.9 million: the example policy 98.4 million (+20.5), the large policy 106.3 (+28.4), the Bash
-call 106.2 (+28.3), a Write call 108.6 (+30.7), a Bash call on the large policy 167.7 (+89.8: it
-parses the whole 220 KB policy for the commands' shell prefixes).
+About 9 of every call's millions are V8 compiling Node's own functions on their first call (the
+CommonJS loader's, \`fs\`'s, \`node:vm\`'s, \`Buffer\`'s), which no code cache of ours covers. On
+the large policy the policy step is mostly proportional to its size: the validated copy (220 KB)
+read and compared, one pass of a regular expression over the bytes for the settings' members,
+native searches for later members of the names read, and the 200 families read and checked.
 `;
 mkdirSync(join(root, 'docs'), { recursive: true });
 writeFileSync(join(root, 'docs', 'performance.md'), report);
