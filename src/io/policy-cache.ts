@@ -34,13 +34,17 @@ export function policyCacheEntry(cacheDir: string, policyPath: string, size: num
 }
 
 export function policyIndexDir(cacheDir: string, policyPath: string, size: number): string {
-  const entry = policyCacheEntry(cacheDir, policyPath, size);
-  return `${entry.slice(0, -'.validated'.length)}.index`;
+  return indexDirOf(policyCacheEntry(cacheDir, policyPath, size));
 }
+
+/** The index directory beside an entry's file. */
+const indexDirOf = (entryFile: string) => `${entryFile.slice(0, -'.validated'.length)}.index`;
 
 export const bucketOf = (name: string) => hash128(name).slice(0, 2);
 
 export interface ValidatedEntry {
+  /** The entry's file: its index directory sits beside it. */
+  file: string;
   sha: string;
   /** The settings' positions as recorded; checked against the bytes before any use. */
   core: unknown;
@@ -81,7 +85,7 @@ export function validatedEntry(cacheDir: string, policyPath: string, bytes: Buff
     } catch {
       // Positions that do not parse are not used: the validation still holds.
     }
-    return { sha, core };
+    return { file: path, sha, core };
   } finally {
     closeSync(fd);
   }
@@ -136,7 +140,7 @@ export function writeIndex(cacheDir: string, policyPath: string, size: number, e
 export type BucketRead = { ok: true; entries: unknown[] } | { ok: false };
 
 /** Whether the index directory is there and private: 'missing', 'ok', or 'bad' (ignored and replaced). */
-export function indexDirState(indexDir: string): 'missing' | 'ok' | 'bad' {
+function indexDirState(indexDir: string): 'missing' | 'ok' | 'bad' {
   try {
     return ensurePrivateDir(indexDir, false) ? 'ok' : 'missing';
   } catch (err) {
@@ -149,7 +153,7 @@ export function indexDirState(indexDir: string): 'missing' | 'ok' | 'bad' {
  * The entries of the bucket `name` falls in, in an index directory found private: none when the
  * bucket does not exist; not ok when it is not a private file or does not parse.
  */
-export function readBucket(indexDir: string, kind: IndexKind, name: string): BucketRead {
+function readBucket(indexDir: string, kind: IndexKind, name: string): BucketRead {
   const path = join(indexDir, `${kind}-${bucketOf(name)}.json`);
   let fd: number | null;
   try {
@@ -170,4 +174,18 @@ export function readBucket(indexDir: string, kind: IndexKind, name: string): Buc
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * Reads the buckets of the index beside a validated entry (`entryFile`). The directory is looked at
+ * on the first read, not before: a call that looks up no name reads nothing of it. One found
+ * missing holds no entries; one that is not private is not used (and is replaced when written).
+ */
+export function bucketReader(entryFile: string): (kind: IndexKind, name: string) => BucketRead {
+  const indexDir = indexDirOf(entryFile);
+  let state: ReturnType<typeof indexDirState> | undefined;
+  return (kind, name) => {
+    state ??= indexDirState(indexDir);
+    return state === 'ok' ? readBucket(indexDir, kind, name) : state === 'missing' ? { ok: true, entries: [] } : { ok: false };
+  };
 }

@@ -5,7 +5,7 @@ import { buildPolicyIndex, type PolicyIndex } from '../core/policy-index';
 import type { Policy } from '../policy/schema';
 import type { PolicyValidation } from '../policy/validate';
 import { sha256Hex } from './hash';
-import { indexDirState, policyIndexDir, readBucket, recordValidated, validatedEntry, writeIndex } from './policy-cache';
+import { bucketReader, recordValidated, validatedEntry, writeIndex } from './policy-cache';
 import { scanSpans, spansUsable } from './policy-spans';
 import { indexEntries, openSpanIndex } from './span-index';
 import { StateError } from './private-fs';
@@ -111,16 +111,8 @@ export function loadPolicy(path: string, opts: { cacheDir?: string; validate?: (
   if (cacheDir !== undefined && known !== null) {
     const rewrite = (policy: Policy) => recordPolicy(cacheDir, path, bytes, known.sha, policy);
     try {
-      const indexDir = policyIndexDir(cacheDir, path, bytes.length);
-      let dir: ReturnType<typeof indexDirState> | undefined;
       // Null when the bytes have no usable positions (spansUsable) or the settings' do not check out.
-      const fast = openSpanIndex(bytes, known.sha, path, known.core, {
-        bucket: (kind, name) => {
-          dir ??= indexDirState(indexDir);
-          return dir === 'ok' ? readBucket(indexDir, kind, name) : dir === 'missing' ? { ok: true, entries: [] } : { ok: false };
-        },
-        rewrite,
-      });
+      const fast = openSpanIndex(bytes, known.sha, path, known.core, { bucket: bucketReader(known.file), rewrite });
       if (fast) return { ok: true, index: fast };
       const index = buildPolicyIndex(policyWithDefaults(JSON.parse(bytes.toString('utf8'))), known.sha, path);
       // The settings' positions did not check out: record them again, unless they are right
