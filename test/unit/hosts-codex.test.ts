@@ -3,11 +3,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { codex } from '../../src/hosts/codex';
 import { cleanEnv, runCli, tempDir } from '../helpers/cli';
-import { ROOT, TAX_POLICY_PATH } from '../helpers/policy';
+import { hostFixtures } from '../helpers/host-fixtures';
+import { TAX_POLICY_PATH } from '../helpers/policy';
 
 /** Every event Codex 0.171.0 sent a hook in one recorded session (test/fixtures/hosts/codex/README.md). */
-const FIXTURES = join(ROOT, 'test', 'fixtures', 'hosts', 'codex');
-const fixture = (name: string): Record<string, any> => JSON.parse(readFileSync(join(FIXTURES, `${name}.json`), 'utf8'));
+const { dir: FIXTURES, fixture } = hostFixtures('codex');
 
 const SESSION = '01a22d88-141a-7af2-8821-8454b88c9805';
 

@@ -1,21 +1,11 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { HOST_ADAPTERS } from '../../src/hosts';
-import { processEvent } from '../../src/hook/run';
-import { ROOT, taxPolicyWithShell } from '../helpers/policy';
+import { describe, expect, it } from 'vitest';
+import { hostFixtures, recordedEventsHook } from '../helpers/host-fixtures';
+import { taxPolicyWithShell } from '../helpers/policy';
 
 /** Events the real Copilot CLI 1.0.102 handed a recording hook (PascalCase registration), as they were. */
-const DIR = join(ROOT, 'test', 'fixtures', 'hosts', 'copilot');
-const fixture = (name: string): Record<string, any> => JSON.parse(readFileSync(join(DIR, `${name}.json`), 'utf8'));
-const adapter = HOST_ADAPTERS.copilot;
-
-function read(name: string) {
-  const parsed = adapter.readEvent(fixture(name));
-  if (!parsed.ok) throw new Error(parsed.detail);
-  return parsed.event as any;
-}
+const { adapter, fixture, read } = hostFixtures('copilot');
 
 describe('the Copilot adapter reads every recorded event', () => {
   const P = '/tmp/pg-e2e-H14h6t';
@@ -113,31 +103,20 @@ describe('the Copilot adapter answers in the form Copilot honours', () => {
 });
 
 describe('recorded events through the whole hook', () => {
-  const state = mkdtempSync(join(tmpdir(), 'pg-copilot-unit-'));
-  afterAll(() => rmSync(state, { recursive: true, force: true }));
   // The example policy, with the shell for the preparer.
-  const policy = taxPolicyWithShell();
-  const policyPath = join(state, 'policy.json');
-  writeFileSync(policyPath, JSON.stringify(policy));
-  const env = (persona: string) => ({ PERSONA_GATE_CONFIG: policyPath, PERSONA_GATE_STATE_DIR: state, PERSONA_GATE_PERSONA: persona, HOME: state });
-  const hook = (name: string, persona: string, change: (e: any) => void = () => {}) => {
-    const e = fixture(name);
-    change(e);
-    return processEvent(JSON.stringify(e), ['--host', 'copilot'], env(persona));
-  };
+  const { state, hook, reason } = recordedEventsHook('copilot', taxPolicyWithShell());
 
   it('a shell handoff is refused naming its owner, as Claude Code JSON', () => {
     const r = hook('pre-bash', 'modelo-preparer', (e) => (e.tool_input.command = 'aeat modelo export 303'));
     expect(r.exitCode).toBe(0);
-    const out = JSON.parse(r.stdout).hookSpecificOutput;
-    expect(out.permissionDecision).toBe('deny');
-    expect(out.permissionDecisionReason).toContain('owned by the verifier persona');
+    expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
+    expect(reason(r)).toContain('owned by the verifier persona');
     expect(hook('pre-bash', 'modelo-preparer')).toEqual({ stdout: '', stderr: '', exitCode: 0 });
   });
 
   it('an MCP mutation is refused by scope under coordinator, and a read passes silently', () => {
     const r = hook('pre-mcp-aeat-modelo_list', 'coordinator', (e) => (e.tool_name = 'aeat-modelo_work_create'));
-    expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecisionReason).toContain('the coordinator persona may not run modelo.work.create');
+    expect(reason(r)).toContain('the coordinator persona may not run modelo.work.create');
     expect(hook('pre-mcp-aeat-modelo_list', 'coordinator')).toEqual({ stdout: '', stderr: '', exitCode: 0 });
   });
 
@@ -148,7 +127,7 @@ describe('recorded events through the whole hook', () => {
       e.tool_name = 'aeat-modelo_work_create';
       e.tool_input = { modelo: '303' };
     };
-    expect(JSON.parse(hook('pre-mcp-aeat-modelo_list', 'modelo-preparer', create).stdout).hookSpecificOutput.permissionDecisionReason).toContain('has not yet confirmed which profile is active');
+    expect(reason(hook('pre-mcp-aeat-modelo_list', 'modelo-preparer', create))).toContain('has not yet confirmed which profile is active');
     expect(hook('pre-mcp-aeat-whoami', 'modelo-preparer', session).stdout).toBe('');
     expect(hook('post-mcp-aeat-whoami', 'modelo-preparer', session).exitCode).toBe(0);
     expect(hook('pre-mcp-aeat-modelo_list', 'modelo-preparer', create)).toEqual({ stdout: '', stderr: '', exitCode: 0 });

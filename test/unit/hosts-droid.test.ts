@@ -1,21 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { HOST_ADAPTERS } from '../../src/hosts';
-import { processEvent } from '../../src/hook/run';
-import { ROOT, TAX_POLICY_PATH } from '../helpers/policy';
+import { describe, expect, it } from 'vitest';
+import { hostFixtures, recordedEventsHook } from '../helpers/host-fixtures';
+import { taxPolicyWithShell } from '../helpers/policy';
 
 /** Events the real Factory Droid 0.225.2 handed a recording hook (~/.factory/hooks.json), as they were. */
-const DIR = join(ROOT, 'test', 'fixtures', 'hosts', 'droid');
-const fixture = (name: string): Record<string, any> => JSON.parse(readFileSync(join(DIR, `${name}.json`), 'utf8'));
-const adapter = HOST_ADAPTERS.droid;
-
-function read(name: string) {
-  const parsed = adapter.readEvent(fixture(name));
-  if (!parsed.ok) throw new Error(parsed.detail);
-  return parsed.event as any;
-}
+const { adapter, fixture, read } = hostFixtures('droid');
 
 describe('the Droid adapter reads every recorded event', () => {
   const P = '/tmp/pg-e2e-0oej4M';
@@ -97,20 +85,10 @@ describe('the Droid adapter answers in the form Droid honours', () => {
 });
 
 describe('recorded events through the whole hook', () => {
-  const state = mkdtempSync(join(tmpdir(), 'pg-droid-unit-'));
-  afterAll(() => rmSync(state, { recursive: true, force: true }));
-  const policy = JSON.parse(readFileSync(TAX_POLICY_PATH, 'utf8'));
-  policy.personas['modelo-preparer'].families.push('shell', 'file_write');
-  policy.personas['modelo-preparer'].ceiling = 'process_exec';
-  const policyPath = join(state, 'policy.json');
-  writeFileSync(policyPath, JSON.stringify(policy));
-  const env = (persona: string) => ({ PERSONA_GATE_CONFIG: policyPath, PERSONA_GATE_STATE_DIR: state, PERSONA_GATE_PERSONA: persona, HOME: state });
-  const hook = (name: string, persona: string, change: (e: any) => void = () => {}) => {
-    const e = fixture(name);
-    change(e);
-    return processEvent(JSON.stringify(e), ['--host', 'droid'], env(persona));
-  };
-  const reason = (r: { stdout: string }) => JSON.parse(r.stdout).hookSpecificOutput.permissionDecisionReason as string;
+  // The example policy, with the shell and file writes for the preparer.
+  const policy = taxPolicyWithShell();
+  policy.personas['modelo-preparer'].families.push('file_write');
+  const { state, policyPath, hook, reason } = recordedEventsHook('droid', policy);
 
   it('a shell handoff is refused naming its owner; a list runs', () => {
     expect(reason(hook('pre-execute', 'modelo-preparer', (e) => (e.tool_input.command = 'aeat modelo export 303')))).toContain('owned by the verifier persona');

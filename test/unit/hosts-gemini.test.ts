@@ -1,20 +1,13 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { gemini } from '../../src/hosts/gemini';
 import { processEvent } from '../../src/hook/run';
 import { tempDir } from '../helpers/cli';
-import { ROOT, TAX_POLICY_PATH } from '../helpers/policy';
+import { hostFixtures } from '../helpers/host-fixtures';
+import { TAX_POLICY_PATH } from '../helpers/policy';
 
 /** Events Gemini CLI 0.61.0 sent a hook, recorded by test/e2e/gemini.test.ts. */
-const DIR = join(ROOT, 'test', 'fixtures', 'hosts', 'gemini');
-const fixture = (name: string): Record<string, any> => JSON.parse(readFileSync(join(DIR, `${name}.json`), 'utf8'));
-
-function read(name: string) {
-  const parsed = gemini.readEvent(fixture(name));
-  if (!parsed.ok) throw new Error(`${name}: ${parsed.detail}`);
-  return parsed.event as Record<string, any>;
-}
+const { dir: DIR, fixture, read } = hostFixtures('gemini');
 
 // host tool (fixture label) → the Claude Code tool it is read as.
 const TOOLS: [string, string][] = [

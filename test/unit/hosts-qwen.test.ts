@@ -1,17 +1,15 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { HookEvent, ToolEvent } from '../../src/core/event';
 import { qwen } from '../../src/hosts/qwen';
-import { ROOT } from '../helpers/policy';
+import { hostFixtures } from '../helpers/host-fixtures';
 
 /**
  * The Qwen Code adapter against the events Qwen Code 0.24.4 really sent a recording hook
  * (test/fixtures/hosts/qwen, one file per event, recorded by a headless run against a scripted model).
  */
 
-const FIXTURES = join(ROOT, 'test', 'fixtures', 'hosts', 'qwen');
-const fixture = (name: string): Record<string, any> => JSON.parse(readFileSync(join(FIXTURES, `${name}.json`), 'utf8'));
+const { dir: FIXTURES, fixture } = hostFixtures('qwen');
 
 function read(raw: unknown): HookEvent {
   const parsed = qwen.readEvent(raw);
