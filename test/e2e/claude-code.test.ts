@@ -9,6 +9,7 @@ import { startModel, toolResults, type ScriptedModel, type ToolUse } from './sup
 import { makeProject, runClaude, type Project } from './support/project';
 import { ROOT, taxPolicyWithShell } from '../helpers/policy';
 import { cleanEnv, runCli } from '../helpers/cli';
+import { stateReceipts } from '../helpers/log-lines';
 
 // The pinned Claude Code CLI, installed into the test cache on first use (a download the first time).
 beforeAll(() => {
@@ -139,9 +140,7 @@ describeConfined('persona-gate inside the real Claude Code', () => {
       project: { agents: { 'modelo-preparer': { description: 'Prepares modelo drafts.', prompt: 'E2E-ROLE:modelo-preparer. You prepare modelos.' } } },
       env: { PERSONA_GATE_PERSONA: 'coordinator' },
     });
-    const receiptsDir = join(project.stateDir, 'receipts');
-    const readReceipts = () => readdirSync(receiptsDir).flatMap((f) => readFileSync(join(receiptsDir, f), 'utf8').trim().split('\n')).map((l) => JSON.parse(l));
-    const receipts = readReceipts();
+    const receipts = stateReceipts(project.stateDir);
     const hook = receipts.filter((r) => r.hook_event === 'PreToolUse').map((r) => [r.tool_use_id, r.agent_type, r.persona, r.command_key, r.verdict, r.status]);
     // The transcripts Claude Code wrote for this session, its subagent's sidechain among them.
     const transcripts = join(project.home, '.claude', 'projects');
@@ -156,7 +155,7 @@ describeConfined('persona-gate inside the real Claude Code', () => {
     expect([...rows].sort()).toEqual([...hook].sort());
     expect(report.skipped).toEqual({ not_json: 0, not_object: 0, no_type: 0, bad_message: 0, bad_tool_use: 0, bad_tool_result: 0 });
     // The replay decided in a scratch state: the real receipts are as the session left them.
-    expect(readReceipts()).toEqual(receipts);
+    expect(stateReceipts(project.stateDir)).toEqual(receipts);
   });
 
   it('loads as a plugin with --plugin-dir', async () => {

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, expect, it } from 'vitest';
 import { hostCli } from '../helpers/host-cli';
@@ -6,7 +6,8 @@ import { taxPolicyWithShell } from '../helpers/policy';
 import { chatToolResults, startChatModel, type ChatToolResult } from './support/chat-model';
 import { describeConfined } from './support/loopback-only';
 import type { ToolUse } from './support/model-server';
-import { makeQwenProject, readJsonLines, runQwen, type QwenProject, type QwenProjectOptions } from './support/qwen';
+import { stateReceipts } from '../helpers/log-lines';
+import { makeQwenProject, runQwen, type QwenProject, type QwenProjectOptions } from './support/qwen';
 
 // The pinned Qwen Code CLI, installed into the test cache on first use (a download the first time).
 beforeAll(() => {
@@ -116,7 +117,7 @@ describeConfined('persona-gate inside the real Qwen Code', () => {
     expect(results.map((r) => r.content.includes(refusal))).toEqual([true, false, false, false, true, false, false]);
     // The whoami confirmed the session on its PostToolUse, matched by the call id Qwen Code makes up
     // for each call (unique, whatever ids the model gives).
-    const receipts = readdirSync(join(project.stateDir, 'receipts')).flatMap((f) => readJsonLines(join(project.stateDir, 'receipts', f)));
+    const receipts = stateReceipts(project.stateDir);
     const pre = receipts.filter((r) => r.hook_event === 'PreToolUse');
     expect(pre.map((r) => [r.host, r.command_key, r.verdict])).toEqual([
       ['qwen', 'modelo.work.create', 'deny'],

@@ -1,7 +1,6 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { hostFixtures, recordedEventsHook } from '../helpers/host-fixtures';
+import { stateReceipts } from '../helpers/log-lines';
 import { taxPolicyWithShell } from '../helpers/policy';
 
 /** Events the real Copilot CLI 1.0.102 handed a recording hook (PascalCase registration), as they were. */
@@ -131,7 +130,7 @@ describe('recorded events through the whole hook', () => {
     expect(hook('pre-mcp-aeat-whoami', 'modelo-preparer', session).stdout).toBe('');
     expect(hook('post-mcp-aeat-whoami', 'modelo-preparer', session).exitCode).toBe(0);
     expect(hook('pre-mcp-aeat-modelo_list', 'modelo-preparer', create)).toEqual({ stdout: '', stderr: '', exitCode: 0 });
-    const receipts = readdirSync(join(state, 'receipts')).flatMap((f) => readFileSync(join(state, 'receipts', f), 'utf8').trim().split('\n').map((l) => JSON.parse(l)));
+    const receipts = stateReceipts(state);
     expect(receipts.some((r) => r.hook_event === 'PostToolUse' && r.session_id === 'copilot-identity-unit')).toBe(true);
   });
 });

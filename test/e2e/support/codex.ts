@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hostCli } from '../../helpers/host-cli';
 import { ROOT } from '../../helpers/policy';
 import { runConfined, type ConfinedRun } from './loopback-only';
+import { jsonLines, logLines } from '../../helpers/log-lines';
 
 /**
  * A harness for the real OpenAI Codex CLI (`codex exec`): a temporary HOME with its own
@@ -132,7 +133,6 @@ export function makeCodexProject(opts: CodexProjectOptions = {}): CodexProject {
   ].join('\n');
   writeFileSync(join(codexHome, 'config.toml'), config);
 
-  const lines = (path: string) => (existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter(Boolean) : []);
   return {
     bin,
     dir,
@@ -143,9 +143,9 @@ export function makeCodexProject(opts: CodexProjectOptions = {}): CodexProject {
     aeatLog,
     hookLog,
     recordingHook: `node ${JSON.stringify(recorder)}`,
-    executed: () => lines(mcpLog).map((l) => JSON.parse(l)),
-    aeatRuns: () => lines(aeatLog),
-    hookEvents: () => lines(hookLog).map((l) => JSON.parse(l)),
+    executed: () => jsonLines(mcpLog),
+    aeatRuns: () => logLines(aeatLog),
+    hookEvents: () => jsonLines(hookLog),
   };
 }
 

@@ -1,10 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hostCli } from '../../helpers/host-cli';
 import { ROOT } from '../../helpers/policy';
 import { startGeminiModel, type GeminiModel } from './gemini-model';
+import { jsonLines, logLines } from '../../helpers/log-lines';
 import { runConfined, type ConfinedRun } from './loopback-only';
 import type { ToolUse } from './model-server';
 
@@ -78,15 +79,6 @@ function hookEntries(command: string, timeout: number) {
   };
 }
 
-function readLines<T>(path: string, parse: (line: string) => T): T[] {
-  return existsSync(path)
-    ? readFileSync(path, 'utf8')
-        .split('\n')
-        .filter((l) => l.trim() !== '')
-        .map(parse)
-    : [];
-}
-
 export function makeGeminiProject(opts: GeminiProjectOptions = {}): GeminiProject {
   // realpath: Gemini resolves the folder it trusts and reports its cwd that way.
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'pg-gemini-')));
@@ -142,9 +134,9 @@ export function makeGeminiProject(opts: GeminiProjectOptions = {}): GeminiProjec
     mcpLog,
     aeatLog,
     eventLog,
-    executed: () => readLines(mcpLog, (l) => JSON.parse(l)),
-    aeatRuns: () => readLines(aeatLog, (l) => l),
-    events: () => readLines(eventLog, (l) => JSON.parse(l)),
+    executed: () => jsonLines(mcpLog),
+    aeatRuns: () => logLines(aeatLog),
+    events: () => jsonLines(eventLog),
   };
 }
 

@@ -1,6 +1,7 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cleanEnv, runCli } from '../../helpers/cli';
+import { jsonLines, logLines } from '../../helpers/log-lines';
 import { HOOK } from './project';
 
 /**
@@ -16,7 +17,7 @@ export function aeatStub(dir: string): { bin: string; log: string; ran(): string
   mkdirSync(bin, { recursive: true });
   writeFileSync(join(bin, 'aeat'), `#!/bin/sh\nprintf '%s\\n' "$*" >> ${JSON.stringify(log)}\necho "aeat: ran $*"\n`);
   chmodSync(join(bin, 'aeat'), 0o755);
-  return { bin, log, ran: () => (existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : []) };
+  return { bin, log, ran: () => logLines(log) };
 }
 
 export interface RecordedEvent {
@@ -48,13 +49,7 @@ export function recordingHook(dir: string): { command: string; log: string; even
   return {
     command: `node ${JSON.stringify(script)}`,
     log,
-    events: () =>
-      existsSync(log)
-        ? readFileSync(log, 'utf8')
-            .split('\n')
-            .filter(Boolean)
-            .map((l) => JSON.parse(l))
-        : [],
+    events: () => jsonLines(log),
   };
 }
 

@@ -1,9 +1,10 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../../helpers/policy';
 import { hostCli } from '../../helpers/host-cli';
 import { runConfined, type ConfinedRun } from './loopback-only';
+import { jsonLines } from '../../helpers/log-lines';
 
 export const HOOK = join(ROOT, 'dist', 'persona-gate.js');
 
@@ -65,14 +66,7 @@ export function makeProject(opts: ProjectOptions = {}): Project {
     stateDir,
     mcpLog,
     mcpConfig,
-    executed: () =>
-      existsSync(mcpLog)
-        ? readFileSync(mcpLog, 'utf8')
-            .trim()
-            .split('\n')
-            .filter(Boolean)
-            .map((l) => JSON.parse(l))
-        : [],
+    executed: () => jsonLines(mcpLog),
   };
 }
 

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../../helpers/policy';
 import { hostCli } from '../../helpers/host-cli';
+import { jsonLines, logLines } from '../../helpers/log-lines';
 import { runConfined, type ConfinedRun } from './loopback-only';
 
 /**
@@ -70,13 +71,6 @@ function hookBlock(hook: QwenHookRegistration): Record<string, unknown> {
   return Object.fromEntries(events.map((event) => [event, [{ matcher: event === 'SessionStart' ? '' : '*', hooks: [entry] }]]));
 }
 
-export function readJsonLines(path: string): any[] {
-  if (!existsSync(path)) return [];
-  return readFileSync(path, 'utf8')
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line));
-}
 
 export function makeQwenProject(opts: QwenProjectOptions = {}): QwenProject {
   const root = mkdtempSync(join(tmpdir(), 'pg-qwen-'));
@@ -130,8 +124,8 @@ export function makeQwenProject(opts: QwenProjectOptions = {}): QwenProject {
     aeatLog,
     binDir,
     userSettings,
-    executed: () => readJsonLines(mcpLog),
-    aeatRuns: () => (existsSync(aeatLog) ? readFileSync(aeatLog, 'utf8').split('\n').filter(Boolean) : []),
+    executed: () => jsonLines(mcpLog),
+    aeatRuns: () => logLines(aeatLog),
     cleanup: () => rmSync(root, { recursive: true, force: true }),
   };
 }
