@@ -80,28 +80,6 @@ describe('codex: the recorded events, read into Claude Code terms', () => {
   });
 });
 
-describe('codex: the answers, byte for byte', () => {
-  it('a deny is Claude Code\'s JSON deny on stdout with exit 0 (Codex blocks on it and shows the reason)', () => {
-    expect(codex.answer('deny', 'R')).toEqual({
-      stdout: '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"R"}}\n',
-      stderr: '',
-      exitCode: 0,
-    });
-  });
-
-  it('allow and abstain print nothing: Codex runs a tool on an allow as on silence, and its own rules still apply', () => {
-    for (const verdict of ['allow', 'abstain'] as const) expect(codex.answer(verdict, 'R')).toEqual({ stdout: '', stderr: '', exitCode: 0 });
-  });
-
-  it('has no ask: Codex runs the tool on an ask, so the hook never answers one', () => {
-    expect(codex.asks).toBe(false);
-  });
-
-  it('an unread event is refused with exit 2 and the reason on stderr, nothing on stdout (JSON with exit 2 does not block in Codex)', () => {
-    expect(codex.blockUnread('R')).toEqual({ stdout: '', stderr: 'R\n', exitCode: 2 });
-  });
-});
-
 describe('codex: recorded events through the built hook', () => {
   function project(): { dir: string; env: Record<string, string> } {
     const dir = tempDir('pg-codex-unit-');

@@ -81,26 +81,6 @@ describe('the Copilot adapter reads every recorded event', () => {
   });
 });
 
-describe('the Copilot adapter answers in the form Copilot honours', () => {
-  it('deny: Claude Code\'s JSON deny on stdout, exit 0 (Copilot shows the model the reason)', () => {
-    expect(adapter.answer('deny', 'R')).toEqual({
-      stdout: '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"R"}}\n',
-      stderr: '',
-      exitCode: 0,
-    });
-  });
-
-  it('allow and abstain: nothing (Copilot\'s own permission rules still decide); Copilot has no ask', () => {
-    expect(adapter.asks).toBe(false);
-    expect(adapter.answer('allow', 'R')).toEqual({ stdout: '', stderr: '', exitCode: 0 });
-    expect(adapter.answer('abstain', 'R')).toEqual({ stdout: '', stderr: '', exitCode: 0 });
-  });
-
-  it('an unreadable event: the JSON deny too (exit 2 would show the model only the exit code)', () => {
-    expect(adapter.blockUnread('R')).toEqual(adapter.answer('deny', 'R'));
-  });
-});
-
 describe('recorded events through the whole hook', () => {
   // The example policy, with the shell for the preparer.
   const { state, hook, reason } = recordedEventsHook('copilot', taxPolicyWithShell());

@@ -64,26 +64,6 @@ describe('the Droid adapter reads every recorded event', () => {
   });
 });
 
-describe('the Droid adapter answers in the form Droid honours', () => {
-  it('deny: Claude Code\'s JSON deny on stdout, exit 0 (Droid shows the model "Error: <reason>")', () => {
-    expect(adapter.answer('deny', 'R')).toEqual({
-      stdout: '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"R"}}\n',
-      stderr: '',
-      exitCode: 0,
-    });
-  });
-
-  it('allow and abstain: nothing; Droid has no ask', () => {
-    expect(adapter.asks).toBe(false);
-    expect(adapter.answer('allow', 'R')).toEqual({ stdout: '', stderr: '', exitCode: 0 });
-    expect(adapter.answer('abstain', 'R')).toEqual({ stdout: '', stderr: '', exitCode: 0 });
-  });
-
-  it('an unreadable event: exit 2 with the reason on stderr (Droid blocks and shows it)', () => {
-    expect(adapter.blockUnread('R')).toEqual({ stdout: '', stderr: 'R\n', exitCode: 2 });
-  });
-});
-
 describe('recorded events through the whole hook', () => {
   // The example policy, with the shell and file writes for the preparer.
   const policy = taxPolicyWithShell();

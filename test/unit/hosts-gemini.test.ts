@@ -90,12 +90,8 @@ describe('the Gemini adapter reads the events Gemini CLI sends', () => {
 });
 
 describe('the Gemini adapter answers in the form Gemini honours', () => {
-  it('denies with a top-level decision on stdout, exit 0; lets through by printing nothing', () => {
-    expect(gemini.answer('deny', 'R')).toEqual({ stdout: '{"decision":"deny","reason":"R"}\n', stderr: '', exitCode: 0 });
-    expect(gemini.blockUnread('R')).toEqual({ stdout: '{"decision":"deny","reason":"R"}\n', stderr: '', exitCode: 0 });
-    expect(gemini.answer('allow', 'R')).toEqual({ stdout: '', stderr: '', exitCode: 0 });
-    expect(gemini.answer('abstain', '')).toEqual({ stdout: '', stderr: '', exitCode: 0 });
-    // Gemini waits forever on a headless ask: never one, and an ask that reaches the adapter anyway is a deny.
+  // The forms themselves: hosts-answers.test.ts.
+  it('Gemini waits forever on a headless ask: never one, and an ask that reaches the adapter anyway is a deny', () => {
     expect(gemini.asks).toBe(false);
     expect(gemini.answer('ask', 'R')).toEqual({ stdout: '{"decision":"deny","reason":"R"}\n', stderr: '', exitCode: 0 });
   });

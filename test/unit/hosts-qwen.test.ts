@@ -159,25 +159,3 @@ describe('Qwen Code events read as Claude Code events', () => {
   });
 });
 
-describe('answers, byte for byte, in the forms Qwen Code honours', () => {
-  it('a deny is Claude Code JSON on stdout, exit 0 (Qwen Code shows the model the reason alone)', () => {
-    expect(qwen.answer('deny', 'persona-gate: no.')).toEqual({
-      stdout: '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"persona-gate: no."}}\n',
-      stderr: '',
-      exitCode: 0,
-    });
-  });
-
-  it('allow and abstain print nothing, so Qwen Code applies its own rules', () => {
-    for (const verdict of ['allow', 'abstain'] as const) expect(qwen.answer(verdict, 'fine')).toEqual({ stdout: '', stderr: '', exitCode: 0 });
-  });
-
-  it('has no ask: persona-gate turns one into a deny saying a person must approve', () => {
-    expect(qwen.asks).toBe(false);
-  });
-
-  it('an unreadable event is refused with exit 2 and the reason on stderr (never an empty stderr: that lets the call run)', () => {
-    const response = qwen.blockUnread('persona-gate: the event could not be read.');
-    expect(response).toEqual({ stdout: '', stderr: 'persona-gate: the event could not be read.\n', exitCode: 2 });
-  });
-});
