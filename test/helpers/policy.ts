@@ -42,7 +42,8 @@ export function pre(tool: string, input: Record<string, unknown> = {}, extra: Pa
 
 export const confirmed = (): SessionState => ({ ...emptyState(), confirmed: true });
 
-export function run(index: PolicyIndex, event: ToolEvent, opts: { state?: SessionState; env?: Record<string, string>; options?: Partial<DecideOptions>; isProtected?: DecideInput['isProtected'] } = {}): Decision {
+/** decide() with the defaults of a test: an empty session, no environment, confirmation on the post event, nothing guarded, no shell reader. */
+export function run(index: PolicyIndex, event: ToolEvent, opts: { state?: SessionState; env?: Record<string, string>; options?: Partial<DecideOptions>; isProtected?: DecideInput['isProtected']; shell?: DecideInput['shell'] } = {}): Decision {
   return decide({
     event,
     index,
@@ -50,5 +51,6 @@ export function run(index: PolicyIndex, event: ToolEvent, opts: { state?: Sessio
     env: opts.env ?? {},
     options: { confirmOn: 'post', ...opts.options },
     isProtected: opts.isProtected ?? (() => null),
+    ...(opts.shell ? { shell: opts.shell } : {}),
   });
 }

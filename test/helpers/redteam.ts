@@ -1,15 +1,14 @@
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { decide, type Decision } from '../../src/core/decide';
+import type { Decision } from '../../src/core/decide';
 import type { Level } from '../../src/core/levels';
 import { buildPolicyIndex } from '../../src/core/policy-index';
-import { emptyState } from '../../src/core/state';
 import type { ProtectedPathCheck } from '../../src/core/types';
 import { makeProtectedPathCheck } from '../../src/io/protect';
 import { readShellCall } from '../../src/shell/resolve-shell';
 import { tempDir } from './cli';
-import { pre, taxIndex } from './policy';
+import { confirmed, pre, run, taxIndex } from './policy';
 
 /**
  * What the attacker tables run on: the persona `modelo-preparer` of examples/tax-filing.json with
@@ -36,12 +35,9 @@ const modelProtected = makeProtectedPathCheck({
 });
 
 export function judge(command: string, ceiling: 'network' | 'workspace_write' = 'network', opts: { cwd?: string; isProtected?: ProtectedPathCheck } = {}): Decision {
-  return decide({
-    event: pre('Bash', { command }, { cwd: opts.cwd ?? '/work/project' }),
-    index: INDEX[ceiling],
-    state: { ...emptyState(), confirmed: true },
+  return run(INDEX[ceiling], pre('Bash', { command }, { cwd: opts.cwd ?? '/work/project' }), {
+    state: confirmed(),
     env: { PERSONA_GATE_PERSONA: 'modelo-preparer' },
-    options: { confirmOn: 'post' },
     isProtected: opts.isProtected ?? modelProtected,
     shell: readShellCall,
   });

@@ -1,12 +1,11 @@
-import { decide, type Decision } from '../../src/core/decide';
+import type { Decision } from '../../src/core/decide';
 import { buildPolicyIndex, type PolicyIndex } from '../../src/core/policy-index';
-import { emptyState } from '../../src/core/state';
 import { makeProtectedPathCheck } from '../../src/io/protect';
 import { readCommandLine, type ShellReadingRaw } from '../../src/shell/commands';
 import { readShellCall } from '../../src/shell/resolve-shell';
 import { RUNNERS, SHELL_STUBS, STUBBED, type RanProgram, type StubRun } from './bash-stubs';
 import { WRAPPERS } from '../../src/shell/programs';
-import { pre, taxIndex } from './policy';
+import { confirmed, pre, run, taxIndex } from './policy';
 
 /**
  * What bash ran against what the shell reader says a line runs (SPEC §3 step 3, §9 items 1–3),
@@ -34,16 +33,7 @@ export function makeJudge(index = agreementIndex()): Judge {
     prefsFile: '/tmp/pg-agreement-home/.config/persona-gate/config.json',
     home: '/tmp/pg-agreement-home',
   });
-  return (command) =>
-    decide({
-      event: pre('Bash', { command }, { cwd: '/work/project' }),
-      index,
-      state: { ...emptyState(), confirmed: true },
-      env: { PERSONA_GATE_PERSONA: PERSONA },
-      options: { confirmOn: 'post' },
-      isProtected,
-      shell: readShellCall,
-    });
+  return (command) => run(index, pre('Bash', { command }, { cwd: '/work/project' }), { state: confirmed(), env: { PERSONA_GATE_PERSONA: PERSONA }, isProtected, shell: readShellCall });
 }
 
 /** Programs that start a catalogued `bash` prefix (`aeat`). */

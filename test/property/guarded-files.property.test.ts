@@ -4,11 +4,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import fc from 'fast-check';
 import { describe, it } from 'vitest';
-import { decide } from '../../src/core/decide';
-import { emptyState } from '../../src/core/state';
 import { makeProtectedPathCheck } from '../../src/io/protect';
 import { readShellCall } from '../../src/shell/resolve-shell';
-import { indexOf, pre, readJson, TAX_POLICY_PATH } from '../helpers/policy';
+import { confirmed, indexOf, pre, readJson, run, TAX_POLICY_PATH } from '../helpers/policy';
 import { describePath } from '../helpers/describe-path';
 
 /**
@@ -198,15 +196,7 @@ function runSequence(ops: Op[]): void {
         prefsFile: join(home, '.config', 'persona-gate', 'config.json'),
         home,
       });
-      const decision = decide({
-        event: pre(call.tool, call.input, { cwd: project, session_id: 'prop' }),
-        index,
-        state: { ...emptyState(), confirmed: true },
-        env: { PERSONA_GATE_PERSONA: PERSONA },
-        options: { confirmOn: 'post' },
-        isProtected,
-        shell: readShellCall,
-      });
+      const decision = run(index, pre(call.tool, call.input, { cwd: project, session_id: 'prop' }), { state: confirmed(), env: { PERSONA_GATE_PERSONA: PERSONA }, isProtected, shell: readShellCall });
       const shown = call.tool === 'Write' ? `Write ${String(call.input.file_path).replace(project, '@')}` : String(call.input.command).replaceAll(project, '@');
       if (decision.verdict === 'deny') {
         log.push(`${shown}  → deny (${decision.status})`);

@@ -3,9 +3,7 @@ import type { Decision } from '../../src/core/decide';
 import { makeProtectedPathCheck } from '../../src/io/protect';
 import { readShellCall } from '../../src/shell/resolve-shell';
 import { buildPolicyIndex } from '../../src/core/policy-index';
-import { emptyState } from '../../src/core/state';
-import { decide } from '../../src/core/decide';
-import { pre, taxIndex } from '../helpers/policy';
+import { confirmed, pre, run, taxIndex } from '../helpers/policy';
 
 const base = taxIndex();
 const policy = structuredClone(base.policy);
@@ -19,15 +17,7 @@ const isProtected = makeProtectedPathCheck({
 });
 
 function judge(command: string, persona: string | null, tool: 'Bash' | 'PowerShell' = 'Bash', policyIndex = index): Decision {
-  return decide({
-    event: pre(tool, { command }, { cwd: '/work/project' }),
-    index: policyIndex,
-    state: { ...emptyState(), confirmed: true },
-    env: persona ? { PERSONA_GATE_PERSONA: persona } : {},
-    options: { confirmOn: 'post' },
-    isProtected,
-    shell: readShellCall,
-  });
+  return run(policyIndex, pre(tool, { command }, { cwd: '/work/project' }), { state: confirmed(), env: persona ? { PERSONA_GATE_PERSONA: persona } : {}, isProtected, shell: readShellCall });
 }
 
 type Case = [command: string, verdict: 'abstain' | 'deny' | 'ask', status: string, matched: string[]];

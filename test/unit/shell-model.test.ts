@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { decide, type Decision } from '../../src/core/decide';
+import type { Decision } from '../../src/core/decide';
 import { buildPolicyIndex } from '../../src/core/policy-index';
 import { emptyState, type SessionState } from '../../src/core/state';
 import { makeProtectedPathCheck } from '../../src/io/protect';
 import { readShellCall } from '../../src/shell/resolve-shell';
-import { pre, taxIndex } from '../helpers/policy';
+import { confirmed, pre, run, taxIndex } from '../helpers/policy';
 
 // SPEC §9 items 1–4 and 7: every program a line may run has a level, catalogued programs are
 // closed, code the gate cannot read is refused when it names one, identity through the shell.
@@ -23,12 +23,9 @@ const isProtected = makeProtectedPathCheck({
 });
 
 function judge(command: string, persona: string | null, opts: { tool?: 'Bash' | 'PowerShell'; state?: SessionState } = {}): Decision {
-  return decide({
-    event: pre(opts.tool ?? 'Bash', { command }, { cwd: '/work/project' }),
-    index,
-    state: opts.state ?? { ...emptyState(), confirmed: true },
+  return run(index, pre(opts.tool ?? 'Bash', { command }, { cwd: '/work/project' }), {
+    state: opts.state ?? confirmed(),
     env: persona ? { PERSONA_GATE_PERSONA: persona } : {},
-    options: { confirmOn: 'post' },
     isProtected,
     shell: readShellCall,
   });
