@@ -1,5 +1,5 @@
 // Builds one CommonJS bundle per entry — the binary, the hook's hot path, the CLI, the policy
-// validator and the shell reader — then the V8 code cache of every bundle the hook runs, by
+// validator, the shell reader and the other hosts' adapters — then the V8 code cache of every bundle the hook runs, by
 // running real calls.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
@@ -16,7 +16,7 @@ const common = {
   minify: true,
   legalComments: 'none',
   define: { __BUNDLED__: 'true' },
-  external: ['./cli.js', './policy-validate.js', './shell.js', './hook.js', './mcp-pin.js'],
+  external: ['./cli.js', './policy-validate.js', './shell.js', './hook.js', './mcp-pin.js', './hosts.js'],
   logLevel: 'warning',
 };
 // node:os is not loaded by Node's own start, and loading it costs the hook about 0.2 ms; the hook
@@ -40,6 +40,8 @@ await Promise.all([
   build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js' }),
   build({ ...common, ...cached, entryPoints: ['src/policy/validate.ts'], outfile: 'dist/policy-validate.js' }),
   build({ ...common, ...cached, entryPoints: ['src/shell/resolve-shell.ts'], outfile: 'dist/shell.js' }),
+  // The adapters of the hosts other than Claude Code, loaded by their calls alone.
+  build({ ...common, ...cached, entryPoints: ['src/hosts/index.ts'], outfile: 'dist/hosts.js' }),
   // The MCP client (the SDK), loaded by `persona-gate pin` alone.
   build({ ...common, entryPoints: ['src/mcp/pin.ts'], outfile: 'dist/mcp-pin.js' }),
 ]);
@@ -53,12 +55,14 @@ try {
   const pre = (tool_name, tool_input) => JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 'build', tool_name, tool_input, tool_use_id: 'toolu_build', cwd: work });
   const env = { ...process.env, PERSONA_GATE_STATE_DIR: join(work, 'state'), PERSONA_GATE_CONFIG: 'examples/tax-filing.json', PERSONA_GATE_PERSONA: 'coordinator', HOME: work };
   for (const key of ['PERSONA_GATE_STAGE', 'PERSONA_GATE_LOCALE', 'PERSONA_GATE_CONFIG_HOME', 'PERSONA_GATE_WRITE_CODE_CACHE']) delete env[key];
-  const run = (event, bundles) => execFileSync(process.execPath, ['dist/persona-gate.js', 'hook'], { input: event, env: { ...env, PERSONA_GATE_WRITE_CODE_CACHE: bundles } });
+  const run = (event, bundles, args = []) => execFileSync(process.execPath, ['dist/persona-gate.js', 'hook', ...args], { input: event, env: { ...env, PERSONA_GATE_WRITE_CODE_CACHE: bundles } });
   // The first call validates the policy and fills the policy cache; the ordinary calls come after.
   run(pre('mcp__aeat__whoami', {}), 'policy-validate.js');
   run(pre('Bash', { command: 'aeat modelo list --year 2025 && git status --short | head -20' }), 'hook.js,shell.js');
   run(pre('mcp__aeat__whoami', {}), 'hook.js');
-  for (const bundle of ['hook.js', 'shell.js', 'policy-validate.js']) {
+  // Another host's call, for the adapters' bundle (the hook's own cache is left as the calls above made it).
+  run(pre('mcp__aeat__whoami', {}), 'hosts.js', ['--host', 'codex']);
+  for (const bundle of ['hook.js', 'shell.js', 'policy-validate.js', 'hosts.js']) {
     if (!existsSync(`dist/${bundle}.cache`)) throw new Error(`build: no code cache was written for dist/${bundle}`);
   }
 } finally {

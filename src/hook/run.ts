@@ -9,12 +9,11 @@ import { defaultStateDir } from '../io/paths';
 import { loadPolicy, locatePolicy, type PolicyError } from '../io/policy-source';
 import { readPreferences, type Preferences } from '../io/prefs';
 import { gateProtections } from '../io/protect';
-import { lazyShellResolver } from '../io/lazy';
+import { hostAdapter, lazyShellResolver } from '../io/lazy';
 import { appendReceipt } from '../io/receipts';
 import { StateError, StateStore } from '../io/state-store';
 import { fstatSync } from 'node:fs';
 import { hostArg, parseHookArgs, type HookArgs } from './args';
-import { HOST_ADAPTERS } from '../hosts';
 import type { HostAdapter, HostName } from '../hosts/host';
 import { hash128, stableJson } from '../io/hash';
 import { hookHelp } from './help';
@@ -121,7 +120,7 @@ function hookContext(argv: readonly string[], env: Env, started: number, prefs: 
     deadline: started + deadlineMs(env),
     stateDir,
     locale: localeFor(null, env, prefs.locale ?? 'en'),
-    host: HOST_ADAPTERS[host],
+    host: hostAdapter(host),
   };
   return { ctx, argsError: parsedArgs.ok ? null : parsedArgs.error };
 }
@@ -218,7 +217,7 @@ export function hookMain(argv: readonly string[], env: Env = process.env): void 
   }
   if (onTerminal || argv.includes('--help') || argv.includes('-h')) return emit(hookHelp(onTerminal, localeFor(null, env, readPreferences(env).locale ?? 'en')));
   const hostName = hostArg(argv);
-  const host = hostName === null ? null : HOST_ADAPTERS[hostName];
+  const host = hostName === null ? null : hostAdapter(hostName);
   const fail = (err: unknown) => {
     const reason = messagesFor(localeFor(null, env)).internalError(err instanceof Error ? err.message : String(err));
     emit(host ? host.blockUnread(reason) : blockingError(reason));

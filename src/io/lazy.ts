@@ -2,13 +2,15 @@ import { join } from 'node:path';
 import type { ShellResolver } from '../core/decide';
 import type { PolicyValidation } from '../policy/validate';
 import type { listServers } from '../mcp/pin';
+import { claudeCode } from '../hosts/claude-code';
+import type { HostAdapter, HostName } from '../hosts/host';
 import { runBundle } from './code-cache';
 
 declare const __BUNDLED__: boolean;
 
 /**
- * zod (the validator) and the shell reader live in bundles of their own, loaded the first time a
- * call needs them, so that the hook's common path never pays for them; each is run through V8's
+ * zod (the validator), the shell reader and the other hosts' adapters live in bundles of their own,
+ * loaded the first time a call needs them, so that the hook's common path never pays for them; each is run through V8's
  * code cache made at build time, like the hook itself (see code-cache.ts). Code that runs from the
  * sources instead of the bundles (tests, scripts) provides the modules with `provideLazyModules`.
  */
@@ -16,6 +18,7 @@ interface LazyModules {
   validatePolicy: (value: unknown, locale?: 'en' | 'es', policyPath?: string) => PolicyValidation;
   readShellCall: ShellResolver;
   listServers: typeof listServers;
+  HOST_ADAPTERS: Record<HostName, HostAdapter>;
 }
 
 let provided: Partial<LazyModules> = {};
@@ -41,6 +44,11 @@ export const lazyShellResolver: ShellResolver = (index, event) => {
   if (event.tool_name !== 'Bash' && event.tool_name !== 'PowerShell') return null;
   return load('readShellCall', 'shell.js')(index, event);
 };
+
+/** Claude Code's adapter is the hook's own; another host's comes from dist/hosts.js, loaded for that host's calls only. */
+export function hostAdapter(name: HostName): HostAdapter {
+  return name === 'claude-code' ? claudeCode : load('HOST_ADAPTERS', 'hosts.js')[name];
+}
 
 /** The MCP client (the SDK), for `persona-gate pin` only. */
 export const lazyListServers: typeof listServers = (servers, opts) => load('listServers', 'mcp-pin.js')(servers, opts);

@@ -1,5 +1,5 @@
-// Every bundle the hook runs (dist/hook.js and the lazily loaded dist/shell.js and
-// dist/policy-validate.js) goes through the V8 code cache made at build time; without it, or with
+// Every bundle the hook runs (dist/hook.js and the lazily loaded dist/shell.js,
+// dist/policy-validate.js and dist/hosts.js) goes through the V8 code cache made at build time; without it, or with
 // a cache V8 rejects, the hook still decides the same way.
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,7 +11,9 @@ import { cleanEnv, preEvent, tempDir } from '../helpers/cli';
 import { ROOT, TAX_POLICY_PATH } from '../helpers/policy';
 
 const DIST = join(ROOT, 'dist');
-const BUNDLES = ['hook.js', 'shell.js', 'policy-validate.js'] as const;
+const BUNDLES = ['hook.js', 'shell.js', 'policy-validate.js', 'hosts.js'] as const;
+/** The hook's arguments for a call that runs `bundle`: the other hosts' adapters only serve another host. */
+const argsFor = (bundle: (typeof BUNDLES)[number]) => (bundle === 'hosts.js' ? ['--host', 'codex'] : []);
 
 function copyDist(): string {
   const dir = tempDir();
@@ -20,12 +22,12 @@ function copyDist(): string {
 }
 
 /** One hook call from a copy of dist, with a fresh state directory (so the policy is validated). */
-function decide(dist: string, event: string, persona: string) {
+function decide(dist: string, event: string, persona: string, args: string[] = []) {
   const dir = tempDir();
   const policyPath = join(dir, 'policy.json');
   writeFileSync(policyPath, readFileSync(TAX_POLICY_PATH, 'utf8'));
   const env = cleanEnv({ PERSONA_GATE_STATE_DIR: join(dir, 'state'), PERSONA_GATE_CONFIG: policyPath, PERSONA_GATE_PERSONA: persona, HOME: dir });
-  const r = spawnSync(process.execPath, [join(dist, 'persona-gate.js'), 'hook'], { input: event, env, encoding: 'utf8', cwd: ROOT, timeout: 30_000 });
+  const r = spawnSync(process.execPath, [join(dist, 'persona-gate.js'), 'hook', ...args], { input: event, env, encoding: 'utf8', cwd: ROOT, timeout: 30_000 });
   return { stdout: r.stdout, stderr: r.stderr, code: r.status };
 }
 
@@ -46,7 +48,7 @@ describe('the code caches made at build time', () => {
     const dist = copyDist();
     writeFileSync(join(dist, `${bundle}.cache`), 'garbage');
     const event = bundle === 'shell.js' ? preEvent('Bash', { command: 'aeat modelo list' }) : preEvent('mcp__aeat__modelo_list');
-    expect(decide(dist, event, 'coordinator').code).toBe(0);
+    expect(decide(dist, event, 'coordinator', argsFor(bundle)).code).toBe(0);
     expect(compileBundle(join(dist, bundle), createRequire(import.meta.url)).cachedDataRejected).toBe(false);
     expect(readdirSync(dist).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
@@ -66,14 +68,14 @@ describe('the code caches made at build time', () => {
 
   describe.each(BUNDLES)('without a usable dist/%s.cache', (bundle) => {
     it.each(calls)('%s is decided as with the cache', (_name, event, persona) => {
-      const expected = decide(copyDist(), event, persona);
+      const expected = decide(copyDist(), event, persona, argsFor(bundle));
       expect(expected.code).toBe(0);
       expect(JSON.parse(expected.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
       for (const cache of ['garbage', Buffer.alloc(4096, 7), null]) {
         const dist = copyDist();
         if (cache === null) rmSync(join(dist, `${bundle}.cache`));
         else writeFileSync(join(dist, `${bundle}.cache`), cache);
-        expect(decide(dist, event, persona)).toEqual(expected);
+        expect(decide(dist, event, persona, argsFor(bundle))).toEqual(expected);
       }
     });
   });

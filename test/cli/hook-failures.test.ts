@@ -180,6 +180,18 @@ describe('the binary', () => {
     expect(r.stderr).toMatch(/^persona-gate: the hook could not start \(.*ENOENT.*\)\. The call is denied\.\n$/);
   });
 
+  it('blocks another host\'s call with exit 2 when the hosts\' adapters cannot be loaded; Claude Code\'s calls do not need them', () => {
+    const dir = copyDist();
+    const s = setup();
+    const r = spawnSync(process.execPath, [join(dir, 'persona-gate.js'), 'hook', '--host', 'codex'], { input: preEvent('mcp__aeat__modelo_work_create'), env: { ...s.env, PERSONA_GATE_PERSONA: 'coordinator' }, encoding: 'utf8' });
+    expect(r.status).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^persona-gate: the hook could not start \(.*ENOENT.*hosts\.js.*\)\. The call is denied\.\n$/);
+    const own = spawnSync(process.execPath, [join(dir, 'persona-gate.js'), 'hook'], { input: preEvent('mcp__aeat__modelo_work_create'), env: { ...s.env, PERSONA_GATE_PERSONA: 'coordinator' }, encoding: 'utf8' });
+    expect(own.status).toBe(0);
+    expect(JSON.parse(own.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
+  });
+
   it('decides as usual when the code cache is corrupt or missing', () => {
     const s = setup();
     for (const cache of ['garbage', null]) {

@@ -233,11 +233,12 @@ describe.each(runtimes)('hook stdin on $name', (runtime) => {
   });
 
   it('after its first calls, runs from code caches this Node accepts', async () => {
-    // A first call (the policy validated), then a Bash call: each bundle has run once on this Node.
+    // A first call (the policy validated), a Bash call, another host's call: each bundle has run once on this Node.
     const { env } = setup();
     expectDeny(await viaSocket(hook(), env, EVENT));
     expect((await viaSocket(hook(), env, preEvent('Bash', { command: 'aeat modelo list' }))).code).toBe(0);
-    for (const bundle of ['hook.js', 'shell.js', 'policy-validate.js']) {
+    expectDeny(await viaSocket([...hook(), '--host', 'codex'], env, EVENT));
+    for (const bundle of ['hook.js', 'shell.js', 'policy-validate.js', 'hosts.js']) {
       const wrapped = join(tempDir(), 'wrapped.js');
       writeFileSync(wrapped, wrapBundle(readFileSync(join(dist, bundle), 'utf8')));
       const check = `const fs=require('fs');const vm=require('vm');const s=new vm.Script(fs.readFileSync(process.argv[1],'utf8'),{filename:process.argv[2],cachedData:fs.readFileSync(process.argv[2]+'.cache')});process.stdout.write(String(s.cachedDataRejected))`;
