@@ -1,5 +1,5 @@
 /** What `validate`, `explain` and `pin` say about the MCP lock, in English and Spanish. */
-export const mcpEn = {
+const englishMcp = () => ({
   lockMissing: (path: string) => `the policy takes commands from the MCP lock, but there is no lock at ${path}: run persona-gate pin, review the lock and commit it`,
   lockUnreadable: (path: string, detail: string) => `the MCP lock ${path} cannot be used (${detail}): run persona-gate pin again`,
   serverNotPinned: (server: string) => `server "${server}" is not in the MCP lock: run persona-gate pin (its .mcp.json entry must exist) and review the diff`,
@@ -17,11 +17,11 @@ export const mcpEn = {
   levelFromPolicy: (path: string, manifest: string, server: string, tool: string) => `level raised by the policy at ${path} (the annotations of ${server}/${tool} declare ${manifest})`,
   noAnnotations: () => 'no annotations: the MCP defaults apply',
   originLine: (text: string) => `level:   ${text}`,
-};
+});
 
-export type McpMessages = typeof mcpEn;
+export type McpMessages = ReturnType<typeof englishMcp>;
 
-export const mcpEs: McpMessages = {
+const spanishMcp = (): McpMessages => ({
   lockMissing: (path) => `la política toma órdenes del lock MCP, pero no hay lock en ${path}: ejecuta persona-gate pin, revisa el lock y haz commit`,
   lockUnreadable: (path, detail) => `el lock MCP ${path} no se puede usar (${detail}): ejecuta persona-gate pin de nuevo`,
   serverNotPinned: (server) => `el servidor "${server}" no está en el lock MCP: ejecuta persona-gate pin (su entrada en .mcp.json debe existir) y revisa el diff`,
@@ -39,9 +39,20 @@ export const mcpEs: McpMessages = {
   levelFromPolicy: (path, manifest, server, tool) => `nivel subido por la política en ${path} (las anotaciones de ${server}/${tool} declaran ${manifest})`,
   noAnnotations: () => 'sin anotaciones: se aplican los valores por defecto de MCP',
   originLine: (text) => `nivel:     ${text}`,
-};
+});
 
-export const MCP_MESSAGES = { en: mcpEn, es: mcpEs };
+let mcpEn: McpMessages | undefined;
+let mcpEs: McpMessages | undefined;
+
+/** Each language's table is made on its first use: the hook loads these with the policy reader, and needs them only when a policy does not check out. */
+export const MCP_MESSAGES: Record<'en' | 'es', McpMessages> = {
+  get en() {
+    return (mcpEn ??= englishMcp());
+  },
+  get es() {
+    return (mcpEs ??= spanishMcp());
+  },
+};
 
 /** What `persona-gate pin` prints. */
 export const pinEn = {

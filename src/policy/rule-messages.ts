@@ -1,5 +1,5 @@
 /** The validation problems, in English and Spanish. */
-export const ruleMessagesEn = {
+const englishRules = () => ({
   notDotted: (key: string) => `command key "${key}" must be dotted: family.….leaf`,
   familyUndeclared: (family: string, key: string) => `family "${family}" of command "${key}" is not declared in catalog.families`,
   aboveFamily: (level: string, familyLevel: string) => `level ${level} is above its family's level ${familyLevel}`,
@@ -17,11 +17,11 @@ export const ruleMessagesEn = {
   stageMissing: (target: string, persona: string) => `stage "${target}" is not a stage of persona "${persona}"`,
   metaIsBuiltin: (tool: string) => `"${tool}" is a built-in tool and cannot be a meta tool`,
   notJson: (detail: string) => `not valid JSON: ${detail}`,
-};
+});
 
-export type RuleMessages = typeof ruleMessagesEn;
+export type RuleMessages = ReturnType<typeof englishRules>;
 
-export const ruleMessagesEs: RuleMessages = {
+const spanishRules = (): RuleMessages => ({
   notDotted: (key) => `la clave de orden "${key}" debe tener puntos: familia.….hoja`,
   familyUndeclared: (family, key) => `la familia "${family}" de la orden "${key}" no está declarada en catalog.families`,
   aboveFamily: (level, familyLevel) => `el nivel ${level} está por encima del nivel de su familia, ${familyLevel}`,
@@ -39,6 +39,17 @@ export const ruleMessagesEs: RuleMessages = {
   stageMissing: (target, persona) => `la etapa "${target}" no es una etapa de la persona "${persona}"`,
   metaIsBuiltin: (tool) => `"${tool}" es una herramienta integrada y no puede ser una metaherramienta`,
   notJson: (detail) => `no es JSON válido: ${detail}`,
-};
+});
 
-export const RULE_MESSAGES = { en: ruleMessagesEn, es: ruleMessagesEs };
+let ruleMessagesEn: RuleMessages | undefined;
+let ruleMessagesEs: RuleMessages | undefined;
+
+/** Each language's table is made on its first use: the hook loads these with the policy reader, and needs them only when a policy does not check out. */
+export const RULE_MESSAGES: Record<'en' | 'es', RuleMessages> = {
+  get en() {
+    return (ruleMessagesEn ??= englishRules());
+  },
+  get es() {
+    return (ruleMessagesEs ??= spanishRules());
+  },
+};

@@ -3,9 +3,11 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { en } from '../../src/core/messages';
-import { mcpEn, pinEn } from '../../src/mcp/messages';
+import { MCP_MESSAGES, pinEn } from '../../src/mcp/messages';
 import { cleanEnv, decisionJson, denyJson, preEvent, runCli, tempDir } from '../helpers/cli';
 import { ROOT } from '../helpers/policy';
+
+const mcpEn = MCP_MESSAGES.en;
 
 const FIXTURE = join(ROOT, 'test', 'support', 'mcp-fixture-server.mjs');
 

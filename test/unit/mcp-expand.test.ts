@@ -3,11 +3,13 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildPolicyIndex, commandLevel, defaultTier } from '../../src/core/policy-index';
 import { lockServer, levelOfAnnotations, serializeLock, tierOfAnnotations, type Lock } from '../../src/mcp/lock';
-import { mcpEn } from '../../src/mcp/messages';
+import { MCP_MESSAGES } from '../../src/mcp/messages';
 import { parseLock, type LockRead } from '../../src/mcp/read-lock';
 import { lockDrift } from '../../src/mcp/drift';
 import { validatePolicy } from '../../src/policy/validate';
 import { ROOT, TAX_POLICY_PATH } from '../helpers/policy';
+
+const mcpEn = MCP_MESSAGES.en;
 
 const EXAMPLE = join(ROOT, 'examples', 'tax-filing-mcp', '.claude');
 

@@ -29,7 +29,8 @@ describe('CLI and validation messages', () => {
   it('has every CLI message key in both languages', async () => {
     const { cliEn, cliEs } = await import('../../src/cli/messages');
     expect(Object.keys(cliEs).sort()).toEqual(Object.keys(cliEn).sort());
-    const { ruleMessagesEn, ruleMessagesEs } = await import('../../src/policy/rule-messages');
+    const { RULE_MESSAGES } = await import('../../src/policy/rule-messages');
+    const { en: ruleMessagesEn, es: ruleMessagesEs } = RULE_MESSAGES;
     expect(Object.keys(ruleMessagesEs).sort()).toEqual(Object.keys(ruleMessagesEn).sort());
     for (const key of Object.keys(ruleMessagesEn) as (keyof typeof ruleMessagesEn)[]) {
       expect((ruleMessagesEs[key] as (...a: string[]) => string)('a', 'b')).not.toBe((ruleMessagesEn[key] as (...a: string[]) => string)('a', 'b'));
