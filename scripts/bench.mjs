@@ -232,16 +232,17 @@ runs, so read a ratio near a limit as "at the limit", and run the bench twice.
 - \`dist/persona-gate.js\` is a tiny loader; \`hook\` runs \`dist/hook.js\` through V8's code cache
   (\`dist/hook.js.cache\`). The bundles loaded only when a call needs them go through their own
   caches the same way: the policy validator with zod (\`dist/policy-validate.js\`, only when the
-  policy changed) and the shell reader (\`dist/shell.js\`, only for Bash and PowerShell). The
-  build makes every cache by running real calls (a first call that validates the policy, a Bash
-  call, an MCP call), so each cache holds the functions those calls run. A cache made by another
+  policy changed), the shell reader (\`dist/shell.js\`, only for Bash and PowerShell) and the
+  adapters of the other agent hosts (\`dist/hosts.js\`, only for a call with \`--host\` another
+  than Claude Code). The build makes every cache by running real calls (a first call that
+  validates the policy, a Bash call, an MCP call, an MCP call of Codex), so each cache holds the functions those calls run. A cache made by another
   Node, or damaged, is rejected by V8 and the bundle is compiled as usual. Each of these bundles
   is written as the function it is compiled as, so the text read is compiled as it is, not copied
   into a wrapper (for the hook, 100 KB and some 25 page faults fewer). commander and conf
   (\`dist/cli.js\`) are never loaded by the hook; neither is \`node:os\` unless HOME is unset, nor
-  the Spanish messages unless the call is in Spanish. The adapters of the other agent hosts
-  (\`src/hosts/\`) are in the hook's bundle; leaving them out changes the instructions of a Claude
-  Code call by less than the measurement's own spread (0.1 million of 98).
+  the Spanish messages unless the call is in Spanish. Taking the other hosts' adapters out of
+  the hook's bundle (their tables were built at its top level on every call) saved a Claude Code
+  call about 1.5 million instructions, and the hook's code cache 10 KB.
 - Stdin: a socket is read without \`process.stdin\`, which would load Node's \`net\` and stream
   modules (about 4 ms). The socket is made non-blocking by opening a bare libuv pipe handle on it,
   then read with \`readSync\` into one preallocated buffer; reading stops as soon as one complete
@@ -296,22 +297,21 @@ runs, so read a ratio near a limit as "at the limit", and run the bench twice.
 
 Counted in instructions (valgrind \`--tool=callgrind\`, user space, one run each; repeatable within
 about 0.4 million, which wall times under load are not), by builds that end the process after each
-step, in millions of instructions beyond bare \`node -e 0\` (77.7 million; V8's random hash seed,
+step, in millions of instructions beyond bare \`node -e 0\` (77.6 million; V8's random hash seed,
 which varies by some millions from run to run, is left out of every count). Measured 2026-11-30,
 Node 20: an ordinary MCP call on the example policy, the same on the large policy, and the Bash
 call (example policy). About 0.2 ms of wall time per million here.
 
 | step | example | large | Bash |
 |---|---:|---:|---:|
-| Node starting \`dist/persona-gate.js\` as a main script (against \`-e\`), the loader | 1.8 | 2.0 | 1.8 |
-| reading \`dist/hook.js\` and its code cache (164 KB), \`node:vm\`, V8 deserializing it (3.6) | 7.0 | 6.5 | 6.8 |
-| the bundle's top level (object literals: messages, catalog, gates, host tables) | 3.8 | 4.1 | 3.9 |
-| preferences, the terminal check (the first \`fstat\`), stdin, the event parsed | 1.6 | 1.4 | 1.7 |
-| locating the policy, opening the state store | 0.3 | 0.6 | 0.6 |
-| the policy: its bytes, the validated copy compared, the settings read from their positions | 3.8 | 11.3 | 3.7 |
-| the decision and the state transaction (for Bash: the shell reader's bundle, about 4.5, and reading the line, about 4) | 1.9 | 2.1 | 9.6 |
-| the receipt, the answer, exit | 0.6 | 0.9 | 0.5 |
-| total | 20.8 | 28.9 | 28.6 |
+| Node starting \`dist/persona-gate.js\` as a main script (against \`-e\`), the loader | 1.8 | 2.0 | 1.9 |
+| reading \`dist/hook.js\` and its code cache (148 KB), \`node:vm\`, V8 deserializing it (about 3.3) | 6.5 | 6.6 | 6.4 |
+| the bundle's top level (object literals: messages, catalog, gates) | 2.4 | 2.3 | 2.2 |
+| preferences, the terminal check (the first \`fstat\`, about 0.8), stdin, the event parsed, the policy located, the state store opened | 2.2 | 1.8 | 2.4 |
+| the policy: its bytes, the validated copy compared, the settings read from their positions | 3.6 | 11.0 | 3.5 |
+| the decision and the state transaction (for Bash: the shell reader's bundle, about 4.5, and reading the line, about 4) | 1.9 | 2.4 | 9.4 |
+| the receipt, the answer, exit | 0.4 | 0.7 | 0.7 |
+| total | 18.7 | 26.7 | 26.4 |
 
 About 9 of every call's millions are V8 compiling Node's own functions on their first call (the
 CommonJS loader's, \`fs\`'s, \`node:vm\`'s, \`Buffer\`'s), which no code cache of ours covers. On
