@@ -1,6 +1,6 @@
 // Builds one CommonJS bundle per entry — the binary, the hook's hot path, the CLI, the policy
-// validator, the shell reader and the other hosts' adapters — then the V8 code cache of every bundle the hook runs, by
-// running real calls.
+// validator, the shell reader and the other hosts' adapters — then the V8 code cache of every
+// bundle the hook runs, by running real calls.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';

@@ -3,9 +3,9 @@ import { basename, dirname } from 'node:path';
 import type { Script } from 'node:vm';
 
 /**
- * Compiles one of the built CommonJS bundles (dist/hook.js, dist/shell.js, dist/policy-validate.js)
- * with V8's code cache, `<bundle>.cache`, made at build time by real calls: the hook starts for
- * every tool call, and compiling its code again each time is a measurable part of its cost. A
+ * Compiles one of the built CommonJS bundles (dist/hook.js, dist/shell.js, dist/policy-validate.js,
+ * dist/hosts.js) with V8's code cache, `<bundle>.cache`, made at build time by real calls: the hook
+ * starts for every tool call, and compiling its code again each time is a measurable part of its cost. A
  * missing cache is no cache; a cache that V8 rejects (corrupt, or made by another V8 or with other
  * flags) is ignored by V8 (`script.cachedDataRejected`) and the bundle is simply compiled.
  */

@@ -9,10 +9,11 @@ import { runBundle } from './code-cache';
 declare const __BUNDLED__: boolean;
 
 /**
- * zod (the validator), the shell reader and the other hosts' adapters live in bundles of their own,
- * loaded the first time a call needs them, so that the hook's common path never pays for them; each is run through V8's
- * code cache made at build time, like the hook itself (see code-cache.ts). Code that runs from the
- * sources instead of the bundles (tests, scripts) provides the modules with `provideLazyModules`.
+ * zod (the validator), the shell reader and the other hosts' adapters live in bundles of their
+ * own, loaded the first time a call needs them, so that the hook's common path never pays for
+ * them; each is run through V8's code cache made at build time, like the hook itself (see
+ * code-cache.ts). Code that runs from the sources instead of the bundles (tests, scripts) provides
+ * the modules with `provideLazyModules`.
  */
 interface LazyModules {
   validatePolicy: (value: unknown, locale?: 'en' | 'es', policyPath?: string) => PolicyValidation;
