@@ -7,9 +7,10 @@ import type { PolicyValidation } from '../policy/validate';
 import { sha256Hex } from './hash';
 import { bucketReader, recordValidated, validatedEntry, writeIndex } from './policy-cache';
 import { scanSpans, spansUsable } from './policy-spans';
-import { indexEntries, openSpanIndex } from './span-index';
+import { indexEntries, openSpanIndex, TAKES_MCP } from './span-index';
 import { StateError } from './private-fs';
 import { policyWithDefaults } from '../policy/defaults';
+import { own } from '../core/own';
 import { lazyValidator } from './lazy';
 import { expandMcp } from '../mcp/expand';
 import { LOCK_FILE, type Lock } from '../mcp/lock';
@@ -68,16 +69,33 @@ export function readPolicyBytes(path: string): { ok: true; bytes: Buffer } | { o
   }
 }
 
-export function validateBytes(path: string, bytes: Buffer, validate: (value: unknown, locale?: 'en' | 'es', policyPath?: string) => PolicyValidation, locale: 'en' | 'es' = 'en'): { ok: true; policy: Policy } | { ok: false; error: PolicyError } {
-  let json: unknown;
+type Validate = (value: unknown, locale?: 'en' | 'es', policyPath?: string) => PolicyValidation;
+
+function parseBytes(path: string, bytes: Buffer, locale: 'en' | 'es'): { ok: true; json: unknown } | { ok: false; error: PolicyError } {
   try {
-    json = JSON.parse(bytes.toString('utf8'));
+    return { ok: true, json: JSON.parse(bytes.toString('utf8')) };
   } catch (err) {
     return { ok: false, error: { kind: 'invalid', path, problems: [{ path: '(root)', message: RULE_MESSAGES[locale].notJson((err as Error).message) }] } };
   }
+}
+
+function validateJson(path: string, json: unknown, validate: Validate, locale: 'en' | 'es'): { ok: true; policy: Policy } | { ok: false; error: PolicyError } {
   const result = validate(json, locale, path);
   if (!result.ok) return { ok: false, error: { kind: 'invalid', path, problems: result.problems } };
   return { ok: true, policy: result.policy };
+}
+
+export function validateBytes(path: string, bytes: Buffer, validate: Validate, locale: 'en' | 'es' = 'en'): { ok: true; policy: Policy } | { ok: false; error: PolicyError } {
+  const parsed = parseBytes(path, bytes, locale);
+  return parsed.ok ? validateJson(path, parsed.json, validate, locale) : parsed;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Whether a parsed policy has `catalog.mcp`: it takes commands from the MCP lock beside it. */
+function takesMcp(json: unknown): boolean {
+  const catalog = isObject(json) ? own(json, 'catalog') : undefined;
+  return isObject(catalog) && own(catalog, 'mcp') !== undefined;
 }
 
 /**
@@ -101,20 +119,24 @@ function recordPolicy(cacheDir: string, path: string, bytes: Buffer, sha: string
  * (span-index.ts); nothing else is taken from the cache. Throws StateError when the cache
  * directory is not private.
  */
-export function loadPolicy(path: string, opts: { cacheDir?: string; validate?: (value: unknown, locale?: 'en' | 'es', policyPath?: string) => PolicyValidation; locale?: 'en' | 'es' } = {}): PolicyLoad {
+export function loadPolicy(path: string, opts: { cacheDir?: string; validate?: Validate; locale?: 'en' | 'es' } = {}): PolicyLoad {
   const read = readPolicyBytes(path);
   if (!read.ok) return read;
-  if (read.bytes.includes('"mcp"')) return loadPinnedPolicy(path, read.bytes, opts);
   const { bytes } = read;
   const cacheDir = opts.cacheDir;
+  // A policy with `catalog.mcp` is read with its lock (loadPinnedPolicy), under an entry of its own:
+  // that is told from these bytes (the settings' pass, or the whole parse), never from the cache.
   const known = cacheDir !== undefined ? validatedEntry(cacheDir, path, bytes) : null;
   if (cacheDir !== undefined && known !== null) {
     const rewrite = (policy: Policy) => recordPolicy(cacheDir, path, bytes, known.sha, policy);
     try {
       // Null when the bytes have no usable positions (spansUsable) or the settings' do not check out.
       const fast = openSpanIndex(bytes, known.sha, path, known.core, { bucket: bucketReader(known.file), rewrite });
+      if (fast === TAKES_MCP) return loadPinnedPolicy(path, bytes, opts);
       if (fast) return { ok: true, index: fast };
-      const index = buildPolicyIndex(policyWithDefaults(JSON.parse(bytes.toString('utf8'))), known.sha, path);
+      const json: unknown = JSON.parse(bytes.toString('utf8'));
+      if (takesMcp(json)) return loadPinnedPolicy(path, bytes, opts, json);
+      const index = buildPolicyIndex(policyWithDefaults(json), known.sha, path);
       // The settings' positions did not check out: record them again, unless they are right
       // (bytes with a backslash have none).
       if (spansUsable(bytes)) recordPolicy(cacheDir, path, bytes, known.sha, index.policy, known.core);
@@ -124,8 +146,11 @@ export function loadPolicy(path: string, opts: { cacheDir?: string; validate?: (
       // Not the shape a validated policy has: validate it below.
     }
   }
+  const parsed = parseBytes(path, bytes, opts.locale ?? 'en');
+  if (!parsed.ok) return parsed;
+  if (takesMcp(parsed.json)) return loadPinnedPolicy(path, bytes, opts, parsed.json);
   const sha = sha256Hex(bytes);
-  const validated = validateBytes(path, bytes, opts.validate ?? lazyValidator, opts.locale);
+  const validated = validateJson(path, parsed.json, opts.validate ?? lazyValidator, opts.locale ?? 'en');
   if (!validated.ok) return validated;
   if (cacheDir !== undefined) recordPolicy(cacheDir, path, bytes, sha, validated.policy);
   return { ok: true, index: buildPolicyIndex(validated.policy, sha, path) };
@@ -136,7 +161,7 @@ export function loadPolicy(path: string, opts: { cacheDir?: string; validate?: (
  * the policy's bytes and the lock's bytes together, and an ordinary call expands the lock again
  * from the bytes read on this call, without the validator; nothing derived is taken from the cache.
  */
-function loadPinnedPolicy(path: string, policyBytes: Buffer, opts: { cacheDir?: string; validate?: (value: unknown, locale?: 'en' | 'es', policyPath?: string) => PolicyValidation; locale?: 'en' | 'es' }): PolicyLoad {
+function loadPinnedPolicy(path: string, policyBytes: Buffer, opts: { cacheDir?: string; validate?: Validate; locale?: 'en' | 'es' }, json?: unknown): PolicyLoad {
   const lockPath = join(dirname(resolve(path)), LOCK_FILE);
   let lockBytes: Buffer;
   try {
@@ -149,7 +174,7 @@ function loadPinnedPolicy(path: string, policyBytes: Buffer, opts: { cacheDir?: 
   const known = cacheDir !== undefined && lockBytes.length > 0 ? validatedEntry(cacheDir, path, both) : null;
   if (known !== null) {
     try {
-      const policy = policyWithDefaults(JSON.parse(policyBytes.toString('utf8')));
+      const policy = policyWithDefaults(json ?? JSON.parse(policyBytes.toString('utf8')));
       const lock = JSON.parse(lockBytes.toString('utf8')) as Lock;
       const recorded = (known.core as { lock_sha256?: unknown } | null)?.lock_sha256;
       const lockSha = typeof recorded === 'string' && isSha256Hex(recorded) ? recorded : '';

@@ -332,24 +332,37 @@ export const SETTING_OPEN: Record<SettingName, number> = {
   locale: 0x22,
 };
 
-const SETTING_MEMBER = new RegExp(`"(${SETTINGS.join('|')})"[ \\t\\n\\r]*:[ \\t\\n\\r]*([[{"])`, 'g');
+const SETTING_MEMBER = new RegExp(`"(${SETTINGS.join('|')}|mcp)"[ \\t\\n\\r]*:[ \\t\\n\\r]*([[{"]?)`, 'g');
+
+export interface SettingMembers {
+  /** For each setting, where the last member of its name with a value of its kind starts, or -1. */
+  last: Record<SettingName, number>;
+  /** Whether a member named `mcp` occurs anywhere: the policy may take commands from the MCP lock. */
+  mcp: boolean;
+}
 
 /**
  * For each setting, where the last member of its name with a value of its kind starts in the
- * bytes (the one JSON.parse keeps, if it is the setting at all), or -1: one pass over the bytes.
- * (A native search per name costs more: the names' quotes are JSON's commonest byte, and a
- * policy's first settings are found from the end only after a pass over nearly all of it.)
+ * bytes (the one JSON.parse keeps, if it is the setting at all), or -1, and whether any member is
+ * named `mcp`: one pass over the bytes. (A native search per name costs more: the names' quotes
+ * are JSON's commonest byte, and a search for a name without its quote still reads every byte,
+ * once per name.)
  */
-export function lastSettingMembers(bytes: Buffer): Record<SettingName, number> {
+export function settingMembers(bytes: Buffer): SettingMembers {
   const last = Object.fromEntries(SETTINGS.map((name) => [name, -1])) as Record<SettingName, number>;
+  let mcp = false;
   // latin1: one character per byte, so that positions in the text are positions in the bytes.
   const text = latin1Text(bytes);
   SETTING_MEMBER.lastIndex = 0;
   for (let m = SETTING_MEMBER.exec(text); m !== null; m = SETTING_MEMBER.exec(text)) {
+    if (m[1] === 'mcp') {
+      mcp = true;
+      continue;
+    }
     const name = m[1] as SettingName;
     if (m[2]!.charCodeAt(0) === SETTING_OPEN[name]) last[name] = m.index;
   }
-  return last;
+  return { last, mcp };
 }
 
 /** The member names the schema itself uses: a persona of such a name is read from the whole policy. */

@@ -5,7 +5,6 @@ import { commandWithDefaults, DEFAULT_PERSONA_ENV, DEFAULT_STAGE_ENV, defaultsWi
 import type { CommandDef, FamilyDef, PersonaDef, Policy } from '../policy/schema';
 import type { BucketRead, IndexKind } from './policy-cache';
 import {
-  lastSettingMembers,
   isCommandShape,
   isPersonaShape,
   isSettingShape,
@@ -15,6 +14,7 @@ import {
   SCHEMA_KEYS,
   scanSpans,
   SETTINGS,
+  settingMembers,
   spansUsable,
   usableName,
   type PolicySpans,
@@ -62,14 +62,20 @@ export interface SpanCache {
 
 type Lookup<T> = { fast: true; value: T | undefined } | { fast: false; stale: boolean };
 
+/** What openSpanIndex answers for bytes with a member named `mcp`: they are read with the MCP lock. */
+export const TAKES_MCP: unique symbol = Symbol('takes mcp');
+
 /**
  * Opens the index over `bytes` (already known validated) with the cached settings' spans `core`,
- * or returns null when these do not check out (the caller then parses the whole policy).
+ * or returns null when these do not check out (the caller then parses the whole policy), or
+ * TAKES_MCP when the bytes have a member named `mcp` (the caller reads them with the lock).
  */
-export function openSpanIndex(bytes: Buffer, sha256: string, path: string, core: unknown, cache: SpanCache): PolicyIndex | null {
+export function openSpanIndex(bytes: Buffer, sha256: string, path: string, core: unknown, cache: SpanCache): PolicyIndex | null | typeof TAKES_MCP {
   if (!spansUsable(bytes) || typeof core !== 'object' || core === null || Array.isArray(core)) return null;
   const values: Partial<Record<SettingName, unknown>> = {};
-  const last = lastSettingMembers(bytes);
+  const members = settingMembers(bytes);
+  if (members.mcp) return TAKES_MCP;
+  const last = members.last;
   for (const name of SETTINGS) {
     const span = (core as Record<string, unknown>)[name];
     if (span === undefined) {

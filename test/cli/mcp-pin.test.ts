@@ -235,6 +235,18 @@ describe('hook and validate with a policy that takes its commands from the lock'
     expect(p.hook('mcp__aeat__modelo_delete', { PERSONA_GATE_PERSONA: 'verifier' }).stdout).toBe(decisionJson('ask', en.confirmationRequired(en.identityEcho(null), 'modelo.delete')));
   });
 
+  it('a policy that writes the catalog.mcp key with an escape is pinned on every call, the cached ones too', () => {
+    const p = project();
+    const policyPath = join(p.dir, '.claude', 'persona-gate.json');
+    writeFileSync(policyPath, JSON.stringify(POLICY).replace('"mcp"', '"m\\u0063p"'));
+    expect(p.pin().code).toBe(0);
+    const unpinned = denyJson(en.notPinned('mcp__aeat__modelo_delete', 'aeat'));
+    for (let call = 0; call < 3; call++) {
+      expect(p.hook('mcp__aeat__modelo_list', { PERSONA_GATE_PERSONA: 'preparer' })).toMatchObject({ stdout: '', code: 0 });
+      expect(p.hook('mcp__aeat__modelo_delete', { PERSONA_GATE_PERSONA: 'verifier' }).stdout).toBe(unpinned);
+    }
+  });
+
   it('every call is refused while the lock does not match the policy', () => {
     const p = project();
     expect(p.pin().code).toBe(0);

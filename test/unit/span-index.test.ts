@@ -7,7 +7,7 @@ import { buildPolicyIndex, type MemoryPolicyIndex, type PolicyIndex } from '../.
 import { policyCacheEntry, type IndexKind } from '../../src/io/policy-cache';
 import { loadPolicy } from '../../src/io/policy-source';
 import { memberAt, MISMATCH, scanSpans, usableName } from '../../src/io/policy-spans';
-import { indexEntries, openSpanIndex } from '../../src/io/span-index';
+import { indexEntries, openSpanIndex, TAKES_MCP } from '../../src/io/span-index';
 import { commandWithDefaults, familyWithDefaults, identityWithDefaults, personaWithDefaults } from '../../src/policy/defaults';
 import type { Policy } from '../../src/policy/schema';
 import { validatePolicy } from '../../src/policy/validate';
@@ -38,7 +38,11 @@ function memoryCache(bytes: Buffer) {
       seen.whole++;
     },
   };
-  const open = (core: unknown = made.core) => openSpanIndex(bytes, 'sha', '/p.json', core, cache);
+  const open = (core: unknown = made.core) => {
+    const index = openSpanIndex(bytes, 'sha', '/p.json', core, cache);
+    if (index === TAKES_MCP) throw new Error('these bytes take commands from the MCP lock');
+    return index;
+  };
   return { policy, core: made.core, buckets, seen, open, whole: buildPolicyIndex(policy, 'sha', '/p.json') };
 }
 
@@ -128,6 +132,15 @@ describe('the index over the cached positions answers as the whole policy does',
     const bytes = Buffer.from(JSON.stringify(raw));
     expect(scanSpans(bytes)).toBeNull();
     expect(openSpanIndex(bytes, 'sha', '/p.json', {}, { bucket: () => ({ ok: true, entries: [] }), rewrite: () => {} })).toBeNull();
+  });
+
+  it('bytes with a member named mcp are read with the MCP lock, whatever the cached positions say', () => {
+    const raw = tax() as ReturnType<typeof tax> & { catalog: { mcp?: unknown } };
+    const c = memoryCache(Buffer.from(JSON.stringify(raw)));
+    raw.catalog.mcp = { servers: {} };
+    for (const bytes of [Buffer.from(JSON.stringify(raw)), Buffer.from(JSON.stringify(raw, null, 2)), Buffer.from(JSON.stringify(tax()).replace('"personas":{', '"personas":{"mcp" :\n 1,'))]) {
+      expect(openSpanIndex(bytes, 'sha', '/p.json', c.core, { bucket: () => ({ ok: true, entries: [] }), rewrite: () => {} })).toBe(TAKES_MCP);
+    }
   });
 
   it.each([['a'], ['fam.x'], ['ünïcode'], ['a b']])('usable name %s', (name) => expect(usableName(name)).toBe(true));
