@@ -9,7 +9,7 @@ import { join } from 'node:path';
 const root = new URL('..', import.meta.url).pathname;
 const RUNS = Number(process.env.BENCH_RUNS ?? 60);
 const work = mkdtempSync(join(tmpdir(), 'persona-gate-bench-mcp-'));
-const bin = join(root, 'dist', 'persona-gate.js');
+const bin = join(root, 'dist', 'persona-gate.cjs');
 const event = join(work, 'event.json');
 writeFileSync(event, JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 'bench', tool_name: 'mcp__aeat__modelo_list', tool_input: {}, tool_use_id: 'toolu_bench', cwd: work }));
 const base = { ...process.env, HOME: work };

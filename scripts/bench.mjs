@@ -15,7 +15,7 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 60);
 const WARMUP = 3;
 const FILL = Number(process.env.BENCH_FILL ?? 9999);
 const work = mkdtempSync(join(tmpdir(), 'persona-gate-bench-'));
-const bin = join(root, 'dist', 'persona-gate.js');
+const bin = join(root, 'dist', 'persona-gate.cjs');
 const ccsn = join(root, 'node_modules', 'cc-safety-net', 'dist', 'bin', 'cc-safety-net.js');
 
 const file = (name, value) => {
@@ -229,7 +229,7 @@ runs, so read a ratio near a limit as "at the limit", and run the bench twice.
 
 ## What the hook path costs, and why
 
-- \`dist/persona-gate.js\` is a tiny loader; \`hook\` runs \`dist/hook.js\` through V8's code cache
+- \`dist/persona-gate.cjs\` is a tiny loader; \`hook\` runs \`dist/hook.js\` through V8's code cache
   (\`dist/hook.js.cache\`). The bundles loaded only when a call needs them go through their own
   caches the same way: the policy validator with zod (\`dist/policy-validate.js\`, only when the
   policy changed), the shell reader (\`dist/shell.js\`, only for Bash and PowerShell) and the
@@ -304,7 +304,7 @@ call (example policy). About 0.2 ms of wall time per million here.
 
 | step | example | large | Bash |
 |---|---:|---:|---:|
-| Node starting \`dist/persona-gate.js\` as a main script (against \`-e\`), the loader | 1.8 | 2.0 | 1.9 |
+| Node starting \`dist/persona-gate.cjs\` as a main script (against \`-e\`), the loader | 1.8 | 2.0 | 1.9 |
 | reading \`dist/hook.js\` and its code cache (148 KB), \`node:vm\`, V8 deserializing it (about 3.3) | 6.5 | 6.6 | 6.4 |
 | the bundle's top level (object literals: messages, catalog, gates) | 2.4 | 2.3 | 2.2 |
 | preferences, the terminal check (the first \`fstat\`, about 0.8), stdin, the event parsed, the policy located, the state store opened | 2.2 | 1.8 | 2.4 |

@@ -3,7 +3,7 @@
 // bundle the hook runs, by running real calls.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -35,7 +35,7 @@ const lazyOs = {
 // are compiled as, so that the hook compiles the text it read without copying it into a wrapper.
 const cached = { banner: { js: '(function (exports, require, module, __filename, __dirname) {' }, footer: { js: '\n})' }, plugins: [lazyOs] };
 await Promise.all([
-  build({ ...common, entryPoints: ['src/bin/persona-gate.ts'], outfile: 'dist/persona-gate.js', banner: { js: '#!/usr/bin/env node' } }),
+  build({ ...common, entryPoints: ['src/bin/persona-gate.ts'], outfile: 'dist/persona-gate.cjs', banner: { js: '#!/usr/bin/env node' } }),
   build({ ...common, ...cached, entryPoints: ['src/hook/entry.ts'], outfile: 'dist/hook.js' }),
   build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js' }),
   build({ ...common, ...cached, entryPoints: ['src/policy/validate.ts'], outfile: 'dist/policy-validate.js' }),
@@ -45,6 +45,11 @@ await Promise.all([
   // The MCP client (the SDK), loaded by `persona-gate pin` alone.
   build({ ...common, entryPoints: ['src/mcp/pin.ts'], outfile: 'dist/mcp-pin.js' }),
 ]);
+// The binary is a .cjs file: Node then runs it as CommonJS without looking for the package's
+// "type", which a .js main script costs every call. persona-gate.js is the same file, for the
+// registrations that name it.
+copyFileSync('dist/persona-gate.cjs', 'dist/persona-gate.js');
+chmodSync('dist/persona-gate.cjs', 0o755);
 chmodSync('dist/persona-gate.js', 0o755);
 
 // The code caches: real calls, so that the functions every call runs are compiled into them. Each
@@ -55,7 +60,7 @@ try {
   const pre = (tool_name, tool_input) => JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 'build', tool_name, tool_input, tool_use_id: 'toolu_build', cwd: work });
   const env = { ...process.env, PERSONA_GATE_STATE_DIR: join(work, 'state'), PERSONA_GATE_CONFIG: 'examples/tax-filing.json', PERSONA_GATE_PERSONA: 'coordinator', HOME: work };
   for (const key of ['PERSONA_GATE_STAGE', 'PERSONA_GATE_LOCALE', 'PERSONA_GATE_CONFIG_HOME', 'PERSONA_GATE_WRITE_CODE_CACHE']) delete env[key];
-  const run = (event, bundles, args = []) => execFileSync(process.execPath, ['dist/persona-gate.js', 'hook', ...args], { input: event, env: { ...env, PERSONA_GATE_WRITE_CODE_CACHE: bundles } });
+  const run = (event, bundles, args = []) => execFileSync(process.execPath, ['dist/persona-gate.cjs', 'hook', ...args], { input: event, env: { ...env, PERSONA_GATE_WRITE_CODE_CACHE: bundles } });
   // The first call validates the policy and fills the policy cache; the ordinary calls come after.
   run(pre('mcp__aeat__whoami', {}), 'policy-validate.js');
   run(pre('Bash', { command: 'aeat modelo list --year 2025 && git status --short | head -20' }), 'hook.js,shell.js');

@@ -50,7 +50,7 @@ const bytes = statSync(main).size + statSync(join(dir, session, 'subagents', 'ag
 
 const env = { ...process.env, PERSONA_GATE_STATE_DIR: join(dir, 'state'), HOME: dir };
 for (const key of Object.keys(env)) if (key.startsWith('PERSONA_GATE_') && key !== 'PERSONA_GATE_STATE_DIR') delete env[key];
-const args = ['dist/persona-gate.js', 'replay', main, '--config', 'examples/tax-filing.json', '--persona', 'coordinator', '--json'];
+const args = ['dist/persona-gate.cjs', 'replay', main, '--config', 'examples/tax-filing.json', '--persona', 'coordinator', '--json'];
 const times = [];
 let report;
 for (let r = 0; r < runs; r++) {

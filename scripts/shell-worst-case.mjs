@@ -62,7 +62,7 @@ try {
     const started = process.hrtime.bigint();
     let stdout = '';
     try {
-      stdout = execFileSync(process.execPath, ['dist/persona-gate.js', 'hook'], { input: event, env, maxBuffer: 16 * MiB }).toString();
+      stdout = execFileSync(process.execPath, ['dist/persona-gate.cjs', 'hook'], { input: event, env, maxBuffer: 16 * MiB }).toString();
     } catch (err) {
       stdout = `exit ${err.status}: ${String(err.stderr).slice(0, 80)}`;
     }

@@ -89,7 +89,7 @@ export function builtinToolsOf(include: readonly string[]): { families: Map<stri
     const catalog = BUILTIN_CATALOGS[name];
     if (!catalog) continue;
     for (const [family, level] of Object.entries(catalog.families)) families.set(family, level);
-    for (const [tool, entry] of Object.entries(catalog.tools)) tools.set(tool, entry);
+    for (const [family, level, names] of catalog.tools) for (const tool of names) tools.set(tool, { family, level });
   }
   return { families, tools };
 }

@@ -265,8 +265,26 @@ export function isCommandShape(v: unknown): boolean {
   );
 }
 
+// A large policy has hundreds of families, all checked on every call: plain loops, few calls.
 export function isFamilyShape(v: unknown): boolean {
-  return isObject(v) && onlyKeys(v, ['description', 'level', 'tools']) && optional(v.description, isText) && isLevel(v.level) && optional(v.tools, names);
+  if (!isObject(v)) return false;
+  const keys = Object.keys(v);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
+    if (key !== 'description' && key !== 'level' && key !== 'tools') return false;
+  }
+  const { description, tools } = v;
+  if (!(description === undefined || typeof description === 'string') || !isLevel(v.level)) return false;
+  if (tools === undefined) return true;
+  if (!Array.isArray(tools)) return false;
+  for (let i = 0; i < tools.length; i++) if (!isName(tools[i])) return false;
+  return true;
+}
+
+function isFamiliesShape(v: unknown): boolean {
+  if (!isObject(v)) return false;
+  for (const name in v) if (!isFamilyShape(v[name])) return false;
+  return true;
 }
 
 function isStageShape(v: unknown): boolean {
@@ -297,7 +315,7 @@ export function isPersonaShape(v: unknown): boolean {
 
 const SETTING_SHAPES: Record<SettingName, (v: unknown) => boolean> = {
   include: (v) => Array.isArray(v) && v.every((x) => x === 'claude-code'),
-  families: (v) => isObject(v) && Object.values(v).every(isFamilyShape),
+  families: isFamiliesShape,
   meta_tools: (v) => isObject(v) && Object.values(v).every(isName),
   identity: (v) =>
     isObject(v) &&

@@ -89,7 +89,7 @@ export function openSpanIndex(bytes: Buffer, sha256: string, path: string, core:
     values[name] = value;
   }
   const families = (values.families ?? {}) as Record<string, FamilyDef>;
-  for (const family of Object.keys(families)) familyWithDefaults(families[family]);
+  const familyNames = Object.keys(families);
   const metaTools = (values.meta_tools ?? {}) as Record<string, string>;
   // A setting that shares its name with a family or a meta tool could have been read from there.
   if (own(families, 'meta_tools') !== undefined) return null;
@@ -106,7 +106,10 @@ export function openSpanIndex(bytes: Buffer, sha256: string, path: string, core:
   };
   const builtins = builtinToolsOf(settings.include);
   const familyLevels = builtins.families;
-  for (const family of Object.keys(families)) familyLevels.set(family, families[family]!.level);
+  for (let i = 0; i < familyNames.length; i++) {
+    const family = familyNames[i]!;
+    familyLevels.set(family, familyWithDefaults(families[family]).level);
+  }
 
   let whole: MemoryPolicyIndex | null = null;
   const wholeIndex = () => {

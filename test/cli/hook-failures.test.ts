@@ -164,7 +164,7 @@ describe('hook: failing closed', () => {
 describe('the binary', () => {
   function copyDist() {
     const dir = tempDir();
-    for (const f of ['persona-gate.js', 'hook.js', 'hook.js.cache', 'policy-validate.js', 'shell.js']) {
+    for (const f of ['persona-gate.cjs', 'hook.js', 'hook.js.cache', 'policy-validate.js', 'shell.js']) {
       writeFileSync(join(dir, f), readFileSync(join(__dirname, '..', '..', 'dist', f)));
     }
     return dir;
@@ -174,7 +174,7 @@ describe('the binary', () => {
     const dir = copyDist();
     rmSync(join(dir, 'hook.js'));
     const s = setup();
-    const r = spawnSync(process.execPath, [join(dir, 'persona-gate.js'), 'hook'], { input: preEvent('Read'), env: s.env, encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [join(dir, 'persona-gate.cjs'), 'hook'], { input: preEvent('Read'), env: s.env, encoding: 'utf8' });
     expect(r.status).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/^persona-gate: the hook could not start \(.*ENOENT.*\)\. The call is denied\.\n$/);
@@ -183,13 +183,25 @@ describe('the binary', () => {
   it('blocks another host\'s call with exit 2 when the hosts\' adapters cannot be loaded; Claude Code\'s calls do not need them', () => {
     const dir = copyDist();
     const s = setup();
-    const r = spawnSync(process.execPath, [join(dir, 'persona-gate.js'), 'hook', '--host', 'codex'], { input: preEvent('mcp__aeat__modelo_work_create'), env: { ...s.env, PERSONA_GATE_PERSONA: 'coordinator' }, encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [join(dir, 'persona-gate.cjs'), 'hook', '--host', 'codex'], { input: preEvent('mcp__aeat__modelo_work_create'), env: { ...s.env, PERSONA_GATE_PERSONA: 'coordinator' }, encoding: 'utf8' });
     expect(r.status).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/^persona-gate: the hook could not start \(.*ENOENT.*hosts\.js.*\)\. The call is denied\.\n$/);
-    const own = spawnSync(process.execPath, [join(dir, 'persona-gate.js'), 'hook'], { input: preEvent('mcp__aeat__modelo_work_create'), env: { ...s.env, PERSONA_GATE_PERSONA: 'coordinator' }, encoding: 'utf8' });
+    const own = spawnSync(process.execPath, [join(dir, 'persona-gate.cjs'), 'hook'], { input: preEvent('mcp__aeat__modelo_work_create'), env: { ...s.env, PERSONA_GATE_PERSONA: 'coordinator' }, encoding: 'utf8' });
     expect(own.status).toBe(0);
     expect(JSON.parse(own.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
+  });
+
+  it('persona-gate.js, which registrations made before persona-gate.cjs name, is the same binary and decides the same', () => {
+    const dist = join(__dirname, '..', '..', 'dist');
+    expect(readFileSync(join(dist, 'persona-gate.js'))).toStrictEqual(readFileSync(join(dist, 'persona-gate.cjs')));
+    const s = setup();
+    const answers = ['persona-gate.cjs', 'persona-gate.js'].map((bin) =>
+      spawnSync(process.execPath, [join(dist, bin), 'hook'], { input: preEvent('mcp__aeat__modelo_work_create'), env: { ...s.env, PERSONA_GATE_PERSONA: 'coordinator' }, encoding: 'utf8' }),
+    );
+    for (const r of answers) expect(r.status).toBe(0);
+    expect(JSON.parse(answers[0]!.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
+    expect(answers[1]!.stdout).toBe(answers[0]!.stdout);
   });
 
   it('decides as usual when the code cache is corrupt or missing', () => {
@@ -198,7 +210,7 @@ describe('the binary', () => {
       const dir = copyDist();
       if (cache === null) rmSync(join(dir, 'hook.js.cache'));
       else writeFileSync(join(dir, 'hook.js.cache'), cache);
-      const r = spawnSync(process.execPath, [join(dir, 'persona-gate.js'), 'hook'], { input: preEvent('mcp__aeat__modelo_work_create'), env: { ...s.env, PERSONA_GATE_PERSONA: 'coordinator' }, encoding: 'utf8' });
+      const r = spawnSync(process.execPath, [join(dir, 'persona-gate.cjs'), 'hook'], { input: preEvent('mcp__aeat__modelo_work_create'), env: { ...s.env, PERSONA_GATE_PERSONA: 'coordinator' }, encoding: 'utf8' });
       expect(r.status).toBe(0);
       expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
     }

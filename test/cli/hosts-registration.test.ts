@@ -12,10 +12,10 @@ function project(opts: { installed?: boolean } = {}) {
   mkdirSync(home);
   const bin = join(dir, 'bin');
   mkdirSync(bin);
-  symlinkSync(join(ROOT, 'dist', 'persona-gate.js'), join(bin, 'persona-gate'));
+  symlinkSync(join(ROOT, 'dist', 'persona-gate.cjs'), join(bin, 'persona-gate'));
   if (opts.installed) {
     mkdirSync(join(dir, 'node_modules', '.bin'), { recursive: true });
-    symlinkSync(join(ROOT, 'dist', 'persona-gate.js'), join(dir, 'node_modules', '.bin', 'persona-gate'));
+    symlinkSync(join(ROOT, 'dist', 'persona-gate.cjs'), join(dir, 'node_modules', '.bin', 'persona-gate'));
     writeFileSync(join(dir, 'package.json'), JSON.stringify({ devDependencies: { 'persona-gate': '*' } }));
   }
   const env = cleanEnv({ HOME: home, PATH: `${bin}:${process.env.PATH}`, PERSONA_GATE_STATE_DIR: join(dir, 'state'), CODEX_HOME: join(home, '.codex') });

@@ -306,7 +306,7 @@ describe('hook --host: what the adapters read', () => {
     writeFileSync(join(elsewhere, '.claude', 'persona-gate.json'), JSON.stringify(lax));
     const env = cleanEnv({ PERSONA_GATE_STATE_DIR: join(session, 'state'), HOME: session, PERSONA_GATE_PERSONA: 'modelo-preparer' });
     const event = JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 's', tool_name: 'mcp__aeat__modelo_export', tool_input: {}, tool_use_id: 't', cwd: elsewhere });
-    const r = spawnSync(process.execPath, [join(ROOT, 'dist', 'persona-gate.js'), 'hook', '--host', 'codex'], { input: event, env, cwd: session, encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [join(ROOT, 'dist', 'persona-gate.cjs'), 'hook', '--host', 'codex'], { input: event, env, cwd: session, encoding: 'utf8' });
     expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecisionReason).toContain('owned by the verifier persona');
   });
 

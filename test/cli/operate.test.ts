@@ -22,7 +22,7 @@ function project(settings?: string) {
 function installInProject(dir: string): void {
   mkdirSync(join(dir, 'node_modules', '.bin'), { recursive: true });
   symlinkSync(ROOT, join(dir, 'node_modules', 'persona-gate'));
-  symlinkSync(join('..', 'persona-gate', 'dist', 'persona-gate.js'), join(dir, 'node_modules', '.bin', 'persona-gate'));
+  symlinkSync(join('..', 'persona-gate', 'dist', 'persona-gate.cjs'), join(dir, 'node_modules', '.bin', 'persona-gate'));
 }
 
 /** Runs a registered hook command the way Claude Code does: through the shell, with $CLAUDE_PROJECT_DIR set, from any directory. */
@@ -284,7 +284,7 @@ describe('init --hardened', () => {
     expect(r.code).toBe(0);
     expect(existsSync(p.projectSettings)).toBe(false);
     const settings = JSON.parse(readFileSync(p.userSettings, 'utf8'));
-    const command = `node ${JSON.stringify(join(ROOT, 'dist', 'persona-gate.js'))} hook`;
+    const command = `node ${JSON.stringify(join(ROOT, 'dist', 'persona-gate.cjs'))} hook`;
     for (const event of ['PreToolUse', 'PostToolUse', 'SessionStart']) expect(settings.hooks[event][0].hooks).toEqual([{ type: 'command', command, timeout: 10, onFailure: 'block' }]);
     expect(settings.sandbox).toMatchObject({ enabled: true, failIfUnavailable: true, allowUnsandboxedCommands: false });
     const guarded = [join(p.home, 'state'), p.policyPath, p.userSettings, p.projectSettings, join(p.dir, '.claude', 'settings.local.json'), join(p.home, 'prefs', 'config.json'), ROOT];

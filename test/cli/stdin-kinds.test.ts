@@ -164,7 +164,7 @@ describe.each(runtimes)('hook stdin on $name', (runtime) => {
     for (const f of readdirSync(join(BIN, '..'))) copyFileSync(join(BIN, '..', f), join(dist, f));
   }, 300_000);
   afterAll(() => rmSync(dist, { recursive: true, force: true }));
-  const hook = () => [node, join(dist, 'persona-gate.js'), 'hook'];
+  const hook = () => [node, join(dist, 'persona-gate.cjs'), 'hook'];
 
   it('answers with the event on a socket that the host ends', async () => {
     expectDeny(await viaSocket(hook(), setup().env, EVENT));

@@ -81,7 +81,7 @@ function policyWithBuilder(): string {
 const POLICY_TEXT = policyWithBuilder();
 
 function registration(pkg: string): string {
-  const entry = { type: 'command', command: `node "${pkg}/dist/persona-gate.js" hook`, timeout: 10, onFailure: 'block' };
+  const entry = { type: 'command', command: `node "${pkg}/dist/persona-gate.cjs" hook`, timeout: 10, onFailure: 'block' };
   return `${JSON.stringify({ hooks: { PreToolUse: [{ matcher: '*', hooks: [entry] }], PostToolUse: [{ matcher: '*', hooks: [entry] }] } }, null, 2)}\n`;
 }
 
@@ -113,7 +113,7 @@ function makeWorld(opts: WorldOptions = {}): World {
 
   installPackage(pkg);
   mkdirSync(join(prefix, 'bin'), { recursive: true });
-  symlinkSync(join(pkg, 'dist', 'persona-gate.js'), join(prefix, 'bin', 'persona-gate'));
+  symlinkSync(join(pkg, 'dist', 'persona-gate.cjs'), join(prefix, 'bin', 'persona-gate'));
 
   // The project: its policy and hook registrations, some sources, and an attacker's payloads.
   write(join(project, '.claude', 'persona-gate.json'), POLICY_TEXT);
@@ -280,7 +280,7 @@ async function sendHook(w: World, mode: Mode, tool: string, input: Record<string
   const toolUseId = `toolu_tamper_${++nextId}`;
   const event = { hook_event_name: 'PreToolUse', session_id: SESSION, tool_name: tool, tool_input: input, tool_use_id: toolUseId, cwd: w.project };
   const env = { ...w.hookEnv, PERSONA_GATE_PERSONA: mode === 'persona' ? PERSONA : '' };
-  const r = await run(process.execPath, [join(w.pkg, 'dist', 'persona-gate.js'), ...args], { cwd: w.project, env, input: JSON.stringify(event) });
+  const r = await run(process.execPath, [join(w.pkg, 'dist', 'persona-gate.cjs'), ...args], { cwd: w.project, env, input: JSON.stringify(event) });
   const receipt = receiptFor(w, toolUseId);
   if (r.code === 2) return { verdict: 'deny', status: receipt?.status ?? null, reason: r.stderr.trim() };
   if (r.code !== 0) return { verdict: `hook exit ${r.code}`, status: null, reason: r.stderr.trim() };
@@ -445,6 +445,7 @@ const ROUTES: Route[] = [
   // persona-gate's own installation: the package root.
   { name: 'rm -rf <package>/dist', steps: (w) => [bash(`rm -rf ${w.pkg}/dist`)] },
   { name: 'rm -rf <package>', steps: (w) => [bash(`rm -rf ${w.pkg}`)] },
+  { name: 'cp stub.js <package>/dist/persona-gate.cjs', steps: (w) => [bash(`cp stub.js ${w.pkg}/dist/persona-gate.cjs`)] },
   { name: 'cp stub.js <package>/dist/persona-gate.js', steps: (w) => [bash(`cp stub.js ${w.pkg}/dist/persona-gate.js`)] },
   { name: 'echo {} > <package>/hooks/hooks.json', steps: (w) => [bash(`echo {} > ${w.pkg}/hooks/hooks.json`)] },
   { name: 'rm <package>/hooks/hooks.json', steps: (w) => [bash(`rm ${w.pkg}/hooks/hooks.json`)] },

@@ -187,7 +187,7 @@ describeConfined('persona-gate inside the real Gemini CLI (hook --host gemini)',
   }, 120_000);
 
   it('blocks when the hook cannot tell which host it serves: exit 2 with the reason on stderr', async () => {
-    const p = project({ hookCommand: `node ${JSON.stringify(join(ROOT, 'dist', 'persona-gate.js'))} hook --host no-such-host` });
+    const p = project({ hookCommand: `node ${JSON.stringify(join(ROOT, 'dist', 'persona-gate.cjs'))} hook --host no-such-host` });
     const { results } = await run(p, [call('mcp_aeat_modelo_list')]);
     expect(p.executed()).toEqual([]);
     expect(results[0]!.response.error).toMatch(/^Tool execution blocked: .*--host/s);

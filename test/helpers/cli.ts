@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach } from 'vitest';
 import { ROOT } from './policy';
 
-export const BIN = join(ROOT, 'dist', 'persona-gate.js');
+export const BIN = join(ROOT, 'dist', 'persona-gate.cjs');
 
 export interface Ran {
   stdout: string;

@@ -23,9 +23,9 @@ const harmless = (level: string | undefined) => level === 'none' || level === 'r
 const safeKeys = new Set(Object.entries(commands).filter(([k, c]) => harmless(c.level ?? familyLevel(k)) || policy.identity.switches.includes(k)).map(([k]) => k));
 const safeTools = new Set([
   ...Object.entries(commands).filter(([k]) => safeKeys.has(k)).flatMap(([, c]) => c.tools ?? []),
-  ...Object.entries(CLAUDE_CODE_CATALOG.tools).filter(([, t]) => harmless(t.level)).map(([name]) => name),
+  ...CLAUDE_CODE_CATALOG.tools.filter(([, level]) => harmless(level)).flatMap(([, , names]) => names),
 ]);
-const knownTools = [...Object.values(commands).flatMap((c) => c.tools ?? []), ...Object.keys(CLAUDE_CODE_CATALOG.tools), 'mcp__aeat__execute'];
+const knownTools = [...Object.values(commands).flatMap((c) => c.tools ?? []), ...CLAUDE_CODE_CATALOG.tools.flatMap(([, , names]) => names), 'mcp__aeat__execute'];
 
 const mutate = (s: string) =>
   fc.constantFrom(s.toUpperCase(), s.toLowerCase(), `${s} `, `${s}\u200b`, s.replace('o', '\u043e'), s.replace('_', '-'), s.slice(0, -1), `${s}x`, `\u0000${s}`);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { en, messagesFor } from '../../src/core/messages';
+import { en, messagesFor, type Messages } from '../../src/core/messages';
 
 const es = messagesFor('es');
 
@@ -11,11 +11,19 @@ describe('messages', () => {
   it('gives a different, non-empty Spanish text for every refusal', () => {
     // one-element arrays stand in for both strings and lists
     const args = [['a'], ['b'], ['c'], ['d'], ['e']];
-    for (const key of Object.keys(en) as (keyof typeof en)[]) {
+    for (const key of Object.keys(en) as (keyof Messages)[]) {
       const english = (en[key] as (...a: unknown[]) => string)(...args);
       const spanish = (es[key] as (...a: unknown[]) => string)(...args);
       expect(spanish.length).toBeGreaterThan(0);
       if (!['dispatchStage'].includes(key)) expect(spanish, key).not.toBe(english);
+    }
+  });
+
+  it('are tables without a prototype: no message is inherited, and __proto__ is not one of them', () => {
+    for (const table of [en, es]) {
+      expect(Object.getPrototypeOf(table)).toBeNull();
+      expect(Object.keys(table)).not.toContain('__proto__');
+      expect('toString' in table).toBe(false);
     }
   });
 

@@ -193,7 +193,7 @@ export function writableByMe(path: string): boolean {
   }
 }
 
-/** The package root of the script a hook command runs (…/dist/persona-gate.js → …), when it is one. */
+/** The package root of the script a hook command runs (…/dist/persona-gate.cjs → …), when it is one. */
 export function installRootOf(target: string): string {
   return /[\\/]dist[\\/][^\\/]+\.c?js$/.test(target) ? dirname(dirname(target)) : dirname(target);
 }

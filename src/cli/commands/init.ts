@@ -19,7 +19,7 @@ export function packageRoot(): string {
 
 /** The absolute command of this installation: machine-specific, for a user-level registration (`init --hardened`). */
 export function defaultHookCommand(): string {
-  return `node ${JSON.stringify(join(packageRoot(), 'dist', 'persona-gate.js'))} hook`;
+  return `node ${JSON.stringify(join(packageRoot(), 'dist', 'persona-gate.cjs'))} hook`;
 }
 
 /** A project install, reached through the project directory Claude Code gives every hook: the same on every clone and in CI. */

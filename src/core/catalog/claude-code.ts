@@ -7,16 +7,14 @@ export interface BuiltinTool {
 
 export interface BuiltinCatalog {
   families: Record<string, Level>;
-  tools: Record<string, BuiltinTool>;
-}
-
-function tools(family: string, level: Level, names: string[]): Record<string, BuiltinTool> {
-  return Object.fromEntries(names.map((name) => [name, { family, level }]));
+  /** The tools of each family, with their level (a family's tools need not all have its level). */
+  tools: readonly (readonly [family: string, level: Level, names: readonly string[]])[];
 }
 
 /**
  * Claude Code's own tools mapped into families. A family's level is the highest level any of
- * its tools has; `session` tools are `none` except the ones that write files.
+ * its tools has; `session` tools are `none` except the ones that write files. (Lists, not one
+ * object per tool: every call makes its tool table from them.)
  */
 export const CLAUDE_CODE_CATALOG: BuiltinCatalog = {
   families: {
@@ -27,30 +25,34 @@ export const CLAUDE_CODE_CATALOG: BuiltinCatalog = {
     agents: 'none',
     session: 'workspace_write',
   },
-  tools: {
-    ...tools('file_read', 'read_only', ['Read', 'Glob', 'Grep', 'LS', 'NotebookRead']),
-    ...tools('file_write', 'workspace_write', ['Edit', 'MultiEdit', 'Write', 'NotebookEdit']),
-    ...tools('shell', 'process_exec', ['Bash', 'PowerShell', 'BashOutput', 'KillShell', 'TaskStop']),
-    ...tools('web', 'network', ['WebFetch', 'WebSearch']),
-    ...tools('agents', 'none', ['Agent', 'Task', 'SendMessage']),
-    ...tools('session', 'none', [
-      'TodoWrite',
-      'TaskCreate',
-      'TaskGet',
-      'TaskList',
-      'TaskUpdate',
-      'TaskOutput',
-      'ExitPlanMode',
-      'AskUserQuestion',
-      'Skill',
-      'CronCreate',
-      'CronDelete',
-      'CronList',
-      'ScheduleWakeup',
-      'ToolSearch',
-    ]),
-    ...tools('session', 'workspace_write', ['EnterWorktree', 'ExitWorktree']),
-  },
+  tools: [
+    ['file_read', 'read_only', ['Read', 'Glob', 'Grep', 'LS', 'NotebookRead']],
+    ['file_write', 'workspace_write', ['Edit', 'MultiEdit', 'Write', 'NotebookEdit']],
+    ['shell', 'process_exec', ['Bash', 'PowerShell', 'BashOutput', 'KillShell', 'TaskStop']],
+    ['web', 'network', ['WebFetch', 'WebSearch']],
+    ['agents', 'none', ['Agent', 'Task', 'SendMessage']],
+    [
+      'session',
+      'none',
+      [
+        'TodoWrite',
+        'TaskCreate',
+        'TaskGet',
+        'TaskList',
+        'TaskUpdate',
+        'TaskOutput',
+        'ExitPlanMode',
+        'AskUserQuestion',
+        'Skill',
+        'CronCreate',
+        'CronDelete',
+        'CronList',
+        'ScheduleWakeup',
+        'ToolSearch',
+      ],
+    ],
+    ['session', 'workspace_write', ['EnterWorktree', 'ExitWorktree']],
+  ],
 };
 
 export const BUILTIN_CATALOGS: Record<string, BuiltinCatalog> = {

@@ -15,7 +15,7 @@ import { jsonLines, logLines } from '../../helpers/log-lines';
  * port relayed into its namespace.
  */
 
-export const HOOK = join(ROOT, 'dist', 'persona-gate.js');
+export const HOOK = join(ROOT, 'dist', 'persona-gate.cjs');
 const MCP_SERVER = join(ROOT, 'test', 'e2e', 'support', 'mcp-server.mjs');
 
 export interface CodexProject {

@@ -16,7 +16,7 @@ import type { ToolUse } from './model-server';
  * (loopback-only.ts): the namespace's 127.0.0.1:MODEL_PORT is relayed to the model's Unix socket.
  */
 
-export const HOOK = join(ROOT, 'dist', 'persona-gate.js');
+export const HOOK = join(ROOT, 'dist', 'persona-gate.cjs');
 export const HOOK_COMMAND = `node ${JSON.stringify(HOOK)} hook --host gemini`;
 
 export interface GeminiProject {

@@ -6,7 +6,7 @@ import { hostCli } from '../../helpers/host-cli';
 import { runConfined, type ConfinedRun } from './loopback-only';
 import { jsonLines } from '../../helpers/log-lines';
 
-export const HOOK = join(ROOT, 'dist', 'persona-gate.js');
+export const HOOK = join(ROOT, 'dist', 'persona-gate.cjs');
 
 export interface Project {
   dir: string;

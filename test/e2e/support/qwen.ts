@@ -14,7 +14,7 @@ import { runConfined, type ConfinedRun } from './loopback-only';
  * but loopback (loopback-only.ts).
  */
 
-export const HOOK = join(ROOT, 'dist', 'persona-gate.js');
+export const HOOK = join(ROOT, 'dist', 'persona-gate.cjs');
 const MCP_SERVER = join(ROOT, 'test', 'e2e', 'support', 'mcp-server.mjs');
 
 /** The hook events Qwen Code fires around a tool call and at the start of a session. */
