@@ -6,6 +6,11 @@ import type { Level } from '../core/levels';
  * runner, anything unknown — is `process_exec` and opaque: the gate cannot read what it will run.
  */
 
+// The tables of names below are prototype-less dictionaries (`__proto__: null`; TypeScript types
+// it as a member, hence `as never`): no program is found in one by an inherited name (`toString`,
+// `constructor` …), and V8 makes each in one step where a literal of many members costs the hook a
+// new shape per member.
+
 /** Shell builtins and programs that change no file and reach no network: level `none`. */
 export const BUILTINS: readonly string[] = [
   ':', 'true', 'false', 'echo', 'printf', 'test', '[', 'cd', 'pushd', 'popd', 'dirs', 'pwd', 'export', 'unset',
@@ -50,6 +55,7 @@ export type WriterRule = 'remove' | 'write' | 'copy' | 'move' | 'link' | 'mode' 
 
 /** Programs that change files in the workspace: level `workspace_write`. */
 export const WRITERS: Readonly<Record<string, WriterRule>> = {
+  __proto__: null as never,
   tee: 'write',
   touch: 'write',
   truncate: 'write',
@@ -120,6 +126,7 @@ export const WRITERS: Readonly<Record<string, WriterRule>> = {
 
 /** Network programs: level `network`. Those marked opaque also run code the gate cannot read. */
 export const NETWORK: Readonly<Record<string, { opaque?: string }>> = {
+  __proto__: null as never,
   curl: {},
   wget: {},
   scp: {},
@@ -164,6 +171,7 @@ export const GIT_REWRITES_TRACKED = ['checkout', 'switch', 'reset', 'merge', 'pu
 
 /** Package managers: these subcommands reach the network (and run the packages' install scripts). */
 export const PACKAGE_MANAGERS: Readonly<Record<string, readonly string[]>> = {
+  __proto__: null as never,
   npm: ['install', 'i', 'ci', 'add', 'update', 'up', 'upgrade', 'publish', 'unpublish', 'login', 'adduser', 'outdated', 'view', 'info', 'search', 'audit', 'dist-tag', 'deprecate', 'owner', 'pack'],
   pnpm: ['install', 'i', 'add', 'update', 'up', 'publish', 'outdated', 'view', 'info', 'audit'],
   yarn: ['install', 'add', 'upgrade', 'up', 'publish', 'info', 'outdated', 'npm'],
@@ -204,6 +212,7 @@ export interface WrapperSpec {
 }
 
 export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
+  __proto__: null as never,
   sudo: { valueOptions: ['-u', '-g', '-C', '-h', '-p', '-D', '-r', '-t', '-U', '-T', '--user', '--group', '--chdir', '--prompt', '--host', '--role', '--type', '--other-user', '--close-from', '--command-timeout'], shellWithoutCommand: true, chdirOptions: ['-D', '--chdir'] },
   doas: { valueOptions: ['-u', '-C'], shellWithoutCommand: true },
   pkexec: { valueOptions: ['--user'] },
@@ -249,6 +258,7 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
 
 /** `npm exec CMD`, `uv run CMD`, …: subcommands that run the program named after them. */
 export const RUNNER_SUBCOMMANDS: Readonly<Record<string, readonly string[]>> = {
+  __proto__: null as never,
   npm: ['exec', 'x'],
   pnpm: ['exec', 'dlx'],
   yarn: ['exec', 'dlx'],

@@ -729,6 +729,7 @@ function workingDirectories(invocations: readonly Invocation[]): string[] | null
 
 /** persona-gate subcommands that change nothing. */
 const READ_ONLY_SUBCOMMANDS: Record<string, string[] | true> = {
+  __proto__: null as never,
   explain: true,
   list: true,
   validate: true,

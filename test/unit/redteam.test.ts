@@ -283,3 +283,17 @@ describe('regressions: ordinary developer commands let through', () => {
     expect(judge(line).verdict).toBe('abstain');
   });
 });
+
+describe('a program named like a member every object inherits is an unknown program', () => {
+  // `toString`, `constructor` … are no writer, network program, package manager, wrapper or runner:
+  // an executable of that name (on PATH, or a script the persona wrote) runs code the gate cannot read.
+  const inherited = Object.getOwnPropertyNames(Object.prototype);
+  it.each(inherited.flatMap((name) => [[name], [`${name} x y`], [`sudo ${name}`], [`env ${name} x`]]))('%j', (line) => {
+    const r = reading(line);
+    expect(r.level).toBe('process_exec');
+    expect(r.opaque.length).toBeGreaterThan(0);
+  });
+  it.each(inherited)('persona-gate %s is a subcommand it does not know, taken as one that changes its state', (name) => {
+    expect(reading(`persona-gate ${name}`).gateCommands).toEqual(reading('persona-gate no-such-subcommand').gateCommands.map((c) => c.replace('no-such-subcommand', name)));
+  });
+});
