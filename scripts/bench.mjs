@@ -297,27 +297,31 @@ runs, so read a ratio near a limit as "at the limit", and run the bench twice.
 
 Counted in instructions (valgrind \`--tool=callgrind\`, user space, one run each; repeatable within
 about 0.4 million, which wall times under load are not), by builds that end the process after each
-step, in millions of instructions beyond bare \`node -e 0\` (77.6 million; V8's random hash seed,
+step, in millions of instructions beyond bare \`node -e 0\` (77.7 million; V8's random hash seed,
 which varies by some millions from run to run, is left out of every count). Measured 2026-11-30,
 Node 20: an ordinary MCP call on the example policy, the same on the large policy, and the Bash
 call (example policy). About 0.2 ms of wall time per million here.
 
 | step | example | large | Bash |
 |---|---:|---:|---:|
-| Node starting \`dist/persona-gate.cjs\` as a main script (against \`-e\`), the loader | 1.8 | 2.0 | 1.9 |
-| reading \`dist/hook.js\` and its code cache (148 KB), \`node:vm\`, V8 deserializing it (about 3.3) | 6.5 | 6.6 | 6.4 |
-| the bundle's top level (object literals: messages, catalog, gates) | 2.4 | 2.3 | 2.2 |
-| preferences, the terminal check (the first \`fstat\`, about 0.8), stdin, the event parsed, the policy located, the state store opened | 2.2 | 1.8 | 2.4 |
-| the policy: its bytes, the validated copy compared, the settings read from their positions | 3.6 | 11.0 | 3.5 |
-| the decision and the state transaction (for Bash: the shell reader's bundle, about 4.5, and reading the line, about 4) | 1.9 | 2.4 | 9.4 |
-| the receipt, the answer, exit | 0.4 | 0.7 | 0.7 |
-| total | 18.7 | 26.7 | 26.4 |
+| Node starting \`dist/persona-gate.cjs\` as a main script (against \`-e\`), the loader | 0.8 | 0.8 | 0.8 |
+| reading \`dist/hook.js\` and its code cache (148 KB), \`node:vm\`, V8 deserializing it (about 3.8) | 6.4 | 6.5 | 6.4 |
+| the bundle's top level | 1.2 | 1.2 | 1.3 |
+| preferences, the terminal check (the first \`fstat\`, about 0.7), stdin, the event parsed, the policy located, the state store opened | 2.4 | 2.2 | 2.8 |
+| the policy: its bytes, the validated copy compared, the settings read from their positions | 3.2 | 8.7 | 2.7 |
+| the decision and the state transaction (for Bash: the shell reader's bundle, about 3.8, and reading the line, about 4.6) | 2.1 | 2.0 | 8.8 |
+| the receipt, the answer, exit | 0.1 | 0.7 | 0.6 |
+| total | 16.2 | 22.1 | 23.4 |
 
-About 9 of every call's millions are V8 compiling Node's own functions on their first call (the
-CommonJS loader's, \`fs\`'s, \`node:vm\`'s, \`Buffer\`'s), which no code cache of ours covers. On
-the large policy the policy step is mostly proportional to its size: the validated copy (220 KB)
-read and compared, one pass of a regular expression over the bytes for the settings' members,
-native searches for later members of the names read, and the 200 families read and checked.
+About 7 of every call's millions are V8 compiling Node's own functions on their first call (the
+CommonJS loader's, \`fs\`'s, \`node:vm\`'s, \`Buffer\`'s, the \`Stats\` class), which no code cache
+of ours covers. On the large policy the policy step is mostly proportional to its size: the
+validated copy (220 KB) read and compared, the bytes made a string and one pass of a regular
+expression over it for the settings' members (about 3, the price of never trusting a recorded
+position), native searches for later members of the names read, and the 200 families parsed and
+checked (about 2.5: each family is a new property of the object JSON.parse builds). For Bash, the
+shell reader's bundle (102 KB of code cache) and its first run: the line lexed and read by code
+that runs for the first time in the process.
 `;
 mkdirSync(join(root, 'docs'), { recursive: true });
 writeFileSync(join(root, 'docs', 'performance.md'), report);
