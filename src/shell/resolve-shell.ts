@@ -6,7 +6,7 @@ import { subjectForCommand, type Subject } from '../core/resolve';
 import { isAbsoluteOrHome, type PathEffect } from '../core/types';
 import { baseName, readCommandLine, type Invocation } from './commands';
 import { decodeAnsiC, type Word } from './lex';
-import { BUILTINS, GIT_NETWORK, GIT_READ, GIT_REWRITES_TRACKED, GIT_WRITE, NETWORK, PACKAGE_MANAGERS, READERS, RUNTIME_VARIABLES, WRITERS, type WriterRule } from './programs';
+import { BUILTINS, GIT_NETWORK, GIT_READ, GIT_REWRITES_TRACKED, GIT_WRITE, NETWORK, PACKAGE_MANAGERS, READERS, READS_WHATEVER_ARGUMENTS, RUNTIME_VARIABLES, WRITERS, type WriterRule } from './programs';
 
 /**
  * SPEC §3 step 3 and §9 items 1–5 for Bash and PowerShell: every program a command line may run,
@@ -16,6 +16,7 @@ import { BUILTINS, GIT_NETWORK, GIT_READ, GIT_REWRITES_TRACKED, GIT_WRITE, NETWO
 
 const BUILTIN_SET = new Set(BUILTINS);
 const READER_SET = new Set(READERS);
+const COMPLETED_READERS = new Set(READS_WHATEVER_ARGUMENTS);
 const GIT_READ_SET = new Set(GIT_READ);
 const GIT_WRITE_SET = new Set(GIT_WRITE);
 const GIT_NETWORK_SET = new Set(GIT_NETWORK);
@@ -267,12 +268,23 @@ function tarClass(args: readonly Word[]): Classified {
     else if (args[k + 1]) archives.push(args[k + 1]!);
   }
   if (/x/.test(mode)) {
+    // -P keeps the members' absolute and ../ names: they are written wherever they point
+    if (/P/.test(mode) || hasLong(args, '--absolute-names')) return { level: 'process_exec', kind: 'exec', opaque: 'tar -P extracts members to the absolute or ../ paths they name', effects: [] };
     const into = dirs.length > 0 ? dirs : [word('.')];
     return { level: 'workspace_write', kind: 'writer', effects: into.map((path) => ({ path, effect: 'destroy' as const })) };
   }
   if (/[cruA]/.test(mode) || longValues(args, '--index-file').length > 0) {
     if (/f/.test(first) && !first.startsWith('-') && args[1]) archives.push(args[1]);
-    return { level: 'workspace_write', kind: 'writer', effects: archives.map((path) => ({ path, effect: 'write' as const })) };
+    const effects: Classified['effects'] = archives.map((path) => ({ path, effect: 'write' as const }));
+    if (hasLong(args, '--remove-files')) {
+      // the files archived are removed: every word that is not an option may be one of them
+      // (the archive's name included); names read from a list, or relative to -C, are not in the line
+      if (dirs.length > 0 || hasFlag(args, /^-[a-zA-Z]*T/) || hasLong(args, '--files-from')) {
+        return { level: 'process_exec', kind: 'exec', opaque: 'tar --remove-files removes files named in a list or under another directory', effects: [] };
+      }
+      for (let k = 0; k < args.length; k++) if (!args[k]!.text.startsWith('-') && !(k === 0 && first !== '')) effects.push({ path: args[k]!, effect: 'destroy' });
+    }
+    return { level: 'workspace_write', kind: 'writer', effects };
   }
   return { level: 'read_only', kind: 'reader', effects: [] };
 }
@@ -313,6 +325,8 @@ function writerClass(name: string, rule: WriterRule, args: readonly Word[]): Cla
       if (name === 'tar') return tarClass(args);
       if (name === 'unzip') {
         if (hasFlag(args, /^-[a-zA-Z]*[lvtZ]/)) return { level: 'read_only', kind: 'reader', effects: [] };
+        // -: keeps the members' ../ names: they are written wherever they point
+        if (hasFlag(args, /^-[^-]*:/)) return { level: 'process_exec', kind: 'exec', opaque: 'unzip -: extracts members to the ../ paths they name', effects: [] };
         const into = optionValues(args, ['-d'], []);
         return writer((into.length > 0 ? into : [word('.')]).map((path) => ({ path, effect: 'destroy' })));
       }
@@ -323,7 +337,10 @@ function writerClass(name: string, rule: WriterRule, args: readonly Word[]): Cla
         if (ops.length > 0 && optionValues(args, ['-i'], ['--input']).length === 0) return writer([{ path: ops[0]!, effect: 'write' }]);
         return writer((optionValues(args, ['-d'], ['--directory']).concat(word('.'))).map((path) => ({ path, effect: 'destroy' })));
       }
-      return writer([{ path: word('.'), effect: 'destroy' }]);
+      if (name === '7z' && hasFlag(args, /^-spf/)) return { level: 'process_exec', kind: 'exec', opaque: '7z -spf extracts members to the absolute paths they name', effects: [] };
+      // 7z extracts into the current directory, or into -oDIR
+      const into = name === '7z' ? args.filter((w) => w.text.startsWith('-o') && w.text.length > 2).map((w) => word(w.text.slice(2), w)) : [];
+      return writer([word('.'), ...into].map((path) => ({ path, effect: 'destroy' as const })));
     }
     case 'pack':
       if (name === 'split' && hasLong(args, '--filter')) return { level: 'process_exec', kind: 'exec', opaque: 'split --filter runs a command', effects: [] };
@@ -1121,6 +1138,10 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent): ShellReadin
     }
     if (powershell && inv.args.some((w) => w.text === '{' || w.text.startsWith('{')) && classified.opaque === undefined) {
       classified = { ...classified, level: 'process_exec', kind: 'exec', opaque: `${inv.name} takes a script block` };
+    }
+    // `… | xargs rm`: what the program is handed at run time is not in the line
+    if (inv.completed && classified.opaque === undefined && !COMPLETED_READERS.has(inv.name)) {
+      classified = { ...classified, level: 'process_exec', kind: 'exec', opaque: `xargs runs ${inv.name} with arguments it reads at run time` };
     }
     invocations.push({ program: inv.name, args: inv.args.map((w) => w.text), level: classified.level, kind: classified.kind, ...(classified.opaque ? { opaque: classified.opaque } : {}) });
     raise(classified.level);

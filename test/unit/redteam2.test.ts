@@ -151,3 +151,66 @@ describe('regressions: a read that does not run does not confirm', () => {
     expect(readShellCall(taxIndex(), pre('Bash', { command: line }))!.confirmsIdentity).toBe(false);
   });
 });
+
+// ─── Gate 0, third pass: what xargs hands a program at run time, files tar removes, archives that
+// name paths outside the directory they are extracted into ───
+
+const reading = (line: string) => readShellCall(taxIndex(), pre('Bash', { command: line }))!;
+
+/** [line, setup, guarded file that changes, ceiling of the persona that runs it]. */
+const RUNTIME_TARGETS: [string, string, string, 'network' | 'workspace_write'][] = [
+  // the paths xargs appends are read from stdin: the line is opaque, and a guarded path is named in it
+  ['echo .claude/settings.json | xargs rm', '', 'settings.json', 'network'],
+  ['echo .claude/settings.json | xargs cp /dev/null', '', 'settings.json', 'network'],
+  ['echo .claude/settings.json | xargs truncate -s 0', '', 'settings.json', 'network'],
+  ['echo -o .claude/settings.json x | xargs sort', 'echo x > x', 'settings.json', 'network'],
+  // nothing guarded is named: opaque, so above a workspace_write ceiling
+  ['xargs rm < list', 'echo .claude/settings.json > list', 'settings.json', 'workspace_write'],
+  ['xargs -a list rm', 'echo .claude/settings.json > list', 'settings.json', 'workspace_write'],
+  ['xargs -0 rm < list', "printf '.claude/settings.json\\0' > list", 'settings.json', 'workspace_write'],
+  // tar removes what it archived
+  ['tar --remove-files -cf out.tar .claude/settings.json', '', 'settings.json', 'network'],
+  ['tar -cf out.tar --remove .claude/settings.json', '', 'settings.json', 'network'],
+  ['tar --remove-files -cf out.tar -T list', 'echo .claude/settings.json > list', 'settings.json', 'workspace_write'],
+  ['tar --remove-files -C .claude -cf out.tar settings.json', '', 'settings.json', 'workspace_write'],
+  // -P writes a member to the absolute path it names, whatever -C says
+  ['mkdir -p out && tar -xPf a.tar -C out', 'echo x > x && tar -cPf a.tar --transform "s,^$PWD/x,$PWD/.claude/settings.json," "$PWD/x"', 'settings.json', 'workspace_write'],
+  ['mkdir -p out && tar -x --absolute-names -f a.tar -C out', 'echo x > x && tar -cPf a.tar --transform "s,^$PWD/x,$PWD/.claude/settings.json," "$PWD/x"', 'settings.json', 'workspace_write'],
+];
+
+describe('regressions: targets a line names only at run time, and the line is refused', () => {
+  it.each(RUNTIME_TARGETS)('%j', (line, setup, file, ceiling) => {
+    const tree = projectTree(setup);
+    const d = judge(line, ceiling, { cwd: tree.project, isProtected: tree.isProtected });
+    expect(changedBy(tree, line)).toContain(file);
+    expect(d.verdict).toBe('deny');
+  });
+
+  it('7z extracts into -oDIR as well as the current directory', () => {
+    expect(reading('7z x a.7z -o/srv/out -y').effects.filter((e) => e.effect === 'destroy').map((e) => e.path)).toEqual(['.', '/srv/out']);
+  });
+
+  it.each([
+    ['unzip -: a.zip -d out', 'unzip -: extracts members to the ../ paths they name'],
+    ['unzip -o -: a.zip', 'unzip -: extracts members to the ../ paths they name'],
+    ['7z x -spf a.7z', '7z -spf extracts members to the absolute paths they name'],
+    ['find . -name "*.tmp" | xargs rm', 'xargs runs rm with arguments it reads at run time'],
+  ])('%j runs code the gate cannot read', (line, why) => {
+    const r = reading(line);
+    expect(r.level).toBe('process_exec');
+    expect(r.opaque).toContain(why);
+  });
+
+  it.each([
+    ['find . -name "*.ts" | xargs grep -l TODO', 'read_only'],
+    ['ls | xargs wc -l', 'read_only'],
+    ['git ls-files | xargs cat', 'read_only'],
+    ['tar -cf out.tar src', 'workspace_write'],
+    ['tar -xf a.tar -C out', 'workspace_write'],
+    ['unzip a.zip -d out', 'workspace_write'],
+  ])('%j is still read as it was', (line, level) => {
+    const r = reading(line);
+    expect(r.level).toBe(level);
+    expect(r.opaque).toEqual([]);
+  });
+});
