@@ -3,7 +3,7 @@
 // bundle the hook runs, by running real calls.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -49,6 +49,10 @@ await Promise.all([
 // "type", which a .js main script costs every call. persona-gate.js is the same file, for the
 // registrations that name it.
 copyFileSync('dist/persona-gate.cjs', 'dist/persona-gate.js');
+// …and is CommonJS whatever a package.json above the installation says: Node takes a .js file's
+// module type from the nearest package.json, and one saying "module" would make the hook crash
+// (exit 1, which lets the call through) where the package's own is not the nearest.
+writeFileSync('dist/package.json', '{ "type": "commonjs" }\n');
 chmodSync('dist/persona-gate.cjs', 0o755);
 chmodSync('dist/persona-gate.js', 0o755);
 

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { en } from '../../src/core/messages';
@@ -202,6 +202,21 @@ describe('the binary', () => {
     for (const r of answers) expect(r.status).toBe(0);
     expect(JSON.parse(answers[0]!.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
     expect(answers[1]!.stdout).toBe(answers[0]!.stdout);
+  });
+
+  it('persona-gate.js stays CommonJS under a package.json above it that says "type": "module"', () => {
+    // An installation of dist/ alone, whose nearest package.json is not persona-gate's own.
+    const root = tempDir();
+    const dist = join(root, 'pkg', 'dist');
+    cpSync(join(__dirname, '..', '..', 'dist'), dist, { recursive: true });
+    writeFileSync(join(root, 'package.json'), '{"type":"module"}\n');
+    writeFileSync(join(root, 'pkg', 'package.json'), '{"type":"module"}\n');
+    const s = setup();
+    for (const bin of ['persona-gate.js', 'persona-gate.cjs']) {
+      const r = spawnSync(process.execPath, [join(dist, bin), 'hook'], { input: preEvent('mcp__aeat__modelo_work_create'), env: { ...s.env, PERSONA_GATE_PERSONA: 'coordinator' }, encoding: 'utf8' });
+      expect(r.status, `${bin}: ${r.stderr}`).toBe(0);
+      expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
+    }
   });
 
   it('decides as usual when the code cache is corrupt or missing', () => {
