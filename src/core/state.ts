@@ -1,4 +1,5 @@
 import { SIGNATURE_KEY } from './event';
+import { own } from './own';
 
 /** Per-session state (SPEC §6) and the pure operations that change it. */
 export interface SessionState {
@@ -67,7 +68,7 @@ function without(record: Record<string, number>, id: string): Record<string, num
 export function applyOp(state: SessionState, op: StateOp): SessionState {
   switch (op.op) {
     case 'count':
-      return { ...state, iterations: { ...state.iterations, [op.stage]: (state.iterations[op.stage] ?? 0) + 1 } };
+      return { ...state, iterations: { ...state.iterations, [op.stage]: (own(state.iterations, op.stage) ?? 0) + 1 } };
     case 'rearm':
       return { ...state, confirmed: false, label: null, epoch: state.epoch + 1, pending_reads: afterRearm(state.pending_reads) };
     case 'pending_read':

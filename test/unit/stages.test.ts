@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { emptyState } from '../../src/core/state';
+import { applyOps, emptyState, type StateOp } from '../../src/core/state';
 import { buildPolicyIndex } from '../../src/core/policy-index';
 import { confirmed, mergeIndex, pre, run, taxIndex } from '../helpers/policy';
 
@@ -75,6 +75,20 @@ describe('gate 5: stages (golden)', () => {
     expect([fourth.verdict, fourth.ops]).toEqual(['abstain', [{ op: 'count', stage: 'file' }]]);
     const refused = run(tax, pre('Read'), verifier('file', { ...confirmed(), iterations: { file: 0 } }));
     expect([refused.status, refused.ops]).toEqual(['scope_violation', []]);
+  });
+
+  it.each(['constructor', 'toString', '__proto__', 'valueOf'])('counts the iterations of a stage named %s like any other', (name) => {
+    const policy = structuredClone(tax.policy);
+    const stage = policy.personas.verifier!.stages.find((s) => s.name === 'file')!;
+    stage.name = name;
+    const index = buildPolicyIndex(policy, 'x', '/p.json');
+    const first = run(index, pre('mcp__aeat__modelo_list'), verifier(name));
+    expect([first.verdict, first.ops]).toEqual(['abstain', [{ op: 'count', stage: name }]]);
+    const counted = applyOps(confirmed(), first.ops as StateOp[]);
+    expect(Object.getOwnPropertyDescriptor(counted.iterations, name)?.value).toBe(1);
+    expect(Object.getPrototypeOf(counted.iterations)).toBe(Object.prototype);
+    const last = run(index, pre('mcp__aeat__modelo_list'), verifier(name, JSON.parse(JSON.stringify({ ...counted, iterations: { [name]: stage.max_iterations } }))));
+    expect([last.verdict, last.rule]).toEqual(['deny', 'max_iterations']);
   });
 
   it('an empty allowed_tools denies every tool', () => {

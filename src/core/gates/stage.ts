@@ -1,6 +1,7 @@
 import { exceeds, type Level } from '../levels';
 import type { Gate, GateContext, Ruling } from '../types';
 import type { Subject } from '../resolve';
+import { own } from '../own';
 
 interface Narrowing {
   who: string;
@@ -72,7 +73,7 @@ export const stageGate: Gate = {
     }
     for (const n of list) {
       if (n.max === undefined) continue;
-      const used = ctx.state.iterations[n.stageName] ?? 0;
+      const used = own(ctx.state.iterations, n.stageName) ?? 0;
       if (used >= n.max) return deny('iteration_limit', 'max_iterations', ctx.messages.iterationLimit(n.who, n.stageName, n.max));
     }
     return { note: list.map((n) => ctx.messages.noteWithinStage(n.stageName)).join('; ') };
