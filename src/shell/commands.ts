@@ -1,5 +1,5 @@
 import { parseShell, type Redirect, type ShellParse, type Word } from './lex';
-import { RUNNER_SUBCOMMANDS, SHELL_VALUE_OPTIONS, SHELLS, SOURCES, WRAPPERS } from './programs';
+import { RUNNER_SUBCOMMANDS, SHELL_VALUE_OPTIONS, SHELLS, SOURCES, WRAPPERS, type WrapperSpec } from './programs';
 
 /**
  * From parsed simple commands to what actually runs: leading assignments and wrappers (`sudo`,
@@ -76,8 +76,8 @@ export function baseName(program: string): string {
 const literalWord = (text: string): Word => ({ text, dynamic: false, pattern: false, quoted: false, ansi: false });
 
 type Peeled =
-  | { kind: 'run'; words: Word[]; completed?: boolean; opaque?: string; via?: string; chdir?: (string | null)[] }
-  | { kind: 'reparse'; source: string; dynamic: boolean; via: string }
+  | { kind: 'run'; words: Word[]; completed?: boolean; opaque?: string; via?: string; chdir?: (string | null)[]; writes?: Word[] }
+  | { kind: 'reparse'; source: string; dynamic: boolean; via: string; writes?: Word[] }
   | { kind: 'reparse-many'; sources: { source: string; dynamic: boolean }[]; via: string }
   | { kind: 'lookup' };
 
@@ -140,6 +140,41 @@ function findCommands(args: Word[]): { words: Word[]; completed: boolean }[] {
   return out;
 }
 
+/**
+ * The files a wrapper writes itself (`time -o FILE`, `strace -o FILE`, `script FILE`): the values
+ * of its write options, joined (`--output=F`), attached (`-oF`) or the next word, and for a
+ * wrapper that writes its operands, the words among its options that are neither an option, a
+ * value nor the command.
+ */
+function wrapperWrites(rest: Word[], wrapper: WrapperSpec, at: number, command: Word | undefined): Word[] {
+  const options = wrapper.writeOptions ?? [];
+  if (options.length === 0 && !wrapper.writesOperands) return [];
+  const end = command ? rest.length : at;
+  const out: Word[] = [];
+  for (let k = 1; k < end; k++) {
+    const w = rest[k]!;
+    if (w === command) continue;
+    const t = w.text;
+    if (t === '--') break;
+    if (options.includes(t)) {
+      if (rest[k + 1]) out.push(rest[k + 1]!);
+      k++;
+      continue;
+    }
+    const joined = options.find((o) => (o.startsWith('--') ? t.startsWith(`${o}=`) : t.startsWith(o) && t.length > o.length && !t.startsWith('--')));
+    if (joined) {
+      out.push({ ...w, text: t.slice(joined.length + (joined.startsWith('--') ? 1 : 0)) });
+      continue;
+    }
+    if (t.startsWith('-')) {
+      if (wrapper.valueOptions.includes(t) || wrapper.commandOption?.includes(t)) k++;
+      continue;
+    }
+    if (wrapper.writesOperands) out.push(w);
+  }
+  return out;
+}
+
 /** Removes one layer: assignments, a wrapper and its options, a shell's `-c`, `eval`, or a runner. */
 function peel(words: Word[], assignments: string[]): Peeled {
   let k = 0;
@@ -179,6 +214,13 @@ function peel(words: Word[], assignments: string[]): Peeled {
       }
     }
     const { at, command } = found;
+    const writes = wrapperWrites(rest, wrapper, at, command);
+    if (name === 'xargs') {
+      // clusters that end in an option taking a value (`-0I {}`, `-rn 1`) are not read
+      for (const w of rest.slice(1, at)) {
+        if (/^-[^-]/.test(w.text) && !/^-[0rtpxo]+$/.test(w.text) && !/^-[IinlLsdEeaP]/.test(w.text)) return { kind: 'run', words: rest, opaque: `xargs ${w.text}: an option cluster the gate does not read` };
+      }
+    }
     let j = at;
     if (name === 'env') {
       while (j < rest.length && isAssignment(rest[j]!)) assignments.push(rest[j++]!.text);
@@ -186,7 +228,7 @@ function peel(words: Word[], assignments: string[]): Peeled {
     if (command) {
       const extra = wrapper.joinsIntoShell ? rest.slice(at) : [];
       const parts = [command, ...extra];
-      return { kind: 'reparse', source: parts.map((x) => x.text).join(' '), dynamic: parts.some((x) => x.dynamic), via: `${name} -c` };
+      return { kind: 'reparse', source: parts.map((x) => x.text).join(' '), dynamic: parts.some((x) => x.dynamic), via: `${name} -c`, writes };
     }
     const inner = rest.slice(j);
     const chdir: (string | null)[] = [];
@@ -210,17 +252,18 @@ function peel(words: Word[], assignments: string[]): Peeled {
     }
     if (name === 'su' || name === 'runuser') return { kind: 'run', words: rest, opaque: `${name} starts a shell for another user` };
     if (wrapper.joinsIntoShell && !rest.slice(1, at).some((w) => w.text === '-x' || w.text === '--exec')) {
-      return { kind: 'reparse', source: inner.map((x) => x.text).join(' '), dynamic: inner.some((x) => x.dynamic), via: name };
+      return { kind: 'reparse', source: inner.map((x) => x.text).join(' '), dynamic: inner.some((x) => x.dynamic), via: name, writes };
     }
     if (name === 'xargs') {
-      const replace = rest.slice(1, at).findIndex((w) => w.text === '-I' || w.text === '--replace' || w.text === '-i' || w.text.startsWith('-I') || w.text.startsWith('--replace='));
+      const replace = rest.slice(1, at).findIndex((w) => /^-[Ii]/.test(w.text) || w.text === '--replace' || w.text.startsWith('--replace='));
       if (replace !== -1) {
         const option = rest[1 + replace]!.text;
-        const token = option === '-I' || option === '--replace' ? rest[2 + replace]?.text ?? '{}' : option.startsWith('--replace=') ? option.slice(10) : option.startsWith('-I') && option.length > 2 ? option.slice(2) : '{}';
+        // -I takes the next word; -i and --replace take theirs only attached, `{}` without one
+        const token = option === '-I' ? rest[2 + replace]?.text ?? '{}' : option.startsWith('--replace=') ? option.slice(10) : option.length > 2 && !option.startsWith('--') ? option.slice(2) : '{}';
         return { kind: 'run', words: inner.map((w) => (token !== '' && w.text.includes(token) ? { ...w, dynamic: true } : w)), completed: false, via: name };
       }
     }
-    return { kind: 'run', words: inner, completed: wrapper.completes === true, via: name, chdir };
+    return { kind: 'run', words: inner, completed: wrapper.completes === true, via: name, chdir, writes };
   }
   const runnerSubs = RUNNER_SUBCOMMANDS[name];
   if (runnerSubs && rest[1] !== undefined && runnerSubs.includes(rest[1].text)) {
@@ -303,7 +346,11 @@ function runWords(start: Word[], redirects: Redirect[], cond: boolean, completed
     if (layer > 16) return 'too many wrappers';
     const peeled = peel(words, assignments);
     if (peeled.kind === 'lookup') break;
+    if ((peeled.kind === 'run' || peeled.kind === 'reparse') && peeled.writes && peeled.writes.length > 0) {
+      walk.out.push({ name: '', program: null, args: [], redirects: peeled.writes.map((target) => ({ op: '>', target })), conditional: cond, completed: false, assignments: [], via: [...via], chdir: [...chdir], depth });
+    }
     if (peeled.kind === 'reparse' || peeled.kind === 'reparse-many') {
+      if (completed) return `arguments xargs reads at run time, handed to a command line read again (${peeled.via})`;
       const sources = peeled.kind === 'reparse' ? [{ source: peeled.source, dynamic: peeled.dynamic }] : peeled.sources;
       for (const s of sources) {
         if (s.dynamic) return `a command string built at run time (${peeled.via} with an expansion)`;
@@ -343,6 +390,7 @@ function runWords(start: Word[], redirects: Redirect[], cond: boolean, completed
         recorded = true;
         // what ssh runs on the other host is a shell line too: read it like `bash -c`
         if (baseName(program!.text) === 'ssh') {
+          if (completed) return 'arguments xargs reads at run time, handed to a command ssh runs on another host';
           const remote = sshCommand(args);
           if (remote && remote.some((w) => w.dynamic)) return 'a remote command built at run time (ssh with an expansion)';
           if (remote) {

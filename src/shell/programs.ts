@@ -221,6 +221,10 @@ export interface WrapperSpec {
   joinsIntoShell?: boolean;
   /** Options that make the command run in another directory. */
   chdirOptions?: readonly string[];
+  /** Options whose value is a file the wrapper itself writes (`time -o FILE`, `strace -o FILE`). */
+  writeOptions?: readonly string[];
+  /** Its operands (not the command) are files it writes (`script FILE -c CMD`, the typescript). */
+  writesOperands?: boolean;
 }
 
 export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
@@ -230,13 +234,14 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
   pkexec: { valueOptions: ['--user'] },
   env: { valueOptions: ['-u', '-C', '--unset', '--chdir', '-a', '--argv0'], chdirOptions: ['-C', '--chdir'] },
   nohup: { valueOptions: [] },
-  time: { valueOptions: ['-f', '-o', '--format', '--output'] },
+  time: { valueOptions: ['-f', '-o', '--format', '--output'], writeOptions: ['-o', '--output'] },
   nice: { valueOptions: ['-n', '--adjustment'] },
   ionice: { valueOptions: ['-c', '-n', '-t', '--class', '--classdata'] },
   chrt: { valueOptions: [], positional: 1 },
   taskset: { valueOptions: [], positional: 1 },
   timeout: { valueOptions: ['-s', '-k', '--signal', '--kill-after'], positional: 1 },
-  xargs: { valueOptions: ['-I', '-i', '-n', '-P', '-L', '-l', '-s', '-d', '-E', '-e', '-a', '--max-args', '--max-procs', '--delimiter', '--arg-file', '--replace', '--max-lines', '--max-chars', '--eof', '--process-slot-var'], completes: true },
+  // -i, -l, -e, --replace, --max-lines and --eof take their value only attached (`-l2`, `--eof=x`)
+  xargs: { valueOptions: ['-I', '-n', '-P', '-L', '-s', '-d', '-E', '-a', '--max-args', '--max-procs', '--delimiter', '--arg-file', '--max-chars', '--process-slot-var'], completes: true },
   exec: { valueOptions: ['-a'] },
   command: { valueOptions: [] },
   builtin: { valueOptions: [] },
@@ -245,10 +250,10 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
   chronic: { valueOptions: [] },
   unbuffer: { valueOptions: [] },
   caffeinate: { valueOptions: ['-t', '-w'] },
-  fakeroot: { valueOptions: ['-l', '-s', '-i', '--lib', '--faked'] },
-  strace: { valueOptions: ['-o', '-e', '-p', '-s', '-u', '-E', '-a', '-b', '-I', '-O', '-S', '-P', '-X'] },
-  ltrace: { valueOptions: ['-o', '-e', '-p', '-s', '-u', '-a', '-n'] },
-  valgrind: { valueOptions: [] },
+  fakeroot: { valueOptions: ['-l', '-s', '-i', '--lib', '--faked'], writeOptions: ['-s'] },
+  strace: { valueOptions: ['-o', '-e', '-p', '-s', '-u', '-E', '-a', '-b', '-I', '-O', '-S', '-P', '-X'], writeOptions: ['-o', '--output'] },
+  ltrace: { valueOptions: ['-o', '-e', '-p', '-s', '-u', '-a', '-n'], writeOptions: ['-o', '--output'] },
+  valgrind: { valueOptions: [], writeOptions: ['--log-file', '--xml-file'] },
   unshare: { valueOptions: ['-S', '-G', '-R', '-w', '--setuid', '--setgid', '--root', '--wd', '--map-user', '--map-group', '--propagation'], chdirOptions: ['-w', '--wd', '-R', '--root'] },
   nsenter: { valueOptions: ['-t', '-S', '-G', '-r', '-w', '--target', '--setuid', '--setgid', '--root', '--wd'], chdirOptions: ['-w', '--wd', '-r', '--root'] },
   chroot: { valueOptions: ['--userspec', '--groups'], positional: 1 },
@@ -257,9 +262,9 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
   su: { valueOptions: ['-s', '-g', '-G', '--shell', '--group', '--supp-group', '-w', '--whitelist-environment'], commandOption: ['-c', '--command', '--session-command'], shellWithoutCommand: true },
   runuser: { valueOptions: ['-s', '-g', '-G', '-u', '--shell', '--group', '--supp-group', '--user', '-w'], commandOption: ['-c', '--command', '--session-command'], shellWithoutCommand: true },
   sg: { valueOptions: [], positional: 1, commandOption: ['-c'], joinsIntoShell: true },
-  script: { valueOptions: ['-E', '-o', '-T', '-t', '-I', '-O', '-B', '-m', '--echo', '--output-limit', '--log-timing', '--log-in', '--log-out', '--log-io', '--logging-format'], commandOption: ['-c', '--command'], shellWithoutCommand: true },
+  script: { valueOptions: ['-E', '-o', '-T', '-t', '-I', '-O', '-B', '-m', '--echo', '--output-limit', '--log-timing', '--log-in', '--log-out', '--log-io', '--logging-format'], commandOption: ['-c', '--command'], shellWithoutCommand: true, writeOptions: ['-T', '-I', '-O', '-B', '--log-timing', '--log-in', '--log-out', '--log-io'], writesOperands: true },
   watch: { valueOptions: ['-n', '-d', '--interval', '-q', '--equexit', '--differences'], joinsIntoShell: true },
-  'xvfb-run': { valueOptions: ['-n', '-s', '-f', '-e', '-p', '--server-num', '--server-args', '--auth-file', '--error-file'] },
+  'xvfb-run': { valueOptions: ['-n', '-s', '-f', '-e', '-p', '--server-num', '--server-args', '--auth-file', '--error-file'], writeOptions: ['-f', '-e', '--auth-file', '--error-file'] },
   'dbus-run-session': { valueOptions: ['--config-file', '--dbus-daemon'] },
   catchsegv: { valueOptions: [] },
   npx: { valueOptions: ['-p', '--package', '--cache', '--registry'], commandOption: ['-c', '--call'] },

@@ -248,14 +248,25 @@ function sedClass(args: readonly Word[]): Classified {
   return { level: 'workspace_write', kind: 'writer', effects: files.map((path) => ({ path, effect: 'write' as const })) };
 }
 
+/** GNU tar's short options that take a value. */
+const TAR_VALUE_LETTERS = 'bCfFgHIKLNTVX';
+
 function tarClass(args: readonly Word[]): Classified {
   let mode = '';
   const first = args[0]?.text ?? '';
   if (first !== '' && !first.startsWith('-')) mode += first;
-  for (const w of args) if (/^-[a-zA-Z]+$/.test(w.text)) mode += w.text.slice(1);
-  if (hasFlag(args, /^--(extract|get)$/)) mode += 'x';
-  if (hasFlag(args, /^--(create|append|update|concatenate)$/)) mode += 'c';
-  if (hasFlag(args, /^(-I|-F)/) || hasLong(args, '--to-command', '--use-compress-program', '--checkpoint-action', '--info-script', '--new-volume-script', '--rsh-command')) {
+  // a cluster's letters up to the first that takes a value (`-cfo.tar`: c, f)
+  for (const w of args) {
+    if (!/^-[a-zA-Z]/.test(w.text)) continue;
+    for (const c of w.text.slice(1)) {
+      mode += c;
+      if (TAR_VALUE_LETTERS.includes(c)) break;
+    }
+  }
+  // long options as GNU tar takes them, abbreviated (`--extr`, `--cre`)
+  if (hasLong(args, '--extract', '--get')) mode += 'x';
+  if (hasLong(args, '--create', '--append', '--update', '--concatenate', '--delete')) mode += 'c';
+  if (/[IF]/.test(mode) || hasLong(args, '--to-command', '--use-compress-program', '--checkpoint-action', '--info-script', '--new-volume-script', '--rsh-command')) {
     return { level: 'process_exec', kind: 'exec', opaque: 'tar runs a program given on its command line', effects: [] };
   }
   const dirs = [...optionValues(args, ['-C'], []), ...longValues(args, '--directory')];
@@ -279,7 +290,7 @@ function tarClass(args: readonly Word[]): Classified {
     if (hasLong(args, '--remove-files')) {
       // the files archived are removed: every word that is not an option may be one of them
       // (the archive's name included); names read from a list, or relative to -C, are not in the line
-      if (dirs.length > 0 || hasFlag(args, /^-[a-zA-Z]*T/) || hasLong(args, '--files-from')) {
+      if (dirs.length > 0 || /T/.test(mode) || hasLong(args, '--files-from')) {
         return { level: 'process_exec', kind: 'exec', opaque: 'tar --remove-files removes files named in a list or under another directory', effects: [] };
       }
       for (let k = 0; k < args.length; k++) if (!args[k]!.text.startsWith('-') && !(k === 0 && first !== '')) effects.push({ path: args[k]!, effect: 'destroy' });
@@ -324,7 +335,11 @@ function writerClass(name: string, rule: WriterRule, args: readonly Word[]): Cla
     case 'extract': {
       if (name === 'tar') return tarClass(args);
       if (name === 'unzip') {
-        if (hasFlag(args, /^-[a-zA-Z]*[lvtZ]/)) return { level: 'read_only', kind: 'reader', effects: [] };
+        // listing only: a flag cluster with l, v, t or Z, among the options before -x (after it come
+        // names to leave out), not a -d or -P with its value attached (`-ddist`)
+        const xAt = args.findIndex((w) => w.text === '-x');
+        const options = xAt === -1 ? args : args.slice(0, xAt);
+        if (options.some((w) => /^-[a-zA-Z]+$/.test(w.text) && !/^-[dP]/.test(w.text) && /[lvtZ]/.test(w.text))) return { level: 'read_only', kind: 'reader', effects: [] };
         // -: keeps the members' ../ names: they are written wherever they point
         if (hasFlag(args, /^-[^-]*:/)) return { level: 'process_exec', kind: 'exec', opaque: 'unzip -: extracts members to the ../ paths they name', effects: [] };
         const into = optionValues(args, ['-d'], []);

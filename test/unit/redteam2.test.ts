@@ -214,3 +214,57 @@ describe('regressions: targets a line names only at run time, and the line is re
     expect(r.opaque).toEqual([]);
   });
 });
+
+// ─── Gate 0, fourth pass: option spellings that hide the program xargs runs or tar's mode,
+// wrappers that write files of their own, unzip read as listing ───
+
+const SPELLED_TARGETS: [string, string, string, 'network' | 'workspace_write'][] = [
+  // -l and --eof take no separate value: rm is the program, not a value
+  ['cat l | xargs -l rm -f cat', 'echo .claude/settings.json > l', 'settings.json', 'workspace_write'],
+  ['xargs --eof rm -f < l', 'echo .claude/settings.json > l', 'settings.json', 'workspace_write'],
+  // what xargs appends reaches a command line read again
+  ['cat l | xargs env -S rm', 'echo .claude/settings.json > l', 'settings.json', 'network'],
+  // a value attached in a cluster, an abbreviated mode, an old-style T
+  ['tar -cfo.tar --remove-files .claude/settings.json', '', 'settings.json', 'network'],
+  ['tar --cre --file=o.tar --remove-files .claude/settings.json', '', 'settings.json', 'network'],
+  ['tar -C .claude -xfa.tar', 'echo x > settings.json && tar -cf a.tar settings.json && rm settings.json', 'settings.json', 'network'],
+  ['tar --extr --file=a.tar -C .claude', 'echo x > settings.json && tar -cf a.tar settings.json && rm settings.json', 'settings.json', 'network'],
+  ['tar cfT o.tar l --remove-files', 'echo .claude/settings.json > l', 'settings.json', 'workspace_write'],
+];
+
+describe('regressions: options spelled so that the program or the mode is misread, and the line is refused', () => {
+  it.each(SPELLED_TARGETS)('%j', (line, setup, file, ceiling) => {
+    const tree = projectTree(setup);
+    const d = judge(line, ceiling, { cwd: tree.project, isProtected: tree.isProtected });
+    expect(changedBy(tree, line)).toContain(file);
+    expect(d.verdict).toBe('deny');
+  });
+
+  it.each([
+    ['env time -o .claude/settings.json true'],
+    ['time --output=.claude/settings.json true'],
+    ['strace -o.claude/settings.json true'],
+    ['ltrace -o .claude/settings.json true'],
+    ['valgrind --log-file=.claude/settings.json true'],
+    ['script -q .claude/settings.json -c true'],
+    ['script --log-out .claude/settings.json -c true'],
+    ['fakeroot -s .claude/settings.json true'],
+    ['xvfb-run -e .claude/settings.json true'],
+    ['unzip -o e.zip -d .claude -x -l'],
+    ['unzip -o e.zip -d.claude'],
+    ['cat l | xargs watch -g cat'],
+    ['cat l | xargs script -q -c true'],
+    ['cat l | xargs ssh host'],
+  ])('%j is refused: a wrapper writes the file itself, or what runs cannot be read', (line) => {
+    expect(judge(line).verdict).toBe('deny');
+  });
+
+  it('an xargs option cluster that ends in -I is opaque', () => {
+    expect(reading('cat l | xargs -0I {} rm {}').opaque).toContain('xargs -0I: an option cluster the gate does not read');
+    expect(judge('cat l | xargs -0I {} rm {}', 'workspace_write').verdict).toBe('deny');
+  });
+
+  it.each([['time -o /srv/t.txt true'], ['strace -o /srv/trace.txt ls'], ['unzip -l e.zip'], ['unzip -o e.zip -d /srv/out -x "*.md"'], ['cat l | xargs -n1 grep -l TODO']])('%j still passes', (line) => {
+    expect(judge(line, 'network', { cwd: '/srv/work' }).verdict).not.toBe('deny');
+  });
+});
