@@ -150,21 +150,29 @@ function wrapperWrites(rest: Word[], wrapper: WrapperSpec, at: number, command: 
   const options = wrapper.writeOptions ?? [];
   if (options.length === 0 && !wrapper.writesOperands) return [];
   const end = command ? rest.length : at;
+  const long = options.filter((o) => o.startsWith('--'));
+  const letters = options.filter((o) => !o.startsWith('--')).map((o) => o.slice(1));
   const out: Word[] = [];
   for (let k = 1; k < end; k++) {
     const w = rest[k]!;
     if (w === command) continue;
     const t = w.text;
     if (t === '--') break;
-    if (options.includes(t)) {
-      if (rest[k + 1]) out.push(rest[k + 1]!);
-      k++;
+    // a long write option, however abbreviated (`--log-o=F`, `--out F`)
+    if (t.startsWith('--') && long.some((o) => o.startsWith(t.split('=')[0]!) && t.split('=')[0]!.length > 2)) {
+      if (t.includes('=')) out.push({ ...w, text: t.slice(t.indexOf('=') + 1) });
+      else if (rest[k + 1]) out.push(rest[k++ + 1]!);
       continue;
     }
-    const joined = options.find((o) => (o.startsWith('--') ? t.startsWith(`${o}=`) : t.startsWith(o) && t.length > o.length && !t.startsWith('--')));
-    if (joined) {
-      out.push({ ...w, text: t.slice(joined.length + (joined.startsWith('--') ? 1 : 0)) });
-      continue;
+    // a short write option anywhere in a cluster (`-fo F`, `-foF`, `-ao F`): the rest of the word, or the next one
+    if (/^-[^-]/.test(t)) {
+      const at1 = [...t.slice(1)].findIndex((c) => letters.includes(c));
+      if (at1 !== -1) {
+        const value = t.slice(2 + at1);
+        if (value !== '') out.push({ ...w, text: value });
+        else if (rest[k + 1]) out.push(rest[k++ + 1]!);
+        continue;
+      }
     }
     if (t.startsWith('-')) {
       if (wrapper.valueOptions.includes(t) || wrapper.commandOption?.includes(t)) k++;
@@ -215,6 +223,8 @@ function peel(words: Word[], assignments: string[]): Peeled {
     }
     const { at, command } = found;
     const writes = wrapperWrites(rest, wrapper, at, command);
+    const runs = (wrapper.runsOptions ?? []).find((o) => rest.slice(1, command ? rest.length : at).some((w) => w.text === o || w.text.startsWith(`${o}=`)));
+    if (runs) return { kind: 'run', words: rest, opaque: `${name} ${runs} runs a program it names`, writes };
     if (name === 'xargs') {
       // clusters that end in an option taking a value (`-0I {}`, `-rn 1`) are not read
       for (const w of rest.slice(1, at)) {

@@ -225,6 +225,8 @@ export interface WrapperSpec {
   writeOptions?: readonly string[];
   /** Its operands (not the command) are files it writes (`script FILE -c CMD`, the typescript). */
   writesOperands?: boolean;
+  /** Options whose value is a program it runs, or a file that names one: the call is opaque. */
+  runsOptions?: readonly string[];
 }
 
 export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
@@ -236,7 +238,7 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
   nohup: { valueOptions: [] },
   time: { valueOptions: ['-f', '-o', '--format', '--output'], writeOptions: ['-o', '--output'] },
   nice: { valueOptions: ['-n', '--adjustment'] },
-  ionice: { valueOptions: ['-c', '-n', '-t', '--class', '--classdata'] },
+  ionice: { valueOptions: ['-c', '-n', '-p', '-P', '-u', '--class', '--classdata', '--pid', '--pgid', '--uid'] },
   chrt: { valueOptions: [], positional: 1 },
   taskset: { valueOptions: [], positional: 1 },
   timeout: { valueOptions: ['-s', '-k', '--signal', '--kill-after'], positional: 1 },
@@ -253,19 +255,22 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
   fakeroot: { valueOptions: ['-l', '-s', '-i', '--lib', '--faked'], writeOptions: ['-s'] },
   strace: { valueOptions: ['-o', '-e', '-p', '-s', '-u', '-E', '-a', '-b', '-I', '-O', '-S', '-P', '-X'], writeOptions: ['-o', '--output'] },
   ltrace: { valueOptions: ['-o', '-e', '-p', '-s', '-u', '-a', '-n'], writeOptions: ['-o', '--output'] },
-  valgrind: { valueOptions: [], writeOptions: ['--log-file', '--xml-file'] },
+  valgrind: { valueOptions: [], writeOptions: ['--log-file', '--xml-file', '--massif-out-file', '--cachegrind-out-file', '--callgrind-out-file', '--dhat-out-file', '--xtree-memory-file', '--xtree-leak-file'], runsOptions: ['--db-command'] },
   unshare: { valueOptions: ['-S', '-G', '-R', '-w', '--setuid', '--setgid', '--root', '--wd', '--map-user', '--map-group', '--propagation'], chdirOptions: ['-w', '--wd', '-R', '--root'] },
-  nsenter: { valueOptions: ['-t', '-S', '-G', '-r', '-w', '--target', '--setuid', '--setgid', '--root', '--wd'], chdirOptions: ['-w', '--wd', '-r', '--root'] },
+  // -r, -w, --root and --wd take their value only joined (`-w/dir`, `--wd=/dir`)
+  nsenter: { valueOptions: ['-t', '-S', '-G', '--target', '--setuid', '--setgid'], chdirOptions: ['-w', '--wd', '-r', '--root'] },
   chroot: { valueOptions: ['--userspec', '--groups'], positional: 1 },
   prlimit: { valueOptions: ['-p', '--pid'] },
-  flock: { valueOptions: ['-w', '-E', '--timeout', '--conflict-exit-code'], positional: 1, commandOption: ['-c', '--command'] },
+  flock: { valueOptions: ['-w', '-E', '--timeout', '--conflict-exit-code'], positional: 1, commandOption: ['-c', '--command'], writesOperands: true },
   su: { valueOptions: ['-s', '-g', '-G', '--shell', '--group', '--supp-group', '-w', '--whitelist-environment'], commandOption: ['-c', '--command', '--session-command'], shellWithoutCommand: true },
   runuser: { valueOptions: ['-s', '-g', '-G', '-u', '--shell', '--group', '--supp-group', '--user', '-w'], commandOption: ['-c', '--command', '--session-command'], shellWithoutCommand: true },
   sg: { valueOptions: [], positional: 1, commandOption: ['-c'], joinsIntoShell: true },
-  script: { valueOptions: ['-E', '-o', '-T', '-t', '-I', '-O', '-B', '-m', '--echo', '--output-limit', '--log-timing', '--log-in', '--log-out', '--log-io', '--logging-format'], commandOption: ['-c', '--command'], shellWithoutCommand: true, writeOptions: ['-T', '-I', '-O', '-B', '--log-timing', '--log-in', '--log-out', '--log-io'], writesOperands: true },
-  watch: { valueOptions: ['-n', '-d', '--interval', '-q', '--equexit', '--differences'], joinsIntoShell: true },
+  // -t and --timing take their file only joined (`-tFILE`, `--timing=FILE`)
+  script: { valueOptions: ['-E', '-o', '-T', '-I', '-O', '-B', '-m', '--echo', '--output-limit', '--log-timing', '--log-in', '--log-out', '--log-io', '--logging-format'], commandOption: ['-c', '--command'], shellWithoutCommand: true, writeOptions: ['-T', '-I', '-O', '-B', '-t', '--log-timing', '--log-in', '--log-out', '--log-io', '--timing'], writesOperands: true },
+  // -d and --differences take their value only joined (`-d=permanent`)
+  watch: { valueOptions: ['-n', '--interval', '-q', '--equexit'], joinsIntoShell: true },
   'xvfb-run': { valueOptions: ['-n', '-s', '-f', '-e', '-p', '--server-num', '--server-args', '--auth-file', '--error-file'], writeOptions: ['-f', '-e', '--auth-file', '--error-file'] },
-  'dbus-run-session': { valueOptions: ['--config-file', '--dbus-daemon'] },
+  'dbus-run-session': { valueOptions: ['--config-file', '--dbus-daemon'], runsOptions: ['--dbus-daemon', '--config-file'] },
   catchsegv: { valueOptions: [] },
   npx: { valueOptions: ['-p', '--package', '--cache', '--registry'], commandOption: ['-c', '--call'] },
   bunx: { valueOptions: ['-p', '--package'] },

@@ -255,8 +255,27 @@ describe('regressions: options spelled so that the program or the mode is misrea
     ['cat l | xargs watch -g cat'],
     ['cat l | xargs script -q -c true'],
     ['cat l | xargs ssh host'],
+    // options that take no value, or only a joined one, so the next word is the command
+    ['ionice -t cp cat .claude/settings.json'],
+    ['watch -d "rm -f .claude/settings.json;" true'],
+    ['nsenter -t 1 -w rm cat .claude/settings.json'],
+    // write options in a cluster, joined, or abbreviated
+    ['strace -fo .claude/settings.json true'],
+    ['time -ao .claude/settings.json true'],
+    ['time --out=.claude/settings.json true'],
+    ['script -q -t.claude/settings.json -c true'],
+    ['script -q --timing=.claude/settings.json -c true /dev/null'],
+    ['script --log-o=.claude/settings.json -q -c true'],
+    ['valgrind --tool=massif --massif-out-file=.claude/settings.json true'],
+    ['flock .claude/settings.local.json true'],
   ])('%j is refused: a wrapper writes the file itself, or what runs cannot be read', (line) => {
     expect(judge(line).verdict).toBe('deny');
+  });
+
+  it('an option that names a program a wrapper runs makes the call opaque', () => {
+    expect(reading('dbus-run-session --dbus-daemon=./evil.sh true').opaque).toContain('dbus-run-session --dbus-daemon runs a program it names');
+    expect(judge('dbus-run-session --dbus-daemon=./evil.sh true', 'workspace_write').verdict).toBe('deny');
+    expect(reading('valgrind --db-command=./x.sh ls').level).toBe('process_exec');
   });
 
   it('an xargs option cluster that ends in -I is opaque', () => {
@@ -264,7 +283,7 @@ describe('regressions: options spelled so that the program or the mode is misrea
     expect(judge('cat l | xargs -0I {} rm {}', 'workspace_write').verdict).toBe('deny');
   });
 
-  it.each([['time -o /srv/t.txt true'], ['strace -o /srv/trace.txt ls'], ['unzip -l e.zip'], ['unzip -o e.zip -d /srv/out -x "*.md"'], ['cat l | xargs -n1 grep -l TODO']])('%j still passes', (line) => {
+  it.each([['ionice -c 3 ls'], ['watch -d ls'], ['strace -f -o /srv/trace.txt ls'], ['time -o /srv/t.txt true'], ['strace -o /srv/trace.txt ls'], ['unzip -l e.zip'], ['unzip -o e.zip -d /srv/out -x "*.md"'], ['cat l | xargs -n1 grep -l TODO']])('%j still passes', (line) => {
     expect(judge(line, 'network', { cwd: '/srv/work' }).verdict).not.toBe('deny');
   });
 });
