@@ -1,5 +1,5 @@
 import { parseShell, type Redirect, type ShellParse, type Word } from './lex';
-import { RUNNER_SUBCOMMANDS, SHELL_VALUE_OPTIONS, SHELLS, SOURCES, WRAPPERS, type WrapperSpec } from './programs';
+import { PROJECT_RUNNERS, RUNNER_SUBCOMMANDS, SHELL_VALUE_OPTIONS, SHELLS, SOURCES, WRAPPERS, type WrapperSpec } from './programs';
 
 /**
  * From parsed simple commands to what actually runs: leading assignments and wrappers (`sudo`,
@@ -183,6 +183,8 @@ function wrapperWrites(rest: Word[], wrapper: WrapperSpec, at: number, command: 
   return out;
 }
 
+const PROJECT_RUNNER_SET: ReadonlySet<string> = new Set(PROJECT_RUNNERS);
+
 /** Removes one layer: assignments, a wrapper and its options, a shell's `-c`, `eval`, or a runner. */
 function peel(words: Word[], assignments: string[]): Peeled {
   let k = 0;
@@ -194,6 +196,9 @@ function peel(words: Word[], assignments: string[]): Peeled {
   const name = baseName(first.text);
   const lower = name.toLowerCase();
   const wrapper = WRAPPERS[name];
+  if (wrapper && PROJECT_RUNNER_SET.has(name) && rest.length > 1) {
+    return { kind: 'run', words: rest, opaque: `${name} runs the project's own programs (node_modules/.bin) before any on PATH`, via: name };
+  }
   if (wrapper) {
     if (name === 'command') {
       // `command -v NAME` only looks a name up; options come before the command, so stop at the first operand
@@ -280,7 +285,9 @@ function peel(words: Word[], assignments: string[]): Peeled {
     const inner = rest.slice(2);
     let j = 0;
     while (j < inner.length && inner[j]!.text.startsWith('-')) j += inner[j]!.text === '--' ? 1 : 1;
-    if (j < inner.length) return { kind: 'run', words: inner.slice(j), via: `${name} ${rest[1].text}` };
+    // the name is looked up in the project's own programs first (node_modules/.bin, a virtualenv,
+    // binstubs, an .envrc's PATH): what runs may not be the program of that name on PATH
+    if (j < inner.length) return { kind: 'run', words: rest, opaque: `${name} ${rest[1].text} runs the project's own ${inner[j]!.text} before any on PATH`, via: `${name} ${rest[1].text}` };
   }
   if (name === 'ip' && rest[1]?.text === 'netns' && rest[2]?.text === 'exec' && rest.length > 4) return { kind: 'run', words: rest.slice(4), via: 'ip netns exec' };
   if (name === 'find') {

@@ -278,7 +278,16 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
   'then-run': { valueOptions: [] },
 };
 
-/** `npm exec CMD`, `uv run CMD`, …: subcommands that run the program named after them. */
+/**
+ * Wrappers that run a program from the project's own node_modules/.bin before the one on PATH: what
+ * they run may be a program the project planted, so they are opaque, like the runner subcommands.
+ */
+export const PROJECT_RUNNERS: readonly string[] = ['npx', 'bunx', 'pnpx'];
+
+/**
+ * `npm exec CMD`, `uv run CMD`, …: subcommands that run the program named after them, looked up in the
+ * project's own programs first (node_modules/.bin, a virtualenv, binstubs, an .envrc's PATH): opaque.
+ */
 export const RUNNER_SUBCOMMANDS: Readonly<Record<string, readonly string[]>> = {
   __proto__: null as never,
   npm: ['exec', 'x'],

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BUILTINS, GIT_NETWORK, GIT_READ, GIT_WRITE, NETWORK, PACKAGE_MANAGERS, READERS, READS_WHATEVER_ARGUMENTS, RUNNER_SUBCOMMANDS, RUNTIME_VARIABLES, SHELLS, WRAPPERS, WRITERS } from '../../src/shell/programs';
+import { BUILTINS, GIT_NETWORK, GIT_READ, GIT_WRITE, NETWORK, PACKAGE_MANAGERS, PROJECT_RUNNERS, READERS, READS_WHATEVER_ARGUMENTS, RUNNER_SUBCOMMANDS, RUNTIME_VARIABLES, SHELLS, WRAPPERS, WRITERS } from '../../src/shell/programs';
 import { ROOT } from '../helpers/policy';
 
 // The README lists the shell reader's program tables; this keeps the list and the data the same.
@@ -23,7 +23,8 @@ function tables(): string {
     `| | \`workspace_write\` | ${code(GIT_WRITE)} |`,
     `| | \`network\` | ${code(GIT_NETWORK)} |`,
     `| package managers: these subcommands | \`network\`, opaque | ${Object.entries(PACKAGE_MANAGERS).map(([pm, subs]) => `\`${pm}\` ${subs.join('/')}`).join('; ')} |`,
-    `| wrappers, read through to the command they run | — | ${code(Object.keys(WRAPPERS))}; ${Object.entries(RUNNER_SUBCOMMANDS).map(([pm, subs]) => `\`${pm} ${subs.join('|')}\``).join(', ')}; \`find -exec/-execdir/-ok/-okdir\` |`,
+    `| wrappers, read through to the command they run | — | ${code(Object.keys(WRAPPERS).filter((w) => !PROJECT_RUNNERS.includes(w)))}; \`find -exec/-execdir/-ok/-okdir\` |`,
+    `| runners that look the program up in the project's own first (node_modules/.bin, a virtualenv …) | \`process_exec\`, opaque | ${code(PROJECT_RUNNERS)}; ${Object.entries(RUNNER_SUBCOMMANDS).map(([pm, subs]) => `\`${pm} ${subs.join('|')}\``).join(', ')} |`,
     `| what \`xargs\` (without \`-I\`) may run with the arguments it reads; any other program it runs is opaque | \`read_only\` | ${code(READS_WHATEVER_ARGUMENTS)} |`,
     `| shells: \`-c STRING\` is read, otherwise opaque | — | ${code([...SHELLS])}; also \`eval\`, \`alias\` and \`trap\` bodies, \`Invoke-Expression\` |`,
     `| anything else: interpreters, build tools, test runners, unknown programs, \`source\`/\`.\` | \`process_exec\`, opaque | — |`,

@@ -272,6 +272,15 @@ describe('regressions: options spelled so that the program or the mode is misrea
     expect(judge(line).verdict).toBe('deny');
   });
 
+  it.each([['npx cat README'], ['npm exec cat README'], ['npx --no-install persona-gate log --json'], ['pnpm exec ls'], ['uv run cat x'], ['bunx cat x']])(
+    '%j may run a program the project planted (node_modules/.bin, a virtualenv): opaque',
+    (line) => {
+      expect(reading(line).level).toBe('process_exec');
+      expect(reading(line).opaque.length).toBeGreaterThan(0);
+      expect(judge(line, 'workspace_write').verdict).toBe('deny');
+    },
+  );
+
   it('an option that names a program a wrapper runs makes the call opaque', () => {
     expect(reading('dbus-run-session --dbus-daemon=./evil.sh true').opaque).toContain('dbus-run-session --dbus-daemon runs a program it names');
     expect(judge('dbus-run-session --dbus-daemon=./evil.sh true', 'workspace_write').verdict).toBe('deny');

@@ -77,10 +77,10 @@ const ORDINARY: Case[] = [
   'grep -C 3 onFailure .claude/settings.json',
   'make -C build all',
   'persona-gate explain Read',
-  'npx persona-gate list --persona verifier',
+  'persona-gate list --persona verifier',
   'persona-gate session show --session abc',
   'persona-gate validate',
-  'npx --no-install persona-gate log --json',
+  'persona-gate log --json',
 ].map((command) => [command, 'abstain', 'ok', []] as Case);
 
 const DOMAIN: Case[] = [
