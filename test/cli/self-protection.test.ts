@@ -28,7 +28,8 @@ describe('the agent cannot switch its own gate off', () => {
     ['Bash', { command: 'rm -rf state' }, "persona-gate's state directory"],
     ['Bash', { command: 'echo {} > .claude/persona-gate.json' }, 'the persona-gate policy'],
     ['Bash', { command: 'persona-gate session reset --session agent-session' }, "persona-gate's own state (persona-gate session reset --session agent-session)"],
-    ['Bash', { command: 'npx persona-gate stage enter apply_repair --session agent-session' }, "persona-gate's own state (persona-gate stage enter apply_repair --session agent-session)"],
+    // npx may run a project's own persona-gate: the line is opaque, and names persona-gate
+    ['Bash', { command: 'npx persona-gate stage enter apply_repair --session agent-session' }, "persona-gate's own state (persona-gate named in code persona-gate cannot read: npx runs the project's own programs (node_modules/.bin) before any on PATH)"],
   ])('%s %j is denied under a persona', (tool, input, what) => {
     const p = project();
     expect(p.call(tool, input)).toMatchObject({ stdout: denyJson(en.protectedTarget(what)), code: 0 });
