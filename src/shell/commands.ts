@@ -185,6 +185,40 @@ function wrapperWrites(rest: Word[], wrapper: WrapperSpec, at: number, command: 
 
 const PROJECT_RUNNER_SET: ReadonlySet<string> = new Set(PROJECT_RUNNERS);
 
+/**
+ * The first of a wrapper's options its table does not know (see WrapperSpec.flags), or null: a
+ * value option written out (`-u X`, `-uX`, `--user=X`), a write option with its value, a flag it
+ * lists, a cluster of listed flags ending in the command option (`-qc CMD`), or nice's `-N`.
+ */
+function unknownOption(rest: Word[], wrapper: WrapperSpec, name: string, end: number, command: Word | undefined): string | null {
+  const flags = wrapper.flags ?? [];
+  const values = wrapper.valueOptions;
+  const writes = wrapper.writeOptions ?? [];
+  const commandOptions = wrapper.commandOption ?? [];
+  for (let k = 1; k < end; k++) {
+    const w = rest[k]!;
+    if (w === command) continue;
+    const t = w.text;
+    if (t === '--') break;
+    if (!t.startsWith('-') || (t === '-' && flags.includes('-'))) continue;
+    if (commandOptions.includes(t) || values.includes(t)) {
+      k++;
+      continue;
+    }
+    const eq = t.indexOf('=');
+    if (t.startsWith('--') && eq > 0 && [...values, ...writes, ...commandOptions].includes(t.slice(0, eq))) continue;
+    if (!t.startsWith('--') && t.length > 2 && [...values, ...writes].includes(t.slice(0, 2))) continue;
+    if (flags.includes(t)) continue;
+    if (commandOptions.includes('-c') && /^-[a-zA-Z]+c$/.test(t) && [...t.slice(1, -1)].every((c) => flags.includes(`-${c}`))) {
+      k++;
+      continue;
+    }
+    if (name === 'nice' && /^-\d+$/.test(t)) continue;
+    return t;
+  }
+  return null;
+}
+
 /** Removes one layer: assignments, a wrapper and its options, a shell's `-c`, `eval`, or a runner. */
 function peel(words: Word[], assignments: string[]): Peeled {
   let k = 0;
@@ -228,6 +262,10 @@ function peel(words: Word[], assignments: string[]): Peeled {
     }
     const { at, command } = found;
     const writes = wrapperWrites(rest, wrapper, at, command);
+    const unknown = name === 'xargs' ? null : unknownOption(rest, wrapper, name, command ? rest.length : at, command);
+    if (unknown !== null) return { kind: 'run', words: rest, opaque: `${name} ${unknown}: an option the gate does not read` };
+    // strace -o '|cmd' / '!cmd' pipes its output into a command
+    if (writes.some((w) => w.text.startsWith('|') || w.text.startsWith('!'))) return { kind: 'run', words: rest, opaque: `${name} writes its output into a command` };
     const runs = (wrapper.runsOptions ?? []).find((o) => rest.slice(1, command ? rest.length : at).some((w) => w.text === o || w.text.startsWith(`${o}=`)));
     if (runs) return { kind: 'run', words: rest, opaque: `${name} ${runs} runs a program it names`, writes };
     if (name === 'xargs') {

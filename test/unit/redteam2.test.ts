@@ -281,6 +281,45 @@ describe('regressions: options spelled so that the program or the mode is misrea
     },
   );
 
+  it.each([
+    ['env -vu echo rm -f .claude/settings.json'],
+    ['env --uns echo rm -f .claude/settings.json'],
+    ['env -vC/tmp rm -f x'],
+    ['env --chd=/tmp rm -f x'],
+    ['exec -la echo rm -f x'],
+    ['flock --time 1 echo rm -f x'],
+    ['flock -nw 1 echo rm -f x'],
+    ['strace --env echo rm -f x'],
+    ['strace -fE echo rm -f x'],
+    ["strace -o '|rm -f x' true"],
+    ["strace -o '!rm -f x' true"],
+    ['strace -o /dev/null -E BASH_ENV=x.sh bash -c true'],
+    ["su -s ./x.sh -c 'echo hi'"],
+    ["su --sh ./x.sh -c 'echo hi'"],
+    ['fakeroot -uf echo rm -f x'],
+    ["fakeroot -s 'x; rm -f x' true"],
+    ["fakeroot --faked 'x; rm -f x' true"],
+    ["script -q --comm='rm -f x' echo"],
+    ["watch -tx sh -c 'rm -f x'"],
+    ['unshare --w=/tmp rm -f x'],
+    ['unshare -rw/tmp rm -f x'],
+    ['unshare --mount=x true'],
+    ['nsenter -Fw/tmp -t 1 rm -f x'],
+    ['sudo -np echo rm -f x'],
+    ['time -pf echo rm -f x'],
+  ])('%j: an option the wrapper table does not read, or one that runs code, makes it opaque', (line) => {
+    expect(reading(line).level).toBe('process_exec');
+    expect(judge(line, 'workspace_write').verdict).toBe('deny');
+  });
+
+  it.each([['sudo -u deploy ls'], ['env -i LANG=C ls'], ['timeout -k 5 10 ls'], ['nice -n 5 ls'], ['nice -10 ls'], ['time -p ls'], ['strace -f -e trace=open ls'], ["script -qc 'ls' /dev/null"], ['flock -n /srv/l ls'], ['watch -n 1 ls']])(
+    '%j is still read through to the command',
+    (line) => {
+      expect(reading(line).opaque).toEqual([]);
+      expect(reading(line).level).toBe(line.startsWith('flock') ? 'workspace_write' : 'read_only');
+    },
+  );
+
   it('an option that names a program a wrapper runs makes the call opaque', () => {
     expect(reading('dbus-run-session --dbus-daemon=./evil.sh true').opaque).toContain('dbus-run-session --dbus-daemon runs a program it names');
     expect(judge('dbus-run-session --dbus-daemon=./evil.sh true', 'workspace_write').verdict).toBe('deny');
