@@ -157,6 +157,14 @@ describe('regressions: a read that does not run does not confirm', () => {
 
 const reading = (line: string) => readShellCall(taxIndex(), pre('Bash', { command: line }))!;
 
+/** Run for real, the line changes the guarded file; the gate, for a persona of that ceiling, refuses it. */
+function changesAndIsRefused(line: string, setup: string, file: string, ceiling: 'network' | 'workspace_write') {
+  const tree = projectTree(setup);
+  const d = judge(line, ceiling, { cwd: tree.project, isProtected: tree.isProtected });
+  expect(changedBy(tree, line)).toContain(file);
+  expect(d.verdict).toBe('deny');
+}
+
 /** [line, setup, guarded file that changes, ceiling of the persona that runs it]. */
 const RUNTIME_TARGETS: [string, string, string, 'network' | 'workspace_write'][] = [
   // the paths xargs appends are read from stdin: the line is opaque, and a guarded path is named in it
@@ -179,12 +187,7 @@ const RUNTIME_TARGETS: [string, string, string, 'network' | 'workspace_write'][]
 ];
 
 describe('regressions: targets a line names only at run time, and the line is refused', () => {
-  it.each(RUNTIME_TARGETS)('%j', (line, setup, file, ceiling) => {
-    const tree = projectTree(setup);
-    const d = judge(line, ceiling, { cwd: tree.project, isProtected: tree.isProtected });
-    expect(changedBy(tree, line)).toContain(file);
-    expect(d.verdict).toBe('deny');
-  });
+  it.each(RUNTIME_TARGETS)('%j', changesAndIsRefused);
 
   it('7z extracts into -oDIR as well as the current directory', () => {
     expect(reading('7z x a.7z -o/srv/out -y').effects.filter((e) => e.effect === 'destroy').map((e) => e.path)).toEqual(['.', '/srv/out']);
@@ -233,12 +236,7 @@ const SPELLED_TARGETS: [string, string, string, 'network' | 'workspace_write'][]
 ];
 
 describe('regressions: options spelled so that the program or the mode is misread, and the line is refused', () => {
-  it.each(SPELLED_TARGETS)('%j', (line, setup, file, ceiling) => {
-    const tree = projectTree(setup);
-    const d = judge(line, ceiling, { cwd: tree.project, isProtected: tree.isProtected });
-    expect(changedBy(tree, line)).toContain(file);
-    expect(d.verdict).toBe('deny');
-  });
+  it.each(SPELLED_TARGETS)('%j', changesAndIsRefused);
 
   it.each([
     ['env time -o .claude/settings.json true'],
