@@ -2,6 +2,8 @@
  * Every sentence persona-gate shows, in English and Spanish. Refusals are written for the model
  * that reads them: what was refused, why, and what to do instead.
  */
+import { tablesOnFirstUse } from './locale-tables';
+
 export type Locale = 'en' | 'es';
 
 const list = (items: readonly string[]) => (items.length === 0 ? '(none)' : items.join(', '));
@@ -265,14 +267,7 @@ const spanish = () => ({
     `persona ${persona} (de ${source})${stage ? `, etapa ${stage}` : ''}`,
 }) satisfies typeof en;
 
-let es: Messages | undefined;
-
-export const MESSAGES: Record<Locale, Messages> = {
-  en,
-  get es() {
-    return (es ??= spanish());
-  },
-};
+export const MESSAGES: Record<Locale, Messages> = tablesOnFirstUse<Messages>({ en: () => en, es: spanish });
 
 export function isLocale(value: unknown): value is Locale {
   return value === 'en' || value === 'es';

@@ -1,3 +1,5 @@
+import { tablesOnFirstUse } from '../core/locale-tables';
+
 /** What `validate`, `explain` and `pin` say about the MCP lock, in English and Spanish. */
 const englishMcp = () => ({
   lockMissing: (path: string) => `the policy takes commands from the MCP lock, but there is no lock at ${path}: run persona-gate pin, review the lock and commit it`,
@@ -41,18 +43,8 @@ const spanishMcp = (): McpMessages => ({
   originLine: (text) => `nivel:     ${text}`,
 });
 
-let mcpEn: McpMessages | undefined;
-let mcpEs: McpMessages | undefined;
-
 /** Each language's table is made on its first use: the hook loads these with the policy reader, and needs them only when a policy does not check out. */
-export const MCP_MESSAGES: Record<'en' | 'es', McpMessages> = {
-  get en() {
-    return (mcpEn ??= englishMcp());
-  },
-  get es() {
-    return (mcpEs ??= spanishMcp());
-  },
-};
+export const MCP_MESSAGES: Record<'en' | 'es', McpMessages> = tablesOnFirstUse({ en: englishMcp, es: spanishMcp });
 
 /** What `persona-gate pin` prints. */
 export const pinEn = {

@@ -1,3 +1,5 @@
+import { tablesOnFirstUse } from '../core/locale-tables';
+
 /** The validation problems, in English and Spanish. */
 const englishRules = () => ({
   notDotted: (key: string) => `command key "${key}" must be dotted: family.….leaf`,
@@ -41,15 +43,5 @@ const spanishRules = (): RuleMessages => ({
   notJson: (detail) => `no es JSON válido: ${detail}`,
 });
 
-let ruleMessagesEn: RuleMessages | undefined;
-let ruleMessagesEs: RuleMessages | undefined;
-
 /** Each language's table is made on its first use: the hook loads these with the policy reader, and needs them only when a policy does not check out. */
-export const RULE_MESSAGES: Record<'en' | 'es', RuleMessages> = {
-  get en() {
-    return (ruleMessagesEn ??= englishRules());
-  },
-  get es() {
-    return (ruleMessagesEs ??= spanishRules());
-  },
-};
+export const RULE_MESSAGES: Record<'en' | 'es', RuleMessages> = tablesOnFirstUse({ en: englishRules, es: spanishRules });
