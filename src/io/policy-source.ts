@@ -11,6 +11,7 @@ import { indexEntries, openSpanIndex, TAKES_MCP } from './span-index';
 import { StateError } from './private-fs';
 import { policyWithDefaults } from '../policy/defaults';
 import { own } from '../core/own';
+import { isPlainObject } from '../core/event';
 import { lazyValidator } from './lazy';
 import { expandMcp } from '../mcp/expand';
 import { LOCK_FILE, type Lock } from '../mcp/lock';
@@ -90,12 +91,10 @@ export function validateBytes(path: string, bytes: Buffer, validate: Validate, l
   return parsed.ok ? validateJson(path, parsed.json, validate, locale) : parsed;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /** Whether a parsed policy has `catalog.mcp`: it takes commands from the MCP lock beside it. */
 function takesMcp(json: unknown): boolean {
-  const catalog = isObject(json) ? own(json, 'catalog') : undefined;
-  return isObject(catalog) && own(catalog, 'mcp') !== undefined;
+  const catalog = isPlainObject(json) ? own(json, 'catalog') : undefined;
+  return isPlainObject(catalog) && own(catalog, 'mcp') !== undefined;
 }
 
 /**
