@@ -142,37 +142,33 @@ function findCommands(args: Word[]): { words: Word[]; completed: boolean }[] {
 
 /**
  * The files a wrapper writes itself (`time -o FILE`, `strace -o FILE`, `script FILE`): the values
- * of its write options, joined (`--output=F`), attached (`-oF`) or the next word, and for a
- * wrapper that writes its operands, the words among its options that are neither an option, a
- * value nor the command.
+ * of its write options, the next word, joined (`--output=F`) or attached (`-oF`), and for a wrapper
+ * that writes its operands, the words among its options that are neither an option, a value nor
+ * the command. Only for options unknownOption reads: any other spelling (a cluster, an
+ * abbreviation) makes the call opaque before these are used.
  */
 function wrapperWrites(rest: Word[], wrapper: WrapperSpec, at: number, command: Word | undefined): Word[] {
   const options = wrapper.writeOptions ?? [];
   if (options.length === 0 && !wrapper.writesOperands) return [];
   const end = command ? rest.length : at;
-  const long = options.filter((o) => o.startsWith('--'));
-  const letters = options.filter((o) => !o.startsWith('--')).map((o) => o.slice(1));
   const out: Word[] = [];
   for (let k = 1; k < end; k++) {
     const w = rest[k]!;
     if (w === command) continue;
     const t = w.text;
     if (t === '--') break;
-    // a long write option, however abbreviated (`--log-o=F`, `--out F`)
-    if (t.startsWith('--') && long.some((o) => o.startsWith(t.split('=')[0]!) && t.split('=')[0]!.length > 2)) {
-      if (t.includes('=')) out.push({ ...w, text: t.slice(t.indexOf('=') + 1) });
-      else if (rest[k + 1]) out.push(rest[k++ + 1]!);
+    if (options.includes(t)) {
+      if (rest[k + 1]) out.push(rest[k++ + 1]!);
       continue;
     }
-    // a short write option anywhere in a cluster (`-fo F`, `-foF`, `-ao F`): the rest of the word, or the next one
-    if (/^-[^-]/.test(t)) {
-      const at1 = [...t.slice(1)].findIndex((c) => letters.includes(c));
-      if (at1 !== -1) {
-        const value = t.slice(2 + at1);
-        if (value !== '') out.push({ ...w, text: value });
-        else if (rest[k + 1]) out.push(rest[k++ + 1]!);
-        continue;
-      }
+    const eq = t.indexOf('=');
+    if (t.startsWith('--') && eq > 0 && options.includes(t.slice(0, eq))) {
+      out.push({ ...w, text: t.slice(eq + 1) });
+      continue;
+    }
+    if (!t.startsWith('--') && t.length > 2 && options.includes(t.slice(0, 2))) {
+      out.push({ ...w, text: t.slice(2) });
+      continue;
     }
     if (t.startsWith('-')) {
       if (wrapper.valueOptions.includes(t) || wrapper.commandOption?.includes(t)) k++;

@@ -354,7 +354,7 @@ function writerClass(name: string, rule: WriterRule, args: readonly Word[]): Cla
       }
       if (name === '7z' && hasFlag(args, /^-spf/)) return { level: 'process_exec', kind: 'exec', opaque: '7z -spf extracts members to the absolute paths they name', effects: [] };
       // 7z extracts into the current directory, or into -oDIR
-      const into = name === '7z' ? args.filter((w) => w.text.startsWith('-o') && w.text.length > 2).map((w) => word(w.text.slice(2), w)) : [];
+      const into = name === '7z' ? optionValues(args, ['-o'], []) : [];
       return writer([word('.'), ...into].map((path) => ({ path, effect: 'destroy' as const })));
     }
     case 'pack':
