@@ -290,6 +290,8 @@ function peel(words: Word[], assignments: string[]): Peeled {
       }
     }
     if (name === 'chroot' && rest[at - 1]) chdir.push(rest[at - 1]!.dynamic ? null : rest[at - 1]!.text);
+    // pkexec runs the command in the target user's home directory unless told to stay
+    if (name === 'pkexec' && !rest.slice(1, at).some((w) => w.text === '--keep-cwd')) chdir.push(null);
     if (inner.length === 0) {
       if (wrapper.shellWithoutCommand && j > 1 && rest.slice(1, j).some((w) => /^-[a-zA-Z]*[si]$|^--shell$|^--login$/.test(w.text))) {
         return { kind: 'run', words: rest, opaque: `${name} starts a shell that reads commands from stdin` };
@@ -300,6 +302,8 @@ function peel(words: Word[], assignments: string[]): Peeled {
       return { kind: 'run', words: name === 'xargs' ? [literalWord('echo')] : [], completed: name === 'xargs', via: name };
     }
     if (name === 'su' || name === 'runuser') return { kind: 'run', words: rest, opaque: `${name} starts a shell for another user` };
+    const viaShell = (wrapper.shellOptions ?? []).find((o) => rest.slice(1, at).some((w) => w.text === o));
+    if (viaShell) return { kind: 'run', words: rest, opaque: `${name} ${viaShell} hands the command to a shell, which expands its words again`, writes };
     if (wrapper.joinsIntoShell && !rest.slice(1, at).some((w) => w.text === '-x' || w.text === '--exec')) {
       return { kind: 'reparse', source: inner.map((x) => x.text).join(' '), dynamic: inner.some((x) => x.dynamic), via: name, writes };
     }

@@ -227,6 +227,8 @@ export interface WrapperSpec {
   writesOperands?: boolean;
   /** Options whose value is a program it runs, or a file that names one: the call is opaque. */
   runsOptions?: readonly string[];
+  /** Options that hand the command to a shell as text (`sudo -s CMD`), which expands its words again: the call is opaque. */
+  shellOptions?: readonly string[];
   /**
    * The options it takes without a value. Any option that is neither one of these nor a value
    * option written out (`-u X`, `-uX`, `--user=X`) — a cluster, an abbreviation, one the table
@@ -238,7 +240,7 @@ export interface WrapperSpec {
 
 export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
   __proto__: null as never,
-  sudo: { valueOptions: ['-u', '-g', '-C', '-h', '-p', '-D', '-r', '-t', '-U', '-T', '--user', '--group', '--chdir', '--prompt', '--host', '--role', '--type', '--other-user', '--close-from', '--command-timeout'], shellWithoutCommand: true, chdirOptions: ['-D', '--chdir'] , flags: ['-E', '-H', '-n', '-k', '-K', '-S', '-b', '-P', '-i', '-s', '-l', '-v', '-A', '-B', '--preserve-env', '--set-home', '--non-interactive', '--reset-timestamp', '--remove-timestamp', '--stdin', '--background', '--login', '--shell', '--list', '--validate', '--askpass', '--bell'] },
+  sudo: { valueOptions: ['-u', '-g', '-C', '-h', '-p', '-D', '-r', '-t', '-U', '-T', '--user', '--group', '--chdir', '--prompt', '--host', '--role', '--type', '--other-user', '--close-from', '--command-timeout'], shellWithoutCommand: true, chdirOptions: ['-D', '--chdir'], shellOptions: ['-s', '-i', '--shell', '--login'] , flags: ['-E', '-H', '-n', '-k', '-K', '-S', '-b', '-P', '-i', '-s', '-l', '-v', '-A', '-B', '--preserve-env', '--set-home', '--non-interactive', '--reset-timestamp', '--remove-timestamp', '--stdin', '--background', '--login', '--shell', '--list', '--validate', '--askpass', '--bell'] },
   doas: { valueOptions: ['-u', '-C'], shellWithoutCommand: true , flags: ['-n', '-s', '-L'] },
   pkexec: { valueOptions: ['--user'] , flags: ['--disable-internal-agent', '--keep-cwd'] },
   env: { valueOptions: ['-u', '-C', '--unset', '--chdir', '-a', '--argv0'], chdirOptions: ['-C', '--chdir'] , flags: ['-i', '-0', '-v', '--ignore-environment', '--null', '--debug', '-'] },

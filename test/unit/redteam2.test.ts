@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { readShellCall } from '../../src/shell/resolve-shell';
 import { pre, taxIndex } from '../helpers/policy';
@@ -331,5 +332,46 @@ describe('regressions: options spelled so that the program or the mode is misrea
 
   it.each([['ionice -c 3 ls'], ['watch -d ls'], ['strace -f -o /srv/trace.txt ls'], ['time -o /srv/t.txt true'], ['strace -o /srv/trace.txt ls'], ['unzip -l e.zip'], ['unzip -o e.zip -d /srv/out -x "*.md"'], ['cat l | xargs -n1 grep -l TODO']])('%j still passes', (line) => {
     expect(judge(line, 'network', { cwd: '/srv/work' }).verdict).not.toBe('deny');
+  });
+});
+
+// ─── Wrappers that hand the command to a shell, or run it in another directory ───
+
+/** Whether sudo runs here without asking for a password (CI runs as root with sudo installed). */
+const SUDO_RUNS = spawnSync('sudo', ['-n', 'true'], { stdio: 'ignore' }).status === 0;
+
+describe('regressions: sudo -s and -i expand the command again, pkexec runs it in another directory', () => {
+  it.each([
+    ["sudo -n -s rm -f '$PWD/.claude/settings.json'"],
+    ["sudo -n --shell rm -f '$PWD/.claude/settings.json'"],
+    ["sudo -n -s 'rm$IFS-f$IFS'\"'\"'.claude/settings.json'\"'\""],
+  ])('%j: the words the gate read are not the ones that run', (line) => {
+    expect(reading(line).opaque).toEqual([expect.stringMatching(/^sudo -(s|-shell) hands the command to a shell/)]);
+    for (const ceiling of ['workspace_write', 'network'] as const) {
+      const tree = projectTree('');
+      expect(judge(line, ceiling, { cwd: tree.project, isProtected: tree.isProtected }).verdict).toBe('deny');
+    }
+  });
+
+  it.runIf(SUDO_RUNS)('sudo -s expands $PWD in a word the outer shell passed quoted (a real run)', () => {
+    const tree = projectTree('');
+    expect(changedBy(tree, "sudo -n -s rm -f '$PWD/.claude/settings.json'")).toEqual(['settings.json']);
+  });
+
+  it('sudo -i is opaque for the same reason (and runs in the target home)', () => {
+    expect(reading('sudo -i ls').opaque).toEqual(['sudo -i hands the command to a shell, which expands its words again']);
+    expect(judge('sudo -i ls', 'workspace_write').verdict).toBe('deny');
+  });
+
+  it('pkexec without --keep-cwd runs in the target home: relative paths are not known', () => {
+    expect(reading('pkexec rm -f .cache/x').unparsable).toMatch(/directory known only at run time/);
+    expect(judge('pkexec rm -f notes.txt', 'network').verdict).toBe('deny');
+    expect(reading('pkexec --keep-cwd rm -f notes.txt').unparsable).toBeUndefined();
+    expect(reading('pkexec rm -f /srv/x').unparsable).toBeUndefined();
+  });
+
+  it.each([['sudo -u deploy ls'], ['sudo -E ls'], ['sudo ls -s']])('%j is still read through', (line) => {
+    expect(reading(line).opaque).toEqual([]);
+    expect(reading(line).level).toBe('read_only');
   });
 });
