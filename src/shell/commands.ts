@@ -1,5 +1,5 @@
 import { parseShell, type Redirect, type ShellParse, type Word } from './lex';
-import { PROJECT_RUNNERS, RUNNER_SUBCOMMANDS, SHELL_VALUE_OPTIONS, SHELLS, SOURCES, WRAPPERS, type WrapperSpec } from './programs';
+import { inSystemDirectory, PROJECT_RUNNERS, RUNNER_SUBCOMMANDS, SHELL_VALUE_OPTIONS, SHELLS, SOURCES, WRAPPERS, type WrapperSpec } from './programs';
 
 /**
  * From parsed simple commands to what actually runs: leading assignments and wrappers (`sudo`,
@@ -176,7 +176,8 @@ function wrapperWrites(rest: Word[], wrapper: WrapperSpec, at: number, command: 
     }
     if (wrapper.writesOperands) out.push(w);
   }
-  return out;
+  // valgrind's `--log-file=out.%p` names a file per process: any text may stand where a % is
+  return wrapper.writeNamesExpand ? out.map((w) => (w.text.includes('%') ? { ...w, text: w.text.replace(/%(q\{[^}]*\}|.)?/g, '*'), pattern: true } : w)) : out;
 }
 
 const PROJECT_RUNNER_SET: ReadonlySet<string> = new Set(PROJECT_RUNNERS);
@@ -216,6 +217,48 @@ function unknownOption(rest: Word[], wrapper: WrapperSpec, name: string, end: nu
 }
 
 /** Removes one layer: assignments, a wrapper and its options, a shell's `-c`, `eval`, or a runner. */
+/** env's options that take a value, as the next word or joined (`-u X`, `-uX`, `--unset=X`). */
+const ENV_VALUE_LETTERS = 'uCa';
+const ENV_VALUE_LONG = ['--unset', '--chdir', '--argv0'];
+const ENV_FLAG_LONG = ['--ignore-environment', '--null', '--debug'];
+
+/**
+ * The words `env -S` splits and runs (`-S STRING`, `-vSSTRING`, `--split-string=STRING`), or null
+ * when its options hold none. A value option's value is never read as an option (`-C -Sdir` changes
+ * to `-Sdir`, `-uSX` unsets `SX`); an option it does not know ends the search, and the call is then
+ * opaque (unknownOption).
+ */
+function envSplitString(rest: readonly Word[]): Word[] | null {
+  for (let j = 1; j < rest.length; j++) {
+    const w = rest[j]!.text;
+    if (w === '--' || w === '-') return null;
+    if (w.startsWith('--')) {
+      if (w === '--split-string') return rest.slice(j + 1);
+      if (w.startsWith('--split-string=')) return [{ ...rest[j]!, text: w.slice('--split-string='.length) }, ...rest.slice(j + 1)];
+      if (ENV_VALUE_LONG.includes(w)) j++;
+      else if (!ENV_FLAG_LONG.includes(w) && !ENV_VALUE_LONG.some((o) => w.startsWith(`${o}=`))) return null;
+      continue;
+    }
+    if (w.startsWith('-')) {
+      for (let c = 1; c < w.length; c++) {
+        const letter = w[c]!;
+        if (letter === 'S') {
+          const joined = w.slice(c + 1);
+          return joined !== '' ? [{ ...rest[j]!, text: joined }, ...rest.slice(j + 1)] : rest.slice(j + 1);
+        }
+        if (ENV_VALUE_LETTERS.includes(letter)) {
+          if (c === w.length - 1) j++;
+          break;
+        }
+        if (letter !== 'i' && letter !== '0' && letter !== 'v') return null;
+      }
+      continue;
+    }
+    if (assignmentLength(w) === -1) return null;
+  }
+  return null;
+}
+
 function peel(words: Word[], assignments: string[]): Peeled {
   let k = 0;
   while (k < words.length && isAssignment(words[k]!)) assignments.push(words[k++]!.text);
@@ -223,6 +266,8 @@ function peel(words: Word[], assignments: string[]): Peeled {
   if (rest.length === 0) return { kind: 'run', words: rest };
   const first = rest[0]!;
   if (first.dynamic || first.pattern || first.ansi) return { kind: 'run', words: rest };
+  // `./env ls` runs whatever ./env is, not env
+  if (!inSystemDirectory(first.text)) return { kind: 'run', words: rest };
   const name = baseName(first.text);
   const lower = name.toLowerCase();
   const wrapper = WRAPPERS[name];
@@ -238,15 +283,8 @@ function peel(words: Word[], assignments: string[]): Peeled {
       }
     }
     if (name === 'env') {
-      for (let j = 1; j < rest.length; j++) {
-        const w = rest[j]!.text;
-        if (w === '-S' || w === '--split-string' || w.startsWith('--split-string=') || /^-[a-zA-Z]*S./.test(w)) {
-          const inline = w.startsWith('--split-string=') ? w.slice(15) : /^-[a-zA-Z]*S./.test(w) ? w.slice(w.indexOf('S') + 1) : null;
-          const parts = inline !== null ? [{ ...rest[j]!, text: inline }, ...rest.slice(j + 1)] : rest.slice(j + 1);
-          return { kind: 'reparse', source: parts.map((x) => x.text).join(' '), dynamic: parts.some((x) => x.dynamic), via: 'env -S' };
-        }
-        if (!w.startsWith('-') && assignmentLength(w) === -1) break;
-      }
+      const parts = envSplitString(rest);
+      if (parts !== null) return { kind: 'reparse', source: parts.map((x) => x.text).join(' '), dynamic: parts.some((x) => x.dynamic), via: 'env -S' };
     }
     let found: { at: number; command?: Word } = afterOptions(rest, wrapper.valueOptions, wrapper.positional ?? 0, wrapper.commandOption);
     if (!found.command && wrapper.commandOption) {
@@ -262,6 +300,7 @@ function peel(words: Word[], assignments: string[]): Peeled {
     if (unknown !== null) return { kind: 'run', words: rest, opaque: `${name} ${unknown}: an option the gate does not read` };
     // strace -o '|cmd' / '!cmd' pipes its output into a command
     if (writes.some((w) => w.text.startsWith('|') || w.text.startsWith('!'))) return { kind: 'run', words: rest, opaque: `${name} writes its output into a command` };
+    if (wrapper.opaque) return { kind: 'run', words: rest, opaque: wrapper.opaque, writes };
     const runs = (wrapper.runsOptions ?? []).find((o) => rest.slice(1, command ? rest.length : at).some((w) => w.text === o || w.text.startsWith(`${o}=`)));
     if (runs) return { kind: 'run', words: rest, opaque: `${name} ${runs} runs a program it names`, writes };
     if (name === 'xargs') {

@@ -691,6 +691,9 @@ const CLOSERS = new Set(['fi', 'done', '}', 'esac']);
  * the start of a command); `for`/`select` headers, `case` patterns and `[[ … ]]` are not commands;
  * a function's body counts as commands the line may run.
  */
+/** Words that start a compound command. */
+const COMPOUND_START = new Set(['{', 'if', 'while', 'until', 'for', 'select', 'case', '[[', '((']);
+
 export function splitCommands(tokens: readonly Token[], baseConditional: boolean, out: ShellParse): void {
   let current: SimpleCommand | null = null;
   let afterAndOr = false;
@@ -814,7 +817,14 @@ export function splitCommands(tokens: readonly Token[], baseConditional: boolean
         control = Math.max(0, control - 1);
         continue;
       }
-      if (w === 'coproc') continue;
+      if (w === 'coproc') {
+        // `coproc NAME { …; }`: a word followed by a compound command is the coprocess's name, not a program
+        const name = tokens[k + 1];
+        const after = tokens[k + 2];
+        const compound = after?.kind === 'op' ? after.op === '(' : after?.kind === 'word' && !after.word.quoted && COMPOUND_START.has(after.word.text);
+        if (name?.kind === 'word' && !name.word.quoted && compound) k++;
+        continue;
+      }
       if (RESERVED_START.has(w) || CLOSERS.has(w)) continue;
     }
     current ??= { words: [], redirects: [], conditional: conditional() };

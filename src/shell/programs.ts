@@ -229,6 +229,10 @@ export interface WrapperSpec {
   runsOptions?: readonly string[];
   /** Options that hand the command to a shell as text (`sudo -s CMD`), which expands its words again: the call is opaque. */
   shellOptions?: readonly string[];
+  /** Why the call is opaque whatever its options (options read from files the gate does not read). */
+  opaque?: string;
+  /** The file names of its write options expand `%p`, `%q{VAR}` …: each is checked as a pattern. */
+  writeNamesExpand?: boolean;
   /**
    * The options it takes without a value. Any option that is neither one of these nor a value
    * option written out (`-u X`, `-uX`, `--user=X`) — a cluster, an abbreviation, one the table
@@ -262,9 +266,10 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
   unbuffer: { valueOptions: [] , flags: ['-p'] },
   caffeinate: { valueOptions: ['-t', '-w'] , flags: ['-d', '-i', '-m', '-s', '-u'] },
   fakeroot: { valueOptions: ['-l', '-s', '-i', '--lib', '--faked'], writeOptions: ['-s'] , flags: ['-u', '--unknown-is-real'] , runsOptions: ['-s', '-l', '-i', '-f', '--lib', '--faked']},
-  strace: { valueOptions: ['-o', '-e', '-p', '-s', '-u', '-E', '-a', '-b', '-I', '-O', '-S', '-P', '-X'], writeOptions: ['-o', '--output'] , flags: ['-f', '-ff', '-q', '-qq', '-c', '-C', '-t', '-tt', '-ttt', '-T', '-v', '-x', '-xx', '-y', '-yy', '-k', '-w', '-z', '-Z', '-d', '-D', '-r', '-F', '-i', '-h', '-V', '--follow-forks', '--summary-only', '--summary', '--no-abbrev', '--verbose', '--quiet'] , runsOptions: ['-E', '--env']},
+  // --verbose takes a value (`--verbose=SET`, or the next word); --quiet's is optional, so only joined
+  strace: { valueOptions: ['-o', '-e', '-p', '-s', '-u', '-E', '-a', '-b', '-I', '-O', '-S', '-P', '-X', '--verbose'], writeOptions: ['-o', '--output'] , flags: ['-f', '-ff', '-q', '-qq', '-c', '-C', '-t', '-tt', '-ttt', '-T', '-v', '-x', '-xx', '-y', '-yy', '-k', '-w', '-z', '-Z', '-d', '-D', '-r', '-F', '-i', '-h', '-V', '--follow-forks', '--summary-only', '--summary', '--no-abbrev', '--quiet'] , runsOptions: ['-E', '--env']},
   ltrace: { valueOptions: ['-o', '-e', '-p', '-s', '-u', '-a', '-n'], writeOptions: ['-o', '--output'] , flags: ['-f', '-c', '-C', '-i', '-L', '-r', '-S', '-t', '-tt', '-ttt', '-T', '--demangle'] },
-  valgrind: { valueOptions: [], writeOptions: ['--log-file', '--xml-file', '--massif-out-file', '--cachegrind-out-file', '--callgrind-out-file', '--dhat-out-file', '--xtree-memory-file', '--xtree-leak-file'], runsOptions: ['--db-command'] , flags: ['-q', '-v', '--quiet', '--verbose', '--version', '--help'] },
+  valgrind: { opaque: 'valgrind also takes options from ./.valgrindrc, ~/.valgrindrc and $VALGRIND_OPTS, which the gate does not read', writeNamesExpand: true, valueOptions: [], writeOptions: ['--log-file', '--xml-file', '--massif-out-file', '--cachegrind-out-file', '--callgrind-out-file', '--dhat-out-file', '--xtree-memory-file', '--xtree-leak-file'], runsOptions: ['--db-command'] , flags: ['-q', '-v', '--quiet', '--verbose', '--version', '--help'] },
   unshare: { valueOptions: ['-S', '-G', '-R', '-w', '--setuid', '--setgid', '--root', '--wd', '--map-user', '--map-group', '--propagation'], chdirOptions: ['-w', '--wd', '-R', '--root'] , flags: ['-m', '-u', '-i', '-n', '-p', '-U', '-C', '-T', '-f', '-r', '-c', '--fork', '--mount-proc', '--map-root-user', '--map-current-user', '--kill-child', '--keep-caps'] },
   // -r, -w, --root and --wd take their value only joined (`-w/dir`, `--wd=/dir`)
   nsenter: { valueOptions: ['-t', '-S', '-G', '--target', '--setuid', '--setgid'], chdirOptions: ['-w', '--wd', '-r', '--root'] , flags: ['-a', '-m', '-u', '-i', '-n', '-p', '-U', '-C', '-T', '-F', '-e', '--all', '--preserve-credentials', '--no-fork'] },
@@ -325,3 +330,12 @@ export const RUNTIME_VARIABLES = new Set([
   'LESSOPEN', 'LESSCLOSE', 'SHELL', 'HISTFILE', 'TERMINFO', 'GCONV_PATH', 'LOCPATH', 'HOSTALIASES', 'RSYNC_RSH',
   'CDPATH', 'npm_config_script_shell', 'NPM_CONFIG_SCRIPT_SHELL', 'JAVA_TOOL_OPTIONS', '_JAVA_OPTIONS',
 ]);
+
+/** Where the known programs of the tables live; a program run by another path is not taken for them. */
+const SYSTEM_DIRS = new Set(['/bin', '/usr/bin', '/usr/local/bin', '/sbin', '/usr/sbin', '/usr/local/sbin', '/opt/homebrew/bin', '/usr/games']);
+
+/** Whether a program word names a program of the tables: a plain name, or a path in one of SYSTEM_DIRS (`./env` may be anything). */
+export function inSystemDirectory(program: string): boolean {
+  const slash = program.lastIndexOf('/');
+  return slash === -1 || SYSTEM_DIRS.has(program.slice(0, slash) || '/');
+}

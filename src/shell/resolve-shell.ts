@@ -6,7 +6,7 @@ import { subjectForCommand, type Subject } from '../core/resolve';
 import { isAbsoluteOrHome, type PathEffect } from '../core/types';
 import { baseName, readCommandLine, type Invocation } from './commands';
 import { decodeAnsiC, type Word } from './lex';
-import { BUILTINS, GIT_NETWORK, GIT_READ, GIT_REWRITES_TRACKED, GIT_WRITE, NETWORK, PACKAGE_MANAGERS, READERS, READS_WHATEVER_ARGUMENTS, RUNTIME_VARIABLES, WRITERS, type WriterRule } from './programs';
+import { BUILTINS, GIT_NETWORK, inSystemDirectory, GIT_READ, GIT_REWRITES_TRACKED, GIT_WRITE, NETWORK, PACKAGE_MANAGERS, READERS, READS_WHATEVER_ARGUMENTS, RUNTIME_VARIABLES, WRITERS, type WriterRule } from './programs';
 
 /**
  * SPEC §3 step 3 and §9 items 1–5 for Bash and PowerShell: every program a command line may run,
@@ -24,7 +24,14 @@ const GIT_NETWORK_SET = new Set(GIT_NETWORK);
 /** Redirections that write to their target. */
 const WRITE_REDIRECTS = new Set(['>', '>>', '>|', '&>', '&>>', '<>', '>&']);
 /** Redirection targets that are not files of the workspace. */
-const NOT_A_FILE = /^\/dev\/(null|stdout|stderr|tty|fd\/\d+|zero)$/;
+const NOT_A_FILE = /^\/dev\/(null|tty|zero)$/;
+/**
+ * Paths that open again what a file descriptor refers to. Written, they write the file a
+ * redirection opened for reading (`echo x 3<FILE >/dev/fd/3` truncates FILE).
+ */
+const DESCRIPTOR_PATH = /^\/(dev\/(stdin|stdout|stderr|fd\/\d+)|proc\/[^/]+\/fd\/\d+)$/;
+/** `$HOME/…` or `${HOME}/…` with no other expansion. */
+const HOME_PATH = /^\$(HOME|\{HOME\})(\/[^$`\\]*)?$/;
 /** More guarded-path checks than this in one command line: unreadable. */
 const MAX_EFFECTS = 512;
 /** A longer path cannot name a file (PATH_MAX): unreadable. */
@@ -64,7 +71,7 @@ function operands(args: readonly Word[], valueOptions: readonly string[] = []): 
 }
 
 /** The value of an option (`-o FILE`, `-oFILE`, `--output=FILE`, `--output FILE`). */
-function optionValues(args: readonly Word[], short: readonly string[], long: readonly string[]): Word[] {
+function optionValues(args: readonly Word[], short: readonly string[], long: readonly string[], clusters?: string | true): Word[] {
   const out: Word[] = [];
   for (let k = 0; k < args.length; k++) {
     const w = args[k]!;
@@ -77,9 +84,30 @@ function optionValues(args: readonly Word[], short: readonly string[], long: rea
     for (const o of short) {
       if (t === o && args[k + 1]) out.push(args[k + 1]!);
       else if (t.startsWith(o) && t.length > o.length && !t.startsWith('--') && o.length === 2) out.push(word(t.slice(2), w));
+      else if (clusters !== undefined && o.length === 2 && !t.startsWith('--')) {
+        const value = clusterValue(t, o[1]!, clusters);
+        if (value === '') {
+          if (args[k + 1]) out.push(args[k + 1]!);
+        } else if (value !== null) out.push(word(value, w));
+      }
     }
   }
   return out;
+}
+
+/**
+ * The value of option letter `letter` inside a cluster after other letters (`-mo FILE`: '' for
+ * the next word; `-fS.json`: '.json'), or null when the cluster does not hold it. `flags`: the
+ * letters that may stand before it (true: any letter, when reading more values can only add).
+ */
+function clusterValue(cluster: string, letter: string, flags: string | true): string | null {
+  if (!/^-[a-zA-Z0-9]/.test(cluster)) return null;
+  for (let k = 1; k < cluster.length; k++) {
+    const c = cluster[k]!;
+    if (c === letter) return k === 1 ? null : cluster.slice(k + 1);
+    if (!/[a-zA-Z0-9]/.test(c) || (flags !== true && !flags.includes(c))) return null;
+  }
+  return null;
 }
 
 const hasFlag = (args: readonly Word[], re: RegExp) => args.some((w) => w.text !== '--' && re.test(w.text));
@@ -118,12 +146,16 @@ function copiedName(source: string): string {
 }
 
 /** Effects of a program that copies, moves or links operands into a destination. */
+/** The letters of cp, mv, ln and install that take no value, which may stand before `-t DIR` or `-S SUFFIX` in a cluster. */
+const TRANSFER_FLAGS = 'abcCdDfFHilLnPprRsTuvxZ';
+
 function transferEffects(args: readonly Word[], rule: 'copy' | 'move' | 'link', valueOptions: readonly string[]): Classified['effects'] {
   const effects: Classified['effects'] = [];
-  const targetDir = [...optionValues(args, ['-t'], ['-Destination', '-destination']), ...longValues(args, '--target-directory')][0];
-  const backupSuffix = hasFlag(args, /^-[a-zA-Z]*b/) || hasLong(args, '--backup') || longValues(args, '--suffix').length > 0 || optionValues(args, ['-S'], []).length > 0
-    ? ([...optionValues(args, ['-S'], []), ...longValues(args, '--suffix')][0]?.text ?? '~')
-    : null;
+  const targetDir = [...optionValues(args, ['-t'], ['-Destination', '-destination'], TRANSFER_FLAGS), ...longValues(args, '--target-directory')][0];
+  const suffixes = [...optionValues(args, ['-S'], [], TRANSFER_FLAGS), ...longValues(args, '--suffix')];
+  const backupSuffix = hasFlag(args, /^-[a-zA-Z]*b/) || hasLong(args, '--backup') || suffixes.length > 0 ? (suffixes[0]?.text ?? '~') : null;
+  // cp -l / -s makes links to its sources, which a later command in the line may write through
+  const linksSources = rule === 'copy' && hasFlag(args, /^(-[a-zA-Z]*[ls][a-zA-Z]*|--link|--symbolic-link)$/);
   const ops = operands(args, [...valueOptions, '-t', '--target-directory']);
   const symbolic = rule === 'link' && hasFlag(args, /^(-[a-zA-Z]*s[a-zA-Z]*|--symbolic)$/);
   let sources: Word[];
@@ -153,6 +185,7 @@ function transferEffects(args: readonly Word[], rule: 'copy' | 'move' | 'link', 
   }
   for (const source of sources) {
     if (rule === 'move') effects.push({ path: source, effect: 'destroy' });
+    if (linksSources) effects.push({ path: source, effect: 'link' });
     if (rule === 'link') {
       // A symbolic link's target is relative to the link's directory; a hard link's to the cwd.
       const linkDir = dest && !targetDir && sources.length === 1 && !dest.text.endsWith('/') ? parentOf(dest.text) : dest?.text ?? '.';
@@ -245,7 +278,22 @@ function sedClass(args: readonly Word[]): Classified {
     return { level: 'process_exec', kind: 'exec', opaque: 'a sed script that can run commands or write files', effects: inPlace ? files.map((path) => ({ path, effect: 'write' as const })) : [] };
   }
   if (!inPlace) return { level: 'read_only', kind: 'reader', effects: [] };
-  return { level: 'workspace_write', kind: 'writer', effects: files.map((path) => ({ path, effect: 'write' as const })) };
+  const effects: Classified['effects'] = files.map((path) => ({ path, effect: 'write' as const }));
+  // a backup under the suffix given (`-i.bak`, `--in-place=.bak`); a `*` in it stands for the file's name
+  for (const w of args) {
+    const t = w.text;
+    if (t === '--') break;
+    const suffix = /^-[a-zA-Z]*i(.+)$/.exec(t)?.[1] ?? (t.startsWith('--') && t.includes('=') && isLongOption(t, '--in-place', 5) ? t.slice(t.indexOf('=') + 1) : undefined);
+    if (suffix === undefined) continue;
+    for (const file of files) {
+      if (!suffix.includes('*')) effects.push({ path: word(`${file.text}${suffix}`, file), effect: 'write' });
+      else {
+        const named = suffix.replace(/\*/g, baseName(file.text));
+        effects.push({ path: word(named, file), effect: 'write' }, { path: word(joinPath(parentOf(file.text), named), file), effect: 'write' });
+      }
+    }
+  }
+  return { level: 'workspace_write', kind: 'writer', effects };
 }
 
 /** GNU tar's short options that take a value. */
@@ -300,13 +348,28 @@ function tarClass(args: readonly Word[]): Classified {
   return { level: 'read_only', kind: 'reader', effects: [] };
 }
 
+/** The options of the `write` rule's programs that take a value (tee takes none). */
+const WRITE_VALUE_OPTIONS: Readonly<Record<string, readonly string[]>> = {
+  __proto__: null as never,
+  touch: ['-d', '-r', '-t', '--date', '--reference'],
+  truncate: ['-s', '-r', '--size', '--reference'],
+  mkdir: ['-m', '--mode', '--context'],
+  mkfifo: ['-m', '--mode', '--context'],
+  mktemp: ['-p', '--suffix'],
+};
+/** The options of the `second` rule's programs that take a value. */
+const SECOND_VALUE_OPTIONS: Readonly<Record<string, readonly string[]>> = {
+  __proto__: null as never,
+  uniq: ['-f', '-s', '-w', '--skip-fields', '--skip-chars', '--check-chars'],
+  xxd: ['-c', '-g', '-l', '-o', '-s', '-n', '-R', '-cols', '-groupsize', '-len', '-offset', '-seek', '-name', '--cols', '--groupsize', '--len', '--offset', '--seek', '--name'],
+};
 const CP_VALUE_OPTIONS = ['-S', '--suffix', '-m', '-o', '-g', '--mode', '--owner', '--group', '-Path', '-Destination', '-LiteralPath', '-Filter', '-Include', '-Exclude'];
 
 function writerClass(name: string, rule: WriterRule, args: readonly Word[]): Classified {
   const writer = (effects: Classified['effects']): Classified => ({ level: effects.length > 0 ? 'workspace_write' : READER_SET.has(name) ? 'read_only' : 'workspace_write', kind: effects.length > 0 || !READER_SET.has(name) ? 'writer' : 'reader', effects });
   switch (rule) {
     case 'write':
-      return writer(operands(args, ['-s', '-r', '-m', '-d', '-t', '-p', '--tmpdir', '--size', '--reference', '--mode']).map((path) => ({ path, effect: 'write' })));
+      return writer(operands(args, WRITE_VALUE_OPTIONS[name] ?? []).map((path) => ({ path, effect: 'write' })));
     case 'remove':
       return writer(operands(args, ['-Path', '-LiteralPath', '-Filter', '-Include', '-Exclude', '-Encoding', '-ItemType']).map((path) => ({ path, effect: 'destroy' as const })).concat(optionValues(args, [], ['-Path', '-LiteralPath']).map((path) => ({ path, effect: 'destroy' as const }))));
     case 'copy':
@@ -317,7 +380,7 @@ function writerClass(name: string, rule: WriterRule, args: readonly Word[]): Cla
     case 'link':
       return writer(transferEffects(args, 'link', ['-S', '--suffix']));
     case 'mode': {
-      const reference = hasFlag(args, /^--reference=/);
+      const reference = args.some((w) => isLongOption(w.text, '--reference', 3));
       const ops = operands(args, ['--reference']);
       const changed = name === 'chattr' || name === 'setfacl' || reference ? ops : ops.slice(1);
       return writer(changed.map((path) => ({ path, effect: 'destroy' })));
@@ -327,9 +390,10 @@ function writerClass(name: string, rule: WriterRule, args: readonly Word[]): Cla
     case 'dd':
       return writer(args.filter((w) => w.text.startsWith('of=')).map((w) => ({ path: word(w.text.slice(3), w), effect: 'write' })));
     case 'sort':
-      return writer([...optionValues(args, ['-o'], []), ...longValues(args, '--output')].map((path) => ({ path, effect: 'write' })));
+      if (name === 'sort' && args.some((w) => isLongOption(w.text, '--compress-program', 3))) return { level: 'process_exec', kind: 'exec', opaque: 'sort --compress-program runs a program', effects: [] };
+      return writer([...optionValues(args, ['-o'], [], true), ...longValues(args, '--output')].map((path) => ({ path, effect: 'write' })));
     case 'second': {
-      const ops = operands(args, ['-f', '-s', '-w', '-c', '-l', '-g', '-o', '-s']);
+      const ops = operands(args, SECOND_VALUE_OPTIONS[name] ?? []);
       return writer(ops[1] ? [{ path: ops[1], effect: 'write' }] : []);
     }
     case 'extract': {
@@ -346,10 +410,19 @@ function writerClass(name: string, rule: WriterRule, args: readonly Word[]): Cla
         return writer((into.length > 0 ? into : [word('.')]).map((path) => ({ path, effect: 'destroy' })));
       }
       if (name === 'patch') {
-        const ops = operands(args, ['-p', '-i', '-o', '-d', '-F', '-B', '-D', '-r', '-V', '-z', '--input', '--output', '--directory']);
-        const out = optionValues(args, ['-o'], ['--output']);
-        if (out.length > 0) return writer(out.map((path) => ({ path, effect: 'write' })));
-        if (ops.length > 0 && optionValues(args, ['-i'], ['--input']).length === 0) return writer([{ path: ops[0]!, effect: 'write' }]);
+        const ops = operands(args, ['-p', '-i', '-o', '-d', '-F', '-B', '-D', '-r', '-V', '-z', '-Y', '--input', '--output', '--directory', '--reject-file', '--prefix', '--suffix', '--basename-prefix']);
+        const out = optionValues(args, ['-o'], ['--output'], true);
+        // the reject file, and backups named with a prefix or suffix of the caller's choosing
+        const own = optionValues(args, ['-r'], ['--reject-file'], true).map((path) => ({ path, effect: 'write' as const }));
+        const named = ops[0] && optionValues(args, ['-i'], ['--input']).length === 0 ? ops[0] : undefined;
+        if (named) {
+          for (const suffix of optionValues(args, ['-z'], ['--suffix'], true)) own.push({ path: word(`${named.text}${suffix.text}`, named), effect: 'write' });
+          for (const prefix of optionValues(args, ['-B'], ['--prefix'], true)) own.push({ path: word(`${prefix.text}${named.text}`, named), effect: 'write' });
+          for (const prefix of optionValues(args, ['-Y'], ['--basename-prefix'], true)) own.push({ path: word(joinPath(parentOf(named.text), `${prefix.text}${baseName(named.text)}`), named), effect: 'write' });
+        }
+        if (out.length > 0) return writer([...out.map((path) => ({ path, effect: 'write' as const })), ...own]);
+        if (named) return writer([{ path: named, effect: 'write' }, ...own]);
+        if (own.length > 0) return writer([...own, ...(optionValues(args, ['-d'], ['--directory']).concat(word('.'))).map((path) => ({ path, effect: 'destroy' as const }))]);
         return writer((optionValues(args, ['-d'], ['--directory']).concat(word('.'))).map((path) => ({ path, effect: 'destroy' })));
       }
       if (name === '7z' && hasFlag(args, /^-spf/)) return { level: 'process_exec', kind: 'exec', opaque: '7z -spf extracts members to the absolute paths they name', effects: [] };
@@ -361,15 +434,21 @@ function writerClass(name: string, rule: WriterRule, args: readonly Word[]): Cla
       if (name === 'split' && hasLong(args, '--filter')) return { level: 'process_exec', kind: 'exec', opaque: 'split --filter runs a command', effects: [] };
       if (name === 'split' || name === 'csplit') {
         const ops = operands(args, ['-a', '-b', '-C', '-l', '-n', '-t', '-f', '--prefix', '--suffix-length', '--bytes', '--lines', '--number', '--additional-suffix']);
-        const prefix = name === 'csplit' ? optionValues(args, ['-f'], ['--prefix'])[0] : ops[1];
-        return writer(prefix ? [{ path: word(`${prefix.text}*`, prefix), effect: 'write' }] : [{ path: word('x*'), effect: 'write' }]);
+        const prefix = name === 'csplit' ? optionValues(args, ['-f'], ['--prefix'], 'ksqz')[0] : ops[1];
+        return writer([{ path: word(`${prefix?.text ?? 'x'}*`, { ...(prefix ?? word('')), pattern: true }), effect: 'write' }]);
       }
-      if (hasFlag(args, /^(-[a-zA-Z]*[clt]|--stdout|--to-stdout|--list|--test)$/)) return { level: 'read_only', kind: 'reader', effects: [] };
       {
+        // zstd -o FILE writes FILE even with -c; --output-dir-* put the outputs in a directory
+        const outputs = name === 'zstd' ? [...optionValues(args, ['-o'], [], true).map((path) => ({ path, effect: 'write' as const })), ...longValues(args, '--output-dir-flat').concat(longValues(args, '--output-dir-mirror')).map((path) => ({ path, effect: 'destroy' as const }))] : [];
+        // -N restores the name stored in the archive, in the operand's directory
+        if (hasFlag(args, /^(-[a-zA-Z]*N[a-zA-Z]*|--name)$/)) for (const path of operands(args, ['-S', '--suffix', '-T', '--threads'])) outputs.push({ path: word(parentOf(path.text), path), effect: 'destroy' });
+        // to stdout, a listing or a test: -c, -l or -t in a cluster of letters that take no value (`-Sxt` is the suffix `xt`)
+        const toStdout = args.some((w) => w.text !== '--' && (/^--(stdout|to-stdout|list|test)$/.test(w.text) || (/^-[a-zA-Z]*[clt]$/.test(w.text) && !/[SoTMFCDB]/.test(w.text.slice(1, -1)))));
+        if (outputs.length === 0 && toStdout) return { level: 'read_only', kind: 'reader', effects: [] };
         // each file is replaced by one with a suffix added (compressing) or taken off (decompressing)
-        const suffixes = [...optionValues(args, ['-S'], []), ...longValues(args, '--suffix')].map((w) => w.text);
+        const suffixes = [...optionValues(args, ['-S'], [], true), ...longValues(args, '--suffix')].map((w) => w.text);
         const all = [...suffixes, '.gz', '.z', '.Z', '.xz', '.bz2', '.zst', '.lz', '.lzma', '.tgz', '.txz', '.tbz2'];
-        const effects: Classified['effects'] = [];
+        const effects: Classified['effects'] = outputs;
         for (const path of operands(args, ['-S', '--suffix', '-T', '--threads'])) {
           effects.push({ path, effect: 'destroy' });
           for (const suffix of all) {
@@ -464,7 +543,12 @@ function gitWorkTree(args: readonly Word[]): string {
   }
   return dir;
 }
-const GIT_CONFIG_RUNS = /^(alias\.|core\.(sshcommand|pager|editor|hookspath|fsmonitor|askpass|gitproxy)|sequence\.editor|gpg\.program|.*\.(command|textconv|driver|helper|program|cmd|clean|smudge|process|sshcommand)$)/i;
+/**
+ * git configuration keys that only change how git names, formats and tracks things. Setting any
+ * other key is opaque: many make git run a command (`alias.*`, `core.fsmonitor`, `diff.external`,
+ * `pager.*`, `*.textconv` …) or read another file that may (`include.path`).
+ */
+const GIT_CONFIG_PLAIN = /^(user\.(name|email|signingkey)|(author|committer)\.(name|email)|init\.defaultbranch|core\.(autocrlf|eol|safecrlf|filemode|ignorecase|quotepath|whitespace|abbrev|precomposeunicode|symlinks|longpaths)|color\.[a-z.]+|advice\.[a-z]+|pull\.(rebase|ff)|push\.(default|autosetupremote|followtags)|fetch\.prune|merge\.(conflictstyle|ff)|rebase\.(autosquash|autostash)|diff\.(renames|algorithm|colormoved|mnemonicprefix|noprefix)|log\.(date|decorate|follow|abbrevcommit|showsignature)|format\.pretty|status\.(short|branch|showuntrackedfiles)|branch\.[^.]+\.(remote|merge|rebase)|commit\.(gpgsign|verbose)|tag\.gpgsign|rerere\.enabled|safe\.directory)$/i;
 
 function gitClass(args: readonly Word[]): Classified {
   let k = 0;
@@ -472,6 +556,10 @@ function gitClass(args: readonly Word[]): Classified {
     const t = args[k]!.text;
     if (t === '-c' || t.startsWith('--config-env') || t.startsWith('--exec-path') || t === '-c') {
       return { level: 'process_exec', kind: 'exec', opaque: 'git -c / --exec-path can make git run commands', effects: [] };
+    }
+    // another git directory has a configuration of its own (core.fsmonitor …); another work tree takes the writes elsewhere
+    if (isLongOption(t, '--git-dir', 5) || isLongOption(t, '--work-tree', 3) || t === '--bare') {
+      return { level: 'process_exec', kind: 'exec', opaque: 'git with another git directory or work tree, whose configuration can make git run commands', effects: [] };
     }
     if (GIT_GLOBAL_VALUE.includes(t)) k += 2;
     else if (t.startsWith('-')) k++;
@@ -491,6 +579,9 @@ function gitClass(args: readonly Word[]): Classified {
   if (sub === 'filter-branch' || sub === 'difftool' || sub === 'mergetool' || (sub === 'bisect' && rest[0]?.text === 'run') || (sub === 'submodule' && rest.some((w) => w.text === 'foreach'))) {
     return { level: 'process_exec', kind: 'exec', opaque: `git ${sub} runs commands given on its command line`, effects: [] };
   }
+  if (sub === 'init' && rest.some((w) => isLongOption(w.text, '--template', 3) || isLongOption(w.text, '--separate-git-dir', 3))) {
+    return { level: 'process_exec', kind: 'exec', opaque: 'git init --template copies hooks and a configuration that make git run commands', effects: [] };
+  }
   if ((sub === 'rebase' && hasFlag(rest, /^(-x|--exec)(=|$)/)) || (sub === 'commit' && hasFlag(rest, /^--(fixup|squash)=.*!/))) {
     return { level: 'process_exec', kind: 'exec', opaque: `git ${sub} --exec runs commands`, effects: [] };
   }
@@ -498,7 +589,7 @@ function gitClass(args: readonly Word[]): Classified {
     const reading = rest.length === 0 || hasFlag(rest, /^(--get|--get-all|--get-regexp|--list|-l|--show-origin|--show-scope|get|list)$/) || rest[0]?.text === 'get' || rest[0]?.text === 'list';
     if (reading) return { level: 'read_only', kind: 'reader', effects: [] };
     const key = operands(rest, ['--file', '-f', '--blob', '--type', '--default', '--comment'])[0]?.text ?? '';
-    if (GIT_CONFIG_RUNS.test(key) || key === 'set' || key === 'unset') {
+    if (!GIT_CONFIG_PLAIN.test(key) || hasFlag(rest, /^(-e|--edit|--rename-section)$/)) {
       return { level: 'process_exec', kind: 'exec', opaque: 'git configuration that makes git run a command', effects: [] };
     }
     return { level: 'workspace_write', kind: 'writer', effects: [...optionValues(rest, ['-f'], []), ...longValues(rest, '--file')].map((path) => ({ path, effect: 'write' as const })) };
@@ -537,6 +628,16 @@ function gitClass(args: readonly Word[]): Classified {
       if (!hasFlag(rest, /^(--stat|--numstat|--summary|--check)$/)) effects.push({ path: optionValues(rest, [], ['--directory'])[0] ?? word('.'), effect: 'destroy' });
     } else if (sub === 'worktree' && paths[0]?.text === 'add' && paths[1]) effects.push({ path: paths[1], effect: 'destroy' });
     else if (sub === 'init' && paths[0]) effects.push({ path: paths[0], effect: 'into' });
+    // checkout-index and read-tree write the tracked files under a prefix of the caller's choosing
+    if (sub === 'checkout-index' || sub === 'read-tree') {
+      for (const w of rest) {
+        if (!isLongOption(w.text, '--prefix', 3)) continue;
+        const at = w.text.indexOf('=');
+        if (at === -1) return { level: 'process_exec', kind: 'exec', opaque: `git ${sub} --prefix with its value apart`, effects: [] };
+        // the prefix is joined to each path as text (`--prefix=dir/` or `--prefix=name-`)
+        effects.push({ path: word(`${w.text.slice(at + 1)}**`, { ...w, pattern: true }), effect: 'destroy' });
+      }
+    }
     return { level: 'workspace_write', kind: 'writer', effects };
   }
   return { level: 'process_exec', kind: 'exec', opaque: `git ${sub} is not a git command persona-gate knows (it may be an alias)`, effects: [] };
@@ -553,7 +654,10 @@ function findClass(args: readonly Word[]): Classified {
   if (hasFlag(args, /^-delete$/)) {
     // with only -name/-iname filters, what is deleted matches them anywhere below each root
     const names = optionValues(args, [], ['-name', '-iname']);
-    const onlyNames = names.length > 0 && !hasFlag(args, /^-(o|or|not|path|ipath|wholename|iwholename|regex|iregex|prune)$/) && !args.some((w) => w.text === '!');
+    const deleteAt = args.findIndex((w) => w.text === '-delete');
+    const lastName = args.reduce((at, w, k) => (w.text === '-name' || w.text === '-iname' ? k : at), -1);
+    // -delete before a test, or after `,`, acts on every file below the roots
+    const onlyNames = names.length > 0 && deleteAt > lastName && !hasFlag(args, /^-(o|or|not|path|ipath|wholename|iwholename|regex|iregex|prune)$/) && !args.some((w) => w.text === '!' || w.text === ',');
     for (const root of roots) {
       if (onlyNames) for (const n of names) effects.push({ path: word(joinPath(joinPath(root.text, '**'), n.text), { ...n, pattern: true }), effect: 'destroy' });
       else effects.push({ path: root, effect: 'destroy' });
@@ -598,12 +702,10 @@ function spellings(text: string): string {
 }
 
 /** Variables whose value programs run or load (`GIT_SEQUENCE_EDITOR`, `SUDO_ASKPASS`, `*_COMMAND`). */
-const COMMAND_VARIABLE = /(EDITOR|PAGER|COMMAND|CMD|SHELL|PROGRAM|ASKPASS|HOOK|HOOKS|EXEC|PRELOAD|OPTS|OPTIONS|RC|ENV|PROFILE|PATH)$|^(GIT_|LD_|DYLD_|BASH_|PS[0-4]$|PROMPT_)/;
+const COMMAND_VARIABLE = /(EDITOR|PAGER|COMMAND|CMD|SHELL|PROGRAM|ASKPASS|HOOK|HOOKS|EXEC|PRELOAD|OPT|OPTS|OPTIONS|DEFAULTS|FLAGS|RC|ENV|PROFILE|PATH)$|^(GIT_|LD_|DYLD_|BASH_|ZSTD_|PS[0-4]$|PROMPT_|(GZIP|BZIP2?|LESS)$)/;
 
 /** Builtins that set variables by name (`printf -v PS4`, `read PATH`, `export BASH_ENV`). */
 const VARIABLE_SETTERS = new Set(['export', 'declare', 'typeset', 'local', 'readonly', 'printf', 'read', 'mapfile', 'readarray', 'getopts', 'let', 'set-variable', 'new-variable', 'sv']);
-/** Where the known programs of the tables live; a program run by another path is not taken for them. */
-const SYSTEM_DIRS = new Set(['/bin', '/usr/bin', '/usr/local/bin', '/sbin', '/usr/sbin', '/usr/local/sbin', '/opt/homebrew/bin', '/usr/games']);
 
 /** SPEC §9.1: a simple command's level, what it runs that cannot be read, and what it does to paths. */
 function classify(inv: Invocation, functions: ReadonlySet<string>, powershell: boolean): Classified {
@@ -614,14 +716,18 @@ function classify(inv: Invocation, functions: ReadonlySet<string>, powershell: b
   if (functions.has(inv.name)) return { level: 'none', kind: 'function', effects: [] };
   // a program named by a path is the known program only in the system's own directories (`./cat` may be anything)
   const program = inv.program?.text ?? '';
-  if (program.includes('/') && !SYSTEM_DIRS.has(program.slice(0, program.lastIndexOf('/')) || '/')) {
+  if (!inSystemDirectory(program)) {
     return { level: 'process_exec', kind: 'exec', opaque: `${program} runs code persona-gate cannot read`, effects: [] };
   }
   if (name === 'find') return findClass(args);
   if (name === 'sdiff' || name === 'diff3' || name === 'diff') {
     if (hasLong(args, '--diff-program')) return { level: 'process_exec', kind: 'exec', opaque: `${name} --diff-program runs a program`, effects: [] };
-    const out = name === 'sdiff' ? [...optionValues(args, ['-o'], []), ...longValues(args, '--output')] : [];
+    const out = name === 'sdiff' ? [...optionValues(args, ['-o'], [], true), ...longValues(args, '--output')] : [];
     return { level: out.length > 0 ? 'workspace_write' : 'read_only', kind: out.length > 0 ? 'writer' : 'reader', effects: out.map((path) => ({ path, effect: 'write' as const })) };
+  }
+  if (name === 'tree') {
+    const out = optionValues(args, ['-o'], [], true);
+    return out.length > 0 ? { level: 'workspace_write', kind: 'writer', effects: out.map((path) => ({ path, effect: 'write' as const })) } : { level: 'read_only', kind: 'reader', effects: [] };
   }
   if (name === 'git') return gitClass(args);
   if (name in WRITERS) return writerClass(name, WRITERS[name]!, args);
@@ -737,8 +843,13 @@ function workingDirectories(invocations: readonly Invocation[]): string[] | null
     const joined = isAbsoluteOrHome(target) ? [target] : [target, ...dirs.map((d) => `${d}/${target}`)];
     for (const dir of joined) if (!dirs.includes(dir) && dirs.length < MAX_DIRECTORIES) dirs.push(dir);
   };
+  // DIRSTACK[1]=DIR sends the next popd anywhere; with `shopt -s cdable_vars`, `cd x` goes where $x says
+  const words = invocations.flatMap((inv) => [...inv.assignments, ...inv.args.map((w) => w.text)]);
+  if (words.some((w) => w.startsWith('DIRSTACK'))) return null;
+  const cdableVars = words.includes('cdable_vars');
   for (const inv of invocations) {
     const name = inv.name.toLowerCase();
+    if (DIRECTORY_CHANGERS.has(name) && cdableVars) return null;
     if (DIRECTORY_CHANGERS.has(name)) {
       const target = operands(inv.args)[0];
       if (target === undefined) add('~');
@@ -913,11 +1024,38 @@ function pathPieces(text: string): string[] | null {
     if (seen.has(raw)) continue;
     seen.add(raw);
     if (seen.size > MAX_PIECES * 4) return null;
-    const piece = raw.replace(/^\$\{?HOME\}?(?=\/|$)/, '~');
-    if (piece.includes('/') || piece.startsWith('~') || /\.(json|toml)$/i.test(piece) || HOST_DIRS.test(piece)) pieces.add(piece);
+    // `printf 'x\n.claude/settings.json\n'`: an escape a program decodes ends a path as well
+    for (const part of raw.includes('\\') ? [raw, ...raw.split(/\\[a-zA-Z0-9]?/)] : [raw]) {
+      const piece = part.replace(/^\$\{?HOME\}?(?=\/|$)/, '~');
+      if (piece.includes('/') || piece.startsWith('~') || /\.(json|toml)$/i.test(piece) || HOST_DIRS.test(piece)) pieces.add(piece);
+    }
     if (pieces.size > MAX_PIECES) return null;
   }
   return [...pieces];
+}
+
+/**
+ * Files that make later calls run commands: git's configuration and hooks (`git status` runs
+ * core.fsmonitor, `git commit` a hook) and ssh's configuration (`git fetch` runs a ProxyCommand),
+ * and the directories that hold them.
+ */
+const RUNS_COMMANDS_LATER = /(^|\/)(\.git(\/(.+\/)?(config|hooks(\/.*)?))?|\.gitconfig|\.config\/git(\/config)?|\.ssh(\/config)?)$/i;
+/** The names a glob segment must be able to match for a pattern to reach those files. */
+const RUNS_COMMANDS_DIRS = ['.git', '.gitconfig', '.config', '.ssh'];
+
+/**
+ * Whether writing `path` (a pattern when `pattern`) may write one of RUNS_COMMANDS_LATER. A segment
+ * that starts with `*` or `?` matches a dot name only with `dotglob` (`dotglob`: the line names it).
+ */
+function configThatRunsCommands(path: string, pattern: boolean, dotglob: boolean): boolean {
+  const text = path.replace(/\/+/g, '/').replace(/(.)\/$/, '$1');
+  if (RUNS_COMMANDS_LATER.test(text)) return true;
+  if (!pattern) return false;
+  return text.split('/').some((segment) => {
+    if (RUNS_COMMANDS_DIRS.includes(segment.toLowerCase()) || /[@!+*?]\(/.test(segment)) return true;
+    if (!/[*?[]/.test(segment) || (!dotglob && /^[*?]/.test(segment))) return false;
+    return RUNS_COMMANDS_DIRS.some((name) => globMatcher(segment).test(name));
+  });
 }
 
 /** A glob word as a regular expression over one path segment. */
@@ -1053,8 +1191,18 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent): ShellReadin
   const raise = (to: Level) => {
     if (exceeds(to, level)) level = to;
   };
-  const addEffect = (path: Word, effect: PathEffect, program: string): string | null => {
+  /** Whether the line writes through a descriptor path, and the files its redirections open for reading. */
+  let writesDescriptor = false;
+  const readRedirects: Word[] = [];
+  // `$HOME/…` is the home (`~/…`) when nothing else in the line names HOME (`HOME=x`, `read HOME`)
+  const homeKnown = !/\bHOME\b/.test(command.replace(/\$\{?HOME\}?/g, ''));
+  const addEffect = (given: Word, effect: PathEffect, program: string): string | null => {
+    const path = homeKnown && given.dynamic && HOME_PATH.test(given.text) ? word(given.text.replace(/^\$\{?HOME\}?/, '~'), { ...given, dynamic: false }) : given;
     if (NOT_A_FILE.test(path.text)) return null;
+    if (DESCRIPTOR_PATH.test(path.text)) {
+      if (effect !== 'mention' && effect !== 'tracked') writesDescriptor = true;
+      return null;
+    }
     if (path.text.length > MAX_PATH_LENGTH) return `a path longer than ${MAX_PATH_LENGTH} characters`;
     if (path.dynamic) return `a path computed at run time (${path.text}) handed to ${program || 'a redirection'}`;
     const expanded = path.pattern ? expandBraces(path.text) : [path.text];
@@ -1097,9 +1245,14 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent): ShellReadin
       }
     }
     for (const r of inv.redirects) {
+      if (r.op === '<') readRedirects.push(r.target);
       if (!WRITE_REDIRECTS.has(r.op)) continue;
       if (r.op === '>&' && /^(\d+|-)$/.test(r.target.text)) continue;
       if (NOT_A_FILE.test(r.target.text)) continue;
+      if (DESCRIPTOR_PATH.test(r.target.text)) {
+        writesDescriptor = true;
+        continue;
+      }
       const problem = addEffect(r.target, 'write', inv.name);
       if (problem) return unreadable(problem.startsWith('a path computed') ? `a write target computed at run time (${r.target.text})` : problem);
       raise('workspace_write');
@@ -1182,6 +1335,21 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent): ShellReadin
     }
   }
 
+  if (writesDescriptor) {
+    for (const target of readRedirects) {
+      const problem = addEffect(target, 'write', 'a write through a file descriptor');
+      if (problem) return unreadable(problem.startsWith('a path computed') ? `a write through a file descriptor opened on a path computed at run time (${target.text})` : problem);
+      raise('workspace_write');
+      everyInvocationReads = false;
+    }
+  }
+
+  if (effects.some((e) => e.effect !== 'mention' && e.effect !== 'tracked' && configThatRunsCommands(e.path, e.pattern, /dotglob/i.test(command)))) {
+    raise('process_exec');
+    everyInvocationReads = false;
+    opaque.push('a write to git or ssh configuration or hooks, which make later git and ssh calls run commands');
+  }
+
   // Code the gate cannot read may reach anything the line names: catalogued programs, persona-gate, guarded paths.
   const opaqueNames: string[] = [];
   if (opaque.length > 0) {
@@ -1206,7 +1374,14 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent): ShellReadin
     }
     const pieces = pathPieces(command);
     if (pieces === null) return unreadable(`more than ${MAX_PIECES} paths in a line that runs code persona-gate cannot read`);
-    for (const piece of pieces) if (addEffect(word(piece), 'mention', opaqueProgram ?? 'code persona-gate cannot read')) return unreadable(`more than ${MAX_EFFECTS} paths to check`);
+    for (const piece of pieces) {
+      if (addEffect(word(piece), 'mention', opaqueProgram ?? 'code persona-gate cannot read')) return unreadable(`more than ${MAX_EFFECTS} paths to check`);
+      // opaque code may add to a name it is handed (`XZ_OPT=-S.json xz .claude/settings`): under a
+      // host's directory, or near persona-gate, what starts with the name is checked too
+      if ((HOST_DIRS.test(piece) || piece.includes('persona-gate')) && addEffect(word(`${piece}*`, { ...word(''), pattern: true }), 'mention', opaqueProgram ?? 'code persona-gate cannot read')) {
+        return unreadable(`more than ${MAX_EFFECTS} paths to check`);
+      }
+    }
     if (opaqueNames.includes('persona-gate')) gateCommands.push(`persona-gate's own state (persona-gate named in code persona-gate cannot read: ${opaque[0]})`);
     if (opaqueNames.some((n) => switchPrograms.has(n))) mayRearm = true;
   }
