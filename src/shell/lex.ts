@@ -641,8 +641,25 @@ export class Lexer {
     }
     textParts.push(text);
     liveParts.push(live);
-    return { text: textParts.join(''), dynamic, pattern: isPattern(liveParts.join('')), quoted, ansi, quotedAt };
+    const whole = textParts.join('');
+    const liveWhole = liveParts.join('');
+    const pattern = isPattern(liveWhole);
+    // bash expands braces before it removes quotes: a quoted `{`, `}` or `,` inside a live brace
+    // expansion (`{a,'{'}`) changes the words it makes, which this text no longer shows
+    if (pattern && liveWhole.includes('{') && quotedBraceCharacter(whole, liveWhole)) dynamic = true;
+    // a value put together from quoted pieces (`'a['\$'(cmd)]'`) runs cmd when arithmetic evaluates it
+    if (hasSubscriptSubstitution(whole)) this.collectSubstitutions(whole);
+    return { text: whole, dynamic, pattern, quoted, ansi, quotedAt };
   }
+}
+
+/** Whether a quoted character of the word (where `live` differs from `text`) is a brace or a comma. */
+function quotedBraceCharacter(text: string, live: string): boolean {
+  for (let k = 0; k < text.length; k++) {
+    const c = text[k]!;
+    if ((c === '{' || c === '}' || c === ',') && live[k] !== c) return true;
+  }
+  return false;
 }
 
 /** An array subscript holding a command substitution (`a[$(cmd)]`), found in one pass. */

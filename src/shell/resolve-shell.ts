@@ -30,6 +30,10 @@ const NOT_A_FILE = /^\/dev\/(null|tty|zero)$/;
  * redirection opened for reading (`echo x 3<FILE >/dev/fd/3` truncates FILE).
  */
 const DESCRIPTOR_PATH = /^\/(dev\/(stdin|stdout|stderr|fd\/\d+)|proc\/[^/]+\/fd\/\d+)$/;
+/** Arithmetic contexts: `$((…))`, `((…))`, `let`, the numeric tests of `[[ ]]`, `declare -i`. */
+const ARITHMETIC = /\$\(\(|(^|[\s;&|(])\(\(|(^|[\s;&|(])let\s|\s-(eq|ne|lt|le|gt|ge)\s|(declare|typeset|local)\s+-[a-zA-Z]*i/;
+/** Builtins that set a variable to a value known only at run time. */
+const RUNTIME_VALUE_SETTERS = new Set(['read', 'mapfile', 'readarray', 'getopts']);
 /** `$HOME/…` or `${HOME}/…` with no other expansion. */
 const HOME_PATH = /^\$(HOME|\{HOME\})(\/[^$`\\]*)?$/;
 /** More guarded-path checks than this in one command line: unreadable. */
@@ -1037,11 +1041,12 @@ function pathPieces(text: string): string[] | null {
 /**
  * Files that make later calls run commands: git's configuration and hooks (`git status` runs
  * core.fsmonitor, `git commit` a hook) and ssh's configuration (`git fetch` runs a ProxyCommand),
- * and the directories that hold them.
+ * and the directories that hold them; and curl's and wget's, which name files they write
+ * (`output = …` in ~/.curlrc).
  */
-const RUNS_COMMANDS_LATER = /(^|\/)(\.git(\/(.+\/)?(config|hooks(\/.*)?))?|\.gitconfig|\.config\/git(\/config)?|\.ssh(\/config)?)$/i;
+const RUNS_COMMANDS_LATER = /(^|\/)(\.git(\/(.+\/)?(config|hooks(\/.*)?))?|\.gitconfig|\.config\/git(\/config)?|\.ssh(\/config)?|\.curlrc|\.wgetrc)$/i;
 /** The names a glob segment must be able to match for a pattern to reach those files. */
-const RUNS_COMMANDS_DIRS = ['.git', '.gitconfig', '.config', '.ssh'];
+const RUNS_COMMANDS_DIRS = ['.git', '.gitconfig', '.config', '.ssh', '.curlrc', '.wgetrc'];
 
 /**
  * Whether writing `path` (a pattern when `pattern`) may write one of RUNS_COMMANDS_LATER. A segment
@@ -1347,7 +1352,15 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent): ShellReadin
   if (effects.some((e) => e.effect !== 'mention' && e.effect !== 'tracked' && configThatRunsCommands(e.path, e.pattern, /dotglob/i.test(command)))) {
     raise('process_exec');
     everyInvocationReads = false;
-    opaque.push('a write to git or ssh configuration or hooks, which make later git and ssh calls run commands');
+    opaque.push('a write to git, ssh, curl or wget configuration or git hooks, which make later calls run commands or write files');
+  }
+
+  // Arithmetic evaluates a variable's value as an expression, and an array subscript in it
+  // (`a[$(cmd)]`) runs cmd: a value read at run time must not reach arithmetic in the same line.
+  if (ARITHMETIC.test(command) && raw.invocations.some((inv) => RUNTIME_VALUE_SETTERS.has(inv.name) || (inv.name === 'printf' && inv.args.some((w) => /^-[a-zA-Z]*v/.test(w.text))) || inv.assignments.some((a) => /\$\(|`/.test(a)))) {
+    raise('process_exec');
+    everyInvocationReads = false;
+    opaque.push('a value known only at run time evaluated as arithmetic, where an array subscript can run a command');
   }
 
   // Code the gate cannot read may reach anything the line names: catalogued programs, persona-gate, guarded paths.

@@ -113,7 +113,21 @@ const GIT: Row[] = [
   ['git checkout-index -f -a --prefix=.claude/', "git init -q . && echo '{}' > settings.json && git add settings.json && git commit -qm a", 'settings.json'],
 ];
 
+const EXPANSIONS: Row[] = [
+  // braces are expanded before quotes are removed: a quoted `{` changes the words
+  ["rm -f .claude/{settings.json,'{'}", '', 'settings.json'],
+  // arithmetic evaluates a variable's value, and a subscript in it runs its command
+  ["x='a['\\$'(rm -f .claude/settings.json)]'; echo $((x))", '', 'settings.json'],
+  ['x="a[\\$(rm -f .claude/settings.json)]"; echo $((x))', '', 'settings.json'],
+  ["printf -v x 'a[\\x24(rm -f .claude/settings.json)]'; echo $((x))", '', 'settings.json'],
+  ['read -r x < v; echo $((x))', "echo 'a[$(rm -f .claude/settings.json)]' > v", 'settings.json', [], BELOW_PROCESS_EXEC],
+  ['read -r x < v; [[ x -eq 0 ]]', "echo 'a[$(rm -f .claude/settings.json)]' > v", 'settings.json', [], BELOW_PROCESS_EXEC],
+  // curl takes options from ~/.curlrc
+  ["echo 'output = .claude/settings.json' > ~/.curlrc; curl -s file:///etc/hostname", '', 'settings.json', ['curl']],
+];
+
 describe('regressions: fifth pass, lines the gate read otherwise than bash runs them', () => {
+  it.each(EXPANSIONS)('%j', refusedAtBothCeilings);
   it.each(WRAPPERS_AND_SYNTAX)('%j', refusedAtBothCeilings);
   it.each(DESCRIPTORS)('%j', refusedAtBothCeilings);
   it.each(OUTPUT_FILES)('%j', refusedAtBothCeilings);
@@ -161,6 +175,10 @@ describe('regressions: fifth pass, lines the gate read otherwise than bash runs 
     ['while read -r l; do echo "$l"; done < list.txt', 'none'],
     ['tree -L 2', 'read_only'],
     ['env -i LANG=C ls', 'read_only'],
+    ['echo {a,b}', 'none'],
+    ['cp x{,.bak}', 'workspace_write'],
+    ['for ((i=0;i<3;i++)); do echo $i; done', 'none'],
+    ['echo $((1+2))', 'none'],
   ])('%j is still read as %s', (line, level) => {
     expect(reading(line).opaque).toEqual([]);
     expect(reading(line).unparsable).toBeUndefined();
