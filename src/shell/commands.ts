@@ -284,7 +284,12 @@ function peel(words: Word[], assignments: string[]): Peeled {
     }
     if (name === 'env') {
       const parts = envSplitString(rest);
-      if (parts !== null) return { kind: 'reparse', source: parts.map((x) => x.text).join(' '), dynamic: parts.some((x) => x.dynamic), via: 'env -S' };
+      if (parts !== null) {
+        const source = parts.map((x) => x.text).join(' ');
+        // env -S decodes escapes of its own (`\_` is a space) and runs in the -C directory: not read as shell code
+        if (source.includes('\\') || rest.some((w) => /^-[a-zA-Z0-9]*C|^--c/.test(w.text))) return { kind: 'run', words: rest, opaque: 'env -S with escapes or another directory (-C), which the gate does not read' };
+        return { kind: 'reparse', source, dynamic: parts.some((x) => x.dynamic), via: 'env -S' };
+      }
     }
     let found: { at: number; command?: Word } = afterOptions(rest, wrapper.valueOptions, wrapper.positional ?? 0, wrapper.commandOption);
     if (!found.command && wrapper.commandOption) {

@@ -24,12 +24,7 @@ const GIT_NETWORK_SET = new Set(GIT_NETWORK);
 /** Redirections that write to their target. */
 const WRITE_REDIRECTS = new Set(['>', '>>', '>|', '&>', '&>>', '<>', '>&']);
 /** Redirection targets that are not files of the workspace. */
-const NOT_A_FILE = /^\/dev\/(null|tty|zero)$/;
-/**
- * Paths that open again what a file descriptor refers to. Written, they write the file a
- * redirection opened for reading (`echo x 3<FILE >/dev/fd/3` truncates FILE).
- */
-const DESCRIPTOR_PATH = /^\/(dev\/(stdin|stdout|stderr|fd\/\d+)|proc\/[^/]+\/fd\/\d+)$/;
+const NOT_A_FILE = /^\/dev\/(null|stdout|stderr|tty|fd\/\d+|zero)$/;
 /** Arithmetic contexts: `$((…))`, `((…))`, `let`, the numeric tests of `[[ ]]`, `declare -i`. */
 const ARITHMETIC = /\$\(\(|(^|[\s;&|(])\(\(|(^|[\s;&|(])let\s|\s-(eq|ne|lt|le|gt|ge)\s|(declare|typeset|local)\s+-[a-zA-Z]*i/;
 /** Builtins that set a variable to a value known only at run time. */
@@ -82,8 +77,10 @@ function optionValues(args: readonly Word[], short: readonly string[], long: rea
     const t = w.text;
     if (t === '--') break;
     for (const o of long) {
-      if (t === o && args[k + 1]) out.push(args[k + 1]!);
-      else if (t.startsWith(`${o}=`)) out.push(word(t.slice(o.length + 1), w));
+      // `--pre=X` is `--prefix=X`: getopt_long takes any unambiguous prefix (an ambiguous one is an error)
+      const name = o.startsWith('--') && isLongOption(t, o) ? t.split('=')[0]! : o;
+      if (t === name && args[k + 1]) out.push(args[k + 1]!);
+      else if (t.startsWith(`${name}=`)) out.push(word(t.slice(name.length + 1), w));
     }
     for (const o of short) {
       if (t === o && args[k + 1]) out.push(args[k + 1]!);
@@ -159,7 +156,7 @@ function transferEffects(args: readonly Word[], rule: 'copy' | 'move' | 'link', 
   const suffixes = [...optionValues(args, ['-S'], [], TRANSFER_FLAGS), ...longValues(args, '--suffix')];
   const backupSuffix = hasFlag(args, /^-[a-zA-Z]*b/) || hasLong(args, '--backup') || suffixes.length > 0 ? (suffixes[0]?.text ?? '~') : null;
   // cp -l / -s makes links to its sources, which a later command in the line may write through
-  const linksSources = rule === 'copy' && hasFlag(args, /^(-[a-zA-Z]*[ls][a-zA-Z]*|--link|--symbolic-link)$/);
+  const linksSources = rule === 'copy' && (hasFlag(args, /^-[a-zA-Z]*[ls][a-zA-Z]*$/) || hasLong(args, '--link', '--symbolic-link'));
   const ops = operands(args, [...valueOptions, '-t', '--target-directory']);
   const symbolic = rule === 'link' && hasFlag(args, /^(-[a-zA-Z]*s[a-zA-Z]*|--symbolic)$/);
   let sources: Word[];
@@ -287,7 +284,7 @@ function sedClass(args: readonly Word[]): Classified {
   for (const w of args) {
     const t = w.text;
     if (t === '--') break;
-    const suffix = /^-[a-zA-Z]*i(.+)$/.exec(t)?.[1] ?? (t.startsWith('--') && t.includes('=') && isLongOption(t, '--in-place', 5) ? t.slice(t.indexOf('=') + 1) : undefined);
+    const suffix = /^-[a-hj-zA-Z]*i(.+)$/.exec(t)?.[1] ?? (t.startsWith('--') && t.includes('=') && isLongOption(t, '--in-place') ? t.slice(t.indexOf('=') + 1) : undefined);
     if (suffix === undefined) continue;
     for (const file of files) {
       if (!suffix.includes('*')) effects.push({ path: word(`${file.text}${suffix}`, file), effect: 'write' });
@@ -357,8 +354,8 @@ const WRITE_VALUE_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   __proto__: null as never,
   touch: ['-d', '-r', '-t', '--date', '--reference'],
   truncate: ['-s', '-r', '--size', '--reference'],
-  mkdir: ['-m', '--mode', '--context'],
-  mkfifo: ['-m', '--mode', '--context'],
+  mkdir: ['-m', '--mode'],
+  mkfifo: ['-m', '--mode'],
   mktemp: ['-p', '--suffix'],
 };
 /** The options of the `second` rule's programs that take a value. */
@@ -394,7 +391,7 @@ function writerClass(name: string, rule: WriterRule, args: readonly Word[]): Cla
     case 'dd':
       return writer(args.filter((w) => w.text.startsWith('of=')).map((w) => ({ path: word(w.text.slice(3), w), effect: 'write' })));
     case 'sort':
-      if (name === 'sort' && args.some((w) => isLongOption(w.text, '--compress-program', 3))) return { level: 'process_exec', kind: 'exec', opaque: 'sort --compress-program runs a program', effects: [] };
+      if (name === 'sort' && args.some((w) => isLongOption(w.text, '--compress-program', 2))) return { level: 'process_exec', kind: 'exec', opaque: 'sort --compress-program runs a program', effects: [] };
       return writer([...optionValues(args, ['-o'], [], true), ...longValues(args, '--output')].map((path) => ({ path, effect: 'write' })));
     case 'second': {
       const ops = operands(args, SECOND_VALUE_OPTIONS[name] ?? []);
@@ -435,6 +432,7 @@ function writerClass(name: string, rule: WriterRule, args: readonly Word[]): Cla
       return writer([word('.'), ...into].map((path) => ({ path, effect: 'destroy' as const })));
     }
     case 'pack':
+      if (hasLong(args, '--files', '--files0', '--filelist')) return { level: 'process_exec', kind: 'exec', opaque: `${name} reads the names of the files it changes from a file`, effects: [] };
       if (name === 'split' && hasLong(args, '--filter')) return { level: 'process_exec', kind: 'exec', opaque: 'split --filter runs a command', effects: [] };
       if (name === 'split' || name === 'csplit') {
         const ops = operands(args, ['-a', '-b', '-C', '-l', '-n', '-t', '-f', '--prefix', '--suffix-length', '--bytes', '--lines', '--number', '--additional-suffix']);
@@ -445,7 +443,7 @@ function writerClass(name: string, rule: WriterRule, args: readonly Word[]): Cla
         // zstd -o FILE writes FILE even with -c; --output-dir-* put the outputs in a directory
         const outputs = name === 'zstd' ? [...optionValues(args, ['-o'], [], true).map((path) => ({ path, effect: 'write' as const })), ...longValues(args, '--output-dir-flat').concat(longValues(args, '--output-dir-mirror')).map((path) => ({ path, effect: 'destroy' as const }))] : [];
         // -N restores the name stored in the archive, in the operand's directory
-        if (hasFlag(args, /^(-[a-zA-Z]*N[a-zA-Z]*|--name)$/)) for (const path of operands(args, ['-S', '--suffix', '-T', '--threads'])) outputs.push({ path: word(parentOf(path.text), path), effect: 'destroy' });
+        if (hasFlag(args, /^-[a-zA-Z]*N[a-zA-Z]*$/) || args.some((w) => isLongOption(w.text, '--name', 2))) for (const path of operands(args, ['-S', '--suffix', '-T', '--threads'])) outputs.push({ path: word(parentOf(path.text), path), effect: 'destroy' });
         // to stdout, a listing or a test: -c, -l or -t in a cluster of letters that take no value (`-Sxt` is the suffix `xt`)
         const toStdout = args.some((w) => w.text !== '--' && (/^--(stdout|to-stdout|list|test)$/.test(w.text) || (/^-[a-zA-Z]*[clt]$/.test(w.text) && !/[SoTMFCDB]/.test(w.text.slice(1, -1)))));
         if (outputs.length === 0 && toStdout) return { level: 'read_only', kind: 'reader', effects: [] };
@@ -552,7 +550,7 @@ function gitWorkTree(args: readonly Word[]): string {
  * other key is opaque: many make git run a command (`alias.*`, `core.fsmonitor`, `diff.external`,
  * `pager.*`, `*.textconv` …) or read another file that may (`include.path`).
  */
-const GIT_CONFIG_PLAIN = /^(user\.(name|email|signingkey)|(author|committer)\.(name|email)|init\.defaultbranch|core\.(autocrlf|eol|safecrlf|filemode|ignorecase|quotepath|whitespace|abbrev|precomposeunicode|symlinks|longpaths)|color\.[a-z.]+|advice\.[a-z]+|pull\.(rebase|ff)|push\.(default|autosetupremote|followtags)|fetch\.prune|merge\.(conflictstyle|ff)|rebase\.(autosquash|autostash)|diff\.(renames|algorithm|colormoved|mnemonicprefix|noprefix)|log\.(date|decorate|follow|abbrevcommit|showsignature)|format\.pretty|status\.(short|branch|showuntrackedfiles)|branch\.[^.]+\.(remote|merge|rebase)|commit\.(gpgsign|verbose)|tag\.gpgsign|rerere\.enabled|safe\.directory)$/i;
+const GIT_CONFIG_PLAIN = /^(user\.(name|email|signingkey)|(author|committer)\.(name|email)|init\.defaultbranch|core\.(autocrlf|eol|safecrlf|filemode|ignorecase|quotepath|whitespace|abbrev|precomposeunicode|symlinks|longpaths)|color\.(ui|diff|status|branch|grep|interactive|decorate|push|remote|transport|advice)(\.[a-z]+)?|advice\.[a-z]+|pull\.(rebase|ff)|push\.(default|autosetupremote|followtags)|fetch\.prune|merge\.(conflictstyle|ff)|rebase\.(autosquash|autostash)|diff\.(renames|algorithm|colormoved|mnemonicprefix|noprefix)|log\.(date|decorate|follow|abbrevcommit|showsignature)|format\.pretty|status\.(short|branch|showuntrackedfiles)|branch\.[^.]+\.(remote|merge|rebase)|commit\.(gpgsign|verbose)|tag\.gpgsign|rerere\.enabled|safe\.directory)$/i;
 
 function gitClass(args: readonly Word[]): Classified {
   let k = 0;
@@ -562,7 +560,7 @@ function gitClass(args: readonly Word[]): Classified {
       return { level: 'process_exec', kind: 'exec', opaque: 'git -c / --exec-path can make git run commands', effects: [] };
     }
     // another git directory has a configuration of its own (core.fsmonitor …); another work tree takes the writes elsewhere
-    if (isLongOption(t, '--git-dir', 5) || isLongOption(t, '--work-tree', 3) || t === '--bare') {
+    if (isLongOption(t, '--git-dir', 3) || isLongOption(t, '--work-tree') || t === '--bare') {
       return { level: 'process_exec', kind: 'exec', opaque: 'git with another git directory or work tree, whose configuration can make git run commands', effects: [] };
     }
     if (GIT_GLOBAL_VALUE.includes(t)) k += 2;
@@ -583,17 +581,23 @@ function gitClass(args: readonly Word[]): Classified {
   if (sub === 'filter-branch' || sub === 'difftool' || sub === 'mergetool' || (sub === 'bisect' && rest[0]?.text === 'run') || (sub === 'submodule' && rest.some((w) => w.text === 'foreach'))) {
     return { level: 'process_exec', kind: 'exec', opaque: `git ${sub} runs commands given on its command line`, effects: [] };
   }
-  if (sub === 'init' && rest.some((w) => isLongOption(w.text, '--template', 3) || isLongOption(w.text, '--separate-git-dir', 3))) {
+  if (sub === 'init' && rest.some((w) => isLongOption(w.text, '--template') || isLongOption(w.text, '--separate-git-dir') || isLongOption(w.text, '--bare'))) {
     return { level: 'process_exec', kind: 'exec', opaque: 'git init --template copies hooks and a configuration that make git run commands', effects: [] };
   }
   if ((sub === 'rebase' && hasFlag(rest, /^(-x|--exec)(=|$)/)) || (sub === 'commit' && hasFlag(rest, /^--(fixup|squash)=.*!/))) {
     return { level: 'process_exec', kind: 'exec', opaque: `git ${sub} --exec runs commands`, effects: [] };
   }
   if (sub === 'config') {
-    const reading = rest.length === 0 || hasFlag(rest, /^(--get|--get-all|--get-regexp|--list|-l|--show-origin|--show-scope|get|list)$/) || rest[0]?.text === 'get' || rest[0]?.text === 'list';
+    const ops = operands(rest, ['--file', '-f', '--blob', '--type', '--default', '--comment']);
+    const options = rest.filter((w) => w.text.startsWith('-'));
+    // git 2.46's subcommands (`git config get KEY`, `set KEY VALUE`) come first
+    const action = ['get', 'list', 'set', 'unset', 'rename-section', 'remove-section', 'edit'].includes(ops[0]?.text ?? '') ? ops.shift()!.text : '';
+    const writing = ['set', 'unset', 'rename-section', 'remove-section', 'edit'].includes(action) || options.some((w) => /^(-e|-[a-zA-Z]*e[a-zA-Z]*)$/.test(w.text) || ['--add', '--replace-all', '--unset', '--unset-all', '--rename-section', '--remove-section', '--edit'].some((o) => isLongOption(w.text, o, 3)));
+    const reading = !writing && (action === 'get' || action === 'list' || ops.length <= 1 || options.some((w) => /^-[a-zA-Z]*l$/.test(w.text) || ['--get', '--get-all', '--get-regexp', '--get-urlmatch', '--list', '--show-origin', '--show-scope'].some((o) => w.text === o)));
     if (reading) return { level: 'read_only', kind: 'reader', effects: [] };
-    const key = operands(rest, ['--file', '-f', '--blob', '--type', '--default', '--comment'])[0]?.text ?? '';
-    if (!GIT_CONFIG_PLAIN.test(key) || hasFlag(rest, /^(-e|--edit|--rename-section)$/)) {
+    const key = ops[0]?.text ?? '';
+    // a section renamed (into `core`, `alias` …) or edited by hand may become anything
+    if (action === 'rename-section' || action === 'edit' || !GIT_CONFIG_PLAIN.test(key) || options.some((w) => /^-[a-zA-Z]*e/.test(w.text) || isLongOption(w.text, '--rename-section', 3) || isLongOption(w.text, '--edit', 3))) {
       return { level: 'process_exec', kind: 'exec', opaque: 'git configuration that makes git run a command', effects: [] };
     }
     return { level: 'workspace_write', kind: 'writer', effects: [...optionValues(rest, ['-f'], []), ...longValues(rest, '--file')].map((path) => ({ path, effect: 'write' as const })) };
@@ -635,7 +639,7 @@ function gitClass(args: readonly Word[]): Classified {
     // checkout-index and read-tree write the tracked files under a prefix of the caller's choosing
     if (sub === 'checkout-index' || sub === 'read-tree') {
       for (const w of rest) {
-        if (!isLongOption(w.text, '--prefix', 3)) continue;
+        if (!isLongOption(w.text, '--prefix')) continue;
         const at = w.text.indexOf('=');
         if (at === -1) return { level: 'process_exec', kind: 'exec', opaque: `git ${sub} --prefix with its value apart`, effects: [] };
         // the prefix is joined to each path as text (`--prefix=dir/` or `--prefix=name-`)
@@ -661,10 +665,18 @@ function findClass(args: readonly Word[]): Classified {
     const deleteAt = args.findIndex((w) => w.text === '-delete');
     const lastName = args.reduce((at, w, k) => (w.text === '-name' || w.text === '-iname' ? k : at), -1);
     // -delete before a test, or after `,`, acts on every file below the roots
-    const onlyNames = names.length > 0 && deleteAt > lastName && !hasFlag(args, /^-(o|or|not|path|ipath|wholename|iwholename|regex|iregex|prune)$/) && !args.some((w) => w.text === '!' || w.text === ',');
+    // -iname matches in any case, which the pattern check does not read: the roots then
+    const onlyNames = names.length > 0 && deleteAt > lastName && !hasFlag(args, /^-(o|or|not|path|ipath|wholename|iwholename|regex|iregex|prune|iname)$/) && !args.some((w) => w.text === '!' || w.text === ',');
     for (const root of roots) {
-      if (onlyNames) for (const n of names) effects.push({ path: word(joinPath(joinPath(root.text, '**'), n.text), { ...n, pattern: true }), effect: 'destroy' });
-      else effects.push({ path: root, effect: 'destroy' });
+      if (!onlyNames) {
+        effects.push({ path: root, effect: 'destroy' });
+        continue;
+      }
+      for (const n of names) {
+        effects.push({ path: word(joinPath(joinPath(root.text, '**'), n.text), { ...n, pattern: true }), effect: 'destroy' });
+        // the tests apply to each starting point too
+        if (globMatcher(n.text).test(baseName(root.text))) effects.push({ path: root, effect: 'destroy' });
+      }
     }
   }
   for (const path of optionValues(args, [], ['-fprint', '-fprint0', '-fprintf', '-fls'])) effects.push({ path, effect: 'write' });
@@ -706,7 +718,7 @@ function spellings(text: string): string {
 }
 
 /** Variables whose value programs run or load (`GIT_SEQUENCE_EDITOR`, `SUDO_ASKPASS`, `*_COMMAND`). */
-const COMMAND_VARIABLE = /(EDITOR|PAGER|COMMAND|CMD|SHELL|PROGRAM|ASKPASS|HOOK|HOOKS|EXEC|PRELOAD|OPT|OPTS|OPTIONS|DEFAULTS|FLAGS|RC|ENV|PROFILE|PATH)$|^(GIT_|LD_|DYLD_|BASH_|ZSTD_|PS[0-4]$|PROMPT_|(GZIP|BZIP2?|LESS)$)/;
+const COMMAND_VARIABLE = /(EDITOR|PAGER|COMMAND|CMD|SHELL|PROGRAM|ASKPASS|HOOK|HOOKS|EXEC|PRELOAD|OPT|OPTS|OPTIONS|DEFAULTS|SUFFIX|RC|ENV|PROFILE|PATH)$|^(GIT_|LD_|DYLD_|BASH_|ZSTD_|XDG_|PS[0-4]$|PROMPT_|(GZIP|BZIP2?|HOME|TAPE|VERSION_CONTROL)$)/;
 
 /** Builtins that set variables by name (`printf -v PS4`, `read PATH`, `export BASH_ENV`). */
 const VARIABLE_SETTERS = new Set(['export', 'declare', 'typeset', 'local', 'readonly', 'printf', 'read', 'mapfile', 'readarray', 'getopts', 'let', 'set-variable', 'new-variable', 'sv']);
@@ -849,8 +861,8 @@ function workingDirectories(invocations: readonly Invocation[]): string[] | null
   };
   // DIRSTACK[1]=DIR sends the next popd anywhere; with `shopt -s cdable_vars`, `cd x` goes where $x says
   const words = invocations.flatMap((inv) => [...inv.assignments, ...inv.args.map((w) => w.text)]);
-  if (words.some((w) => w.startsWith('DIRSTACK'))) return null;
-  const cdableVars = words.includes('cdable_vars');
+  if (words.some((w) => w.includes('DIRSTACK'))) return null;
+  const cdableVars = words.includes('cdable_vars') || invocations.some((inv) => (inv.name === 'shopt' || inv.name === 'set') && inv.args.some((w) => w.dynamic));
   for (const inv of invocations) {
     const name = inv.name.toLowerCase();
     if (DIRECTORY_CHANGERS.has(name) && cdableVars) return null;
@@ -1029,7 +1041,7 @@ function pathPieces(text: string): string[] | null {
     seen.add(raw);
     if (seen.size > MAX_PIECES * 4) return null;
     // `printf 'x\n.claude/settings.json\n'`: an escape a program decodes ends a path as well
-    for (const part of raw.includes('\\') ? [raw, ...raw.split(/\\[a-zA-Z0-9]?/)] : [raw]) {
+    for (const part of raw.includes('\\') ? [raw, ...raw.split(/\\[a-zA-Z0-9]?/), ...raw.split(/\\./)] : [raw]) {
       const piece = part.replace(/^\$\{?HOME\}?(?=\/|$)/, '~');
       if (piece.includes('/') || piece.startsWith('~') || /\.(json|toml)$/i.test(piece) || HOST_DIRS.test(piece)) pieces.add(piece);
     }
@@ -1041,10 +1053,12 @@ function pathPieces(text: string): string[] | null {
 /**
  * Files that make later calls run commands: git's configuration and hooks (`git status` runs
  * core.fsmonitor, `git commit` a hook) and ssh's configuration (`git fetch` runs a ProxyCommand),
- * and the directories that hold them; and curl's and wget's, which name files they write
- * (`output = …` in ~/.curlrc).
+ * and the directories that hold them; any file named `config` (a bare repository's, or one made
+ * by hand, has it at its top); curl's and wget's, which name files they write (`output = …` in
+ * ~/.curlrc); and the system's program directories, whose programs the reader takes for the
+ * known ones.
  */
-const RUNS_COMMANDS_LATER = /(^|\/)(\.git(\/(.+\/)?(config|hooks(\/.*)?))?|\.gitconfig|\.config\/git(\/config)?|\.ssh(\/config)?|\.curlrc|\.wgetrc)$/i;
+const RUNS_COMMANDS_LATER = /(^|\/)(\.git(\/(.+\/)?(config|hooks(\/.*)?))?|\.gitconfig|\.config\/git(\/config)?|\.ssh(\/config)?|\.curlrc|\.wgetrc|config)$|^\/(usr\/(local\/)?)?s?bin(\/|$)|^\/opt\/homebrew\/bin(\/|$)/i;
 /** The names a glob segment must be able to match for a pattern to reach those files. */
 const RUNS_COMMANDS_DIRS = ['.git', '.gitconfig', '.config', '.ssh', '.curlrc', '.wgetrc'];
 
@@ -1196,18 +1210,14 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent): ShellReadin
   const raise = (to: Level) => {
     if (exceeds(to, level)) level = to;
   };
-  /** Whether the line writes through a descriptor path, and the files its redirections open for reading. */
-  let writesDescriptor = false;
+  /** The files the line's redirections open for reading. */
   const readRedirects: Word[] = [];
   // `$HOME/…` is the home (`~/…`) when nothing else in the line names HOME (`HOME=x`, `read HOME`)
-  const homeKnown = !/\bHOME\b/.test(command.replace(/\$\{?HOME\}?/g, ''));
+  const homeKnown = !/\bHOME\b/.test(command.replace(/\$\{?HOME\}?/g, '')) && !raw.invocations.some((inv) => [...inv.assignments, ...inv.args.map((w) => w.text)].some((w) => /HOME/.test(w.replace(/\$\{?HOME\}?/g, ''))));
   const addEffect = (given: Word, effect: PathEffect, program: string): string | null => {
     const path = homeKnown && given.dynamic && HOME_PATH.test(given.text) ? word(given.text.replace(/^\$\{?HOME\}?/, '~'), { ...given, dynamic: false }) : given;
     if (NOT_A_FILE.test(path.text)) return null;
-    if (DESCRIPTOR_PATH.test(path.text)) {
-      if (effect !== 'mention' && effect !== 'tracked') writesDescriptor = true;
-      return null;
-    }
+    if (!homeKnown && path.text.startsWith('~') && effect !== 'mention') return `a path in the home directory (${path.text}) after the line changes HOME`;
     if (path.text.length > MAX_PATH_LENGTH) return `a path longer than ${MAX_PATH_LENGTH} characters`;
     if (path.dynamic) return `a path computed at run time (${path.text}) handed to ${program || 'a redirection'}`;
     const expanded = path.pattern ? expandBraces(path.text) : [path.text];
@@ -1254,10 +1264,6 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent): ShellReadin
       if (!WRITE_REDIRECTS.has(r.op)) continue;
       if (r.op === '>&' && /^(\d+|-)$/.test(r.target.text)) continue;
       if (NOT_A_FILE.test(r.target.text)) continue;
-      if (DESCRIPTOR_PATH.test(r.target.text)) {
-        writesDescriptor = true;
-        continue;
-      }
       const problem = addEffect(r.target, 'write', inv.name);
       if (problem) return unreadable(problem.startsWith('a path computed') ? `a write target computed at run time (${r.target.text})` : problem);
       raise('workspace_write');
@@ -1340,13 +1346,15 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent): ShellReadin
     }
   }
 
-  if (writesDescriptor) {
-    for (const target of readRedirects) {
-      const problem = addEffect(target, 'write', 'a write through a file descriptor');
-      if (problem) return unreadable(problem.startsWith('a path computed') ? `a write through a file descriptor opened on a path computed at run time (${target.text})` : problem);
-      raise('workspace_write');
-      everyInvocationReads = false;
-    }
+  // A descriptor opened on a file for reading can be opened again for writing, through
+  // /dev/fd/N, /dev/stdin, /proc/self/fd/N and any spelling of them (`//dev/./fd/3`, `cd /dev/fd;
+  // >3`): a guarded file opened by a redirection is as good as written.
+  // One computed at run time matters only in a line that writes anything, or runs code it cannot read.
+  const writesAnything = opaque.length > 0 || effects.some((e) => e.effect !== 'mention') || raw.invocations.some((inv) => inv.redirects.some((r) => WRITE_REDIRECTS.has(r.op) && !(r.op === '>&' && /^(\d+|-)$/.test(r.target.text))));
+  for (const target of readRedirects) {
+    if (target.dynamic && !writesAnything) continue;
+    const problem = addEffect(target, 'mention', 'a redirection (<), whose descriptor /dev/fd/N can open it again for writing');
+    if (problem) return unreadable(problem.startsWith('a path computed') ? `a redirection from a path computed at run time (${target.text})` : problem);
   }
 
   if (effects.some((e) => e.effect !== 'mention' && e.effect !== 'tracked' && configThatRunsCommands(e.path, e.pattern, /dotglob/i.test(command)))) {
@@ -1391,7 +1399,7 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent): ShellReadin
       if (addEffect(word(piece), 'mention', opaqueProgram ?? 'code persona-gate cannot read')) return unreadable(`more than ${MAX_EFFECTS} paths to check`);
       // opaque code may add to a name it is handed (`XZ_OPT=-S.json xz .claude/settings`): under a
       // host's directory, or near persona-gate, what starts with the name is checked too
-      if ((HOST_DIRS.test(piece) || piece.includes('persona-gate')) && addEffect(word(`${piece}*`, { ...word(''), pattern: true }), 'mention', opaqueProgram ?? 'code persona-gate cannot read')) {
+      if ((HOST_DIRS.test(piece) || piece.includes('persona-gate')) && addEffect(word(`${parentOf(piece)}/*`, { ...word(''), pattern: true }), 'mention', opaqueProgram ?? 'code persona-gate cannot read')) {
         return unreadable(`more than ${MAX_EFFECTS} paths to check`);
       }
     }

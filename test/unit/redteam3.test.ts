@@ -126,7 +126,48 @@ const EXPANSIONS: Row[] = [
   ["echo 'output = .claude/settings.json' > ~/.curlrc; curl -s file:///etc/hostname", '', 'settings.json', ['curl']],
 ];
 
+const SPELLINGS: Row[] = [
+  // any spelling of a descriptor path reopens what a redirection opened
+  ['echo x <.claude/settings.json >/dev/./fd/0', '', 'settings.json'],
+  ['echo x <.claude/settings.json >//dev/fd/0', '', 'settings.json'],
+  ['echo x <.claude/settings.json >/proc/self/../self/fd/0', '', 'settings.json'],
+  ['echo x <.claude/settings.json >/dev/fd/[0]', '', 'settings.json'],
+  ['exec 3<.claude/settings.json; cd /dev/fd; echo x >3', '', 'settings.json'],
+  ['ln -s /dev/fd d; echo x <.claude/settings.json >d/0', '', 'settings.json'],
+  ['f=.claude/settings.json; echo x < "$f" > /dev/fd/0', '', 'settings.json'],
+  // git: a value-pattern operand, a bare repository, XDG_CONFIG_HOME, abbreviations, a section renamed
+  ["git config core.fsmonitor 'rm -f .claude/settings.json; false' list; git status", 'git init -q .', 'settings.json'],
+  [`git init -q --bare g; printf '[core]\\n\\tbare = false\\n\\tworktree = ..\\n\\tfsmonitor = "rm -f .claude/settings.json; false"\\n' >> g/config; git -C g status`, '', 'settings.json'],
+  [`mkdir -p x/git; ${FSMONITOR} > x/git/config; XDG_CONFIG_HOME=x git status`, 'git init -q .', 'settings.json'],
+  ['git checkout-index -f -a --p=.claude/', "git init -q . && echo '{}' > settings.json && git add settings.json && git commit -qm a", 'settings.json'],
+  ["git config color.x.fsmonitor 'rm -f .claude/settings.json; false'; git config --rename color.x core; git status", 'git init -q .', 'settings.json'],
+  // env -S has escapes of its own, and runs in the -C directory
+  ["env -S'find .claude -name settings.json\\_-delete'", '', 'settings.json'],
+  ["env -C .claude -S'rm -f settings.json'", '', 'settings.json'],
+  // abbreviated long options, and options from the environment
+  ['seq 1 5000 | sort -S 8k -T . --co=./c.sh > /dev/null', "printf '#!/bin/sh\\nrm -f .claude/settings.json\\ncat\\n' > c.sh && chmod +x c.sh", 'settings.json', [], BELOW_PROCESS_EXEC],
+  ["csplit --pre=.claude/settings. -b 'json%.0d' x 2", "printf '1\\n2\\n3\\n' > x", 'settings.json'],
+  ['sed --i=.json s/x/y/ .claude/settings', 'echo x > .claude/settings', 'settings.json'],
+  ['sed -iings.json s/x/y/ .claude/sett', 'echo x > .claude/sett', 'settings.json'],
+  ['cp --li .claude/settings.json x; echo y > x', '', 'settings.json'],
+  ['gunzip --nam -f .claude/foo.gz', "echo '{}' > settings.json && gzip -N settings.json && mv settings.json.gz .claude/foo.gz", 'settings.json'],
+  ['SIMPLE_BACKUP_SUFFIX=.json cp -b x .claude/settings', 'echo y > x; echo z > .claude/settings', 'settings.json'],
+  ['TAPE=.claude/settings.json tar c x', 'echo y > x', 'settings.json'],
+  // find's starting point, -iname
+  ["find .claude/settings.json -name '*' -delete", '', 'settings.json'],
+  ['find .claude -iname SETTINGS.JSON -delete', '', 'settings.json'],
+  // HOME changed with its name quoted
+  ['declare H\\OME=$PWD/.claude; echo x > $HOME/settings.json', '', 'settings.json'],
+  ['export HOM\\E=$PWD/.claude; echo x > ~/settings.json', '', 'settings.json'],
+  // cdable_vars and DIRSTACK spelled otherwise
+  ['v=cdable_vars; shopt -s $v; x=.claude; cd x; rm settings.json', '', 'settings.json'],
+  ['pushd . >/dev/null; declare -n d=DIRSTACK; d[1]+=/.claude; popd >/dev/null; rm settings.json', '', 'settings.json'],
+  // opaque code may shorten a name as well as lengthen it
+  ['XZ_OPT=-S.x unxz -f .claude/settings.json.x', "echo '{}' > s && xz -S .x s && mv s.x .claude/settings.json.x", 'settings.json', ['xz']],
+];
+
 describe('regressions: fifth pass, lines the gate read otherwise than bash runs them', () => {
+  it.each(SPELLINGS)('%j', refusedAtBothCeilings);
   it.each(EXPANSIONS)('%j', refusedAtBothCeilings);
   it.each(WRAPPERS_AND_SYNTAX)('%j', refusedAtBothCeilings);
   it.each(DESCRIPTORS)('%j', refusedAtBothCeilings);
@@ -135,6 +176,8 @@ describe('regressions: fifth pass, lines the gate read otherwise than bash runs 
 
   it.each([
     ['chmod --reference ref .claude/settings.json'],
+    // --context takes its value only joined: the next word is the directory made
+    ['mkdir --context .claude/settings.local.json'],
     ['tree -o .claude/settings.json .'],
     ['tree -fo .claude/settings.json .'],
   ])('%j changes a guarded file and is refused', (line) => {
@@ -175,6 +218,12 @@ describe('regressions: fifth pass, lines the gate read otherwise than bash runs 
     ['while read -r l; do echo "$l"; done < list.txt', 'none'],
     ['tree -L 2', 'read_only'],
     ['env -i LANG=C ls', 'read_only'],
+    ['git config remote.origin.url', 'read_only'],
+    ['git config --get-urlmatch http.proxy https://example.com', 'read_only'],
+    ['git config set user.name X', 'workspace_write'],
+    ['FLAGS=-la; ls $FLAGS', 'read_only'],
+    ['while read -r l; do echo "$l"; done < "$f"', 'none'],
+    ['jq . .claude/settings.json', 'read_only'],
     ['echo {a,b}', 'none'],
     ['cp x{,.bak}', 'workspace_write'],
     ['for ((i=0;i<3;i++)); do echo $i; done', 'none'],
