@@ -1213,11 +1213,13 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent): ShellReadin
   /** The files the line's redirections open for reading. */
   const readRedirects: Word[] = [];
   // `$HOME/…` is the home (`~/…`) when nothing else in the line names HOME (`HOME=x`, `read HOME`)
-  const homeKnown = !/\bHOME\b/.test(command.replace(/\$\{?HOME\}?/g, '')) && !raw.invocations.some((inv) => [...inv.assignments, ...inv.args.map((w) => w.text)].some((w) => /HOME/.test(w.replace(/\$\{?HOME\}?/g, ''))));
+  let homeKnownOnce: boolean | undefined;
+  const homeKnown = () =>
+    (homeKnownOnce ??= !/\bHOME\b/.test(command.replace(/\$\{?HOME\}?/g, '')) && !raw.invocations.some((inv) => [...inv.assignments, ...inv.args.map((w) => w.text)].some((w) => /HOME/.test(w.replace(/\$\{?HOME\}?/g, '')))));
   const addEffect = (given: Word, effect: PathEffect, program: string): string | null => {
-    const path = homeKnown && given.dynamic && HOME_PATH.test(given.text) ? word(given.text.replace(/^\$\{?HOME\}?/, '~'), { ...given, dynamic: false }) : given;
+    const path = given.dynamic && HOME_PATH.test(given.text) && homeKnown() ? word(given.text.replace(/^\$\{?HOME\}?/, '~'), { ...given, dynamic: false }) : given;
     if (NOT_A_FILE.test(path.text)) return null;
-    if (!homeKnown && path.text.startsWith('~') && effect !== 'mention') return `a path in the home directory (${path.text}) after the line changes HOME`;
+    if (path.text.startsWith('~') && effect !== 'mention' && !homeKnown()) return `a path in the home directory (${path.text}) after the line changes HOME`;
     if (path.text.length > MAX_PATH_LENGTH) return `a path longer than ${MAX_PATH_LENGTH} characters`;
     if (path.dynamic) return `a path computed at run time (${path.text}) handed to ${program || 'a redirection'}`;
     const expanded = path.pattern ? expandBraces(path.text) : [path.text];
@@ -1350,7 +1352,7 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent): ShellReadin
   // /dev/fd/N, /dev/stdin, /proc/self/fd/N and any spelling of them (`//dev/./fd/3`, `cd /dev/fd;
   // >3`): a guarded file opened by a redirection is as good as written.
   // One computed at run time matters only in a line that writes anything, or runs code it cannot read.
-  const writesAnything = opaque.length > 0 || effects.some((e) => e.effect !== 'mention') || raw.invocations.some((inv) => inv.redirects.some((r) => WRITE_REDIRECTS.has(r.op) && !(r.op === '>&' && /^(\d+|-)$/.test(r.target.text))));
+  const writesAnything = readRedirects.length > 0 && (opaque.length > 0 || effects.some((e) => e.effect !== 'mention') || raw.invocations.some((inv) => inv.redirects.some((r) => WRITE_REDIRECTS.has(r.op) && !(r.op === '>&' && /^(\d+|-)$/.test(r.target.text)))));
   for (const target of readRedirects) {
     if (target.dynamic && !writesAnything) continue;
     const problem = addEffect(target, 'mention', 'a redirection (<), whose descriptor /dev/fd/N can open it again for writing');
@@ -1365,7 +1367,7 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent): ShellReadin
 
   // Arithmetic evaluates a variable's value as an expression, and an array subscript in it
   // (`a[$(cmd)]`) runs cmd: a value read at run time must not reach arithmetic in the same line.
-  if (ARITHMETIC.test(command) && raw.invocations.some((inv) => RUNTIME_VALUE_SETTERS.has(inv.name) || (inv.name === 'printf' && inv.args.some((w) => /^-[a-zA-Z]*v/.test(w.text))) || inv.assignments.some((a) => /\$\(|`/.test(a)))) {
+  if (raw.invocations.some((inv) => RUNTIME_VALUE_SETTERS.has(inv.name) || (inv.name === 'printf' && inv.args.some((w) => /^-[a-zA-Z]*v/.test(w.text))) || inv.assignments.some((a) => a.includes('$(') || a.includes('`'))) && ARITHMETIC.test(command)) {
     raise('process_exec');
     everyInvocationReads = false;
     opaque.push('a value known only at run time evaluated as arithmetic, where an array subscript can run a command');
