@@ -505,7 +505,7 @@ export function makeProtectedPathCheck(opts: ProtectionOptions): ProtectedPathCh
     const guards = guardsFor(resolve(base));
     if (effect === 'tracked') return trackedGuard(absolute, opts.policyPath ? resolve(opts.policyPath) : null);
     // a path through a file descriptor or another process's view (`/dev/fd/3/…` after `exec 3< .claude`) cannot be resolved here
-    if (/^\/(dev\/fd|proc\/[^/]+\/(fd|cwd|root|map_files))\/[^/]+\/./.test(absolute) || /^\/proc\/[^/]+\/(cwd|root)(\/|$)/.test(absolute)) {
+    if (/^\/(dev\/fd|proc\/.+\/(fd|cwd|root|map_files))\/[^/]+\/./.test(absolute) || /^\/proc\/.*\/(cwd|root)(\/|$)/.test(absolute)) {
       return effect === 'mention' ? null : 'a path through a file descriptor or another process, which persona-gate cannot resolve';
     }
     if (/^~[^/]/.test(path) && effect !== 'mention') return "a path in another user's home (~user), which persona-gate does not resolve";

@@ -25,8 +25,62 @@ const GIT_NETWORK_SET = new Set(GIT_NETWORK);
 const WRITE_REDIRECTS = new Set(['>', '>>', '>|', '&>', '&>>', '<>', '>&']);
 /** Redirection targets that are not files of the workspace. */
 const NOT_A_FILE = /^\/dev\/(null|stdout|stderr|tty|fd\/\d+|zero)$/;
+/** shopt options that leave the words of a line as the reader reads them (dotglob is taken into account). */
+const SHOPT_KEEPS_READING = new Set(['extglob', 'globstar', 'lastpipe', 'inherit_errexit', 'checkwinsize', 'histappend', 'dotglob', 'failglob', 'nocasematch', 'xpg_echo', 'pipefail']);
+/** The options of those builtins that take a value which is not a variable's name. */
+const SETTER_VALUE_OPTIONS: Readonly<Record<string, string>> = { __proto__: null as never, read: 'dinNptu', mapfile: 'dnOsuc', readarray: 'dnOsuc' };
+/** Builtins that set the variables their operands name. */
+const NAMING_SETTERS = new Set(['declare', 'typeset', 'local', 'export', 'readonly', 'read', 'mapfile', 'readarray', 'getopts', 'unset']);
+
+/**
+ * Why the line's words are not what the reader reads, or null: `set -k` (assignments anywhere
+ * leave argv), `set -H` (history expansion), shopt options that change globbing, directories or
+ * aliases (`nocaseglob`, `nullglob`, `cdable_vars`, `expand_aliases` …), a nameref (every later
+ * assignment may set another variable), a variable named at run time (`declare ${x}ME=…`).
+ */
+function shellOptionsChangingReading(invocations: readonly Invocation[]): string | null {
+  for (const inv of invocations) {
+    const args = inv.args;
+    if (inv.name === 'set') {
+      for (let k = 0; k < args.length; k++) {
+        const t = args[k]!.text;
+        if (args[k]!.dynamic) return 'set with an option known only at run time';
+        if (/^-[a-zA-Z]*[kH]/.test(t)) return `set ${t}, which changes how later words are read`;
+        if (t === '-o' && /^(keyword|history|histexpand)$/.test(args[k + 1]?.text ?? '')) return `set -o ${args[k + 1]!.text}, which changes how later words are read`;
+      }
+    }
+    if (inv.name === 'shopt' && !args.some((w) => w.text === '-u' || w.text === '-p' || w.text === '-q')) {
+      for (const w of args) {
+        if (w.dynamic || w.pattern) return 'shopt with an option known only at run time';
+        if (!w.text.startsWith('-') && !SHOPT_KEEPS_READING.has(w.text)) return `shopt -s ${w.text}, which changes how the line's words are read`;
+      }
+    }
+    if ((inv.name === 'mapfile' || inv.name === 'readarray') && args.some((w) => /^-[a-zA-Z]*C/.test(w.text))) return `${inv.name} -C runs a callback`;
+    if (NAMING_SETTERS.has(inv.name) || (inv.name === 'printf' && args.some((w) => /^-[a-zA-Z]*v/.test(w.text)))) {
+      const values = SETTER_VALUE_OPTIONS[inv.name] ?? '';
+      let operand = 0;
+      for (let k = 0; k < args.length; k++) {
+        const w = args[k]!;
+        if (/^-[a-zA-Z]*n/.test(w.text) && ['declare', 'typeset', 'local'].includes(inv.name)) return `${inv.name} ${w.text}: a nameref, through which an assignment sets another variable`;
+        if (w.text.startsWith('-') && w.text.length > 1) {
+          // an option that takes a value: the next word is not a name (`read -p PROMPT`), except printf -v's and read -a's
+          const letter = w.text[w.text.length - 1]!;
+          if (w.text.length === 2 && values.includes(letter)) k++;
+          continue;
+        }
+        const index = operand++;
+        if (inv.name === 'printf' && !/^-[a-zA-Z]*v$/.test(args[k - 1]?.text ?? '')) continue;
+        if (inv.name === 'getopts' && index !== 1) continue;
+        const name = w.text.split(/[=[]/)[0]!.replace(/\+$/, '');
+        if (!/^[A-Za-z_]\w*$/.test(name)) return `${inv.name} sets a variable named at run time (${w.text})`;
+      }
+    }
+  }
+  return null;
+}
+
 /** Arithmetic contexts: `$((…))`, `((…))`, `let`, the numeric tests of `[[ ]]`, `declare -i`. */
-const ARITHMETIC = /\$\(\(|(^|[\s;&|(])\(\(|(^|[\s;&|(])let\s|\s-(eq|ne|lt|le|gt|ge)\s|(declare|typeset|local)\s+-[a-zA-Z]*i/;
+const ARITHMETIC = /\$\(\(|\$\[|\$\{[^}]*[:[]|\$\{!|(^|[\s;&|(])\(\(|(^|[\s;&|(])let\s|\s-(eq|ne|lt|le|gt|ge)\s|(declare|typeset|local)\s+-[a-zA-Z]*i/;
 /** Builtins that set a variable to a value known only at run time. */
 const RUNTIME_VALUE_SETTERS = new Set(['read', 'mapfile', 'readarray', 'getopts']);
 /** `$HOME/…` or `${HOME}/…` with no other expansion. */
@@ -254,7 +308,10 @@ function safeSedScript(script: string): boolean {
       continue;
     }
     if (c === 'b' || c === 't' || c === 'T' || c === ':') {
-      while (k < s.length && s[k] !== ';' && s[k] !== '\n') k++;
+      // GNU sed ends a label at whitespace or `;`: what follows is the next command (`:a w FILE`)
+      k++;
+      while (k < s.length && (s[k] === ' ' || s[k] === '\t')) k++;
+      while (k < s.length && !/[\s;]/.test(s[k]!)) k++;
       continue;
     }
     if (c === 'a' || c === 'i' || c === 'c') {
@@ -593,7 +650,7 @@ function gitClass(args: readonly Word[]): Classified {
     // git 2.46's subcommands (`git config get KEY`, `set KEY VALUE`) come first
     const action = ['get', 'list', 'set', 'unset', 'rename-section', 'remove-section', 'edit'].includes(ops[0]?.text ?? '') ? ops.shift()!.text : '';
     const writing = ['set', 'unset', 'rename-section', 'remove-section', 'edit'].includes(action) || options.some((w) => /^(-e|-[a-zA-Z]*e[a-zA-Z]*)$/.test(w.text) || ['--add', '--replace-all', '--unset', '--unset-all', '--rename-section', '--remove-section', '--edit'].some((o) => isLongOption(w.text, o, 3)));
-    const reading = !writing && (action === 'get' || action === 'list' || ops.length <= 1 || options.some((w) => /^-[a-zA-Z]*l$/.test(w.text) || ['--get', '--get-all', '--get-regexp', '--get-urlmatch', '--list', '--show-origin', '--show-scope'].some((o) => w.text === o)));
+    const reading = !writing && (action === 'get' || action === 'list' || ops.length <= 1 || options.some((w) => /^-[a-zA-Z]*l$/.test(w.text) || ['--get', '--get-all', '--get-regexp', '--get-urlmatch', '--list'].some((o) => w.text === o)));
     if (reading) return { level: 'read_only', kind: 'reader', effects: [] };
     const key = ops[0]?.text ?? '';
     // a section renamed (into `core`, `alias` …) or edited by hand may become anything
@@ -651,7 +708,11 @@ function gitClass(args: readonly Word[]): Classified {
   return { level: 'process_exec', kind: 'exec', opaque: `git ${sub} is not a git command persona-gate knows (it may be an alias)`, effects: [] };
 }
 
-function findClass(args: readonly Word[]): Classified {
+function findClass(all: readonly Word[]): Classified {
+  // -H, -L, -P, -O3 and -D OPTS come before the starting points
+  let first = 0;
+  while (first < all.length && /^-([HLP]|O\d*|D)$/.test(all[first]!.text)) first += all[first]!.text === '-D' ? 2 : 1;
+  const args = all.slice(first);
   const starts: Word[] = [];
   for (const w of args) {
     if (w.text.startsWith('-') || w.text === '(' || w.text === '!' || w.text === '\\(') break;
@@ -729,7 +790,7 @@ function classify(inv: Invocation, functions: ReadonlySet<string>, powershell: b
   const args = inv.args;
   if (inv.opaque !== undefined) return { level: 'process_exec', kind: 'exec', opaque: inv.opaque, effects: [] };
   if (name === '') return { level: 'none', kind: 'builtin', effects: [] };
-  if (functions.has(inv.name)) return { level: 'none', kind: 'function', effects: [] };
+  // a function of that name may be defined after the call, in a subshell, or never: the program is read
   // a program named by a path is the known program only in the system's own directories (`./cat` may be anything)
   const program = inv.program?.text ?? '';
   if (!inSystemDirectory(program)) {
@@ -744,6 +805,14 @@ function classify(inv: Invocation, functions: ReadonlySet<string>, powershell: b
   if (name === 'tree') {
     const out = optionValues(args, ['-o'], [], true);
     return out.length > 0 ? { level: 'workspace_write', kind: 'writer', effects: out.map((path) => ({ path, effect: 'write' as const })) } : { level: 'read_only', kind: 'reader', effects: [] };
+  }
+  // readers with an option that runs a program (a preprocessor, a pager) or writes a file
+  if ((name === 'rg' && hasLong(args, '--pre')) || (['bat', 'batcat', 'ack', 'ag'].includes(name) && hasLong(args, '--pager'))) {
+    return { level: 'process_exec', kind: 'exec', opaque: `${name} runs the program its options name`, effects: [] };
+  }
+  if (name === 'info') {
+    const out = optionValues(args, ['-o'], ['--output'], true);
+    if (out.length > 0) return { level: 'workspace_write', kind: 'writer', effects: out.map((path) => ({ path, effect: 'write' as const })) };
   }
   if (name === 'git') return gitClass(args);
   if (name in WRITERS) return writerClass(name, WRITERS[name]!, args);
@@ -1041,7 +1110,10 @@ function pathPieces(text: string): string[] | null {
     seen.add(raw);
     if (seen.size > MAX_PIECES * 4) return null;
     // `printf 'x\n.claude/settings.json\n'`: an escape a program decodes ends a path as well
-    for (const part of raw.includes('\\') ? [raw, ...raw.split(/\\[a-zA-Z0-9]?/), ...raw.split(/\\./)] : [raw]) {
+    const parts = raw.includes('\\') ? [raw, ...raw.split(/\\[a-zA-Z0-9]?/), ...raw.split(/\\./)] : [raw];
+    // `'x:.claude/settings.json'.split(':')`: a path glued to other text by `:`, `=` or `,`
+    if (/[:=,]/.test(raw)) parts.push(...raw.split(/[:=,]/));
+    for (const part of parts) {
       const piece = part.replace(/^\$\{?HOME\}?(?=\/|$)/, '~');
       if (piece.includes('/') || piece.startsWith('~') || /\.(json|toml)$/i.test(piece) || HOST_DIRS.test(piece)) pieces.add(piece);
     }
@@ -1058,7 +1130,7 @@ function pathPieces(text: string): string[] | null {
  * ~/.curlrc); and the system's program directories, whose programs the reader takes for the
  * known ones.
  */
-const RUNS_COMMANDS_LATER = /(^|\/)(\.git(\/(.+\/)?(config|hooks(\/.*)?))?|\.gitconfig|\.config\/git(\/config)?|\.ssh(\/config)?|\.curlrc|\.wgetrc|config)$|^\/(usr\/(local\/)?)?s?bin(\/|$)|^\/opt\/homebrew\/bin(\/|$)/i;
+const RUNS_COMMANDS_LATER = /(^|\/)(\.git(\/(.+\/)?(config|hooks(\/.*)?))?|\.gitconfig|\.config\/git(\/config)?|\.ssh(\/config)?|\.curlrc|\.wgetrc|config)$|^\/(usr\/(local\/)?)?s?bin(\/|$)|^\/opt\/homebrew\/bin(\/|$)|^\/usr\/games(\/|$)/i;
 /** The names a glob segment must be able to match for a pattern to reach those files. */
 const RUNS_COMMANDS_DIRS = ['.git', '.gitconfig', '.config', '.ssh', '.curlrc', '.wgetrc'];
 
@@ -1188,6 +1260,8 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent): ShellReadin
   const raw = readCommandLine(source);
   if (raw.unparsable) return unreadable(raw.unparsable);
   const functions = new Set(raw.functions);
+  const changesReading = shellOptionsChangingReading(raw.invocations);
+  if (changesReading !== null) return unreadable(changesReading);
 
   const catalogued = bashPrograms(index);
   const identity = index.settings.identity;
@@ -1354,20 +1428,35 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent): ShellReadin
   // One computed at run time matters only in a line that writes anything, or runs code it cannot read.
   const writesAnything = readRedirects.length > 0 && (opaque.length > 0 || effects.some((e) => e.effect !== 'mention') || raw.invocations.some((inv) => inv.redirects.some((r) => WRITE_REDIRECTS.has(r.op) && !(r.op === '>&' && /^(\d+|-)$/.test(r.target.text)))));
   for (const target of readRedirects) {
+    if (/^~[^/]/.test(target.text)) return unreadable(`a redirection from ${target.text}, a directory persona-gate does not resolve`);
     if (target.dynamic && !writesAnything) continue;
     const problem = addEffect(target, 'mention', 'a redirection (<), whose descriptor /dev/fd/N can open it again for writing');
     if (problem) return unreadable(problem.startsWith('a path computed') ? `a redirection from a path computed at run time (${target.text})` : problem);
   }
 
-  if (effects.some((e) => e.effect !== 'mention' && e.effect !== 'tracked' && configThatRunsCommands(e.path, e.pattern, /dotglob/i.test(command)))) {
+  // GLOBIGNORE set also turns dotglob on
+  const dotglob = raw.invocations.some((inv) => inv.args.some((w) => w.text === 'dotglob') || inv.assignments.some((a) => a.startsWith('GLOBIGNORE')) || inv.args.some((w) => w.text.startsWith('GLOBIGNORE')));
+  if (effects.some((e) => e.effect !== 'mention' && e.effect !== 'tracked' && configThatRunsCommands(e.path, e.pattern, dotglob))) {
     raise('process_exec');
     everyInvocationReads = false;
     opaque.push('a write to git, ssh, curl or wget configuration or git hooks, which make later calls run commands or write files');
   }
 
+  // variables set without an assignment word: `${NAME:=…}`, `for NAME in`, `select NAME in`
+  for (const m of command.matchAll(/\$\{(\w+):?=|\b(?:for|select)\s+(\w+)/g)) {
+    const variable = m[1] ?? m[2]!;
+    if (RUNTIME_VARIABLES.has(variable) || COMMAND_VARIABLE.test(variable)) {
+      opaque.push(`${variable} set by the line changes which program runs or what it loads`);
+      raise('process_exec');
+      everyInvocationReads = false;
+    }
+  }
+
   // Arithmetic evaluates a variable's value as an expression, and an array subscript in it
   // (`a[$(cmd)]`) runs cmd: a value read at run time must not reach arithmetic in the same line.
-  if (raw.invocations.some((inv) => RUNTIME_VALUE_SETTERS.has(inv.name) || (inv.name === 'printf' && inv.args.some((w) => /^-[a-zA-Z]*v/.test(w.text))) || inv.assignments.some((a) => a.includes('$(') || a.includes('`'))) && ARITHMETIC.test(command)) {
+  // run-time values: a builtin that reads one, a command's output, a loop over words or files
+  const runtimeValues = /\$\((?!\()|`/.test(command) || /\b(for|select)\s+\w+\s+in\b/.test(command) || raw.invocations.some((inv) => RUNTIME_VALUE_SETTERS.has(inv.name) || (inv.name === 'printf' && inv.args.some((w) => /^-[a-zA-Z]*v/.test(w.text))));
+  if (runtimeValues && ARITHMETIC.test(command)) {
     raise('process_exec');
     everyInvocationReads = false;
     opaque.push('a value known only at run time evaluated as arithmetic, where an array subscript can run a command');

@@ -166,7 +166,50 @@ const SPELLINGS: Row[] = [
   ['XZ_OPT=-S.x unxz -f .claude/settings.json.x', "echo '{}' > s && xz -S .x s && mv s.x .claude/settings.json.x", 'settings.json', ['xz']],
 ];
 
+const PAYLOAD = 'echo YVskKHJtJHtJRlN9LWYke0lGU30uY2xhdWRlL3NldHRpbmdzLmpzb24pXQo= | base64 -d > f'; // a[$(rm${IFS}-f${IFS}.claude/settings.json)]
+const PLANTED_LS = "mkdir -p bin && printf '#!/bin/sh\\necho pwned > .claude/settings.json\\n' > bin/ls && chmod +x bin/ls";
+
+const SHELL_STATE: Row[] = [
+  // options that change how the rest of the line's words are read
+  ['set -k; cp x .claude/settings.json A=b', 'echo pwned > x', 'settings.json'],
+  ['set -o keyword; cp x .claude/settings.json A=b', 'echo pwned > x', 'settings.json'],
+  ['shopt -s nocaseglob; rm -f .claude/SETTINGS.JSO[N]', '', 'settings.json'],
+  ['shopt -s nullglob; cp x .claude/settings.json zz*', 'echo pwned > x', 'settings.json'],
+  ['set -o history -H\necho .claude/settings.json\nrm -f !$', '', 'settings.json'],
+  ["shopt -s expand_aliases\nalias ls='rm -f'\nls .claude/settings.json", '', 'settings.json'],
+  // dotglob without its name: a hook copied into .git/hooks
+  ['GLOBIGNORE=x; cp pre-commit */hooks; git commit -qm y --allow-empty', "git init -q . && printf '#!/bin/sh\\nrm -f .claude/settings.json\\n' > pre-commit && chmod +x pre-commit", 'settings.json', [], BELOW_PROCESS_EXEC],
+  // a function of a program's name, defined anywhere, does not hide the program
+  ['rm -f .claude/settings.json; rm() { :; }', '', 'settings.json'],
+  ['true || tee() { :; }; echo pwned | tee .claude/settings.json', '', 'settings.json'],
+  // variables set without an assignment word, or through a name computed at run time
+  ['declare -n r=PATH; r=bin; ls', PLANTED_LS, 'settings.json'],
+  ['for PATH in bin; do ls; done', PLANTED_LS, 'settings.json', [], BELOW_PROCESS_EXEC],
+  ['unset PATH; : ${PATH:=bin}; ls', PLANTED_LS, 'settings.json', [], BELOW_PROCESS_EXEC],
+  ['x=HO; declare ${x}ME=$PWD/.claude; echo pwned > ~/settings.json', '', 'settings.json'],
+  // arithmetic over a value known only at run time, in its other forms
+  [`${PAYLOAD}; x=$(cat f); echo $[x]`, '', 'settings.json', [], BELOW_PROCESS_EXEC],
+  [`${PAYLOAD}; for x in $(cat f); do echo $((x)); done`, '', 'settings.json', [], BELOW_PROCESS_EXEC],
+  [`${PAYLOAD}; x=$(cat f); s=abc; echo \${s:x}`, '', 'settings.json', [], BELOW_PROCESS_EXEC],
+  // a < from a tilde prefix after cd; /proc through a glob
+  ['cd .claude && echo pwned 3<~+/settings.json >/dev/fd/3', '', 'settings.json'],
+  ['rm -f /proc/self/task/*/cwd/.claude/settings.json', '', 'settings.json'],
+  // sed ends a label at whitespace; rg runs its preprocessor
+  ["sed -n ':a w .claude/settings.json' x", 'echo pwned > x', 'settings.json'],
+  ["sed ':a e rm -f .claude/settings.json' x", 'echo x > x', 'settings.json'],
+  ['rg --pre rm x .claude/settings.json', '', 'settings.json', ['rg']],
+  // a guarded path glued to other text in opaque code
+  ['python3 -c "import os;os.remove(\'x:.claude/settings.json\'.split(\':\')[1])"', '', 'settings.json', ['python3']],
+  // git config --show-scope sets the key
+  ['git config --show-scope core.fsmonitor ./m; git status', "git init -q . && printf '#!/bin/sh\\nrm -f .claude/settings.json\\n' > m && chmod +x m", 'settings.json', [], BELOW_PROCESS_EXEC],
+];
+
 describe('regressions: fifth pass, lines the gate read otherwise than bash runs them', () => {
+  it.each(SHELL_STATE)('%j', refusedAtBothCeilings);
+
+  it.each([['find -H ~ -maxdepth 1 -name .bashrc -delete'], ['find -L ~/.codex -name config.toml -delete'], ['cp m /usr/games/cat']])('%j is read with its real starting points and targets', (line) => {
+    expect(judge(line, 'workspace_write').verdict).toBe('deny');
+  });
   it.each(SPELLINGS)('%j', refusedAtBothCeilings);
   it.each(EXPANSIONS)('%j', refusedAtBothCeilings);
   it.each(WRAPPERS_AND_SYNTAX)('%j', refusedAtBothCeilings);
@@ -199,6 +242,8 @@ describe('regressions: fifth pass, lines the gate read otherwise than bash runs 
     ['sort --compress-program=gzip big'],
     ['git init --template=t s'],
     ['git --git-dir=g status'],
+    // a function's call is read as the program of that name: the function may not be the one that runs
+    ['f() { ls; }; f'],
   ])('%j is opaque', (line) => {
     expect(reading(line).level).toBe('process_exec');
     expect(reading(line).opaque.length).toBeGreaterThan(0);
@@ -224,6 +269,9 @@ describe('regressions: fifth pass, lines the gate read otherwise than bash runs 
     ['FLAGS=-la; ls $FLAGS', 'read_only'],
     ['while read -r l; do echo "$l"; done < "$f"', 'none'],
     ['jq . .claude/settings.json', 'read_only'],
+    ['read -p "Name: " x', 'none'],
+    ['getopts "ab:" opt', 'none'],
+    ['shopt -s extglob; ls !(x)', 'read_only'],
     ['echo {a,b}', 'none'],
     ['cp x{,.bak}', 'workspace_write'],
     ['for ((i=0;i<3;i++)); do echo $i; done', 'none'],
