@@ -1128,9 +1128,9 @@ function pathPieces(text: string): string[] | null {
  * and the directories that hold them; any file named `config` (a bare repository's, or one made
  * by hand, has it at its top); curl's and wget's, which name files they write (`output = …` in
  * ~/.curlrc); and the system's program directories, whose programs the reader takes for the
- * known ones.
+ * known ones, with the usual ones of the home that come first on PATH (`~/.local/bin`).
  */
-const RUNS_COMMANDS_LATER = /(^|\/)(\.git(\/(.+\/)?(config|hooks(\/.*)?))?|\.gitconfig|\.config\/git(\/config)?|\.ssh(\/config)?|\.curlrc|\.wgetrc|config)$|^\/(usr\/(local\/)?)?s?bin(\/|$)|^\/opt\/homebrew\/bin(\/|$)|^\/usr\/games(\/|$)/i;
+const RUNS_COMMANDS_LATER = /(^|\/)(\.git(\/(.+\/)?(config|hooks(\/.*)?))?|\.gitconfig|\.config\/git(\/config)?|\.ssh(\/config)?|\.curlrc|\.wgetrc|config)$|^\/(usr\/(local\/)?)?s?bin(\/|$)|^\/opt\/homebrew\/bin(\/|$)|^\/usr\/games(\/|$)|^~\/(\.local\/bin|bin|\.cargo\/bin|go\/bin|\.bun\/bin|\.deno\/bin|\.npm-global\/bin)(\/|$)/i;
 /** The names a glob segment must be able to match for a pattern to reach those files. */
 const RUNS_COMMANDS_DIRS = ['.git', '.gitconfig', '.config', '.ssh', '.curlrc', '.wgetrc'];
 

@@ -207,7 +207,7 @@ const SHELL_STATE: Row[] = [
 describe('regressions: fifth pass, lines the gate read otherwise than bash runs them', () => {
   it.each(SHELL_STATE)('%j', refusedAtBothCeilings);
 
-  it.each([['find -H ~ -maxdepth 1 -name .bashrc -delete'], ['find -L ~/.codex -name config.toml -delete'], ['cp m /usr/games/cat']])('%j is read with its real starting points and targets', (line) => {
+  it.each([['find -H ~ -maxdepth 1 -name .bashrc -delete'], ['find -L ~/.codex -name config.toml -delete'], ['cp m /usr/games/cat'], ['cp m ~/.local/bin/ls'], ['install -m 755 m "$HOME/bin/git"']])('%j is read with its real starting points and targets', (line) => {
     expect(judge(line, 'workspace_write').verdict).toBe('deny');
   });
   it.each(SPELLINGS)('%j', refusedAtBothCeilings);
