@@ -509,6 +509,8 @@ export function makeProtectedPathCheck(opts: ProtectionOptions): ProtectedPathCh
       return effect === 'mention' ? null : 'a path through a file descriptor or another process, which persona-gate cannot resolve';
     }
     if (/^~[^/]/.test(path) && effect !== 'mention') return "a path in another user's home (~user), which persona-gate does not resolve";
+    // a pattern under /proc may reach a process's cwd, root or descriptors (`/proc/self/cw?/…`)
+    if (pattern && effect !== 'mention' && /^\/proc\//.test(absolute)) return 'a pattern through another process, which persona-gate cannot resolve';
     if (pattern && /[*?[]|[@!+*?]\(/.test(path)) return checkPattern(absolute, effect, guards);
     return checkLiteral(absolute, effect, guards, base);
   };

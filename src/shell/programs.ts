@@ -339,3 +339,6 @@ export function inSystemDirectory(program: string): boolean {
   const slash = program.lastIndexOf('/');
   return slash === -1 || SYSTEM_DIRS.has(program.slice(0, slash) || '/');
 }
+
+/** shopt options that leave the words of a line as the reader reads them (dotglob is taken into account). */
+export const SHOPT_KEEPS_READING: ReadonlySet<string> = new Set(['extglob', 'globstar', 'lastpipe', 'inherit_errexit', 'checkwinsize', 'histappend', 'dotglob', 'failglob', 'nocasematch', 'xpg_echo', 'pipefail']);

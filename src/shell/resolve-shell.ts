@@ -6,7 +6,7 @@ import { subjectForCommand, type Subject } from '../core/resolve';
 import { isAbsoluteOrHome, type PathEffect } from '../core/types';
 import { baseName, readCommandLine, type Invocation } from './commands';
 import { decodeAnsiC, type Word } from './lex';
-import { BUILTINS, GIT_NETWORK, inSystemDirectory, GIT_READ, GIT_REWRITES_TRACKED, GIT_WRITE, NETWORK, PACKAGE_MANAGERS, READERS, READS_WHATEVER_ARGUMENTS, RUNTIME_VARIABLES, WRITERS, type WriterRule } from './programs';
+import { BUILTINS, GIT_NETWORK, inSystemDirectory, SHOPT_KEEPS_READING, GIT_READ, GIT_REWRITES_TRACKED, GIT_WRITE, NETWORK, PACKAGE_MANAGERS, READERS, READS_WHATEVER_ARGUMENTS, RUNTIME_VARIABLES, WRITERS, type WriterRule } from './programs';
 
 /**
  * SPEC §3 step 3 and §9 items 1–5 for Bash and PowerShell: every program a command line may run,
@@ -25,8 +25,6 @@ const GIT_NETWORK_SET = new Set(GIT_NETWORK);
 const WRITE_REDIRECTS = new Set(['>', '>>', '>|', '&>', '&>>', '<>', '>&']);
 /** Redirection targets that are not files of the workspace. */
 const NOT_A_FILE = /^\/dev\/(null|stdout|stderr|tty|fd\/\d+|zero)$/;
-/** shopt options that leave the words of a line as the reader reads them (dotglob is taken into account). */
-const SHOPT_KEEPS_READING = new Set(['extglob', 'globstar', 'lastpipe', 'inherit_errexit', 'checkwinsize', 'histappend', 'dotglob', 'failglob', 'nocasematch', 'xpg_echo', 'pipefail']);
 /** The options of those builtins that take a value which is not a variable's name. */
 const SETTER_VALUE_OPTIONS: Readonly<Record<string, string>> = { __proto__: null as never, read: 'dinNptu', mapfile: 'dnOsuc', readarray: 'dnOsuc' };
 /** Builtins that set the variables their operands name. */
@@ -49,10 +47,14 @@ function shellOptionsChangingReading(invocations: readonly Invocation[]): string
         if (t === '-o' && /^(keyword|history|histexpand)$/.test(args[k + 1]?.text ?? '')) return `set -o ${args[k + 1]!.text}, which changes how later words are read`;
       }
     }
-    if (inv.name === 'shopt' && !args.some((w) => w.text === '-u' || w.text === '-p' || w.text === '-q')) {
+    if (inv.name === 'shopt' && !args.some((w) => w.text === '-u')) {
+      const setOptions = args.some((w) => /^-[a-z]*o/.test(w.text));
       for (const w of args) {
         if (w.dynamic || w.pattern) return 'shopt with an option known only at run time';
-        if (!w.text.startsWith('-') && !SHOPT_KEEPS_READING.has(w.text)) return `shopt -s ${w.text}, which changes how the line's words are read`;
+        if (w.text.startsWith('-')) continue;
+        // nullglob drops a pattern that matches nothing: harmless in a line with no pattern
+        if (w.text === 'nullglob' && !setOptions && !invocations.some((i) => i.args.some((a) => a.pattern) || i.redirects.some((r) => r.target.pattern))) continue;
+        if (setOptions ? /^(keyword|history|histexpand)$/.test(w.text) : !SHOPT_KEEPS_READING.has(w.text)) return `shopt ${w.text}, which changes how the line's words are read`;
       }
     }
     if ((inv.name === 'mapfile' || inv.name === 'readarray') && args.some((w) => /^-[a-zA-Z]*C/.test(w.text))) return `${inv.name} -C runs a callback`;
@@ -61,11 +63,15 @@ function shellOptionsChangingReading(invocations: readonly Invocation[]): string
       let operand = 0;
       for (let k = 0; k < args.length; k++) {
         const w = args[k]!;
+        if (w.dynamic && w.text.startsWith('-')) return `${inv.name} with an option known only at run time (${w.text})`;
         if (/^-[a-zA-Z]*n/.test(w.text) && ['declare', 'typeset', 'local'].includes(inv.name)) return `${inv.name} ${w.text}: a nameref, through which an assignment sets another variable`;
         if (w.text.startsWith('-') && w.text.length > 1) {
-          // an option that takes a value: the next word is not a name (`read -p PROMPT`), except printf -v's and read -a's
-          const letter = w.text[w.text.length - 1]!;
-          if (w.text.length === 2 && values.includes(letter)) k++;
+          // an option that takes a value: the rest of the word, or the next word, is not a name (`read -rp PROMPT`)
+          for (let c = 1; c < w.text.length; c++) {
+            if (!values.includes(w.text[c]!)) continue;
+            if (c === w.text.length - 1) k++;
+            break;
+          }
           continue;
         }
         const index = operand++;
@@ -79,8 +85,42 @@ function shellOptionsChangingReading(invocations: readonly Invocation[]): string
   return null;
 }
 
-/** Arithmetic contexts: `$((…))`, `((…))`, `let`, the numeric tests of `[[ ]]`, `declare -i`. */
-const ARITHMETIC = /\$\(\(|\$\[|\$\{[^}]*[:[]|\$\{!|(^|[\s;&|(])\(\(|(^|[\s;&|(])let\s|\s-(eq|ne|lt|le|gt|ge)\s|(declare|typeset|local)\s+-[a-zA-Z]*i/;
+/**
+ * The texts bash evaluates as arithmetic: `$((…))`, `((…))`, `$[…]`, `let` arguments, `[[ … ]]`
+ * (its numeric tests and `-v a[i]`), `${s:OFFSET}`, `${a[SUB]}` and `a[SUB]=` subscripts, `${!name}`,
+ * and every assignment in a line that declares an integer (`declare -i`).
+ */
+function arithmeticTexts(text: string, invocations: readonly Invocation[]): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(/\$?\(\(([^]*?)\)\)|\$\[([^\]]*)\]|\[\[([^]*?)\]\]|\$\{\w+:(?![-=?+])([^}]*)\}|\$\{\w+\[([^\]]*)\]|\$\{!(\w+)|(?:^|[^\w$])\w+\[([^\]]*)\]\+?=|\blet\s+([^;&|\n]*)/g)) {
+    const inner = m.slice(1).find((g) => g !== undefined);
+    if (inner === undefined || inner === '@' || inner === '*') continue;
+    // within [[ ]], only the numeric tests and -v evaluate arithmetic
+    if (m[3] !== undefined && !/\s-(eq|ne|lt|le|gt|ge|v)\s/.test(` ${inner} `)) continue;
+    out.push(inner);
+  }
+  if (invocations.some((inv) => ['declare', 'typeset', 'local'].includes(inv.name) && inv.args.some((w) => /^[-+][a-zA-Z]*i/.test(w.text)))) {
+    for (const inv of invocations) out.push(...inv.assignments.map((a) => a.slice(a.indexOf('=') + 1)), ...inv.args.filter((w) => w.text.includes('=')).map((w) => w.text.slice(w.text.indexOf('=') + 1)));
+  }
+  return out;
+}
+
+/** Variables the line gives a value known only at run time: read, loops, a command's output, an expansion. */
+function runtimeNames(text: string, invocations: readonly Invocation[]): Set<string> {
+  const names = new Set<string>();
+  // a loop over words the line writes out is known; over expansions, files or arguments it is not
+  for (const m of text.matchAll(/\b(?:for|select)\s+(\w+)(\s+in\s+([^;\n]*))?/g)) if (m[2] === undefined || /[$`*?[]/.test(m[3]!)) names.add(m[1]!);
+  for (const inv of invocations) {
+    for (const a of inv.assignments) {
+      const value = a.slice(a.indexOf('=') + 1).replace(/\$\(\([^]*?\)\)/g, '');
+      if (value.includes('$') || value.includes('`') || value.startsWith('(')) names.add(a.split(/[=+[]/)[0]!);
+    }
+    if (RUNTIME_VALUE_SETTERS.has(inv.name) || inv.name === 'printf') for (const w of inv.args) if (/^[A-Za-z_]\w*$/.test(w.text)) names.add(w.text);
+    if (['declare', 'typeset', 'local', 'export', 'readonly'].includes(inv.name)) for (const w of inv.args) if (w.text.includes('=') && (w.dynamic || w.text.includes('$'))) names.add(w.text.split(/[=+[]/)[0]!);
+  }
+  return names;
+}
+
 /** Builtins that set a variable to a value known only at run time. */
 const RUNTIME_VALUE_SETTERS = new Set(['read', 'mapfile', 'readarray', 'getopts']);
 /** `$HOME/…` or `${HOME}/…` with no other expansion. */
@@ -807,7 +847,7 @@ function classify(inv: Invocation, functions: ReadonlySet<string>, powershell: b
     return out.length > 0 ? { level: 'workspace_write', kind: 'writer', effects: out.map((path) => ({ path, effect: 'write' as const })) } : { level: 'read_only', kind: 'reader', effects: [] };
   }
   // readers with an option that runs a program (a preprocessor, a pager) or writes a file
-  if ((name === 'rg' && hasLong(args, '--pre')) || (['bat', 'batcat', 'ack', 'ag'].includes(name) && hasLong(args, '--pager'))) {
+  if ((name === 'rg' && hasLong(args, '--pre', '--hostname-bin')) || (['bat', 'batcat', 'ack', 'ag'].includes(name) && hasLong(args, '--pager'))) {
     return { level: 'process_exec', kind: 'exec', opaque: `${name} runs the program its options name`, effects: [] };
   }
   if (name === 'info') {
@@ -1130,7 +1170,7 @@ function pathPieces(text: string): string[] | null {
  * ~/.curlrc); and the system's program directories, whose programs the reader takes for the
  * known ones, with the usual ones of the home that come first on PATH (`~/.local/bin`).
  */
-const RUNS_COMMANDS_LATER = /(^|\/)(\.git(\/(.+\/)?(config|hooks(\/.*)?))?|\.gitconfig|\.config\/git(\/config)?|\.ssh(\/config)?|\.curlrc|\.wgetrc|config)$|^\/(usr\/(local\/)?)?s?bin(\/|$)|^\/opt\/homebrew\/bin(\/|$)|^\/usr\/games(\/|$)|^~\/(\.local\/bin|bin|\.cargo\/bin|go\/bin|\.bun\/bin|\.deno\/bin|\.npm-global\/bin)(\/|$)/i;
+const RUNS_COMMANDS_LATER = /(^|\/)(\.git(\/(.+\/)?(config|hooks(\/.*)?))?|\.gitconfig|\.config\/git(\/config)?|\.ssh(\/config)?|\.curlrc|\.wgetrc|config)$|^\/(usr\/(local\/)?)?s?bin(\/|$)|^\/opt\/homebrew\/bin(\/|$)|^\/usr\/(local\/)?games(\/|$)|^\/snap\/bin(\/|$)|(^|\/)(\.local\/bin|\.cargo\/bin|\.bun\/bin|\.deno\/bin|\.npm-global\/bin|\.pyenv\/shims)(\/|$)|^~\/(bin|go\/bin)(\/|$)/i;
 /** The names a glob segment must be able to match for a pattern to reach those files. */
 const RUNS_COMMANDS_DIRS = ['.git', '.gitconfig', '.config', '.ssh', '.curlrc', '.wgetrc'];
 
@@ -1139,7 +1179,13 @@ const RUNS_COMMANDS_DIRS = ['.git', '.gitconfig', '.config', '.ssh', '.curlrc', 
  * that starts with `*` or `?` matches a dot name only with `dotglob` (`dotglob`: the line names it).
  */
 function configThatRunsCommands(path: string, pattern: boolean, dotglob: boolean): boolean {
-  const text = path.replace(/\/+/g, '/').replace(/(.)\/$/, '$1');
+  const segments: string[] = [];
+  for (const segment of path.replace(/\/+/g, '/').split('/')) {
+    if (segment === '.') continue;
+    if (segment === '..' && segments.length > 0 && segments[segments.length - 1] !== '..' && segments[segments.length - 1] !== '') segments.pop();
+    else segments.push(segment);
+  }
+  const text = segments.join('/').replace(/(.)\/$/, '$1');
   if (RUNS_COMMANDS_LATER.test(text)) return true;
   if (!pattern) return false;
   return text.split('/').some((segment) => {
@@ -1435,7 +1481,9 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent): ShellReadin
   }
 
   // GLOBIGNORE set also turns dotglob on
-  const dotglob = raw.invocations.some((inv) => inv.args.some((w) => w.text === 'dotglob') || inv.assignments.some((a) => a.startsWith('GLOBIGNORE')) || inv.args.some((w) => w.text.startsWith('GLOBIGNORE')));
+  // the line as bash reads its words: line continuations joined
+  const joined = command.replace(/\\\n/g, '');
+  const dotglob = /GLOBIGNORE/.test(joined) || raw.invocations.some((inv) => inv.args.some((w) => w.text === 'dotglob') || inv.assignments.some((a) => a.startsWith('GLOBIGNORE')) || inv.args.some((w) => w.text.startsWith('GLOBIGNORE')));
   if (effects.some((e) => e.effect !== 'mention' && e.effect !== 'tracked' && configThatRunsCommands(e.path, e.pattern, dotglob))) {
     raise('process_exec');
     everyInvocationReads = false;
@@ -1443,8 +1491,11 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent): ShellReadin
   }
 
   // variables set without an assignment word: `${NAME:=…}`, `for NAME in`, `select NAME in`
-  for (const m of command.matchAll(/\$\{(\w+):?=|\b(?:for|select)\s+(\w+)/g)) {
-    const variable = m[1] ?? m[2]!;
+  const arithmetic = arithmeticTexts(joined, raw.invocations);
+  // variables set without an assignment word: `${NAME:=…}`, `for NAME in`, `select NAME in`, arithmetic (`((PATH=1))`)
+  const setInArithmetic = arithmetic.flatMap((t) => [...t.matchAll(/([A-Za-z_]\w*)\s*(?:[-+*/%&|^]|<<|>>)?=(?!=)/g)].map((m) => m[1]!));
+  if (arithmetic.some((t) => /\$\{?\w+\}?\s*(?:[-+*/%&|^]|<<|>>)?=(?!=)/.test(t))) return unreadable('arithmetic that assigns a variable named at run time');
+  for (const variable of [...[...joined.matchAll(/\$\{(\w+):?=|\b(?:for|select)\s+(\w+)/g)].map((m) => (m[1] ?? m[2])!), ...setInArithmetic]) {
     if (RUNTIME_VARIABLES.has(variable) || COMMAND_VARIABLE.test(variable)) {
       opaque.push(`${variable} set by the line changes which program runs or what it loads`);
       raise('process_exec');
@@ -1455,8 +1506,9 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent): ShellReadin
   // Arithmetic evaluates a variable's value as an expression, and an array subscript in it
   // (`a[$(cmd)]`) runs cmd: a value read at run time must not reach arithmetic in the same line.
   // run-time values: a builtin that reads one, a command's output, a loop over words or files
-  const runtimeValues = /\$\((?!\()|`/.test(command) || /\b(for|select)\s+\w+\s+in\b/.test(command) || raw.invocations.some((inv) => RUNTIME_VALUE_SETTERS.has(inv.name) || (inv.name === 'printf' && inv.args.some((w) => /^-[a-zA-Z]*v/.test(w.text))));
-  if (runtimeValues && ARITHMETIC.test(command)) {
+  const runtime = runtimeNames(joined, raw.invocations);
+  const evaluated = new Set(arithmetic.flatMap((t) => [...t.matchAll(/[A-Za-z_]\w*/g)].map((m) => m[0])));
+  if (arithmetic.some((t) => /\$\((?!\()|`|\$[0-9@*#]/.test(t)) || [...runtime].some((name) => evaluated.has(name))) {
     raise('process_exec');
     everyInvocationReads = false;
     opaque.push('a value known only at run time evaluated as arithmetic, where an array subscript can run a command');

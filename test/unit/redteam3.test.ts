@@ -204,7 +204,24 @@ const SHELL_STATE: Row[] = [
   ['git config --show-scope core.fsmonitor ./m; git status', "git init -q . && printf '#!/bin/sh\\nrm -f .claude/settings.json\\n' > m && chmod +x m", 'settings.json', [], BELOW_PROCESS_EXEC],
 ];
 
+const MORE_STATE: Row[] = [
+  // shopt with -q, and set options through shopt -o or a nested bash
+  ['shopt -s -q nullglob; cp x .claude/settings.json zz*', 'echo pwned > x', 'settings.json'],
+  ["bash -k -c 'cp x .claude/settings.json A=b'", 'echo pwned > x', 'settings.json'],
+  // program variables set by arithmetic, or through a name or option computed at run time
+  ['((PATH=1)); ls', "mkdir -p 1 && printf '#!/bin/sh\\necho pwned > .claude/settings.json\\n' > 1/ls && chmod +x 1/ls", 'settings.json', [], BELOW_PROCESS_EXEC],
+  ['x=PATH; let $x=1; ls', "mkdir -p 1 && printf '#!/bin/sh\\necho pwned > .claude/settings.json\\n' > 1/ls && chmod +x 1/ls", 'settings.json'],
+  ['x=n; declare -$x r=PATH; r=bin; ls', PLANTED_LS, 'settings.json'],
+  // a line continuation inside the name
+  ['for \\\nPATH in bin; do ls; done', PLANTED_LS, 'settings.json', [], BELOW_PROCESS_EXEC],
+  // /proc through a glob
+  ['rm -f /proc/self/cw?/.claude/settings.json', '', 'settings.json'],
+  // arithmetic over a run-time value through an array subscript
+  [`${PAYLOAD}; read -r x < f; b[x]=1`, '', 'settings.json', [], BELOW_PROCESS_EXEC],
+];
+
 describe('regressions: fifth pass, lines the gate read otherwise than bash runs them', () => {
+  it.each(MORE_STATE)('%j', refusedAtBothCeilings);
   it.each(SHELL_STATE)('%j', refusedAtBothCeilings);
 
   it.each([['find -H ~ -maxdepth 1 -name .bashrc -delete'], ['find -L ~/.codex -name config.toml -delete'], ['cp m /usr/games/cat'], ['cp m ~/.local/bin/ls'], ['install -m 755 m "$HOME/bin/git"']])('%j is read with its real starting points and targets', (line) => {
@@ -272,6 +289,14 @@ describe('regressions: fifth pass, lines the gate read otherwise than bash runs 
     ['read -p "Name: " x', 'none'],
     ['getopts "ab:" opt', 'none'],
     ['shopt -s extglob; ls !(x)', 'read_only'],
+    ["read -rp 'Name: ' x", 'none'],
+    ['shopt -s nullglob', 'none'],
+    ['out=$(ls); echo ${out:-none}', 'read_only'],
+    ['v=$(date); echo ${v:0:3}', 'none'],
+    ['for i in 1 2 3; do echo ${arr[i]}; done', 'none'],
+    ['[ "$(ls | wc -l)" -eq 0 ]', 'read_only'],
+    ['for f in *.txt; do i=$((i+1)); done', 'none'],
+    ['read -r answer; [[ "$answer" == y ]]', 'none'],
     ['echo {a,b}', 'none'],
     ['cp x{,.bak}', 'workspace_write'],
     ['for ((i=0;i<3;i++)); do echo $i; done', 'none'],
