@@ -1,5 +1,5 @@
 import { parseShell, type Redirect, type ShellParse, type Word } from './lex';
-import { inSystemDirectory, PROJECT_RUNNERS, RUNNER_SUBCOMMANDS, SHELL_VALUE_OPTIONS, SHELLS, SHOPT_KEEPS_READING, SOURCES, WRAPPERS, type WrapperSpec } from './programs';
+import { inSystemDirectory, PROJECT_RUNNERS, READING_OPTION_CLUSTER, RUNNER_SUBCOMMANDS, SHELL_VALUE_OPTIONS, SHELLS, SHOPT_KEEPS_READING, SOURCES, WRAPPERS, type WrapperSpec } from './programs';
 
 /**
  * From parsed simple commands to what actually runs: leading assignments and wrappers (`sudo`,
@@ -382,7 +382,7 @@ function peel(words: Word[], assignments: string[]): Peeled {
       const w = rest[j]!.text;
       const powershell = lower.startsWith('pwsh') || lower.startsWith('powershell');
       // -k, -H, -O nullglob, -o keyword …: the script's words are not read as the reader reads them
-      if (!powershell && (/^-[a-zA-Z]*[kH]/.test(w) || ((w === '-O' || w === '-o') && !SHOPT_KEEPS_READING.has(rest[j + 1]?.text ?? '') && !/^(errexit|nounset|pipefail|xtrace|noglob|posix|errtrace|functrace|noclobber|verbose)$/.test(rest[j + 1]?.text ?? '')))) {
+      if (!powershell && (READING_OPTION_CLUSTER.test(w) || ((w === '-O' || w === '-o') && !SHOPT_KEEPS_READING.has(rest[j + 1]?.text ?? '') && !/^(errexit|nounset|pipefail|xtrace|noglob|posix|errtrace|functrace|noclobber|verbose)$/.test(rest[j + 1]?.text ?? '')))) {
         return { kind: 'run', words: rest, opaque: `${name} ${w} changes how the script's words are read` };
       }
       if ((!powershell && /^-[a-zA-Z]*c[a-zA-Z]*$/.test(w)) || /^-(command|c)$/i.test(w) || w === '--command') {

@@ -555,8 +555,6 @@ export class Lexer {
         const end = this.src.indexOf("'", this.i + 1);
         if (end === -1) throw new Unparsable('an unterminated single quote');
         const part = this.src.slice(this.i + 1, end);
-        // bash expands an array subscript in a quoted name (`[[ 'a[$(cmd)]' -eq 0 ]]`, `printf -v 'a[$(cmd)]'`): read what it would run
-        if (hasSubscriptSubstitution(part)) this.collectSubstitutions(part);
         markQuoted();
         text += part;
         live += '_'.repeat(part.length);
@@ -565,7 +563,6 @@ export class Lexer {
       }
       if (c === '$' && this.peek(1) === "'") {
         const decoded = decodeAnsiC(this.src, this.i + 2);
-        if (hasSubscriptSubstitution(decoded.text)) this.collectSubstitutions(decoded.text);
         markQuoted();
         text += decoded.text;
         live += '_'.repeat(decoded.text.length);
@@ -647,7 +644,8 @@ export class Lexer {
     // bash expands braces before it removes quotes: a quoted `{`, `}` or `,` inside a live brace
     // expansion (`{a,'{'}`) changes the words it makes, which this text no longer shows
     if (pattern && liveWhole.includes('{') && quotedBraceCharacter(whole, liveWhole)) dynamic = true;
-    // a value put together from quoted pieces (`'a['\$'(cmd)]'`) runs cmd when arithmetic evaluates it
+    // bash expands an array subscript in a quoted name or value, whole or put together from pieces
+    // (`[[ 'a[$(cmd)]' -eq 0 ]]`, `x='a['\$'(cmd)]'; echo $((x))`): read what it would run
     if (hasSubscriptSubstitution(whole)) this.collectSubstitutions(whole);
     return { text: whole, dynamic, pattern, quoted, ansi, quotedAt };
   }

@@ -340,5 +340,17 @@ export function inSystemDirectory(program: string): boolean {
   return slash === -1 || SYSTEM_DIRS.has(program.slice(0, slash) || '/');
 }
 
+/** The system's program directories, with two more on PATH whose programs the tables do not trust. */
+const PROGRAM_DIRS = [...SYSTEM_DIRS, '/usr/local/games', '/snap/bin'];
+
+/** Whether `path` is one of the system's program directories or lies in one (in any case: macOS's disks ignore it). */
+export function inProgramDirectory(path: string): boolean {
+  const lower = path.toLowerCase();
+  return PROGRAM_DIRS.some((dir) => lower === dir || lower.startsWith(`${dir}/`));
+}
+
+/** A cluster of set's or bash's options with `-k` (assignments leave the arguments) or `-H` (history expansion). */
+export const READING_OPTION_CLUSTER = /^-[a-zA-Z]*[kH]/;
+
 /** shopt options that leave the words of a line as the reader reads them (dotglob is taken into account). */
 export const SHOPT_KEEPS_READING: ReadonlySet<string> = new Set(['extglob', 'globstar', 'lastpipe', 'inherit_errexit', 'checkwinsize', 'histappend', 'dotglob', 'failglob', 'nocasematch', 'xpg_echo', 'pipefail']);

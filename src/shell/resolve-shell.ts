@@ -6,7 +6,7 @@ import { subjectForCommand, type Subject } from '../core/resolve';
 import { isAbsoluteOrHome, type PathEffect } from '../core/types';
 import { baseName, readCommandLine, type Invocation } from './commands';
 import { decodeAnsiC, type Word } from './lex';
-import { BUILTINS, GIT_NETWORK, inSystemDirectory, SHOPT_KEEPS_READING, GIT_READ, GIT_REWRITES_TRACKED, GIT_WRITE, NETWORK, PACKAGE_MANAGERS, READERS, READS_WHATEVER_ARGUMENTS, RUNTIME_VARIABLES, WRITERS, type WriterRule } from './programs';
+import { BUILTINS, GIT_NETWORK, GIT_READ, GIT_REWRITES_TRACKED, GIT_WRITE, inProgramDirectory, inSystemDirectory, NETWORK, PACKAGE_MANAGERS, READERS, READING_OPTION_CLUSTER, READS_WHATEVER_ARGUMENTS, RUNTIME_VARIABLES, SHOPT_KEEPS_READING, WRITERS, type WriterRule } from './programs';
 
 /**
  * SPEC §3 step 3 and §9 items 1–5 for Bash and PowerShell: every program a command line may run,
@@ -25,10 +25,14 @@ const GIT_NETWORK_SET = new Set(GIT_NETWORK);
 const WRITE_REDIRECTS = new Set(['>', '>>', '>|', '&>', '&>>', '<>', '>&']);
 /** Redirection targets that are not files of the workspace. */
 const NOT_A_FILE = /^\/dev\/(null|stdout|stderr|tty|fd\/\d+|zero)$/;
-/** The options of those builtins that take a value which is not a variable's name. */
-const SETTER_VALUE_OPTIONS: Readonly<Record<string, string>> = { __proto__: null as never, read: 'dinNptu', mapfile: 'dnOsuc', readarray: 'dnOsuc' };
 /** Builtins that set the variables their operands name. */
 const NAMING_SETTERS = new Set(['declare', 'typeset', 'local', 'export', 'readonly', 'read', 'mapfile', 'readarray', 'getopts', 'unset']);
+/** The options of those builtins that take a value which is not a variable's name. */
+const SETTER_VALUE_OPTIONS: Readonly<Record<string, string>> = { __proto__: null as never, read: 'dinNptu', mapfile: 'dnOsuc', readarray: 'dnOsuc' };
+/** The builtins that declare variables: `-n` makes a nameref, `-i` an integer. */
+const DECLARERS = ['declare', 'typeset', 'local'];
+/** `set -o` options that change how later words are read. */
+const READING_SET_OPTIONS = /^(keyword|history|histexpand)$/;
 
 /**
  * Why the line's words are not what the reader reads, or null: `set -k` (assignments anywhere
@@ -43,8 +47,8 @@ function shellOptionsChangingReading(invocations: readonly Invocation[]): string
       for (let k = 0; k < args.length; k++) {
         const t = args[k]!.text;
         if (args[k]!.dynamic) return 'set with an option known only at run time';
-        if (/^-[a-zA-Z]*[kH]/.test(t)) return `set ${t}, which changes how later words are read`;
-        if (t === '-o' && /^(keyword|history|histexpand)$/.test(args[k + 1]?.text ?? '')) return `set -o ${args[k + 1]!.text}, which changes how later words are read`;
+        if (READING_OPTION_CLUSTER.test(t)) return `set ${t}, which changes how later words are read`;
+        if (t === '-o' && READING_SET_OPTIONS.test(args[k + 1]?.text ?? '')) return `set -o ${args[k + 1]!.text}, which changes how later words are read`;
       }
     }
     if (inv.name === 'shopt' && !args.some((w) => w.text === '-u')) {
@@ -54,7 +58,7 @@ function shellOptionsChangingReading(invocations: readonly Invocation[]): string
         if (w.text.startsWith('-')) continue;
         // nullglob drops a pattern that matches nothing: harmless in a line with no pattern
         if (w.text === 'nullglob' && !setOptions && !invocations.some((i) => i.args.some((a) => a.pattern) || i.redirects.some((r) => r.target.pattern))) continue;
-        if (setOptions ? /^(keyword|history|histexpand)$/.test(w.text) : !SHOPT_KEEPS_READING.has(w.text)) return `shopt ${w.text}, which changes how the line's words are read`;
+        if (setOptions ? READING_SET_OPTIONS.test(w.text) : !SHOPT_KEEPS_READING.has(w.text)) return `shopt ${w.text}, which changes how the line's words are read`;
       }
     }
     if ((inv.name === 'mapfile' || inv.name === 'readarray') && args.some((w) => /^-[a-zA-Z]*C/.test(w.text))) return `${inv.name} -C runs a callback`;
@@ -64,7 +68,7 @@ function shellOptionsChangingReading(invocations: readonly Invocation[]): string
       for (let k = 0; k < args.length; k++) {
         const w = args[k]!;
         if (w.dynamic && w.text.startsWith('-')) return `${inv.name} with an option known only at run time (${w.text})`;
-        if (/^-[a-zA-Z]*n/.test(w.text) && ['declare', 'typeset', 'local'].includes(inv.name)) return `${inv.name} ${w.text}: a nameref, through which an assignment sets another variable`;
+        if (/^-[a-zA-Z]*n/.test(w.text) && DECLARERS.includes(inv.name)) return `${inv.name} ${w.text}: a nameref, through which an assignment sets another variable`;
         if (w.text.startsWith('-') && w.text.length > 1) {
           // an option that takes a value: the rest of the word, or the next word, is not a name (`read -rp PROMPT`)
           for (let c = 1; c < w.text.length; c++) {
@@ -99,7 +103,7 @@ function arithmeticTexts(text: string, invocations: readonly Invocation[]): stri
     if (m[3] !== undefined && !/\s-(eq|ne|lt|le|gt|ge|v)\s/.test(` ${inner} `)) continue;
     out.push(inner);
   }
-  if (invocations.some((inv) => ['declare', 'typeset', 'local'].includes(inv.name) && inv.args.some((w) => /^[-+][a-zA-Z]*i/.test(w.text)))) {
+  if (invocations.some((inv) => DECLARERS.includes(inv.name) && inv.args.some((w) => /^[-+][a-zA-Z]*i/.test(w.text)))) {
     for (const inv of invocations) out.push(...inv.assignments.map((a) => a.slice(a.indexOf('=') + 1)), ...inv.args.filter((w) => w.text.includes('=')).map((w) => w.text.slice(w.text.indexOf('=') + 1)));
   }
   return out;
@@ -116,7 +120,7 @@ function runtimeNames(text: string, invocations: readonly Invocation[]): Set<str
       if (value.includes('$') || value.includes('`') || value.startsWith('(')) names.add(a.split(/[=+[]/)[0]!);
     }
     if (RUNTIME_VALUE_SETTERS.has(inv.name) || inv.name === 'printf') for (const w of inv.args) if (/^[A-Za-z_]\w*$/.test(w.text)) names.add(w.text);
-    if (['declare', 'typeset', 'local', 'export', 'readonly'].includes(inv.name)) for (const w of inv.args) if (w.text.includes('=') && (w.dynamic || w.text.includes('$'))) names.add(w.text.split(/[=+[]/)[0]!);
+    if (DECLARERS.includes(inv.name) || inv.name === 'export' || inv.name === 'readonly') for (const w of inv.args) if (w.text.includes('=') && (w.dynamic || w.text.includes('$'))) names.add(w.text.split(/[=+[]/)[0]!);
   }
   return names;
 }
@@ -240,10 +244,10 @@ function copiedName(source: string): string {
   return baseName(source);
 }
 
-/** Effects of a program that copies, moves or links operands into a destination. */
 /** The letters of cp, mv, ln and install that take no value, which may stand before `-t DIR` or `-S SUFFIX` in a cluster. */
 const TRANSFER_FLAGS = 'abcCdDfFHilLnPprRsTuvxZ';
 
+/** Effects of a program that copies, moves or links operands into a destination. */
 function transferEffects(args: readonly Word[], rule: 'copy' | 'move' | 'link', valueOptions: readonly string[]): Classified['effects'] {
   const effects: Classified['effects'] = [];
   const targetDir = [...optionValues(args, ['-t'], ['-Destination', '-destination'], TRANSFER_FLAGS), ...longValues(args, '--target-directory')][0];
@@ -610,7 +614,7 @@ function networkClass(name: string, args: readonly Word[]): Classified {
 
 const CURL_VALUE_OPTIONS = ['-o', '-D', '-c', '-H', '-d', '-X', '-u', '-A', '-e', '-b', '-x', '-m', '-w', '-F', '-T', '-K', '-r', '-Y', '-y', '-z', '--output', '--header', '--data', '--data-raw', '--data-binary', '--request', '--user', '--user-agent', '--referer', '--cookie', '--proxy', '--max-time', '--connect-timeout', '--write-out', '--form', '--upload-file', '--config', '--output-dir', '--retry', '--cacert', '--cert', '--key'];
 
-const GIT_GLOBAL_VALUE = ['-C', '--git-dir', '--work-tree', '--namespace', '--super-prefix'];
+const GIT_GLOBAL_VALUE = ['-C', '--namespace', '--super-prefix'];
 const REWRITES_TRACKED = new Set(GIT_REWRITES_TRACKED);
 
 /**
@@ -672,8 +676,7 @@ function gitClass(args: readonly Word[]): Classified {
   }
   if (sub === '' || GIT_READ_SET.has(sub)) {
     if (sub === 'help' || sub === '') return { level: 'read_only', kind: 'reader', effects: [] };
-    const out = longValues(rest, '--output');
-    return { level: out.length > 0 ? 'workspace_write' : 'read_only', kind: out.length > 0 ? 'writer' : 'reader', effects: out.map((path) => ({ path, effect: 'write' })) };
+    return readerWriting(longValues(rest, '--output'));
   }
   if (sub === 'filter-branch' || sub === 'difftool' || sub === 'mergetool' || (sub === 'bisect' && rest[0]?.text === 'run') || (sub === 'submodule' && rest.some((w) => w.text === 'foreach'))) {
     return { level: 'process_exec', kind: 'exec', opaque: `git ${sub} runs commands given on its command line`, effects: [] };
@@ -761,10 +764,10 @@ function findClass(all: readonly Word[]): Classified {
   const roots = starts.length > 0 ? starts : [word('.')];
   const effects: Classified['effects'] = [];
   if (hasFlag(args, /^-delete$/)) {
-    // with only -name/-iname filters, what is deleted matches them anywhere below each root
-    const names = optionValues(args, [], ['-name', '-iname']);
+    // with only -name filters, what is deleted matches them anywhere below each root
+    const names = optionValues(args, [], ['-name']);
     const deleteAt = args.findIndex((w) => w.text === '-delete');
-    const lastName = args.reduce((at, w, k) => (w.text === '-name' || w.text === '-iname' ? k : at), -1);
+    const lastName = args.reduce((at, w, k) => (w.text === '-name' ? k : at), -1);
     // -delete before a test, or after `,`, acts on every file below the roots
     // -iname matches in any case, which the pattern check does not read: the roots then
     const onlyNames = names.length > 0 && deleteAt > lastName && !hasFlag(args, /^-(o|or|not|path|ipath|wholename|iwholename|regex|iregex|prune|iname)$/) && !args.some((w) => w.text === '!' || w.text === ',');
@@ -824,14 +827,20 @@ const COMMAND_VARIABLE = /(EDITOR|PAGER|COMMAND|CMD|SHELL|PROGRAM|ASKPASS|HOOK|H
 /** Builtins that set variables by name (`printf -v PS4`, `read PATH`, `export BASH_ENV`). */
 const VARIABLE_SETTERS = new Set(['export', 'declare', 'typeset', 'local', 'readonly', 'printf', 'read', 'mapfile', 'readarray', 'getopts', 'let', 'set-variable', 'new-variable', 'sv']);
 
+/** A reader that writes the files it is told to (`-o FILE`, `--output FILE`), when it is told any. */
+function readerWriting(paths: readonly Word[]): Classified {
+  return paths.length > 0 ? { level: 'workspace_write', kind: 'writer', effects: paths.map((path) => ({ path, effect: 'write' as const })) } : { level: 'read_only', kind: 'reader', effects: [] };
+}
+
 /** SPEC §9.1: a simple command's level, what it runs that cannot be read, and what it does to paths. */
-function classify(inv: Invocation, functions: ReadonlySet<string>, powershell: boolean): Classified {
+function classify(inv: Invocation, powershell: boolean): Classified {
   const name = powershell ? inv.name.toLowerCase() : inv.name;
   const args = inv.args;
   if (inv.opaque !== undefined) return { level: 'process_exec', kind: 'exec', opaque: inv.opaque, effects: [] };
   if (name === '') return { level: 'none', kind: 'builtin', effects: [] };
-  // a function of that name may be defined after the call, in a subshell, or never: the program is read
-  // a program named by a path is the known program only in the system's own directories (`./cat` may be anything)
+  // a function of the program's name does not change its reading: it may be defined after the call,
+  // in a subshell, or never.
+  // A program named by a path is the known program only in the system's own directories (`./cat` may be anything)
   const program = inv.program?.text ?? '';
   if (!inSystemDirectory(program)) {
     return { level: 'process_exec', kind: 'exec', opaque: `${program} runs code persona-gate cannot read`, effects: [] };
@@ -839,20 +848,16 @@ function classify(inv: Invocation, functions: ReadonlySet<string>, powershell: b
   if (name === 'find') return findClass(args);
   if (name === 'sdiff' || name === 'diff3' || name === 'diff') {
     if (hasLong(args, '--diff-program')) return { level: 'process_exec', kind: 'exec', opaque: `${name} --diff-program runs a program`, effects: [] };
-    const out = name === 'sdiff' ? [...optionValues(args, ['-o'], [], true), ...longValues(args, '--output')] : [];
-    return { level: out.length > 0 ? 'workspace_write' : 'read_only', kind: out.length > 0 ? 'writer' : 'reader', effects: out.map((path) => ({ path, effect: 'write' as const })) };
+    return readerWriting(name === 'sdiff' ? [...optionValues(args, ['-o'], [], true), ...longValues(args, '--output')] : []);
   }
-  if (name === 'tree') {
-    const out = optionValues(args, ['-o'], [], true);
-    return out.length > 0 ? { level: 'workspace_write', kind: 'writer', effects: out.map((path) => ({ path, effect: 'write' as const })) } : { level: 'read_only', kind: 'reader', effects: [] };
-  }
+  if (name === 'tree') return readerWriting(optionValues(args, ['-o'], [], true));
   // readers with an option that runs a program (a preprocessor, a pager) or writes a file
   if ((name === 'rg' && hasLong(args, '--pre', '--hostname-bin')) || (['bat', 'batcat', 'ack', 'ag'].includes(name) && hasLong(args, '--pager'))) {
     return { level: 'process_exec', kind: 'exec', opaque: `${name} runs the program its options name`, effects: [] };
   }
   if (name === 'info') {
     const out = optionValues(args, ['-o'], ['--output'], true);
-    if (out.length > 0) return { level: 'workspace_write', kind: 'writer', effects: out.map((path) => ({ path, effect: 'write' as const })) };
+    if (out.length > 0) return readerWriting(out);
   }
   if (name === 'git') return gitClass(args);
   if (name in WRITERS) return writerClass(name, WRITERS[name]!, args);
@@ -1170,7 +1175,7 @@ function pathPieces(text: string): string[] | null {
  * ~/.curlrc); and the system's program directories, whose programs the reader takes for the
  * known ones, with the usual ones of the home that come first on PATH (`~/.local/bin`).
  */
-const RUNS_COMMANDS_LATER = /(^|\/)(\.git(\/(.+\/)?(config|hooks(\/.*)?))?|\.gitconfig|\.config\/git(\/config)?|\.ssh(\/config)?|\.curlrc|\.wgetrc|config)$|^\/(usr\/(local\/)?)?s?bin(\/|$)|^\/opt\/homebrew\/bin(\/|$)|^\/usr\/(local\/)?games(\/|$)|^\/snap\/bin(\/|$)|(^|\/)(\.local\/bin|\.cargo\/bin|\.bun\/bin|\.deno\/bin|\.npm-global\/bin|\.pyenv\/shims)(\/|$)|^~\/(bin|go\/bin)(\/|$)/i;
+const RUNS_COMMANDS_LATER = /(^|\/)(\.git(\/(.+\/)?(config|hooks(\/.*)?))?|\.gitconfig|\.config\/git(\/config)?|\.ssh(\/config)?|\.curlrc|\.wgetrc|config)$|(^|\/)(\.local\/bin|\.cargo\/bin|\.bun\/bin|\.deno\/bin|\.npm-global\/bin|\.pyenv\/shims)(\/|$)|^~\/(bin|go\/bin)(\/|$)/i;
 /** The names a glob segment must be able to match for a pattern to reach those files. */
 const RUNS_COMMANDS_DIRS = ['.git', '.gitconfig', '.config', '.ssh', '.curlrc', '.wgetrc'];
 
@@ -1186,7 +1191,7 @@ function configThatRunsCommands(path: string, pattern: boolean, dotglob: boolean
     else segments.push(segment);
   }
   const text = segments.join('/').replace(/(.)\/$/, '$1');
-  if (RUNS_COMMANDS_LATER.test(text)) return true;
+  if (RUNS_COMMANDS_LATER.test(text) || inProgramDirectory(text)) return true;
   if (!pattern) return false;
   return text.split('/').some((segment) => {
     if (RUNS_COMMANDS_DIRS.includes(segment.toLowerCase()) || /[@!+*?]\(/.test(segment)) return true;
@@ -1432,7 +1437,7 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent): ShellReadin
       continue;
     }
 
-    let classified = classify(inv, functions, powershell);
+    let classified = classify(inv, powershell);
     // `${x@P}` expands a prompt string, command substitutions included: what it runs cannot be read
     if ([inv.program, ...inv.args].some((w) => w?.dynamic && /@P\}/.test(w.text)) && classified.opaque === undefined) {
       classified = { ...classified, level: 'process_exec', kind: 'exec', opaque: 'a prompt expansion (${…@P}) runs the commands in a value' };
@@ -1480,10 +1485,10 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent): ShellReadin
     if (problem) return unreadable(problem.startsWith('a path computed') ? `a redirection from a path computed at run time (${target.text})` : problem);
   }
 
-  // GLOBIGNORE set also turns dotglob on
   // the line as bash reads its words: line continuations joined
   const joined = command.replace(/\\\n/g, '');
-  const dotglob = /GLOBIGNORE/.test(joined) || raw.invocations.some((inv) => inv.args.some((w) => w.text === 'dotglob') || inv.assignments.some((a) => a.startsWith('GLOBIGNORE')) || inv.args.some((w) => w.text.startsWith('GLOBIGNORE')));
+  // GLOBIGNORE set (named in the line, or in a builtin's operand with quotes) turns dotglob on too
+  const dotglob = /GLOBIGNORE/.test(joined) || raw.invocations.some((inv) => inv.assignments.some((a) => a.startsWith('GLOBIGNORE')) || inv.args.some((w) => w.text === 'dotglob' || w.text.startsWith('GLOBIGNORE')));
   if (effects.some((e) => e.effect !== 'mention' && e.effect !== 'tracked' && configThatRunsCommands(e.path, e.pattern, dotglob))) {
     raise('process_exec');
     everyInvocationReads = false;
