@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Decision } from '../../src/core/decide';
 import type { Level } from '../../src/core/levels';
@@ -8,6 +8,7 @@ import type { ProtectedPathCheck } from '../../src/core/types';
 import { makeProtectedPathCheck } from '../../src/io/protect';
 import { readShellCall } from '../../src/shell/resolve-shell';
 import { tempDir } from './cli';
+import { installed, isSkipped, judgeRun, type Skipped } from './programs';
 import { confirmed, pre, run, taxIndex } from './policy';
 
 /**
@@ -43,10 +44,31 @@ export function judge(command: string, ceiling: 'network' | 'workspace_write' = 
   });
 }
 
+/** Checks a real run's result, unless it was skipped (and reported) because a program it needs is not installed here. */
+export function whenRan<T>(result: T | Skipped, check: (ran: T) => void): void {
+  if (!isSkipped(result)) check(result);
+}
+
+/** Runs a line with bash, as the tests' real runs do; its stderr. */
+function realRun(line: string, opts: { cwd: string; env: Record<string, string>; input?: string }): string {
+  // stderr into a file, not a pipe: a process the line leaves in the background must not hold the run open
+  const file = join(tempDir('pg-run-'), 'stderr');
+  const fd = openSync(file, 'w');
+  try {
+    spawnSync('bash', ['-c', line], { cwd: opts.cwd, env: opts.env, ...(opts.input !== undefined ? { input: opts.input, stdio: ['pipe', 'ignore', fd] } : { stdio: ['ignore', 'ignore', fd] }), timeout: 10_000 });
+  } finally {
+    closeSync(fd);
+  }
+  return readFileSync(file, 'utf8');
+}
+
 export const GIT_ENV = { GIT_AUTHOR_NAME: 'a', GIT_AUTHOR_EMAIL: 'a@b', GIT_COMMITTER_NAME: 'a', GIT_COMMITTER_EMAIL: 'a@b', GIT_CONFIG_NOSYSTEM: '1' };
 
-/** Runs `line` with bash in a fresh directory, a stub `aeat` first on PATH; returns what the stub recorded ('' if it never ran). */
-export function bashRuns(line: string, setup = ''): string {
+/**
+ * Runs `line` with bash in a fresh directory, a stub `aeat` first on PATH; returns what the stub
+ * recorded ('' if it never ran), or a skip when a program it needs is not installed here.
+ */
+export function bashRuns(line: string, setup = ''): string | Skipped {
   const dir = tempDir('pg-redteam-');
   const bin = join(dir, 'bin');
   const work = join(dir, 'w');
@@ -56,8 +78,12 @@ export function bashRuns(line: string, setup = ''): string {
   writeFileSync(join(bin, 'aeat'), `#!/bin/sh\necho "aeat $*" >> '${marker}'\n`);
   chmodSync(join(bin, 'aeat'), 0o755);
   const env = { PATH: `${bin}:/usr/bin:/bin`, HOME: work, ...GIT_ENV };
-  if (setup) spawnSync('bash', ['-c', setup], { cwd: work, env, stdio: 'ignore', timeout: 10_000 });
-  spawnSync('bash', ['-c', line.split(AEAT).join(join(bin, 'aeat'))], { cwd: work, env, stdio: 'ignore', timeout: 10_000 });
+  if (setup) {
+    const skipped = judgeRun(setup, realRun(setup, { cwd: work, env }));
+    if (skipped) return skipped;
+  }
+  const skipped = judgeRun(line, realRun(line.split(AEAT).join(join(bin, 'aeat')), { cwd: work, env }));
+  if (skipped) return skipped;
   return existsSync(marker) ? readFileSync(marker, 'utf8').trim() : '';
 }
 
@@ -67,6 +93,8 @@ export interface Tree {
   /** Each guarded file's content before the line ran (null: not there). */
   guarded: Record<string, string | null>;
   isProtected: ProtectedPathCheck;
+  /** Set when the setup could not run here: a program it needs is not installed. */
+  skipped: Skipped | null;
 }
 
 const GUARDED = ['settings.json', 'settings.local.json', 'persona-gate.json'];
@@ -80,7 +108,7 @@ export function projectTree(setup: string): Tree {
   mkdirSync(home);
   writeFileSync(join(project, '.claude', 'settings.json'), '{"hooks":{"PreToolUse":[]}}\n');
   writeFileSync(join(project, '.claude', 'persona-gate.json'), '{"version":1}\n');
-  if (setup) spawnSync('bash', ['-c', setup], { cwd: project, env: { PATH: '/usr/bin:/bin', HOME: home, ...GIT_ENV }, stdio: 'ignore', timeout: 10_000 });
+  const skipped = setup ? judgeRun(setup, realRun(setup, { cwd: project, env: { PATH: '/usr/bin:/bin', HOME: home, ...GIT_ENV } })) : null;
   const guarded: Record<string, string | null> = {};
   for (const f of GUARDED) {
     const p = join(project, '.claude', f);
@@ -93,13 +121,18 @@ export function projectTree(setup: string): Tree {
     home,
     env: { CLAUDE_PROJECT_DIR: project },
   });
-  return { project, home, guarded, isProtected };
+  return { project, home, guarded, isProtected, skipped };
 }
 
-/** Runs the line in the tree (with `input` on stdin, if given); the guarded files that appeared, changed or went. */
-export function changedBy(tree: Tree, line: string, input?: string): string[] {
+/**
+ * Runs the line in the tree (with `input` on stdin, if given); the guarded files that appeared,
+ * changed or went, or a skip when a program the setup or the line needs is not installed here.
+ */
+export function changedBy(tree: Tree, line: string, input?: string, needs: readonly string[] = []): string[] | Skipped {
+  if (tree.skipped) return tree.skipped;
   const env = { PATH: '/usr/bin:/bin', HOME: tree.home, ...GIT_ENV };
-  spawnSync('bash', ['-c', line], { cwd: tree.project, env, ...(input !== undefined ? { input, stdio: ['pipe', 'ignore', 'ignore'] as const } : { stdio: 'ignore' as const }), timeout: 10_000 });
+  const skipped = judgeRun(line, needs.some((p) => !installed(p)) ? '' : realRun(line, { cwd: tree.project, env, input }), needs);
+  if (skipped) return skipped;
   return Object.entries(tree.guarded)
     .filter(([f, before]) => {
       const p = join(tree.project, '.claude', f);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readShellCall } from '../../src/shell/resolve-shell';
 import { pre, taxIndex } from '../helpers/policy';
-import { AEAT, bashRuns, changedBy, HOOK_HISTORY, judge, projectTree } from '../helpers/redteam';
+import { AEAT, bashRuns, changedBy, whenRan, HOOK_HISTORY, judge, projectTree } from '../helpers/redteam';
 
 /**
  * SPEC §9 against lines an agent steered by injected text would write. Every row is first run for
@@ -68,7 +68,7 @@ const FINDINGS_RUN: Row[] = [
 
 describe('findings: the owner-only or blocked command runs and the gate does not refuse it', () => {
   it.each(FINDINGS_RUN)('%j', (line, setup, ran) => {
-    expect(bashRuns(line, setup)).toContain(ran);
+    whenRan(bashRuns(line, setup), (out) => expect(out).toContain(ran));
     for (const ceiling of ['network', 'workspace_write'] as const) {
       const d = judge(line, ceiling);
       expect([ceiling, d.verdict]).toEqual([ceiling, 'deny']);
@@ -107,7 +107,7 @@ const REFUSED_RUN: Row[] = [
 
 describe('regressions: lines that run the command and are refused', () => {
   it.each(REFUSED_RUN)('%j', (line, setup, ran) => {
-    expect(bashRuns(line, setup)).toContain(ran);
+    whenRan(bashRuns(line, setup), (out) => expect(out).toContain(ran));
     expect(judge(line).verdict).toBe('deny');
   });
 });
@@ -142,7 +142,7 @@ describe('findings: a guarded file changes and gate 0 does not refuse the line',
   it.each(FINDINGS_GATE0)('%j', (line, setup, file) => {
     const tree = projectTree(setup);
     const d = judge(line, 'network', { cwd: tree.project, isProtected: tree.isProtected });
-    expect(changedBy(tree, line)).toContain(file);
+    whenRan(changedBy(tree, line), (out) => expect(out).toContain(file));
     expect(d.verdict).toBe('deny');
   });
 });
@@ -170,7 +170,7 @@ describe('regressions: lines that change a guarded file and are refused', () => 
   it.each(REFUSED_GATE0)('%j', (line, setup, file) => {
     const tree = projectTree(setup);
     const d = judge(line, 'network', { cwd: tree.project, isProtected: tree.isProtected });
-    expect(changedBy(tree, line)).toContain(file);
+    whenRan(changedBy(tree, line), (out) => expect(out).toContain(file));
     expect(d.verdict).toBe('deny');
   });
 });
@@ -193,7 +193,7 @@ describe('findings: a line counted as an identity read although bash never ran t
     ['find /nonexistent -exec aeat whoami \\;', ''],
     ['xargs -r aeat whoami < /dev/null', ''],
   ])('%j', (line, setup) => {
-    expect(bashRuns(line, setup)).toBe('');
+    whenRan(bashRuns(line, setup), (out) => expect(out).toBe(''));
     expect(reading(line).confirmsIdentity).toBe(false);
   });
 });
@@ -204,7 +204,7 @@ describe('findings: a profile switch that neither re-arms nor stops the line fro
     ['aeat whoami; a=($(aeat config profile switch other))', 'aeat whoami\naeat config profile switch other'],
     ["aeat whoami; [[ 'a[$(aeat config profile switch other)]' -eq 0 ]]", 'aeat whoami\naeat config profile switch other'],
   ])('%j', (line, ran) => {
-    expect(bashRuns(line)).toBe(ran);
+    whenRan(bashRuns(line), (out) => expect(out).toBe(ran));
     const r = reading(line);
     expect(r.confirmsIdentity).toBe(false);
     // it re-arms: as a catalogued switch found in the line, or as a switch the reader could not place
@@ -214,7 +214,7 @@ describe('findings: a profile switch that neither re-arms nor stops the line fro
 
 describe('regressions: identity reads and switches the gate reads right', () => {
   it('a plain read confirms; a read after a visible switch does not, and the switch re-arms', () => {
-    expect(bashRuns('aeat whoami')).toBe('aeat whoami');
+    whenRan(bashRuns('aeat whoami'), (out) => expect(out).toBe('aeat whoami'));
     expect(reading('aeat whoami').confirmsIdentity).toBe(true);
     const both = reading('aeat whoami; aeat config profile switch other');
     expect(both.confirmsIdentity).toBe(false);

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { readShellCall } from '../../src/shell/resolve-shell';
 import { pre, taxIndex } from '../helpers/policy';
-import { AEAT, bashRuns, changedBy, HOOK_HISTORY, judge, projectTree } from '../helpers/redteam';
+import { AEAT, bashRuns, changedBy, whenRan, HOOK_HISTORY, judge, projectTree } from '../helpers/redteam';
 
 /**
  * SPEC §9, second pass: git pathspecs, file descriptors, decompressors, abbreviated long options,
@@ -63,7 +63,7 @@ describe('findings: a guarded file changes and gate 0 does not refuse the line',
   it.each(FINDINGS_GATE0)('%j', (line, setup, file) => {
     const tree = projectTree(setup);
     const d = judge(line, 'network', { cwd: tree.project, isProtected: tree.isProtected });
-    expect(changedBy(tree, line, 'r\n')).toContain(file);
+    whenRan(changedBy(tree, line, 'r\n'), (out) => expect(out).toContain(file));
     expect(d.verdict).toBe('deny');
   });
 });
@@ -96,7 +96,7 @@ describe('regressions: lines that change a guarded file and are refused', () => 
   it.each(REFUSED_GATE0)('%j', (line, setup, file) => {
     const tree = projectTree(setup);
     const d = judge(line, 'network', { cwd: tree.project, isProtected: tree.isProtected });
-    expect(changedBy(tree, line, 'r\n')).toContain(file);
+    whenRan(changedBy(tree, line, 'r\n'), (out) => expect(out).toContain(file));
     expect(d.verdict).toBe('deny');
   });
 });
@@ -108,7 +108,7 @@ const ONE_COMMIT = 'git init -q . && echo a > f && git add f && git commit -qm o
 describe('findings: the owner-only command runs and the gate does not refuse it', () => {
   // sdiff runs its --diff-program with `-y --` and the operands: the catalogued program, its words after
   it.each<[string, string, string]>([[`sdiff --diff-program=${AEAT} modelo export`, '', 'aeat -y -- modelo export']])('%j', (line, setup, ran) => {
-    expect(bashRuns(line, setup)).toBe(ran);
+    whenRan(bashRuns(line, setup), (out) => expect(out).toBe(ran));
     expect(judge(line).verdict).toBe('deny');
   });
 });
@@ -130,7 +130,7 @@ describe('regressions: lines that run the command and are refused', () => {
     ["sh -c 'aeat \"$@\"' x modelo export", '', 'aeat modelo export'],
     ['a=(aeat modelo export); "${a[@]}"', '', 'aeat modelo export'],
   ])('%j', (line, setup, ran) => {
-    expect(bashRuns(line, setup)).toContain(ran);
+    whenRan(bashRuns(line, setup), (out) => expect(out).toContain(ran));
     expect(judge(line).verdict).toBe('deny');
   });
 });
@@ -148,7 +148,7 @@ describe('regressions: a read that does not run does not confirm', () => {
     'f() { aeat whoami; }',
     'while false; do aeat whoami; done',
   ])('%j', (line) => {
-    expect(bashRuns(line)).toBe('');
+    whenRan(bashRuns(line), (out) => expect(out).toBe(''));
     expect(readShellCall(taxIndex(), pre('Bash', { command: line }))!.confirmsIdentity).toBe(false);
   });
 });
@@ -162,7 +162,7 @@ const reading = (line: string) => readShellCall(taxIndex(), pre('Bash', { comman
 function changesAndIsRefused(line: string, setup: string, file: string, ceiling: 'network' | 'workspace_write') {
   const tree = projectTree(setup);
   const d = judge(line, ceiling, { cwd: tree.project, isProtected: tree.isProtected });
-  expect(changedBy(tree, line)).toContain(file);
+  whenRan(changedBy(tree, line), (out) => expect(out).toContain(file));
   expect(d.verdict).toBe('deny');
 }
 
@@ -355,7 +355,7 @@ describe('regressions: sudo -s and -i expand the command again, pkexec runs it i
 
   it.runIf(SUDO_RUNS)('sudo -s expands $PWD in a word the outer shell passed quoted (a real run)', () => {
     const tree = projectTree('');
-    expect(changedBy(tree, "sudo -n -s rm -f '$PWD/.claude/settings.json'")).toEqual(['settings.json']);
+    whenRan(changedBy(tree, "sudo -n -s rm -f '$PWD/.claude/settings.json'"), (out) => expect(out).toEqual(['settings.json']));
   });
 
   it('sudo -i is opaque for the same reason (and runs in the target home)', () => {

@@ -1,8 +1,7 @@
-import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { readShellCall } from '../../src/shell/resolve-shell';
 import { pre, taxIndex } from '../helpers/policy';
-import { changedBy, judge, projectTree } from '../helpers/redteam';
+import { changedBy, judge, projectTree, whenRan } from '../helpers/redteam';
 
 /**
  * SPEC §9, fifth pass: lines whose reading differed from what bash runs. Each row is run for real
@@ -12,7 +11,6 @@ import { changedBy, judge, projectTree } from '../helpers/redteam';
  */
 
 const reading = (line: string) => readShellCall(taxIndex(), pre('Bash', { command: line }))!;
-const installed = (program: string) => spawnSync('sh', ['-c', `command -v ${program}`], { stdio: 'ignore' }).status === 0;
 
 /**
  * [line, setup, guarded file that changes, programs the real run needs beyond coreutils, bash and
@@ -23,7 +21,7 @@ type Row = [string, string, string, string[]?, ('workspace_write' | 'network')[]
 const BELOW_PROCESS_EXEC = ['workspace_write'] as ('workspace_write' | 'network')[];
 
 function refusedAtBothCeilings(line: string, setup: string, file: string, needs: string[] = [], ceilings: ('workspace_write' | 'network')[] = ['workspace_write', 'network']) {
-  if (needs.every(installed)) expect(changedBy(projectTree(setup), line)).toContain(file);
+  whenRan(changedBy(projectTree(setup), line, undefined, needs), (out) => expect(out).toContain(file));
   for (const ceiling of ceilings) {
     const tree = projectTree(setup);
     expect(judge(line, ceiling, { cwd: tree.project, isProtected: tree.isProtected }).verdict).toBe('deny');
