@@ -44,6 +44,12 @@ export const cliEn = {
     `warning: personas.${persona}: runs code persona-gate cannot read (shell, ceiling process_exec or above), so it can still reach ${commands.join(', ')} that way. Close it with "shell": "strict", a lower ceiling, enforcement in the tool itself, or the host's OS sandbox (README: threat model).`,
   residueLine: (commands: readonly string[]) =>
     `reachable through code persona-gate cannot read (refused when named, not stopped when hidden): ${commands.join(', ')}`,
+  notePrefix: () => 'note: ',
+  warningPrefix: () => 'warning: ',
+  lockPins: (lock: string, servers: readonly string[]) =>
+    `the MCP lock ${lock} pins ${servers.join(', ')}: a tool of ${servers.length === 1 ? 'that server' : 'those servers'} that the lock does not list is refused (not_pinned), whatever form the policy gives it`,
+  lockToolMissing: (path: string, tool: string) => `${path}: ${tool} is not in the MCP lock, so it is refused (not_pinned) until persona-gate pin records it`,
+  lockUnreadable: (lock: string, detail: string) => `the MCP lock ${lock} cannot be read (${detail}): every MCP tool is refused (not_pinned) until it is repaired or pinned again`,
   valid: (path: string, personas: number, commands: number) => `${path}: valid (${personas} personas, ${commands} commands)`,
   problems: (n: number) => `${n} problem${n === 1 ? '' : 's'}`,
   notJsonFile: (path: string, detail: string) => `${path}: not valid JSON: ${detail}`,
@@ -346,6 +352,12 @@ export const cliEs: CliMessages = {
     `aviso: personas.${persona}: ejecuta código que persona-gate no puede leer (shell, techo process_exec o más), así que aún puede llegar a ${commands.join(', ')} por esa vía. Ciérralo con "shell": "strict", un techo más bajo, controles en la propia herramienta o el sandbox del sistema del host (README: modelo de amenazas).`,
   residueLine: (commands) =>
     `alcanzable con código que persona-gate no puede leer (rechazado si se nombra, no detenido si se oculta): ${commands.join(', ')}`,
+  notePrefix: () => 'nota: ',
+  warningPrefix: () => 'aviso: ',
+  lockPins: (lock, servers) =>
+    `el lock MCP ${lock} fija ${servers.join(', ')}: una herramienta de ${servers.length === 1 ? 'ese servidor' : 'esos servidores'} que el lock no lista se rechaza (not_pinned), sea cual sea la forma que le dé la política`,
+  lockToolMissing: (path, tool) => `${path}: ${tool} no está en el lock MCP, así que se rechaza (not_pinned) hasta que persona-gate pin la registre`,
+  lockUnreadable: (lock, detail) => `el lock MCP ${lock} no se puede leer (${detail}): toda herramienta MCP se rechaza (not_pinned) hasta que se repare o se vuelva a fijar`,
   valid: (path, personas, commands) => `${path}: válida (${personas} personas, ${commands} órdenes)`,
   problems: (n) => `${n} problema${n === 1 ? '' : 's'}`,
   notJsonFile: (path, detail) => `${path}: no es JSON válido: ${detail}`,

@@ -12,6 +12,7 @@ import type {
   Gate,
   GateContext,
   PathEffect,
+  PinnedLookup,
   ProtectedPathCheck,
   Ruling,
   Scope,
@@ -87,6 +88,8 @@ export interface DecideInput {
   env: Env;
   options: DecideOptions;
   isProtected: ProtectedPathCheck;
+  /** The MCP lock beside the policy, for a policy that does not take its commands from it (SPEC §11). */
+  pinned?: PinnedLookup;
   shell?: ShellResolver;
   locale?: Locale;
 }
@@ -326,7 +329,7 @@ function judge(input: DecideInput, shell: ShellReading | null): Decision {
     return base(protection.ruling, { findings: [{ gate: 'self_protection', outcome: 'refuse', note: protection.ruling.reason }] });
   }
   const findings: Finding[] = [{ gate: 'self_protection', outcome: 'pass', note: protection.note }];
-  const unpinned = pinRefusal(index, event.tool_name, m);
+  const unpinned = pinRefusal(index, event.tool_name, m, input.pinned);
   if (unpinned) return base(unpinned, { findings: [...findings, { gate: 'pin', outcome: 'refuse', note: unpinned.reason }] });
 
   if (!persona.ok) {

@@ -45,6 +45,8 @@ export const en = {
     `persona-gate: ${key} is blocked by policy for every agent. Ask the user to run it themselves.`,
   notPinned: (tool: string, server: string) =>
     `persona-gate: ${tool} is not in the MCP lock: server "${server}" did not list this tool when it was pinned, so nothing is known about what it does. Do not call it; ask the user to run persona-gate pin, review the diff of .claude/persona-gate.lock.json and commit it.`,
+  lockUnreadable: (tool: string, detail: string) =>
+    `persona-gate: ${tool} is refused: the MCP lock cannot be read (${detail}), so what its servers were pinned with is not known. Do not call MCP tools; ask the user to run persona-gate pin --check and repair or re-pin .claude/persona-gate.lock.json.`,
   unknownTool: (key: string) =>
     `persona-gate: ${key} is not in the policy's catalog. Ask the user to approve it or to add it to the catalog.`,
   protectedTarget: (what: string) =>
@@ -173,6 +175,8 @@ const spanish = () => ({
     `persona-gate: ${key} está bloqueado por la política para todos los agentes. Pide al usuario que lo ejecute él mismo.`,
   notPinned: (tool, server) =>
     `persona-gate: ${tool} no está en el lock MCP: el servidor "${server}" no listaba esta herramienta cuando se fijó, así que no se sabe qué hace. No la llames; pide al usuario que ejecute persona-gate pin, revise el diff de .claude/persona-gate.lock.json y haga commit.`,
+  lockUnreadable: (tool, detail) =>
+    `persona-gate: ${tool} se rechaza: el lock MCP no se puede leer (${detail}), así que no se sabe con qué se fijaron sus servidores. No llames herramientas MCP; pide al usuario que ejecute persona-gate pin --check y repare o vuelva a fijar .claude/persona-gate.lock.json.`,
   unknownTool: (key) =>
     `persona-gate: ${key} no está en el catálogo de la política. Pide al usuario que lo apruebe o que lo añada al catálogo.`,
   protectedTarget: (what) =>

@@ -92,6 +92,14 @@ export type PathEffect = 'write' | 'destroy' | 'into' | 'link' | 'mention' | 'tr
  */
 export type ProtectedPathCheck = (path: string, cwd: string | undefined, effect?: PathEffect, pattern?: boolean) => string | null;
 
+/**
+ * What the MCP lock beside the policy pins, for a policy that does not take its commands from it
+ * (edge-supplied, read on first use): for a tool of a pinned server, whether the lock lists it;
+ * null for a tool of no pinned server (or no lock); `unreadable` when the lock is there but
+ * cannot be read.
+ */
+export type PinnedLookup = (toolName: string) => { server: string; listed: boolean } | { unreadable: string } | null;
+
 /** A path that names the same file from any working directory: absolute, or from the home directory. */
 export function isAbsoluteOrHome(path: string): boolean {
   return path.startsWith('/') || path === '~' || path.startsWith('~/');

@@ -10,6 +10,7 @@ import { loadPolicy, locatePolicy, type PolicyError } from '../io/policy-source'
 import { readPreferences, type Preferences } from '../io/prefs';
 import { gateProtections } from '../io/protect';
 import { hostAdapter, lazyShellResolver } from '../io/lazy';
+import { lockBeside } from '../io/lock-lookup';
 import { appendReceipt } from '../io/receipts';
 import { StateError, StateStore } from '../io/state-store';
 import { fstatSync } from 'node:fs';
@@ -82,6 +83,7 @@ function handleToolEvent(ctx: HookContext, event: ToolEvent, index: PolicyIndex,
     checkDeadline(ctx);
     return guarded(path, cwd, effect, pattern);
   };
+  const pinned = lockBeside(index.path);
   checkDeadline(ctx);
   const options = {
     confirmOn: ctx.args.confirmOn,
@@ -89,7 +91,7 @@ function handleToolEvent(ctx: HookContext, event: ToolEvent, index: PolicyIndex,
     unseenStdin: ctx.host.unseenStdin === true,
   };
   const result = store.transact(event.session_id, ctx.deadline, (state) => {
-    const decision = decide({ event, index, state, env: ctx.env, options, isProtected, shell: lazyShellResolver, locale: ctx.locale });
+    const decision = decide({ event, index, state, env: ctx.env, options, isProtected, pinned, shell: lazyShellResolver, locale: ctx.locale });
     return { ops: decision.ops as StateOp[], decision };
   });
   const { decision } = result;

@@ -4,13 +4,14 @@ import type { Locale } from '../core/messages';
 import type { PolicyIndex } from '../core/policy-index';
 import { decidePost } from '../core/post';
 import { applyOps, emptyState, type SessionState } from '../core/state';
-import type { ProtectedPathCheck, Verdict } from '../core/types';
+import type { PinnedLookup, ProtectedPathCheck, Verdict } from '../core/types';
 import type { EarlierTestCall, Expectation, TestCall, TestCase } from './test-file';
 
 /** What the decision engine needs besides the policy: supplied by the edge. */
 export interface CaseDeps {
   env: Env;
   isProtected: ProtectedPathCheck;
+  pinned?: PinnedLookup;
   shell?: ShellResolver;
   cwd: string;
   locale?: Locale;
@@ -83,7 +84,7 @@ export function runCase(index: PolicyIndex, testCase: TestCase, deps: CaseDeps):
   };
   let state: SessionState = emptyState();
   const judge = (event: ToolEvent) =>
-    decide({ event, index, state, env, options: { confirmOn: 'post' }, isProtected: deps.isProtected, ...(deps.shell ? { shell: deps.shell } : {}), ...(deps.locale ? { locale: deps.locale } : {}) });
+    decide({ event, index, state, env, options: { confirmOn: 'post' }, isProtected: deps.isProtected, ...(deps.pinned ? { pinned: deps.pinned } : {}), ...(deps.shell ? { shell: deps.shell } : {}), ...(deps.locale ? { locale: deps.locale } : {}) });
   const before: CaseResult['before'] = [];
   testCase.before.forEach((call: EarlierTestCall, i) => {
     const event = eventFor(call, i + 1, deps.cwd);

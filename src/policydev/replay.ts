@@ -4,13 +4,14 @@ import type { Locale } from '../core/messages';
 import type { PolicyIndex } from '../core/policy-index';
 import { decidePost } from '../core/post';
 import { applyOps, emptyState, type SessionState } from '../core/state';
-import type { ProtectedPathCheck, Verdict } from '../core/types';
+import type { PinnedLookup, ProtectedPathCheck, Verdict } from '../core/types';
 import type { ReplayStep, TranscriptCall } from './transcript';
 import { outcomeOf, type Outcome } from './cases';
 
 export interface ReplayDeps {
   env: Env;
   isProtected: ProtectedPathCheck;
+  pinned?: PinnedLookup;
   shell?: ShellResolver;
   locale?: Locale;
   /** Called as the steps are decided (done, total). */
@@ -78,6 +79,7 @@ export function replay(index: PolicyIndex, steps: readonly ReplayStep[], deps: R
       env: deps.env,
       options: { confirmOn: 'post' },
       isProtected: deps.isProtected,
+      ...(deps.pinned ? { pinned: deps.pinned } : {}),
       ...(deps.shell ? { shell: deps.shell } : {}),
       ...(deps.locale ? { locale: deps.locale } : {}),
     });

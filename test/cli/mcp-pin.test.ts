@@ -3,6 +3,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { en } from '../../src/core/messages';
+import { cliEn } from '../../src/cli/messages';
 import { MCP_MESSAGES, pinEn } from '../../src/mcp/messages';
 import { cleanEnv, decisionJson, denyJson, preEvent, runCli, tempDir } from '../helpers/cli';
 import { ROOT } from '../helpers/policy';
@@ -291,5 +292,63 @@ describe('hook and validate with a policy that takes its commands from the lock'
     expect(listed).toContain(`level:   ${mcpEn.levelFromPolicy('catalog.mcp.servers.aeat.tools.modelo_list.level', 'read_only', 'aeat', 'modelo_list')}\n`);
     const created = runCli(['explain', 'mcp__aeat__modelo_work_create'], { env: p.env, cwd: p.dir }).stdout;
     expect(created).toContain(`level:   ${mcpEn.levelFromAnnotations('aeat', 'modelo_work_create', 'readOnlyHint: false, destructiveHint: false, openWorldHint: false')}\n`);
+  });
+});
+
+describe('hook, validate and doctor with a hand-written policy beside a lock', () => {
+  /** A policy that names the server's tools by a family glob and one command, not through catalog.mcp. */
+  const HAND_WRITTEN = {
+    version: 1,
+    catalog: {
+      include: ['claude-code'],
+      families: { modelo: { level: 'workspace_write', tools: ['mcp__aeat__modelo_*'] }, config: { level: 'read_only' } },
+      commands: { 'config.profile.status': { level: 'read_only', tools: ['mcp__aeat__whoami'] }, 'config.profile.audit': { level: 'read_only', tools: ['mcp__aeat__audit'] } },
+    },
+    personas: { preparer: { families: ['modelo', 'config', 'file_read'], ceiling: 'workspace_write' } },
+  };
+
+  function handWritten() {
+    const p = project();
+    expect(p.pin().code).toBe(0);
+    writeFileSync(join(p.dir, '.claude', 'persona-gate.json'), JSON.stringify(HAND_WRITTEN));
+    return p;
+  }
+
+  it('refuses a tool of a pinned server that the lock does not list (not_pinned), whatever form the policy gives it', () => {
+    const p = handWritten();
+    const preparer = { PERSONA_GATE_PERSONA: 'preparer' };
+    // Listed in the lock: the policy's family glob decides.
+    expect(p.hook('mcp__aeat__modelo_list', preparer)).toMatchObject({ stdout: '', code: 0 });
+    expect(p.hook('mcp__aeat__whoami', preparer)).toMatchObject({ stdout: '', code: 0 });
+    // Added by the server after pinning, reached through the family glob: refused, for every persona and unscoped.
+    const unpinned = denyJson(en.notPinned('mcp__aeat__modelo_delete', 'aeat'));
+    expect(p.hook('mcp__aeat__modelo_delete', preparer).stdout).toBe(unpinned);
+    expect(p.hook('mcp__aeat__modelo_delete').stdout).toBe(unpinned);
+    // Named by a hand-written command, but never pinned.
+    expect(p.hook('mcp__aeat__audit', preparer).stdout).toBe(denyJson(en.notPinned('mcp__aeat__audit', 'aeat')));
+    // Another server is not the lock's business.
+    expect(p.hook('mcp__other__thing').stdout).toBe(decisionJson('ask', en.unknownTool('mcp__other__thing')));
+    // explain agrees.
+    expect(runCli(['explain', '--persona', 'preparer', 'mcp__aeat__modelo_delete'], { env: p.env, cwd: p.dir }).code).toBe(2);
+  });
+
+  it('refuses every MCP tool while the lock beside the policy cannot be read, and nothing else', () => {
+    const p = handWritten();
+    writeFileSync(p.lockPath, '{"servers": ');
+    const r = p.hook('mcp__aeat__modelo_list', { PERSONA_GATE_PERSONA: 'preparer' });
+    expect(JSON.parse(r.stdout).hookSpecificOutput).toMatchObject({ permissionDecision: 'deny', permissionDecisionReason: expect.stringContaining('the MCP lock cannot be read') });
+    expect(p.hook('Read', { PERSONA_GATE_PERSONA: 'preparer' })).toMatchObject({ stdout: '', code: 0 });
+  });
+
+  it('validate and doctor say which servers the lock pins and which named tools it refuses', () => {
+    const p = handWritten();
+    const v = runCli(['validate'], { env: p.env, cwd: p.dir });
+    expect(v.code).toBe(0);
+    expect(v.stderr).toContain(`note: ${cliEn.lockPins(p.lockPath, ['aeat'])}\n`);
+    expect(v.stderr).toContain(`warning: ${cliEn.lockToolMissing('catalog.commands["config.profile.audit"].tools[0]', 'mcp__aeat__audit')}\n`);
+    const d = runCli(['doctor', '--json'], { env: p.env, cwd: p.dir });
+    const checks = (JSON.parse(d.stdout) as { checks: { level: string; text: string }[] }).checks;
+    expect(checks).toContainEqual({ section: 'setup', level: 'ok', text: cliEn.lockPins(p.lockPath, ['aeat']) });
+    expect(checks).toContainEqual(expect.objectContaining({ level: 'warn', text: cliEn.lockToolMissing('catalog.commands["config.profile.audit"].tools[0]', 'mcp__aeat__audit') }));
   });
 });

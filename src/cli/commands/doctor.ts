@@ -10,6 +10,7 @@ import { validatePolicy } from '../../policy/validate';
 import type { CommandResult } from '../errors';
 import { stateDirFor } from '../context';
 import { cliLocale, CLI_MESSAGES, type CliMessages } from '../messages';
+import { lockFindings } from './validate';
 import { hardenedFindings, onPath, userSettingsPath, writableByMe, type Finding } from './hardened';
 import { HOOK_EVENTS, isGateHook, machineSpecificPath } from './init';
 
@@ -104,6 +105,7 @@ export function policyFinding(env: Env, dir: string, t: CliMessages, locale: 'en
     }
     findings.push(problems === 0 ? { level: 'ok', text: t.checkPolicy(location.path) } : { level: 'fail', text: t.checkInvalidPolicy(location.path, problems), fix: t.fixInvalidPolicy() });
   }
+  if (policy && location.path !== null) findings.push(...lockFindings(policy, location.path, t));
   if (policy) findings.push(...environmentFindings(policy, env, t));
   return findings;
 }

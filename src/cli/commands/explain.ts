@@ -1,3 +1,4 @@
+import { lockBeside } from '../../io/lock-lookup';
 import { opaqueReach } from '../../core/residue';
 import type { Policy } from '../../policy/schema';
 import { readFileSync } from 'node:fs';
@@ -117,6 +118,7 @@ export function explainCommand(env: Env, opts: ExplainOptions, tool?: string, in
       },
     },
     isProtected: gateProtections(index.path, stateDirFor(env), env),
+    pinned: lockBeside(index.path),
     shell: readShellCall,
     locale: localeFor(index, env, readPreferences(env).locale ?? 'en'),
   });

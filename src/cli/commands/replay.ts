@@ -1,3 +1,4 @@
+import { lockBeside } from '../../io/lock-lookup';
 import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { localeFor, type Env } from '../../core/decide';
@@ -171,6 +172,7 @@ export function replayCommand(env: Env, target: string, opts: ReplayOptions, pro
   const rows = replay(index, steps, {
     env: replayEnv,
     isProtected: gateProtections(index.path, stateDirFor(env), env),
+    pinned: lockBeside(index.path),
     shell: readShellCall,
     locale: localeFor(index, env, readPreferences(env).locale ?? 'en'),
     ...(progress ? { onProgress: (done: number, total: number) => progress(`${bar(done, total)} ${tt.replayProgress(done, total)}`) } : {}),

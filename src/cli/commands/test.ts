@@ -1,3 +1,4 @@
+import { lockBeside } from '../../io/lock-lookup';
 import { readFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import type { Env } from '../../core/decide';
@@ -58,6 +59,7 @@ function runFile(env: Env, path: string, opts: TestOptions, t: CliMessages): Fil
   const deps = {
     env: {},
     isProtected: gateProtections(index.path, stateDirFor(env), env),
+    pinned: lockBeside(index.path),
     shell: readShellCall,
     cwd: process.cwd(),
   };

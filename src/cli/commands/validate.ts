@@ -2,7 +2,11 @@ import { readFileSync } from 'node:fs';
 import { sha256Hex } from '../../io/hash';
 import type { Env } from '../../core/decide';
 import { opaqueReachAll } from '../../core/residue';
-import { validatePolicy } from '../../policy/validate';
+import { lockPathFor, validatePolicy } from '../../policy/validate';
+import { lockCoverage } from '../../mcp/coverage';
+import { readLock } from '../../mcp/read-lock';
+import type { Policy } from '../../policy/schema';
+import type { CliMessages } from '../messages';
 import { CliError, type CommandResult } from '../errors';
 import { locateForCli } from '../context';
 import { cliLocale, CLI_MESSAGES } from '../messages';
@@ -33,7 +37,7 @@ export function validateCommand(env: Env, opts: { config?: string; json?: boolea
   }
   const result = validatePolicy(json, locale, location.path);
   if (result.ok) {
-    const warnings = opaqueReachAll(result.policy).map((r) => t.residueWarning(r.persona, r.commands.map((c) => c.bash)));
+    const warnings = [...opaqueReachAll(result.policy).map((r) => t.residueWarning(r.persona, r.commands.map((c) => c.bash))), ...lockFindings(result.policy, location.path, t).map((f) => `${f.level === 'ok' ? t.notePrefix() : t.warningPrefix()}${f.text}`)];
     if (opts.json) {
       const sha256 = sha256Hex(Buffer.from(text, 'utf8'));
       return asJson({ valid: true, path: location.path, sha256, personas: Object.keys(result.policy.personas), commands: Object.keys(result.policy.catalog.commands).length, problems: [], warnings }, 0);
@@ -44,4 +48,14 @@ export function validateCommand(env: Env, opts: { config?: string; json?: boolea
   if (opts.json) return asJson({ valid: false, path: location.path, problems: result.problems.map((p) => ({ path: p.path, message: p.message })), warnings: [] }, 1);
   const lines = result.problems.map((p) => `${location.path}: ${p.path}: ${p.message}`);
   return { stdout: '', stderr: `${lines.join('\n')}\n${t.problems(result.problems.length)}\n`, exitCode: 1 };
+}
+
+/** SPEC §11: what the MCP lock beside a hand-written policy refuses (`not_pinned`): a note of the servers it pins, a warning for each refusal. */
+export function lockFindings(policy: Policy, policyPath: string, t: CliMessages): { level: 'ok' | 'warn'; text: string }[] {
+  const lock = lockPathFor(policyPath);
+  const coverage = lockCoverage(policy, readLock(lock));
+  if (coverage === null) return [];
+  if ('unreadable' in coverage) return [{ level: 'warn', text: t.lockUnreadable(lock, coverage.unreadable) }];
+  if (coverage.servers.length === 0) return [];
+  return [{ level: 'ok', text: t.lockPins(lock, coverage.servers) }, ...coverage.unlisted.map((u) => ({ level: 'warn' as const, text: t.lockToolMissing(u.path, u.tool) }))];
 }

@@ -1,0 +1,31 @@
+import { closeSync, constants, fstatSync, openSync } from 'node:fs';
+import { readWhole } from './private-fs';
+
+/**
+ * Reads a file on the hook's path without ever waiting or reading without end (SPEC §9.7): opened
+ * non-blocking (a FIFO with no writer does not hold the open), read only when it is a regular file
+ * (never a FIFO, a device or a directory), and only up to `maxBytes`.
+ */
+
+export type FileRead = { ok: true; bytes: Buffer } | { ok: false; code: 'ENOENT' | 'not_regular' | 'too_large' | string };
+
+const READ = constants.O_RDONLY | constants.O_NONBLOCK;
+
+export function readRegularFile(path: string, maxBytes: number): FileRead {
+  let fd: number;
+  try {
+    fd = openSync(path, READ);
+  } catch (err) {
+    return { ok: false, code: (err as NodeJS.ErrnoException).code ?? String(err) };
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) return { ok: false, code: 'not_regular' };
+    if (st.size > maxBytes) return { ok: false, code: 'too_large' };
+    return { ok: true, bytes: readWhole(fd, st.size) };
+  } catch (err) {
+    return { ok: false, code: (err as NodeJS.ErrnoException).code ?? String(err) };
+  } finally {
+    closeSync(fd);
+  }
+}
