@@ -799,12 +799,15 @@ const ANSI_C_QUOTE = /\$'[^'\\]*(?:\\[\s\S][^'\\]*)*'/g;
 /**
  * How code a shell will read again may spell a name: as written, and after each of three rounds of
  * what that shell does first — line continuations joined, ANSI-C quotes (`$'\x61'`) decoded, one
- * level of backslash escapes and the quotes taken out. Each round is linear.
+ * level of backslash escapes and the quotes taken out — and, before each round, as a program that
+ * decodes C escapes would write it. Each round is linear.
  */
 function spellings(text: string): string {
   const out = [text];
   let current = text;
   for (let round = 0; round < 3; round++) {
+    // a program that decodes C escapes in its data writes the text so, each round (printf '\taeat')
+    out.push(...cEscapeSpellings(current.replace(/\\\n/g, '')));
     current = current
       .replace(/\\\n/g, '')
       .replace(ANSI_C_QUOTE, (whole: string) => {
@@ -819,6 +822,28 @@ function spellings(text: string): string {
     out.push(current);
   }
   return out.join('\n');
+}
+
+/** A C escape as printf, `echo -e` and `$'…'` decode it anywhere in a text (`\n`, `\t`, `\x61`, `\0141`, `\cA`). */
+const C_ESCAPE = /\\(?:0[0-7]{1,3}|[0-7]{1,3}|x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|c[\s\S]|[abeEfnrtv])/g;
+
+/**
+ * The text as a program that decodes C escapes in its data would write it (printf's format,
+ * `echo -e`, `$'…'`): each escape decoded both as `$'…'` reads it and as printf reads `\0NNN`, and
+ * each replaced by a space, so that a name right after `\n` or `\t` starts a word.
+ */
+function cEscapeSpellings(text: string): string[] {
+  if (!text.includes('\\')) return [];
+  const decode = (printf: boolean) =>
+    text.replace(C_ESCAPE, (e) => {
+      const body = printf && /^\\0[0-7]/.test(e) ? `\\${e.slice(2)}` : e;
+      try {
+        return decodeAnsiC(`${body}'`, 0).text;
+      } catch {
+        return ' ';
+      }
+    });
+  return [text.replace(C_ESCAPE, ' '), decode(false), decode(true)];
 }
 
 /** Variables whose value programs run or load (`GIT_SEQUENCE_EDITOR`, `SUDO_ASKPASS`, `*_COMMAND`). */

@@ -103,6 +103,13 @@ const REFUSED_RUN: Row[] = [
   ['echo $(echo x # )\naeat modelo export\n)', '', 'aeat modelo export'],
   ['case x in (x) aeat modelo export;; esac', '', 'aeat modelo export'],
   ['for ((i=0; i<$(aeat modelo export; echo 1); i++)); do :; done', '', 'aeat modelo export'],
+  // a catalogued name right after a C escape that a program decodes in its data
+  ["make -f <(printf 'x:\\n\\taeat modelo export\\n') x", '', 'aeat modelo export'],
+  ["printf '#!/bin/sh\\naeat modelo export\\n' > x.sh && sh x.sh", '', 'aeat modelo export'],
+  ["printf '\\x61eat modelo export\\n' > x.sh && sh x.sh", '', 'aeat modelo export'],
+  ["printf %b '\\0141eat modelo export\\n' > x.sh && sh x.sh", '', 'aeat modelo export'],
+  ["printf '\\141eat modelo export\\n' > x.sh && sh x.sh", '', 'aeat modelo export'],
+  ["echo -e 'true\\naeat modelo export' > x.sh && sh x.sh", '', 'aeat modelo export'],
 ];
 
 describe('regressions: lines that run the command and are refused', () => {
