@@ -1,4 +1,6 @@
-import { parseShell, type Redirect, type ShellParse, type Word } from './lex';
+import { MAX_DEPTH, ParseError, parseScript } from './syntax/parser';
+import { walkScript, type FoundCommand } from './syntax/walk';
+import { literalWord, type Word } from './syntax/word';
 import { inSystemDirectory, PROJECT_RUNNERS, READING_OPTION_CLUSTER, RUNNER_SUBCOMMANDS, SHELL_VALUE_OPTIONS, SHELLS, SHOPT_KEEPS_READING, SOURCES, WRAPPERS, type WrapperSpec } from './programs';
 
 /**
@@ -8,6 +10,29 @@ import { inSystemDirectory, PROJECT_RUNNERS, READING_OPTION_CLUSTER, RUNNER_SUBC
  * depth bound. What runs code the reader cannot see — a shell reading stdin or a file, `source` —
  * is marked opaque.
  */
+
+export interface Redirect {
+  op: string;
+  target: Word;
+}
+
+interface ShellParse {
+  commands: FoundCommand[];
+  functions: string[];
+  unparsable?: string;
+}
+
+/** Every simple command in `src`, substitutions included, read from its syntax tree. */
+function parseShell(src: string, depth: number, powershell: boolean): ShellParse {
+  if (depth > MAX_DEPTH) return { commands: [], functions: [], unparsable: `commands nested more than ${MAX_DEPTH} deep` };
+  try {
+    return walkScript(parseScript(src, depth, { powershell }), depth);
+  } catch (err) {
+    if (err instanceof ParseError) return { commands: [], functions: [], unparsable: err.message };
+    if (err instanceof RangeError) return { commands: [], functions: [], unparsable: 'the command line is too deeply nested' };
+    throw err;
+  }
+}
 
 export interface Invocation {
   /** The program (base name of the word as written), '' for a command made only of redirections. */
@@ -73,7 +98,6 @@ export function baseName(program: string): string {
   return slash === -1 ? program : program.slice(slash + 1);
 }
 
-const literalWord = (text: string): Word => ({ text, dynamic: false, pattern: false, quoted: false, ansi: false });
 
 type Peeled =
   | { kind: 'run'; words: Word[]; completed?: boolean; opaque?: string; via?: string; chdir?: (string | null)[]; writes?: Word[] }
@@ -424,6 +448,7 @@ interface Walk {
   out: Invocation[];
   sources: string[];
   functions: string[];
+  powershell: boolean;
 }
 
 function invocationsOf(parse: ShellParse, depth: number, conditional: boolean, walk: Walk): string | undefined {
@@ -458,7 +483,7 @@ function runWords(start: Word[], redirects: Redirect[], cond: boolean, completed
       for (const s of sources) {
         if (s.dynamic) return `a command string built at run time (${peeled.via} with an expansion)`;
         walk.sources.push(s.source);
-        const problem = invocationsOf(parseShell(s.source, depth + 1), depth + 1, cond, walk);
+        const problem = invocationsOf(parseShell(s.source, depth + 1, walk.powershell), depth + 1, cond, walk);
         if (problem) return problem;
       }
       break;
@@ -498,7 +523,7 @@ function runWords(start: Word[], redirects: Redirect[], cond: boolean, completed
           if (remote && remote.some((w) => w.dynamic)) return 'a remote command built at run time (ssh with an expansion)';
           if (remote) {
             walk.sources.push(remote.map((w) => w.text).join(' '));
-            const problem = invocationsOf(parseShell(remote.map((w) => w.text).join(' '), depth + 1), depth + 1, cond, walk);
+            const problem = invocationsOf(parseShell(remote.map((w) => w.text).join(' '), depth + 1, false), depth + 1, cond, walk);
             if (problem) return problem;
           }
         }
@@ -514,8 +539,8 @@ function runWords(start: Word[], redirects: Redirect[], cond: boolean, completed
 }
 
 /** Every program a command line may run, with its words, or why the line cannot be read with confidence. */
-export function readCommandLine(src: string): ShellReadingRaw {
-  const walk: Walk = { out: [], sources: [], functions: [] };
-  const unparsable = invocationsOf(parseShell(src), 0, false, walk);
+export function readCommandLine(src: string, powershell = false): ShellReadingRaw {
+  const walk: Walk = { out: [], sources: [], functions: [], powershell };
+  const unparsable = invocationsOf(parseShell(src, 0, powershell), 0, false, walk);
   return unparsable ? { invocations: [], sources: [], functions: [], unparsable } : { invocations: walk.out, sources: walk.sources, functions: walk.functions };
 }

@@ -5,7 +5,8 @@ import { bashPrograms, type PolicyIndex } from '../core/policy-index';
 import { subjectForCommand, type Subject } from '../core/resolve';
 import { isAbsoluteOrHome, type PathEffect } from '../core/types';
 import { baseName, readCommandLine, type Invocation } from './commands';
-import { decodeAnsiC, type Word } from './lex';
+import { decodeAnsiC } from './syntax/parser';
+import type { Word } from './syntax/word';
 import { BUILTINS, GIT_NETWORK, GIT_READ, GIT_REWRITES_TRACKED, GIT_WRITE, inProgramDirectory, inSystemDirectory, NETWORK, PACKAGE_MANAGERS, READERS, READING_OPTION_CLUSTER, READS_WHATEVER_ARGUMENTS, RUNTIME_VARIABLES, SHOPT_KEEPS_READING, WRITERS, type WriterRule } from './programs';
 
 /**
@@ -1333,7 +1334,7 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent): ShellReadin
   const powershell = event.tool_name === 'PowerShell';
   const source = powershell ? powershellAsPosix(command) : command;
   if (source === null) return unreadable(`more than ${MAX_POWERSHELL_ESCAPES} backtick escapes`);
-  const raw = readCommandLine(source);
+  const raw = readCommandLine(source, powershell);
   if (raw.unparsable) return unreadable(raw.unparsable);
   const functions = new Set(raw.functions);
   const changesReading = shellOptionsChangingReading(raw.invocations);
