@@ -1,3 +1,4 @@
+import { segmentMatcher } from '../core/glob';
 import { existsSync, lstatSync, readFileSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, resolve, sep } from 'node:path';
@@ -293,42 +294,6 @@ export function parentOf(dir: string): string {
   return slash <= 0 ? '/' : dir.slice(0, slash);
 }
 
-/** A glob segment as a regular expression; `*` and `?` also match a leading dot (as with dotglob). */
-function segmentRegExp(segment: string): RegExp {
-  let re = '';
-  for (let k = 0; k < segment.length; k++) {
-    const c = segment[k]!;
-    // extglob `@(a|b)`, `*(…)`, `+(…)`, `?(…)`, `!(…)`: a group (`!(…)` taken as anything)
-    if ('@*+?!'.includes(c) && segment[k + 1] === '(') {
-      const close = segment.indexOf(')', k + 2);
-      if (close !== -1) {
-        const alternatives = segment.slice(k + 2, close).split('|').map((a) => a.replace(/[.+^${}()\\[\]]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]'));
-        re += c === '!' ? '[^/]*' : `(?:${alternatives.join('|')})${c === '@' ? '' : c === '+' ? '+' : c}`;
-        k = close;
-        continue;
-      }
-    }
-    if (c === '*') re += '[^/]*';
-    else if (c === '?') re += '[^/]';
-    else if (c === '[') {
-      const close = segment.indexOf(']', k + 2);
-      if (segment.startsWith('[:', k + 1)) {
-        // a POSIX class such as [[:lower:]]: any one character will do
-        const end = segment.indexOf(']]', k);
-        re += '[^/]';
-        k = end === -1 ? segment.length : end + 1;
-      } else if (close === -1) re += '\\[';
-      else {
-        let body = segment.slice(k + 1, close);
-        if (body.startsWith('!') || body.startsWith('^')) body = `^${body.slice(1)}`;
-        re += `[${body.replace(/\\/g, '\\\\')}]`;
-        k = close;
-      }
-    } else re += c.replace(/[.+^${}()|\\]/g, '\\$&');
-  }
-  return new RegExp(`^${re}$`);
-}
-
 type Segments = string[];
 const segmentsOf = (p: string): Segments => p.split(sep).filter((x) => x !== '');
 
@@ -358,7 +323,7 @@ function globReaches(pattern: Segments, path: Segments): { exact: boolean; above
       walk(p, q + 1);
       return;
     }
-    if (/[*?[]|[@!+]\(/.test(seg) ? segmentRegExp(seg).test(path[q]!) : seg === path[q]) walk(p + 1, q + 1);
+    if (/[*?[]|[@!+]\(/.test(seg) ? segmentMatcher(seg).test(path[q]!) : seg === path[q]) walk(p + 1, q + 1);
   };
   walk(0, 0);
   return result;
@@ -490,7 +455,7 @@ export function makeProtectedPathCheck(opts: ProtectionOptions): ProtectedPathCh
       }
       // a pattern whose last segments could name a host directory or registration file
       const last = pattern[pattern.length - 1] ?? '';
-      if (effect !== 'write' && effect !== 'into' && HOST_DIRS.some((d) => segmentRegExp(last).test(d)) && /[*?[]/.test(last)) {
+      if (effect !== 'write' && effect !== 'into' && HOST_DIRS.some((d) => segmentMatcher(last).test(d)) && /[*?[]/.test(last)) {
         if (effect === 'mention') continue;
         const parent = sep + pattern.slice(0, -1).join(sep);
         if (!/[*?[]/.test(parent) && HOST_DIRS.some((d) => existsSync(join(parent, d)))) return `a directory that holds hook registrations (${path})`;

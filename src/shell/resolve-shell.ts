@@ -5,9 +5,14 @@ import { bashPrograms, type PolicyIndex } from '../core/policy-index';
 import { subjectForCommand, type Subject } from '../core/resolve';
 import { isAbsoluteOrHome, type PathEffect } from '../core/types';
 import { baseName, readCommandLine, type Invocation } from './commands';
+import { getopt } from './getopt';
+import { classifyWith } from './read/classify';
+import { parentOf } from './registry/readers';
+import { reasonText } from './reasons';
+import { programSpec } from './registry';
 import { decodeAnsiC } from './syntax/parser';
 import type { Word } from './syntax/word';
-import { BUILTINS, GIT_NETWORK, GIT_READ, GIT_REWRITES_TRACKED, GIT_WRITE, inProgramDirectory, inSystemDirectory, NETWORK, PACKAGE_MANAGERS, READERS, READING_OPTION_CLUSTER, READS_WHATEVER_ARGUMENTS, RUNTIME_VARIABLES, SHOPT_KEEPS_READING, WRITERS, type WriterRule } from './programs';
+import { inProgramDirectory, inSystemDirectory, READING_OPTION_CLUSTER, READS_WHATEVER_ARGUMENTS, RUNTIME_VARIABLES, SHOPT_KEEPS_READING } from './programs';
 
 /**
  * SPEC §3 step 3 and §9 items 1–5 for Bash and PowerShell: every program a command line may run,
@@ -15,12 +20,7 @@ import { BUILTINS, GIT_NETWORK, GIT_READ, GIT_REWRITES_TRACKED, GIT_WRITE, inPro
  * `process_exec`), what it does to paths (for gate 0), and what it asks of persona-gate itself.
  */
 
-const BUILTIN_SET = new Set(BUILTINS);
-const READER_SET = new Set(READERS);
 const COMPLETED_READERS = new Set(READS_WHATEVER_ARGUMENTS);
-const GIT_READ_SET = new Set(GIT_READ);
-const GIT_WRITE_SET = new Set(GIT_WRITE);
-const GIT_NETWORK_SET = new Set(GIT_NETWORK);
 
 /** Redirections that write to their target. */
 const WRITE_REDIRECTS = new Set(['>', '>>', '>|', '&>', '&>>', '<>', '>&']);
@@ -148,652 +148,6 @@ interface Classified {
 
 const word = (text: string, like?: Word): Word => ({ text, dynamic: like?.dynamic ?? false, pattern: like?.pattern ?? false, quoted: like?.quoted ?? false, ansi: false });
 
-/** Operands: the words that are not options, skipping the values of options that take one. */
-function operands(args: readonly Word[], valueOptions: readonly string[] = []): Word[] {
-  const out: Word[] = [];
-  let k = 0;
-  for (; k < args.length; k++) {
-    const t = args[k]!.text;
-    if (t === '--') {
-      k++;
-      break;
-    }
-    if (t.startsWith('-') && t !== '-') {
-      if (valueOptions.includes(t)) k++;
-      continue;
-    }
-    out.push(args[k]!);
-  }
-  for (; k < args.length; k++) out.push(args[k]!);
-  return out;
-}
-
-/** The value of an option (`-o FILE`, `-oFILE`, `--output=FILE`, `--output FILE`). */
-function optionValues(args: readonly Word[], short: readonly string[], long: readonly string[], clusters?: string | true): Word[] {
-  const out: Word[] = [];
-  for (let k = 0; k < args.length; k++) {
-    const w = args[k]!;
-    const t = w.text;
-    if (t === '--') break;
-    for (const o of long) {
-      // `--pre=X` is `--prefix=X`: getopt_long takes any unambiguous prefix (an ambiguous one is an error)
-      const name = o.startsWith('--') && isLongOption(t, o) ? t.split('=')[0]! : o;
-      if (t === name && args[k + 1]) out.push(args[k + 1]!);
-      else if (t.startsWith(`${name}=`)) out.push(word(t.slice(name.length + 1), w));
-    }
-    for (const o of short) {
-      if (t === o && args[k + 1]) out.push(args[k + 1]!);
-      else if (t.startsWith(o) && t.length > o.length && !t.startsWith('--') && o.length === 2) out.push(word(t.slice(2), w));
-      else if (clusters !== undefined && o.length === 2 && !t.startsWith('--')) {
-        const value = clusterValue(t, o[1]!, clusters);
-        if (value === '') {
-          if (args[k + 1]) out.push(args[k + 1]!);
-        } else if (value !== null) out.push(word(value, w));
-      }
-    }
-  }
-  return out;
-}
-
-/**
- * The value of option letter `letter` inside a cluster after other letters (`-mo FILE`: '' for
- * the next word; `-fS.json`: '.json'), or null when the cluster does not hold it. `flags`: the
- * letters that may stand before it (true: any letter, when reading more values can only add).
- */
-function clusterValue(cluster: string, letter: string, flags: string | true): string | null {
-  if (!/^-[a-zA-Z0-9]/.test(cluster)) return null;
-  for (let k = 1; k < cluster.length; k++) {
-    const c = cluster[k]!;
-    if (c === letter) return k === 1 ? null : cluster.slice(k + 1);
-    if (!/[a-zA-Z0-9]/.test(c) || (flags !== true && !flags.includes(c))) return null;
-  }
-  return null;
-}
-
-const hasFlag = (args: readonly Word[], re: RegExp) => args.some((w) => w.text !== '--' && re.test(w.text));
-
-/** GNU programs take any unambiguous prefix of a long option (`--in-pl` for `--in-place`): does `arg` spell `--full`? */
-function isLongOption(arg: string, full: string, min = 1): boolean {
-  if (!arg.startsWith('--')) return false;
-  const name = arg.slice(2).split('=')[0]!;
-  return name.length >= Math.min(min, full.length - 2) && full.slice(2).startsWith(name);
-}
-
-const hasLong = (args: readonly Word[], ...full: string[]) => args.some((w) => full.some((f) => isLongOption(w.text, f)));
-
-/** The values of a long option, however abbreviated (`--out=F`, `--out F`). */
-function longValues(args: readonly Word[], full: string): Word[] {
-  const out: Word[] = [];
-  for (let k = 0; k < args.length; k++) {
-    const t = args[k]!.text;
-    if (t === '--') break;
-    if (!isLongOption(t, full)) continue;
-    if (t.includes('=')) out.push(word(t.slice(t.indexOf('=') + 1), args[k]));
-    else if (args[k + 1]) out.push(args[k + 1]!);
-  }
-  return out;
-}
-
-function joinPath(dir: string, name: string): string {
-  if (name === '' || name === '.') return dir;
-  return dir.endsWith('/') ? `${dir}${name}` : `${dir}/${name}`;
-}
-
-/** The name a copy of `source` gets inside a directory: '' for "its contents" (`src/`, `src/.`). */
-function copiedName(source: string): string {
-  if (source.endsWith('/') || source.endsWith('/.') || source === '.') return '';
-  return baseName(source);
-}
-
-/** The letters of cp, mv, ln and install that take no value, which may stand before `-t DIR` or `-S SUFFIX` in a cluster. */
-const TRANSFER_FLAGS = 'abcCdDfFHilLnPprRsTuvxZ';
-
-/** Effects of a program that copies, moves or links operands into a destination. */
-function transferEffects(args: readonly Word[], rule: 'copy' | 'move' | 'link', valueOptions: readonly string[]): Classified['effects'] {
-  const effects: Classified['effects'] = [];
-  const targetDir = [...optionValues(args, ['-t'], ['-Destination', '-destination'], TRANSFER_FLAGS), ...longValues(args, '--target-directory')][0];
-  const suffixes = [...optionValues(args, ['-S'], [], TRANSFER_FLAGS), ...longValues(args, '--suffix')];
-  const backupSuffix = hasFlag(args, /^-[a-zA-Z]*b/) || hasLong(args, '--backup') || suffixes.length > 0 ? (suffixes[0]?.text ?? '~') : null;
-  // cp -l / -s makes links to its sources, which a later command in the line may write through
-  const linksSources = rule === 'copy' && (hasFlag(args, /^-[a-zA-Z]*[ls][a-zA-Z]*$/) || hasLong(args, '--link', '--symbolic-link'));
-  const ops = operands(args, [...valueOptions, '-t', '--target-directory']);
-  const symbolic = rule === 'link' && hasFlag(args, /^(-[a-zA-Z]*s[a-zA-Z]*|--symbolic)$/);
-  let sources: Word[];
-  let dest: Word | undefined;
-  if (targetDir) {
-    sources = ops;
-    dest = targetDir;
-  } else if (ops.length >= 2) {
-    sources = ops.slice(0, -1);
-    dest = ops[ops.length - 1];
-  } else if (rule === 'link' && ops.length === 1) {
-    sources = ops;
-    dest = word('.');
-  } else {
-    sources = ops;
-    dest = undefined;
-  }
-  if (dest) {
-    effects.push({ path: dest, effect: 'write' });
-    effects.push({ path: dest, effect: 'into' });
-    for (const source of sources) effects.push({ path: word(joinPath(dest.text, copiedName(source.text)), dest), effect: 'destroy' });
-    // a backup of what is replaced lands beside it, under the suffix given (`-b -S .json`)
-    if (backupSuffix !== null) {
-      effects.push({ path: word(`${dest.text}${backupSuffix}`, dest), effect: 'write' });
-      for (const source of sources) effects.push({ path: word(`${joinPath(dest.text, copiedName(source.text))}${backupSuffix}`, dest), effect: 'write' });
-    }
-  }
-  for (const source of sources) {
-    if (rule === 'move') effects.push({ path: source, effect: 'destroy' });
-    if (linksSources) effects.push({ path: source, effect: 'link' });
-    if (rule === 'link') {
-      // A symbolic link's target is relative to the link's directory; a hard link's to the cwd.
-      const linkDir = dest && !targetDir && sources.length === 1 && !dest.text.endsWith('/') ? parentOf(dest.text) : dest?.text ?? '.';
-      const target = symbolic && !isAbsoluteOrHome(source.text) ? joinPath(linkDir, source.text) : source.text;
-      effects.push({ path: word(target, source), effect: 'link' });
-    }
-  }
-  return effects;
-}
-
-function parentOf(path: string): string {
-  const slash = path.replace(/\/+$/, '').lastIndexOf('/');
-  if (slash === -1) return '.';
-  return slash === 0 ? '/' : path.slice(0, slash);
-}
-
-/** A sed script that only substitutes, prints and deletes: no `e`, `w`, `W`, `r`-less writes or commands. */
-function safeSedScript(script: string): boolean {
-  let k = 0;
-  const s = script;
-  const skipSpace = () => {
-    while (k < s.length && /[\s;]/.test(s[k]!)) k++;
-  };
-  const address = () => {
-    for (;;) {
-      if (/[0-9$]/.test(s[k] ?? '')) {
-        while (/[0-9$~+]/.test(s[k] ?? '')) k++;
-      } else if (s[k] === '/' || s[k] === '\\') {
-        const delim = s[k] === '\\' ? s[++k] : '/';
-        k++;
-        while (k < s.length && s[k] !== delim) k += s[k] === '\\' ? 2 : 1;
-        k++;
-        while (s[k] === 'I' || s[k] === 'M') k++;
-      } else return;
-      if (s[k] === ',') k++;
-      else return;
-    }
-  };
-  let guard = 0;
-  while (k < s.length && guard++ < 10_000) {
-    skipSpace();
-    if (k >= s.length) break;
-    address();
-    while (s[k] === ' ' || s[k] === '!') k++;
-    const c = s[k] ?? '';
-    if (c === '') break;
-    if (c === 's' || c === 'y') {
-      const delim = s[k + 1];
-      if (delim === undefined || delim === '\n' || delim === '\\') return false;
-      k += 2;
-      for (let part = 0; part < 2; part++) {
-        while (k < s.length && s[k] !== delim) k += s[k] === '\\' ? 2 : 1;
-        if (k >= s.length) return false;
-        k++;
-      }
-      if (c === 's') {
-        while (k < s.length && /[gpiImM0-9]/.test(s[k]!)) k++;
-        if (k < s.length && !/[\s;}]/.test(s[k]!)) return false;
-      }
-      continue;
-    }
-    if ('pPdDnNgGhHxlqQ={}=z'.includes(c)) {
-      k++;
-      while (k < s.length && /[0-9]/.test(s[k]!)) k++;
-      continue;
-    }
-    if (c === 'b' || c === 't' || c === 'T' || c === ':') {
-      // GNU sed ends a label at whitespace or `;`: what follows is the next command (`:a w FILE`)
-      k++;
-      while (k < s.length && (s[k] === ' ' || s[k] === '\t')) k++;
-      while (k < s.length && !/[\s;]/.test(s[k]!)) k++;
-      continue;
-    }
-    if (c === 'a' || c === 'i' || c === 'c') {
-      while (k < s.length && s[k] !== '\n') k++;
-      continue;
-    }
-    return false;
-  }
-  return true;
-}
-
-const SED_VALUE_OPTIONS = ['-e', '-f', '-l', '--expression', '--file', '--line-length'];
-
-function sedClass(args: readonly Word[]): Classified {
-  const scripts = [...optionValues(args, ['-e'], []), ...longValues(args, '--expression')];
-  const fromFile = [...optionValues(args, ['-f'], []), ...longValues(args, '--file')];
-  const ops = operands(args, SED_VALUE_OPTIONS);
-  const files = scripts.length === 0 && fromFile.length === 0 ? ops.slice(1) : ops;
-  if (scripts.length === 0 && fromFile.length === 0 && ops[0]) scripts.push(ops[0]);
-  const inPlace = hasFlag(args, /^-[a-zA-Z]*i/) || hasLong(args, '--in-place');
-  if (fromFile.length > 0 || scripts.some((s) => s.dynamic || !safeSedScript(s.text))) {
-    return { level: 'process_exec', kind: 'exec', opaque: 'a sed script that can run commands or write files', effects: inPlace ? files.map((path) => ({ path, effect: 'write' as const })) : [] };
-  }
-  if (!inPlace) return { level: 'read_only', kind: 'reader', effects: [] };
-  const effects: Classified['effects'] = files.map((path) => ({ path, effect: 'write' as const }));
-  // a backup under the suffix given (`-i.bak`, `--in-place=.bak`); a `*` in it stands for the file's name
-  for (const w of args) {
-    const t = w.text;
-    if (t === '--') break;
-    const suffix = /^-[a-hj-zA-Z]*i(.+)$/.exec(t)?.[1] ?? (t.startsWith('--') && t.includes('=') && isLongOption(t, '--in-place') ? t.slice(t.indexOf('=') + 1) : undefined);
-    if (suffix === undefined) continue;
-    for (const file of files) {
-      if (!suffix.includes('*')) effects.push({ path: word(`${file.text}${suffix}`, file), effect: 'write' });
-      else {
-        const named = suffix.replace(/\*/g, baseName(file.text));
-        effects.push({ path: word(named, file), effect: 'write' }, { path: word(joinPath(parentOf(file.text), named), file), effect: 'write' });
-      }
-    }
-  }
-  return { level: 'workspace_write', kind: 'writer', effects };
-}
-
-/** GNU tar's short options that take a value. */
-const TAR_VALUE_LETTERS = 'bCfFgHIKLNTVX';
-
-function tarClass(args: readonly Word[]): Classified {
-  let mode = '';
-  const first = args[0]?.text ?? '';
-  if (first !== '' && !first.startsWith('-')) mode += first;
-  // a cluster's letters up to the first that takes a value (`-cfo.tar`: c, f)
-  for (const w of args) {
-    if (!/^-[a-zA-Z]/.test(w.text)) continue;
-    for (const c of w.text.slice(1)) {
-      mode += c;
-      if (TAR_VALUE_LETTERS.includes(c)) break;
-    }
-  }
-  // long options as GNU tar takes them, abbreviated (`--extr`, `--cre`)
-  if (hasLong(args, '--extract', '--get')) mode += 'x';
-  if (hasLong(args, '--create', '--append', '--update', '--concatenate', '--delete')) mode += 'c';
-  if (/[IF]/.test(mode) || hasLong(args, '--to-command', '--use-compress-program', '--checkpoint-action', '--info-script', '--new-volume-script', '--rsh-command')) {
-    return { level: 'process_exec', kind: 'exec', opaque: 'tar runs a program given on its command line', effects: [] };
-  }
-  const dirs = [...optionValues(args, ['-C'], []), ...longValues(args, '--directory')];
-  const archives = [...optionValues(args, ['-f'], []), ...longValues(args, '--file'), ...longValues(args, '--index-file'), ...longValues(args, '--volno-file')];
-  // a cluster `-cvf FILE` (or `-cvfFILE`) names the archive too
-  for (let k = 0; k < args.length; k++) {
-    const m = /^-[a-zA-Z]*f(.*)$/.exec(args[k]!.text);
-    if (!m || args[k]!.text.startsWith('--')) continue;
-    if (m[1] !== '') archives.push(word(m[1]!, args[k]));
-    else if (args[k + 1]) archives.push(args[k + 1]!);
-  }
-  if (/x/.test(mode)) {
-    // -P keeps the members' absolute and ../ names: they are written wherever they point
-    if (/P/.test(mode) || hasLong(args, '--absolute-names')) return { level: 'process_exec', kind: 'exec', opaque: 'tar -P extracts members to the absolute or ../ paths they name', effects: [] };
-    const into = dirs.length > 0 ? dirs : [word('.')];
-    return { level: 'workspace_write', kind: 'writer', effects: into.map((path) => ({ path, effect: 'destroy' as const })) };
-  }
-  if (/[cruA]/.test(mode) || longValues(args, '--index-file').length > 0) {
-    if (/f/.test(first) && !first.startsWith('-') && args[1]) archives.push(args[1]);
-    const effects: Classified['effects'] = archives.map((path) => ({ path, effect: 'write' as const }));
-    if (hasLong(args, '--remove-files')) {
-      // the files archived are removed: every word that is not an option may be one of them
-      // (the archive's name included); names read from a list, or relative to -C, are not in the line
-      if (dirs.length > 0 || /T/.test(mode) || hasLong(args, '--files-from')) {
-        return { level: 'process_exec', kind: 'exec', opaque: 'tar --remove-files removes files named in a list or under another directory', effects: [] };
-      }
-      for (let k = 0; k < args.length; k++) if (!args[k]!.text.startsWith('-') && !(k === 0 && first !== '')) effects.push({ path: args[k]!, effect: 'destroy' });
-    }
-    return { level: 'workspace_write', kind: 'writer', effects };
-  }
-  return { level: 'read_only', kind: 'reader', effects: [] };
-}
-
-/** The options of the `write` rule's programs that take a value (tee takes none). */
-const WRITE_VALUE_OPTIONS: Readonly<Record<string, readonly string[]>> = {
-  __proto__: null as never,
-  touch: ['-d', '-r', '-t', '--date', '--reference'],
-  truncate: ['-s', '-r', '--size', '--reference'],
-  mkdir: ['-m', '--mode'],
-  mkfifo: ['-m', '--mode'],
-  mktemp: ['-p', '--suffix'],
-};
-/** The options of the `second` rule's programs that take a value. */
-const SECOND_VALUE_OPTIONS: Readonly<Record<string, readonly string[]>> = {
-  __proto__: null as never,
-  uniq: ['-f', '-s', '-w', '--skip-fields', '--skip-chars', '--check-chars'],
-  xxd: ['-c', '-g', '-l', '-o', '-s', '-n', '-R', '-cols', '-groupsize', '-len', '-offset', '-seek', '-name', '--cols', '--groupsize', '--len', '--offset', '--seek', '--name'],
-};
-const CP_VALUE_OPTIONS = ['-S', '--suffix', '-m', '-o', '-g', '--mode', '--owner', '--group', '-Path', '-Destination', '-LiteralPath', '-Filter', '-Include', '-Exclude'];
-
-function writerClass(name: string, rule: WriterRule, args: readonly Word[]): Classified {
-  const writer = (effects: Classified['effects']): Classified => ({ level: effects.length > 0 ? 'workspace_write' : READER_SET.has(name) ? 'read_only' : 'workspace_write', kind: effects.length > 0 || !READER_SET.has(name) ? 'writer' : 'reader', effects });
-  switch (rule) {
-    case 'write':
-      return writer(operands(args, WRITE_VALUE_OPTIONS[name] ?? []).map((path) => ({ path, effect: 'write' })));
-    case 'remove':
-      return writer(operands(args, ['-Path', '-LiteralPath', '-Filter', '-Include', '-Exclude', '-Encoding', '-ItemType']).map((path) => ({ path, effect: 'destroy' as const })).concat(optionValues(args, [], ['-Path', '-LiteralPath']).map((path) => ({ path, effect: 'destroy' as const }))));
-    case 'copy':
-      if (name === 'install' && hasFlag(args, /^(-d|--directory)$/)) return writer(operands(args, CP_VALUE_OPTIONS).map((path) => ({ path, effect: 'write' })));
-      return writer(transferEffects(args, 'copy', CP_VALUE_OPTIONS));
-    case 'move':
-      return writer(transferEffects(args, 'move', CP_VALUE_OPTIONS));
-    case 'link':
-      return writer(transferEffects(args, 'link', ['-S', '--suffix']));
-    case 'mode': {
-      const reference = args.some((w) => isLongOption(w.text, '--reference', 3));
-      const ops = operands(args, ['--reference']);
-      const changed = name === 'chattr' || name === 'setfacl' || reference ? ops : ops.slice(1);
-      return writer(changed.map((path) => ({ path, effect: 'destroy' })));
-    }
-    case 'sed':
-      return sedClass(args);
-    case 'dd':
-      return writer(args.filter((w) => w.text.startsWith('of=')).map((w) => ({ path: word(w.text.slice(3), w), effect: 'write' })));
-    case 'sort':
-      if (name === 'sort' && args.some((w) => isLongOption(w.text, '--compress-program', 2))) return { level: 'process_exec', kind: 'exec', opaque: 'sort --compress-program runs a program', effects: [] };
-      return writer([...optionValues(args, ['-o'], [], true), ...longValues(args, '--output')].map((path) => ({ path, effect: 'write' })));
-    case 'second': {
-      const ops = operands(args, SECOND_VALUE_OPTIONS[name] ?? []);
-      return writer(ops[1] ? [{ path: ops[1], effect: 'write' }] : []);
-    }
-    case 'extract': {
-      if (name === 'tar') return tarClass(args);
-      if (name === 'unzip') {
-        // listing only: a flag cluster with l, v, t or Z, among the options before -x (after it come
-        // names to leave out), not a -d or -P with its value attached (`-ddist`)
-        const xAt = args.findIndex((w) => w.text === '-x');
-        const options = xAt === -1 ? args : args.slice(0, xAt);
-        if (options.some((w) => /^-[a-zA-Z]+$/.test(w.text) && !/^-[dP]/.test(w.text) && /[lvtZ]/.test(w.text))) return { level: 'read_only', kind: 'reader', effects: [] };
-        // -: keeps the members' ../ names: they are written wherever they point
-        if (hasFlag(args, /^-[^-]*:/)) return { level: 'process_exec', kind: 'exec', opaque: 'unzip -: extracts members to the ../ paths they name', effects: [] };
-        const into = optionValues(args, ['-d'], []);
-        return writer((into.length > 0 ? into : [word('.')]).map((path) => ({ path, effect: 'destroy' })));
-      }
-      if (name === 'patch') {
-        const ops = operands(args, ['-p', '-i', '-o', '-d', '-F', '-B', '-D', '-r', '-V', '-z', '-Y', '--input', '--output', '--directory', '--reject-file', '--prefix', '--suffix', '--basename-prefix']);
-        const out = optionValues(args, ['-o'], ['--output'], true);
-        // the reject file, and backups named with a prefix or suffix of the caller's choosing
-        const own = optionValues(args, ['-r'], ['--reject-file'], true).map((path) => ({ path, effect: 'write' as const }));
-        const named = ops[0] && optionValues(args, ['-i'], ['--input']).length === 0 ? ops[0] : undefined;
-        if (named) {
-          for (const suffix of optionValues(args, ['-z'], ['--suffix'], true)) own.push({ path: word(`${named.text}${suffix.text}`, named), effect: 'write' });
-          for (const prefix of optionValues(args, ['-B'], ['--prefix'], true)) own.push({ path: word(`${prefix.text}${named.text}`, named), effect: 'write' });
-          for (const prefix of optionValues(args, ['-Y'], ['--basename-prefix'], true)) own.push({ path: word(joinPath(parentOf(named.text), `${prefix.text}${baseName(named.text)}`), named), effect: 'write' });
-        }
-        if (out.length > 0) return writer([...out.map((path) => ({ path, effect: 'write' as const })), ...own]);
-        if (named) return writer([{ path: named, effect: 'write' }, ...own]);
-        if (own.length > 0) return writer([...own, ...(optionValues(args, ['-d'], ['--directory']).concat(word('.'))).map((path) => ({ path, effect: 'destroy' as const }))]);
-        return writer((optionValues(args, ['-d'], ['--directory']).concat(word('.'))).map((path) => ({ path, effect: 'destroy' })));
-      }
-      if (name === '7z' && hasFlag(args, /^-spf/)) return { level: 'process_exec', kind: 'exec', opaque: '7z -spf extracts members to the absolute paths they name', effects: [] };
-      // 7z extracts into the current directory, or into -oDIR
-      const into = name === '7z' ? optionValues(args, ['-o'], []) : [];
-      return writer([word('.'), ...into].map((path) => ({ path, effect: 'destroy' as const })));
-    }
-    case 'pack':
-      if (hasLong(args, '--files', '--files0', '--filelist')) return { level: 'process_exec', kind: 'exec', opaque: `${name} reads the names of the files it changes from a file`, effects: [] };
-      if (name === 'split' && hasLong(args, '--filter')) return { level: 'process_exec', kind: 'exec', opaque: 'split --filter runs a command', effects: [] };
-      if (name === 'split' || name === 'csplit') {
-        const ops = operands(args, ['-a', '-b', '-C', '-l', '-n', '-t', '-f', '--prefix', '--suffix-length', '--bytes', '--lines', '--number', '--additional-suffix']);
-        const prefix = name === 'csplit' ? optionValues(args, ['-f'], ['--prefix'], 'ksqz')[0] : ops[1];
-        return writer([{ path: word(`${prefix?.text ?? 'x'}*`, { ...(prefix ?? word('')), pattern: true }), effect: 'write' }]);
-      }
-      {
-        // zstd -o FILE writes FILE even with -c; --output-dir-* put the outputs in a directory
-        const outputs = name === 'zstd' ? [...optionValues(args, ['-o'], [], true).map((path) => ({ path, effect: 'write' as const })), ...longValues(args, '--output-dir-flat').concat(longValues(args, '--output-dir-mirror')).map((path) => ({ path, effect: 'destroy' as const }))] : [];
-        // -N restores the name stored in the archive, in the operand's directory
-        if (hasFlag(args, /^-[a-zA-Z]*N[a-zA-Z]*$/) || args.some((w) => isLongOption(w.text, '--name', 2))) for (const path of operands(args, ['-S', '--suffix', '-T', '--threads'])) outputs.push({ path: word(parentOf(path.text), path), effect: 'destroy' });
-        // to stdout, a listing or a test: -c, -l or -t in a cluster of letters that take no value (`-Sxt` is the suffix `xt`)
-        const toStdout = args.some((w) => w.text !== '--' && (/^--(stdout|to-stdout|list|test)$/.test(w.text) || (/^-[a-zA-Z]*[clt]$/.test(w.text) && !/[SoTMFCDB]/.test(w.text.slice(1, -1)))));
-        if (outputs.length === 0 && toStdout) return { level: 'read_only', kind: 'reader', effects: [] };
-        // each file is replaced by one with a suffix added (compressing) or taken off (decompressing)
-        const suffixes = [...optionValues(args, ['-S'], [], true), ...longValues(args, '--suffix')].map((w) => w.text);
-        const all = [...suffixes, '.gz', '.z', '.Z', '.xz', '.bz2', '.zst', '.lz', '.lzma', '.tgz', '.txz', '.tbz2'];
-        const effects: Classified['effects'] = outputs;
-        for (const path of operands(args, ['-S', '--suffix', '-T', '--threads'])) {
-          effects.push({ path, effect: 'destroy' });
-          for (const suffix of all) {
-            effects.push({ path: word(`${path.text}${suffix}`, path), effect: 'write' });
-            if (suffix !== '' && path.text.endsWith(suffix)) effects.push({ path: word(path.text.slice(0, -suffix.length), path), effect: 'write' });
-          }
-        }
-        return writer(effects);
-      }
-  }
-}
-
-function urlName(url: string): string {
-  const path = url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '').replace(/[?#].*$/, '');
-  return baseName(path);
-}
-
-function networkClass(name: string, args: readonly Word[]): Classified {
-  const spec = NETWORK[name]!;
-  const effects: Classified['effects'] = [];
-  if (name === 'curl') {
-    for (const path of optionValues(args, ['-o', '-D', '-c'], ['--output', '--dump-header', '--cookie-jar', '--trace', '--trace-ascii', '--stderr', '--libcurl', '--etag-save', '--hsts', '--alt-svc'])) {
-      if (path.text !== '-') effects.push({ path, effect: 'write' });
-    }
-    if (hasFlag(args, /^(-[a-zA-Z]*O[a-zA-Z]*|--remote-name(-all)?|-J|--remote-header-name)$/)) {
-      const dir = optionValues(args, [], ['--output-dir'])[0] ?? word('.');
-      effects.push({ path: dir, effect: 'into' });
-      for (const url of operands(args, CURL_VALUE_OPTIONS)) if (/^[a-z]+:\/\//i.test(url.text)) effects.push({ path: word(joinPath(dir.text, urlName(url.text)), url), effect: 'write' });
-    }
-  } else if (name === 'wget') {
-    const documents = optionValues(args, ['-O'], ['--output-document']);
-    for (const path of [...documents, ...optionValues(args, ['-o', '-a'], ['--output-file', '--append-output'])]) if (path.text !== '-') effects.push({ path, effect: 'write' });
-    if (documents.length === 0) {
-      const dir = optionValues(args, ['-P'], ['--directory-prefix'])[0] ?? word('.');
-      effects.push({ path: dir, effect: hasFlag(args, /^(-[a-zA-Z]*[rmp]|--recursive|--mirror|--page-requisites)$/) ? 'destroy' : 'into' });
-      for (const url of operands(args, ['-O', '-o', '-a', '-P', '-e', '-t', '-T', '-w', '-U', '--header', '--user', '--password'])) if (/^[a-z]+:\/\//i.test(url.text)) effects.push({ path: word(joinPath(dir.text, urlName(url.text)), url), effect: 'write' });
-    }
-  } else if (name === 'scp' || name === 'rsync') {
-    if (name === 'rsync' && (hasFlag(args, /^-[a-zA-Z]*e/) || hasLong(args, '--rsh', '--rsync-path'))) return { level: 'network', kind: 'network', opaque: 'rsync runs the remote shell given with -e', effects: [] };
-    if (name === 'scp' && hasFlag(args, /^-[a-zA-Z0-9]*[oSF]/)) return { level: 'network', kind: 'network', opaque: 'scp -o/-S/-F can run a program (ProxyCommand)', effects: [] };
-    const ops = operands(args, ['-e', '-P', '-i', '-o', '-F', '-J', '-l', '-S', '-c', '--exclude', '--include', '--filter', '-f', '--files-from', '--log-file', '--backup-dir', '--temp-dir', '-T', '--partial-dir', '--port', '--chmod', '--chown']);
-    if (ops.length >= 2) {
-      const dest = ops[ops.length - 1]!;
-      if (!/^[^/]*:/.test(dest.text)) {
-        effects.push({ path: dest, effect: 'write' }, { path: dest, effect: 'into' });
-        for (const source of ops.slice(0, -1)) effects.push({ path: word(joinPath(dest.text, copiedName(source.text)), dest), effect: 'destroy' });
-      }
-      if (hasFlag(args, /^--remove-source-files$/)) for (const source of ops.slice(0, -1)) effects.push({ path: source, effect: 'destroy' });
-    }
-    for (const path of optionValues(args, [], ['--log-file'])) effects.push({ path, effect: 'write' });
-  } else if (name === 'sftp' && hasFlag(args, /^-[a-zA-Z0-9]*[oSFD]/)) {
-    return { level: 'network', kind: 'network', opaque: 'sftp -o/-S/-F/-D can run a program', effects: [] };
-  } else if (name === 'http' || name === 'https') {
-    for (const path of optionValues(args, ['-o'], ['--output'])) effects.push({ path, effect: 'write' });
-  } else if (/^(invoke-webrequest|iwr|invoke-restmethod|irm)$/.test(name)) {
-    for (const path of optionValues(args, [], ['-OutFile', '-outfile'])) effects.push({ path, effect: 'write' });
-  }
-  return { level: 'network', kind: 'network', ...(spec.opaque ? { opaque: spec.opaque } : {}), effects };
-}
-
-const CURL_VALUE_OPTIONS = ['-o', '-D', '-c', '-H', '-d', '-X', '-u', '-A', '-e', '-b', '-x', '-m', '-w', '-F', '-T', '-K', '-r', '-Y', '-y', '-z', '--output', '--header', '--data', '--data-raw', '--data-binary', '--request', '--user', '--user-agent', '--referer', '--cookie', '--proxy', '--max-time', '--connect-timeout', '--write-out', '--form', '--upload-file', '--config', '--output-dir', '--retry', '--cacert', '--cert', '--key'];
-
-const GIT_GLOBAL_VALUE = ['-C', '--namespace', '--super-prefix'];
-const REWRITES_TRACKED = new Set(GIT_REWRITES_TRACKED);
-
-/**
- * What a git pathspec may name: git matches `*` across directories and reads `:(magic)`; a glob
- * is checked anywhere below (`**\/spec`), and magic other than `glob`/`top`/`literal` as the whole tree.
- */
-function pathspecEffects(p: Word): Classified['effects'] {
-  let text = p.text;
-  const magic = /^:(\(([^)]*)\)|[/!^]*)/.exec(text);
-  if (magic && text.startsWith(':')) {
-    const words = (magic[2] ?? '').split(',').filter(Boolean);
-    if (words.some((m) => !['glob', 'top', 'literal'].includes(m)) || /[!^]/.test(magic[1] ?? '')) return [{ path: word('.'), effect: 'destroy' }];
-    text = text.slice(magic[0].length);
-  }
-  if (!/[*?[]/.test(text)) return [{ path: word(text, p), effect: 'destroy' }];
-  const pattern = { ...p, pattern: true };
-  return [
-    { path: word(text, pattern), effect: 'destroy' },
-    { path: word(text.includes('/') ? text.replace(/\*/g, '**') : `**/${text}`, pattern), effect: 'destroy' },
-  ];
-}
-
-/** The work tree a git invocation acts on: `-C DIR` (the last), else the current directory. */
-function gitWorkTree(args: readonly Word[]): string {
-  let dir = '.';
-  for (let k = 0; k < args.length; k++) {
-    if (args[k]!.text === '-C' && args[k + 1]) dir = joinPath(dir, args[k + 1]!.text);
-    else if (!args[k]!.text.startsWith('-')) break;
-  }
-  return dir;
-}
-/**
- * git configuration keys that only change how git names, formats and tracks things. Setting any
- * other key is opaque: many make git run a command (`alias.*`, `core.fsmonitor`, `diff.external`,
- * `pager.*`, `*.textconv` …) or read another file that may (`include.path`).
- */
-const GIT_CONFIG_PLAIN = /^(user\.(name|email|signingkey)|(author|committer)\.(name|email)|init\.defaultbranch|core\.(autocrlf|eol|safecrlf|filemode|ignorecase|quotepath|whitespace|abbrev|precomposeunicode|symlinks|longpaths)|color\.(ui|diff|status|branch|grep|interactive|decorate|push|remote|transport|advice)(\.[a-z]+)?|advice\.[a-z]+|pull\.(rebase|ff)|push\.(default|autosetupremote|followtags)|fetch\.prune|merge\.(conflictstyle|ff)|rebase\.(autosquash|autostash)|diff\.(renames|algorithm|colormoved|mnemonicprefix|noprefix)|log\.(date|decorate|follow|abbrevcommit|showsignature)|format\.pretty|status\.(short|branch|showuntrackedfiles)|branch\.[^.]+\.(remote|merge|rebase)|commit\.(gpgsign|verbose)|tag\.gpgsign|rerere\.enabled|safe\.directory)$/i;
-
-function gitClass(args: readonly Word[]): Classified {
-  let k = 0;
-  while (k < args.length) {
-    const t = args[k]!.text;
-    if (t === '-c' || t.startsWith('--config-env') || t.startsWith('--exec-path') || t === '-c') {
-      return { level: 'process_exec', kind: 'exec', opaque: 'git -c / --exec-path can make git run commands', effects: [] };
-    }
-    // another git directory has a configuration of its own (core.fsmonitor …); another work tree takes the writes elsewhere
-    if (isLongOption(t, '--git-dir', 3) || isLongOption(t, '--work-tree') || t === '--bare') {
-      return { level: 'process_exec', kind: 'exec', opaque: 'git with another git directory or work tree, whose configuration can make git run commands', effects: [] };
-    }
-    if (GIT_GLOBAL_VALUE.includes(t)) k += 2;
-    else if (t.startsWith('-')) k++;
-    else break;
-  }
-  const sub = args[k]?.text ?? '';
-  const rest = args.slice(k + 1);
-  if (args[k]?.dynamic) return { level: 'process_exec', kind: 'exec', opaque: 'a git subcommand known only at run time', effects: [] };
-  if (hasLong(rest, '--upload-pack', '--receive-pack', '--exec', '--open-files-in-pager', '--ext-diff', '--config') || (['clone', 'fetch', 'pull', 'ls-remote', 'archive'].includes(sub) && hasFlag(rest, /^-u/)) || (sub === 'grep' && hasFlag(rest, /^-[a-zA-Z]*O/)) || (sub === 'rebase' && hasFlag(rest, /^-[a-zA-Z]*x/))) {
-    return { level: 'process_exec', kind: 'exec', opaque: `git ${sub} with an option that runs a program`, effects: [] };
-  }
-  if (sub === '' || GIT_READ_SET.has(sub)) {
-    if (sub === 'help' || sub === '') return { level: 'read_only', kind: 'reader', effects: [] };
-    return readerWriting(longValues(rest, '--output'));
-  }
-  if (sub === 'filter-branch' || sub === 'difftool' || sub === 'mergetool' || (sub === 'bisect' && rest[0]?.text === 'run') || (sub === 'submodule' && rest.some((w) => w.text === 'foreach'))) {
-    return { level: 'process_exec', kind: 'exec', opaque: `git ${sub} runs commands given on its command line`, effects: [] };
-  }
-  if (sub === 'init' && rest.some((w) => isLongOption(w.text, '--template') || isLongOption(w.text, '--separate-git-dir') || isLongOption(w.text, '--bare'))) {
-    return { level: 'process_exec', kind: 'exec', opaque: 'git init --template copies hooks and a configuration that make git run commands', effects: [] };
-  }
-  if ((sub === 'rebase' && hasFlag(rest, /^(-x|--exec)(=|$)/)) || (sub === 'commit' && hasFlag(rest, /^--(fixup|squash)=.*!/))) {
-    return { level: 'process_exec', kind: 'exec', opaque: `git ${sub} --exec runs commands`, effects: [] };
-  }
-  if (sub === 'config') {
-    const ops = operands(rest, ['--file', '-f', '--blob', '--type', '--default', '--comment']);
-    const options = rest.filter((w) => w.text.startsWith('-'));
-    // git 2.46's subcommands (`git config get KEY`, `set KEY VALUE`) come first
-    const action = ['get', 'list', 'set', 'unset', 'rename-section', 'remove-section', 'edit'].includes(ops[0]?.text ?? '') ? ops.shift()!.text : '';
-    const writing = ['set', 'unset', 'rename-section', 'remove-section', 'edit'].includes(action) || options.some((w) => /^(-e|-[a-zA-Z]*e[a-zA-Z]*)$/.test(w.text) || ['--add', '--replace-all', '--unset', '--unset-all', '--rename-section', '--remove-section', '--edit'].some((o) => isLongOption(w.text, o, 3)));
-    const reading = !writing && (action === 'get' || action === 'list' || ops.length <= 1 || options.some((w) => /^-[a-zA-Z]*l$/.test(w.text) || ['--get', '--get-all', '--get-regexp', '--get-urlmatch', '--list'].some((o) => w.text === o)));
-    if (reading) return { level: 'read_only', kind: 'reader', effects: [] };
-    const key = ops[0]?.text ?? '';
-    // a section renamed (into `core`, `alias` …) or edited by hand may become anything
-    if (action === 'rename-section' || action === 'edit' || !GIT_CONFIG_PLAIN.test(key) || options.some((w) => /^-[a-zA-Z]*e/.test(w.text) || isLongOption(w.text, '--rename-section', 3) || isLongOption(w.text, '--edit', 3))) {
-      return { level: 'process_exec', kind: 'exec', opaque: 'git configuration that makes git run a command', effects: [] };
-    }
-    return { level: 'workspace_write', kind: 'writer', effects: [...optionValues(rest, ['-f'], []), ...longValues(rest, '--file')].map((path) => ({ path, effect: 'write' as const })) };
-  }
-  if (GIT_NETWORK_SET.has(sub)) {
-    const effects: Classified['effects'] = [];
-    if (sub === 'clone') {
-      const ops = operands(rest, ['-b', '--branch', '-o', '--origin', '--depth', '-c', '--config', '--reference', '--separate-git-dir', '-j', '--jobs', '-u', '--upload-pack', '--template', '--filter']);
-      if (hasFlag(rest, /^(-u|--upload-pack|--template)(=|$)/) || hasFlag(rest, /^(-c|--config)(=|$)/)) return { level: 'network', kind: 'network', opaque: 'git clone with a program or configuration given on its command line', effects: [] };
-      const dest = ops[1] ?? (ops[0] ? word(urlName(ops[0].text).replace(/\.git$/, ''), ops[0]) : undefined);
-      if (dest) effects.push({ path: dest, effect: 'destroy' });
-    }
-    return { level: 'network', kind: 'network', effects };
-  }
-  if (GIT_WRITE_SET.has(sub)) {
-    const effects: Classified['effects'] = [];
-    const paths = operands(rest, ['-m', '-b', '-B', '-C', '-c', '-F', '-S', '-u', '--source', '-s', '--author', '--date', '--message', '--file', '--pathspec-from-file', '-X', '--strategy-option', '--onto', '-o', '--conflict', '--orphan', '--format', '--template']);
-    if (sub === 'archive' || sub === 'format-patch') for (const path of [...optionValues(rest, ['-o'], []), ...longValues(rest, '--output'), ...longValues(rest, '--output-directory')]) effects.push({ path, effect: 'write' });
-    if (sub === 'bundle' && paths[0]?.text === 'create' && paths[1]) effects.push({ path: paths[1], effect: 'write' });
-    // operations that rewrite the tracked files of the work tree to another commit
-    const onlyPaths = sub === 'restore' || ((sub === 'checkout' || sub === 'reset') && rest.some((w) => w.text === '--')) || ((sub === 'checkout' || sub === 'switch') && hasFlag(rest, /^(-b|-B|-c|-C|--orphan|--create|--force-create)$/) && paths.length <= 2);
-    if (REWRITES_TRACKED.has(sub) && !onlyPaths && !hasFlag(rest, /^(-n|--dry-run|--abort|--quit|--continue|--skip|--show-current|--list|-l|--help)$/) && !(sub === 'stash' && ['list', 'show', 'drop', 'clear', 'create', 'store', 'push', 'save'].includes(paths[0]?.text ?? 'push')) && !(sub === 'reset' && !hasFlag(rest, /^--(hard|merge|keep)$/) && paths.length === 0)) {
-      effects.push({ path: word(gitWorkTree(args)), effect: 'tracked' });
-    }
-    if (['checkout', 'restore', 'rm', 'reset', 'stash', 'switch'].includes(sub)) {
-      for (const p of paths) if (!(sub === 'stash' && ['push', 'pop', 'apply', 'drop', 'save', 'list', 'show', 'clear', 'branch', 'create', 'store'].includes(p.text))) effects.push(...pathspecEffects(p));
-      if (sub === 'stash' && hasFlag(rest, /^(-u|--include-untracked|-a|--all)$/)) effects.push({ path: word('.'), effect: 'destroy' });
-      // a hard reset rewrites every tracked file of the work tree
-      if (sub === 'reset' && hasFlag(rest, /^--(hard|merge|keep)$/)) effects.push({ path: word('.'), effect: 'destroy' });
-    } else if (sub === 'mv') effects.push(...transferEffects(rest, 'move', []));
-    else if (sub === 'clean') {
-      // `-x` removes ignored files anywhere: the whole work tree, whatever else is named
-      if (!hasFlag(rest, /^(-[a-zA-Z]*n|--dry-run)$/)) effects.push({ path: word('.'), effect: 'destroy' });
-    }
-    else if (sub === 'apply' || sub === 'am') {
-      if (!hasFlag(rest, /^(--stat|--numstat|--summary|--check)$/)) effects.push({ path: optionValues(rest, [], ['--directory'])[0] ?? word('.'), effect: 'destroy' });
-    } else if (sub === 'worktree' && paths[0]?.text === 'add' && paths[1]) effects.push({ path: paths[1], effect: 'destroy' });
-    else if (sub === 'init' && paths[0]) effects.push({ path: paths[0], effect: 'into' });
-    // checkout-index and read-tree write the tracked files under a prefix of the caller's choosing
-    if (sub === 'checkout-index' || sub === 'read-tree') {
-      for (const w of rest) {
-        if (!isLongOption(w.text, '--prefix')) continue;
-        const at = w.text.indexOf('=');
-        if (at === -1) return { level: 'process_exec', kind: 'exec', opaque: `git ${sub} --prefix with its value apart`, effects: [] };
-        // the prefix is joined to each path as text (`--prefix=dir/` or `--prefix=name-`)
-        effects.push({ path: word(`${w.text.slice(at + 1)}**`, { ...w, pattern: true }), effect: 'destroy' });
-      }
-    }
-    return { level: 'workspace_write', kind: 'writer', effects };
-  }
-  return { level: 'process_exec', kind: 'exec', opaque: `git ${sub} is not a git command persona-gate knows (it may be an alias)`, effects: [] };
-}
-
-function findClass(all: readonly Word[]): Classified {
-  // -H, -L, -P, -O3 and -D OPTS come before the starting points
-  let first = 0;
-  while (first < all.length && /^-([HLP]|O\d*|D)$/.test(all[first]!.text)) first += all[first]!.text === '-D' ? 2 : 1;
-  const args = all.slice(first);
-  const starts: Word[] = [];
-  for (const w of args) {
-    if (w.text.startsWith('-') || w.text === '(' || w.text === '!' || w.text === '\\(') break;
-    starts.push(w);
-  }
-  const roots = starts.length > 0 ? starts : [word('.')];
-  const effects: Classified['effects'] = [];
-  if (hasFlag(args, /^-delete$/)) {
-    // with only -name filters, what is deleted matches them anywhere below each root
-    const names = optionValues(args, [], ['-name']);
-    const deleteAt = args.findIndex((w) => w.text === '-delete');
-    const lastName = args.reduce((at, w, k) => (w.text === '-name' ? k : at), -1);
-    // -delete before a test, or after `,`, acts on every file below the roots
-    // -iname matches in any case, which the pattern check does not read: the roots then
-    const onlyNames = names.length > 0 && deleteAt > lastName && !hasFlag(args, /^-(o|or|not|path|ipath|wholename|iwholename|regex|iregex|prune|iname)$/) && !args.some((w) => w.text === '!' || w.text === ',');
-    for (const root of roots) {
-      if (!onlyNames) {
-        effects.push({ path: root, effect: 'destroy' });
-        continue;
-      }
-      for (const n of names) {
-        effects.push({ path: word(joinPath(joinPath(root.text, '**'), n.text), { ...n, pattern: true }), effect: 'destroy' });
-        // the tests apply to each starting point too
-        if (globMatcher(n.text).test(baseName(root.text))) effects.push({ path: root, effect: 'destroy' });
-      }
-    }
-  }
-  for (const path of optionValues(args, [], ['-fprint', '-fprint0', '-fprintf', '-fls'])) effects.push({ path, effect: 'write' });
-  return { level: effects.length > 0 ? 'workspace_write' : 'read_only', kind: effects.length > 0 ? 'writer' : 'reader', effects };
-}
-
-function packageManagerClass(name: string, args: readonly Word[]): Classified {
-  const sub = operands(args, ['--prefix', '-C', '--dir', '--cwd', '-w', '--workspace', '--filter'])[0]?.text ?? '';
-  if (PACKAGE_MANAGERS[name]!.includes(sub)) return { level: 'network', kind: 'network', opaque: `${name} ${sub} downloads packages and runs their scripts`, effects: [] };
-  return { level: 'process_exec', kind: 'exec', opaque: `${name} ${sub || ''} runs the project's scripts`.replace(/ +/g, ' '), effects: [] };
-}
-
 /** An ANSI-C quoted string, `$'…'` (linear: no nested repetition). */
 const ANSI_C_QUOTE = /\$'[^'\\]*(?:\\[\s\S][^'\\]*)*'/g;
 
@@ -853,12 +207,7 @@ const COMMAND_VARIABLE = /(EDITOR|PAGER|COMMAND|CMD|SHELL|PROGRAM|ASKPASS|HOOK|H
 /** Builtins that set variables by name (`printf -v PS4`, `read PATH`, `export BASH_ENV`). */
 const VARIABLE_SETTERS = new Set(['export', 'declare', 'typeset', 'local', 'readonly', 'printf', 'read', 'mapfile', 'readarray', 'getopts', 'let', 'set-variable', 'new-variable', 'sv']);
 
-/** A reader that writes the files it is told to (`-o FILE`, `--output FILE`), when it is told any. */
-function readerWriting(paths: readonly Word[]): Classified {
-  return paths.length > 0 ? { level: 'workspace_write', kind: 'writer', effects: paths.map((path) => ({ path, effect: 'write' as const })) } : { level: 'read_only', kind: 'reader', effects: [] };
-}
-
-/** SPEC §9.1: a simple command's level, what it runs that cannot be read, and what it does to paths. */
+/** SPEC §9.1: a simple command's level, what it runs that cannot be read, and what it does to paths, read through the program registry. */
 function classify(inv: Invocation, powershell: boolean): Classified {
   const name = powershell ? inv.name.toLowerCase() : inv.name;
   const args = inv.args;
@@ -871,24 +220,6 @@ function classify(inv: Invocation, powershell: boolean): Classified {
   if (!inSystemDirectory(program)) {
     return { level: 'process_exec', kind: 'exec', opaque: `${program} runs code persona-gate cannot read`, effects: [] };
   }
-  if (name === 'find') return findClass(args);
-  if (name === 'sdiff' || name === 'diff3' || name === 'diff') {
-    if (hasLong(args, '--diff-program')) return { level: 'process_exec', kind: 'exec', opaque: `${name} --diff-program runs a program`, effects: [] };
-    return readerWriting(name === 'sdiff' ? [...optionValues(args, ['-o'], [], true), ...longValues(args, '--output')] : []);
-  }
-  if (name === 'tree') return readerWriting(optionValues(args, ['-o'], [], true));
-  // readers with an option that runs a program (a preprocessor, a pager) or writes a file
-  if ((name === 'rg' && hasLong(args, '--pre', '--hostname-bin')) || (['bat', 'batcat', 'ack', 'ag'].includes(name) && hasLong(args, '--pager'))) {
-    return { level: 'process_exec', kind: 'exec', opaque: `${name} runs the program its options name`, effects: [] };
-  }
-  if (name === 'info') {
-    const out = optionValues(args, ['-o'], ['--output'], true);
-    if (out.length > 0) return readerWriting(out);
-  }
-  if (name === 'git') return gitClass(args);
-  if (name in WRITERS) return writerClass(name, WRITERS[name]!, args);
-  if (name in NETWORK) return networkClass(name, args);
-  if (name in PACKAGE_MANAGERS) return packageManagerClass(name, args);
   if (VARIABLE_SETTERS.has(name)) {
     const changes = args.find((w) => {
       const variable = w.text.split(/[=[]/)[0]!.replace(/\+$/, '');
@@ -896,10 +227,15 @@ function classify(inv: Invocation, powershell: boolean): Classified {
     });
     if (changes) return { level: 'process_exec', kind: 'exec', opaque: `${name} ${changes.text.split(/[=[]/)[0]} changes which program runs or what it loads`, effects: [] };
   }
-  if (name === 'hash' && hasFlag(args, /^-[a-zA-Z]*p/)) return { level: 'process_exec', kind: 'exec', opaque: 'hash -p makes a name run another program', effects: [] };
-  if (BUILTIN_SET.has(name)) return { level: 'none', kind: 'builtin', effects: [] };
-  if (READER_SET.has(name)) return { level: 'read_only', kind: 'reader', effects: [] };
-  return { level: 'process_exec', kind: 'exec', opaque: `${inv.name} runs code persona-gate cannot read`, effects: [] };
+  if (name === 'hash' && args.some((w) => w.text !== '--' && /^-[a-zA-Z]*p/.test(w.text))) return { level: 'process_exec', kind: 'exec', opaque: 'hash -p makes a name run another program', effects: [] };
+  const spec = programSpec(name);
+  if (!spec) {
+    // `--help` and `--version` of any program only print
+    if (args.length === 1 && (args[0]!.text === '--help' || args[0]!.text === '--version') && !args[0]!.dynamic && !program.includes('/')) return { level: 'read_only', kind: 'reader', effects: [] };
+    return { level: 'process_exec', kind: 'exec', opaque: `${inv.name} runs code persona-gate cannot read`, effects: [] };
+  }
+  const c = classifyWith(spec, args);
+  return { level: c.level, kind: c.kind, ...(c.opaque ? { opaque: reasonText(c.opaque) } : {}), effects: c.effects };
 }
 
 /** Interpreters with a read-eval-print loop: started without code, they run what arrives on stdin. */
@@ -969,6 +305,9 @@ const unreadable = (detail: string): ShellReading => ({
   unparsable: detail,
 });
 
+/** cd's options (`cd -P dir`). */
+const CD_OPTIONS = { options: ['-L', '-P', '-e', '-@'].map((n) => ({ names: [n] })) };
+
 /** Programs that change the directory the rest of the command line runs in. */
 const DIRECTORY_CHANGERS = new Set(['cd', 'pushd', 'chdir', 'set-location', 'sl', 'push-location']);
 /** Options that make a program work in another directory (`git -C`, `make -C`, `env --chdir`, `tar --directory`). */
@@ -1007,7 +346,7 @@ function workingDirectories(invocations: readonly Invocation[]): string[] | null
     const name = inv.name.toLowerCase();
     if (DIRECTORY_CHANGERS.has(name) && cdableVars) return null;
     if (DIRECTORY_CHANGERS.has(name)) {
-      const target = operands(inv.args)[0];
+      const target = getopt(inv.args, CD_OPTIONS).operands[0];
       if (target === undefined) add('~');
       else if (target.dynamic || target.pattern || target.text === '-' || /^~[^/]/.test(target.text)) return null;
       else add(target.text);

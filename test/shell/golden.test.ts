@@ -74,6 +74,16 @@ describe('the reading of the shell corpora', () => {
     });
     return;
   }
+  if (process.env.GOLDEN_REPORT) {
+    // `GOLDEN_REPORT=file`: every row whose reading changed, old and new side by side, for review
+    it('reports the rows that changed', () => {
+      const changed = rows.flatMap((r) => {
+        const now = readingOf(r.tool, r.command);
+        return JSON.stringify(now) === JSON.stringify({ reading: r.reading, verdicts: r.verdicts }) ? [] : [{ command: r.command, was: { reading: r.reading, verdicts: r.verdicts }, now }];
+      });
+      writeFileSync(process.env.GOLDEN_REPORT!, changed.map((c) => JSON.stringify(c)).join('\n') + '\n');
+    });
+  }
   it('holds lines', () => expect(rows.length).toBeGreaterThan(800));
   it.each(rows.map((r, i) => [i + 1, r] as const))('row %i', (_n, row) => {
     expect({ command: row.command, ...readingOf(row.tool, row.command) }).toEqual({ command: row.command, reading: row.reading, verdicts: row.verdicts });

@@ -1,0 +1,198 @@
+import { exceeds, type Level } from '../../core/levels';
+import type { PathEffect } from '../../core/types';
+import { getopt, type GetoptOption, type Parsed } from '../getopt';
+import type { Reason } from '../reasons';
+import { READERS_BY_NAME } from '../registry/readers';
+import { HELP } from '../registry/define';
+import type { CommandSpec, Kind, OptionSpec, ProgramSpec } from '../registry/types';
+import type { Word } from '../syntax/word';
+
+/**
+ * The one engine that reads an invocation through its program's spec (SPEC §9.5): its subcommands
+ * found, its options parsed by getopt, what each option and operand does taken from the spec, and
+ * a named reader called where data cannot say it. The result is the invocation's level, what it
+ * does to paths, and — when it runs code persona-gate cannot read — why.
+ */
+
+export interface Effect {
+  path: Word;
+  effect: PathEffect;
+}
+
+export interface Classified {
+  level: Level;
+  kind: Kind;
+  /** Why it runs code persona-gate cannot read, when it does. */
+  opaque?: Reason;
+  effects: Effect[];
+  /** The subcommands read (`remote add`). */
+  path: string[];
+  /** Directories it works in (`git -C DIR`, `make -C DIR`); null when known only at run time. */
+  chdir: (string | null)[];
+  /** Why it has this level. */
+  reason?: Reason;
+}
+
+/** What a named reader is given: the parsed arguments, never raw words to scan again. */
+export interface ReaderContext {
+  name: string;
+  /** The command spec the subcommands led to. */
+  spec: CommandSpec;
+  path: string[];
+  /** The arguments after the subcommands, parsed with the command's options. */
+  parsed: Parsed<OptionSpec>;
+  /** Options parsed before each subcommand, outermost first (`git -C dir`). */
+  globals: Parsed<OptionSpec>[];
+  /** The words after the subcommands, in order, for a program with a grammar of its own (find's expression, tar's old style, dd's operands). */
+  words: readonly Word[];
+  /** The classification from the data alone, which the reader may change. */
+  base: Classified;
+}
+
+export type NamedReader = (ctx: ReaderContext) => Classified;
+
+const getoptSpecs = new WeakMap<CommandSpec, { options: GetoptOption<OptionSpec>[]; stopAtOperand: boolean; numeric: boolean; singleDashLong: boolean }>();
+
+/** The getopt table of a command: its own options, its parents' (persistent flags), and --help/--version. */
+function getoptSpec(spec: CommandSpec, parents: readonly CommandSpec[]) {
+  let t = getoptSpecs.get(spec);
+  if (t) return t;
+  const all: OptionSpec[] = [...HELP, ...parents.filter((p) => p.persistent !== false).flatMap((p) => p.options ?? []), ...(spec.options ?? [])];
+  t = {
+    options: all.map((o) => ({ names: o.names, arg: o.arg ?? 'none', data: o })),
+    stopAtOperand: spec.stopAtOperand === true || spec.subcommands !== undefined,
+    numeric: spec.numeric === true,
+    singleDashLong: spec.singleDashLong === true,
+  };
+  getoptSpecs.set(spec, t);
+  return t;
+}
+
+const max = (a: Level, b: Level): Level => (exceeds(b, a) ? b : a);
+
+export function opaqueClass(reason: Reason, level: Level = 'process_exec', path: string[] = []): Classified {
+  return { level: max(level, 'process_exec'), kind: level === 'network' ? 'network' : 'exec', opaque: reason, effects: [], path, chdir: [] };
+}
+
+/** Reads `args` (the words after the program's name) through `spec`. */
+export function classifyWith(spec: ProgramSpec, args: readonly Word[]): Classified {
+  const name = spec.name;
+  let command: CommandSpec = spec;
+  const parents: CommandSpec[] = [];
+  const globals: Parsed<OptionSpec>[] = [];
+  const path: string[] = [];
+  let words = args;
+  for (;;) {
+    const t = getoptSpec(command, parents);
+    const parsed = getopt<OptionSpec>(words, t);
+    if (!command.subcommands || parsed.operands.length === 0 || parsed.used.some((u) => u.option.data?.help === true)) {
+      return finish(name, command, path, parsed, globals, words);
+    }
+    const sub = parsed.operands[0]!;
+    if (sub.dynamic || sub.pattern) return opaqueClass({ id: 'subcommand_at_run_time', subject: [name, ...path].join(' ') }, command.level, path);
+    const next = subcommandOf(command, sub.text);
+    if (next === null) {
+      const unknown = command.unknownSubcommand ?? { level: 'process_exec' as Level, opaque: 'unknown_subcommand' };
+      if (unknown.opaque) return opaqueClass({ id: unknown.opaque as Reason['id'], subject: [name, ...path].join(' '), detail: sub.text }, unknown.level, [...path, sub.text]);
+      return { level: unknown.level, kind: kindOf(unknown.level), effects: [], path: [...path, sub.text], chdir: [] };
+    }
+    globals.push(parsed);
+    parents.push(command);
+    path.push(sub.text);
+    words = words.slice(parsed.operandAt[0]! + 1);
+    command = next;
+  }
+}
+
+/** A subcommand's spec, made on first use; an alias followed once; null when the command has no such subcommand. */
+export function subcommandOf(command: CommandSpec, name: string): CommandSpec | null {
+  const subs = command.subcommands;
+  if (!subs || !Object.prototype.hasOwnProperty.call(subs, name)) return null;
+  let entry = subs[name]!;
+  if (typeof entry === 'string') {
+    if (!Object.prototype.hasOwnProperty.call(subs, entry)) return null;
+    entry = subs[entry]!;
+    if (typeof entry === 'string') return null;
+  }
+  if (typeof entry === 'function') {
+    const made = entry();
+    subs[name] = made;
+    return made;
+  }
+  return entry;
+}
+
+function kindOf(level: Level): Kind {
+  if (level === 'none') return 'builtin';
+  if (level === 'read_only') return 'reader';
+  if (level === 'workspace_write') return 'writer';
+  if (level === 'network') return 'network';
+  return 'exec';
+}
+
+function finish(name: string, spec: CommandSpec, path: string[], parsed: Parsed<OptionSpec>, globals: Parsed<OptionSpec>[], words: readonly Word[]): Classified {
+  const subject = [name, ...path].join(' ');
+  if (parsed.used.some((u) => u.option.data?.help === true)) {
+    return { level: 'read_only', kind: 'reader', effects: [], path, chdir: [], reason: { id: 'help', subject } };
+  }
+  if (spec.opaque) return opaqueClass({ id: spec.opaque as Reason['id'], subject }, spec.level, path);
+  let level = spec.level;
+  const effects: Effect[] = [];
+  const chdir: (string | null)[] = [];
+  let opaque: Reason | undefined;
+  for (const g of [...globals, parsed]) {
+    for (const u of g.used) {
+      const o = u.option.data;
+      if (!o) continue;
+      if (o.level) level = max(level, o.level);
+      if (o.opaque && !opaque) opaque = { id: o.opaque as Reason['id'], subject: name === subject ? name : subject, detail: u.name };
+      if (u.value === undefined) continue;
+      switch (o.role) {
+        case 'writes':
+          effects.push({ path: u.value, effect: 'write' });
+          break;
+        case 'destroys':
+          effects.push({ path: u.value, effect: 'destroy' });
+          break;
+        case 'into':
+          effects.push({ path: u.value, effect: 'into' });
+          break;
+        case 'chdir':
+          chdir.push(u.value.dynamic ? null : u.value.text);
+          break;
+        default:
+          break;
+      }
+    }
+  }
+  const ops = parsed.operands;
+  switch (spec.operands) {
+    case 'writes':
+      for (const p of ops) effects.push({ path: p, effect: 'write' });
+      break;
+    case 'destroys':
+      for (const p of ops) effects.push({ path: p, effect: 'destroy' });
+      break;
+    case 'first-then-destroys':
+      for (const p of ops.slice(1)) effects.push({ path: p, effect: 'destroy' });
+      break;
+    case 'second-writes':
+      if (ops[1]) effects.push({ path: ops[1], effect: 'write' });
+      break;
+    default:
+      break;
+  }
+  let kind: Kind = spec.kind ?? kindOf(level);
+  if (effects.length > 0 && !exceeds(level, 'workspace_write')) {
+    level = max(level, 'workspace_write');
+    if (kind === 'reader' || kind === 'builtin') kind = 'writer';
+  }
+  let base: Classified = { level, kind, effects, path, chdir, reason: { id: kind === 'builtin' ? 'builtin' : kind === 'reader' ? 'reads' : kind === 'writer' ? 'writes' : kind === 'network' ? 'network' : 'unknown_program', subject } };
+  if (opaque) base = { ...base, level: max(level, 'process_exec'), kind: level === 'network' ? 'network' : 'exec', opaque, effects: [] };
+  if (spec.reader) {
+    const reader = READERS_BY_NAME[spec.reader];
+    if (!reader) throw new Error(`registry: no reader ${spec.reader}`);
+    if (!base.opaque) return reader({ name, spec, path, parsed, globals, words, base });
+  }
+  return base;
+}

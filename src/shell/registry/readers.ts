@@ -1,0 +1,365 @@
+import { hasOption, valuesOf } from '../getopt';
+import type { Classified, Effect, NamedReader, ReaderContext } from '../read/classify';
+import type { Word } from '../syntax/word';
+import { findReader } from './readers/find';
+import { gitReader } from './readers/git';
+import { sedReader } from './readers/sed';
+
+/**
+ * The code of the registry: what data cannot say about a program, given its parsed arguments.
+ * Each reader starts from what the data alone says (`ctx.base`) and returns the classification.
+ */
+
+export const word = (text: string, like?: Word): Word => ({ text, dynamic: like?.dynamic ?? false, pattern: like?.pattern ?? false, quoted: like?.quoted ?? false, ansi: false });
+
+export function baseName(path: string): string {
+  const slash = path.lastIndexOf('/');
+  return slash === -1 ? path : path.slice(slash + 1);
+}
+
+export function joinPath(dir: string, name: string): string {
+  if (name === '' || name === '.') return dir;
+  return dir.endsWith('/') ? `${dir}${name}` : `${dir}/${name}`;
+}
+
+export function parentOf(path: string): string {
+  const slash = path.replace(/\/+$/, '').lastIndexOf('/');
+  if (slash === -1) return '.';
+  return slash === 0 ? '/' : path.slice(0, slash);
+}
+
+/** The name a copy of `source` gets inside a directory: '' for "its contents" (`src/`, `src/.`). */
+function copiedName(source: string): string {
+  if (source.endsWith('/') || source.endsWith('/.') || source === '.') return '';
+  return baseName(source);
+}
+
+const isAbsoluteOrHome = (p: string) => p.startsWith('/') || p === '~' || p.startsWith('~/');
+
+export function writer(ctx: ReaderContext, effects: Effect[], readsWithout = false): Classified {
+  if (effects.length === 0 && readsWithout) return { ...ctx.base, level: 'read_only', kind: 'reader', effects };
+  return { ...ctx.base, level: ctx.base.level === 'network' ? 'network' : 'workspace_write', kind: ctx.base.kind === 'network' ? 'network' : 'writer', effects };
+}
+
+export const opaque = (ctx: ReaderContext, id: NonNullable<Classified['opaque']>['id'], subject = ctx.name): Classified => ({
+  ...ctx.base,
+  level: ctx.base.level === 'network' ? 'network' : 'process_exec',
+  kind: ctx.base.level === 'network' ? 'network' : 'exec',
+  opaque: { id, subject },
+  effects: [],
+});
+
+/** cp, mv, ln and install: the last operand (or `-t DIR`) receives the others. */
+function transfer(rule: 'copy' | 'move' | 'link'): NamedReader {
+  return (ctx) => {
+    const { parsed } = ctx;
+    const effects: Effect[] = [];
+    const targetDir = parsed.used.find((u) => u.option.data?.role === 'target' && u.value)?.value;
+    const suffixes = valuesOf(parsed, '-S', '--suffix');
+    const backupSuffix = hasOption(parsed, '-b', '--backup') || suffixes.length > 0 ? (suffixes[0]?.text ?? '~') : null;
+    // cp -l / -s makes links to its sources, which a later command in the line may write through
+    const linksSources = rule === 'copy' && hasOption(parsed, '-l', '-s', '--link', '--symbolic-link');
+    const symbolic = rule === 'link' && hasOption(parsed, '-s', '--symbolic');
+    if (ctx.name === 'install' && hasOption(parsed, '-d', '--directory')) return writer(ctx, parsed.operands.map((path) => ({ path, effect: 'write' })));
+    const ops = parsed.operands;
+    let sources: Word[];
+    let dest: Word | undefined;
+    if (targetDir) {
+      sources = ops;
+      dest = targetDir;
+    } else if (ops.length >= 2) {
+      sources = ops.slice(0, -1);
+      dest = ops[ops.length - 1];
+    } else if (rule === 'link' && ops.length === 1) {
+      sources = ops;
+      dest = word('.');
+    } else {
+      sources = ops;
+      dest = undefined;
+    }
+    if (dest) {
+      effects.push({ path: dest, effect: 'write' }, { path: dest, effect: 'into' });
+      for (const source of sources) effects.push({ path: word(joinPath(dest.text, copiedName(source.text)), dest), effect: 'destroy' });
+      // a backup of what is replaced lands beside it, under the suffix given (`-b -S .json`)
+      if (backupSuffix !== null) {
+        effects.push({ path: word(`${dest.text}${backupSuffix}`, dest), effect: 'write' });
+        for (const source of sources) effects.push({ path: word(`${joinPath(dest.text, copiedName(source.text))}${backupSuffix}`, dest), effect: 'write' });
+      }
+    }
+    for (const source of sources) {
+      if (rule === 'move') effects.push({ path: source, effect: 'destroy' });
+      if (linksSources) effects.push({ path: source, effect: 'link' });
+      if (rule === 'link') {
+        // a symbolic link's target is relative to the link's directory; a hard link's to the cwd
+        const linkDir = dest && !targetDir && sources.length === 1 && !dest.text.endsWith('/') ? parentOf(dest.text) : (dest?.text ?? '.');
+        const target = symbolic && !isAbsoluteOrHome(source.text) ? joinPath(linkDir, source.text) : source.text;
+        effects.push({ path: word(target, source), effect: 'link' });
+      }
+    }
+    return writer(ctx, effects);
+  };
+}
+
+/** A chmod mode written as an option (`chmod -w f`, `chmod -R -x,u+r f`). */
+const MODE_OPTION = /^-[rwxXstugoa0-7]+([,+=-][rwxXstugoa0-7]*)*$/;
+
+/** chmod, chown, chgrp: the first operand is the mode or owner (unless given by --reference or as an option); the rest are changed. */
+const mode: NamedReader = (ctx) => {
+  const { parsed } = ctx;
+  const modeGiven = parsed.used.some((u) => u.option.data?.mode === 'reference') || (ctx.name === 'chmod' && parsed.unknown.some((u) => MODE_OPTION.test(u.text)));
+  const changed = modeGiven ? parsed.operands : parsed.operands.slice(1);
+  return writer(ctx, changed.map((path) => ({ path, effect: 'destroy' })));
+};
+
+/** chattr: `+i`/`-i` modes stand among the operands; every operand may be a file it changes. */
+const attributes: NamedReader = (ctx) => writer(ctx, ctx.parsed.operands.map((path) => ({ path, effect: 'destroy' })));
+
+/** dd: `of=FILE`. */
+const dd: NamedReader = (ctx) =>
+  writer(
+    ctx,
+    ctx.parsed.operands.filter((w) => w.text.startsWith('of=')).map((w) => ({ path: word(w.text.slice(3), w), effect: 'write' })),
+  );
+
+/** GNU tar's short options that take a value, in the old style (`tar cf a.tar`) as well. */
+const TAR_VALUE_LETTERS = 'bCfFgHIKLNTVX';
+
+/** tar: its mode (create, extract, list), where it writes, and what it runs. */
+const tar: NamedReader = (ctx) => {
+  const words = tarWords(ctx);
+  const mode = new Set<string>();
+  const dirs: Word[] = [];
+  const archives: Word[] = [];
+  let runs = false;
+  let removeFiles = false;
+  let filesFrom = false;
+  let absolute = false;
+  const ops: Word[] = [];
+  for (let k = 0; k < words.length; k++) {
+    const t = words[k]!.text;
+    if (t === '--') {
+      ops.push(...words.slice(k + 1));
+      break;
+    }
+    if (t.startsWith('--')) {
+      const eq = t.indexOf('=');
+      const name = eq === -1 ? t : t.slice(0, eq);
+      const value = eq === -1 ? undefined : word(t.slice(eq + 1), words[k]);
+      const is = (...full: string[]) => full.some((f) => f.startsWith(name) && name.length > 2);
+      const takeValue = () => value ?? words[++k];
+      if (is('--extract', '--get')) mode.add('x');
+      else if (is('--create', '--append', '--update', '--concatenate', '--delete')) mode.add('c');
+      else if (is('--list', '--diff', '--compare')) mode.add('t');
+      if (is('--to-command', '--use-compress-program', '--checkpoint-action', '--info-script', '--new-volume-script', '--rsh-command')) runs = true;
+      else if (is('--absolute-names')) absolute = true;
+      else if (is('--remove-files')) removeFiles = true;
+      else if (is('--files-from')) {
+        filesFrom = true;
+        takeValue();
+      } else if (is('--directory')) {
+        const v = takeValue();
+        if (v) dirs.push(v);
+      } else if (is('--file', '--index-file', '--volno-file')) {
+        const v = takeValue();
+        if (v) archives.push(v);
+        if (is('--index-file')) mode.add('c');
+      }
+      continue;
+    }
+    if (t.startsWith('-') && t.length > 1) {
+      for (let c = 1; c < t.length; c++) {
+        const letter = t[c]!;
+        mode.add(letter);
+        if (!TAR_VALUE_LETTERS.includes(letter)) continue;
+        const value = c + 1 < t.length ? word(t.slice(c + 1), words[k]) : words[++k];
+        if (letter === 'f' && value) archives.push(value);
+        if (letter === 'C' && value) dirs.push(value);
+        if (letter === 'I' || letter === 'F') runs = true;
+        if (letter === 'T') filesFrom = true;
+        break;
+      }
+      continue;
+    }
+    ops.push(words[k]!);
+  }
+  if (runs) return opaque(ctx, 'tar_runs_program');
+  if (mode.has('x')) {
+    // -P keeps the members' absolute and ../ names: they are written wherever they point
+    if (mode.has('P') || absolute) return opaque(ctx, 'tar_absolute_names');
+    return writer(ctx, (dirs.length > 0 ? dirs : [word('.')]).map((path) => ({ path, effect: 'destroy' })));
+  }
+  if (mode.has('c') || mode.has('r') || mode.has('u') || mode.has('A')) {
+    const effects: Effect[] = archives.map((path) => ({ path, effect: 'write' }));
+    if (removeFiles) {
+      // the files archived are removed; names read from a list, or relative to -C, are not in the line
+      if (dirs.length > 0 || filesFrom) return opaque(ctx, 'tar_removes_listed');
+      for (const p of ops) effects.push({ path: p, effect: 'destroy' });
+    }
+    return writer(ctx, effects);
+  }
+  return { ...ctx.base, level: 'read_only', kind: 'reader', effects: [] };
+};
+
+/** tar's words with an old-style first word (`tar cvfC a.tar dir`) written out as options. */
+function tarWords(ctx: ReaderContext): readonly Word[] {
+  const words = originalWords(ctx);
+  const first = words[0];
+  if (!first || first.text.startsWith('-') || first.text === '') return words;
+  const out: Word[] = [];
+  let next = 1;
+  for (const letter of first.text) {
+    out.push(word(`-${letter}`, first));
+    if (TAR_VALUE_LETTERS.includes(letter) && words[next]) out.push(words[next++]!);
+  }
+  return [...out, ...words.slice(next)];
+}
+
+/** The words the command was given after its subcommands, in order (for programs with a grammar of their own). */
+export function originalWords(ctx: ReaderContext): readonly Word[] {
+  return ctx.words;
+}
+
+/** unzip: a listing, or an extraction into the current directory (or -d DIR). */
+const unzip: NamedReader = (ctx) => {
+  const words = originalWords(ctx);
+  const xAt = words.findIndex((w) => w.text === '-x');
+  const options = (xAt === -1 ? words : words.slice(0, xAt)).filter((w) => w.text.startsWith('-') && w.text.length > 1);
+  // listing only: a flag cluster with l, v, t or Z, not a -d or -P with its value attached (`-ddist`)
+  if (options.some((w) => /^-[a-zA-Z]+$/.test(w.text) && !/^-[dP]/.test(w.text) && /[lvtZ]/.test(w.text))) return { ...ctx.base, level: 'read_only', kind: 'reader', effects: [] };
+  // -: keeps the members' ../ names: they are written wherever they point
+  if (options.some((w) => /^-[^-]*:/.test(w.text))) return opaque(ctx, 'unzip_parent_names');
+  const into: Word[] = [];
+  for (let k = 0; k < words.length; k++) {
+    const t = words[k]!.text;
+    if (t === '-d' && words[k + 1]) into.push(words[k + 1]!);
+    else if (t.startsWith('-d') && t.length > 2 && !t.startsWith('--')) into.push(word(t.slice(2), words[k]));
+  }
+  return writer(ctx, (into.length > 0 ? into : [word('.')]).map((path) => ({ path, effect: 'destroy' })));
+};
+
+/** 7z: extracts into the current directory, or into -oDIR; -spf keeps absolute names. */
+const sevenZip: NamedReader = (ctx) => {
+  const words = originalWords(ctx);
+  if (words.some((w) => w.text.startsWith('-spf'))) return opaque(ctx, 'sevenzip_absolute_names');
+  const into = words.filter((w) => w.text.startsWith('-o') && w.text.length > 2).map((w) => word(w.text.slice(2), w));
+  return writer(ctx, [word('.'), ...into].map((path) => ({ path, effect: 'destroy' })));
+};
+
+/** patch: the file it patches (or -o FILE), its reject file and backups, or every file under -d DIR. */
+const patch: NamedReader = (ctx) => {
+  const { parsed } = ctx;
+  if (hasOption(parsed, '--dry-run')) return { ...ctx.base, level: 'read_only', kind: 'reader', effects: [] };
+  const ops = parsed.operands;
+  const out = valuesOf(parsed, '-o', '--output');
+  const own: Effect[] = valuesOf(parsed, '-r', '--reject-file').map((path) => ({ path, effect: 'write' }));
+  const named = ops[0] && valuesOf(parsed, '-i', '--input').length === 0 ? ops[0] : undefined;
+  if (named) {
+    for (const suffix of valuesOf(parsed, '-z', '--suffix')) own.push({ path: word(`${named.text}${suffix.text}`, named), effect: 'write' });
+    for (const prefix of valuesOf(parsed, '-B', '--prefix')) own.push({ path: word(`${prefix.text}${named.text}`, named), effect: 'write' });
+    for (const prefix of valuesOf(parsed, '-Y', '--basename-prefix')) own.push({ path: word(joinPath(parentOf(named.text), `${prefix.text}${baseName(named.text)}`), named), effect: 'write' });
+  }
+  const dirs = [...valuesOf(parsed, '-d', '--directory'), word('.')];
+  if (out.length > 0) return writer(ctx, [...out.map((path) => ({ path, effect: 'write' as const })), ...own]);
+  if (named) return writer(ctx, [{ path: named, effect: 'write' }, ...own]);
+  return writer(ctx, [...own, ...dirs.map((path) => ({ path, effect: 'destroy' as const }))]);
+};
+
+/** Suffixes the compressors add and take off. */
+const SUFFIXES = ['.gz', '.z', '.Z', '.xz', '.bz2', '.zst', '.lz', '.lzma', '.tgz', '.txz', '.tbz2'];
+
+/** gzip, bzip2, xz, zstd and their decompressors: each file replaced by one with a suffix added or taken off. */
+const pack: NamedReader = (ctx) => {
+  const { parsed } = ctx;
+  if (hasOption(parsed, '--files', '--files0', '--filelist')) return opaque(ctx, 'reads_names_from_file');
+  // zstd -o FILE writes FILE even with -c; --output-dir-* put the outputs in a directory
+  const outputs: Effect[] = ctx.name === 'zstd' ? [...valuesOf(parsed, '-o').map((path) => ({ path, effect: 'write' as const })), ...valuesOf(parsed, '--output-dir-flat', '--output-dir-mirror').map((path) => ({ path, effect: 'destroy' as const }))] : [];
+  // -N restores the name stored in the archive, in the operand's directory
+  if (hasOption(parsed, '-N', '--name')) for (const path of parsed.operands) outputs.push({ path: word(parentOf(path.text), path), effect: 'destroy' });
+  const toStdout = hasOption(parsed, '-c', '--stdout', '--to-stdout', '-l', '--list', '-t', '--test');
+  if (outputs.length === 0 && toStdout) return { ...ctx.base, level: 'read_only', kind: 'reader', effects: [] };
+  const suffixes = [...valuesOf(parsed, '-S', '--suffix').map((w) => w.text), ...SUFFIXES];
+  const effects = outputs;
+  for (const path of parsed.operands) {
+    effects.push({ path, effect: 'destroy' });
+    for (const suffix of suffixes) {
+      effects.push({ path: word(`${path.text}${suffix}`, path), effect: 'write' });
+      if (suffix !== '' && path.text.endsWith(suffix)) effects.push({ path: word(path.text.slice(0, -suffix.length), path), effect: 'write' });
+    }
+  }
+  return writer(ctx, effects);
+};
+
+/** split and csplit: pieces named by a prefix. */
+const split: NamedReader = (ctx) => {
+  const { parsed } = ctx;
+  if (hasOption(parsed, '--filter')) return opaque(ctx, 'split_filter');
+  const prefix = ctx.name === 'csplit' ? valuesOf(parsed, '-f', '--prefix')[0] : parsed.operands[1];
+  return writer(ctx, [{ path: word(`${prefix?.text ?? 'x'}*`, { ...(prefix ?? word('')), pattern: true }), effect: 'write' }]);
+};
+
+/** The last part of a URL's path: the name `curl -O` and wget give the file. */
+function urlName(url: string): string {
+  const path = url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '').replace(/[?#].*$/, '');
+  return baseName(path);
+}
+
+const isUrl = (w: Word) => /^[a-z]+:\/\//i.test(w.text);
+
+/** curl: the files its options name, and with -O the names the URLs give, in --output-dir. */
+const curl: NamedReader = (ctx) => {
+  const effects = ctx.base.effects.filter((e) => e.path.text !== '-');
+  if (ctx.parsed.used.some((u) => u.option.data?.mode === 'remote-name')) {
+    const dir = valuesOf(ctx.parsed, '--output-dir')[0] ?? word('.');
+    effects.push({ path: dir, effect: 'into' });
+    for (const url of ctx.parsed.operands) if (isUrl(url)) effects.push({ path: word(joinPath(dir.text, urlName(url.text)), url), effect: 'write' });
+  }
+  return { ...ctx.base, effects };
+};
+
+/** wget: the document and logs it writes, or the files the URLs give in -P DIR (a whole tree with -r, -m, -p). */
+const wget: NamedReader = (ctx) => {
+  const effects = ctx.base.effects.filter((e) => e.path.text !== '-');
+  if (valuesOf(ctx.parsed, '-O', '--output-document').length === 0) {
+    const dir = valuesOf(ctx.parsed, '-P', '--directory-prefix')[0] ?? word('.');
+    effects.push({ path: dir, effect: ctx.parsed.used.some((u) => u.option.data?.mode === 'tree') ? 'destroy' : 'into' });
+    for (const url of ctx.parsed.operands) if (isUrl(url)) effects.push({ path: word(joinPath(dir.text, urlName(url.text)), url), effect: 'write' });
+  }
+  return { ...ctx.base, effects };
+};
+
+/** scp and rsync: a local destination receives the sources; --remove-source-files removes them. */
+const remoteCopy: NamedReader = (ctx) => {
+  const ops = ctx.parsed.operands;
+  const effects = [...ctx.base.effects];
+  if (ops.length >= 2) {
+    const dest = ops[ops.length - 1]!;
+    if (!/^[^/]*:/.test(dest.text)) {
+      effects.push({ path: dest, effect: 'write' }, { path: dest, effect: 'into' });
+      for (const source of ops.slice(0, -1)) effects.push({ path: word(joinPath(dest.text, copiedName(source.text)), dest), effect: 'destroy' });
+    }
+    if (ctx.parsed.used.some((u) => u.option.data?.mode === 'remove-sources')) for (const source of ops.slice(0, -1)) effects.push({ path: source, effect: 'destroy' });
+  }
+  return { ...ctx.base, effects };
+};
+
+export const READERS_BY_NAME: Readonly<Record<string, NamedReader>> = {
+  __proto__: null as never,
+  copy: transfer('copy'),
+  move: transfer('move'),
+  link: transfer('link'),
+  mode,
+  attributes,
+  dd,
+  sed: sedReader,
+  tar,
+  unzip,
+  '7z': sevenZip,
+  patch,
+  pack,
+  split,
+  find: findReader,
+  curl,
+  wget,
+  'remote-copy': remoteCopy,
+  git: gitReader,
+};

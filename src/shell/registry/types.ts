@@ -1,0 +1,109 @@
+import type { Level } from '../../core/levels';
+import type { Arity } from '../getopt';
+
+/**
+ * A program's shell grammar as data (SPEC §2 `catalog.programs`, §9.5): its options and what each
+ * one does, its operands, its subcommands and their levels. One engine (read/classify.ts) reads
+ * every invocation through its program's spec with the one option parser (getopt.ts); code is
+ * written only where data cannot say it, as a named reader given the parsed arguments.
+ */
+
+/** What a program does with an option's value or an operand. */
+export type Role =
+  /** a file it writes */
+  | 'writes'
+  /** a path it removes, replaces, moves away or changes the mode of, with what it holds */
+  | 'destroys'
+  /** a directory that receives files of names it does not know */
+  | 'into'
+  /** a directory it works in (`-C DIR`) */
+  | 'chdir'
+  /** a program or a command it runs, or a file that names one: the invocation is opaque */
+  | 'runs'
+  /** a shell command line it runs: read again as shell code (`su -c CMD`) */
+  | 'command'
+  /** it hands its command to a shell as text, which expands its words again (`sudo -s`): opaque */
+  | 'shell'
+  /** the destination directory of its operands (`cp -t DIR`) */
+  | 'target'
+  /** a file it reads */
+  | 'reads';
+
+export type Kind = 'builtin' | 'reader' | 'writer' | 'network' | 'exec';
+
+export interface OptionSpec {
+  /** `-o`, `--output`, `-cols` (one dash, matched whole). */
+  names: string[];
+  arg?: Arity;
+  role?: Role;
+  /** Using the option raises the invocation to this level (`sed -i`: workspace_write). */
+  level?: Level;
+  /** Using the option makes the invocation opaque, for this reason id. */
+  opaque?: string;
+  /** A mode the named reader reads (`tar -x`: 'x'). */
+  mode?: string;
+  /** The option prints help or the version and exits (`--help`): the invocation only reads. */
+  help?: boolean;
+}
+
+/** What the operands are, when a named reader does not say. */
+export type OperandRule =
+  /** every operand is read (the default) */
+  | 'reads'
+  /** every operand is written */
+  | 'writes'
+  /** every operand is removed or changed with what it holds */
+  | 'destroys'
+  /** the first operand is a mode, an owner or a pattern; the rest are changed */
+  | 'first-then-destroys'
+  /** the second operand is written (`uniq IN OUT`) */
+  | 'second-writes';
+
+export interface CommandSpec {
+  /** A short description, for `persona-gate programs`. */
+  summary?: string;
+  level: Level;
+  kind?: Kind;
+  options?: OptionSpec[];
+  operands?: OperandRule;
+  /** Options end at the first operand (and always before a subcommand). */
+  stopAtOperand?: boolean;
+  /** `-NUM` is an option (`head -5`). */
+  numeric?: boolean;
+  /** Long options also with one dash. */
+  singleDashLong?: boolean;
+  /** The invocation is opaque whatever its arguments, for this reason id. */
+  opaque?: string;
+  /** Code for what data cannot say, by name (registry/readers.ts), given the parsed arguments. */
+  reader?: string;
+  /** Subcommands by name, each made when a line reaches it; an alias is a string naming another. */
+  subcommands?: Record<string, SubcommandEntry>;
+  /** Its options stand after its subcommands too (cobra's persistent flags): the default; git's do not. */
+  persistent?: boolean;
+  /** An unknown subcommand: its level and why it is opaque (an alias, a plugin). */
+  unknownSubcommand?: { level: Level; opaque?: string };
+}
+
+export type SubcommandEntry = CommandSpec | string | (() => CommandSpec);
+
+export interface ProgramSpec extends CommandSpec {
+  name: string;
+  aliases?: string[];
+  /** A wrapper: what follows its options (and `positional` leading operands) is a command it runs. */
+  wrapper?: WrapperSpec;
+  /** Environment variables whose value it runs as a command (zgrep's GREP): set for it, the call is opaque. */
+  runsVariables?: string[];
+}
+
+export interface WrapperSpec {
+  /** Operands before the command (`timeout 10 cmd`: 1). */
+  positional?: number;
+  /** The remaining words are joined and run by `sh -c` (`watch`, `sg`). */
+  joinsIntoShell?: boolean;
+  /** Without a command it starts a shell reading stdin. */
+  shellWithoutCommand?: boolean;
+  /** Arguments are appended to the command at run time (`xargs`). */
+  completes?: boolean;
+  /** Any option the spec does not list makes the call opaque: it could take the next word as its value. */
+  strict?: boolean;
+}
