@@ -1,3 +1,4 @@
+import type { Script } from './syntax/ast';
 import { MAX_DEPTH, ParseError, parseScript } from './syntax/parser';
 import { walkScript, type FoundCommand } from './syntax/walk';
 import { literalWord, type Word } from './syntax/word';
@@ -19,6 +20,7 @@ export interface Redirect {
 interface ShellParse {
   commands: FoundCommand[];
   functions: string[];
+  script?: Script;
   unparsable?: string;
 }
 
@@ -26,7 +28,8 @@ interface ShellParse {
 function parseShell(src: string, depth: number, powershell: boolean): ShellParse {
   if (depth > MAX_DEPTH) return { commands: [], functions: [], unparsable: `commands nested more than ${MAX_DEPTH} deep` };
   try {
-    return walkScript(parseScript(src, depth, { powershell }), depth);
+    const script = parseScript(src, depth, { powershell });
+    return { ...walkScript(script, depth), script };
   } catch (err) {
     if (err instanceof ParseError) return { commands: [], functions: [], unparsable: err.message };
     if (err instanceof RangeError) return { commands: [], functions: [], unparsable: 'the command line is too deeply nested' };
@@ -59,6 +62,8 @@ export interface Invocation {
 
 export interface ShellReadingRaw {
   invocations: Invocation[];
+  /** The trees of the line and of every string read again as shell code. */
+  scripts: Script[];
   /** Every string read again as shell code (`bash -c`, `eval`, alias and trap bodies, ssh commands), as it was read. */
   sources: string[];
   functions: string[];
@@ -446,6 +451,7 @@ function peel(words: Word[], assignments: string[]): Peeled {
 
 interface Walk {
   out: Invocation[];
+  scripts: Script[];
   sources: string[];
   functions: string[];
   powershell: boolean;
@@ -453,6 +459,7 @@ interface Walk {
 
 function invocationsOf(parse: ShellParse, depth: number, conditional: boolean, walk: Walk): string | undefined {
   if (parse.unparsable) return parse.unparsable;
+  if (parse.script) walk.scripts.push(parse.script);
   walk.functions.push(...parse.functions);
   for (const command of parse.commands) {
     const problem = runWords(command.words, command.redirects, conditional || command.conditional, false, [], depth, walk);
@@ -540,7 +547,7 @@ function runWords(start: Word[], redirects: Redirect[], cond: boolean, completed
 
 /** Every program a command line may run, with its words, or why the line cannot be read with confidence. */
 export function readCommandLine(src: string, powershell = false): ShellReadingRaw {
-  const walk: Walk = { out: [], sources: [], functions: [], powershell };
+  const walk: Walk = { out: [], scripts: [], sources: [], functions: [], powershell };
   const unparsable = invocationsOf(parseShell(src, 0, powershell), 0, false, walk);
-  return unparsable ? { invocations: [], sources: [], functions: [], unparsable } : { invocations: walk.out, sources: walk.sources, functions: walk.functions };
+  return unparsable ? { invocations: [], scripts: [], sources: [], functions: [], unparsable } : { invocations: walk.out, scripts: walk.scripts, sources: walk.sources, functions: walk.functions };
 }

@@ -4,8 +4,9 @@ import { exceeds, type Level } from '../core/levels';
 import { bashPrograms, type PolicyIndex } from '../core/policy-index';
 import { subjectForCommand, type Subject } from '../core/resolve';
 import { isAbsoluteOrHome, type PathEffect } from '../core/types';
-import { baseName, readCommandLine, type Invocation } from './commands';
+import { assignmentLength, baseName, readCommandLine, type Invocation } from './commands';
 import { getopt } from './getopt';
+import { treeFacts, type TreeFacts } from './syntax/facts';
 import { classifyWith } from './read/classify';
 import { parentOf } from './registry/readers';
 import { reasonText } from './reasons';
@@ -91,18 +92,20 @@ function shellOptionsChangingReading(invocations: readonly Invocation[]): string
 }
 
 /**
- * The texts bash evaluates as arithmetic: `$((…))`, `((…))`, `$[…]`, `let` arguments, `[[ … ]]`
- * (its numeric tests and `-v a[i]`), `${s:OFFSET}`, `${a[SUB]}` and `a[SUB]=` subscripts, `${!name}`,
- * and every assignment in a line that declares an integer (`declare -i`).
+ * The texts bash evaluates as arithmetic: what the tree says (`$((…))`, `((…))`, `$[…]`, the
+ * numeric tests of `[[ … ]]` and `-v`, `${s:OFFSET}`, subscripts, `${!name}`), `let` arguments,
+ * subscripts of assignments handed to builtins (`declare a[$(x)]=1`), and every assignment in a
+ * line that declares an integer (`declare -i`).
  */
-function arithmeticTexts(text: string, invocations: readonly Invocation[]): string[] {
-  const out: string[] = [];
-  for (const m of text.matchAll(/\$?\(\(([^]*?)\)\)|\$\[([^\]]*)\]|\[\[([^]*?)\]\]|\$\{\w+:(?![-=?+])([^}]*)\}|\$\{\w+\[([^\]]*)\]|\$\{!(\w+)|(?:^|[^\w$])\w+\[([^\]]*)\]\+?=|\blet\s+([^;&|\n]*)/g)) {
-    const inner = m.slice(1).find((g) => g !== undefined);
-    if (inner === undefined || inner === '@' || inner === '*') continue;
-    // within [[ ]], only the numeric tests and -v evaluate arithmetic
-    if (m[3] !== undefined && !/\s-(eq|ne|lt|le|gt|ge|v)\s/.test(` ${inner} `)) continue;
-    out.push(inner);
+function arithmeticTexts(facts: TreeFacts, invocations: readonly Invocation[]): string[] {
+  const out = facts.arithmetic.filter((t) => t !== '@' && t !== '*');
+  for (const inv of invocations) {
+    if (inv.name === 'let') out.push(...inv.args.map((w) => w.text));
+    for (const w of inv.args) {
+      const length = assignmentLength(w.text);
+      const open = w.text.indexOf('[');
+      if (length !== -1 && open !== -1 && open < length) out.push(w.text.slice(open + 1, w.text.lastIndexOf(']', length)));
+    }
   }
   if (invocations.some((inv) => DECLARERS.includes(inv.name) && inv.args.some((w) => /^[-+][a-zA-Z]*i/.test(w.text)))) {
     for (const inv of invocations) out.push(...inv.assignments.map((a) => a.slice(a.indexOf('=') + 1)), ...inv.args.filter((w) => w.text.includes('=')).map((w) => w.text.slice(w.text.indexOf('=') + 1)));
@@ -110,11 +113,10 @@ function arithmeticTexts(text: string, invocations: readonly Invocation[]): stri
   return out;
 }
 
-/** Variables the line gives a value known only at run time: read, loops, a command's output, an expansion. */
-function runtimeNames(text: string, invocations: readonly Invocation[]): Set<string> {
+/** Variables the line gives a value known only at run time: read, loops over expansions or files, a command's output, an expansion. */
+function runtimeNames(facts: TreeFacts, invocations: readonly Invocation[]): Set<string> {
   const names = new Set<string>();
-  // a loop over words the line writes out is known; over expansions, files or arguments it is not
-  for (const m of text.matchAll(/\b(?:for|select)\s+(\w+)(\s+in\s+([^;\n]*))?/g)) if (m[2] === undefined || /[$`*?[]/.test(m[3]!)) names.add(m[1]!);
+  for (const loop of facts.loops) if (loop.runtime) names.add(loop.name);
   for (const inv of invocations) {
     for (const a of inv.assignments) {
       const value = a.slice(a.indexOf('=') + 1).replace(/\$\(\([^]*?\)\)/g, '');
@@ -124,6 +126,21 @@ function runtimeNames(text: string, invocations: readonly Invocation[]): Set<str
     if (DECLARERS.includes(inv.name) || inv.name === 'export' || inv.name === 'readonly') for (const w of inv.args) if (w.text.includes('=') && (w.dynamic || w.text.includes('$'))) names.add(w.text.split(/[=+[]/)[0]!);
   }
   return names;
+}
+
+/**
+ * The variables a line sets: its assignments (before a command, or handed to `env`), the operands
+ * of the builtins that set or unset the variables they name (`read HOME`, `export HOME=x`,
+ * `printf -v HOME`, `unset HOME`), and those set without an assignment word.
+ */
+function variablesSet(invocations: readonly Invocation[], withoutAssignment: readonly string[]): Set<string> {
+  const set = new Set(withoutAssignment);
+  const nameOf = (text: string) => text.split(/[=[]/)[0]!.replace(/\+$/, '');
+  for (const inv of invocations) {
+    for (const a of inv.assignments) set.add(nameOf(a));
+    if (NAMING_SETTERS.has(inv.name) || inv.name === 'printf') for (const w of inv.args) if (!w.text.startsWith('-')) set.add(nameOf(w.text));
+  }
+  return set;
 }
 
 /** Builtins that set a variable to a value known only at run time. */
@@ -228,7 +245,7 @@ function classify(inv: Invocation, powershell: boolean): Classified {
     if (changes) return { level: 'process_exec', kind: 'exec', opaque: `${name} ${changes.text.split(/[=[]/)[0]} changes which program runs or what it loads`, effects: [] };
   }
   if (name === 'hash' && args.some((w) => w.text !== '--' && /^-[a-zA-Z]*p/.test(w.text))) return { level: 'process_exec', kind: 'exec', opaque: 'hash -p makes a name run another program', effects: [] };
-  const spec = programSpec(name);
+  const spec = programSpec(name, powershell);
   if (!spec) {
     // `--help` and `--version` of any program only print
     if (args.length === 1 && (args[0]!.text === '--help' || args[0]!.text === '--version') && !args[0]!.dynamic && !program.includes('/')) return { level: 'read_only', kind: 'reader', effects: [] };
@@ -702,10 +719,14 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent): ShellReadin
   };
   /** The files the line's redirections open for reading. */
   const readRedirects: Word[] = [];
-  // `$HOME/…` is the home (`~/…`) when nothing else in the line names HOME (`HOME=x`, `read HOME`)
-  let homeKnownOnce: boolean | undefined;
-  const homeKnown = () =>
-    (homeKnownOnce ??= !/\bHOME\b/.test(command.replace(/\$\{?HOME\}?/g, '')) && !raw.invocations.some((inv) => [...inv.assignments, ...inv.args.map((w) => w.text)].some((w) => /HOME/.test(w.replace(/\$\{?HOME\}?/g, '')))));
+  const facts = treeFacts(raw.scripts);
+  const arithmetic = arithmeticTexts(facts, raw.invocations);
+  // variables set without an assignment word: `${NAME:=…}`, `for NAME in`, `select NAME in`, arithmetic (`((PATH=1))`)
+  const setInArithmetic = arithmetic.flatMap((t) => [...t.matchAll(/([A-Za-z_]\w*)\s*(?:[-+*/%&|^]|<<|>>)?=(?!=)/g)].map((m) => m[1]!));
+  const setWithoutAssignment = [...facts.defaulted, ...facts.loops.map((l) => l.name), ...setInArithmetic];
+  const set = variablesSet(raw.invocations, setWithoutAssignment);
+  // `$HOME/…` is the home (`~/…`) when nothing in the line sets HOME (`HOME=x`, `read HOME`, `for HOME in`)
+  const homeKnown = () => !set.has('HOME');
   const addEffect = (given: Word, effect: PathEffect, program: string): string | null => {
     const path = given.dynamic && HOME_PATH.test(given.text) && homeKnown() ? word(given.text.replace(/^\$\{?HOME\}?/, '~'), { ...given, dynamic: false }) : given;
     if (NOT_A_FILE.test(path.text)) return null;
@@ -850,22 +871,16 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent): ShellReadin
     if (problem) return unreadable(problem.startsWith('a path computed') ? `a redirection from a path computed at run time (${target.text})` : problem);
   }
 
-  // the line as bash reads its words: line continuations joined
-  const joined = command.replace(/\\\n/g, '');
-  // GLOBIGNORE set (named in the line, or in a builtin's operand with quotes) turns dotglob on too
-  const dotglob = /GLOBIGNORE/.test(joined) || raw.invocations.some((inv) => inv.assignments.some((a) => a.startsWith('GLOBIGNORE')) || inv.args.some((w) => w.text === 'dotglob' || w.text.startsWith('GLOBIGNORE')));
+  // GLOBIGNORE set turns dotglob on too
+  const dotglob = set.has('GLOBIGNORE') || raw.invocations.some((inv) => inv.args.some((w) => w.text === 'dotglob'));
   if (effects.some((e) => e.effect !== 'mention' && e.effect !== 'tracked' && configThatRunsCommands(e.path, e.pattern, dotglob))) {
     raise('process_exec');
     everyInvocationReads = false;
     opaque.push('a write to git, ssh, curl or wget configuration or git hooks, which make later calls run commands or write files');
   }
 
-  // variables set without an assignment word: `${NAME:=…}`, `for NAME in`, `select NAME in`
-  const arithmetic = arithmeticTexts(joined, raw.invocations);
-  // variables set without an assignment word: `${NAME:=…}`, `for NAME in`, `select NAME in`, arithmetic (`((PATH=1))`)
-  const setInArithmetic = arithmetic.flatMap((t) => [...t.matchAll(/([A-Za-z_]\w*)\s*(?:[-+*/%&|^]|<<|>>)?=(?!=)/g)].map((m) => m[1]!));
   if (arithmetic.some((t) => /\$\{?\w+\}?\s*(?:[-+*/%&|^]|<<|>>)?=(?!=)/.test(t))) return unreadable('arithmetic that assigns a variable named at run time');
-  for (const variable of [...[...joined.matchAll(/\$\{(\w+):?=|\b(?:for|select)\s+(\w+)/g)].map((m) => (m[1] ?? m[2])!), ...setInArithmetic]) {
+  for (const variable of setWithoutAssignment) {
     if (RUNTIME_VARIABLES.has(variable) || COMMAND_VARIABLE.test(variable)) {
       opaque.push(`${variable} set by the line changes which program runs or what it loads`);
       raise('process_exec');
@@ -876,7 +891,7 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent): ShellReadin
   // Arithmetic evaluates a variable's value as an expression, and an array subscript in it
   // (`a[$(cmd)]`) runs cmd: a value read at run time must not reach arithmetic in the same line.
   // run-time values: a builtin that reads one, a command's output, a loop over words or files
-  const runtime = runtimeNames(joined, raw.invocations);
+  const runtime = runtimeNames(facts, raw.invocations);
   const evaluated = new Set(arithmetic.flatMap((t) => [...t.matchAll(/[A-Za-z_]\w*/g)].map((m) => m[0])));
   if (arithmetic.some((t) => /\$\((?!\()|`|\$[0-9@*#]/.test(t)) || [...runtime].some((name) => evaluated.has(name))) {
     raise('process_exec');
