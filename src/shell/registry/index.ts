@@ -1,10 +1,10 @@
 import type { Family } from './define';
-import { BUILTINS } from './programs/builtins';
-import { FILES } from './programs/files';
+import { BUILTINS, POWERSHELL_BUILTINS } from './programs/builtins';
+import { FILES, POWERSHELL_FILES } from './programs/files';
 import { GIT } from './programs/git';
 import { PACKAGES } from './programs/packages';
-import { NETWORK } from './programs/network';
-import { READERS } from './programs/readers';
+import { NETWORK, POWERSHELL_NETWORK } from './programs/network';
+import { POWERSHELL_READERS, READERS } from './programs/readers';
 import type { ProgramSpec } from './types';
 
 /**
@@ -12,17 +12,24 @@ import type { ProgramSpec } from './types';
  * functions, so that a program's spec is built only when a line names it.
  */
 const FAMILIES: readonly Family[] = [BUILTINS, READERS, FILES, NETWORK, GIT, PACKAGES];
+/** PowerShell's own cmdlets and aliases, which it finds before programs of the same names (`rm`, `ls`, `curl`). */
+const POWERSHELL: readonly Family[] = [POWERSHELL_BUILTINS, POWERSHELL_READERS, POWERSHELL_FILES, POWERSHELL_NETWORK];
 
 const built = new Map<string, ProgramSpec | null>();
 
-/** The spec of the program `name` (in lower case for PowerShell's names), or null when the registry does not know it. */
-export function programSpec(name: string): ProgramSpec | null {
-  let spec = built.get(name);
+/**
+ * The spec of the program `name`, or null when the registry does not know it. For a PowerShell
+ * line, `name` is in lower case and its own cmdlets and aliases come first.
+ */
+export function programSpec(name: string, powershell = false): ProgramSpec | null {
+  const key = powershell ? `ps:${name}` : name;
+  let spec = built.get(key);
   if (spec !== undefined) return spec;
   spec = null;
-  // later families take precedence: a name in the files family (sort) over the builtins (PowerShell's sort)
-  for (let i = FAMILIES.length - 1; i >= 0; i--) {
-    const family = FAMILIES[i]!;
+  const families = powershell ? [...FAMILIES, ...POWERSHELL] : FAMILIES;
+  // later families take precedence: PowerShell's own over programs of the same names
+  for (let i = families.length - 1; i >= 0; i--) {
+    const family = families[i]!;
     // own members only: no program is found by a name every object inherits (`toString`, `constructor`)
     const make = Object.prototype.hasOwnProperty.call(family, name) ? family[name] : undefined;
     if (make) {
@@ -30,11 +37,11 @@ export function programSpec(name: string): ProgramSpec | null {
       break;
     }
   }
-  built.set(name, spec);
+  built.set(key, spec);
   return spec;
 }
 
-/** Every name the registry knows, sorted. */
-export function programNames(): string[] {
-  return [...new Set(FAMILIES.flatMap((f) => Object.keys(f)))].sort();
+/** Every name the registry knows, sorted (PowerShell's own names when `powershell`). */
+export function programNames(powershell = false): string[] {
+  return [...new Set((powershell ? POWERSHELL : FAMILIES).flatMap((f) => Object.keys(f)))].sort();
 }

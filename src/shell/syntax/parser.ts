@@ -206,7 +206,7 @@ class Parser {
         this.fail(`unexpected "${this.at(';;') ? ';;' : ';'}"`);
       }
       if (c === '&' || c === '|') this.fail(`unexpected "${c}"`);
-      const word = this.peekReserved();
+      const word = this.powershell ? null : this.peekReserved();
       if (word !== null && CLOSERS.has(word)) {
         if (until !== null && until.has(word)) break;
         this.fail(`unexpected "${word}"`);
@@ -237,7 +237,7 @@ class Parser {
     } else if (c === '\n') {
       this.newline();
     } else if (c !== '' && c !== ')' && !this.at(';;') && !this.at(';&')) {
-      const word = this.peekReserved();
+      const word = this.powershell ? null : this.peekReserved();
       if (word === null || !CLOSERS.has(word)) this.fail(`unexpected ${JSON.stringify(c)}`);
     }
     return { type: 'stmt', list, background, start, end: this.i };
@@ -263,7 +263,7 @@ class Parser {
     this.blanks();
     let timed = false;
     let negated = false;
-    for (;;) {
+    for (; !this.powershell; ) {
       if (this.peekReserved() === 'time' && this.timeIsReserved()) {
         this.i += 4;
         timed = true;
@@ -311,7 +311,8 @@ class Parser {
       const arith = this.tryArithCommand();
       if (arith) return arith;
     }
-    if (c === '(' && this.powershell) return this.simple();
+    // PowerShell has keywords of its own: every statement is read as a command (its blocks as words)
+    if (this.powershell) return this.simple();
     if (c === '(') {
       this.i++;
       this.enter();

@@ -22,4 +22,6 @@ const POWERSHELL = [
   'write-warning', 'start-sleep', 'get-variable', 'set-variable', 'new-variable', 'get-host',
 ];
 
-export const BUILTINS: Family = same([...NAMES, ...POWERSHELL], () => ({ summary: 'prints, computes or changes the shell itself', level: 'none', kind: 'builtin' }));
+export const BUILTINS: Family = same(NAMES, () => ({ summary: 'prints, computes or changes the shell itself', level: 'none', kind: 'builtin' }));
+
+export const POWERSHELL_BUILTINS: Family = same([...POWERSHELL, 'sort'], () => ({ summary: 'prints, computes or moves around', level: 'none', kind: 'builtin' }));

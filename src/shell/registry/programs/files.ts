@@ -15,10 +15,14 @@ const BZIP2 = options('-c --stdout', '-d --decompress', '-z --compress', '-k --k
 const XZ = options('-z --compress', '-d --decompress --uncompress', '-t --test', '-l --list', '-k --keep', '-f --force', '-c --stdout --to-stdout', '-e --extreme', '-T= --threads=', '-S= --suffix=', '-F= --format=', '-C= --check=', '-M= --memlimit= --memory=', '--memlimit-compress=', '--memlimit-decompress=', '--files[=]', '--files0[=]', '-q --quiet', '-v --verbose', '-H --long-help', '--block-size=', '--block-list=', '--flush-timeout=', '--lzma1[=]', '--lzma2[=]', '--x86[=]', '--delta[=]', '--single-stream', '--no-sparse', '--robot', '--info-memory', '--ignore-check', '--no-adjust');
 const ZSTD = options('-z --compress', '-d --decompress --uncompress', '-t --test', '-l --list', '-k --keep', '-f --force', '-c --stdout', '-o=', '-q --quiet', '-v --verbose', '-r', '-T[=] --threads=', '--rm', '--output-dir-flat=', '--output-dir-mirror=', '--filelist=', '-D=', '--patch-from=', '--trace=', '-M= --memory=', '--format=', '-B[=]', '-b[=]', '-e[=]', '-i[=]', '-S', '--ultra', '--long[=]', '--fast[=]', '--adapt[=]', '--exclude-compressed', '--no-progress', '--progress', '--sparse', '--no-sparse', '--single-thread', '--auto-threads=', '--size-hint=', '--stream-size=', '--target-compressed-block-size=', '--no-check', '--check', '--no-dictID', '--no-content-size', '--content-size', '--priority=', '--mmap-dict', '--no-mmap-dict');
 
+/** PowerShell's cmdlets and aliases that change files. */
+export const POWERSHELL_FILES: Family = {
+  ...same([...POWERSHELL_CHANGES, 'rm', 'rmdir'], () => ({ summary: 'writes, removes or creates what it names', level: 'workspace_write', kind: 'writer', operands: 'destroys', options: options([...POWERSHELL_PATHS], '-Filter= -Include= -Exclude= -Encoding= -ItemType= -Value=') })),
+  ...same(['move-item', 'mi', 'move', 'mv'], () => ({ summary: 'moves items', level: 'workspace_write', kind: 'writer', reader: 'move', options: options('-Path= -LiteralPath= -Filter= -Include= -Exclude=', ['-Destination=', { role: 'target' }]) })),
+  ...same(['copy-item', 'cpi', 'copy', 'cp'], () => ({ summary: 'copies items', level: 'workspace_write', kind: 'writer', reader: 'copy', options: options('-Path= -LiteralPath= -Filter= -Include= -Exclude=', ['-Destination=', { role: 'target' }]) })),
+};
+
 export const FILES: Family = {
-  ...same(POWERSHELL_CHANGES, () => ({ summary: 'writes, removes or creates what it names', level: 'workspace_write', kind: 'writer', operands: 'destroys', options: options([...POWERSHELL_PATHS], '-Filter= -Include= -Exclude= -Encoding= -ItemType=') })),
-  ...same(['move-item', 'mi', 'move'], () => ({ summary: 'moves items', level: 'workspace_write', kind: 'writer', reader: 'move', options: options('-Path= -LiteralPath= -Filter= -Include= -Exclude=', ['-Destination=', { role: 'target' }]) })),
-  ...same(['copy-item', 'cpi', 'copy'], () => ({ summary: 'copies items', level: 'workspace_write', kind: 'writer', reader: 'copy', options: options('-Path= -LiteralPath= -Filter= -Include= -Exclude=', ['-Destination=', { role: 'target' }]) })),
   tee: () => ({ summary: 'copies its input to files', level: 'workspace_write', kind: 'writer', operands: 'writes', options: options('-a --append', '-i --ignore-interrupts', '-p', '--output-error[=]') }),
   touch: () => ({ summary: 'creates files or changes their times', level: 'workspace_write', kind: 'writer', operands: 'writes', options: options('-a', '-c --no-create', '-d= --date=', '-f', '-h --no-dereference', '-m', '-r= --reference=', '-t=', '--time=') }),
   truncate: () => ({ summary: 'sets the size of files', level: 'workspace_write', kind: 'writer', operands: 'writes', options: options('-c --no-create', '-o --io-blocks', '-r= --reference=', '-s= --size=') }),
@@ -40,8 +44,6 @@ export const FILES: Family = {
       '-p', '--preserve[=]', '--no-preserve=', '--parents', '-R -r --recursive', '--reflink[=]', '--remove-destination', '--sparse=',
       '--strip-trailing-slashes', '-s --symbolic-link', ['-t= --target-directory=', { role: 'target' }], '-T --no-target-directory', '-u', '--update[=]', '-v --verbose',
       '--keep-directory-symlink', '-x --one-file-system', '-Z', '--context[=]',
-      // PowerShell's Copy-Item, which cp names there
-      '-Path= -LiteralPath= -Filter= -Include= -Exclude=', ['-Destination=', { role: 'target' }],
     ),
   }),
   install: () => ({
@@ -63,7 +65,6 @@ export const FILES: Family = {
     options: options(
       '-b', '--backup[=]', '-S= --suffix=', '--exchange', '-f --force', '-i --interactive', '-n --no-clobber', '--no-copy', '--strip-trailing-slashes',
       ['-t= --target-directory=', { role: 'target' }], '-T --no-target-directory', '-u', '--update[=]', '-v --verbose', '-Z', '--context',
-      '-Path= -LiteralPath= -Filter= -Include= -Exclude=', ['-Destination=', { role: 'target' }],
     ),
   }),
   ln: () => ({
@@ -78,7 +79,7 @@ export const FILES: Family = {
   chown: () => ({ summary: 'changes the owner of files', level: 'workspace_write', kind: 'writer', reader: 'mode', options: options('-c --changes', '-f --silent --quiet', '-v --verbose', '--dereference', '-h --no-dereference', '--from=', '--no-preserve-root', '--preserve-root', ['--reference=', { mode: 'reference' }], '-R --recursive', '-H', '-L', '-P') }),
   chgrp: () => ({ summary: 'changes the group of files', level: 'workspace_write', kind: 'writer', reader: 'mode', options: options('-c --changes', '-f --silent --quiet', '-v --verbose', '--dereference', '-h --no-dereference', '--no-preserve-root', '--preserve-root', ['--reference=', { mode: 'reference' }], '-R --recursive', '-H', '-L', '-P') }),
   chattr: () => ({ summary: 'changes file attributes', level: 'workspace_write', kind: 'writer', reader: 'attributes', options: options('-R', '-V', '-f', '-v=', '-p=') }),
-  setfacl: () => ({ summary: 'changes access control lists', level: 'workspace_write', kind: 'writer', operands: 'destroys', options: options('-m= --modify=', '-M= --modify-file=', '-x= --remove=', '-X= --remove-file=', '-b --remove-all', '-k --remove-default', '--set=', '--set-file=', '--mask', '-n --no-mask', '-d --default', '--restore=', '--test', '-R --recursive', '-L --logical', '-P --physical', '-v --version', '-h --help') }),
+  setfacl: () => ({ summary: 'changes access control lists', level: 'workspace_write', kind: 'writer', operands: 'destroys', options: options('-m= --modify=', '-M= --modify-file=', '-x= --remove=', '-X= --remove-file=', '-b --remove-all', '-k --remove-default', '--set=', '--set-file=', '--mask', '-n --no-mask', '-d --default', '--restore=', '--test', '-R --recursive', '-L --logical', '-P --physical', ['-v --version', { help: true }], ['-h --help', { help: true }]) }),
   sed: () => ({
     summary: 'edits text; with -i, files in place',
     level: 'read_only',

@@ -19,7 +19,7 @@ export const NETWORK: Family = {
       '-b= --cookie=', '-x= --proxy=', '-m= --max-time=', '--connect-timeout=', '-w= --write-out=', '-F= --form=', '--form-string=', '-T= --upload-file=',
       ['-K= --config=', { role: 'runs', opaque: 'reads_options_from_file' }], '-r= --range=', '-Y= --speed-limit=', '-y= --speed-time=', '-z= --time-cond=', '--retry=', '--retry-delay=', '--retry-max-time=',
       '--cacert=', '--capath=', '-E= --cert=', '--key=', '--cert-type=', '--key-type=', '--resolve=', '--connect-to=', '--interface=', '-U= --proxy-user=', '--noproxy=', '--limit-rate=',
-      '--max-filesize=', '--max-redirs=', '-Q= --quote=', '--url=', '--unix-socket=', '--abstract-unix-socket=', '--oauth2-bearer=', '--ciphers=', '--netrc-file=', '-V --version', '-h --help',
+      '--max-filesize=', '--max-redirs=', '-Q= --quote=', '--url=', '--unix-socket=', '--abstract-unix-socket=', '--oauth2-bearer=', '--ciphers=', '--netrc-file=', ['-V --version', { help: true }], ['-h --help', { help: true }],
     ),
   }),
   wget: () => ({
@@ -33,7 +33,7 @@ export const NETWORK: Family = {
       ['-e= --execute=', { role: 'runs', opaque: 'reads_options_from_file' }], ['--config=', { role: 'runs', opaque: 'reads_options_from_file' }], ['--use-askpass[=]', { role: 'runs', opaque: 'runs_named_program' }],
       '-t= --tries=', '-T= --timeout=', '-w= --wait=', '-U= --user-agent=', '--header=', '--user=', '--password=', '-i= --input-file=', '-B= --base=', '-l= --level=', '-A= --accept=', '-R= --reject=',
       '-D= --domains=', '--exclude-domains=', '-I= --include-directories=', '-X= --exclude-directories=', '--limit-rate=', '-Q= --quota=', '--post-data=', '--post-file=', '--method=', '--body-data=',
-      '--ca-certificate=', '--certificate=', '--private-key=', '-V --version', '-h --help',
+      '--ca-certificate=', '--certificate=', '--private-key=', ['-V --version', { help: true }], ['-h --help', { help: true }],
     ),
   }),
   scp: () => ({ summary: 'copies files over ssh', level: 'network', kind: 'network', reader: 'remote-copy', options: options(['-o=', { role: 'runs', opaque: 'ssh_options_run_programs' }], ['-S=', { role: 'runs', opaque: 'ssh_options_run_programs' }], ['-F=', { role: 'runs', opaque: 'ssh_options_run_programs' }], '-P=', '-i=', '-J=', '-l=', '-c=', '-D=', '-X=') }),
@@ -55,5 +55,6 @@ export const NETWORK: Family = {
   socat: () => ({ summary: 'relays data between two addresses', level: 'network', kind: 'network', opaque: 'socat_runs_programs' }),
   http: () => ({ summary: 'HTTPie', level: 'network', kind: 'network', options: options(['-o= --output=', { role: 'writes' }]) }),
   https: () => ({ summary: 'HTTPie', level: 'network', kind: 'network', options: options(['-o= --output=', { role: 'writes' }]) }),
-  ...same(['invoke-webrequest', 'iwr', 'invoke-restmethod', 'irm'], () => ({ summary: 'PowerShell web request', level: 'network', kind: 'network', options: options(['-OutFile= -outfile=', { role: 'writes' }]) })),
 };
+
+export const POWERSHELL_NETWORK: Family = same(['invoke-webrequest', 'iwr', 'invoke-restmethod', 'irm', 'curl', 'wget'], () => ({ summary: 'a web request', level: 'network', kind: 'network', options: options(['-OutFile= -outfile=', { role: 'writes' }]) }));

@@ -9,13 +9,18 @@ const PLAIN = [
   'base64', 'base32', 'readlink', 'realpath', 'locate', 'whereis', 'ps', 'pgrep', 'pstree', 'lsof', 'free', 'uptime',
   'w', 'who', 'zcat', 'bzcat', 'xzcat', 'rev', 'expand', 'unexpand', 'numfmt', 'look', 'pr', 'tsort', 'colordiff',
   'getent', 'lsblk', 'cal', 'env',
-  // PowerShell
-  'get-content', 'gc', 'type', 'select-string', 'sls', 'test-path', 'get-item', 'gi', 'get-childitem', 'gci',
-  'resolve-path', 'rvpa', 'get-filehash', 'compare-object', 'get-process', 'gps', 'get-itemproperty', 'gp',
+];
+
+/** PowerShell's cmdlets and aliases that read. */
+const POWERSHELL = [
+  'get-content', 'gc', 'type', 'cat', 'select-string', 'sls', 'test-path', 'get-item', 'gi', 'get-childitem', 'gci', 'ls', 'dir',
+  'resolve-path', 'rvpa', 'get-filehash', 'compare-object', 'get-process', 'gps', 'ps', 'get-itemproperty', 'gp',
 ];
 
 const reader = (extra: Partial<ProgramSpec> = {}) => () => ({ summary: 'reads files and prints', level: 'read_only' as const, kind: 'reader' as const, ...extra });
 const withOptions = (...opts: OptionSpec[]) => reader({ options: opts });
+
+export const POWERSHELL_READERS: Family = same(POWERSHELL, reader());
 
 export const READERS: Family = {
   ...same(PLAIN, reader()),

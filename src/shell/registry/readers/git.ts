@@ -93,7 +93,7 @@ export const gitReader: NamedReader = (ctx) => {
       const v = verb(parsed);
       if (v === '' || v === 'get-url') return reads(ctx);
       // `show` and `prune` ask the remote, unless -n; `update` fetches
-      if (v === 'show' || v === 'prune') return rest.some((w) => w.text === '-n') ? reads(ctx) : network(ctx);
+      if (v === 'show' || v === 'prune') return hasOption(parsed, '-n') ? reads(ctx) : network(ctx);
       if (v === 'update') return network(ctx);
       return writer(ctx, []);
     }
@@ -134,10 +134,9 @@ export const gitReader: NamedReader = (ctx) => {
       if (valuesOf(parsed, '--fixup', '--squash').some((w) => w.text.includes('!'))) return opaque(ctx, 'git_runs_given_commands', 'commit');
       break;
     case 'apply':
-    case 'am':
       // --stat, --numstat, --summary and --check only report, unless --apply is given too
-      if (sub === 'apply' && hasOption(parsed, '--stat', '--numstat', '--summary', '--check') && !hasOption(parsed, '--apply')) return reads(ctx);
-      return writer(ctx, [{ path: valuesOf(parsed, '--directory')[0] ?? word('.'), effect: 'destroy' }]);
+      if (hasOption(parsed, '--stat', '--numstat', '--summary', '--check') && !hasOption(parsed, '--apply')) return reads(ctx);
+      break;
     case 'clean':
       // `-x` removes ignored files anywhere: the whole work tree, whatever else is named
       return hasOption(parsed, '-n', '--dry-run') ? reads(ctx) : writer(ctx, [{ path: word('.'), effect: 'destroy' }]);
@@ -176,7 +175,8 @@ export const gitReader: NamedReader = (ctx) => {
       effects.push({ path: dest, effect: 'write' }, { path: dest, effect: 'into' });
       for (const source of paths.slice(0, -1)) effects.push({ path: word(joinPath(dest.text, baseName(source.text)), dest), effect: 'destroy' }, { path: source, effect: 'destroy' });
     }
-  } else if (sub === 'init' && paths[0]) effects.push({ path: paths[0], effect: 'into' });
+  } else if (sub === 'apply' || sub === 'am') effects.push({ path: valuesOf(parsed, '--directory')[0] ?? word('.'), effect: 'destroy' });
+  else if (sub === 'init' && paths[0]) effects.push({ path: paths[0], effect: 'into' });
   // checkout-index and read-tree write the tracked files under a prefix of the caller's choosing
   if (sub === 'checkout-index' || sub === 'read-tree') {
     for (const u of parsed.used) {
