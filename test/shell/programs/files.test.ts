@@ -1,0 +1,137 @@
+import { programRows } from '../../helpers/program-rows';
+
+// Programs that write their operands, or remove them.
+programRows('writers of their operands', [
+  ['tee out.txt', { level: 'workspace_write', effects: ['write out.txt'] }],
+  ['tee -a log.txt', { level: 'workspace_write', effects: ['write log.txt'] }],
+  ['touch a b', { level: 'workspace_write', effects: ['write a', 'write b'] }],
+  ['touch -r ref.txt stamp', { level: 'workspace_write', effects: ['write stamp'] }],
+  ['touch -d 2024-01-01 stamp', { level: 'workspace_write', effects: ['write stamp'] }],
+  ['truncate -s 0 log.txt', { level: 'workspace_write', effects: ['write log.txt'] }],
+  ['mkdir -p build/out', { level: 'workspace_write', effects: ['write build/out'] }],
+  ['mkdir -m 700 secret', { level: 'workspace_write', effects: ['write secret'] }],
+  ['mkfifo -m 600 pipe', { level: 'workspace_write', effects: ['write pipe'] }],
+  ['mktemp -p /tmp x.XXXX', { level: 'workspace_write', effects: ['write x.XXXX'] }],
+  ['rm -rf build', { level: 'workspace_write', effects: ['destroy build'] }],
+  ['rm -- -weird-name', { level: 'workspace_write', effects: ['destroy -weird-name'] }],
+  ['rmdir -p a/b', { level: 'workspace_write', effects: ['destroy a/b'] }],
+  ['unlink old.txt', { level: 'workspace_write', effects: ['destroy old.txt'] }],
+  ['shred -u -n 3 secret.txt', { level: 'workspace_write', effects: ['destroy secret.txt'] }],
+  ['setfacl -m u:alice:r file.txt', { level: 'workspace_write', effects: ['destroy file.txt'] }],
+]);
+
+// cp, mv, install and ln: the last operand, or -t DIR, receives the others.
+programRows('copy, move and link', [
+  ['cp src/a.ts /tmp/a.ts', { level: 'workspace_write', effects: ['write /tmp/a.ts', 'into /tmp/a.ts', 'destroy /tmp/a.ts/a.ts'] }],
+  ['cp -t out a b', { level: 'workspace_write', effects: ['write out', 'into out', 'destroy out/a', 'destroy out/b'] }],
+  ['cp -rt out a', { level: 'workspace_write', effects: ['write out', 'into out', 'destroy out/a'] }],
+  ['cp --target-directory=out a', { level: 'workspace_write', effects: ['write out', 'into out', 'destroy out/a'] }],
+  ['cp -b -S .bak a b', { level: 'workspace_write', effects: ['write b', 'into b', 'destroy b/a', 'write b.bak', 'write b/a.bak'] }],
+  ['cp -l a b', { level: 'workspace_write', effects: ['write b', 'into b', 'destroy b/a', 'link a'] }],
+  ['mv a b', { level: 'workspace_write', effects: ['write b', 'into b', 'destroy b/a', 'destroy a'] }],
+  ['mv -t dir a', { level: 'workspace_write', effects: ['write dir', 'into dir', 'destroy dir/a', 'destroy a'] }],
+  ['install -m 755 tool bin/tool', { level: 'workspace_write', effects: ['write bin/tool', 'into bin/tool', 'destroy bin/tool/tool'] }],
+  ['install -d out/dir', { level: 'workspace_write', effects: ['write out/dir'] }],
+  ['install -t bin tool', { level: 'workspace_write', effects: ['write bin', 'into bin', 'destroy bin/tool'] }],
+  ['install -s --strip-program=./strip tool bin/tool', { level: 'process_exec', opaque: 'runs the program its options name' }],
+  ['ln -s target link', { level: 'workspace_write', effects: ['write link', 'into link', 'destroy link/target', 'link ./target'] }],
+  ['ln -t dir target', { level: 'workspace_write', effects: ['write dir', 'into dir', 'destroy dir/target', 'link target'] }],
+  ['link a b', { level: 'workspace_write', effects: ['write b', 'into b', 'destroy b/a', 'link a'] }],
+]);
+
+// chmod, chown, chgrp, chattr: the files they change.
+programRows('modes and owners', [
+  ['chmod 644 a b', { level: 'workspace_write', effects: ['destroy a', 'destroy b'] }],
+  ['chmod -R u+x bin', { level: 'workspace_write', effects: ['destroy bin'] }],
+  // a mode written as an option: every operand is a file it changes
+  ['chmod -w file.txt', { level: 'workspace_write', effects: ['destroy file.txt'] }],
+  ['chmod --reference=ref a', { level: 'workspace_write', effects: ['destroy a'] }],
+  ['chown alice:staff a', { level: 'workspace_write', effects: ['destroy a'] }],
+  ['chown --reference=ref a', { level: 'workspace_write', effects: ['destroy a'] }],
+  ['chgrp staff a', { level: 'workspace_write', effects: ['destroy a'] }],
+  ['chgrp --reference=ref a', { level: 'workspace_write', effects: ['destroy a'] }],
+  ['chattr +i a', { level: 'workspace_write', effects: ['destroy +i', 'destroy a'] }],
+]);
+
+// sed: its script read as sed reads it; -i edits the files in place.
+programRows('sed', [
+  ["sed 's/a/b/' f", { level: 'read_only', effects: [], opaque: false }],
+  ["sed -n '1,5p' f", { level: 'read_only', effects: [] }],
+  ["sed 'r header.txt' f", { level: 'read_only', effects: [], opaque: false }],
+  ["sed -e 's/a/b/' -e 'w out.txt' f", { level: 'workspace_write', effects: ['write out.txt'] }],
+  ["sed 's/a/b/w out.txt' f", { level: 'workspace_write', effects: ['write out.txt'] }],
+  // the i inside -e's value is sed's insert command, not -i
+  ['sed -einstall f', { level: 'read_only', effects: [] }],
+  // -n, then -e with the script `wout`: writes out
+  ['sed -newout input', { level: 'workspace_write', effects: ['write out'] }],
+  ["sed -i 's/a/b/' f", { level: 'workspace_write', effects: ['write f'] }],
+  ["sed -i.bak 's/a/b/' f", { level: 'workspace_write', effects: ['write f', 'write f.bak'] }],
+  ["sed --in-place=.orig 's/a/b/' f", { level: 'workspace_write', effects: ['write f', 'write f.orig'] }],
+  ["sed --expression='s/a/b/' f", { level: 'read_only' }],
+  ['sed -f script.sed f', { level: 'process_exec', opaque: 'a sed script' }],
+  ['sed --file=script.sed f', { level: 'process_exec', opaque: true }],
+  ["sed '1e date' f", { level: 'process_exec', opaque: true }],
+  ["sed 's/x/date/e' f", { level: 'process_exec', opaque: true }],
+]);
+
+// dd, sort, shuf, iconv, uniq, xxd: what they write.
+programRows('programs that write where told', [
+  ['dd if=/dev/zero of=disk.img bs=1M count=1', { level: 'workspace_write', effects: ['write disk.img'] }],
+  ['sort -o sorted.txt in.txt', { level: 'workspace_write', effects: ['write sorted.txt'] }],
+  ['sort --output=sorted.txt in.txt', { level: 'workspace_write', effects: ['write sorted.txt'] }],
+  ['sort -mo out a b', { level: 'workspace_write', effects: ['write out'] }],
+  ['sort -k 2 -t , data.csv', { level: 'read_only', effects: [] }],
+  ['sort --compress-program=./z big.txt', { level: 'process_exec', opaque: true }],
+  ['shuf -o out.txt in.txt', { level: 'workspace_write', effects: ['write out.txt'] }],
+  ['iconv -f latin1 -t utf8 -o out.txt in.txt', { level: 'workspace_write', effects: ['write out.txt'] }],
+  ['uniq in.txt out.txt', { level: 'workspace_write', effects: ['write out.txt'] }],
+  ['uniq -c in.txt', { level: 'read_only', effects: [] }],
+  ['xxd in.bin dump.txt', { level: 'workspace_write', effects: ['write dump.txt'] }],
+  ['xxd -c 16 in.bin', { level: 'read_only', effects: [] }],
+]);
+
+// Archives and compressors.
+programRows('archives', [
+  ['tar czf backup.tgz src', { level: 'workspace_write', effects: ['write backup.tgz'] }],
+  ['tar -cvf x.tar src', { level: 'workspace_write', effects: ['write x.tar'] }],
+  ['tar -tf x.tar', { level: 'read_only', effects: [] }],
+  ['tar -xf x.tar', { level: 'workspace_write', effects: ['destroy .'] }],
+  ['tar -xf x.tar -C out', { level: 'workspace_write', effects: ['destroy out'] }],
+  ['tar --extract --file=x.tar --directory=out', { level: 'workspace_write', effects: ['destroy out'] }],
+  ['tar -xPf x.tar', { level: 'process_exec', opaque: 'absolute' }],
+  ['tar -cf x.tar --use-compress-program=./z src', { level: 'process_exec', opaque: 'runs a program' }],
+  ['tar -cf x.tar --remove-files a', { level: 'workspace_write', effects: ['write x.tar', 'destroy a'] }],
+  ['unzip x.zip', { level: 'workspace_write', effects: ['destroy .'] }],
+  ['unzip -d out x.zip', { level: 'workspace_write', effects: ['destroy out'] }],
+  ['unzip -l x.zip', { level: 'read_only', effects: [] }],
+  ['unzip -: x.zip', { level: 'process_exec', opaque: true }],
+  ['7z x a.7z -oout', { level: 'workspace_write', effects: ['destroy .', 'destroy out'] }],
+  ['7z x -spf a.7z', { level: 'process_exec', opaque: true }],
+  ['patch -p1 -i fix.diff', { level: 'workspace_write', effects: ['destroy .'] }],
+  ['patch -p1 --dry-run -i fix.diff', { level: 'read_only', effects: [] }],
+  ['patch file.c fix.diff', { level: 'workspace_write', effects: ['write file.c'] }],
+  ['patch -o out.c file.c fix.diff', { level: 'workspace_write', effects: ['write out.c'] }],
+  ['patch -d sub -p1 -i fix.diff', { level: 'workspace_write', effects: ['destroy sub', 'destroy .'] }],
+  ['gzip notes.txt', { level: 'workspace_write' }],
+  ['gzip -c notes.txt', { level: 'read_only', effects: [] }],
+  ['gzip -S .z notes.txt', { level: 'workspace_write' }],
+  ['gunzip -c x.gz', { level: 'read_only', effects: [] }],
+  ['bzip2 -k notes.txt', { level: 'workspace_write' }],
+  ['bunzip2 -c x.bz2', { level: 'read_only', effects: [] }],
+  ['xz -T 2 notes.txt', { level: 'workspace_write' }],
+  ['xz --files=list.txt', { level: 'process_exec', opaque: true }],
+  ['unxz -c x.xz', { level: 'read_only', effects: [] }],
+  ['zstd -o out.zst notes.txt', { level: 'workspace_write' }],
+  ['zstd --output-dir-flat=out notes.txt', { level: 'workspace_write' }],
+  ['split -l 100 big.txt part-', { level: 'workspace_write', effects: ['write part-*'] }],
+  ['split --filter="cat > x" big.txt', { level: 'process_exec', opaque: true }],
+  ['csplit -f piece big.txt /x/', { level: 'workspace_write', effects: ['write piece*'] }],
+]);
+
+// PowerShell's cmdlets that change files.
+programRows('PowerShell writers', [
+  ['Remove-Item old.txt', { level: 'workspace_write', effects: ['destroy old.txt'], powershell: true }],
+  ['Set-Content -Path out.txt -Value hi', { level: 'workspace_write', effects: ['destroy out.txt'], powershell: true }],
+  ['Copy-Item a.txt -Destination out', { level: 'workspace_write', powershell: true }],
+  ['Move-Item a.txt -Destination out', { level: 'workspace_write', powershell: true }],
+]);
