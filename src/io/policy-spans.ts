@@ -182,15 +182,6 @@ export function occurs(bytes: Buffer, name: string): boolean {
   return bytes.indexOf(quoted(name)) !== -1;
 }
 
-/** Whether every occurrence of `"name"` in the bytes lies within [start, end). */
-export function occursOnlyWithin(bytes: Buffer, name: string, start: number, end: number): boolean {
-  const needle = quoted(name);
-  const first = bytes.indexOf(needle);
-  if (first < start) return false;
-  const after = bytes.indexOf(needle, Math.max(first + 1, end));
-  return after === -1;
-}
-
 /**
  * Whether a member `"name": v` whose value starts with the byte `open` occurs at or after `from`.
  */
