@@ -3,7 +3,7 @@
 // bundle the hook runs, by running real calls.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -57,17 +57,25 @@ chmodSync('dist/persona-gate.cjs', 0o755);
 chmodSync('dist/persona-gate.js', 0o755);
 
 // The code caches: real calls, so that the functions every call runs are compiled into them. Each
-// run loads the caches the runs before it wrote, so the hook's cache ends up with what both an
-// MCP call and a Bash call run.
+// run loads the caches the runs before it wrote, so the hook's cache ends up with what a Bash call,
+// an MCP call and an MCP call on a policy of another user run.
 const work = mkdtempSync(join(tmpdir(), 'persona-gate-build-'));
 try {
   const pre = (tool_name, tool_input) => JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 'build', tool_name, tool_input, tool_use_id: 'toolu_build', cwd: work });
   const env = { ...process.env, PERSONA_GATE_STATE_DIR: join(work, 'state'), PERSONA_GATE_CONFIG: 'examples/tax-filing.json', PERSONA_GATE_PERSONA: 'coordinator', HOME: work };
   for (const key of ['PERSONA_GATE_STAGE', 'PERSONA_GATE_LOCALE', 'PERSONA_GATE_CONFIG_HOME', 'PERSONA_GATE_WRITE_CODE_CACHE']) delete env[key];
-  const run = (event, bundles, args = []) => execFileSync(process.execPath, ['dist/persona-gate.cjs', 'hook', ...args], { input: event, env: { ...env, PERSONA_GATE_WRITE_CODE_CACHE: bundles } });
+  const run = (event, bundles, args = [], extra = {}) => execFileSync(process.execPath, ['dist/persona-gate.cjs', 'hook', ...args], { input: event, env: { ...env, ...extra, PERSONA_GATE_WRITE_CODE_CACHE: bundles } });
   // The first call validates the policy and fills the policy cache; the ordinary calls come after.
   run(pre('mcp__aeat__whoami', {}), 'policy-validate.js');
   run(pre('Bash', { command: 'aeat modelo list --year 2025 && git status --short | head -20' }), 'hook.js,shell.js');
+  // A policy this user cannot edit (not writable; another user's, when the build runs as root), whose
+  // cached positions are checked against its bytes: validated first, then an ordinary call.
+  const managed = { PERSONA_GATE_CONFIG: join(work, 'managed.json') };
+  copyFileSync('examples/tax-filing.json', managed.PERSONA_GATE_CONFIG);
+  chmodSync(managed.PERSONA_GATE_CONFIG, 0o444);
+  if (process.getuid?.() === 0) chownSync(managed.PERSONA_GATE_CONFIG, 65534, 65534);
+  run(pre('mcp__aeat__whoami', {}), '', [], managed);
+  run(pre('mcp__aeat__whoami', {}), 'hook.js', [], managed);
   run(pre('mcp__aeat__whoami', {}), 'hook.js');
   // Another host's call, for the adapters' bundle (the hook's own cache is left as the calls above made it).
   run(pre('mcp__aeat__whoami', {}), 'hosts.js', ['--host', 'codex']);

@@ -39,7 +39,8 @@ export interface PolicyIndex {
   /** Where the policy was read from, for self-protection and messages. */
   path: string;
   settings: PolicySettings;
-  familyLevels: Map<string, Level>;
+  /** Each family's level, the catalog's over the built-in ones (a Map in memory; a lookup by name over the cache). */
+  familyLevels: Pick<ReadonlyMap<string, Level>, 'has' | 'get'>;
   familyGlobs: FamilyGlob[];
   builtinTools: Map<string, BuiltinTool>;
   /** The persona an agent type is bound to (a Map in memory; a lookup by name over the cache). */
@@ -136,7 +137,7 @@ export function agentTypesOf(policy: Policy): Map<string, string> {
   return map;
 }
 
-export type MemoryPolicyIndex = PolicyIndex & { policy: Policy; agentTypeToPersona: Map<string, string> };
+export type MemoryPolicyIndex = PolicyIndex & { policy: Policy; agentTypeToPersona: Map<string, string>; familyLevels: Map<string, Level> };
 
 /** The in-memory index over a whole validated policy. */
 export function buildPolicyIndex(policy: Policy, sha256: string, path: string): MemoryPolicyIndex {

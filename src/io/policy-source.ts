@@ -1,14 +1,14 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { isSha256Hex } from '../core/chars';
 import { buildPolicyIndex, type PolicyIndex } from '../core/policy-index';
 import type { Policy } from '../policy/schema';
 import type { PolicyValidation } from '../policy/validate';
 import { sha256Hex } from './hash';
-import { bucketReader, recordValidated, validatedEntry, writeIndex } from './policy-cache';
+import { recordValidated, validatedEntry } from './policy-cache';
 import { scanSpans, spansUsable } from './policy-spans';
 import { indexEntries, openSpanIndex, TAKES_MCP } from './span-index';
-import { StateError } from './private-fs';
+import { isThisUser, readWhole, StateError } from './private-fs';
 import { policyWithDefaults } from '../policy/defaults';
 import { own } from '../core/own';
 import { isPlainObject } from '../core/event';
@@ -61,12 +61,35 @@ export function locatePolicy(opts: { explicit?: string; env: Env; userDefault?: 
   return { path: null, searched };
 }
 
-export function readPolicyBytes(path: string): { ok: true; bytes: Buffer } | { ok: false; error: PolicyError } {
+export function readPolicyBytes(path: string): { ok: true; bytes: Buffer; owner: number } | { ok: false; error: PolicyError } {
+  let fd: number | undefined;
   try {
-    return { ok: true, bytes: readFileSync(path) };
+    fd = openSync(path, 'r');
+    const st = fstatSync(fd);
+    return { ok: true, bytes: st.isFile() ? readWhole(fd, st.size) : readFileSync(fd), owner: st.uid };
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     return { ok: false, error: { kind: 'unreadable', path, detail: code === 'ENOENT' ? 'no such file' : code ?? String(err) } };
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/**
+ * Whether the cached positions of a policy are taken as recorded (SPEC §9.6): when the policy is a
+ * file of the user running the hook, who can write it, as the cache's entry and the private state
+ * directory are this user's (validatedEntry reads nothing else). That user can rewrite the policy
+ * itself, so checking the positions against its bytes buys nothing against them. A policy of
+ * another user (a managed policy), or one this user cannot write (a read-only location), keeps the
+ * check: nobody steers through the cache a policy they could not edit.
+ */
+function trustsPositions(path: string, owner: number): boolean {
+  if (!isThisUser(owner)) return false;
+  try {
+    accessSync(path, constants.W_OK);
+    return true;
+  } catch {
+    return false;
   }
 }
 
@@ -106,17 +129,16 @@ function recordPolicy(cacheDir: string, path: string, bytes: Buffer, sha: string
   const spans = scanSpans(bytes);
   const made = spans && indexEntries(policy, spans);
   if (recorded !== undefined && made && JSON.stringify(made.core) === JSON.stringify(recorded)) return;
-  if (made) writeIndex(cacheDir, path, bytes.length, made.entries);
-  recordValidated(cacheDir, path, bytes, sha, made ? made.core : null);
+  recordValidated(cacheDir, path, bytes, sha, made ? made.core : null, made?.entries);
 }
 
 /**
  * Reads the policy and builds its index from the bytes read on this call. With a cache directory,
  * bytes that passed validation before (policy-cache.ts: the same bytes, compared in full) are not
  * validated again, so an ordinary call never loads the validator, and the members the call needs
- * are parsed alone from the positions the cache records, each checked against these bytes
- * (span-index.ts); nothing else is taken from the cache. Throws StateError when the cache
- * directory is not private.
+ * are parsed alone from the positions the cache records (span-index.ts): taken as recorded for a
+ * policy of this user's (trustsPositions), each checked against these bytes otherwise; nothing
+ * else is taken from the cache. Throws StateError when the cache directory is not private.
  */
 export function loadPolicy(path: string, opts: { cacheDir?: string; validate?: Validate; locale?: 'en' | 'es' } = {}): PolicyLoad {
   const read = readPolicyBytes(path);
@@ -124,13 +146,15 @@ export function loadPolicy(path: string, opts: { cacheDir?: string; validate?: V
   const { bytes } = read;
   const cacheDir = opts.cacheDir;
   // A policy with `catalog.mcp` is read with its lock (loadPinnedPolicy), under an entry of its own:
-  // that is told from these bytes (the settings' pass, or the whole parse), never from the cache.
+  // where the positions are checked, that is told from these bytes (the settings' pass, or the whole
+  // parse); trusted, an entry recorded for these bytes alone says they have none.
   const known = cacheDir !== undefined ? validatedEntry(cacheDir, path, bytes) : null;
   if (cacheDir !== undefined && known !== null) {
     const rewrite = (policy: Policy) => recordPolicy(cacheDir, path, bytes, known.sha, policy);
     try {
       // Null when the bytes have no usable positions (spansUsable) or the settings' do not check out.
-      const fast = openSpanIndex(bytes, known.sha, path, known.core, { bucket: bucketReader(known.file), rewrite });
+      const trusted = known.core !== null && trustsPositions(path, read.owner);
+      const fast = openSpanIndex(bytes, known.sha, path, known.core, { trusted, bucket: known.bucket, rewrite });
       if (fast === TAKES_MCP) return loadPinnedPolicy(path, bytes, opts);
       if (fast) return { ok: true, index: fast };
       const json: unknown = JSON.parse(bytes.toString('utf8'));

@@ -6,15 +6,16 @@ import { latin1Text, utf8Text } from './text';
  * Where the members of a policy sit in its bytes: for a command, a family, a persona or a
  * top-level setting, the byte span [start, end) of its JSON member (`"key": value`). The cache
  * keeps only these positions (policy-cache.ts); a lookup slices the policy's bytes read on this
- * call at the span and parses that slice alone. A span is used only when the slice is exactly one
- * member with the name looked up, of the shape its kind has, and no later member of that name in
- * the bytes could be the one JSON.parse keeps, so that a forged or stale span yields nothing,
- * never another member's definition. A name the cache says is absent is believed only when its
+ * call at the span and parses that slice alone, and uses it only when the slice is exactly one
+ * member with the name looked up. Where the positions are checked (a policy of another user:
+ * span-index.ts), the member must also have the shape its kind has, and no later member of that
+ * name in the bytes may be the one JSON.parse keeps, so that a forged span yields nothing, never
+ * another member's definition; and a name the cache says is absent is believed only when its
  * quoted form does not occur in the bytes at all.
  *
- * The positions are used only for bytes without a backslash: then every `"` in them is a string's
- * delimiter, every name is written literally, and a search for `"name"` finds each string whose
- * value is `name` (for the names `usableName` accepts: see there).
+ * The positions are recorded only for bytes without a backslash: then every `"` in them is a
+ * string's delimiter, every name is written literally, and a search for `"name"` finds each string
+ * whose value is `name` (for the names `usableName` accepts: see there).
  */
 
 export type Span = [number, number];
@@ -27,6 +28,7 @@ export const CATALOG_SETTINGS: ReadonlySet<string> = new Set(['include', 'famili
 export interface PolicySpans {
   settings: Partial<Record<SettingName, Span>>;
   commands: Map<string, Span>;
+  families: Map<string, Span>;
   personas: Map<string, Span>;
 }
 
@@ -149,7 +151,7 @@ export function scanSpans(bytes: Buffer): PolicySpans | null {
     const span = (CATALOG_SETTINGS.has(name) ? catalog : root).get(name);
     if (span) settings[name] = span;
   }
-  return { settings, commands, personas };
+  return { settings, commands, families, personas };
 }
 
 /**
@@ -180,15 +182,6 @@ const quoted = (name: string) => Buffer.from(`"${name}"`, 'utf8');
 /** Whether `"name"` occurs anywhere in the bytes. */
 export function occurs(bytes: Buffer, name: string): boolean {
   return bytes.indexOf(quoted(name)) !== -1;
-}
-
-/** Whether every occurrence of `"name"` in the bytes lies within [start, end). */
-export function occursOnlyWithin(bytes: Buffer, name: string, start: number, end: number): boolean {
-  const needle = quoted(name);
-  const first = bytes.indexOf(needle);
-  if (first < start) return false;
-  const after = bytes.indexOf(needle, Math.max(first + 1, end));
-  return after === -1;
 }
 
 /**

@@ -29,6 +29,12 @@ export function errno(err: unknown): string | undefined {
 
 const currentUid = (): number | null => (typeof process.getuid === 'function' ? process.getuid() : null);
 
+/** Whether `uid` is the user running this process (never where there are no uids). */
+export function isThisUser(uid: number): boolean {
+  const current = currentUid();
+  return current !== null && uid === current;
+}
+
 function kindOf(st: Stats): string {
   if (st.isFile()) return 'a file';
   if (st.isDirectory()) return 'a directory';

@@ -2,8 +2,9 @@ import { agentTypesOf, bashPrefixesOf, buildPolicyIndex, builtinToolsOf, familyG
 import { isDotted } from '../core/chars';
 import { own } from '../core/own';
 import { commandWithDefaults, DEFAULT_PERSONA_ENV, DEFAULT_STAGE_ENV, defaultsWithDefaults, familyWithDefaults, identityWithDefaults, personaWithDefaults, policyWithDefaults } from '../policy/defaults';
+import type { Level } from '../core/levels';
 import type { CommandDef, FamilyDef, PersonaDef, Policy } from '../policy/schema';
-import type { BucketRead, IndexKind } from './policy-cache';
+import type { BucketRead, IndexEntries, IndexKind } from './policy-cache';
 import {
   isCommandShape,
   isPersonaShape,
@@ -12,7 +13,6 @@ import {
   MISMATCH,
   occurs,
   SCHEMA_KEYS,
-  scanSpans,
   SETTINGS,
   settingMembers,
   spansUsable,
@@ -24,35 +24,39 @@ import {
 import { utf8Text } from './text';
 
 /**
- * The policy index a call reads through the cached positions (policy-spans.ts): the settings and
- * the families are read whole from their spans when the index is opened; a command, a tool's
- * command, a persona or an agent type's persona is read from its span when the decision asks for
- * it. Whatever does not check out against the policy's bytes is answered from the whole policy,
- * parsed from the same bytes, and when the cache said something else than the whole policy does,
- * the cache is written again.
+ * The policy index a call reads through the cached positions (policy-spans.ts): the settings are
+ * read whole from their spans when the index is opened; a command, a tool's command, a persona or
+ * an agent type's persona is read from its span when the decision asks for it. Trusted positions
+ * (a policy of the user running the hook: policy-source.ts) are taken as recorded, the families
+ * too, each read by name; a span that does not hold the member named, or a bucket that does not
+ * parse, is answered from the whole policy and the cache is written again. Checked positions (a
+ * policy of another user) are used only where they check out against the policy's bytes, the
+ * families read whole with the settings; whatever does not check out is answered from the whole
+ * policy, parsed from the same bytes.
  */
-
-export type IndexEntries = Record<IndexKind, [string, ...unknown[]][]>;
 
 /** What the cache records for a validated policy: the settings' spans and the named entries. */
 export function indexEntries(policy: Policy, spans: PolicySpans): { core: Partial<Record<SettingName, Span>>; entries: IndexEntries } | null {
-  const entries: IndexEntries = { c: [], t: [], p: [], a: [] };
-  for (const key of Object.keys(policy.catalog.commands)) {
-    const span = spans.commands.get(key);
-    if (!span) return null;
-    entries.c.push([key, ...span]);
-  }
+  const entries: IndexEntries = { c: [], t: [], p: [], a: [], f: [] };
+  const named = (list: [string, ...unknown[]][], names: string[], of: Map<string, Span>) => {
+    for (const name of names) {
+      const span = of.get(name);
+      if (!span) return false;
+      list.push([name, ...span]);
+    }
+    return true;
+  };
+  if (!named(entries.c, Object.keys(policy.catalog.commands), spans.commands)) return null;
+  if (!named(entries.p, Object.keys(policy.personas), spans.personas)) return null;
+  if (!named(entries.f, Object.keys(policy.catalog.families), spans.families)) return null;
   for (const [tool, key] of toolsToCommands(policy)) entries.t.push([tool, key, ...spans.commands.get(key)!]);
-  for (const name of Object.keys(policy.personas)) {
-    const span = spans.personas.get(name);
-    if (!span) return null;
-    entries.p.push([name, ...span]);
-  }
   for (const [agentType, persona] of agentTypesOf(policy)) entries.a.push([agentType, persona, ...spans.personas.get(persona)!]);
   return { core: spans.settings, entries };
 }
 
 export interface SpanCache {
+  /** Positions taken as recorded; otherwise each is checked against the bytes before it is used. */
+  trusted: boolean;
   bucket(kind: IndexKind, name: string): BucketRead;
   /** Writes the cache again from the whole policy. */
   rewrite(policy: Policy): void;
@@ -67,33 +71,43 @@ export const TAKES_MCP: unique symbol = Symbol('takes mcp');
 
 /**
  * Opens the index over `bytes` (already known validated) with the cached settings' spans `core`,
- * or returns null when these do not check out (the caller then parses the whole policy), or
- * TAKES_MCP when the bytes have a member named `mcp` (the caller reads them with the lock).
+ * or returns null when these are not usable (the caller then parses the whole policy), or, for
+ * checked positions, TAKES_MCP when the bytes have a member named `mcp` (the caller reads them with
+ * the lock). Trusted positions are those of a policy recorded as one without `mcp`.
  */
 export function openSpanIndex(bytes: Buffer, sha256: string, path: string, core: unknown, cache: SpanCache): PolicyIndex | null | typeof TAKES_MCP {
-  if (!spansUsable(bytes) || typeof core !== 'object' || core === null || Array.isArray(core)) return null;
+  if (typeof core !== 'object' || core === null || Array.isArray(core)) return null;
+  const trusted = cache.trusted;
+  // Checked, each setting's span must be the last member of the name with a value of its kind.
+  let last: Record<SettingName, number> | null = null;
+  if (!trusted) {
+    if (!spansUsable(bytes)) return null;
+    const members = settingMembers(bytes);
+    if (members.mcp) return TAKES_MCP;
+    last = members.last;
+  }
   const values: Partial<Record<SettingName, unknown>> = {};
-  const members = settingMembers(bytes);
-  if (members.mcp) return TAKES_MCP;
-  const last = members.last;
   for (const name of SETTINGS) {
     const span = (core as Record<string, unknown>)[name];
     if (span === undefined) {
-      if (last[name] !== -1) return null;
+      if (last && last[name] !== -1) return null;
       continue;
     }
-    // The span must be the last member of the name with a value of its kind.
-    if (!Array.isArray(span) || span[0] !== last[name]) return null;
+    if (last && (!Array.isArray(span) || span[0] !== last[name])) return null;
+    // Trusted, the families are read one by one, when a call needs one (below).
+    if (trusted && name === 'families') continue;
     const value = memberAt(bytes, span, name, false);
-    if (value === MISMATCH || !isSettingShape(name, value)) return null;
+    if (value === MISMATCH || (!trusted && !isSettingShape(name, value))) return null;
     values[name] = value;
   }
-  const families = (values.families ?? {}) as Record<string, FamilyDef>;
-  const familyNames = Object.keys(families);
   const metaTools = (values.meta_tools ?? {}) as Record<string, string>;
-  // A setting that shares its name with a family or a meta tool could have been read from there.
-  if (own(families, 'meta_tools') !== undefined) return null;
-  for (const name of ['persona_env', 'stage_env', 'locale']) if (own(metaTools, name) !== undefined) return null;
+  let families: Record<string, FamilyDef> | undefined;
+  if (!trusted) {
+    families = (values.families ?? {}) as Record<string, FamilyDef>;
+    // A setting that shares its name with a family or a meta tool could have been read from there.
+    if (own(families, 'meta_tools') !== undefined) return null;
+    for (const name of ['persona_env', 'stage_env', 'locale']) if (own(metaTools, name) !== undefined) return null;
+  }
 
   const settings: PolicySettings = {
     defaults: defaultsWithDefaults(values.defaults),
@@ -105,10 +119,13 @@ export function openSpanIndex(bytes: Buffer, sha256: string, path: string, core:
     include: (values.include ?? []) as PolicySettings['include'],
   };
   const builtins = builtinToolsOf(settings.include);
-  const familyLevels = builtins.families;
-  for (let i = 0; i < familyNames.length; i++) {
-    const family = familyNames[i]!;
-    familyLevels.set(family, familyWithDefaults(families[family]).level);
+  const familyMap = builtins.families;
+  if (families) {
+    const familyNames = Object.keys(families);
+    for (let i = 0; i < familyNames.length; i++) {
+      const family = familyNames[i]!;
+      familyMap.set(family, familyWithDefaults(families[family]).level);
+    }
   }
 
   let whole: MemoryPolicyIndex | null = null;
@@ -128,16 +145,6 @@ export function openSpanIndex(bytes: Buffer, sha256: string, path: string, core:
     cache.parsedWhole?.();
     const parsed = JSON.parse(utf8Text(bytes)) as { catalog?: { commands?: Record<string, { bash?: string[] }> } };
     return (prefixes = bashPrefixesOf({ catalog: { commands: parsed.catalog?.commands ?? {} } }));
-  };
-  let expected: Record<IndexKind, Map<string, string>> | null | undefined;
-  /** The entries a fresh cache would hold, by kind and name, as JSON; null when none can be made. */
-  const expectedEntries = () => {
-    if (expected !== undefined) return expected;
-    const spans = scanSpans(bytes);
-    const made = spans && indexEntries(wholeIndex().policy, spans);
-    expected = made ? { c: new Map(), t: new Map(), p: new Map(), a: new Map() } : null;
-    if (made && expected) for (const kind of ['c', 't', 'p', 'a'] as const) for (const entry of made.entries[kind]) expected[kind].set(entry[0], JSON.stringify(entry));
-    return expected;
   };
   let rewritten = false;
   const rewrite = () => {
@@ -160,22 +167,22 @@ export function openSpanIndex(bytes: Buffer, sha256: string, path: string, core:
   };
 
   /**
-   * One lookup through the cache: `verify` answers from the entry, or MISMATCH. An absent entry
-   * is believed only when the name does not occur in the bytes. Otherwise the answer is the whole
-   * policy's, and the cache is written again when its entry is not the one it would now hold.
+   * One lookup through the cache: `verify` answers from the entry, or MISMATCH. Trusted, an absent
+   * entry is believed, and one that does not answer has the cache written again. Checked, the name
+   * must be `usable`, and an absent entry is believed only when the name does not occur in the
+   * bytes; otherwise the answer is the whole policy's.
    */
-  function lookup<T>(kind: IndexKind, name: string, usable: boolean, verify: (entry: unknown[]) => T | typeof MISMATCH): Lookup<T> {
-    if (!usable) return usableName(name) && !occurs(bytes, name) ? { fast: true, value: undefined } : { fast: false, stale: false };
+  function lookup<T>(kind: IndexKind, name: string, usable: (name: string) => boolean, verify: (entry: unknown[]) => T | typeof MISMATCH): Lookup<T> {
+    if (!trusted && !usable(name)) return usableName(name) && !occurs(bytes, name) ? { fast: true, value: undefined } : { fast: false, stale: false };
     const entry = entryOf(kind, name);
     if (entry === null) return { fast: false, stale: true };
     if (entry === undefined) {
-      if (!occurs(bytes, name)) return { fast: true, value: undefined };
+      if (trusted || !occurs(bytes, name)) return { fast: true, value: undefined };
     } else {
       const value = verify(entry);
       if (value !== MISMATCH) return { fast: true, value };
     }
-    const want = expectedEntries();
-    return { fast: false, stale: want !== null && want[kind].get(name) !== (entry === undefined ? undefined : JSON.stringify(entry)) };
+    return { fast: false, stale: trusted };
   }
   function answer<T>(result: Lookup<T>, fromWhole: (index: MemoryPolicyIndex) => T | undefined): T | undefined {
     if (result.fast) return result.value;
@@ -184,21 +191,22 @@ export function openSpanIndex(bytes: Buffer, sha256: string, path: string, core:
     return value;
   }
 
-  const commandUsable = (key: unknown): key is string => typeof key === 'string' && usableName(key) && isDotted(key) && own(families, key) === undefined;
+  const commandUsable = (key: unknown): key is string => typeof key === 'string' && (trusted || (usableName(key) && isDotted(key) && own(families ?? {}, key) === undefined));
   const commandAt = (key: string, start: unknown, end: unknown): CommandDef | typeof MISMATCH => {
-    const value = memberAt(bytes, [start, end], key);
-    return value !== MISMATCH && isCommandShape(value) ? commandWithDefaults(value) : MISMATCH;
+    const value = memberAt(bytes, [start, end], key, !trusted);
+    return value !== MISMATCH && (trusted || isCommandShape(value)) ? commandWithDefaults(value) : MISMATCH;
   };
-  const personaUsable = (name: unknown): name is string => typeof name === 'string' && usableName(name) && !SCHEMA_KEYS.has(name);
+  const personaUsable = (name: unknown): name is string => typeof name === 'string' && (trusted || (usableName(name) && !SCHEMA_KEYS.has(name)));
   const personaAt = (name: string, start: unknown, end: unknown): PersonaDef | typeof MISMATCH => {
-    const value = memberAt(bytes, [start, end], name);
-    return value !== MISMATCH && isPersonaShape(value) ? personaWithDefaults(value) : MISMATCH;
+    const value = memberAt(bytes, [start, end], name, !trusted);
+    return value !== MISMATCH && (trusted || isPersonaShape(value)) ? personaWithDefaults(value) : MISMATCH;
   };
 
   const commands = new Map<string, CommandDef | undefined>();
   const tools = new Map<string, string | undefined>();
   const personas = new Map<string, PersonaDef | undefined>();
   const agentTypes = new Map<string, string | undefined>();
+  const familyLevels = new Map<string, Level | undefined>();
   const memo = <T>(map: Map<string, T>, name: string, compute: () => T): T => {
     if (map.has(name)) return map.get(name) as T;
     const value = compute();
@@ -209,17 +217,17 @@ export function openSpanIndex(bytes: Buffer, sha256: string, path: string, core:
   const command = (key: string): CommandDef | undefined =>
     whole
       ? whole.command(key)
-      : memo(commands, key, () => answer(lookup('c', key, commandUsable(key), ([, s, e]) => commandAt(key, s, e)), (w) => w.command(key)));
+      : memo(commands, key, () => answer(lookup('c', key, commandUsable, ([, s, e]) => commandAt(key, s, e)), (w) => w.command(key)));
 
   const commandForTool = (tool: string): string | undefined =>
     whole
       ? whole.commandForTool(tool)
       : memo(tools, tool, () =>
           answer(
-            lookup('t', tool, usableName(tool), ([, key, s, e]) => {
+            lookup('t', tool, usableName, ([, key, s, e]) => {
               if (!commandUsable(key)) return MISMATCH;
               const def = commandAt(key, s, e);
-              if (def === MISMATCH || !def.tools.includes(tool)) return MISMATCH;
+              if (def === MISMATCH || (!trusted && !def.tools.includes(tool))) return MISMATCH;
               commands.set(key, def);
               return key;
             }),
@@ -228,23 +236,49 @@ export function openSpanIndex(bytes: Buffer, sha256: string, path: string, core:
         );
 
   const persona = (name: string): PersonaDef | undefined =>
-    whole ? whole.persona(name) : memo(personas, name, () => answer(lookup('p', name, personaUsable(name), ([, s, e]) => personaAt(name, s, e)), (w) => w.persona(name)));
+    whole ? whole.persona(name) : memo(personas, name, () => answer(lookup('p', name, personaUsable, ([, s, e]) => personaAt(name, s, e)), (w) => w.persona(name)));
 
   const personaOfAgentType = (agentType: string): string | undefined =>
     whole
       ? whole.agentTypeToPersona.get(agentType)
       : memo(agentTypes, agentType, () =>
           answer(
-            lookup('a', agentType, usableName(agentType), ([, name, s, e]) => {
+            lookup('a', agentType, usableName, ([, name, s, e]) => {
               if (!personaUsable(name)) return MISMATCH;
               const def = personaAt(name, s, e);
-              if (def === MISMATCH || !def.agent_types.includes(agentType)) return MISMATCH;
+              if (def === MISMATCH || (!trusted && !def.agent_types.includes(agentType))) return MISMATCH;
               personas.set(name, def);
               return name;
             }),
             (w) => w.agentTypeToPersona.get(agentType),
           ),
         );
+
+  const familyLevel = (name: string): Level | undefined =>
+    whole
+      ? whole.familyLevels.get(name)
+      : memo(familyLevels, name, () =>
+          answer(
+            lookup('f', name, usableName, ([, s, e]) => {
+              const value = memberAt(bytes, [s, e], name, false);
+              return value === MISMATCH ? MISMATCH : familyWithDefaults(value).level;
+            }),
+            (w) => w.familyLevels.get(name),
+          ) ?? familyMap.get(name),
+        );
+  /** All the families, for their tools' patterns: trusted, read only when a call needs those. */
+  const allFamilies = (): Record<string, FamilyDef> => {
+    if (families) return families;
+    const span = (core as Record<string, unknown>).families;
+    const value = span === undefined ? {} : memberAt(bytes, span, 'families', false);
+    if (value === MISMATCH) {
+      rewrite();
+      return (families = wholeIndex().policy.catalog.families);
+    }
+    families = value as Record<string, FamilyDef>;
+    for (const family in families) familyWithDefaults(families[family]);
+    return families;
+  };
 
   // The families' tool patterns are made into regular expressions when a tool that is not a
   // command is resolved, not for every call (a large policy has many).
@@ -254,9 +288,9 @@ export function openSpanIndex(bytes: Buffer, sha256: string, path: string, core:
     path,
     policy: null,
     settings,
-    familyLevels,
+    familyLevels: trusted ? { get: familyLevel, has: (name) => familyLevel(name) !== undefined } : familyMap,
     get familyGlobs() {
-      return (globs ??= familyGlobsOf(families));
+      return (globs ??= familyGlobsOf(allFamilies()));
     },
     builtinTools: builtins.tools,
     agentTypeToPersona: { has: (agentType) => personaOfAgentType(agentType) !== undefined, get: personaOfAgentType },

@@ -3,8 +3,11 @@ import { chmodSync, chownSync, existsSync, linkSync, lstatSync, mkdirSync, readd
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { en } from '../../src/core/messages';
-import { sessionKey } from '../../src/io/hash';
-import { bucketOf, policyCacheEntry, policyIndexDir } from '../../src/io/policy-cache';
+import { sessionKey, sha256Hex } from '../../src/io/hash';
+import { policyCacheEntry, recordValidated } from '../../src/io/policy-cache';
+import { scanSpans } from '../../src/io/policy-spans';
+import { indexEntries } from '../../src/io/span-index';
+import { validatePolicy } from '../../src/policy/validate';
 // @ts-expect-error a script without types
 import { largePolicy } from '../../scripts/large-policy.mjs';
 import { BIN, cleanEnv, denyJson, preEvent, runCli, tempDir } from '../helpers/cli';
@@ -172,124 +175,285 @@ describe('hook: receipts are never written through a forged file', () => {
   });
 });
 
-describe('hook: the policy cache is never trusted over the policy', () => {
+describe('hook: the policy cache', () => {
+  // Making a file another user's (uid 65534) needs root; elsewhere those cases are skipped.
+  const asRoot = process.getuid?.() === 0;
   /** modelo.export is owned by verifier: modelo-preparer is refused it. */
   const ownerCall = () => preEvent('mcp__aeat__modelo_export');
-
-  it('an entry edited to hold a policy without the owner changes nothing, and is replaced', () => {
-    const s = setup();
+  const cacheDirOf = (s: ReturnType<typeof setup>) => join(s.stateDir, 'policy-cache');
+  const entryOf = (s: ReturnType<typeof setup>) => policyCacheEntry(cacheDirOf(s), s.policyPath, readFileSync(s.policyPath).length);
+  /** The call as modelo-preparer: refused, naming the owner, when the policy decides it. */
+  const reference = (s: ReturnType<typeof setup>) => {
     const env = { ...s.env, PERSONA_GATE_PERSONA: 'modelo-preparer' };
     const expected = runCli(['hook'], { input: ownerCall(), env });
     expect(JSON.parse(expected.stdout).hookSpecificOutput.permissionDecisionReason).toMatch(/verifier/);
-    const bytes = readFileSync(s.policyPath);
-    const entry = policyCacheEntry(join(s.stateDir, 'policy-cache'), s.policyPath, bytes.length);
-    const original = readFileSync(entry);
-    expect(original.subarray(original.length - bytes.length).equals(bytes)).toBe(true);
-    // The same size, so that the entry keeps its name: the owner replaced by spaces.
-    const text = bytes.toString('utf8');
-    const forged = text.replace('"owner": "verifier", ', ' '.repeat('"owner": "verifier", '.length));
-    expect(forged).not.toBe(text);
-    expect(forged.length).toBe(text.length);
-    writeFileSync(entry, Buffer.concat([original.subarray(0, original.length - bytes.length), Buffer.from(forged)]));
-    const r = runCli(['hook'], { input: ownerCall(), env });
-    expect(r).toEqual({ ...expected, ms: r.ms });
-    expect(readFileSync(entry).equals(original)).toBe(true);
-  });
-
-  it('an entry that is a symbolic link is ignored and replaced by a file, its target untouched', () => {
-    const s = setup();
-    const env = { ...s.env, PERSONA_GATE_PERSONA: 'modelo-preparer' };
-    const expected = runCli(['hook'], { input: ownerCall(), env });
-    const bytes = readFileSync(s.policyPath);
-    const entry = policyCacheEntry(join(s.stateDir, 'policy-cache'), s.policyPath, bytes.length);
-    const original = readFileSync(entry);
-    const target = join(s.dir, 'forged-entry');
-    writeFileSync(target, original);
-    renameSync(entry, `${entry}.old`);
-    symlinkSync(target, entry);
-    const r = runCli(['hook'], { input: ownerCall(), env });
-    expect(r).toEqual({ ...expected, ms: r.ms });
-    expect(lstatSync(entry).isFile()).toBe(true);
-    expect(readFileSync(target).equals(original)).toBe(true);
-  });
-
-  /** The bucket file of the cached positions that holds `name`, and its entries. */
-  const bucket = (s: ReturnType<typeof setup>, kind: 'c' | 't' | 'p' | 'a', name: string) => {
-    const bytes = readFileSync(s.policyPath);
-    const file = join(policyIndexDir(join(s.stateDir, 'policy-cache'), s.policyPath, bytes.length), `${kind}-${bucketOf(name)}.json`);
-    const original = readFileSync(file);
-    const entries = JSON.parse(original.toString('utf8')) as unknown[][];
-    return { file, original, entries, entry: entries.find((e) => e[0] === name)! };
+    return { env, expected, entry: entryOf(s), original: readFileSync(entryOf(s)) };
   };
-  /** A command of the example policy without an owner, and its span. */
-  const unowned = (s: ReturnType<typeof setup>) => {
-    const commands = JSON.parse(readFileSync(s.policyPath, 'utf8')).catalog.commands as Record<string, { owner?: string }>;
-    const key = Object.keys(commands).find((k) => commands[k]!.owner === undefined)!;
-    return bucket(s, 'c', key).entry;
+  type Made = NonNullable<ReturnType<typeof indexEntries>>;
+  /** The positions the hook records for the policy's bytes (or for `bytes`), edited by `edit`. */
+  const positions = (s: ReturnType<typeof setup>, edit: (made: Made) => void, bytes = readFileSync(s.policyPath)) => {
+    const validated = validatePolicy(JSON.parse(bytes.toString('utf8')));
+    if (!validated.ok) throw new Error('invalid policy');
+    const made = indexEntries(validated.policy, scanSpans(bytes)!)!;
+    edit(made);
+    return made;
+  };
+  /** Writes the policy's entry as the hook writes it, with `made`'s positions and a copy of `bytes`. */
+  const record = (s: ReturnType<typeof setup>, made: Made, bytes = readFileSync(s.policyPath)) =>
+    recordValidated(cacheDirOf(s), s.policyPath, bytes, sha256Hex(bytes), made.core, made.entries);
+  const named = (list: unknown[][], name: string) => list.find((e) => e[0] === name)!;
+  /** A command of the example policy without an owner. */
+  const unowned = (made: Made) => {
+    const commands = JSON.parse(readFileSync(TAX_POLICY_PATH, 'utf8')).catalog.commands as Record<string, { owner?: string }>;
+    return named(made.entries.c, Object.keys(commands).find((k) => commands[k]!.owner === undefined)!);
+  };
+  /** The tool pointed at an unowned command: its key and its span. */
+  const toOtherCommand = (made: Made) => {
+    const other = unowned(made);
+    const entry = named(made.entries.t, 'mcp__aeat__modelo_export');
+    entry.splice(1, 3, other[0], other[1], other[2]);
+  };
+  /** The tool left on its command, at the span of an unowned command. */
+  const toOtherSpan = (made: Made) => {
+    const other = unowned(made);
+    const entry = named(made.entries.t, 'mcp__aeat__modelo_export');
+    entry.splice(2, 2, other[1], other[2]);
   };
 
-  it.each([
-    ['the span of another command', (entry: unknown[], other: unknown[]) => [entry[0], entry[1], other[1], other[2]]],
-    ['another command, key and span', (entry: unknown[], other: unknown[]) => [entry[0], other[0], other[1], other[2]]],
-  ])('a bucket edited to give the tool %s changes nothing, and is rewritten', (_name, forge) => {
-    const s = setup();
-    const env = { ...s.env, PERSONA_GATE_PERSONA: 'modelo-preparer' };
-    const expected = runCli(['hook'], { input: ownerCall(), env });
-    expect(JSON.parse(expected.stdout).hookSpecificOutput.permissionDecisionReason).toMatch(/verifier/);
-    const tools = bucket(s, 't', 'mcp__aeat__modelo_export');
-    const other = unowned(s);
-    const forged = tools.entries.map((e) => (e === tools.entry ? forge(e, other) : e));
-    writeFileSync(tools.file, JSON.stringify(forged));
-    // The forged entry is well formed: it names a command of the policy at a span that holds one.
-    const commands = JSON.parse(readFileSync(s.policyPath, 'utf8')).catalog.commands;
-    expect(commands[other[0] as string].owner).toBeUndefined();
-    const r = runCli(['hook'], { input: ownerCall(), env });
-    expect(r).toEqual({ ...expected, ms: r.ms });
-    expect(readFileSync(tools.file).equals(tools.original)).toBe(true);
+  describe("of the user's own policy is taken as recorded (SPEC §9.6)", () => {
+    it('a tool pointed at another command and its span: the decision follows the cache', () => {
+      const s = setup();
+      const { env, expected } = reference(s);
+      record(s, positions(s, toOtherCommand));
+      const r = runCli(['hook'], { input: ownerCall(), env });
+      expect(r.code).toBe(0);
+      expect(r.stdout).not.toBe(expected.stdout);
+      expect(r.stdout).not.toMatch(/verifier/);
+    });
+
+    it('an entry deleted: the name is taken as absent', () => {
+      const s = setup();
+      const { env, expected } = reference(s);
+      record(s, positions(s, (made) => {
+        made.entries.t = made.entries.t.filter((e) => e[0] !== 'mcp__aeat__modelo_export');
+      }));
+      const r = runCli(['hook'], { input: ownerCall(), env });
+      expect(r.code).toBe(0);
+      expect(r.stdout).not.toBe(expected.stdout);
+    });
+
+    it('a span that does not hold the member named: decided from the whole policy, the entry rebuilt', () => {
+      const s = setup();
+      const { env, expected, entry, original } = reference(s);
+      record(s, positions(s, toOtherSpan));
+      expect(readFileSync(entry).equals(original)).toBe(false);
+      const r = runCli(['hook'], { input: ownerCall(), env });
+      expect(r).toEqual({ ...expected, ms: r.ms });
+      expect(readFileSync(entry).equals(original)).toBe(true);
+    });
+
+    it('an entry whose positions do not parse is rebuilt', () => {
+      const s = setup();
+      const { env, expected, entry, original } = reference(s);
+      const line = original.indexOf(0x0a);
+      const header = original.subarray(0, line).toString('latin1');
+      const broken = Buffer.concat([Buffer.from(header.slice(0, header.indexOf(' {') + 2), 'latin1'), original.subarray(line)]);
+      writeFileSync(entry, broken);
+      const r = runCli(['hook'], { input: ownerCall(), env });
+      expect(r).toEqual({ ...expected, ms: r.ms });
+      expect(readFileSync(entry).equals(original)).toBe(true);
+    });
+
+    it("an entry that does not match the policy's bytes (the size and hash recorded) changes nothing, and is rebuilt", () => {
+      const s = setup();
+      const { env, expected, entry, original } = reference(s);
+      const bytes = readFileSync(s.policyPath);
+      expect(original.subarray(original.length - bytes.length).equals(bytes)).toBe(true);
+      // The same size, so that the entry keeps its name: the owner replaced by spaces.
+      const text = bytes.toString('utf8');
+      const forged = text.replace('"owner": "verifier", ', ' '.repeat('"owner": "verifier", '.length));
+      expect(forged).not.toBe(text);
+      expect(forged.length).toBe(text.length);
+      // Its positions are right for the forged bytes, its copy is of them.
+      record(s, positions(s, () => {}, Buffer.from(forged)), Buffer.from(forged));
+      const r = runCli(['hook'], { input: ownerCall(), env });
+      expect(r).toEqual({ ...expected, ms: r.ms });
+      expect(readFileSync(entry).equals(original)).toBe(true);
+    });
+
+    it('the large policy: the cached positions decide as the whole policy does', () => {
+      const s = setup();
+      writeFileSync(s.policyPath, JSON.stringify(largePolicy(), null, 2));
+      expect(largePolicyDecisions(s, () => {})).toBe(true);
+    });
   });
 
-  it('a bucket with the entry deleted: the tool is still found, and the bucket rewritten', () => {
-    const s = setup();
-    const env = { ...s.env, PERSONA_GATE_PERSONA: 'modelo-preparer' };
-    const expected = runCli(['hook'], { input: ownerCall(), env });
-    const tools = bucket(s, 't', 'mcp__aeat__modelo_export');
-    const commands = bucket(s, 'c', 'modelo.export');
-    writeFileSync(tools.file, JSON.stringify(tools.entries.filter((e) => e !== tools.entry)));
-    writeFileSync(commands.file, JSON.stringify(commands.entries.filter((e) => e !== commands.entry)));
-    const r = runCli(['hook'], { input: ownerCall(), env });
-    expect(r).toEqual({ ...expected, ms: r.ms });
-    expect(readFileSync(tools.file).equals(tools.original)).toBe(true);
+  describe("of another user's policy is checked against its bytes: a forged cache changes no decision", () => {
+    /** The policy made uid 65534's; the hook still runs as root. */
+    const others = () => {
+      const s = setup();
+      chownSync(s.policyPath, 65534, 65534);
+      return s;
+    };
+
+    it.runIf(asRoot).each([
+      ['another command, key and span', toOtherCommand],
+      ['the span of another command', toOtherSpan],
+      [
+        'no entry',
+        (made: Made) => {
+          made.entries.t = made.entries.t.filter((e) => e[0] !== 'mcp__aeat__modelo_export');
+          made.entries.c = made.entries.c.filter((e) => e[0] !== 'modelo.export');
+        },
+      ],
+    ])('a tool given %s', (_name, forge) => {
+      const s = others();
+      const { env, expected } = reference(s);
+      record(s, positions(s, forge));
+      const r = runCli(['hook'], { input: ownerCall(), env });
+      expect(r).toEqual({ ...expected, ms: r.ms });
+    });
+
+    it.runIf(asRoot)('positions of an earlier version of the policy, with a copy of the new one', () => {
+      const s = others();
+      const { env, expected } = reference(s);
+      const before = readFileSync(s.policyPath);
+      // The same size, so that the cache's names stay: every member after the first moves.
+      const text = before.toString('utf8');
+      const edited = `  ${text.replace('"owner": "verifier", ', '"owner": "verifier",')}`.replace(/\n\s*$/, '').padEnd(text.length, ' ');
+      expect(edited.length).toBe(text.length);
+      writeFileSync(s.policyPath, edited);
+      record(s, positions(s, () => {}, before), Buffer.from(edited));
+      const r = runCli(['hook'], { input: ownerCall(), env });
+      expect(r).toMatchObject({ stdout: expected.stdout, code: 0 });
+    });
+
+    it.runIf(asRoot)('the large policy: every entry deleted, or every tool pointed at one command', () => {
+      const s = others();
+      writeFileSync(s.policyPath, JSON.stringify(largePolicy(), null, 2));
+      expect(largePolicyDecisions(s, (made) => {
+        for (const kind of ['c', 'p', 'a', 'f'] as const) made.entries[kind] = [];
+        const one = made.entries.t[0]!;
+        made.entries.t = made.entries.t.map((e) => [e[0], ...one.slice(1)]);
+      })).toBe(true);
+    });
+
+    it('a policy this user cannot write', () => {
+      // Root can write any file: there the policy and the state are uid 65534's, and so is the hook.
+      const s = setup();
+      const home = join(s.dir, 'home');
+      mkdirSync(home, { mode: 0o755 });
+      chmodSync(s.dir, 0o755);
+      if (asRoot) chownSync(home, 65534, 65534);
+      const env = { ...s.env, HOME: home, PERSONA_GATE_STATE_DIR: join(home, 'state'), PERSONA_GATE_PERSONA: 'modelo-preparer' };
+      const run = () => {
+        const r = spawnSync(process.execPath, [BIN, 'hook'], { input: ownerCall(), env, encoding: 'utf8', cwd: '/', ...(asRoot ? { uid: 65534, gid: 65534 } : {}) });
+        return { stdout: r.stdout, stderr: r.stderr, code: r.status };
+      };
+      if (asRoot) chownSync(s.policyPath, 65534, 65534);
+      const expected = run();
+      expect(expected.stdout).toMatch(/verifier/);
+      const forge = () => {
+        // Written where this process may write, then put in place as the hook's user's.
+        const scratch = { ...s, stateDir: join(s.dir, 'scratch') };
+        mkdirSync(scratch.stateDir, { recursive: true, mode: 0o700 });
+        record(scratch, positions(s, toOtherCommand));
+        const entry = policyCacheEntry(join(env.PERSONA_GATE_STATE_DIR, 'policy-cache'), s.policyPath, readFileSync(s.policyPath).length);
+        writeFileSync(`${entry}.forged`, readFileSync(entryOf(scratch)), { mode: 0o600 });
+        if (asRoot) chownSync(`${entry}.forged`, 65534, 65534);
+        renameSync(`${entry}.forged`, entry);
+      };
+      chmodSync(s.policyPath, 0o444);
+      forge();
+      expect(run()).toEqual(expected);
+      // Writable again: the same forged cache is trusted.
+      chmodSync(s.policyPath, 0o644);
+      forge();
+      expect(run().stdout).not.toMatch(/verifier/);
+    });
   });
 
-  it('spans of an earlier version of the policy are not used: the new one is validated, its positions recorded', () => {
-    const s = setup();
-    const env = { ...s.env, PERSONA_GATE_PERSONA: 'modelo-preparer' };
-    const expected = runCli(['hook'], { input: ownerCall(), env });
-    const cacheDir = join(s.stateDir, 'policy-cache');
-    const before = readFileSync(s.policyPath);
-    const oldEntry = readFileSync(policyCacheEntry(cacheDir, s.policyPath, before.length));
-    const oldIndex = policyIndexDir(cacheDir, s.policyPath, before.length);
-    const oldBuckets = Object.fromEntries(readdirSync(oldIndex).map((f) => [f, readFileSync(join(oldIndex, f))]));
-    // The same size, so that the cache's names stay: every member after the first moves.
-    const text = before.toString('utf8');
-    const edited = `  ${text.replace('"owner": "verifier", ', '"owner": "verifier",')}`.replace(/\n\s*$/, '').padEnd(text.length, ' ');
-    expect(edited.length).toBe(text.length);
-    writeFileSync(s.policyPath, edited);
-    expect(runCli(['hook'], { input: ownerCall(), env })).toMatchObject({ stdout: expected.stdout, code: 0 });
-    const entry = policyCacheEntry(cacheDir, s.policyPath, before.length);
-    expect(readFileSync(entry).subarray(readFileSync(entry).length - before.length).toString('utf8')).toBe(edited);
-    // Forged back: a validated entry holding the new bytes with the old positions, and the old buckets.
-    const header = oldEntry.subarray(0, oldEntry.length - before.length);
-    writeFileSync(entry, Buffer.concat([header, Buffer.from(edited)]));
-    for (const [f, content] of Object.entries(oldBuckets)) writeFileSync(join(oldIndex, f), content);
-    const r = runCli(['hook'], { input: ownerCall(), env });
-    expect(r).toMatchObject({ stdout: expected.stdout, code: 0 });
-    expect(readFileSync(entry).subarray(0, header.length).equals(header)).toBe(false);
+  describe('an entry that is not a regular file of this user is ignored and replaced', () => {
+    /** A forged entry, one that would change the decision were it read (see above), at `path`. */
+    const forgedAt = (s: ReturnType<typeof setup>, path: string) => {
+      const entry = entryOf(s);
+      const honest = readFileSync(entry);
+      record(s, positions(s, toOtherCommand));
+      renameSync(entry, path);
+      writeFileSync(entry, honest);
+    };
+    const replaced = (s: ReturnType<typeof setup>, original: Buffer) => {
+      const st = lstatSync(entryOf(s));
+      expect(st.isFile()).toBe(true);
+      expect(st.uid).toBe(process.getuid!());
+      expect(readFileSync(entryOf(s)).equals(original)).toBe(true);
+    };
+
+    it('a symbolic link to a forged entry, its target untouched', () => {
+      const s = setup();
+      const { env, expected, entry, original } = reference(s);
+      const target = join(s.dir, 'forged-entry');
+      forgedAt(s, target);
+      const forged = readFileSync(target);
+      rmSync(entry);
+      symlinkSync(target, entry);
+      const r = runCli(['hook'], { input: ownerCall(), env });
+      expect(r).toEqual({ ...expected, ms: r.ms });
+      replaced(s, original);
+      expect(readFileSync(target).equals(forged)).toBe(true);
+    });
+
+    it('a forged entry with a second hard link', () => {
+      const s = setup();
+      const { env, expected, entry, original } = reference(s);
+      const other = join(s.dir, 'forged-entry');
+      forgedAt(s, other);
+      rmSync(entry);
+      linkSync(other, entry);
+      const r = runCli(['hook'], { input: ownerCall(), env });
+      expect(r).toEqual({ ...expected, ms: r.ms });
+      replaced(s, original);
+    });
+
+    it.runIf(asRoot)("another user's forged entry (uid 65534)", () => {
+      const s = setup();
+      const { env, expected, entry, original } = reference(s);
+      forgedAt(s, `${entry}.forged`);
+      renameSync(`${entry}.forged`, entry);
+      chownSync(entry, 65534, 65534);
+      const r = runCli(['hook'], { input: ownerCall(), env });
+      expect(r).toEqual({ ...expected, ms: r.ms });
+      replaced(s, original);
+    });
+
+    it('a FIFO (without blocking on it)', () => {
+      const s = setup();
+      const { env, expected, entry, original } = reference(s);
+      rmSync(entry);
+      expect(spawnSync('mkfifo', ['-m', '600', entry]).status).toBe(0);
+      const r = runCli(['hook'], { input: ownerCall(), env, timeout: 10_000 });
+      expect(r).toEqual({ ...expected, ms: r.ms });
+      replaced(s, original);
+    });
+
+    it('a policy-cache directory that is a symbolic link is refused', () => {
+      const s = setup();
+      const elsewhere = join(s.dir, 'elsewhere');
+      mkdirSync(elsewhere, { mode: 0o700 });
+      mkdirSync(s.stateDir, { mode: 0o700 });
+      const cacheDir = join(s.stateDir, 'policy-cache');
+      symlinkSync(elsewhere, cacheDir);
+      const r = runCli(['hook'], { input: ownerCall(), env: s.env });
+      expect(r).toMatchObject(stateDenied(`${cacheDir} is a symbolic link, which persona-gate never follows in its state directory; remove it`));
+      expect(readdirSync(elsewhere)).toEqual([]);
+    });
   });
 
-  it('the large policy: the cached positions decide as the whole policy does, forged or not', () => {
-    const s = setup();
-    writeFileSync(s.policyPath, JSON.stringify(largePolicy(), null, 2));
+  /**
+   * Calls on the large policy decided over its cache (written again with `forge` applied to its
+   * positions) and each with no cache at all: whether they decide alike, and differently enough to tell.
+   */
+  function largePolicyDecisions(s: ReturnType<typeof setup>, forge: (made: Made) => void): boolean {
     const calls: [string, Record<string, string>][] = [
       [preEvent('mcp__srv57__op3', {}, { session_id: 'large-1' }), { PERSONA_GATE_PERSONA: 'persona14' }],
       [preEvent('mcp__srv0__op0', {}, { session_id: 'large-2' }), { PERSONA_GATE_PERSONA: 'persona1' }],
@@ -300,58 +464,26 @@ describe('hook: the policy cache is never trusted over the policy', () => {
       [preEvent('mcp__srv5__op1', {}, { session_id: 'large-7', agent_type: 'agent1' }), {}],
       [preEvent('mcp__srv5__op1', {}, { session_id: 'large-8' }), { PERSONA_GATE_PERSONA: 'nobody' }],
     ];
-    const decide = () => calls.map(([input, extra]) => runCli(['hook'], { input, env: { ...s.env, ...extra } })).map((r) => ({ stdout: r.stdout, code: r.code }));
-    // First with a cache that holds nothing usable: each call validates.
-    mkdirSync(join(s.stateDir, 'policy-cache'), { recursive: true, mode: 0o700 });
-    const cacheDir = join(s.stateDir, 'policy-cache');
-    const uncached = calls.map(([input, extra]) => {
-      rmSync(cacheDir, { recursive: true, force: true });
+    const forget = () => {
+      for (const id of calls.keys()) rmSync(join(s.stateDir, 'sessions', sessionKey(`large-${id + 1}`)), { recursive: true, force: true });
+    };
+    const decide = ([input, extra]: (typeof calls)[number]) => {
       const r = runCli(['hook'], { input, env: { ...s.env, ...extra } });
       return { stdout: r.stdout, code: r.code };
+    };
+    // Each call validates, with a cache that holds nothing.
+    const uncached = calls.map((call) => {
+      rmSync(cacheDirOf(s), { recursive: true, force: true });
+      return decide(call);
     });
     expect(new Set(uncached.map((r) => r.stdout)).size).toBeGreaterThan(2);
-    for (const id of calls.keys()) rmSync(join(s.stateDir, 'sessions', sessionKey(`large-${id + 1}`)), { recursive: true, force: true });
+    forget();
     runCli(['hook'], { input: preEvent('Read', {}, { session_id: 'warm' }), env: s.env });
-    expect(decide()).toEqual(uncached);
-    for (const id of calls.keys()) rmSync(join(s.stateDir, 'sessions', sessionKey(`large-${id + 1}`)), { recursive: true, force: true });
-    // Every bucket emptied: each name is still found.
-    const indexDir = policyIndexDir(cacheDir, s.policyPath, readFileSync(s.policyPath).length);
-    for (const f of readdirSync(indexDir)) writeFileSync(join(indexDir, f), '[]');
-    expect(decide()).toEqual(uncached);
-  });
-
-  it('an index directory that is a symbolic link to forged positions is ignored and replaced, its target untouched', () => {
-    const s = setup();
-    const env = { ...s.env, PERSONA_GATE_PERSONA: 'modelo-preparer' };
-    const expected = runCli(['hook'], { input: ownerCall(), env });
-    const tools = bucket(s, 't', 'mcp__aeat__modelo_export');
-    const other = unowned(s);
-    const indexDir = policyIndexDir(join(s.stateDir, 'policy-cache'), s.policyPath, readFileSync(s.policyPath).length);
-    const elsewhere = join(s.dir, 'forged-index');
-    mkdirSync(elsewhere, { mode: 0o700 });
-    for (const f of readdirSync(indexDir)) writeFileSync(join(elsewhere, f), readFileSync(join(indexDir, f)), { mode: 0o600 });
-    const forgedBucket = JSON.stringify(tools.entries.map((e) => (e === tools.entry ? [e[0], other[0], other[1], other[2]] : e)));
-    writeFileSync(join(elsewhere, tools.file.slice(indexDir.length + 1)), forgedBucket);
-    rmSync(indexDir, { recursive: true });
-    symlinkSync(elsewhere, indexDir);
-    const r = runCli(['hook'], { input: ownerCall(), env });
-    expect(r).toEqual({ ...expected, ms: r.ms });
-    expect(lstatSync(indexDir).isDirectory()).toBe(true);
-    expect(readFileSync(tools.file).equals(tools.original)).toBe(true);
-    expect(readFileSync(join(elsewhere, tools.file.slice(indexDir.length + 1)), 'utf8')).toBe(forgedBucket);
-  });
-
-  it('a policy-cache directory that is a symbolic link is refused', () => {
-    const s = setup();
-    const elsewhere = join(s.dir, 'elsewhere');
-    mkdirSync(elsewhere, { mode: 0o700 });
-    mkdirSync(s.stateDir, { mode: 0o700 });
-    const cacheDir = join(s.stateDir, 'policy-cache');
-    symlinkSync(elsewhere, cacheDir);
-    const r = runCli(['hook'], { input: ownerCall(), env: s.env });
-    expect(r).toMatchObject(stateDenied(`${cacheDir} is a symbolic link, which persona-gate never follows in its state directory; remove it`));
-    expect(readdirSync(elsewhere)).toEqual([]);
-  });
+    record(s, positions(s, forge));
+    const cached = calls.map(decide);
+    expect(cached).toEqual(uncached);
+    return JSON.stringify(cached) === JSON.stringify(uncached);
+  }
 });
 
 describe('hook: a state directory behind a symbolic link of root, for another user', () => {

@@ -1,4 +1,4 @@
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chownSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error a script without types
@@ -23,13 +23,17 @@ function validated(raw: unknown): Policy {
   return result.policy;
 }
 
-/** A cache held in memory, made from the bytes as the hook makes it; `edit` changes it. */
-function memoryCache(bytes: Buffer) {
+/**
+ * A cache held in memory, made from the bytes as the hook makes it (its buckets can be edited);
+ * `trusted` as for a policy of the user running the hook, checked as for another user's.
+ */
+function memoryCache(bytes: Buffer, trusted = false) {
   const policy = validated(JSON.parse(bytes.toString('utf8')));
   const made = indexEntries(policy, scanSpans(bytes)!)!;
-  const buckets: Record<IndexKind, unknown[][]> = { c: [...made.entries.c], t: [...made.entries.t], p: [...made.entries.p], a: [...made.entries.a] };
+  const buckets: Record<IndexKind, unknown[][]> = { c: [...made.entries.c], t: [...made.entries.t], p: [...made.entries.p], a: [...made.entries.a], f: [...made.entries.f] };
   const seen = { whole: 0, rewrites: 0 };
   const cache = {
+    trusted,
     bucket: (kind: IndexKind, name: string) => ({ ok: true as const, entries: buckets[kind].filter((e) => e[0] === name) }),
     rewrite: () => {
       seen.rewrites++;
@@ -52,7 +56,10 @@ const plain = <T>(value: T): T => JSON.parse(JSON.stringify(value ?? null));
 function sameAnswers(index: PolicyIndex, whole: MemoryPolicyIndex, seen?: { whole: number }, absent: string[] = []) {
   const policy = whole.policy;
   expect(plain(index.settings)).toStrictEqual(plain(whole.settings));
-  expect([...index.familyLevels]).toStrictEqual([...whole.familyLevels]);
+  for (const family of [...whole.familyLevels.keys(), 'nope', 'constructor']) {
+    expect(index.familyLevels.get(family), `family ${family}`).toBe(whole.familyLevels.get(family));
+    expect(index.familyLevels.has(family)).toBe(whole.familyLevels.has(family));
+  }
   expect(index.familyGlobs.map((g) => [g.family, g.pattern])).toStrictEqual(whole.familyGlobs.map((g) => [g.family, g.pattern]));
   const commands = Object.keys(policy.catalog.commands);
   const tools = Object.values(policy.catalog.commands).flatMap((c) => c.tools);
@@ -107,13 +114,15 @@ describe('members read alone get the defaults the validator gives them', () => {
 
 describe('the index over the cached positions answers as the whole policy does', () => {
   for (const [name, make] of policies) {
-    it.each(layouts(make()))(`${name}, %s, without parsing the whole policy`, (_layout, bytes) => {
-      const c = memoryCache(bytes);
-      const index = c.open();
-      expect(index).not.toBeNull();
-      sameAnswers(index!, c.whole, c.seen, ['nope.nothing', 'Read', 'mcp__unknown__tool', 'persona-nobody', '__proto__', 'constructor']);
-      expect(c.seen.rewrites).toBe(0);
-    });
+    for (const trusted of [true, false]) {
+      it.each(layouts(make()))(`${name}, %s, ${trusted ? 'trusted' : 'checked'}, without parsing the whole policy`, (_layout, bytes) => {
+        const c = memoryCache(bytes, trusted);
+        const index = c.open();
+        expect(index).not.toBeNull();
+        sameAnswers(index!, c.whole, c.seen, ['nope.nothing', 'Read', 'mcp__unknown__tool', 'persona-nobody', '__proto__', 'constructor']);
+        expect(c.seen.rewrites).toBe(0);
+      });
+    }
   }
 
   it('spans are the members as written', () => {
@@ -131,7 +140,7 @@ describe('the index over the cached positions answers as the whole policy does',
     raw.catalog.commands['modelo.export'].description = 'a "quoted" word';
     const bytes = Buffer.from(JSON.stringify(raw));
     expect(scanSpans(bytes)).toBeNull();
-    expect(openSpanIndex(bytes, 'sha', '/p.json', {}, { bucket: () => ({ ok: true, entries: [] }), rewrite: () => {} })).toBeNull();
+    expect(openSpanIndex(bytes, 'sha', '/p.json', {}, { trusted: false, bucket: () => ({ ok: true, entries: [] }), rewrite: () => {} })).toBeNull();
   });
 
   it('bytes with a member named mcp are read with the MCP lock, whatever the cached positions say', () => {
@@ -139,7 +148,7 @@ describe('the index over the cached positions answers as the whole policy does',
     const c = memoryCache(Buffer.from(JSON.stringify(raw)));
     raw.catalog.mcp = { servers: {} };
     for (const bytes of [Buffer.from(JSON.stringify(raw)), Buffer.from(JSON.stringify(raw, null, 2)), Buffer.from(JSON.stringify(tax()).replace('"personas":{', '"personas":{"mcp" :\n 1,'))]) {
-      expect(openSpanIndex(bytes, 'sha', '/p.json', c.core, { bucket: () => ({ ok: true, entries: [] }), rewrite: () => {} })).toBe(TAKES_MCP);
+      expect(openSpanIndex(bytes, 'sha', '/p.json', c.core, { trusted: false, bucket: () => ({ ok: true, entries: [] }), rewrite: () => {} })).toBe(TAKES_MCP);
     }
   });
 
@@ -147,7 +156,7 @@ describe('the index over the cached positions answers as the whole policy does',
   it.each([[''], [' a'], [':a'], [',a'], ['}a'], [']a'], ['a"b'], ['a\\b'], ['a\u0001'], ['\ufffd'], ['\ud800']])('unusable name %j', (name) => expect(usableName(name)).toBe(false));
 });
 
-describe('a forged or stale cache changes no answer', () => {
+describe('checked positions (a policy of another user): a forged cache changes no answer', () => {
   const bytes = Buffer.from(JSON.stringify(tax(), null, 2));
   const entryOf = (list: unknown[][], name: string) => list.find((e) => e[0] === name)!;
 
@@ -160,7 +169,7 @@ describe('a forged or stale cache changes no answer', () => {
     const index = c.open()!;
     expect(index.command('modelo.export')?.owner).toBe('verifier');
     expect(plain(index.command('modelo.export'))).toStrictEqual(plain(c.whole.command('modelo.export')));
-    expect(c.seen).toEqual({ whole: 1, rewrites: 1 });
+    expect(c.seen).toEqual({ whole: 1, rewrites: 0 });
   });
 
   it('a tool pointed at another command (its key and its span)', () => {
@@ -173,7 +182,6 @@ describe('a forged or stale cache changes no answer', () => {
     const index = c.open()!;
     expect(index.commandForTool('mcp__aeat__modelo_export')).toBe('modelo.export');
     expect(index.command('modelo.export')?.owner).toBe('verifier');
-    expect(c.seen.rewrites).toBe(1);
   });
 
   it('an entry deleted: the tool is still found', () => {
@@ -183,7 +191,6 @@ describe('a forged or stale cache changes no answer', () => {
     const index = c.open()!;
     expect(index.commandForTool('mcp__aeat__modelo_export')).toBe('modelo.export');
     expect(index.command('modelo.export')?.owner).toBe('verifier');
-    expect(c.seen.rewrites).toBe(1);
   });
 
   it('a persona and an agent type deleted or pointed elsewhere', () => {
@@ -258,34 +265,111 @@ describe('a forged or stale cache changes no answer', () => {
     c.buckets.t = before.buckets.t;
     c.buckets.p = before.buckets.p;
     c.buckets.a = before.buckets.a;
+    c.buckets.f = before.buckets.f;
     const index = c.open(before.core);
     // The settings moved too: the index is not opened, or answers as the whole policy does.
     if (index) sameAnswers(index, c.whole);
-    expect(c.seen.rewrites > 0 || index === null).toBe(true);
+  });
+});
+
+describe('trusted positions (a policy of the user running the hook) are taken as recorded', () => {
+  const bytes = Buffer.from(JSON.stringify(tax(), null, 2));
+  const entryOf = (list: unknown[][], name: string) => list.find((e) => e[0] === name)!;
+
+  it('a tool pointed at another command (its key and its span) answers that command', () => {
+    const c = memoryCache(bytes, true);
+    const other = entryOf(c.buckets.c, 'modelo.list');
+    const entry = entryOf(c.buckets.t, 'mcp__aeat__modelo_export');
+    entry[1] = 'modelo.list';
+    entry[2] = other[1];
+    entry[3] = other[2];
+    const index = c.open()!;
+    expect(index.commandForTool('mcp__aeat__modelo_export')).toBe('modelo.list');
+    expect(c.seen).toEqual({ whole: 0, rewrites: 0 });
+  });
+
+  it('an entry deleted: the name is taken as absent', () => {
+    const c = memoryCache(bytes, true);
+    c.buckets.c = c.buckets.c.filter((e) => e[0] !== 'modelo.export');
+    c.buckets.f = c.buckets.f.filter((e) => e[0] !== 'modelo');
+    const index = c.open()!;
+    expect(index.command('modelo.export')).toBeUndefined();
+    expect(index.familyLevels.get('modelo')).toBeUndefined();
+    expect(c.seen).toEqual({ whole: 0, rewrites: 0 });
+  });
+
+  it.each([
+    ['a command at the span of another command', (c: ReturnType<typeof memoryCache>) => {
+      const entry = entryOf(c.buckets.c, 'modelo.export');
+      const other = entryOf(c.buckets.c, 'modelo.list');
+      [entry[1], entry[2]] = [other[1], other[2]];
+    }, (index: PolicyIndex) => index.command('modelo.export')?.owner],
+    ['a persona at a span outside the bytes', (c: ReturnType<typeof memoryCache>) => {
+      entryOf(c.buckets.p, 'verifier')[2] = bytes.length + 10;
+    }, (index: PolicyIndex) => index.persona('verifier')?.ceiling],
+    ['a family at a span that does not parse', (c: ReturnType<typeof memoryCache>) => {
+      const entry = entryOf(c.buckets.f, 'modelo');
+      entry[2] = (entry[1] as number) + 5;
+    }, (index: PolicyIndex) => index.familyLevels.get('modelo')],
+  ])('%s: answered from the whole policy, and the cache written again', (_name, forge, ask) => {
+    const c = memoryCache(bytes, true);
+    forge(c);
+    expect(ask(c.whole)).toBeDefined();
+    expect(ask(c.open()!)).toBe(ask(c.whole));
+    expect(c.seen).toEqual({ whole: 1, rewrites: 1 });
+  });
+
+  it('a bucket that does not parse: answered from the whole policy, and the cache written again', () => {
+    const c = memoryCache(bytes, true);
+    const index = openSpanIndex(bytes, 'sha', '/p.json', c.core, {
+      trusted: true,
+      bucket: () => ({ ok: false }),
+      rewrite: () => {
+        c.seen.rewrites++;
+      },
+    }) as PolicyIndex;
+    expect(index.command('modelo.export')?.owner).toBe('verifier');
+    expect(c.seen.rewrites).toBe(1);
+  });
+
+  it('settings at a span that does not hold them: not opened (the caller parses the whole policy)', () => {
+    const c = memoryCache(bytes, true);
+    expect(c.open({ ...c.core, defaults: c.core.identity })).toBeNull();
   });
 });
 
 describe('loadPolicy over the cache', () => {
-  it('a policy whose settings share a name with a persona: read whole, the cache not written again on each call', () => {
+  /** A policy with a persona named `identity` and no identity section. */
+  const identityPersona = () => {
     const raw = tax();
-    const identity = raw.identity;
     delete raw.identity;
     raw.personas.identity = { families: ['modelo'], ceiling: 'read_only' };
     const dir = tempDir();
     const path = join(dir, 'policy.json');
     writeFileSync(path, JSON.stringify(raw, null, 2));
-    const cacheDir = join(dir, 'cache');
+    return { path, cacheDir: join(dir, 'cache') };
+  };
+  const loadTwice = (path: string, cacheDir: string) => {
     const first = loadPolicy(path, { cacheDir });
-    expect(first.ok).toBe(true);
     const entry = policyCacheEntry(cacheDir, path, readFileSync(path).length);
     const written = statSync(entry, { bigint: true });
     const second = loadPolicy(path, { cacheDir });
     if (!second.ok || !first.ok) throw new Error('not loaded');
-    expect(second.index.policy).not.toBeNull();
     expect(plain(second.index.settings)).toStrictEqual(plain(first.index.settings));
     expect(second.index.settings.identity).toBeUndefined();
     expect(statSync(entry, { bigint: true }).ino).toBe(written.ino);
-    expect(identity).toBeDefined();
+    return second.index;
+  };
+
+  it("a policy of this user's whose settings share a name with a persona: opened over the positions", () => {
+    const { path, cacheDir } = identityPersona();
+    expect(loadTwice(path, cacheDir).policy).toBeNull();
+  });
+
+  it.runIf(process.getuid?.() === 0)("the same, another user's: read whole, the cache not written again on each call", () => {
+    const { path, cacheDir } = identityPersona();
+    chownSync(path, 65534, 65534);
+    expect(loadTwice(path, cacheDir).policy).not.toBeNull();
   });
 
   it('an ordinary policy: opened over the positions, nothing parsed whole', () => {
