@@ -24,6 +24,8 @@ export interface PolicySettings {
   locale: Policy['locale'];
   meta_tools: Record<string, string>;
   include: Policy['catalog']['include'];
+  /** Programs the policy declares (`catalog.programs`): their grammar, and whether each is closed. */
+  programs: Policy['catalog']['programs'];
   /** Set when commands were taken from the MCP lock (SPEC §11). */
   mcp?: McpSettings;
 }
@@ -79,6 +81,7 @@ export function settingsOf(policy: Policy): PolicySettings {
     locale: policy.locale,
     meta_tools: policy.catalog.meta_tools,
     include: policy.catalog.include,
+    programs: policy.catalog.programs,
     ...(policy.pinned ? { mcp: policy.pinned.settings } : {}),
   };
 }

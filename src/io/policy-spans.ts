@@ -21,9 +21,9 @@ import { latin1Text, utf8Text } from './text';
 export type Span = [number, number];
 
 /** The members a call reads whole: the catalog's settings and the top-level ones. */
-export const SETTINGS = ['include', 'families', 'meta_tools', 'identity', 'defaults', 'persona_env', 'stage_env', 'locale'] as const;
+export const SETTINGS = ['include', 'families', 'meta_tools', 'programs', 'identity', 'defaults', 'persona_env', 'stage_env', 'locale'] as const;
 export type SettingName = (typeof SETTINGS)[number];
-export const CATALOG_SETTINGS: ReadonlySet<string> = new Set(['include', 'families', 'meta_tools']);
+export const CATALOG_SETTINGS: ReadonlySet<string> = new Set(['include', 'families', 'meta_tools', 'programs']);
 
 export interface PolicySpans {
   settings: Partial<Record<SettingName, Span>>;
@@ -306,10 +306,28 @@ export function isPersonaShape(v: unknown): boolean {
   );
 }
 
+const ROLES = ['writes', 'destroys', 'into', 'chdir', 'runs', 'reads'];
+const OPERANDS = ['reads', 'writes', 'destroys'];
+
+/** The shape `catalog.programs` validates to (schema.ts), for a program (`top`) or one of its subcommands. */
+function isProgramShape(v: unknown, top: boolean): boolean {
+  if (!isObject(v) || !onlyKeys(v, top ? ['description', 'level', 'options', 'operands', 'subcommands', 'persistent', 'closed'] : ['description', 'level', 'options', 'operands', 'subcommands'])) return false;
+  return (
+    optional(v.description, (d) => typeof d === 'string') &&
+    optional(v.level, isLevel) &&
+    optional(v.operands, (o) => OPERANDS.includes(o as string)) &&
+    optional(v.persistent, (p) => typeof p === 'boolean') &&
+    optional(v.closed, (c) => typeof c === 'boolean') &&
+    optional(v.options, (os) => Array.isArray(os) && os.every((o) => isObject(o) && onlyKeys(o, ['names', 'arg', 'role', 'level']) && names(o.names) && optional(o.arg, (a) => a === 'none' || a === 'required' || a === 'optional') && optional(o.role, (r) => ROLES.includes(r as string)) && optional(o.level, isLevel))) &&
+    optional(v.subcommands, (subs) => isObject(subs) && Object.values(subs).every((sub) => isProgramShape(sub, false)))
+  );
+}
+
 const SETTING_SHAPES: Record<SettingName, (v: unknown) => boolean> = {
   include: (v) => Array.isArray(v) && v.every((x) => x === 'claude-code'),
   families: isFamiliesShape,
   meta_tools: (v) => isObject(v) && Object.values(v).every(isName),
+  programs: (v) => isObject(v) && Object.values(v).every((p) => isProgramShape(p, true)),
   identity: (v) =>
     isObject(v) &&
     onlyKeys(v, ['reads', 'switches', 'label']) &&
@@ -336,6 +354,7 @@ export const SETTING_OPEN: Record<SettingName, number> = {
   include: 0x5b,
   families: 0x7b,
   meta_tools: 0x7b,
+  programs: 0x7b,
   identity: 0x7b,
   defaults: 0x7b,
   persona_env: 0x22,
@@ -378,7 +397,8 @@ export function settingMembers(bytes: Buffer): SettingMembers {
 
 /** The member names the schema itself uses: a persona of such a name is read from the whole policy. */
 export const SCHEMA_KEYS: ReadonlySet<string> = new Set([
-  '$schema', 'version', 'catalog', 'include', 'families', 'commands', 'meta_tools', 'personas', 'identity', 'defaults', 'persona_env', 'stage_env', 'locale',
+  '$schema', 'version', 'catalog', 'include', 'families', 'commands', 'meta_tools', 'programs', 'personas', 'identity', 'defaults', 'persona_env', 'stage_env', 'locale',
+  'options', 'names', 'arg', 'role', 'operands', 'subcommands', 'persistent', 'closed',
   'description', 'level', 'tools', 'confirm', 'owner', 'bash', 'ceiling', 'agent_types', 'delegates', 'stages', 'name', 'allowed_tools', 'side_effect_level',
   'max_iterations', 'on_exit', 'on_complete', 'on_failure', 'reads', 'switches', 'label', 'from', 'path', 'unknown_tools', 'on_pass', ...LEVELS,
 ]);

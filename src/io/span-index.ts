@@ -1,7 +1,7 @@
 import { agentTypesOf, bashPrefixesOf, buildPolicyIndex, builtinToolsOf, familyGlobsOf, toolsToCommands, type BashPrefix, type FamilyGlob, type MemoryPolicyIndex, type PolicyIndex, type PolicySettings } from '../core/policy-index';
 import { isDotted } from '../core/chars';
 import { own } from '../core/own';
-import { commandWithDefaults, DEFAULT_PERSONA_ENV, DEFAULT_STAGE_ENV, defaultsWithDefaults, familyWithDefaults, identityWithDefaults, personaWithDefaults, policyWithDefaults } from '../policy/defaults';
+import { commandWithDefaults, DEFAULT_PERSONA_ENV, DEFAULT_STAGE_ENV, defaultsWithDefaults, familyWithDefaults, identityWithDefaults, personaWithDefaults, policyWithDefaults, programsWithDefaults } from '../policy/defaults';
 import type { Level } from '../core/levels';
 import type { CommandDef, FamilyDef, PersonaDef, Policy } from '../policy/schema';
 import type { BucketRead, IndexEntries, IndexKind } from './policy-cache';
@@ -117,6 +117,7 @@ export function openSpanIndex(bytes: Buffer, sha256: string, path: string, core:
     locale: values.locale as PolicySettings['locale'],
     meta_tools: metaTools,
     include: (values.include ?? []) as PolicySettings['include'],
+    programs: programsWithDefaults(values.programs),
   };
   const builtins = builtinToolsOf(settings.include);
   const familyMap = builtins.families;

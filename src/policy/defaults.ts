@@ -61,6 +61,11 @@ export function identityWithDefaults(value: unknown, where = 'identity'): Identi
   return identity as unknown as IdentityDef;
 }
 
+export function programsWithDefaults(value: unknown = {}, where = 'catalog.programs'): Policy['catalog']['programs'] {
+  eachValue(value, where, (program, at) => fill(object(program, at), 'closed', () => false));
+  return value as Policy['catalog']['programs'];
+}
+
 export function defaultsWithDefaults(value: unknown = { confirm: {}, unknown_tools: 'ask', on_pass: 'abstain' }, where = 'defaults'): Policy['defaults'] {
   const defaults = object(value, where);
   fill(defaults, 'confirm', () => ({}));
@@ -80,6 +85,7 @@ export function policyWithDefaults(parsed: unknown): Policy {
   fill(catalog, 'families', () => ({}));
   fill(catalog, 'commands', () => ({}));
   fill(catalog, 'meta_tools', () => ({}));
+  catalog.programs = programsWithDefaults(catalog.programs ?? {});
   eachValue(catalog.families, 'catalog.families', familyWithDefaults);
   eachValue(catalog.commands, 'catalog.commands', commandWithDefaults);
   if (catalog.mcp !== undefined) eachValue(object(catalog.mcp, 'catalog.mcp').servers, 'catalog.mcp.servers', mcpServerWithDefaults);

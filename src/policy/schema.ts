@@ -24,6 +24,51 @@ const Command = z.strictObject({
   bash: z.array(name).default([]),
 });
 
+/** One option of a program the policy declares (`catalog.programs`): its names, whether it takes a value, and what it does. */
+const ProgramOption = z.strictObject({
+  names: z.array(z.string().regex(/^--?[^-\s=][^\s=]*$/, 'an option name starts with - or -- (-o, --output)')).min(1),
+  arg: z.enum(['none', 'required', 'optional']).optional(),
+  /** writes/destroys/into: a path it writes, removes, writes files into; chdir: a directory it works in; runs: a program it runs (the call is opaque). */
+  role: z.enum(['writes', 'destroys', 'into', 'chdir', 'runs', 'reads']).optional(),
+  /** Using the option raises the call to this level. */
+  level: Level.optional(),
+});
+
+export interface ProgramCommandInput {
+  description?: string;
+  level?: z.input<typeof Level>;
+  options?: z.input<typeof ProgramOption>[];
+  operands?: 'reads' | 'writes' | 'destroys';
+  subcommands?: Record<string, ProgramCommandInput>;
+}
+
+/** A command of a program the policy declares: its level, options, what its operands are, its subcommands. */
+const ProgramCommand: z.ZodType<ProgramCommandInput> = z.lazy(() =>
+  z.strictObject({
+    description: z.string().optional(),
+    level: Level.optional(),
+    options: z.array(ProgramOption).optional(),
+    operands: z.enum(['reads', 'writes', 'destroys']).optional(),
+    subcommands: z.record(name, ProgramCommand).optional(),
+  }),
+);
+
+/**
+ * A program's shell grammar (SPEC §2 `catalog.programs`), for a program the built-in registry does
+ * not know or reads otherwise: what is given replaces the registry's (options, subcommands,
+ * level); `closed` refuses an invocation that matches none of its catalogued commands.
+ */
+const Program = z.strictObject({
+  description: z.string().optional(),
+  level: Level.optional(),
+  options: z.array(ProgramOption).optional(),
+  operands: z.enum(['reads', 'writes', 'destroys']).optional(),
+  subcommands: z.record(name, ProgramCommand).optional(),
+  /** Its options stand only before its subcommands (true: they are taken after them too). */
+  persistent: z.boolean().optional(),
+  closed: z.boolean().default(false),
+});
+
 /** How a server's tools become one family's commands: by name prefix, by glob, or one by one. */
 const McpFamilyRule = z.strictObject({
   description: z.string().optional(),
@@ -118,6 +163,7 @@ export const PolicySchema = z.strictObject({
     families: z.record(name, Family).default({}),
     commands: z.record(name, Command).default({}),
     meta_tools: z.record(name, name).default({}),
+    programs: z.record(z.string().regex(/^[^\s/]+$/, 'a program name, without a path or spaces'), Program).default({}),
     mcp: Mcp.optional(),
   }),
   personas: z.record(name, Persona).default({}),
@@ -140,6 +186,7 @@ export type EnforcementMode = z.output<typeof Enforcement>;
 export type IdentityDef = NonNullable<Policy['identity']>;
 export type McpDef = NonNullable<Policy['catalog']['mcp']>;
 export type McpServerDef = McpDef['servers'][string];
+export type ProgramDef = Policy['catalog']['programs'][string];
 
 export function policyJsonSchema(): Record<string, unknown> {
   const schema = z.toJSONSchema(PolicySchema, { io: 'input', target: 'draft-2020-12' }) as Record<

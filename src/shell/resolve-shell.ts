@@ -7,12 +7,12 @@ import { isAbsoluteOrHome, type PathEffect } from '../core/types';
 import { assignmentLength, baseName, readCommandLine, type Invocation } from './commands';
 import { getopt } from './getopt';
 import { treeFacts, type TreeFacts } from './syntax/facts';
-import { classifyWith } from './read/classify';
+import { classifyWith, subcommandPath } from './read/classify';
+import { isClosed, programFor } from './registry/policy-programs';
 import { parentOf } from './registry/readers';
 import { reasonText } from './reasons';
-import { programSpec } from './registry';
 import { decodeAnsiC } from './syntax/parser';
-import type { Word } from './syntax/word';
+import { partsText, viewOf, type Word } from './syntax/word';
 import { inProgramDirectory, inSystemDirectory, READING_OPTION_CLUSTER, READS_WHATEVER_ARGUMENTS, RUNTIME_VARIABLES, SHOPT_KEEPS_READING } from './programs';
 
 /**
@@ -225,7 +225,7 @@ const COMMAND_VARIABLE = /(EDITOR|PAGER|COMMAND|CMD|SHELL|PROGRAM|ASKPASS|HOOK|H
 const VARIABLE_SETTERS = new Set(['export', 'declare', 'typeset', 'local', 'readonly', 'printf', 'read', 'mapfile', 'readarray', 'getopts', 'let', 'set-variable', 'new-variable', 'sv']);
 
 /** SPEC §9.1: a simple command's level, what it runs that cannot be read, and what it does to paths, read through the program registry. */
-function classify(inv: Invocation, powershell: boolean): Classified {
+function classify(inv: Invocation, powershell: boolean, index: PolicyIndex): Classified {
   const name = powershell ? inv.name.toLowerCase() : inv.name;
   const args = inv.args;
   if (inv.opaque !== undefined) return { level: 'process_exec', kind: 'exec', opaque: inv.opaque, effects: [] };
@@ -245,7 +245,7 @@ function classify(inv: Invocation, powershell: boolean): Classified {
     if (changes) return { level: 'process_exec', kind: 'exec', opaque: `${name} ${changes.text.split(/[=[]/)[0]} changes which program runs or what it loads`, effects: [] };
   }
   if (name === 'hash' && args.some((w) => w.text !== '--' && /^-[a-zA-Z]*p/.test(w.text))) return { level: 'process_exec', kind: 'exec', opaque: 'hash -p makes a name run another program', effects: [] };
-  const spec = programSpec(name, powershell);
+  const spec = programFor(index, name, powershell);
   if (!spec) {
     // `--help` and `--version` of any program only print
     if (args.length === 1 && (args[0]!.text === '--help' || args[0]!.text === '--version') && !args[0]!.dynamic && !program.includes('/')) return { level: 'read_only', kind: 'reader', effects: [] };
@@ -434,27 +434,38 @@ function isStateChangingGateCall(args: Word[], completed: boolean): boolean {
 }
 
 /**
- * The catalogued command an invocation is, by its `bash` prefixes (longest first). A prefix whose
- * words are all literal matches; one that could match only through a word computed at run time
- * makes the call unreadable.
+ * The catalogued command an invocation is, by its `bash` prefixes (longest first). A prefix is
+ * matched against the invocation's subcommands once the program's options before them are set
+ * aside (`npm --registry R publish` is `npm publish`), then its other words in order; a program
+ * the registry and the policy do not know is matched word by word. A prefix that could match only
+ * through a word computed at run time, or behind an option persona-gate does not know, makes the
+ * call unreadable.
  */
-function matchPrefix(index: PolicyIndex, inv: Invocation): { key: string } | { dynamic: string } | null {
-  const words: Word[] = [inv.program!, ...inv.args];
+function matchPrefix(index: PolicyIndex, inv: Invocation, powershell: boolean): { key: string } | { dynamic: string } | null {
+  const spec = programFor(index, inv.name, powershell);
+  const read = spec ? subcommandPath(spec, inv.args) : null;
+  const tail: Word[] = read ? [...read.path.map((text) => word(text)), ...read.rest] : inv.args;
+  let couldBe: string | null = null;
   for (const prefix of index.bashPrefixes()) {
-    if (prefix.words.length > words.length) continue;
     if (baseName(prefix.words[0]!) !== inv.name) continue;
+    if (prefix.words.length - 1 > tail.length) {
+      if (read?.uncertain && prefix.words.slice(1).every((w) => inv.args.some((a) => a.text === w))) couldBe ??= prefix.words.join(' ');
+      continue;
+    }
     let ok = true;
     for (let k = 1; k < prefix.words.length; k++) {
       const expected = prefix.words[k]!;
-      const w = words[k]!;
-      if (w.dynamic || w.pattern) return { dynamic: `${words.slice(0, k + 1).map((x) => x.text).join(' ')} could be ${prefix.words.join(' ')}` };
+      const w = tail[k - 1]!;
+      if (w.dynamic || w.pattern) return { dynamic: `${[inv.program!.text, ...tail.slice(0, k).map((x) => x.text)].join(' ')} could be ${prefix.words.join(' ')}` };
       if (w.text !== expected) {
         ok = false;
         break;
       }
     }
     if (ok) return { key: prefix.key };
+    if (read?.uncertain && prefix.words.slice(1).every((w) => inv.args.some((a) => a.text === w))) couldBe ??= prefix.words.join(' ');
   }
+  if (couldBe !== null) return { dynamic: `${[inv.program!.text, ...inv.args.map((w) => w.text)].join(' ')} could be ${couldBe}, behind an option persona-gate does not know` };
   return null;
 }
 
@@ -798,7 +809,7 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent): ShellReadin
     }
 
     if (catalogued.has(inv.name)) {
-      const match = matchPrefix(index, inv);
+      const match = matchPrefix(index, inv, powershell);
       if (match && 'dynamic' in match) return unreadable(`an argument computed at run time (${match.dynamic})`);
       if (match) {
         const subject = subjectForCommand(index, match.key, 'shell');
@@ -815,6 +826,9 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent): ShellReadin
           continue;
         }
       }
+    }
+    // a program the policy declares closed: what matches none of its commands is refused (SPEC §9.5)
+    if (isClosed(index, inv.name)) {
       const words = [inv.program.text, ...inv.args.map((w) => w.text)].join(' ');
       unlisted.push(inv.completed ? `${words} … (arguments added at run time)` : words);
       invocations.push({ program: inv.name, args: inv.args.map((w) => w.text), level: 'process_exec', kind: 'unlisted' });
@@ -823,7 +837,9 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent): ShellReadin
       continue;
     }
 
-    let classified = classify(inv, powershell);
+    let classified = classify(inv, powershell, index);
+    // a program that owns an identity switch may switch the profile by another of its commands, unless it only reads
+    if (switchPrograms.has(inv.name) && (classified.opaque !== undefined || exceeds(classified.level, 'read_only'))) mayRearm = true;
     // `${x@P}` expands a prompt string, command substitutions included: what it runs cannot be read
     if ([inv.program, ...inv.args].some((w) => w?.dynamic && /@P\}/.test(w.text)) && classified.opaque === undefined) {
       classified = { ...classified, level: 'process_exec', kind: 'exec', opaque: 'a prompt expansion (${…@P}) runs the commands in a value' };
@@ -903,13 +919,11 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent): ShellReadin
   const opaqueNames: string[] = [];
   if (opaque.length > 0) {
     const names = [...catalogued, 'persona-gate'];
-    // the raw line, and words whose quoting changed their letters (`a\eat`, `$'\x61eat'`)
-    const quotedTexts = [
-      command,
-      ...raw.sources,
-      ...raw.invocations.flatMap((inv) => [inv.program, ...inv.args, ...inv.redirects.map((r) => r.target)].filter((w) => w?.quoted).map((w) => w!.text)),
-    ].join('\n');
-    const texts = spellings(quotedTexts);
+    // what the line hands to code it runs: every word and here-document of its trees, but the
+    // programs the reader read (a program's own name is not handed to the code it runs)
+    const programWords = new Set(raw.invocations.map((inv) => inv.program?.node).filter((n) => n !== undefined));
+    const handed = [...facts.words.filter((w) => !programWords.has(w)).flatMap((w) => [viewOf(w).text, partsText(w)]), ...facts.heredocs].join('\n');
+    const texts = spellings(handed);
     for (const name of names) {
       if (new RegExp(`(?<![A-Za-z0-9_])${escapeRegExp(name)}(?![A-Za-z0-9_])`, 'i').test(texts)) opaqueNames.push(name);
     }
@@ -921,7 +935,7 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent): ShellReadin
       const glob = globMatcher(last);
       for (const name of names) if (!opaqueNames.includes(name) && glob.test(name)) opaqueNames.push(name);
     }
-    const pieces = pathPieces(command);
+    const pieces = pathPieces([...facts.words.map((w) => viewOf(w).text), ...facts.heredocs].join('\n'));
     if (pieces === null) return unreadable(`more than ${MAX_PIECES} paths in a line that runs code persona-gate cannot read`);
     for (const piece of pieces) {
       if (addEffect(word(piece), 'mention', opaqueProgram ?? 'code persona-gate cannot read')) return unreadable(`more than ${MAX_EFFECTS} paths to check`);

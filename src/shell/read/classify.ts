@@ -122,6 +122,34 @@ export function subcommandOf(command: CommandSpec, name: string): CommandSpec | 
   return entry;
 }
 
+/**
+ * The subcommands an invocation runs (`npm --registry R publish` is `publish`), the words after
+ * them in their order, and whether that reading is uncertain: a subcommand known only at run
+ * time, or an option the spec does not know before a subcommand (it could take the next word).
+ * A program without subcommands gives its operands, its options set aside.
+ */
+export function subcommandPath(spec: ProgramSpec, args: readonly Word[]): { path: string[]; rest: Word[]; uncertain: boolean } {
+  let command: CommandSpec = spec;
+  const parents: CommandSpec[] = [];
+  const path: string[] = [];
+  let words = args;
+  let uncertain = false;
+  for (;;) {
+    const parsed = getopt<OptionSpec>(words, getoptSpec(command, parents));
+    if (!command.subcommands) return { path, rest: path.length > 0 ? [...words] : parsed.operands, uncertain };
+    if (parsed.operands.length === 0) return { path, rest: [...words], uncertain };
+    const sub = parsed.operands[0]!;
+    if (sub.dynamic || sub.pattern) return { path, rest: words.slice(parsed.operandAt[0]!), uncertain: true };
+    if (parsed.unknown.some((u) => u.at < parsed.operandAt[0]!) || parsed.ambiguous.length > 0) uncertain = true;
+    path.push(sub.text);
+    words = words.slice(parsed.operandAt[0]! + 1);
+    const next = subcommandOf(command, sub.text);
+    if (next === null) return { path, rest: [...words], uncertain };
+    parents.push(command);
+    command = next;
+  }
+}
+
 function kindOf(level: Level): Kind {
   if (level === 'none') return 'builtin';
   if (level === 'read_only') return 'reader';

@@ -15,12 +15,16 @@ export interface TreeFacts {
   defaulted: string[];
   /** The assignments of every simple command, with their subscripts. */
   assigns: Assign[];
+  /** Every word of the trees, in order: what code persona-gate cannot read may have been handed. */
+  words: Word[];
+  /** The bodies of the here-documents. */
+  heredocs: string[];
 }
 
 const NUMERIC_TESTS = new Set(['-eq', '-ne', '-lt', '-le', '-gt', '-ge']);
 
 export function treeFacts(scripts: readonly Script[]): TreeFacts {
-  const facts: TreeFacts = { arithmetic: [], loops: [], defaulted: [], assigns: [] };
+  const facts: TreeFacts = { arithmetic: [], loops: [], defaulted: [], assigns: [], words: [], heredocs: [] };
   const v = new Visitor(facts);
   for (const s of scripts) v.script(s);
   return facts;
@@ -116,11 +120,15 @@ class Visitor {
   private redirects(rs: readonly Redirect[]): void {
     for (const r of rs) {
       this.word(r.target);
-      if (r.heredoc) this.parts(r.heredoc.parts);
+      if (r.heredoc) {
+        this.f.heredocs.push(r.heredoc.body);
+        this.parts(r.heredoc.parts);
+      }
     }
   }
 
   private word(w: Word): void {
+    this.f.words.push(w);
     this.parts(w.parts);
   }
 

@@ -135,3 +135,23 @@ export function isPattern(live: string): boolean {
   }
   return false;
 }
+
+/**
+ * The word's text with a line break where one of its parts ends and another starts: where quoting
+ * or an expansion joins two texts (`-x'aeat …'`), a name after the join starts a word of its own.
+ */
+export function partsText(w: WordNode): string {
+  const out: string[] = [];
+  const add = (parts: readonly WordPart[]) => {
+    for (const p of parts) {
+      if (p.type === 'dq') add(p.parts);
+      else {
+        const acc: Acc = { text: '', live: '', dynamic: false, quoted: false, quotedAt: -1, ansi: false };
+        addPart(acc, p, false);
+        out.push(acc.text);
+      }
+    }
+  };
+  add(w.parts);
+  return out.join('\n');
+}
