@@ -20,6 +20,10 @@ export const en = {
     `persona-gate: the ${persona} persona may not run ${key}: its family "${family}" is not one of the persona's families (${list(families)}). Hand this step to a persona whose families include "${family}", or ask the user to do it.`,
   scopeCeiling: (persona: string, key: string, level: string, ceiling: string) =>
     `persona-gate: the ${persona} persona may not run ${key}: it has side-effect level ${level}, above the persona's ceiling ${ceiling}. Use a tool at ${ceiling} or below, or hand this step to a persona allowed to ${level}.`,
+  scopeFamilyOwned: (persona: string, key: string, family: string, families: readonly string[], owner: string) =>
+    `persona-gate: the ${persona} persona may not run ${key}: its family "${family}" is not one of the persona's families (${list(families)}), and ${key} is owned by the ${owner} persona. Finish your part and hand off to ${owner}; do not try it another way.`,
+  scopeCeilingOwned: (persona: string, key: string, level: string, ceiling: string, owner: string) =>
+    `persona-gate: the ${persona} persona may not run ${key}: it has side-effect level ${level}, above the persona's ceiling ${ceiling}, and it is owned by the ${owner} persona. Finish your part and hand off to ${owner}; do not try it another way.`,
   scopeUnknown: (persona: string, key: string) =>
     `persona-gate: the ${persona} persona may not run ${key}: the tool is not in the policy's catalog, and a persona may only run catalogued tools. Use a catalogued tool, or ask the user to add this one to the catalog.`,
   delegation: (persona: string, agentType: string, bound: string, delegates: readonly string[]) =>
@@ -150,6 +154,10 @@ const spanish = () => ({
     `persona-gate: la persona ${persona} no puede ejecutar ${key}: su familia "${family}" no está entre las familias de la persona (${lista(families)}). Pasa este paso a una persona cuyas familias incluyan "${family}", o pide al usuario que lo haga.`,
   scopeCeiling: (persona, key, level, ceiling) =>
     `persona-gate: la persona ${persona} no puede ejecutar ${key}: su nivel de efectos es ${level}, por encima del techo de la persona, ${ceiling}. Usa una herramienta de nivel ${ceiling} o inferior, o pasa este paso a una persona autorizada para ${level}.`,
+  scopeFamilyOwned: (persona, key, family, families, owner) =>
+    `persona-gate: la persona ${persona} no puede ejecutar ${key}: su familia "${family}" no está entre las familias de la persona (${lista(families)}), y ${key} pertenece a la persona ${owner}. Termina tu parte y pásalo a ${owner}; no lo intentes por otra vía.`,
+  scopeCeilingOwned: (persona, key, level, ceiling, owner) =>
+    `persona-gate: la persona ${persona} no puede ejecutar ${key}: su nivel de efectos es ${level}, por encima del techo de la persona, ${ceiling}, y pertenece a la persona ${owner}. Termina tu parte y pásalo a ${owner}; no lo intentes por otra vía.`,
   scopeUnknown: (persona, key) =>
     `persona-gate: la persona ${persona} no puede ejecutar ${key}: la herramienta no está en el catálogo de la política, y una persona solo puede ejecutar herramientas catalogadas. Usa una herramienta catalogada, o pide al usuario que la añada al catálogo.`,
   delegation: (persona, agentType, bound, delegates) =>

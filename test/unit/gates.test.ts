@@ -30,6 +30,25 @@ describe('gate 2: persona scope', () => {
     );
   });
 
+  it('names the owner of an owned command, whichever scope rule refuses it', () => {
+    // The coordinator has the family but a read_only ceiling; the classifier lacks the family.
+    const ceiling = run(tax, pre('mcp__aeat__modelo_export'), as('coordinator'));
+    expect([ceiling.verdict, ceiling.gate, ceiling.rule]).toEqual(['deny', 'scope', 'ceiling']);
+    expect(ceiling.reason).toBe(
+      "persona-gate: the coordinator persona may not run modelo.export: it has side-effect level workspace_write, above the persona's ceiling read_only, and it is owned by the verifier persona. Finish your part and hand off to verifier; do not try it another way.",
+    );
+    const family = run(tax, pre('mcp__aeat__modelo_export'), as('classifier'));
+    expect([family.verdict, family.gate, family.rule]).toEqual(['deny', 'scope', 'family']);
+    expect(family.reason).toContain('and modelo.export is owned by the verifier persona. Finish your part and hand off to verifier');
+    const es = run(tax, pre('mcp__aeat__modelo_export'), { ...as('coordinator'), env: { PERSONA_GATE_PERSONA: 'coordinator', PERSONA_GATE_LOCALE: 'es' } });
+    expect(es.reason).toContain('pertenece a la persona verifier. Termina tu parte y pásalo a verifier');
+  });
+
+  it('does not speak of a handoff to a command nobody owns', () => {
+    const d = run(tax, pre('mcp__aeat__modelo_work_create'), as('coordinator'));
+    expect(d.reason).not.toContain('owned by');
+  });
+
   it('fails closed when a persona names a family absent from the catalog', () => {
     const valid = indexOf(readJson(TAX_POLICY_PATH));
     const policy = structuredClone(valid.policy);
