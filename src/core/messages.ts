@@ -45,6 +45,8 @@ export const en = {
     label === null ? `[Active profile: none known]` : `[Active profile: ${label}]`,
   confirmationRequired: (echo: string, key: string) =>
     `${echo} persona-gate: ${key} needs the user's confirmation. Check that the active profile above is the one this call should touch.`,
+  confirmationPlain: (key: string) =>
+    `persona-gate: ${key} needs the user's confirmation before it runs.`,
   blocked: (key: string) =>
     `persona-gate: ${key} is blocked by policy for every agent. Ask the user to run it themselves.`,
   notPinned: (tool: string, server: string) =>
@@ -179,6 +181,8 @@ const spanish = () => ({
     label === null ? `[Perfil activo: ninguno conocido]` : `[Perfil activo: ${label}]`,
   confirmationRequired: (echo, key) =>
     `${echo} persona-gate: ${key} necesita la confirmación del usuario. Comprueba que el perfil activo indicado es el que esta llamada debe tocar.`,
+  confirmationPlain: (key) =>
+    `persona-gate: ${key} necesita la confirmación del usuario antes de ejecutarse.`,
   blocked: (key) =>
     `persona-gate: ${key} está bloqueado por la política para todos los agentes. Pide al usuario que lo ejecute él mismo.`,
   notPinned: (tool, server) =>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildPolicyIndex } from '../../src/core/policy-index';
 import { emptyState } from '../../src/core/state';
-import { confirmed, indexOf, pre, readJson, run, TAX_POLICY_PATH, taxIndex } from '../helpers/policy';
+import { confirmed, indexOf, MERGE_POLICY_PATH, pre, readJson, run, TAX_POLICY_PATH, taxIndex } from '../helpers/policy';
 
 const tax = taxIndex();
 const as = (persona: string) => ({ env: { PERSONA_GATE_PERSONA: persona }, state: confirmed() });
@@ -173,6 +173,15 @@ describe('gate 7: confirmation tier', () => {
     expect(unlabeled.reason.startsWith('[Active profile: none known] ')).toBe(true);
     const labeled = run(tax, pre('mcp__aeat__modelo_export'), { ...as('verifier'), state: { ...confirmed(), label: 'Erika Example (NIF 00000000T)' } });
     expect(labeled.reason.startsWith('[Active profile: Erika Example (NIF 00000000T)] persona-gate: modelo.export needs')).toBe(true);
+  });
+
+  it('asks without an identity echo when the policy has no identity gate', () => {
+    const merge = indexOf(readJson(MERGE_POLICY_PATH));
+    const d = run(merge, pre('mcp__github__add_issue_comment', { body: 'LGTM' }), as('reviewer'));
+    expect([d.verdict, d.status]).toEqual(['ask', 'confirmation_required']);
+    expect(d.reason).toBe("persona-gate: github.pr.comment needs the user's confirmation before it runs.");
+    const es = run(merge, pre('mcp__github__add_issue_comment'), { ...as('reviewer'), env: { PERSONA_GATE_PERSONA: 'reviewer', PERSONA_GATE_LOCALE: 'es' } });
+    expect(es.reason).toBe('persona-gate: github.pr.comment necesita la confirmación del usuario antes de ejecutarse.');
   });
 
   it('denies a block command for everyone', () => {
