@@ -80,7 +80,11 @@ const Case = z.strictObject({
 
 export const TestFileSchema = z.strictObject({
   $schema: z.string().optional(),
-  policy: z.string().min(1).optional().describe('the policy under test, relative to this file; default: --config, else the policy found as usual'),
+  policy: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('the policy under test, relative to this file; default: --config, else NAME.json beside this NAME.test.json, else the policy found as usual'),
   cases: z.array(Case).min(1),
 });
 

@@ -1,5 +1,5 @@
 import { lockBeside } from '../../io/lock-lookup';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import type { Env } from '../../core/decide';
 import { gateProtections } from '../../io/protect';
@@ -29,6 +29,18 @@ function shown(path: string): string {
   return rel !== '' && !rel.startsWith('..') ? rel : path;
 }
 
+/**
+ * The policy a test file without `policy` tests, when it is there: NAME.json beside NAME.test.json
+ * (`.claude/persona-gate.test.json` tests `.claude/persona-gate.json`, `examples/X.test.json`
+ * tests `examples/X.json`), so that a test file works wherever it is copied; else the policy is
+ * found as usual.
+ */
+function policyBeside(testFile: string): string | undefined {
+  if (!testFile.endsWith('.test.json')) return undefined;
+  const beside = `${testFile.slice(0, -'.test.json'.length)}.json`;
+  return existsSync(beside) ? beside : undefined;
+}
+
 function runFile(env: Env, path: string, opts: TestOptions, t: CliMessages): FileReport {
   const report: FileReport = { file: shown(path), policy: null, error: null, cases: [] };
   let value: unknown;
@@ -44,7 +56,7 @@ function runFile(env: Env, path: string, opts: TestOptions, t: CliMessages): Fil
     report.error = t.testFileInvalid(report.file, parsed.problems.map((p) => `${p.path}: ${p.message}`));
     return report;
   }
-  const config = opts.config ?? (parsed.file.policy !== undefined ? resolve(dirname(path), parsed.file.policy) : undefined);
+  const config = opts.config ?? (parsed.file.policy !== undefined ? resolve(dirname(path), parsed.file.policy) : policyBeside(path));
   let index;
   try {
     index = policyForCli(env, config);
