@@ -35,6 +35,8 @@ export const cliEn = {
   yes: () => 'yes',
   no: () => 'no',
   afterIdentity: () => '(after an identity read)',
+  someLines: () => 'lines',
+  shellLines: (tool: string, level: string) => `${tool}: lines at ${level} and below (each line is judged by what it runs)`,
   listPersonasHeader: (path: string) => `personas of ${path} (persona-gate list --persona NAME shows what one may call):`,
   listPersonaLine: (name: string, ceiling: string, families: string, stages: string, description: string | null) =>
     `  ${name.padEnd(20)} ceiling ${ceiling}; families ${families}${stages ? `; stages ${stages}` : ''}${description ? ` — ${description}` : ''}`,
@@ -343,6 +345,8 @@ export const cliEs: CliMessages = {
   listColumns: () => ['puede', 'conf.', 'nivel', 'orden', 'motivo / herramientas'],
   yes: () => 'sí',
   no: () => 'no',
+  someLines: () => 'líneas',
+  shellLines: (tool, level) => `${tool}: líneas de nivel ${level} o inferior (cada línea se juzga por lo que ejecuta)`,
   afterIdentity: () => '(tras una lectura de identidad)',
   listPersonasHeader: (path) => `personas de ${path} (persona-gate list --persona NOMBRE muestra lo que puede llamar una):`,
   listPersonaLine: (name, ceiling, families, stages, description) =>

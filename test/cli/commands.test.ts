@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cleanEnv, runCli, tempDir } from '../helpers/cli';
-import { MERGE_POLICY_PATH, ROOT, TAX_POLICY_PATH } from '../helpers/policy';
+import { MERGE_POLICY_PATH, ROOT, SOFTWARE_POLICY_PATH, TAX_POLICY_PATH } from '../helpers/policy';
 
 function env(extra: Record<string, string> = {}) {
   const dir = tempDir();
@@ -69,6 +69,23 @@ describe('list', () => {
     expect(deny).toContain('mcp__aeat__modelo_export');
     expect(deny).toContain('Bash');
     expect(deny).not.toContain('mcp__aeat__modelo_work_create');
+  });
+
+  it("agrees with explain for a shell at a read-only ceiling: the lines at that level, and no deny of the shell", () => {
+    const e = env({ PERSONA_GATE_CONFIG: SOFTWARE_POLICY_PATH }).env;
+    for (const command of ['ls', 'cat README.md']) {
+      expect(runCli(['explain', '--persona', 'researcher', 'Bash', JSON.stringify({ command })], { env: e }).code).toBe(0);
+    }
+    const text = runCli(['list', '--persona', 'researcher'], { env: e }).stdout;
+    expect(text).toMatch(/^lines +auto +≤ read_only +Bash +Bash: lines at read_only and below/m);
+    expect(text).toMatch(/^no +- +workspace_write +Edit +permission_denied \(scope\)$/m);
+    const deny: string[] = JSON.parse(runCli(['list', '--persona', 'researcher', '--format', 'claude-permissions'], { env: e }).stdout).permissions.deny;
+    expect(deny).not.toContain('Bash');
+    expect(deny).toContain('Edit');
+    const entries: { key: string; allowed: boolean; lines_up_to: string | null }[] = JSON.parse(runCli(['list', '--persona', 'researcher', '--format', 'json'], { env: e }).stdout).entries;
+    expect(entries.find((x) => x.key === 'Bash')).toMatchObject({ allowed: true, lines_up_to: 'read_only' });
+    expect(entries.find((x) => x.key === 'Read')).toMatchObject({ allowed: true, lines_up_to: null });
+    expect(runCli(['list', '--persona', 'researcher'], { env: { ...e, PERSONA_GATE_LOCALE: 'es' } }).stdout).toContain('Bash: líneas de nivel read_only o inferior');
   });
 
   it('narrows by stage', () => {
