@@ -160,11 +160,13 @@ export function buildProgram(env: Env, done: (result: CommandResult | Promise<Co
     .description(c.init)
     .option(`--dir <${p.dir}>`, o.dir, process.cwd())
     .option(`--example <${p.name}>`, o.example, 'tax-filing')
+    .option('--force', o.force)
     .option(`--command <${p.command}>`, o.command)
     .option('--hardened', o.hardened)
     .option('--locale <en|es>', o.initLocale)
     .option(`--host <${p.host}>`, o.host)
-    .action((opts) => {
+    .action((options, cmd: Command) => {
+      const opts = { ...options, exampleGiven: cmd.getOptionValueSource('example') === 'cli' };
       const host = hostOption(opts.host, cliMessages(env));
       if (host !== 'claude-code' && opts.hardened) throw new CliError(cliMessages(env).hardenedClaudeOnly());
       done(host === 'claude-code' ? initCommand(env, opts) : initHost(env, host, opts));

@@ -71,7 +71,12 @@ export const cliEn = {
   stateDirProblem: (detail: string) => `persona-gate: state directory: ${detail}`,
   // init
   initWrotePolicy: (path: string, example: string) => `wrote ${path} (from the ${example} example)`,
-  initKeptPolicy: (path: string) => `kept the existing policy ${path}`,
+  initKeptPolicy: (path: string, cli: string) => `kept the existing policy ${path} (to start over from a starter instead: ${cli} init --example NAME --force)`,
+  initPolicyExists: (path: string, example: string) =>
+    `persona-gate init: ${path} already exists and is not the ${example} starter, so nothing was changed. To replace it with the ${example} starter (and its test file), pass --force: the policy there is lost, so commit or copy it first`,
+  initReplacedPolicy: (path: string, example: string) => `replaced ${path} with the ${example} example (--force)`,
+  initWroteTests: (path: string, cli: string) => `wrote ${path}, the example's policy tests: ${cli} test runs them; add a case for each rule you change`,
+  initReplacedTests: (path: string, cli: string) => `replaced ${path} with the example's policy tests (--force): ${cli} test runs them`,
   initRegistered: (path: string, events: string) => `registered the hook for ${events} in ${path}`,
   initUnchanged: (path: string) => `${path} already registers the hook: unchanged`,
   initUnparsable: (path: string, detail: string) => `persona-gate init: ${path} is not valid JSON (${detail}); fix it by hand, nothing was changed`,
@@ -85,7 +90,7 @@ export const cliEn = {
     `the hook runs ${command}: the persona-gate on PATH (a global install, npm i -g persona-gate); every machine that runs this project needs it. To use a project install instead: npm install --save-dev persona-gate, then persona-gate init again`,
   initNotOnPath: () =>
     'warning: persona-gate is not on PATH here, so every tool call will be refused until it is: npm i -g persona-gate, or npm install --save-dev persona-gate and persona-gate init again',
-  initNext: () => 'next: persona-gate doctor, then start Claude Code in this directory',
+  initNext: (cli: string) => `next: ${cli} doctor, then start Claude Code in this directory`,
   initSandbox: (path: string, keys: string) => `turned on Claude Code's sandbox in ${path} (${keys})`,
   initSandboxKept: (path: string) => `${path} already turns the sandbox on, with no way out of it: unchanged`,
   initGuarded: (path: string, n: number) => `guarded persona-gate's files from the agent's shell and edit tools in ${path} (${n} new entr${n === 1 ? 'y' : 'ies'} in sandbox.filesystem.denyWrite and permissions.deny)`,
@@ -98,7 +103,7 @@ export const cliEn = {
   initAdminRoot: (managed: string) => `  - even as root, init does not write ${managed}: it applies to every user and every session on this machine, so review the entries and copy them there yourself`,
   initAdminInstall: (root: string) => `  - ${root} is writable by this user: have persona-gate installed where the agent's user cannot write it (as root: npm i -g persona-gate), then run persona-gate init --hardened again from that installation`,
   initAdminDeps: (missing: string) => `  - install the sandbox's programs (${missing} missing): apt-get install bubblewrap socat (Debian/Ubuntu) or dnf install bubblewrap socat (Fedora)`,
-  initHardenedNext: () => 'next: persona-gate doctor --hardened, then start Claude Code in this project',
+  initHardenedNext: (cli: string) => `next: ${cli} doctor --hardened, then start Claude Code in this project`,
   // doctor
   doctorOk: () => 'ok  ',
   doctorWarn: () => 'warn',
@@ -204,6 +209,8 @@ export const cliEn = {
   uninstallNothing: (path: string) => `${path} registers no persona-gate hook: unchanged`,
   uninstallKeptPolicy: (path: string) => `kept the policy ${path} (--purge removes it)`,
   uninstallPolicyRemoved: (path: string) => `removed the policy ${path}`,
+  uninstallTestsRemoved: (path: string) => `removed the policy tests ${path}`,
+  uninstallKeptTests: (path: string) => `kept the policy tests ${path}: they are no longer the example's (remove them by hand)`,
   uninstallNoPolicy: (path: string) => `no policy at ${path}`,
   uninstallElsewhere: (path: string) => `${path} still registers the hook (init did not write it there): remove that entry by hand`,
   logNothing: () => 'no receipts match',
@@ -254,7 +261,7 @@ export const cliEn = {
   hostTrustKept: (dir: string, path: string) => `${dir} is already trusted in ${path}`,
   hostLetsThrough: (host: string, items: readonly string[]) => `what ${host} lets through, whatever persona-gate answers: ${items.join('; ')}`,
   hostLetsThroughHeading: (host: string) => `What ${host} lets through, whatever persona-gate answers:`,
-  hostNext: (title: string, host: string) => `next: persona-gate doctor --host ${host}, then start ${title} in this directory`,
+  hostNext: (title: string, host: string, cli: string) => `next: ${cli} doctor --host ${host}, then start ${title} in this directory`,
   hostFailsOpen: {
     codex: [
       'a hook it has not trusted is skipped without a word (doctor checks the trust)',
@@ -379,7 +386,12 @@ export const cliEs: CliMessages = {
   badOutcome: () => 'persona-gate stage exit: --outcome admite complete o failure',
   stateDirProblem: (detail) => `persona-gate: directorio de estado: ${detail}`,
   initWrotePolicy: (path, example) => `escrita ${path} (a partir del ejemplo ${example})`,
-  initKeptPolicy: (path) => `se conserva la política existente ${path}`,
+  initKeptPolicy: (path, cli) => `se conserva la política existente ${path} (para empezar de nuevo desde un ejemplo: ${cli} init --example NOMBRE --force)`,
+  initPolicyExists: (path, example) =>
+    `persona-gate init: ${path} ya existe y no es el ejemplo ${example}, así que no se ha cambiado nada. Para sustituirla por el ejemplo ${example} (y su fichero de pruebas), añade --force: la política que hay se pierde, así que haz commit o cópiala antes`,
+  initReplacedPolicy: (path, example) => `sustituida ${path} por el ejemplo ${example} (--force)`,
+  initWroteTests: (path, cli) => `escrito ${path}, las pruebas de la política del ejemplo: ${cli} test las ejecuta; añade un caso por cada regla que cambies`,
+  initReplacedTests: (path, cli) => `sustituido ${path} por las pruebas de la política del ejemplo (--force): ${cli} test las ejecuta`,
   initRegistered: (path, events) => `registrado el hook para ${events} en ${path}`,
   initUnchanged: (path) => `${path} ya registra el hook: sin cambios`,
   initUnparsable: (path, detail) => `persona-gate init: ${path} no es JSON válido (${detail}); corrígelo a mano, no se ha cambiado nada`,
@@ -393,7 +405,7 @@ export const cliEs: CliMessages = {
     `el hook ejecuta ${command}: el persona-gate del PATH (una instalación global, npm i -g persona-gate); cada máquina que ejecute este proyecto lo necesita. Para usar una instalación del proyecto: npm install --save-dev persona-gate y de nuevo persona-gate init`,
   initNotOnPath: () =>
     'aviso: persona-gate no está en el PATH aquí, así que se rechazará cada llamada a herramienta hasta que lo esté: npm i -g persona-gate, o npm install --save-dev persona-gate y de nuevo persona-gate init',
-  initNext: () => 'siguiente: persona-gate doctor, y después arranca Claude Code en este directorio',
+  initNext: (cli) => `siguiente: ${cli} doctor, y después arranca Claude Code en este directorio`,
   initSandbox: (path, keys) => `activado el sandbox de Claude Code en ${path} (${keys})`,
   initSandboxKept: (path) => `${path} ya activa el sandbox, sin forma de salir de él: sin cambios`,
   initGuarded: (path, n) => `protegidos los ficheros de persona-gate frente a la shell y las herramientas de edición del agente en ${path} (${n} entrada${n === 1 ? '' : 's'} nueva${n === 1 ? '' : 's'} en sandbox.filesystem.denyWrite y permissions.deny)`,
@@ -406,7 +418,7 @@ export const cliEs: CliMessages = {
   initAdminRoot: (managed) => `  - aun como root, init no escribe ${managed}: se aplica a todos los usuarios y sesiones de esta máquina, así que revisa las entradas y cópialas tú`,
   initAdminInstall: (root) => `  - este usuario puede escribir en ${root}: haz que se instale persona-gate donde el usuario del agente no pueda escribir (como root: npm i -g persona-gate) y vuelve a ejecutar persona-gate init --hardened desde esa instalación`,
   initAdminDeps: (missing) => `  - instala los programas del sandbox (faltan ${missing}): apt-get install bubblewrap socat (Debian/Ubuntu) o dnf install bubblewrap socat (Fedora)`,
-  initHardenedNext: () => 'siguiente: persona-gate doctor --hardened, y después arranca Claude Code en este proyecto',
+  initHardenedNext: (cli) => `siguiente: ${cli} doctor --hardened, y después arranca Claude Code en este proyecto`,
   doctorOk: () => 'ok  ',
   doctorWarn: () => 'aviso',
   doctorFail: () => 'FALLO',
@@ -510,6 +522,8 @@ export const cliEs: CliMessages = {
   uninstallNothing: (path) => `${path} no registra ningún hook de persona-gate: sin cambios`,
   uninstallKeptPolicy: (path) => `se conserva la política ${path} (--purge la borra)`,
   uninstallPolicyRemoved: (path) => `borrada la política ${path}`,
+  uninstallTestsRemoved: (path) => `borradas las pruebas de la política ${path}`,
+  uninstallKeptTests: (path) => `se conservan las pruebas de la política ${path}: ya no son las del ejemplo (bórralas a mano)`,
   uninstallNoPolicy: (path) => `no hay política en ${path}`,
   uninstallElsewhere: (path) => `${path} aún registra el hook (init no lo escribió ahí): quita esa entrada a mano`,
   logNothing: () => 'ningún recibo coincide',
@@ -555,7 +569,7 @@ export const cliEs: CliMessages = {
   hostTrustKept: (dir, path) => `${dir} ya es de confianza en ${path}`,
   hostLetsThrough: (host, items) => `lo que ${host} deja pasar, responda lo que responda persona-gate: ${items.join('; ')}`,
   hostLetsThroughHeading: (host) => `Lo que ${host} deja pasar, responda lo que responda persona-gate:`,
-  hostNext: (title, host) => `siguiente: persona-gate doctor --host ${host}, y después inicia ${title} en este directorio`,
+  hostNext: (title, host, cli) => `siguiente: ${cli} doctor --host ${host}, y después inicia ${title} en este directorio`,
   hostFailsOpen: {
     codex: [
       'un hook en el que no confía se omite sin aviso (doctor comprueba la confianza)',

@@ -150,6 +150,77 @@ describe('init', () => {
     expect(settings.hooks.PreToolUse).toEqual([{ matcher: '*', hooks: [{ type: 'command', command: 'npx persona-gate hook', onFailure: 'block', timeout: 10 }] }]);
   });
 
+  it('writes each starter with its test file, which persona-gate test then runs against it', () => {
+    for (const example of ['software-team', 'tax-filing', 'merge-captain']) {
+      const p = project();
+      const r = runCli(['init', '--dir', p.dir, '--example', example], { env: p.env, cwd: p.dir });
+      expect(r.code).toBe(0);
+      const testPath = join(p.dir, '.claude', 'persona-gate.test.json');
+      expect(r.stdout).toContain(`wrote ${testPath}, the example's policy tests: persona-gate test runs them`);
+      expect(JSON.parse(readFileSync(testPath, 'utf8')).cases).toEqual(JSON.parse(readFileSync(join(ROOT, 'examples', `${example}.test.json`), 'utf8')).cases);
+      const ran = JSON.parse(runCli(['test', '--json'], { env: p.env, cwd: p.dir }).stdout);
+      expect(ran.files[0]).toMatchObject({ error: null, policy: '.claude/persona-gate.json' });
+      expect(ran.passed).toBeGreaterThan(10);
+    }
+  });
+
+  it('asked for another starter over an existing policy, says so, names --force and changes nothing', () => {
+    const p = project();
+    runCli(['init', '--dir', p.dir, '--example', 'software-team'], { env: p.env });
+    writeFileSync(p.settingsPath, '{}\n');
+    const policy = readFileSync(p.policyPath, 'utf8');
+    const r = runCli(['init', '--dir', p.dir, '--example', 'merge-captain'], { env: p.env });
+    expect(r).toMatchObject({ code: 1, stdout: '' });
+    expect(r.stderr).toBe(
+      `persona-gate init: ${p.policyPath} already exists and is not the merge-captain starter, so nothing was changed. To replace it with the merge-captain starter (and its test file), pass --force: the policy there is lost, so commit or copy it first\n`,
+    );
+    expect(readFileSync(p.policyPath, 'utf8')).toBe(policy);
+    expect(readFileSync(p.settingsPath, 'utf8')).toBe('{}\n');
+    // The same starter again, or no --example: the policy is kept, and init says how to start over.
+    expect(runCli(['init', '--dir', p.dir, '--example', 'software-team'], { env: p.env }).code).toBe(0);
+    const plain = runCli(['init', '--dir', p.dir], { env: p.env });
+    expect(plain.code).toBe(0);
+    expect(plain.stdout).toContain(`kept the existing policy ${p.policyPath} (to start over from a starter instead: persona-gate init --example NAME --force)`);
+    expect(runCli(['init', '--dir', p.dir, '--example', 'merge-captain'], { env: { ...p.env, PERSONA_GATE_LOCALE: 'es' } }).stderr).toContain('ya existe y no es el ejemplo merge-captain, así que no se ha cambiado nada');
+  });
+
+  it('replaces the policy and its test file with --force', () => {
+    const p = project();
+    runCli(['init', '--dir', p.dir, '--example', 'software-team'], { env: p.env });
+    const r = runCli(['init', '--dir', p.dir, '--example', 'merge-captain', '--force'], { env: p.env });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`replaced ${p.policyPath} with the merge-captain example (--force)`);
+    expect(JSON.parse(readFileSync(p.policyPath, 'utf8')).personas.merge_captain).toBeDefined();
+    expect(JSON.parse(readFileSync(join(p.dir, '.claude', 'persona-gate.test.json'), 'utf8')).cases[0].name).toBe('the reviewer reads a pull request');
+  });
+
+  it("names the next step in the form this install runs: npx for a project install, the bare name for one on PATH", () => {
+    const global = project();
+    expect(runCli(['init', '--dir', global.dir], { env: global.env }).stdout).toContain('next: persona-gate doctor, then start Claude Code');
+    const local = project();
+    installInProject(local.dir);
+    const r = runCli(['init', '--dir', local.dir], { env: { ...local.env, PATH: process.env.PATH! }, cwd: local.dir });
+    expect(r.stdout).toContain('next: npx persona-gate doctor, then start Claude Code');
+    expect(r.stdout).toContain('npx persona-gate test runs them');
+    const es = project();
+    installInProject(es.dir);
+    expect(runCli(['init', '--dir', es.dir], { env: { ...es.env, PERSONA_GATE_LOCALE: 'es' } }).stdout).toContain('siguiente: npx persona-gate doctor');
+  });
+
+  it('uninstall --purge removes the test file init wrote, and keeps one the user changed', () => {
+    const p = project();
+    runCli(['init', '--dir', p.dir], { env: p.env });
+    const testPath = join(p.dir, '.claude', 'persona-gate.test.json');
+    expect(runCli(['uninstall', '--dir', p.dir, '--purge'], { env: p.env }).stdout).toContain(`removed the policy tests ${testPath}`);
+    expect(existsSync(testPath)).toBe(false);
+    const q = project();
+    runCli(['init', '--dir', q.dir], { env: q.env });
+    const mine = join(q.dir, '.claude', 'persona-gate.test.json');
+    writeFileSync(mine, JSON.stringify({ cases: [{ name: 'mine', call: { tool: 'Read' }, expect: { verdict: 'abstain' } }] }));
+    expect(runCli(['uninstall', '--dir', q.dir, '--purge'], { env: q.env }).stdout).toContain(`kept the policy tests ${mine}`);
+    expect(existsSync(mine)).toBe(true);
+  });
+
   it('refuses to touch a settings file it cannot parse, and writes nothing', () => {
     const p = project('{ "hooks": { ');
     const r = runCli(['init', '--dir', p.dir], { env: p.env });
