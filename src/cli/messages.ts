@@ -1,6 +1,19 @@
 import type { Env } from '../core/decide';
 import type { PolicyIndex } from '../core/policy-index';
 import { readPreferences } from '../io/prefs';
+import { nearest } from '../core/nearest';
+
+/** " (did you mean X?)" for the accepted name nearest a misspelt one (a list, or names joined by ", "), or nothing. */
+const near = (word: string, accepted: string | readonly string[]) => {
+  const n = nearest(word, typeof accepted === 'string' ? accepted.split(', ') : accepted);
+  return n === null ? '' : ` (did you mean ${n}?)`;
+};
+const cerca = (word: string, accepted: string | readonly string[]) => {
+  const n = nearest(word, typeof accepted === 'string' ? accepted.split(', ') : accepted);
+  return n === null ? '' : ` (¿quería decir ${n}?)`;
+};
+const LIST_FORMATS = ['text', 'json', 'claude-permissions'];
+const LEVEL_NAMES = ['none', 'read_only', 'workspace_write', 'process_exec', 'network'];
 
 /** Everything the CLI subcommands print, in English and Spanish. */
 export const cliEn = {
@@ -26,7 +39,7 @@ export const cliEn = {
   explainNotPre: () => 'persona-gate explain: the event must be a PreToolUse event',
   explainInputNotJson: (detail: string) => `persona-gate explain: INPUT_JSON is not JSON: ${detail}`,
   explainInputNotObject: () => 'persona-gate explain: INPUT_JSON must be a JSON object',
-  badLevel: (level: string) => `persona-gate: unknown level ${level} (none, read_only, workspace_write, process_exec, network)`,
+  badLevel: (level: string) => `persona-gate: unknown level ${level}${near(level, LEVEL_NAMES)} (none, read_only, workspace_write, process_exec, network)`,
   badConfirmOn: () => 'persona-gate: --confirm-on takes pre or post',
   // list
   listHeader: (persona: string, stage: string | null, ceiling: string | null, families: string, allowed: string | null) =>
@@ -40,7 +53,7 @@ export const cliEn = {
   listPersonasHeader: (path: string) => `personas of ${path} (persona-gate list --persona NAME shows what one may call):`,
   listPersonaLine: (name: string, ceiling: string, families: string, stages: string, description: string | null) =>
     `  ${name.padEnd(20)} ceiling ${ceiling}; families ${families}${stages ? `; stages ${stages}` : ''}${description ? ` — ${description}` : ''}`,
-  badFormat: (format: string) => `persona-gate list: unknown format ${format} (text, json or claude-permissions)`,
+  badFormat: (format: string) => `persona-gate list: unknown format ${format}${near(format, LIST_FORMATS)} (text, json or claude-permissions)`,
   // validate
   residueWarning: (persona: string, commands: readonly string[]) =>
     `warning: personas.${persona}: runs code persona-gate cannot read (shell, ceiling process_exec or above), so it can still reach ${commands.join(', ')} that way. Close it with "shell": "strict", a lower ceiling, enforcement in the tool itself, or the host's OS sandbox (README: threat model).`,
@@ -61,9 +74,9 @@ export const cliEn = {
   sessionReset: (id: string) => `session ${id}: reset`,
   sessionPersona: (id: string, persona: string | null) => `session ${id}: persona ${persona ?? '(none)'}`,
   personaNameOrClear: () => 'persona-gate session persona: give a persona NAME or --clear',
-  notAPersona: (name: string, accepted: string) => `persona-gate: "${name}" is not a persona of this policy; accepted: ${accepted}`,
+  notAPersona: (name: string, accepted: string) => `persona-gate: "${name}" is not a persona of this policy${near(name, accepted)}; accepted: ${accepted}`,
   noSessionPersona: () => 'persona-gate stage: the session has no persona (persona-gate session persona NAME --session ID)',
-  notAStage: (stage: string, persona: string, accepted: string) => `persona-gate stage: "${stage}" is not a stage of ${persona}; accepted: ${accepted || '(none)'}`,
+  notAStage: (stage: string, persona: string, accepted: string) => `persona-gate stage: "${stage}" is not a stage of ${persona}${near(stage, accepted)}; accepted: ${accepted || '(none)'}`,
   entered: (id: string, persona: string, stage: string) => `session ${id}: ${persona} entered stage ${stage}`,
   exited: (id: string, from: string, outcome: string, next: string | null) => `session ${id}: stage ${from} exited (${outcome}) → ${next ?? '(no stage)'}`,
   inNoStage: (id: string) => `persona-gate stage exit: session ${id} is in no stage`,
@@ -81,7 +94,7 @@ export const cliEn = {
   initUnchanged: (path: string) => `${path} already registers the hook: unchanged`,
   initUnparsable: (path: string, detail: string) => `persona-gate init: ${path} is not valid JSON (${detail}); fix it by hand, nothing was changed`,
   initNotObject: (path: string, field: string) => `persona-gate init: ${path}: "${field}" is not an object; fix it by hand, nothing was changed`,
-  initBadExample: (name: string, accepted: string) => `persona-gate init: unknown example "${name}"; accepted: ${accepted}`,
+  initBadExample: (name: string, accepted: string) => `persona-gate init: unknown example "${name}"${near(name, accepted)}; accepted: ${accepted}`,
   initBadLocale: (locale: string) => `persona-gate init: --locale takes en or es, not "${locale}"`,
   initReplaced: (old: string) => `replaced the hook command ${old}: it names a path of one machine`,
   initProjectCommand: (command: string) =>
@@ -217,7 +230,7 @@ export const cliEn = {
   badSince: (value: string) => `persona-gate log: --since takes an ISO date or time (2026-11-30, 2026-11-30T10:00:00Z) or a duration back from now (30m, 2h, 1d), not "${value}"`,
   badLimit: (value: string) => `persona-gate log: --limit takes a whole number of receipts, 1 or more, not "${value}"`,
   // config
-  configUnknownKey: (key: string, accepted: string) => `persona-gate config: unknown key "${key}"; accepted: ${accepted}`,
+  configUnknownKey: (key: string, accepted: string) => `persona-gate config: unknown key "${key}"${near(key, accepted)}; accepted: ${accepted}`,
   configBadValue: (key: string, detail: string) => `persona-gate config: invalid value for ${key}: ${detail}`,
   configSet: (key: string, value: string) => `${key} = ${value}`,
   configUnset: (key: string) => `${key} is not set`,
@@ -300,7 +313,7 @@ export const cliEn = {
   checkHostTimeout: (timeout: number, unit: string) => `the hook's timeout is ${timeout} ${unit}: not above persona-gate's own 5 s deadline, so the host may give up first and run the tool`,
   checkHostTrusted: (dir: string, path: string) => `${dir} is a trusted folder (${path})`,
   checkHostUntrusted: (dir: string, path: string) => `${dir} is not a trusted folder in ${path}: Gemini CLI skips the project's hooks there`,
-  badHost: (value: string, names: string) => `--host takes ${names}, not ${value}`,
+  badHost: (value: string, names: string) => `persona-gate: --host takes ${names}, not ${value}${near(value, names)}`,
   hardenedClaudeOnly: () => '--hardened is for Claude Code (its sandbox and managed settings); leave it out with --host',
   copilotTrusted: (dir: string, path: string) => `trusted ${dir} in ${path}: Copilot reads a project's .github/hooks only in a trusted folder, and skips them without a word elsewhere`,
   checkCopilotUntrusted: (dir: string, path: string) => `${dir} is not a trusted folder in ${path}: Copilot skips the project's .github/hooks without a word, and every tool runs`,
@@ -345,7 +358,7 @@ export const cliEs: CliMessages = {
   explainNotPre: () => 'persona-gate explain: el evento debe ser PreToolUse',
   explainInputNotJson: (detail) => `persona-gate explain: ENTRADA_JSON no es JSON: ${detail}`,
   explainInputNotObject: () => 'persona-gate explain: ENTRADA_JSON debe ser un objeto JSON',
-  badLevel: (level) => `persona-gate: nivel desconocido ${level} (none, read_only, workspace_write, process_exec, network)`,
+  badLevel: (level) => `persona-gate: nivel desconocido ${level}${cerca(level, LEVEL_NAMES)} (none, read_only, workspace_write, process_exec, network)`,
   badConfirmOn: () => 'persona-gate: --confirm-on admite pre o post',
   listHeader: (persona, stage, ceiling, families, allowed) =>
     `persona ${persona}${stage ? `, etapa ${stage}` : ''}: techo ${ceiling}; familias ${families}; herramientas ${allowed ?? '(heredadas)'}`,
@@ -358,7 +371,7 @@ export const cliEs: CliMessages = {
   listPersonasHeader: (path) => `personas de ${path} (persona-gate list --persona NOMBRE muestra lo que puede llamar una):`,
   listPersonaLine: (name, ceiling, families, stages, description) =>
     `  ${name.padEnd(20)} techo ${ceiling}; familias ${families}${stages ? `; etapas ${stages}` : ''}${description ? ` — ${description}` : ''}`,
-  badFormat: (format) => `persona-gate list: formato desconocido ${format} (text, json o claude-permissions)`,
+  badFormat: (format) => `persona-gate list: formato desconocido ${format}${cerca(format, LIST_FORMATS)} (text, json o claude-permissions)`,
   residueWarning: (persona, commands) =>
     `aviso: personas.${persona}: ejecuta código que persona-gate no puede leer (shell, techo process_exec o más), así que aún puede llegar a ${commands.join(', ')} por esa vía. Ciérralo con "shell": "strict", un techo más bajo, controles en la propia herramienta o el sandbox del sistema del host (README: modelo de amenazas).`,
   residueLine: (commands) =>
@@ -377,9 +390,9 @@ export const cliEs: CliMessages = {
   sessionReset: (id) => `sesión ${id}: reiniciada`,
   sessionPersona: (id, persona) => `sesión ${id}: persona ${persona ?? '(ninguna)'}`,
   personaNameOrClear: () => 'persona-gate session persona: indica un NOMBRE de persona o --clear',
-  notAPersona: (name, accepted) => `persona-gate: "${name}" no es una persona de esta política; se aceptan: ${accepted}`,
+  notAPersona: (name, accepted) => `persona-gate: "${name}" no es una persona de esta política${cerca(name, accepted)}; se aceptan: ${accepted}`,
   noSessionPersona: () => 'persona-gate stage: la sesión no tiene persona (persona-gate session persona NOMBRE --session ID)',
-  notAStage: (stage, persona, accepted) => `persona-gate stage: "${stage}" no es una etapa de ${persona}; se aceptan: ${accepted || '(ninguna)'}`,
+  notAStage: (stage, persona, accepted) => `persona-gate stage: "${stage}" no es una etapa de ${persona}${cerca(stage, accepted)}; se aceptan: ${accepted || '(ninguna)'}`,
   entered: (id, persona, stage) => `sesión ${id}: ${persona} entra en la etapa ${stage}`,
   exited: (id, from, outcome, next) => `sesión ${id}: sale de la etapa ${from} (${outcome}) → ${next ?? '(sin etapa)'}`,
   inNoStage: (id) => `persona-gate stage exit: la sesión ${id} no está en ninguna etapa`,
@@ -396,7 +409,7 @@ export const cliEs: CliMessages = {
   initUnchanged: (path) => `${path} ya registra el hook: sin cambios`,
   initUnparsable: (path, detail) => `persona-gate init: ${path} no es JSON válido (${detail}); corrígelo a mano, no se ha cambiado nada`,
   initNotObject: (path, field) => `persona-gate init: ${path}: "${field}" no es un objeto; corrígelo a mano, no se ha cambiado nada`,
-  initBadExample: (name, accepted) => `persona-gate init: ejemplo desconocido "${name}"; se aceptan: ${accepted}`,
+  initBadExample: (name, accepted) => `persona-gate init: ejemplo desconocido "${name}"${cerca(name, accepted)}; se aceptan: ${accepted}`,
   initBadLocale: (locale) => `persona-gate init: --locale admite en o es, no "${locale}"`,
   initReplaced: (old) => `sustituida la orden del hook ${old}: nombra una ruta de una sola máquina`,
   initProjectCommand: (command) =>
@@ -529,7 +542,7 @@ export const cliEs: CliMessages = {
   logNothing: () => 'ningún recibo coincide',
   badSince: (value) => `persona-gate log: --since admite una fecha u hora ISO (2026-11-30, 2026-11-30T10:00:00Z) o una duración hacia atrás (30m, 2h, 1d), no "${value}"`,
   badLimit: (value) => `persona-gate log: --limit admite un número entero de recibos, 1 o más, no "${value}"`,
-  configUnknownKey: (key, accepted) => `persona-gate config: clave desconocida "${key}"; se aceptan: ${accepted}`,
+  configUnknownKey: (key, accepted) => `persona-gate config: clave desconocida "${key}"${cerca(key, accepted)}; se aceptan: ${accepted}`,
   configBadValue: (key, detail) => `persona-gate config: valor no válido para ${key}: ${detail}`,
   configSet: (key, value) => `${key} = ${value}`,
   configUnset: (key) => `${key} no está fijada`,
@@ -608,7 +621,7 @@ export const cliEs: CliMessages = {
   checkHostTimeout: (timeout, unit) => `el límite del hook es ${timeout} ${unit}: no supera el plazo propio de persona-gate, 5 s, así que el host puede rendirse antes y ejecutar la herramienta`,
   checkHostTrusted: (dir, path) => `${dir} es una carpeta de confianza (${path})`,
   checkHostUntrusted: (dir, path) => `${dir} no es una carpeta de confianza en ${path}: Gemini CLI omite ahí los hooks del proyecto`,
-  badHost: (value, names) => `--host acepta ${names}, no ${value}`,
+  badHost: (value, names) => `persona-gate: --host acepta ${names}, no ${value}${cerca(value, names)}`,
   hardenedClaudeOnly: () => '--hardened es para Claude Code (su sandbox y su configuración gestionada); quítalo con --host',
   copilotTrusted: (dir, path) => `${dir} marcado como de confianza en ${path}: Copilot solo lee los .github/hooks de un proyecto en una carpeta de confianza, y en otra los omite sin aviso`,
   checkCopilotUntrusted: (dir, path) => `${dir} no es una carpeta de confianza en ${path}: Copilot omite sin aviso los .github/hooks del proyecto, y toda herramienta se ejecuta`,

@@ -3,11 +3,21 @@
  * that reads them: what was refused, why, and what to do instead.
  */
 import { tablesOnFirstUse } from './locale-tables';
+import { nearest } from './nearest';
 
 export type Locale = 'en' | 'es';
 
 const list = (items: readonly string[]) => (items.length === 0 ? '(none)' : items.join(', '));
 const lista = (items: readonly string[]) => (items.length === 0 ? '(ninguno)' : items.join(', '));
+/** " (did you mean X?)" for the accepted name nearest a misspelt one, or nothing. */
+const near = (word: string, accepted: readonly string[]) => {
+  const n = nearest(word, accepted);
+  return n === null ? '' : ` (did you mean ${n}?)`;
+};
+const cerca = (word: string, accepted: readonly string[]) => {
+  const n = nearest(word, accepted);
+  return n === null ? '' : ` (¿quería decir ${n}?)`;
+};
 
 /**
  * The message tables are dictionaries (`__proto__: null`): V8 makes such an object in one step,
@@ -82,11 +92,21 @@ export const en = {
   unreadablePolicy: (path: string, detail: string) =>
     `persona-gate: the policy ${path} cannot be read (${detail}). Fix the file or its permissions. Every call is denied until then.`,
   unknownPersona: (name: string, accepted: readonly string[]) =>
-    `persona-gate: "${name}" is not a persona of this policy; accepted: ${list(accepted)}. Set a declared persona (or none). Every call is denied until then.`,
+    `persona-gate: "${name}" is not a persona of this policy${near(name, accepted)}; accepted: ${list(accepted)}. Set a declared persona (or none). Every call is denied until then.`,
   unknownStage: (persona: string, stage: string, accepted: readonly string[]) =>
-    `persona-gate: "${stage}" is not a stage of the ${persona} persona; accepted: ${list(accepted)}. Enter a declared stage. Every call is denied until then.`,
+    `persona-gate: "${stage}" is not a stage of the ${persona} persona${near(stage, accepted)}; accepted: ${list(accepted)}. Enter a declared stage. Every call is denied until then.`,
   stageWithoutPersona: (stage: string) =>
     `persona-gate: stage "${stage}" is set but no persona is active; stages belong to personas. Set the persona or clear the stage. Every call is denied until then.`,
+  hookUsage: (problem: string) =>
+    `persona-gate hook: ${problem}. Fix the hook's registration (persona-gate doctor checks it; persona-gate hook --help lists what it takes). The call is denied.`,
+  hookUnknownOption: (raw: string, suggested: string | null, options: readonly string[]) =>
+    `unknown option ${raw}${suggested === null ? '' : ` (did you mean ${suggested}?)`}; the options are ${list(options)}`,
+  hookNeedsValue: (flag: string) =>
+    `${flag} needs a value`,
+  hookBadValue: (flag: string, value: string, accepted: readonly string[], suggested: string | null) =>
+    `${flag} takes ${list(accepted)}, not "${value}"${suggested === null ? '' : ` (did you mean ${suggested}?)`}`,
+  eventEmpty: () =>
+    `persona-gate hook: no event on stdin. The agent host pipes each tool call in as JSON; run by hand, use persona-gate explain TOOL [INPUT_JSON] to see what it would decide. The call is denied.`,
   eventTooLarge: (limit: number) =>
     `persona-gate: the hook event is larger than ${limit} bytes and was not read. The call is denied.`,
   eventMalformed: (detail: string) =>
@@ -218,11 +238,21 @@ const spanish = () => ({
   unreadablePolicy: (path, detail) =>
     `persona-gate: no se puede leer la política ${path} (${detail}). Corrige el fichero o sus permisos. Hasta entonces se deniega toda llamada.`,
   unknownPersona: (name, accepted) =>
-    `persona-gate: "${name}" no es una persona de esta política; se aceptan: ${lista(accepted)}. Indica una persona declarada (o ninguna). Hasta entonces se deniega toda llamada.`,
+    `persona-gate: "${name}" no es una persona de esta política${cerca(name, accepted)}; se aceptan: ${lista(accepted)}. Indica una persona declarada (o ninguna). Hasta entonces se deniega toda llamada.`,
   unknownStage: (persona, stage, accepted) =>
-    `persona-gate: "${stage}" no es una etapa de la persona ${persona}; se aceptan: ${lista(accepted)}. Entra en una etapa declarada. Hasta entonces se deniega toda llamada.`,
+    `persona-gate: "${stage}" no es una etapa de la persona ${persona}${cerca(stage, accepted)}; se aceptan: ${lista(accepted)}. Entra en una etapa declarada. Hasta entonces se deniega toda llamada.`,
   stageWithoutPersona: (stage) =>
     `persona-gate: la etapa "${stage}" está fijada pero no hay persona activa; las etapas pertenecen a personas. Fija la persona o quita la etapa. Hasta entonces se deniega toda llamada.`,
+  hookUsage: (problem) =>
+    `persona-gate hook: ${problem}. Corrige el registro del hook (persona-gate doctor lo comprueba; persona-gate hook --help muestra lo que acepta). Se deniega la llamada.`,
+  hookUnknownOption: (raw, suggested, options) =>
+    `opción desconocida ${raw}${suggested === null ? '' : ` (¿quería decir ${suggested}?)`}; las opciones son ${lista(options)}`,
+  hookNeedsValue: (flag) =>
+    `${flag} necesita un valor`,
+  hookBadValue: (flag, value, accepted, suggested) =>
+    `${flag} acepta ${lista(accepted)}, no "${value}"${suggested === null ? '' : ` (¿quería decir ${suggested}?)`}`,
+  eventEmpty: () =>
+    `persona-gate hook: no hay evento en la entrada estándar. El anfitrión del agente envía cada llamada a herramienta como JSON; a mano, usa persona-gate explain HERRAMIENTA [ENTRADA_JSON] para ver qué decidiría. Se deniega la llamada.`,
   eventTooLarge: (limit) =>
     `persona-gate: el evento del hook supera ${limit} bytes y no se ha leído. Se deniega la llamada.`,
   eventMalformed: (detail) =>

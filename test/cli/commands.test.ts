@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cleanEnv, runCli, tempDir } from '../helpers/cli';
+import { cleanEnv, preEvent, runCli, tempDir } from '../helpers/cli';
 import { MERGE_POLICY_PATH, ROOT, SOFTWARE_POLICY_PATH, TAX_POLICY_PATH } from '../helpers/policy';
 
 function env(extra: Record<string, string> = {}) {
@@ -147,5 +147,36 @@ describe('session and stage', () => {
     expect(runCli(['stage', 'enter', 'submit', '--session', 's'], { env: e }).code).toBe(1);
     const log = runCli(['log', '--json', '--session', 's'], { env: e }).stdout.trim().split('\n').map((l) => JSON.parse(l));
     expect(log.map((r) => r.rule)).toEqual(['stage_enter', 'stage_exit:complete', 'stage_exit:complete']);
+  });
+});
+
+describe('a misspelt name gets the nearest accepted one', () => {
+  const soft = () => env({ PERSONA_GATE_CONFIG: SOFTWARE_POLICY_PATH }).env;
+  it.each([
+    [['list', '--persona', 'relaser'], '"relaser" is not a persona of this policy (did you mean releaser?); accepted: implementer, releaser, researcher, reviewer'],
+    [['session', 'persona', 'relaser', '--session', 's'], '"relaser" is not a persona of this policy (did you mean releaser?)'],
+    [['list', '--persona', 'releaser', '--format', 'jsn'], 'unknown format jsn (did you mean json?)'],
+    [['explain', '--side-effect-level', 'netwrk', 'Read'], 'unknown level netwrk (did you mean network?)'],
+    [['config', 'get', 'localee'], 'unknown key "localee" (did you mean locale?)'],
+    [['init', '--example', 'sofware-team', '--dir', '/nonexistent'], 'unknown example "sofware-team" (did you mean software-team?)'],
+  ])('%j', (args, text) => {
+    const r = runCli(args, { env: soft() });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(text);
+  });
+
+  it('for a stage, in the CLI and in the hook, in both languages', () => {
+    const e = env({ PERSONA_GATE_PERSONA: 'verifier' }).env;
+    expect(runCli(['stage', 'enter', 'reveiw', '--session', 's'], { env: e }).stderr).toContain('"reveiw" is not a stage of verifier (did you mean review?); accepted: review, file');
+    const hook = runCli(['hook'], { env: { ...e, PERSONA_GATE_STAGE: 'reveiw' }, input: preEvent('Read') });
+    expect(JSON.parse(hook.stdout).hookSpecificOutput.permissionDecisionReason).toContain('"reveiw" is not a stage of the verifier persona (did you mean review?)');
+    const es = runCli(['hook'], { env: { ...e, PERSONA_GATE_STAGE: 'reveiw', PERSONA_GATE_LOCALE: 'es' }, input: preEvent('Read') });
+    expect(JSON.parse(es.stdout).hookSpecificOutput.permissionDecisionReason).toContain('"reveiw" no es una etapa de la persona verifier (¿quería decir review?)');
+  });
+
+  it('for the persona the environment names, as the model reads it', () => {
+    const r = runCli(['hook'], { env: { ...soft(), PERSONA_GATE_PERSONA: 'relaser' }, input: preEvent('Read') });
+    expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecisionReason).toMatch(/^persona-gate: "relaser" is not a persona of this policy \(did you mean releaser\?\); accepted:/);
+    expect(runCli(['list', '--persona', 'zzz'], { env: soft() }).stderr).not.toContain('did you mean');
   });
 });
