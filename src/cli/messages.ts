@@ -2,6 +2,7 @@ import type { Env } from '../core/decide';
 import type { PolicyIndex } from '../core/policy-index';
 import { readPreferences } from '../io/prefs';
 import { nearest } from '../core/nearest';
+import { jsonErrorAt, type JsonErrorAt } from '../core/json-error';
 
 /** " (did you mean X?)" for the accepted name nearest a misspelt one (a list, or names joined by ", "), or nothing. */
 const near = (word: string, accepted: string | readonly string[]) => {
@@ -68,6 +69,8 @@ export const cliEn = {
   valid: (path: string, personas: number, commands: number) => `${path}: valid (${personas} personas, ${commands} commands)`,
   problems: (n: number) => `${n} problem${n === 1 ? '' : 's'}`,
   notJsonFile: (path: string, detail: string) => `${path}: not valid JSON: ${detail}`,
+  notJsonAt: (path: string, line: number, column: number, detail: string) => `${path}:${line}:${column}: not valid JSON: ${detail}`,
+  trailingComma: () => 'a comma with nothing after it (JSON allows none before } or ]): remove it',
   noPolicyFound: (searched: string) => `persona-gate: no policy found (looked at: ${searched || '(nothing)'})`,
   cannotRead: (path: string, code: string) => `persona-gate: cannot read ${path}: ${code}`,
   // session and stage
@@ -385,6 +388,8 @@ export const cliEs: CliMessages = {
   valid: (path, personas, commands) => `${path}: válida (${personas} personas, ${commands} órdenes)`,
   problems: (n) => `${n} problema${n === 1 ? '' : 's'}`,
   notJsonFile: (path, detail) => `${path}: no es JSON válido: ${detail}`,
+  notJsonAt: (path, line, column, detail) => `${path}:${line}:${column}: no es JSON válido: ${detail}`,
+  trailingComma: () => 'una coma sin nada detrás (JSON no admite ninguna antes de } o ]): quítala',
   noPolicyFound: (searched) => `persona-gate: no se ha encontrado ninguna política (buscada en: ${searched || '(nada)'})`,
   cannotRead: (path, code) => `persona-gate: no se puede leer ${path}: ${code}`,
   sessionReset: (id) => `sesión ${id}: reiniciada`,
@@ -645,6 +650,19 @@ export const cliEs: CliMessages = {
 };
 
 export const CLI_MESSAGES = { en: cliEn, es: cliEs };
+
+/** The line a JSON error is on, numbered, with a caret under the place, as compilers show it. */
+export function jsonExcerpt(at: JsonErrorAt): string[] {
+  const number = String(at.line);
+  return [`  ${number} | ${at.excerpt[0]}`, `  ${' '.repeat(number.length)} | ${at.excerpt[1]}`];
+}
+
+/** A JSON text's parse error in the CLI's words: where, what, and the line with a caret; `null` when it is JSON. */
+export function jsonProblem(t: CliMessages, path: string, text: string, err: unknown): string {
+  const at = jsonErrorAt(text, err);
+  if (at === null) return t.notJsonFile(path, err instanceof Error ? err.message : String(err));
+  return [t.notJsonAt(path, at.line, at.column, at.trailingComma ? t.trailingComma() : at.detail), ...jsonExcerpt(at)].join('\n');
+}
 
 /**
  * What the user reads: PERSONA_GATE_LOCALE, else the user's preference, else the policy's locale,

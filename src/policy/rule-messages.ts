@@ -19,6 +19,8 @@ const englishRules = () => ({
   stageMissing: (target: string, persona: string) => `stage "${target}" is not a stage of persona "${persona}"`,
   metaIsBuiltin: (tool: string) => `"${tool}" is a built-in tool and cannot be a meta tool`,
   notJson: (detail: string) => `not valid JSON: ${detail}`,
+  trailingComma: () => 'a comma with nothing after it (JSON allows none before } or ]): remove it',
+  notJsonAt: (detail: string, line: number, column: number, text: string) => `not valid JSON at line ${line}, column ${column}: ${detail}${text ? ` (the line reads \`${text}\`)` : ''}`,
 });
 
 export type RuleMessages = ReturnType<typeof englishRules>;
@@ -41,6 +43,8 @@ const spanishRules = (): RuleMessages => ({
   stageMissing: (target, persona) => `la etapa "${target}" no es una etapa de la persona "${persona}"`,
   metaIsBuiltin: (tool) => `"${tool}" es una herramienta integrada y no puede ser una metaherramienta`,
   notJson: (detail) => `no es JSON válido: ${detail}`,
+  trailingComma: () => 'una coma sin nada detrás (JSON no admite ninguna antes de } o ]): quítala',
+  notJsonAt: (detail, line, column, text) => `no es JSON válido en la línea ${line}, columna ${column}: ${detail}${text ? ` (la línea dice \`${text}\`)` : ''}`,
 });
 
 /** Each language's table is made on its first use: the hook loads these with the policy reader, and needs them only when a policy does not check out. */

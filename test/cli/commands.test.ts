@@ -122,6 +122,27 @@ describe('validate and schema', () => {
     );
   });
 
+  it('points at a JSON error by line and column, with the line and a caret under the place', () => {
+    const { dir, env: e } = env();
+    const path = join(dir, 'policy.json');
+    writeFileSync(path, readFileSync(SOFTWARE_POLICY_PATH, 'utf8').replace('"personas": {', '"personas": {,'));
+    const r = runCli(['validate', '--config', path], { env: e });
+    expect(r.code).toBe(1);
+    const line = readFileSync(path, 'utf8').split('\n').findIndex((l) => l.includes('"personas": {,')) + 1;
+    expect(r.stderr).toBe(`${path}:${line}:16: not valid JSON: Expected property name or '}'\n  ${line} |   "personas": {,\n     |                ^\n`);
+    // A trailing comma is named as such, at the comma.
+    writeFileSync(path, readFileSync(SOFTWARE_POLICY_PATH, 'utf8').replace('"releaser", "session"]', '"releaser", "session",]').replace('"npm", "session"]', '"npm", "session",]'));
+    const trailing = runCli(['validate', '--config', path], { env: e });
+    expect(trailing.stderr).toMatch(/^.*:\d+:\d+: not valid JSON: a comma with nothing after it \(JSON allows none before \} or \]\): remove it\n {2}\d+ \| .*"session",\],?\n {4,}\| +\^\n$/);
+    expect(trailing.stderr.split('\n')[2]!.indexOf('^')).toBe(trailing.stderr.split('\n')[1]!.indexOf(',]'));
+    expect(JSON.parse(runCli(['validate', '--json', '--config', path], { env: e }).stdout).problems[0]).toMatchObject({ line: expect.any(Number), column: expect.any(Number) });
+    // Every other command that reads the policy, and the hook, say where too.
+    expect(runCli(['list', '--config', path], { env: e }).stderr).toMatch(/not valid JSON at line \d+, column \d+: a comma with nothing after it[^\n]*\n {2}\d+ \| .*\n.*\^\n$/);
+    const hook = runCli(['hook', '--config', path], { env: e, input: preEvent('Read') });
+    expect(JSON.parse(hook.stdout).hookSpecificOutput.permissionDecisionReason).toMatch(/not valid JSON at line \d+, column \d+: a comma with nothing after it .*\(the line reads `.*"session",\],?`\)/);
+    expect(runCli(['validate', '--config', path], { env: { ...e, PERSONA_GATE_LOCALE: 'es' } }).stderr).toContain('no es JSON válido: una coma sin nada detrás');
+  });
+
   it('prints the schema that ships as schema.json', () => {
     expect(runCli(['schema']).stdout).toBe(readFileSync(join(ROOT, 'schema.json'), 'utf8'));
   });

@@ -121,6 +121,16 @@ describe('persona-gate test', () => {
     expect(lastLine(r.stdout)).toBe('0 passed, 2 failed');
   });
 
+  it('points at a JSON error in a test file by line and column', () => {
+    const { dir, env } = setup();
+    writeFileSync(join(dir, 'cases.test.json'), '{\n  "cases": [\n    { "name": "x", }\n  ]\n}\n');
+    const r = runCli(['test', 'cases.test.json', '--config', TAX_POLICY_PATH], { env, cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain(
+      'ERROR  cases.test.json:3:18: not valid JSON: a comma with nothing after it (JSON allows none before } or ]): remove it\n          3 |     { "name": "x", }\n            |                  ^\n',
+    );
+  });
+
   it('speaks Spanish', () => {
     const { env } = setup({ PERSONA_GATE_LOCALE: 'es' });
     expect(lastLine(runCli(['test', 'examples/tax-filing.test.json'], { env }).stdout)).toMatch(/^\d+ superadas, 0 fallidas$/);

@@ -7,7 +7,7 @@ import { runCase, type CaseResult } from '../../policydev/cases';
 import { parseTestFile } from '../../policydev/test-file';
 import { readShellCall } from '../../shell/resolve-shell';
 import { CliError, type CommandResult } from '../errors';
-import { cliMessages, type CliMessages } from '../messages';
+import { cliMessages, jsonProblem, type CliMessages } from '../messages';
 import { policyForCli, stateDirFor } from '../context';
 
 export interface TestOptions {
@@ -43,12 +43,19 @@ function policyBeside(testFile: string): string | undefined {
 
 function runFile(env: Env, path: string, opts: TestOptions, t: CliMessages): FileReport {
   const report: FileReport = { file: shown(path), policy: null, error: null, cases: [] };
-  let value: unknown;
+  let text: string;
   try {
-    value = JSON.parse(readFileSync(path, 'utf8'));
+    text = readFileSync(path, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     report.error = t.testFileUnreadable(report.file, code === 'ENOENT' ? t.noSuchFile() : (err as Error).message);
+    return report;
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    report.error = jsonProblem(t, report.file, text, err);
     return report;
   }
   const parsed = parseTestFile(value);
