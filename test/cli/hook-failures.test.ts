@@ -36,7 +36,7 @@ describe('hook: failing closed', () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
     expect(r.stdout).toBe(
-      denyJson(en.invalidPolicy(s.policyPath, ['catalog.families.modelo.level: Invalid option: expected one of "none"|"read_only"|"workspace_write"|"process_exec"|"network"'])),
+      denyJson(en.invalidPolicy(s.policyPath, ['catalog.families.modelo.level: "write" is not one of "none", "read_only", "workspace_write", "process_exec", "network"'])),
     );
   });
 

@@ -527,7 +527,7 @@ describe('Spanish', () => {
     const bad = join(p.dir, 'bad.json');
     writeFileSync(bad, JSON.stringify({ version: 1, catalog: { families: { modelo: { level: 'escritura' } } } }));
     const invalid = runCli(['validate', '--config', bad], { env });
-    expect(invalid.stderr).toContain('catalog.families.modelo.level: Opción inválida');
+    expect(invalid.stderr).toContain('catalog.families.modelo.level: "escritura" no es uno de "none", "read_only"');
     expect(invalid.stderr).toContain('1 problema');
     expect(runCli(['session', 'reset', '--session', 's'], { env }).stderr).toBe('persona-gate: no hay ninguna sesión s (las sesiones que ha visto persona-gate: persona-gate log)\n');
     runCli(['session', 'persona', 'verifier', '--session', 's'], { env });
