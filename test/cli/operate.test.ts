@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -502,18 +502,81 @@ describe('config', () => {
 });
 
 describe('log', () => {
-  it('shows receipts as a table, filtered by persona and status', () => {
+  /** Three calls of one session and one of another; the log of them as COLUMNS columns. */
+  function logged(extra: Record<string, string> = {}) {
     const p = project();
-    const env = { ...p.env, PERSONA_GATE_CONFIG: TAX_POLICY_PATH };
+    const env = { ...p.env, PERSONA_GATE_CONFIG: TAX_POLICY_PATH, COLUMNS: '72', ...extra };
     runCli(['hook'], { input: preEvent('mcp__aeat__modelo_list'), env: { ...env, PERSONA_GATE_PERSONA: 'coordinator' } });
     runCli(['hook'], { input: preEvent('mcp__aeat__modelo_work_create'), env: { ...env, PERSONA_GATE_PERSONA: 'coordinator' } });
     runCli(['hook'], { input: preEvent('mcp__aeat__modelo_export'), env: { ...env, PERSONA_GATE_PERSONA: 'modelo-preparer' } });
-    const all = runCli(['log'], { env }).stdout.trim().split('\n');
-    expect(all).toHaveLength(3);
-    const denied = runCli(['log', '--status', 'permission_denied'], { env }).stdout.trim().split('\n');
-    expect(denied).toHaveLength(1);
-    expect(denied[0]).toMatch(/coordinator +deny +permission_denied +mcp__aeat__modelo_work_create → modelo\.work\.create/);
+    return env;
+  }
+  const rowsOf = (text: string) => text.split('\n').filter((l) => /^\d\d:\d\d:\d\d {2}/.test(l));
+
+  it('shows receipts as rows, filtered by persona and status', () => {
+    const env = logged();
+    expect(rowsOf(runCli(['log'], { env }).stdout)).toHaveLength(3);
+    const denied = runCli(['log', '--status', 'permission_denied'], { env }).stdout;
+    expect(rowsOf(denied)).toHaveLength(1);
+    expect(rowsOf(denied)[0]).toMatch(/coordinator +deny +mcp__aeat__modelo_work_create →/);
     expect(runCli(['log', '--persona', 'modelo-preparer', '--json'], { env }).stdout.trim().split('\n').map((l) => JSON.parse(l).status)).toEqual(['handoff_denied']);
+  });
+
+  it('fits the width, wraps every reason in full, and says what the rows and verdicts are', () => {
+    const env = logged();
+    const r = runCli(['log'], { env });
+    const lines = r.stdout.trimEnd().split('\n');
+    for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(72);
+    expect(lines[0]).toMatch(/^persona-gate log: 3 decisions, \d{4}-\d\d-\d\d \d\d:\d\d:\d\d( to \d\d:\d\d:\d\d)? \(UTC\)$/);
+    expect(r.stdout).toContain('All rows are one session, cli-session: what a call leaves');
+    expect(r.stdout).toMatch(/^ {2}deny {5}refused: the reason under it says why and what to do instead$/m);
+    expect(r.stdout).toMatch(/^ {2}abstain {2}let through: persona-gate has no objection/m);
+    expect(r.stdout).not.toMatch(/^ {2}ask /m);
+    // Every reason is there whole: its words, in order, across the wrapped lines.
+    const receipts = runCli(['log', '--json'], { env }).stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const text = r.stdout.replace(/\s+/g, ' ');
+    for (const receipt of receipts.filter((x) => x.reason)) expect(text).toContain(`${receipt.status}: ${receipt.reason.replace(/^persona-gate: /, '')}`);
+    expect(r.stdout).not.toContain('…');
+    expect(r.stdout).not.toContain('\u001b[');
+  });
+
+  it('names the session of each row only when the rows are of several', () => {
+    const env = logged();
+    runCli(['hook'], { input: preEvent('Read', {}, { session_id: 'another-session' }), env });
+    const r = runCli(['log'], { env });
+    expect(r.stdout.split('\n')[0]).toContain('4 decisions in 2 sessions');
+    expect(r.stdout).not.toContain('All rows are one session');
+    expect(rowsOf(r.stdout).map((l) => l.split(/\s+/)[1])).toEqual(['cli-session', 'cli-session', 'cli-session', 'another-sess']);
+    const es = runCli(['log'], { env: { ...env, PERSONA_GATE_LOCALE: 'es' } }).stdout;
+    expect(es.split('\n')[0]).toContain('4 decisiones en 2 sesiones');
+    expect(es).toContain('rechazada: el motivo debajo dice por qué');
+  });
+
+  it('--follow: the header and the full legend once, then each decision in the same columns, within the width', async () => {
+    const env = logged();
+    const child = spawn(process.execPath, [BIN, 'log', '--follow'], { env });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    runCli(['hook'], { input: preEvent('mcp__aeat__modelo_export'), env: { ...env, PERSONA_GATE_PERSONA: 'classifier' } });
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    child.kill();
+    expect(out.split('\n')[0]).toBe('persona-gate log --follow: each decision as it is made, until');
+    for (const verdict of ['deny', 'ask', 'allow', 'abstain', '(recorded)', 'deny*']) expect(out).toMatch(new RegExp(`^  ${verdict.replace(/[()*]/g, '\\$&')} +\\S`, 'm'));
+    for (const line of out.trimEnd().split('\n')) expect(line.length, line).toBeLessThanOrEqual(72);
+    const rows = rowsOf(out);
+    expect(rows).toHaveLength(4);
+    expect(new Set(rows.map((r) => r.indexOf(r.includes('abstain') ? 'abstain' : 'deny'))).size).toBe(1);
+    expect(out.replace(/\s+/g, ' ')).toContain('and modelo.export is owned by the verifier persona. Finish your part and hand off to verifier');
+  });
+
+  it.skipIf(spawnSync('script', ['--version']).status !== 0)('colours the verdicts on a terminal only, and not under NO_COLOR', () => {
+    const env = logged();
+    const onTerminal = (extra: Record<string, string>) =>
+      spawnSync('script', ['-qec', `${process.execPath} ${BIN} log`, '/dev/null'], { encoding: 'utf8', env: { ...env, ...extra }, timeout: 30_000 }).stdout;
+    expect(onTerminal({})).toContain('\u001b[31mdeny\u001b[0m');
+    expect(onTerminal({ NO_COLOR: '1' })).not.toContain('\u001b[');
+    expect(onTerminal({ TERM: 'dumb' })).not.toContain('\u001b[');
   });
 });
 

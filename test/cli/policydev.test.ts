@@ -262,8 +262,9 @@ describe('enforcement: audit, end to end', () => {
     expect(receipts[0]).toMatchObject({ verdict: 'abstain', would: 'deny', status: 'permission_denied', gate: 'scope', command_key: 'modelo.work.create' });
     expect(receipts[0].reason).toContain('the coordinator persona may not run modelo.work.create');
     const log = runCli(['log', '--status', 'permission_denied'], { env }).stdout;
-    expect(log).toMatch(/coordinator\s+deny\*\s+permission_denied\s+mcp__aeat__modelo_work_create → modelo\.work\.create/);
-    expect(runCli(['log', '--would'], { env }).stdout.trim().split('\n')).toHaveLength(1);
+    expect(log).toMatch(/coordinator +deny\* +mcp__aeat__modelo_work_create → modelo\.work\.create\n +permission_denied: the coordinator persona/);
+    expect(log).toMatch(/^ {2}deny\* +audit mode: the verdict the policy would give; the call was answered as if it passed$/m);
+    expect(runCli(['log', '--would', '--json'], { env }).stdout.trim().split('\n')).toHaveLength(1);
   });
 
   it('answers allow with no reason when the policy auto-approves passing calls', () => {
