@@ -433,14 +433,25 @@ describe('doctor --hardened', () => {
     expect(r.stdout).toContain(`ok    persona-gate runs from ${ROOT}, outside the workspace`);
   });
 
-  it('warns, without failing, when plain doctor finds the same project-level deployment', () => {
+  it('warns in one line, without failing, when plain doctor finds the same project-level deployment', () => {
     const p = hardenedProject();
     runCli(['init', '--dir', p.dir], { env: p.env, cwd: p.dir });
     const r = runCli(['doctor', '--dir', p.dir], { env: p.env, cwd: p.dir });
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain("hardened deployment (what the agent cannot switch off):\nok    persona-gate runs from");
-    expect(r.stdout).toContain("warn  Claude Code's sandbox is off");
+    const section = r.stdout.slice(r.stdout.indexOf('hardened deployment (what the agent cannot switch off):'));
+    expect(section).toMatch(
+      /^hardened deployment \(what the agent cannot switch off\):\nwarn {2}(\d+) of its (\d+) parts are not in place: the agent's shell can reach what the hook alone guards\n {6}fix: persona-gate doctor --hardened lists each part and its fix\n\n/,
+    );
+    expect(r.stdout).not.toContain("Claude Code's sandbox is off");
+    // One warning for the whole deployment, as many as --hardened lists being missing.
+    const [, missing] = /warn {2}(\d+) of its/.exec(section)!;
+    const strict = runCli(['doctor', '--hardened', '--dir', p.dir], { env: p.env, cwd: p.dir });
+    expect((strict.stdout.match(/^(FAIL|warn) /gm) ?? []).length - (r.stdout.slice(0, r.stdout.indexOf('hardened deployment')).match(/^(FAIL|warn) /gm) ?? []).length).toBe(Number(missing));
+    expect(r.stdout.trimEnd().split('\n').pop()).toMatch(/^all checks passed \((\d+) warnings?\)$/);
+    const es = runCli(['doctor', '--dir', p.dir], { env: { ...p.env, PERSONA_GATE_LOCALE: 'es' }, cwd: p.dir });
+    expect(es.stdout).toMatch(/aviso \d+ de sus \d+ partes no están en su sitio/);
   });
+
 
   it('passes after init --hardened, warning only about what needs an administrator', () => {
     const p = hardenedProject();
