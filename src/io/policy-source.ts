@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { isSha256Hex } from '../core/chars';
-import { jsonErrorAt, type JsonErrorAt } from '../core/json-error';
+import type { JsonErrorAt } from '../core/json-error';
 import { buildPolicyIndex, type PolicyIndex } from '../core/policy-index';
 import type { Policy } from '../policy/schema';
 import type { PolicyValidation } from '../policy/validate';
@@ -13,7 +13,7 @@ import { StateError } from './private-fs';
 import { policyWithDefaults } from '../policy/defaults';
 import { own } from '../core/own';
 import { isPlainObject } from '../core/event';
-import { lazyValidator } from './lazy';
+import { lazyJsonErrorAt, lazyValidator } from './lazy';
 import { expandMcp } from '../mcp/expand';
 import { LOCK_FILE, type Lock } from '../mcp/lock';
 import { MCP_MESSAGES } from '../mcp/messages';
@@ -79,7 +79,7 @@ function parseBytes(path: string, bytes: Buffer, locale: 'en' | 'es'): { ok: tru
     return { ok: true, json: JSON.parse(text) };
   } catch (err) {
     // Where it stops being JSON, as a person finds it: line, column and the line itself.
-    const at = jsonErrorAt(text, err);
+    const at = lazyJsonErrorAt(text, err);
     const t = RULE_MESSAGES[locale];
     const message = at ? t.notJsonAt(at.trailingComma ? t.trailingComma() : at.detail, at.line, at.column, at.excerpt[0].trim()) : t.notJson((err as Error).message);
     return { ok: false, error: { kind: 'invalid', path, problems: [{ path: '(root)', message }], ...(at ? { at } : {}) } };

@@ -8,6 +8,9 @@ import { LOCK_FILE } from '../mcp/lock';
 import { MCP_MESSAGES } from '../mcp/messages';
 import { readLock, type LockRead } from '../mcp/read-lock';
 
+/** For the hook, which loads this bundle only when a policy needs validating, or does not parse. */
+export { jsonErrorAt } from '../core/json-error';
+
 export type PolicyValidation = { ok: true; policy: Policy } | { ok: false; problems: PolicyProblem[] };
 
 /** The MCP lock a policy at `policyPath` takes its `catalog.mcp` commands from: beside it. */
