@@ -94,6 +94,11 @@ describe('list', () => {
     expect(entries.find((e) => e.key === 'github.pr.view')).toMatchObject({ allowed: true });
     expect(entries.find((e) => e.key === 'ci.rerun')).toMatchObject({ allowed: false, status: 'permission_denied' });
     expect(entries.find((e) => e.key === 'linear.issue.view')).toMatchObject({ allowed: false, status: 'scope_violation' });
+    expect(entries.find((e) => e.key === 'Bash')).toMatchObject({ allowed: false, status: 'scope_violation' });
+    const repair: { key: string; allowed: boolean; lines_up_to: string | null }[] = JSON.parse(
+      runCli(['list', '--persona', 'merge_captain', '--stage', 'apply_repair', '--format', 'json', '--config', MERGE_POLICY_PATH], { env: env().env }).stdout,
+    ).entries;
+    expect(repair.find((e) => e.key === 'Bash')).toMatchObject({ allowed: true, lines_up_to: 'process_exec' });
   });
 
   it('refuses an unknown persona', () => {
