@@ -1,18 +1,11 @@
 import type { Env } from '../core/decide';
 import type { PolicyIndex } from '../core/policy-index';
 import { readPreferences } from '../io/prefs';
-import { nearest } from '../core/nearest';
+import { didYouMean } from '../core/nearest';
 import { jsonErrorAt, type JsonErrorAt } from '../core/json-error';
 
-/** " (did you mean X?)" for the accepted name nearest a misspelt one (a list, or names joined by ", "), or nothing. */
-const near = (word: string, accepted: string | readonly string[]) => {
-  const n = nearest(word, typeof accepted === 'string' ? accepted.split(', ') : accepted);
-  return n === null ? '' : ` (did you mean ${n}?)`;
-};
-const cerca = (word: string, accepted: string | readonly string[]) => {
-  const n = nearest(word, typeof accepted === 'string' ? accepted.split(', ') : accepted);
-  return n === null ? '' : ` (¿quería decir ${n}?)`;
-};
+const near = (word: string, accepted: string | readonly string[]) => didYouMean('en', word, accepted);
+const cerca = (word: string, accepted: string | readonly string[]) => didYouMean('es', word, accepted);
 const LIST_FORMATS = ['text', 'json', 'claude-permissions'];
 const LEVEL_NAMES = ['none', 'read_only', 'workspace_write', 'process_exec', 'network'];
 

@@ -3,21 +3,14 @@
  * that reads them: what was refused, why, and what to do instead.
  */
 import { tablesOnFirstUse } from './locale-tables';
-import { nearest } from './nearest';
+import { didYouMean } from './nearest';
 
 export type Locale = 'en' | 'es';
 
 const list = (items: readonly string[]) => (items.length === 0 ? '(none)' : items.join(', '));
 const lista = (items: readonly string[]) => (items.length === 0 ? '(ninguno)' : items.join(', '));
-/** " (did you mean X?)" for the accepted name nearest a misspelt one, or nothing. */
-const near = (word: string, accepted: readonly string[]) => {
-  const n = nearest(word, accepted);
-  return n === null ? '' : ` (did you mean ${n}?)`;
-};
-const cerca = (word: string, accepted: readonly string[]) => {
-  const n = nearest(word, accepted);
-  return n === null ? '' : ` (¿quería decir ${n}?)`;
-};
+const near = (word: string, accepted: readonly string[]) => didYouMean('en', word, accepted);
+const cerca = (word: string, accepted: readonly string[]) => didYouMean('es', word, accepted);
 
 /**
  * The message tables are dictionaries (`__proto__: null`): V8 makes such an object in one step,
@@ -99,12 +92,12 @@ export const en = {
     `persona-gate: stage "${stage}" is set but no persona is active; stages belong to personas. Set the persona or clear the stage. Every call is denied until then.`,
   hookUsage: (problem: string) =>
     `persona-gate hook: ${problem}. Fix the hook's registration (persona-gate doctor checks it; persona-gate hook --help lists what it takes). The call is denied.`,
-  hookUnknownOption: (raw: string, suggested: string | null, options: readonly string[]) =>
-    `unknown option ${raw}${suggested === null ? '' : ` (did you mean ${suggested}?)`}; the options are ${list(options)}`,
+  hookUnknownOption: (raw: string, options: readonly string[]) =>
+    `unknown option ${raw}${near(String(raw).split('=')[0]!, options)}; the options are ${list(options)}`,
   hookNeedsValue: (flag: string) =>
     `${flag} needs a value`,
-  hookBadValue: (flag: string, value: string, accepted: readonly string[], suggested: string | null) =>
-    `${flag} takes ${list(accepted)}, not "${value}"${suggested === null ? '' : ` (did you mean ${suggested}?)`}`,
+  hookBadValue: (flag: string, value: string, accepted: readonly string[]) =>
+    `${flag} takes ${list(accepted)}, not "${value}"${near(value, accepted)}`,
   eventEmpty: () =>
     `persona-gate hook: no event on stdin. The agent host pipes each tool call in as JSON; run by hand, use persona-gate explain TOOL [INPUT_JSON] to see what it would decide. The call is denied.`,
   eventTooLarge: (limit: number) =>
@@ -245,12 +238,12 @@ const spanish = () => ({
     `persona-gate: la etapa "${stage}" está fijada pero no hay persona activa; las etapas pertenecen a personas. Fija la persona o quita la etapa. Hasta entonces se deniega toda llamada.`,
   hookUsage: (problem) =>
     `persona-gate hook: ${problem}. Corrige el registro del hook (persona-gate doctor lo comprueba; persona-gate hook --help muestra lo que acepta). Se deniega la llamada.`,
-  hookUnknownOption: (raw, suggested, options) =>
-    `opción desconocida ${raw}${suggested === null ? '' : ` (¿quería decir ${suggested}?)`}; las opciones son ${lista(options)}`,
+  hookUnknownOption: (raw, options) =>
+    `opción desconocida ${raw}${cerca(String(raw).split('=')[0]!, options)}; las opciones son ${lista(options)}`,
   hookNeedsValue: (flag) =>
     `${flag} necesita un valor`,
-  hookBadValue: (flag, value, accepted, suggested) =>
-    `${flag} acepta ${lista(accepted)}, no "${value}"${suggested === null ? '' : ` (¿quería decir ${suggested}?)`}`,
+  hookBadValue: (flag, value, accepted) =>
+    `${flag} acepta ${lista(accepted)}, no "${value}"${cerca(value, accepted)}`,
   eventEmpty: () =>
     `persona-gate hook: no hay evento en la entrada estándar. El anfitrión del agente envía cada llamada a herramienta como JSON; a mano, usa persona-gate explain HERRAMIENTA [ENTRADA_JSON] para ver qué decidiría. Se deniega la llamada.`,
   eventTooLarge: (limit) =>

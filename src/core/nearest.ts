@@ -44,3 +44,15 @@ function distance(a: string, b: string, cap: number): number {
   }
   return Math.min(prev[b.length]!, cap + 1);
 }
+
+/**
+ * " (did you mean X?)" in English, " (¿quería decir X?)" in Spanish, for the accepted name nearest
+ * a misspelt one; nothing when none is near. `accepted` may be names joined by ", ", as a message
+ * already lists them; `quote` puts the name in double quotes, as policy paths name keys.
+ */
+export function didYouMean(locale: 'en' | 'es', word: string, accepted: string | readonly string[], quote = false): string {
+  const n = nearest(word, typeof accepted === 'string' ? accepted.split(', ') : accepted);
+  if (n === null) return '';
+  const name = quote ? `"${n}"` : n;
+  return locale === 'es' ? ` (¿quería decir ${name}?)` : ` (did you mean ${name}?)`;
+}

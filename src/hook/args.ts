@@ -1,6 +1,5 @@
 import { isLevel, LEVELS, type Level } from '../core/levels';
 import type { Messages } from '../core/messages';
-import { nearest } from '../core/nearest';
 import { HOST_NAMES, isHostName, type HostName } from '../hosts/host';
 
 export interface HookArgs {
@@ -70,17 +69,15 @@ export function parseHookArgs(argv: readonly string[]): { ok: true; args: HookAr
   return { ok: true, args };
 }
 
-/** A usage error of the hook's command line, in words: what is wrong, and the nearest accepted name. */
+/** A usage error of the hook's command line, in words: what is wrong, and the accepted name nearest what was given. */
 export function argsProblem(m: Messages, error: HookArgsError): string {
   switch (error.kind) {
-    case 'option': {
-      const name = error.raw.split('=')[0]!;
-      return m.hookUnknownOption(error.raw, nearest(name, OPTIONS), OPTIONS);
-    }
+    case 'option':
+      return m.hookUnknownOption(error.raw, OPTIONS);
     case 'missing':
       return m.hookNeedsValue(error.flag);
     case 'value':
-      return m.hookBadValue(error.flag, error.value, error.accepted, nearest(error.value, error.accepted));
+      return m.hookBadValue(error.flag, error.value, error.accepted);
   }
 }
 

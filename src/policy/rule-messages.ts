@@ -1,15 +1,8 @@
 import { tablesOnFirstUse } from '../core/locale-tables';
-import { nearest } from '../core/nearest';
+import { didYouMean } from '../core/nearest';
 
-/** ` (did you mean "X"?)` for the accepted name nearest a misspelt one, or nothing. */
-const near = (word: string, accepted: readonly string[]) => {
-  const n = nearest(word, accepted);
-  return n === null ? '' : ` (did you mean "${n}"?)`;
-};
-const cerca = (word: string, accepted: readonly string[]) => {
-  const n = nearest(word, accepted);
-  return n === null ? '' : ` (¿quería decir "${n}"?)`;
-};
+const near = (word: string, accepted: readonly string[]) => didYouMean('en', word, accepted, true);
+const cerca = (word: string, accepted: readonly string[]) => didYouMean('es', word, accepted, true);
 const quoted = (items: readonly string[]) => Array.from(items, (i) => JSON.stringify(i)).join(', ');
 
 /** The validation problems, in English and Spanish. */

@@ -133,7 +133,7 @@ describe('hook: failing closed', () => {
   it('denies on an unknown hook option', () => {
     const s = setup();
     const r = runCli(['hook', '--bogus'], { input: preEvent('Read'), env: s.env });
-    expect(r).toMatchObject({ stdout: denyJson(en.hookUsage(en.hookUnknownOption('--bogus', null, ['--config', '--host', '--confirm-on', '--allowed-tools', '--side-effect-level', '--help']))), code: 0 });
+    expect(r).toMatchObject({ stdout: denyJson(en.hookUsage(en.hookUnknownOption('--bogus', ['--config', '--host', '--confirm-on', '--allowed-tools', '--side-effect-level', '--help']))), code: 0 });
     expect(r.stdout).not.toContain('internal error');
   });
 
