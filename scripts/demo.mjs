@@ -43,5 +43,5 @@ try {
   rmSync(stateDir, { recursive: true, force: true });
 }
 
-const title = `persona-gate demo: ${rows.length} tool calls of examples/demo-events.json sent to the built hook as Claude Code sends them, under examples/tax-filing.json; each with the verdict and the reason the model reads.`;
+const title = `persona-gate demo: the ${rows.length} events of examples/demo-events.json (tool calls, and what the host reports after one) sent to the built hook as Claude Code sends them, under examples/tax-filing.json; each with the verdict and the reason the model reads.`;
 process.stdout.write(cli.renderDecisions(rows, cli.viewFor(process.stdout, process.env), t, { title, oneSession: session }));

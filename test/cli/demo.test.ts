@@ -13,7 +13,7 @@ describe('npm run demo', () => {
     expect(r.status).toBe(0);
     const lines = r.stdout.trimEnd().split('\n');
     for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(70);
-    expect(lines[0]).toMatch(/^persona-gate demo: 20 tool calls of examples\/demo-events\.json/);
+    expect(lines[0]).toMatch(/^persona-gate demo: the 20 events of examples\/demo-events\.json/);
     const text = r.stdout.replace(/\s+/g, ' ');
     expect(text).toContain('All rows are one session, demo-session');
     expect(text).toMatch(/ \(recorded\) not a call: an event the host sent after a call \(PostToolUse\)/);
