@@ -1,7 +1,7 @@
 // Tests run the hook's code from the sources, where the lazily loaded bundles do not exist.
 import { HOST_ADAPTERS } from '../src/hosts';
 import { provideLazyModules } from '../src/io/lazy';
-import { validatePolicy } from '../src/policy/validate';
+import { jsonErrorAt, validatePolicy } from '../src/policy/validate';
 import { readShellCall } from '../src/shell/resolve-shell';
 
-provideLazyModules({ validatePolicy, readShellCall, HOST_ADAPTERS });
+provideLazyModules({ validatePolicy, jsonErrorAt, readShellCall, HOST_ADAPTERS });

@@ -8,7 +8,7 @@ import { readPreferences } from '../io/prefs';
 import { StateError, StateStore } from '../io/state-store';
 import { validatePolicy } from '../policy/validate';
 import { CliError } from './errors';
-import { cliLocale, cliMessages } from './messages';
+import { cliLocale, cliMessages, jsonExcerpt } from './messages';
 
 export function stateDirFor(env: Env): string {
   if (env.PERSONA_GATE_STATE_DIR?.trim()) return env.PERSONA_GATE_STATE_DIR;
@@ -27,7 +27,8 @@ export function policyForCli(env: Env, config?: string): MemoryPolicyIndex {
   const fail = (error: PolicyError): never => {
     if (error.kind === 'unreadable') throw new CliError(m.unreadablePolicy(error.path, error.detail));
     if (error.kind === 'not_found') throw new CliError(m.noPolicy(error.searched));
-    throw new CliError(m.invalidPolicy(error.path, error.problems.map((p) => `${p.path}: ${p.message}`)));
+    const excerpt = error.at ? `\n${jsonExcerpt(error.at).join('\n')}` : '';
+    throw new CliError(`${m.invalidPolicy(error.path, error.problems.map((p) => `${p.path}: ${p.message}`))}${excerpt}`);
   };
   if (location.path === null) return fail({ kind: 'not_found', searched: location.searched });
   const read = readPolicyBytes(location.path);

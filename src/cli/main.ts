@@ -22,6 +22,11 @@ import { readFileSync } from 'node:fs';
 import { HELP_MESSAGES, type HelpMessages } from './help-messages';
 import { cliLocale, cliMessages } from './messages';
 import { doctorHost, hostOption, initHost, uninstallHost } from './commands/hosts';
+import { viewFor } from './decision-view';
+
+/** For scripts/demo.mjs: the decisions as `log` shows them. */
+export { renderDecisions, viewFor } from './decision-view';
+export { cliMessages } from './messages';
 
 const VERSION = '0.1.0';
 
@@ -160,11 +165,13 @@ export function buildProgram(env: Env, done: (result: CommandResult | Promise<Co
     .description(c.init)
     .option(`--dir <${p.dir}>`, o.dir, process.cwd())
     .option(`--example <${p.name}>`, o.example, 'tax-filing')
+    .option('--force', o.force)
     .option(`--command <${p.command}>`, o.command)
     .option('--hardened', o.hardened)
     .option('--locale <en|es>', o.initLocale)
     .option(`--host <${p.host}>`, o.host)
-    .action((opts) => {
+    .action((options, cmd: Command) => {
+      const opts = { ...options, exampleGiven: cmd.getOptionValueSource('example') === 'cli' };
       const host = hostOption(opts.host, cliMessages(env));
       if (host !== 'claude-code' && opts.hardened) throw new CliError(cliMessages(env).hardenedClaudeOnly());
       done(host === 'claude-code' ? initCommand(env, opts) : initHost(env, host, opts));
@@ -204,8 +211,9 @@ export function buildProgram(env: Env, done: (result: CommandResult | Promise<Co
     .option('--follow', o.follow)
     .action((opts) => {
       const resolved = opts.session === undefined ? opts : { ...opts, session: session(opts.session, !opts.follow) };
-      if (opts.follow) followLog(env, resolved, (s) => process.stdout.write(s));
-      else done(logCommand(env, resolved));
+      const view = viewFor(process.stdout, env);
+      if (opts.follow) followLog(env, resolved, (s) => process.stdout.write(s), view);
+      else done(logCommand(env, resolved, view));
     });
 
   program

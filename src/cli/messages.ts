@@ -1,6 +1,13 @@
 import type { Env } from '../core/decide';
 import type { PolicyIndex } from '../core/policy-index';
 import { readPreferences } from '../io/prefs';
+import { didYouMean } from '../core/nearest';
+import { jsonErrorAt, type JsonErrorAt } from '../core/json-error';
+
+const near = (word: string, accepted: string | readonly string[]) => didYouMean('en', word, accepted);
+const cerca = (word: string, accepted: string | readonly string[]) => didYouMean('es', word, accepted);
+const LIST_FORMATS = ['text', 'json', 'claude-permissions'];
+const LEVEL_NAMES = ['none', 'read_only', 'workspace_write', 'process_exec', 'network'];
 
 /** Everything the CLI subcommands print, in English and Spanish. */
 export const cliEn = {
@@ -26,7 +33,7 @@ export const cliEn = {
   explainNotPre: () => 'persona-gate explain: the event must be a PreToolUse event',
   explainInputNotJson: (detail: string) => `persona-gate explain: INPUT_JSON is not JSON: ${detail}`,
   explainInputNotObject: () => 'persona-gate explain: INPUT_JSON must be a JSON object',
-  badLevel: (level: string) => `persona-gate: unknown level ${level} (none, read_only, workspace_write, process_exec, network)`,
+  badLevel: (level: string) => `persona-gate: unknown level ${level}${near(level, LEVEL_NAMES)} (none, read_only, workspace_write, process_exec, network)`,
   badConfirmOn: () => 'persona-gate: --confirm-on takes pre or post',
   // list
   listHeader: (persona: string, stage: string | null, ceiling: string | null, families: string, allowed: string | null) =>
@@ -35,10 +42,12 @@ export const cliEn = {
   yes: () => 'yes',
   no: () => 'no',
   afterIdentity: () => '(after an identity read)',
+  someLines: () => 'lines',
+  shellLines: (tool: string, level: string) => `${tool}: lines at ${level} and below (each line is judged by what it runs)`,
   listPersonasHeader: (path: string) => `personas of ${path} (persona-gate list --persona NAME shows what one may call):`,
   listPersonaLine: (name: string, ceiling: string, families: string, stages: string, description: string | null) =>
     `  ${name.padEnd(20)} ceiling ${ceiling}; families ${families}${stages ? `; stages ${stages}` : ''}${description ? ` — ${description}` : ''}`,
-  badFormat: (format: string) => `persona-gate list: unknown format ${format} (text, json or claude-permissions)`,
+  badFormat: (format: string) => `persona-gate list: unknown format ${format}${near(format, LIST_FORMATS)} (text, json or claude-permissions)`,
   // validate
   residueWarning: (persona: string, commands: readonly string[]) =>
     `warning: personas.${persona}: runs code persona-gate cannot read (shell, ceiling process_exec or above), so it can still reach ${commands.join(', ')} that way. Close it with "shell": "strict", a lower ceiling, enforcement in the tool itself, or the host's OS sandbox (README: threat model).`,
@@ -53,15 +62,17 @@ export const cliEn = {
   valid: (path: string, personas: number, commands: number) => `${path}: valid (${personas} personas, ${commands} commands)`,
   problems: (n: number) => `${n} problem${n === 1 ? '' : 's'}`,
   notJsonFile: (path: string, detail: string) => `${path}: not valid JSON: ${detail}`,
+  notJsonAt: (path: string, line: number, column: number, detail: string) => `${path}:${line}:${column}: not valid JSON: ${detail}`,
+  trailingComma: () => 'a comma with nothing after it (JSON allows none before } or ]): remove it',
   noPolicyFound: (searched: string) => `persona-gate: no policy found (looked at: ${searched || '(nothing)'})`,
   cannotRead: (path: string, code: string) => `persona-gate: cannot read ${path}: ${code}`,
   // session and stage
   sessionReset: (id: string) => `session ${id}: reset`,
   sessionPersona: (id: string, persona: string | null) => `session ${id}: persona ${persona ?? '(none)'}`,
   personaNameOrClear: () => 'persona-gate session persona: give a persona NAME or --clear',
-  notAPersona: (name: string, accepted: string) => `persona-gate: "${name}" is not a persona of this policy; accepted: ${accepted}`,
+  notAPersona: (name: string, accepted: string) => `persona-gate: "${name}" is not a persona of this policy${near(name, accepted)}; accepted: ${accepted}`,
   noSessionPersona: () => 'persona-gate stage: the session has no persona (persona-gate session persona NAME --session ID)',
-  notAStage: (stage: string, persona: string, accepted: string) => `persona-gate stage: "${stage}" is not a stage of ${persona}; accepted: ${accepted || '(none)'}`,
+  notAStage: (stage: string, persona: string, accepted: string) => `persona-gate stage: "${stage}" is not a stage of ${persona}${near(stage, accepted)}; accepted: ${accepted || '(none)'}`,
   entered: (id: string, persona: string, stage: string) => `session ${id}: ${persona} entered stage ${stage}`,
   exited: (id: string, from: string, outcome: string, next: string | null) => `session ${id}: stage ${from} exited (${outcome}) → ${next ?? '(no stage)'}`,
   inNoStage: (id: string) => `persona-gate stage exit: session ${id} is in no stage`,
@@ -69,12 +80,17 @@ export const cliEn = {
   stateDirProblem: (detail: string) => `persona-gate: state directory: ${detail}`,
   // init
   initWrotePolicy: (path: string, example: string) => `wrote ${path} (from the ${example} example)`,
-  initKeptPolicy: (path: string) => `kept the existing policy ${path}`,
+  initKeptPolicy: (path: string, cli: string) => `kept the existing policy ${path} (to start over from a starter instead: ${cli} init --example NAME --force)`,
+  initPolicyExists: (path: string, example: string) =>
+    `persona-gate init: ${path} already exists and is not the ${example} starter, so nothing was changed. To replace it with the ${example} starter (and its test file), pass --force: the policy there is lost, so commit or copy it first`,
+  initReplacedPolicy: (path: string, example: string) => `replaced ${path} with the ${example} example (--force)`,
+  initWroteTests: (path: string, cli: string) => `wrote ${path}, the example's policy tests: ${cli} test runs them; add a case for each rule you change`,
+  initReplacedTests: (path: string, cli: string) => `replaced ${path} with the example's policy tests (--force): ${cli} test runs them`,
   initRegistered: (path: string, events: string) => `registered the hook for ${events} in ${path}`,
   initUnchanged: (path: string) => `${path} already registers the hook: unchanged`,
   initUnparsable: (path: string, detail: string) => `persona-gate init: ${path} is not valid JSON (${detail}); fix it by hand, nothing was changed`,
   initNotObject: (path: string, field: string) => `persona-gate init: ${path}: "${field}" is not an object; fix it by hand, nothing was changed`,
-  initBadExample: (name: string, accepted: string) => `persona-gate init: unknown example "${name}"; accepted: ${accepted}`,
+  initBadExample: (name: string, accepted: string) => `persona-gate init: unknown example "${name}"${near(name, accepted)}; accepted: ${accepted}`,
   initBadLocale: (locale: string) => `persona-gate init: --locale takes en or es, not "${locale}"`,
   initReplaced: (old: string) => `replaced the hook command ${old}: it names a path of one machine`,
   initProjectCommand: (command: string) =>
@@ -83,7 +99,7 @@ export const cliEn = {
     `the hook runs ${command}: the persona-gate on PATH (a global install, npm i -g persona-gate); every machine that runs this project needs it. To use a project install instead: npm install --save-dev persona-gate, then persona-gate init again`,
   initNotOnPath: () =>
     'warning: persona-gate is not on PATH here, so every tool call will be refused until it is: npm i -g persona-gate, or npm install --save-dev persona-gate and persona-gate init again',
-  initNext: () => 'next: persona-gate doctor, then start Claude Code in this directory',
+  initNext: (cli: string) => `next: ${cli} doctor, then start Claude Code in this directory`,
   initSandbox: (path: string, keys: string) => `turned on Claude Code's sandbox in ${path} (${keys})`,
   initSandboxKept: (path: string) => `${path} already turns the sandbox on, with no way out of it: unchanged`,
   initGuarded: (path: string, n: number) => `guarded persona-gate's files from the agent's shell and edit tools in ${path} (${n} new entr${n === 1 ? 'y' : 'ies'} in sandbox.filesystem.denyWrite and permissions.deny)`,
@@ -96,7 +112,7 @@ export const cliEn = {
   initAdminRoot: (managed: string) => `  - even as root, init does not write ${managed}: it applies to every user and every session on this machine, so review the entries and copy them there yourself`,
   initAdminInstall: (root: string) => `  - ${root} is writable by this user: have persona-gate installed where the agent's user cannot write it (as root: npm i -g persona-gate), then run persona-gate init --hardened again from that installation`,
   initAdminDeps: (missing: string) => `  - install the sandbox's programs (${missing} missing): apt-get install bubblewrap socat (Debian/Ubuntu) or dnf install bubblewrap socat (Fedora)`,
-  initHardenedNext: () => 'next: persona-gate doctor --hardened, then start Claude Code in this project',
+  initHardenedNext: (cli: string) => `next: ${cli} doctor --hardened, then start Claude Code in this project`,
   // doctor
   doctorOk: () => 'ok  ',
   doctorWarn: () => 'warn',
@@ -171,6 +187,9 @@ export const cliEn = {
   hardNotGuarded: (what: string, path: string) => `${what} ${path} is not guarded from the sandboxed shell and the edit tools`,
   hardPolicyOutside: (path: string) => `the policy ${path} is outside the workspace`,
   fixHardened: () => 'run persona-gate init --hardened',
+  hardAllInPlace: (n: number) => `all ${n} parts are in place`,
+  hardGrouped: (missing: number, n: number) => `${missing} of its ${n} parts are not in place: the agent's shell can reach what the hook alone guards`,
+  fixHardenedList: (cli: string) => `${cli} doctor --hardened lists each part and its fix`,
   // sessions, status, statusline, uninstall
   sessionUnknown: (id: string) => `persona-gate: no session ${id} (the sessions persona-gate has seen: persona-gate log)`,
   sessionAmbiguous: (prefix: string, ids: readonly string[]) => `persona-gate: ${prefix} starts ${ids.length} session ids; give more of it:\n${ids.map((id) => `  ${id}`).join('\n')}`,
@@ -202,13 +221,29 @@ export const cliEn = {
   uninstallNothing: (path: string) => `${path} registers no persona-gate hook: unchanged`,
   uninstallKeptPolicy: (path: string) => `kept the policy ${path} (--purge removes it)`,
   uninstallPolicyRemoved: (path: string) => `removed the policy ${path}`,
+  uninstallTestsRemoved: (path: string) => `removed the policy tests ${path}`,
+  uninstallKeptTests: (path: string) => `kept the policy tests ${path}: they are no longer the example's (remove them by hand)`,
   uninstallNoPolicy: (path: string) => `no policy at ${path}`,
   uninstallElsewhere: (path: string) => `${path} still registers the hook (init did not write it there): remove that entry by hand`,
   logNothing: () => 'no receipts match',
+  logTitle: (n: number, sessions: number, from: string, to: string | null) =>
+    `persona-gate log: ${n} decision${n === 1 ? '' : 's'}${sessions > 1 ? ` in ${sessions} sessions` : ''}, ${to === null ? from : `${from} to ${to}`} (UTC)`,
+  logFollowTitle: () => 'persona-gate log --follow: each decision as it is made, until interrupted (Ctrl-C)',
+  viewOneSession: (id: string) => `All rows are one session, ${id}: what a call leaves (an identity confirmed, a stage's count) holds for the calls after it.`,
+  viewColumns: (): readonly string[] => ['time', 'session', 'persona', 'verdict', 'call'],
+  viewUnscoped: () => '(unscoped)',
+  viewLegend: (): readonly (readonly [string, string])[] => [
+    ['deny', 'refused: the reason under it says why and what to do instead'],
+    ['ask', 'the user is asked to confirm before it runs'],
+    ['allow', 'approved'],
+    ['abstain', "let through: persona-gate has no objection and says nothing, so the host's own permission rules decide"],
+    ['(recorded)', 'not a call: an event the host sent after a call (PostToolUse) or at a session start, recorded because it changed the session (an identity read confirmed the profile)'],
+    ['deny*', 'audit mode: the verdict the policy would give; the call was answered as if it passed'],
+  ],
   badSince: (value: string) => `persona-gate log: --since takes an ISO date or time (2026-11-30, 2026-11-30T10:00:00Z) or a duration back from now (30m, 2h, 1d), not "${value}"`,
   badLimit: (value: string) => `persona-gate log: --limit takes a whole number of receipts, 1 or more, not "${value}"`,
   // config
-  configUnknownKey: (key: string, accepted: string) => `persona-gate config: unknown key "${key}"; accepted: ${accepted}`,
+  configUnknownKey: (key: string, accepted: string) => `persona-gate config: unknown key "${key}"${near(key, accepted)}; accepted: ${accepted}`,
   configBadValue: (key: string, detail: string) => `persona-gate config: invalid value for ${key}: ${detail}`,
   configSet: (key: string, value: string) => `${key} = ${value}`,
   configUnset: (key: string) => `${key} is not set`,
@@ -252,7 +287,7 @@ export const cliEn = {
   hostTrustKept: (dir: string, path: string) => `${dir} is already trusted in ${path}`,
   hostLetsThrough: (host: string, items: readonly string[]) => `what ${host} lets through, whatever persona-gate answers: ${items.join('; ')}`,
   hostLetsThroughHeading: (host: string) => `What ${host} lets through, whatever persona-gate answers:`,
-  hostNext: (title: string, host: string) => `next: persona-gate doctor --host ${host}, then start ${title} in this directory`,
+  hostNext: (title: string, host: string, cli: string) => `next: ${cli} doctor --host ${host}, then start ${title} in this directory`,
   hostFailsOpen: {
     codex: [
       'a hook it has not trusted is skipped without a word (doctor checks the trust)',
@@ -291,7 +326,7 @@ export const cliEn = {
   checkHostTimeout: (timeout: number, unit: string) => `the hook's timeout is ${timeout} ${unit}: not above persona-gate's own 5 s deadline, so the host may give up first and run the tool`,
   checkHostTrusted: (dir: string, path: string) => `${dir} is a trusted folder (${path})`,
   checkHostUntrusted: (dir: string, path: string) => `${dir} is not a trusted folder in ${path}: Gemini CLI skips the project's hooks there`,
-  badHost: (value: string, names: string) => `--host takes ${names}, not ${value}`,
+  badHost: (value: string, names: string) => `persona-gate: --host takes ${names}, not ${value}${near(value, names)}`,
   hardenedClaudeOnly: () => '--hardened is for Claude Code (its sandbox and managed settings); leave it out with --host',
   copilotTrusted: (dir: string, path: string) => `trusted ${dir} in ${path}: Copilot reads a project's .github/hooks only in a trusted folder, and skips them without a word elsewhere`,
   checkCopilotUntrusted: (dir: string, path: string) => `${dir} is not a trusted folder in ${path}: Copilot skips the project's .github/hooks without a word, and every tool runs`,
@@ -336,18 +371,20 @@ export const cliEs: CliMessages = {
   explainNotPre: () => 'persona-gate explain: el evento debe ser PreToolUse',
   explainInputNotJson: (detail) => `persona-gate explain: ENTRADA_JSON no es JSON: ${detail}`,
   explainInputNotObject: () => 'persona-gate explain: ENTRADA_JSON debe ser un objeto JSON',
-  badLevel: (level) => `persona-gate: nivel desconocido ${level} (none, read_only, workspace_write, process_exec, network)`,
+  badLevel: (level) => `persona-gate: nivel desconocido ${level}${cerca(level, LEVEL_NAMES)} (none, read_only, workspace_write, process_exec, network)`,
   badConfirmOn: () => 'persona-gate: --confirm-on admite pre o post',
   listHeader: (persona, stage, ceiling, families, allowed) =>
     `persona ${persona}${stage ? `, etapa ${stage}` : ''}: techo ${ceiling}; familias ${families}; herramientas ${allowed ?? '(heredadas)'}`,
   listColumns: () => ['puede', 'conf.', 'nivel', 'orden', 'motivo / herramientas'],
   yes: () => 'sí',
   no: () => 'no',
+  someLines: () => 'líneas',
+  shellLines: (tool, level) => `${tool}: líneas de nivel ${level} o inferior (cada línea se juzga por lo que ejecuta)`,
   afterIdentity: () => '(tras una lectura de identidad)',
   listPersonasHeader: (path) => `personas de ${path} (persona-gate list --persona NOMBRE muestra lo que puede llamar una):`,
   listPersonaLine: (name, ceiling, families, stages, description) =>
     `  ${name.padEnd(20)} techo ${ceiling}; familias ${families}${stages ? `; etapas ${stages}` : ''}${description ? ` — ${description}` : ''}`,
-  badFormat: (format) => `persona-gate list: formato desconocido ${format} (text, json o claude-permissions)`,
+  badFormat: (format) => `persona-gate list: formato desconocido ${format}${cerca(format, LIST_FORMATS)} (text, json o claude-permissions)`,
   residueWarning: (persona, commands) =>
     `aviso: personas.${persona}: ejecuta código que persona-gate no puede leer (shell, techo process_exec o más), así que aún puede llegar a ${commands.join(', ')} por esa vía. Ciérralo con "shell": "strict", un techo más bajo, controles en la propia herramienta o el sandbox del sistema del host (README: modelo de amenazas).`,
   residueLine: (commands) =>
@@ -361,26 +398,33 @@ export const cliEs: CliMessages = {
   valid: (path, personas, commands) => `${path}: válida (${personas} personas, ${commands} órdenes)`,
   problems: (n) => `${n} problema${n === 1 ? '' : 's'}`,
   notJsonFile: (path, detail) => `${path}: no es JSON válido: ${detail}`,
+  notJsonAt: (path, line, column, detail) => `${path}:${line}:${column}: no es JSON válido: ${detail}`,
+  trailingComma: () => 'una coma sin nada detrás (JSON no admite ninguna antes de } o ]): quítala',
   noPolicyFound: (searched) => `persona-gate: no se ha encontrado ninguna política (buscada en: ${searched || '(nada)'})`,
   cannotRead: (path, code) => `persona-gate: no se puede leer ${path}: ${code}`,
   sessionReset: (id) => `sesión ${id}: reiniciada`,
   sessionPersona: (id, persona) => `sesión ${id}: persona ${persona ?? '(ninguna)'}`,
   personaNameOrClear: () => 'persona-gate session persona: indica un NOMBRE de persona o --clear',
-  notAPersona: (name, accepted) => `persona-gate: "${name}" no es una persona de esta política; se aceptan: ${accepted}`,
+  notAPersona: (name, accepted) => `persona-gate: "${name}" no es una persona de esta política${cerca(name, accepted)}; se aceptan: ${accepted}`,
   noSessionPersona: () => 'persona-gate stage: la sesión no tiene persona (persona-gate session persona NOMBRE --session ID)',
-  notAStage: (stage, persona, accepted) => `persona-gate stage: "${stage}" no es una etapa de ${persona}; se aceptan: ${accepted || '(ninguna)'}`,
+  notAStage: (stage, persona, accepted) => `persona-gate stage: "${stage}" no es una etapa de ${persona}${cerca(stage, accepted)}; se aceptan: ${accepted || '(ninguna)'}`,
   entered: (id, persona, stage) => `sesión ${id}: ${persona} entra en la etapa ${stage}`,
   exited: (id, from, outcome, next) => `sesión ${id}: sale de la etapa ${from} (${outcome}) → ${next ?? '(sin etapa)'}`,
   inNoStage: (id) => `persona-gate stage exit: la sesión ${id} no está en ninguna etapa`,
   badOutcome: () => 'persona-gate stage exit: --outcome admite complete o failure',
   stateDirProblem: (detail) => `persona-gate: directorio de estado: ${detail}`,
   initWrotePolicy: (path, example) => `escrita ${path} (a partir del ejemplo ${example})`,
-  initKeptPolicy: (path) => `se conserva la política existente ${path}`,
+  initKeptPolicy: (path, cli) => `se conserva la política existente ${path} (para empezar de nuevo desde un ejemplo: ${cli} init --example NOMBRE --force)`,
+  initPolicyExists: (path, example) =>
+    `persona-gate init: ${path} ya existe y no es el ejemplo ${example}, así que no se ha cambiado nada. Para sustituirla por el ejemplo ${example} (y su fichero de pruebas), añade --force: la política que hay se pierde, así que haz commit o cópiala antes`,
+  initReplacedPolicy: (path, example) => `sustituida ${path} por el ejemplo ${example} (--force)`,
+  initWroteTests: (path, cli) => `escrito ${path}, las pruebas de la política del ejemplo: ${cli} test las ejecuta; añade un caso por cada regla que cambies`,
+  initReplacedTests: (path, cli) => `sustituido ${path} por las pruebas de la política del ejemplo (--force): ${cli} test las ejecuta`,
   initRegistered: (path, events) => `registrado el hook para ${events} en ${path}`,
   initUnchanged: (path) => `${path} ya registra el hook: sin cambios`,
   initUnparsable: (path, detail) => `persona-gate init: ${path} no es JSON válido (${detail}); corrígelo a mano, no se ha cambiado nada`,
   initNotObject: (path, field) => `persona-gate init: ${path}: "${field}" no es un objeto; corrígelo a mano, no se ha cambiado nada`,
-  initBadExample: (name, accepted) => `persona-gate init: ejemplo desconocido "${name}"; se aceptan: ${accepted}`,
+  initBadExample: (name, accepted) => `persona-gate init: ejemplo desconocido "${name}"${cerca(name, accepted)}; se aceptan: ${accepted}`,
   initBadLocale: (locale) => `persona-gate init: --locale admite en o es, no "${locale}"`,
   initReplaced: (old) => `sustituida la orden del hook ${old}: nombra una ruta de una sola máquina`,
   initProjectCommand: (command) =>
@@ -389,7 +433,7 @@ export const cliEs: CliMessages = {
     `el hook ejecuta ${command}: el persona-gate del PATH (una instalación global, npm i -g persona-gate); cada máquina que ejecute este proyecto lo necesita. Para usar una instalación del proyecto: npm install --save-dev persona-gate y de nuevo persona-gate init`,
   initNotOnPath: () =>
     'aviso: persona-gate no está en el PATH aquí, así que se rechazará cada llamada a herramienta hasta que lo esté: npm i -g persona-gate, o npm install --save-dev persona-gate y de nuevo persona-gate init',
-  initNext: () => 'siguiente: persona-gate doctor, y después arranca Claude Code en este directorio',
+  initNext: (cli) => `siguiente: ${cli} doctor, y después arranca Claude Code en este directorio`,
   initSandbox: (path, keys) => `activado el sandbox de Claude Code en ${path} (${keys})`,
   initSandboxKept: (path) => `${path} ya activa el sandbox, sin forma de salir de él: sin cambios`,
   initGuarded: (path, n) => `protegidos los ficheros de persona-gate frente a la shell y las herramientas de edición del agente en ${path} (${n} entrada${n === 1 ? '' : 's'} nueva${n === 1 ? '' : 's'} en sandbox.filesystem.denyWrite y permissions.deny)`,
@@ -402,7 +446,7 @@ export const cliEs: CliMessages = {
   initAdminRoot: (managed) => `  - aun como root, init no escribe ${managed}: se aplica a todos los usuarios y sesiones de esta máquina, así que revisa las entradas y cópialas tú`,
   initAdminInstall: (root) => `  - este usuario puede escribir en ${root}: haz que se instale persona-gate donde el usuario del agente no pueda escribir (como root: npm i -g persona-gate) y vuelve a ejecutar persona-gate init --hardened desde esa instalación`,
   initAdminDeps: (missing) => `  - instala los programas del sandbox (faltan ${missing}): apt-get install bubblewrap socat (Debian/Ubuntu) o dnf install bubblewrap socat (Fedora)`,
-  initHardenedNext: () => 'siguiente: persona-gate doctor --hardened, y después arranca Claude Code en este proyecto',
+  initHardenedNext: (cli) => `siguiente: ${cli} doctor --hardened, y después arranca Claude Code en este proyecto`,
   doctorOk: () => 'ok  ',
   doctorWarn: () => 'aviso',
   doctorFail: () => 'FALLO',
@@ -476,6 +520,9 @@ export const cliEs: CliMessages = {
   hardNotGuarded: (what, path) => `${what} ${path} no está protegido frente a la shell en el sandbox ni frente a las herramientas de edición`,
   hardPolicyOutside: (path) => `la política ${path} está fuera del espacio de trabajo`,
   fixHardened: () => 'ejecuta persona-gate init --hardened',
+  hardAllInPlace: (n) => `las ${n} partes están en su sitio`,
+  hardGrouped: (missing, n) => `${missing} de sus ${n} partes no están en su sitio: el shell del agente puede alcanzar lo que solo el hook protege`,
+  fixHardenedList: (cli) => `${cli} doctor --hardened muestra cada parte y cómo arreglarla`,
   sessionUnknown: (id) => `persona-gate: no hay ninguna sesión ${id} (las sesiones que ha visto persona-gate: persona-gate log)`,
   sessionAmbiguous: (prefix, ids) => `persona-gate: ${ids.length} sesiones empiezan por ${prefix}; indica más caracteres:\n${ids.map((id) => `  ${id}`).join('\n')}`,
   statusPolicy: (path, sha) => `política: ${path} (válida, sha256 ${sha.slice(0, 12)})`,
@@ -506,12 +553,28 @@ export const cliEs: CliMessages = {
   uninstallNothing: (path) => `${path} no registra ningún hook de persona-gate: sin cambios`,
   uninstallKeptPolicy: (path) => `se conserva la política ${path} (--purge la borra)`,
   uninstallPolicyRemoved: (path) => `borrada la política ${path}`,
+  uninstallTestsRemoved: (path) => `borradas las pruebas de la política ${path}`,
+  uninstallKeptTests: (path) => `se conservan las pruebas de la política ${path}: ya no son las del ejemplo (bórralas a mano)`,
   uninstallNoPolicy: (path) => `no hay política en ${path}`,
   uninstallElsewhere: (path) => `${path} aún registra el hook (init no lo escribió ahí): quita esa entrada a mano`,
   logNothing: () => 'ningún recibo coincide',
+  logTitle: (n, sessions, from, to) =>
+    `persona-gate log: ${n} ${n === 1 ? 'decisión' : 'decisiones'}${sessions > 1 ? ` en ${sessions} sesiones` : ''}, ${to === null ? from : `de ${from} a ${to}`} (UTC)`,
+  logFollowTitle: () => 'persona-gate log --follow: cada decisión según se toma, hasta que se interrumpa (Ctrl-C)',
+  viewOneSession: (id) => `Todas las filas son una sesión, ${id}: lo que deja una llamada (una identidad confirmada, la cuenta de una etapa) vale para las siguientes.`,
+  viewColumns: () => ['hora', 'sesión', 'persona', 'veredicto', 'llamada'],
+  viewUnscoped: () => '(sin persona)',
+  viewLegend: () => [
+    ['deny', 'rechazada: el motivo debajo dice por qué y qué hacer en su lugar'],
+    ['ask', 'se pide al usuario que confirme antes de ejecutarla'],
+    ['allow', 'aprobada'],
+    ['abstain', 'se deja pasar: persona-gate no tiene objeción y no dice nada, así que deciden las reglas de permisos del propio anfitrión'],
+    ['(recorded)', 'no es una llamada: un evento que el anfitrión envió tras una llamada (PostToolUse) o al empezar la sesión, registrado porque cambió la sesión (una lectura de identidad confirmó el perfil)'],
+    ['deny*', 'modo auditoría: el veredicto que daría la política; se respondió a la llamada como si pasara'],
+  ],
   badSince: (value) => `persona-gate log: --since admite una fecha u hora ISO (2026-11-30, 2026-11-30T10:00:00Z) o una duración hacia atrás (30m, 2h, 1d), no "${value}"`,
   badLimit: (value) => `persona-gate log: --limit admite un número entero de recibos, 1 o más, no "${value}"`,
-  configUnknownKey: (key, accepted) => `persona-gate config: clave desconocida "${key}"; se aceptan: ${accepted}`,
+  configUnknownKey: (key, accepted) => `persona-gate config: clave desconocida "${key}"${cerca(key, accepted)}; se aceptan: ${accepted}`,
   configBadValue: (key, detail) => `persona-gate config: valor no válido para ${key}: ${detail}`,
   configSet: (key, value) => `${key} = ${value}`,
   configUnset: (key) => `${key} no está fijada`,
@@ -551,7 +614,7 @@ export const cliEs: CliMessages = {
   hostTrustKept: (dir, path) => `${dir} ya es de confianza en ${path}`,
   hostLetsThrough: (host, items) => `lo que ${host} deja pasar, responda lo que responda persona-gate: ${items.join('; ')}`,
   hostLetsThroughHeading: (host) => `Lo que ${host} deja pasar, responda lo que responda persona-gate:`,
-  hostNext: (title, host) => `siguiente: persona-gate doctor --host ${host}, y después inicia ${title} en este directorio`,
+  hostNext: (title, host, cli) => `siguiente: ${cli} doctor --host ${host}, y después inicia ${title} en este directorio`,
   hostFailsOpen: {
     codex: [
       'un hook en el que no confía se omite sin aviso (doctor comprueba la confianza)',
@@ -590,7 +653,7 @@ export const cliEs: CliMessages = {
   checkHostTimeout: (timeout, unit) => `el límite del hook es ${timeout} ${unit}: no supera el plazo propio de persona-gate, 5 s, así que el host puede rendirse antes y ejecutar la herramienta`,
   checkHostTrusted: (dir, path) => `${dir} es una carpeta de confianza (${path})`,
   checkHostUntrusted: (dir, path) => `${dir} no es una carpeta de confianza en ${path}: Gemini CLI omite ahí los hooks del proyecto`,
-  badHost: (value, names) => `--host acepta ${names}, no ${value}`,
+  badHost: (value, names) => `persona-gate: --host acepta ${names}, no ${value}${cerca(value, names)}`,
   hardenedClaudeOnly: () => '--hardened es para Claude Code (su sandbox y su configuración gestionada); quítalo con --host',
   copilotTrusted: (dir, path) => `${dir} marcado como de confianza en ${path}: Copilot solo lee los .github/hooks de un proyecto en una carpeta de confianza, y en otra los omite sin aviso`,
   checkCopilotUntrusted: (dir, path) => `${dir} no es una carpeta de confianza en ${path}: Copilot omite sin aviso los .github/hooks del proyecto, y toda herramienta se ejecuta`,
@@ -614,6 +677,19 @@ export const cliEs: CliMessages = {
 };
 
 export const CLI_MESSAGES = { en: cliEn, es: cliEs };
+
+/** The line a JSON error is on, numbered, with a caret under the place, as compilers show it. */
+export function jsonExcerpt(at: JsonErrorAt): string[] {
+  const number = String(at.line);
+  return [`  ${number} | ${at.excerpt[0]}`, `  ${' '.repeat(number.length)} | ${at.excerpt[1]}`];
+}
+
+/** A JSON text's parse error in the CLI's words: where, what, and the line with a caret; `null` when it is JSON. */
+export function jsonProblem(t: CliMessages, path: string, text: string, err: unknown): string {
+  const at = jsonErrorAt(text, err);
+  if (at === null) return t.notJsonFile(path, err instanceof Error ? err.message : String(err));
+  return [t.notJsonAt(path, at.line, at.column, at.trailingComma ? t.trailingComma() : at.detail), ...jsonExcerpt(at)].join('\n');
+}
 
 /**
  * What the user reads: PERSONA_GATE_LOCALE, else the user's preference, else the policy's locale,

@@ -3,11 +3,14 @@
  * that reads them: what was refused, why, and what to do instead.
  */
 import { tablesOnFirstUse } from './locale-tables';
+import { didYouMean } from './nearest';
 
 export type Locale = 'en' | 'es';
 
 const list = (items: readonly string[]) => (items.length === 0 ? '(none)' : items.join(', '));
 const lista = (items: readonly string[]) => (items.length === 0 ? '(ninguno)' : items.join(', '));
+const near = (word: string, accepted: readonly string[]) => didYouMean('en', word, accepted);
+const cerca = (word: string, accepted: readonly string[]) => didYouMean('es', word, accepted);
 
 /**
  * The message tables are dictionaries (`__proto__: null`): V8 makes such an object in one step,
@@ -20,6 +23,10 @@ export const en = {
     `persona-gate: the ${persona} persona may not run ${key}: its family "${family}" is not one of the persona's families (${list(families)}). Hand this step to a persona whose families include "${family}", or ask the user to do it.`,
   scopeCeiling: (persona: string, key: string, level: string, ceiling: string) =>
     `persona-gate: the ${persona} persona may not run ${key}: it has side-effect level ${level}, above the persona's ceiling ${ceiling}. Use a tool at ${ceiling} or below, or hand this step to a persona allowed to ${level}.`,
+  scopeFamilyOwned: (persona: string, key: string, family: string, families: readonly string[], owner: string) =>
+    `persona-gate: the ${persona} persona may not run ${key}: its family "${family}" is not one of the persona's families (${list(families)}), and ${key} is owned by the ${owner} persona. Finish your part and hand off to ${owner}; do not try it another way.`,
+  scopeCeilingOwned: (persona: string, key: string, level: string, ceiling: string, owner: string) =>
+    `persona-gate: the ${persona} persona may not run ${key}: it has side-effect level ${level}, above the persona's ceiling ${ceiling}, and it is owned by the ${owner} persona. Finish your part and hand off to ${owner}; do not try it another way.`,
   scopeUnknown: (persona: string, key: string) =>
     `persona-gate: the ${persona} persona may not run ${key}: the tool is not in the policy's catalog, and a persona may only run catalogued tools. Use a catalogued tool, or ask the user to add this one to the catalog.`,
   delegation: (persona: string, agentType: string, bound: string, delegates: readonly string[]) =>
@@ -41,6 +48,8 @@ export const en = {
     label === null ? `[Active profile: none known]` : `[Active profile: ${label}]`,
   confirmationRequired: (echo: string, key: string) =>
     `${echo} persona-gate: ${key} needs the user's confirmation. Check that the active profile above is the one this call should touch.`,
+  confirmationPlain: (key: string) =>
+    `persona-gate: ${key} needs the user's confirmation before it runs.`,
   blocked: (key: string) =>
     `persona-gate: ${key} is blocked by policy for every agent. Ask the user to run it themselves.`,
   notPinned: (tool: string, server: string) =>
@@ -76,11 +85,21 @@ export const en = {
   unreadablePolicy: (path: string, detail: string) =>
     `persona-gate: the policy ${path} cannot be read (${detail}). Fix the file or its permissions. Every call is denied until then.`,
   unknownPersona: (name: string, accepted: readonly string[]) =>
-    `persona-gate: "${name}" is not a persona of this policy; accepted: ${list(accepted)}. Set a declared persona (or none). Every call is denied until then.`,
+    `persona-gate: "${name}" is not a persona of this policy${near(name, accepted)}; accepted: ${list(accepted)}. Set a declared persona (or none). Every call is denied until then.`,
   unknownStage: (persona: string, stage: string, accepted: readonly string[]) =>
-    `persona-gate: "${stage}" is not a stage of the ${persona} persona; accepted: ${list(accepted)}. Enter a declared stage. Every call is denied until then.`,
+    `persona-gate: "${stage}" is not a stage of the ${persona} persona${near(stage, accepted)}; accepted: ${list(accepted)}. Enter a declared stage. Every call is denied until then.`,
   stageWithoutPersona: (stage: string) =>
     `persona-gate: stage "${stage}" is set but no persona is active; stages belong to personas. Set the persona or clear the stage. Every call is denied until then.`,
+  hookUsage: (problem: string) =>
+    `persona-gate hook: ${problem}. Fix the hook's registration (persona-gate doctor checks it; persona-gate hook --help lists what it takes). The call is denied.`,
+  hookUnknownOption: (raw: string, options: readonly string[]) =>
+    `unknown option ${raw}${near(String(raw).split('=')[0]!, options)}; the options are ${list(options)}`,
+  hookNeedsValue: (flag: string) =>
+    `${flag} needs a value`,
+  hookBadValue: (flag: string, value: string, accepted: readonly string[]) =>
+    `${flag} takes ${list(accepted)}, not "${value}"${near(value, accepted)}`,
+  eventEmpty: () =>
+    `persona-gate hook: no event on stdin. The agent host pipes each tool call in as JSON; run by hand, use persona-gate explain TOOL [INPUT_JSON] to see what it would decide. The call is denied.`,
   eventTooLarge: (limit: number) =>
     `persona-gate: the hook event is larger than ${limit} bytes and was not read. The call is denied.`,
   eventMalformed: (detail: string) =>
@@ -150,6 +169,10 @@ const spanish = () => ({
     `persona-gate: la persona ${persona} no puede ejecutar ${key}: su familia "${family}" no está entre las familias de la persona (${lista(families)}). Pasa este paso a una persona cuyas familias incluyan "${family}", o pide al usuario que lo haga.`,
   scopeCeiling: (persona, key, level, ceiling) =>
     `persona-gate: la persona ${persona} no puede ejecutar ${key}: su nivel de efectos es ${level}, por encima del techo de la persona, ${ceiling}. Usa una herramienta de nivel ${ceiling} o inferior, o pasa este paso a una persona autorizada para ${level}.`,
+  scopeFamilyOwned: (persona, key, family, families, owner) =>
+    `persona-gate: la persona ${persona} no puede ejecutar ${key}: su familia "${family}" no está entre las familias de la persona (${lista(families)}), y ${key} pertenece a la persona ${owner}. Termina tu parte y pásalo a ${owner}; no lo intentes por otra vía.`,
+  scopeCeilingOwned: (persona, key, level, ceiling, owner) =>
+    `persona-gate: la persona ${persona} no puede ejecutar ${key}: su nivel de efectos es ${level}, por encima del techo de la persona, ${ceiling}, y pertenece a la persona ${owner}. Termina tu parte y pásalo a ${owner}; no lo intentes por otra vía.`,
   scopeUnknown: (persona, key) =>
     `persona-gate: la persona ${persona} no puede ejecutar ${key}: la herramienta no está en el catálogo de la política, y una persona solo puede ejecutar herramientas catalogadas. Usa una herramienta catalogada, o pide al usuario que la añada al catálogo.`,
   delegation: (persona, agentType, bound, delegates) =>
@@ -171,6 +194,8 @@ const spanish = () => ({
     label === null ? `[Perfil activo: ninguno conocido]` : `[Perfil activo: ${label}]`,
   confirmationRequired: (echo, key) =>
     `${echo} persona-gate: ${key} necesita la confirmación del usuario. Comprueba que el perfil activo indicado es el que esta llamada debe tocar.`,
+  confirmationPlain: (key) =>
+    `persona-gate: ${key} necesita la confirmación del usuario antes de ejecutarse.`,
   blocked: (key) =>
     `persona-gate: ${key} está bloqueado por la política para todos los agentes. Pide al usuario que lo ejecute él mismo.`,
   notPinned: (tool, server) =>
@@ -206,11 +231,21 @@ const spanish = () => ({
   unreadablePolicy: (path, detail) =>
     `persona-gate: no se puede leer la política ${path} (${detail}). Corrige el fichero o sus permisos. Hasta entonces se deniega toda llamada.`,
   unknownPersona: (name, accepted) =>
-    `persona-gate: "${name}" no es una persona de esta política; se aceptan: ${lista(accepted)}. Indica una persona declarada (o ninguna). Hasta entonces se deniega toda llamada.`,
+    `persona-gate: "${name}" no es una persona de esta política${cerca(name, accepted)}; se aceptan: ${lista(accepted)}. Indica una persona declarada (o ninguna). Hasta entonces se deniega toda llamada.`,
   unknownStage: (persona, stage, accepted) =>
-    `persona-gate: "${stage}" no es una etapa de la persona ${persona}; se aceptan: ${lista(accepted)}. Entra en una etapa declarada. Hasta entonces se deniega toda llamada.`,
+    `persona-gate: "${stage}" no es una etapa de la persona ${persona}${cerca(stage, accepted)}; se aceptan: ${lista(accepted)}. Entra en una etapa declarada. Hasta entonces se deniega toda llamada.`,
   stageWithoutPersona: (stage) =>
     `persona-gate: la etapa "${stage}" está fijada pero no hay persona activa; las etapas pertenecen a personas. Fija la persona o quita la etapa. Hasta entonces se deniega toda llamada.`,
+  hookUsage: (problem) =>
+    `persona-gate hook: ${problem}. Corrige el registro del hook (persona-gate doctor lo comprueba; persona-gate hook --help muestra lo que acepta). Se deniega la llamada.`,
+  hookUnknownOption: (raw, options) =>
+    `opción desconocida ${raw}${cerca(String(raw).split('=')[0]!, options)}; las opciones son ${lista(options)}`,
+  hookNeedsValue: (flag) =>
+    `${flag} necesita un valor`,
+  hookBadValue: (flag, value, accepted) =>
+    `${flag} acepta ${lista(accepted)}, no "${value}"${cerca(value, accepted)}`,
+  eventEmpty: () =>
+    `persona-gate hook: no hay evento en la entrada estándar. El anfitrión del agente envía cada llamada a herramienta como JSON; a mano, usa persona-gate explain HERRAMIENTA [ENTRADA_JSON] para ver qué decidiría. Se deniega la llamada.`,
   eventTooLarge: (limit) =>
     `persona-gate: el evento del hook supera ${limit} bytes y no se ha leído. Se deniega la llamada.`,
   eventMalformed: (detail) =>

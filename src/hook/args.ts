@@ -1,4 +1,5 @@
-import { isLevel, type Level } from '../core/levels';
+import { isLevel, LEVELS, type Level } from '../core/levels';
+import type { Messages } from '../core/messages';
 import { HOST_NAMES, isHostName, type HostName } from '../hosts/host';
 
 export interface HookArgs {
@@ -9,8 +10,16 @@ export interface HookArgs {
   sideEffectLevel?: Level;
 }
 
+/** What is wrong with the hook's command line: a usage error, said in the reader's language by `argsProblem`. */
+export type HookArgsError =
+  | { kind: 'option'; raw: string }
+  | { kind: 'missing'; flag: string }
+  | { kind: 'value'; flag: string; value: string; accepted: readonly string[] };
+
+const OPTIONS = ['--config', '--host', '--confirm-on', '--allowed-tools', '--side-effect-level', '--help'];
+
 /** The hook's few flags, parsed without commander so that the hot path loads nothing it does not need. */
-export function parseHookArgs(argv: readonly string[]): { ok: true; args: HookArgs } | { ok: false; error: string } {
+export function parseHookArgs(argv: readonly string[]): { ok: true; args: HookArgs } | { ok: false; error: HookArgsError } {
   const args: HookArgs = { host: 'claude-code', confirmOn: 'post' };
   for (let i = 0; i < argv.length; i++) {
     const raw = argv[i]!;
@@ -18,42 +27,58 @@ export function parseHookArgs(argv: readonly string[]): { ok: true; args: HookAr
     const flag = raw.startsWith('--') && eq !== -1 ? raw.slice(0, eq) : raw;
     const inline = raw.startsWith('--') && eq !== -1 ? raw.slice(eq + 1) : undefined;
     const value = (): string | undefined => (inline !== undefined ? inline : argv[++i]);
+    const bad = (v: string | undefined, accepted: readonly string[]): { ok: false; error: HookArgsError } => ({
+      ok: false,
+      error: v === undefined || v === '' ? { kind: 'missing', flag } : { kind: 'value', flag, value: v, accepted },
+    });
     switch (flag) {
       case '--config': {
         const v = value();
-        if (!v) return { ok: false, error: '--config needs a path' };
+        if (!v) return { ok: false, error: { kind: 'missing', flag } };
         args.config = v;
         break;
       }
       case '--host': {
         const v = value();
-        if (!isHostName(v)) return { ok: false, error: `--host takes ${HOST_NAMES.join(', ')}` };
+        if (!isHostName(v)) return bad(v, HOST_NAMES);
         args.host = v;
         break;
       }
       case '--confirm-on': {
         const v = value();
-        if (v !== 'pre' && v !== 'post') return { ok: false, error: '--confirm-on takes pre or post' };
+        if (v !== 'pre' && v !== 'post') return bad(v, ['pre', 'post']);
         args.confirmOn = v;
         break;
       }
       case '--allowed-tools': {
         const v = value();
-        if (v === undefined) return { ok: false, error: '--allowed-tools needs a comma-separated list' };
+        if (v === undefined) return { ok: false, error: { kind: 'missing', flag } };
         args.allowedTools = v.split(',').map((s) => s.trim()).filter(Boolean);
         break;
       }
       case '--side-effect-level': {
         const v = value();
-        if (!isLevel(v)) return { ok: false, error: '--side-effect-level takes none, read_only, workspace_write, process_exec or network' };
+        if (!isLevel(v)) return bad(v, LEVELS);
         args.sideEffectLevel = v;
         break;
       }
       default:
-        return { ok: false, error: `unknown option ${raw}` };
+        return { ok: false, error: { kind: 'option', raw } };
     }
   }
   return { ok: true, args };
+}
+
+/** A usage error of the hook's command line, in words: what is wrong, and the accepted name nearest what was given. */
+export function argsProblem(m: Messages, error: HookArgsError): string {
+  switch (error.kind) {
+    case 'option':
+      return m.hookUnknownOption(error.raw, OPTIONS);
+    case 'missing':
+      return m.hookNeedsValue(error.flag);
+    case 'value':
+      return m.hookBadValue(error.flag, error.value, error.accepted);
+  }
 }
 
 /**

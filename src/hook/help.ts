@@ -33,10 +33,11 @@ const FED: Record<Locale, string> = {
 };
 
 /**
- * `hook --help`, or `hook` on a terminal: the help at once. On a terminal nobody is feeding an
- * event, so it exits 0; otherwise a host may be, and the call is refused (exit 2), never let through.
+ * `hook --help`, or `hook` on a terminal: the help at once. From a terminal or /dev/null nobody is
+ * feeding an event, so it exits 0; otherwise a host may be, and the call is refused (exit 2),
+ * never let through.
  */
-export function hookHelp(onTerminal: boolean, locale: Locale): HookResponse {
-  if (onTerminal) return { stdout: HELP[locale], stderr: '', exitCode: 0 };
+export function hookHelp(nobodyFeeding: boolean, locale: Locale): HookResponse {
+  if (nobodyFeeding) return { stdout: HELP[locale], stderr: '', exitCode: 0 };
   return { stdout: '', stderr: `${HELP[locale]}\n${FED[locale]}\n`, exitCode: 2 };
 }

@@ -14,7 +14,7 @@ import { lockBeside } from '../io/lock-lookup';
 import { appendReceipt } from '../io/receipts';
 import { StateError, StateStore } from '../io/state-store';
 import { fstatSync } from 'node:fs';
-import { hostArg, parseHookArgs, type HookArgs } from './args';
+import { argsProblem, hostArg, parseHookArgs, type HookArgs } from './args';
 import type { HostAdapter, HostName } from '../hosts/host';
 import { hash128, stableJson } from '../io/hash';
 import { hookHelp } from './help';
@@ -137,8 +137,9 @@ export function processEvent(text: string, argv: readonly string[], env: Env, st
   try {
     json = JSON.parse(text);
   } catch (err) {
-    const detail = text.trim() === '' ? 'empty input' : (err as Error).message.replace(/\s+/g, ' ').slice(0, 200);
-    return ctx.host.blockUnread(m0.eventMalformed(detail));
+    // SPEC §5: no event at all (stdin /dev/null, or closed at once) is a malformed event: denied.
+    if (text.trim() === '') return ctx.host.blockUnread(m0.eventEmpty());
+    return ctx.host.blockUnread(m0.eventMalformed((err as Error).message.replace(/\s+/g, ' ').slice(0, 200)));
   }
   const parsed = ctx.host.readEvent(json);
   if (!parsed.ok) {
@@ -149,7 +150,7 @@ export function processEvent(text: string, argv: readonly string[], env: Env, st
   if (event.hook_event_name !== 'SessionStart' && event.tool_use_id === undefined) {
     event.call_signature = hash128(`${event.tool_name}\u0000${stableJson(event.tool_input)}`);
   }
-  if (argsError !== null) return failurePre(ctx, event, 'config_error', m0.internalError(`hook: ${argsError}`));
+  if (argsError !== null) return failurePre(ctx, event, 'config_error', m0.hookUsage(argsProblem(m0, argsError)));
 
   try {
     return handleEvent(ctx, event, prefs);
@@ -161,10 +162,14 @@ export function processEvent(text: string, argv: readonly string[], env: Env, st
   }
 }
 
-/** An unknown host: nobody knows what it honours, so exit 2 with the reason, the one answer that blocks everywhere. */
+/**
+ * An unknown host: nobody knows what it honours, so exit 2 with the reason, the one answer that
+ * blocks everywhere (SPEC §10). A usage error of the registration, not of persona-gate.
+ */
 function unknownHost(argv: readonly string[], env: Env, prefs: Preferences): HookResponse {
+  const m = messagesFor(localeFor(null, env, prefs.locale ?? 'en'));
   const parsed = parseHookArgs(argv);
-  return blockingError(messagesFor(localeFor(null, env, prefs.locale ?? 'en')).internalError(`hook: ${parsed.ok ? 'unknown --host' : parsed.error}`));
+  return blockingError(m.hookUsage(parsed.ok ? m.hookNeedsValue('--host') : argsProblem(m, parsed.error)));
 }
 
 async function runHook(argv: readonly string[], env: Env, host: HostAdapter | null): Promise<HookResponse> {
@@ -210,14 +215,17 @@ function handleEvent(ctx: HookContext, event: HookEvent, prefs: Preferences): Ho
 /** The `hook` subcommand: every path ends in emit(), never in exit code 1. */
 export function hookMain(argv: readonly string[], env: Env = process.env): void {
   // A terminal, or /dev/null: a character device, so nobody is feeding an event. (One fstat:
-  // node:tty would cost the hot path milliseconds to load.)
-  let onTerminal = false;
+  // node:tty would cost the hot path milliseconds to load, so it is asked only of a character
+  // device.) A person at a terminal gets the help; /dev/null is an event that is not there, a
+  // deny (SPEC §5), unless the help was asked for.
+  let charDevice = false;
   try {
-    onTerminal = fstatSync(0).isCharacterDevice();
+    charDevice = fstatSync(0).isCharacterDevice();
   } catch {
-    onTerminal = false;
+    charDevice = false;
   }
-  if (onTerminal || argv.includes('--help') || argv.includes('-h')) return emit(hookHelp(onTerminal, localeFor(null, env, readPreferences(env).locale ?? 'en')));
+  const onTerminal = charDevice && (require('node:tty') as typeof import('node:tty')).isatty(0);
+  if (onTerminal || argv.includes('--help') || argv.includes('-h')) return emit(hookHelp(charDevice, localeFor(null, env, readPreferences(env).locale ?? 'en')));
   const hostName = hostArg(argv);
   const host = hostName === null ? null : hostAdapter(hostName);
   const fail = (err: unknown) => {

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { ShellResolver } from '../core/decide';
 import type { PolicyValidation } from '../policy/validate';
+import type { jsonErrorAt } from '../core/json-error';
 import type { listServers } from '../mcp/pin';
 import { claudeCode } from '../hosts/claude-code';
 import type { HostAdapter, HostName } from '../hosts/host';
@@ -17,6 +18,7 @@ declare const __BUNDLED__: boolean;
  */
 interface LazyModules {
   validatePolicy: (value: unknown, locale?: 'en' | 'es', policyPath?: string) => PolicyValidation;
+  jsonErrorAt: typeof jsonErrorAt;
   readShellCall: ShellResolver;
   listServers: typeof listServers;
   HOST_ADAPTERS: Record<HostName, HostAdapter>;
@@ -40,6 +42,9 @@ function load<K extends keyof LazyModules>(name: K, bundle: string): LazyModules
 export function lazyValidator(value: unknown, locale?: 'en' | 'es', policyPath?: string): PolicyValidation {
   return load('validatePolicy', 'policy-validate.js')(value, locale, policyPath);
 }
+
+/** Where a policy stops being JSON: with the validator, since only a policy that does not parse needs it. */
+export const lazyJsonErrorAt: typeof jsonErrorAt = (text, err) => load('jsonErrorAt', 'policy-validate.js')(text, err);
 
 export const lazyShellResolver: ShellResolver = (index, event) => {
   if (event.tool_name !== 'Bash' && event.tool_name !== 'PowerShell') return null;

@@ -1,6 +1,7 @@
 import { accessSync, closeSync, constants, existsSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { isSha256Hex } from '../core/chars';
+import type { JsonErrorAt } from '../core/json-error';
 import { buildPolicyIndex, type PolicyIndex } from '../core/policy-index';
 import type { Policy } from '../policy/schema';
 import type { PolicyValidation } from '../policy/validate';
@@ -12,7 +13,7 @@ import { isThisUser, readWhole, StateError } from './private-fs';
 import { policyWithDefaults } from '../policy/defaults';
 import { own } from '../core/own';
 import { isPlainObject } from '../core/event';
-import { lazyValidator } from './lazy';
+import { lazyJsonErrorAt, lazyValidator } from './lazy';
 import { expandMcp } from '../mcp/expand';
 import { LOCK_FILE, type Lock } from '../mcp/lock';
 import { MCP_MESSAGES } from '../mcp/messages';
@@ -25,7 +26,7 @@ export const POLICY_FILE = join('.claude', 'persona-gate.json');
 export type PolicyError =
   | { kind: 'not_found'; searched: string[] }
   | { kind: 'unreadable'; path: string; detail: string }
-  | { kind: 'invalid'; path: string; problems: { path: string; message: string }[] };
+  | { kind: 'invalid'; path: string; problems: { path: string; message: string }[]; at?: JsonErrorAt };
 
 export type PolicyLoad = { ok: true; index: PolicyIndex } | { ok: false; error: PolicyError };
 
@@ -96,10 +97,15 @@ function trustsPositions(path: string, owner: number): boolean {
 type Validate = (value: unknown, locale?: 'en' | 'es', policyPath?: string) => PolicyValidation;
 
 function parseBytes(path: string, bytes: Buffer, locale: 'en' | 'es'): { ok: true; json: unknown } | { ok: false; error: PolicyError } {
+  const text = bytes.toString('utf8');
   try {
-    return { ok: true, json: JSON.parse(bytes.toString('utf8')) };
+    return { ok: true, json: JSON.parse(text) };
   } catch (err) {
-    return { ok: false, error: { kind: 'invalid', path, problems: [{ path: '(root)', message: RULE_MESSAGES[locale].notJson((err as Error).message) }] } };
+    // Where it stops being JSON, as a person finds it: line, column and the line itself.
+    const at = lazyJsonErrorAt(text, err);
+    const t = RULE_MESSAGES[locale];
+    const message = at ? t.notJsonAt(at.trailingComma ? t.trailingComma() : at.detail, at.line, at.column, at.excerpt[0].trim()) : t.notJson((err as Error).message);
+    return { ok: false, error: { kind: 'invalid', path, problems: [{ path: '(root)', message }], ...(at ? { at } : {}) } };
   }
 }
 

@@ -43,7 +43,7 @@ const commandFamiliesExist: Rule = (policy, t) => {
   const families = catalogFamilies(policy);
   return Object.keys(policy.catalog.commands)
     .filter((key) => key.includes('.') && !families.has(familyOfKey(key)))
-    .map((key) => problem(['catalog', 'commands', key], t.familyUndeclared(familyOfKey(key), key)));
+    .map((key) => problem(['catalog', 'commands', key], t.familyUndeclared(familyOfKey(key), key, [...families.keys()])));
 };
 
 const commandLevelWithinFamily: Rule = (policy, t) => {
@@ -61,7 +61,7 @@ const commandLevelWithinFamily: Rule = (policy, t) => {
 const ownersArePersonas: Rule = (policy, t) =>
   Object.entries(policy.catalog.commands)
     .filter(([, def]) => def.owner !== undefined && !own(policy.personas, def.owner))
-    .map(([key, def]) => problem(['catalog', 'commands', key, 'owner'], t.ownerNotPersona(def.owner!)));
+    .map(([key, def]) => problem(['catalog', 'commands', key, 'owner'], t.ownerNotPersona(def.owner!, Object.keys(policy.personas))));
 
 const toolsClaimedOnce: Rule = (policy, t) => {
   const seen = new Map<string, string>();
@@ -85,7 +85,7 @@ const personaFamiliesExist: Rule = (policy, t) => {
   const out: PolicyProblem[] = [];
   for (const [name, persona] of Object.entries(policy.personas)) {
     persona.families.forEach((family, i) => {
-      if (!families.has(family)) out.push(problem(['personas', name, 'families', i], t.familyMissing(family)));
+      if (!families.has(family)) out.push(problem(['personas', name, 'families', i], t.familyMissing(family, [...families.keys()])));
     });
   }
   return out;
@@ -95,7 +95,7 @@ const delegatesArePersonas: Rule = (policy, t) => {
   const out: PolicyProblem[] = [];
   for (const [name, persona] of Object.entries(policy.personas)) {
     persona.delegates.forEach((delegate, i) => {
-      if (!own(policy.personas, delegate)) out.push(problem(['personas', name, 'delegates', i], t.delegateNotPersona(delegate)));
+      if (!own(policy.personas, delegate)) out.push(problem(['personas', name, 'delegates', i], t.delegateNotPersona(delegate, Object.keys(policy.personas))));
     });
   }
   return out;
@@ -121,7 +121,7 @@ const identityCommandsDeclared: Rule = (policy, t) => {
   if (!identity) return out;
   for (const field of ['reads', 'switches'] as const) {
     identity[field].forEach((key, i) => {
-      if (!own(policy.catalog.commands, key)) out.push(problem(['identity', field, i], t.notACommand(key)));
+      if (!own(policy.catalog.commands, key)) out.push(problem(['identity', field, i], t.notACommand(key, Object.keys(policy.catalog.commands))));
     });
   }
   identity.reads.forEach((key, i) => {
@@ -157,6 +157,12 @@ function entryFamilies(policy: Policy, entry: string): string[] | null {
   return builtin === undefined ? null : [builtin.family];
 }
 
+/** Every name an `allowed_tools` entry may be: families, command keys, their tools and the built-in tools. */
+function knownEntries(policy: Policy): string[] {
+  const commands = Object.entries(policy.catalog.commands);
+  return [...catalogFamilies(policy).keys(), ...commands.map(([key]) => key), ...commands.flatMap(([, def]) => def.tools), ...builtinTools(policy).keys()];
+}
+
 const stageToolsWithinReach: Rule = (policy, t) => {
   const out: PolicyProblem[] = [];
   for (const [name, persona] of Object.entries(policy.personas)) {
@@ -164,7 +170,7 @@ const stageToolsWithinReach: Rule = (policy, t) => {
       (stage.allowed_tools ?? []).forEach((entry, j) => {
         const families = entryFamilies(policy, entry);
         const path = ['personas', name, 'stages', i, 'allowed_tools', j];
-        if (families === null) out.push(problem(path, t.stageToolUnknown(entry)));
+        if (families === null) out.push(problem(path, t.stageToolUnknown(entry, knownEntries(policy))));
         else if (!families.some((f) => persona.families.includes(f))) {
           out.push(problem(path, t.stageToolOutside(entry, persona.families.join(', '))));
         }
@@ -182,7 +188,7 @@ const stageExitTargetsExist: Rule = (policy, t) => {
       for (const field of ['on_complete', 'on_failure'] as const) {
         const target = stage.on_exit?.[field];
         if (target !== undefined && !names.has(target)) {
-          out.push(problem(['personas', name, 'stages', i, 'on_exit', field], t.stageMissing(target, name)));
+          out.push(problem(['personas', name, 'stages', i, 'on_exit', field], t.stageMissing(target, name, [...names])));
         }
       }
     });

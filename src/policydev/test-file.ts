@@ -62,26 +62,30 @@ const EarlierCall = Call.extend({
 
 const Expect = z.strictObject({
   verdict: z.enum(VERDICTS).describe('the verdict the policy gives (in audit mode: the verdict it would give)'),
-  status: z.enum(STATUSES).optional(),
-  gate: z.enum(GATES).optional(),
-  rule: name.optional(),
+  status: z.enum(STATUSES).optional().describe('the status it ends in: ok, permission_denied, handoff_denied, confirmation_required …'),
+  gate: z.enum(GATES).optional().describe('the gate that decided: scope, handoff, stage, identity, confirmation …'),
+  rule: name.optional().describe("the gate's rule that decided (persona-gate explain shows it): ceiling, family, owner …"),
   reason: z.string().optional().describe('text the reason must contain'),
 });
 
 const Case = z.strictObject({
-  name: name,
+  name: name.describe('what the case checks, in words: printed with ok or FAIL'),
   persona: name.optional().describe("the session's persona (as persona_env would set it); omitted: unscoped"),
   stage: name.optional().describe("the session's stage (as stage_env would set it)"),
   env: z.record(z.string(), z.string()).optional().describe('the environment the decision sees (PERSONA_GATE_LOCALE, a label variable …); a case sees no other'),
   before: z.array(EarlierCall).default([]).describe('earlier calls of the same session, decided in order; those let through run (PostToolUse)'),
-  call: Call,
-  expect: Expect,
+  call: Call.describe('the tool call under test'),
+  expect: Expect.describe('what the policy must answer'),
 });
 
 export const TestFileSchema = z.strictObject({
-  $schema: z.string().optional(),
-  policy: z.string().min(1).optional().describe('the policy under test, relative to this file; default: --config, else the policy found as usual'),
-  cases: z.array(Case).min(1),
+  $schema: z.string().optional().describe("the JSON Schema of this file, for editors: persona-gate's test-schema.json"),
+  policy: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('the policy under test, relative to this file; default: --config, else NAME.json beside this NAME.test.json, else the policy found as usual'),
+  cases: z.array(Case).min(1).describe('the cases, each decided in a fresh session'),
 });
 
 export type TestFile = z.output<typeof TestFileSchema>;

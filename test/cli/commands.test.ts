@@ -1,8 +1,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cleanEnv, runCli, tempDir } from '../helpers/cli';
-import { MERGE_POLICY_PATH, ROOT, TAX_POLICY_PATH } from '../helpers/policy';
+import { cleanEnv, preEvent, runCli, tempDir } from '../helpers/cli';
+import { MERGE_POLICY_PATH, ROOT, SOFTWARE_POLICY_PATH, TAX_POLICY_PATH } from '../helpers/policy';
 
 function env(extra: Record<string, string> = {}) {
   const dir = tempDir();
@@ -71,12 +71,34 @@ describe('list', () => {
     expect(deny).not.toContain('mcp__aeat__modelo_work_create');
   });
 
+  it("agrees with explain for a shell at a read-only ceiling: the lines at that level, and no deny of the shell", () => {
+    const e = env({ PERSONA_GATE_CONFIG: SOFTWARE_POLICY_PATH }).env;
+    for (const command of ['ls', 'cat README.md']) {
+      expect(runCli(['explain', '--persona', 'researcher', 'Bash', JSON.stringify({ command })], { env: e }).code).toBe(0);
+    }
+    const text = runCli(['list', '--persona', 'researcher'], { env: e }).stdout;
+    expect(text).toMatch(/^lines +auto +≤ read_only +Bash +Bash: lines at read_only and below/m);
+    expect(text).toMatch(/^no +- +workspace_write +Edit +permission_denied \(scope\)$/m);
+    const deny: string[] = JSON.parse(runCli(['list', '--persona', 'researcher', '--format', 'claude-permissions'], { env: e }).stdout).permissions.deny;
+    expect(deny).not.toContain('Bash');
+    expect(deny).toContain('Edit');
+    const entries: { key: string; allowed: boolean; lines_up_to: string | null }[] = JSON.parse(runCli(['list', '--persona', 'researcher', '--format', 'json'], { env: e }).stdout).entries;
+    expect(entries.find((x) => x.key === 'Bash')).toMatchObject({ allowed: true, lines_up_to: 'read_only' });
+    expect(entries.find((x) => x.key === 'Read')).toMatchObject({ allowed: true, lines_up_to: null });
+    expect(runCli(['list', '--persona', 'researcher'], { env: { ...e, PERSONA_GATE_LOCALE: 'es' } }).stdout).toContain('Bash: líneas de nivel read_only o inferior');
+  });
+
   it('narrows by stage', () => {
     const r = runCli(['list', '--persona', 'merge_captain', '--stage', 'classify', '--format', 'json', '--config', MERGE_POLICY_PATH], { env: env().env });
     const entries: { key: string; allowed: boolean; status: string }[] = JSON.parse(r.stdout).entries;
     expect(entries.find((e) => e.key === 'github.pr.view')).toMatchObject({ allowed: true });
     expect(entries.find((e) => e.key === 'ci.rerun')).toMatchObject({ allowed: false, status: 'permission_denied' });
     expect(entries.find((e) => e.key === 'linear.issue.view')).toMatchObject({ allowed: false, status: 'scope_violation' });
+    expect(entries.find((e) => e.key === 'Bash')).toMatchObject({ allowed: false, status: 'scope_violation' });
+    const repair: { key: string; allowed: boolean; lines_up_to: string | null }[] = JSON.parse(
+      runCli(['list', '--persona', 'merge_captain', '--stage', 'apply_repair', '--format', 'json', '--config', MERGE_POLICY_PATH], { env: env().env }).stdout,
+    ).entries;
+    expect(repair.find((e) => e.key === 'Bash')).toMatchObject({ allowed: true, lines_up_to: 'process_exec' });
   });
 
   it('refuses an unknown persona', () => {
@@ -105,6 +127,27 @@ describe('validate and schema', () => {
     );
   });
 
+  it('points at a JSON error by line and column, with the line and a caret under the place', () => {
+    const { dir, env: e } = env();
+    const path = join(dir, 'policy.json');
+    writeFileSync(path, readFileSync(SOFTWARE_POLICY_PATH, 'utf8').replace('"personas": {', '"personas": {,'));
+    const r = runCli(['validate', '--config', path], { env: e });
+    expect(r.code).toBe(1);
+    const line = readFileSync(path, 'utf8').split('\n').findIndex((l) => l.includes('"personas": {,')) + 1;
+    expect(r.stderr).toBe(`${path}:${line}:16: not valid JSON: Expected property name or '}'\n  ${line} |   "personas": {,\n     |                ^\n`);
+    // A trailing comma is named as such, at the comma.
+    writeFileSync(path, readFileSync(SOFTWARE_POLICY_PATH, 'utf8').replace('"releaser", "session"]', '"releaser", "session",]').replace('"npm", "session"]', '"npm", "session",]'));
+    const trailing = runCli(['validate', '--config', path], { env: e });
+    expect(trailing.stderr).toMatch(/^.*:\d+:\d+: not valid JSON: a comma with nothing after it \(JSON allows none before \} or \]\): remove it\n {2}\d+ \| .*"session",\],?\n {4,}\| +\^\n$/);
+    expect(trailing.stderr.split('\n')[2]!.indexOf('^')).toBe(trailing.stderr.split('\n')[1]!.indexOf(',]'));
+    expect(JSON.parse(runCli(['validate', '--json', '--config', path], { env: e }).stdout).problems[0]).toMatchObject({ line: expect.any(Number), column: expect.any(Number) });
+    // Every other command that reads the policy, and the hook, say where too.
+    expect(runCli(['list', '--config', path], { env: e }).stderr).toMatch(/not valid JSON at line \d+, column \d+: a comma with nothing after it[^\n]*\n {2}\d+ \| .*\n.*\^\n$/);
+    const hook = runCli(['hook', '--config', path], { env: e, input: preEvent('Read') });
+    expect(JSON.parse(hook.stdout).hookSpecificOutput.permissionDecisionReason).toMatch(/not valid JSON at line \d+, column \d+: a comma with nothing after it .*\(the line reads `.*"session",\],?`\)/);
+    expect(runCli(['validate', '--config', path], { env: { ...e, PERSONA_GATE_LOCALE: 'es' } }).stderr).toContain('no es JSON válido: una coma sin nada detrás');
+  });
+
   it('prints the schema that ships as schema.json', () => {
     expect(runCli(['schema']).stdout).toBe(readFileSync(join(ROOT, 'schema.json'), 'utf8'));
   });
@@ -130,5 +173,36 @@ describe('session and stage', () => {
     expect(runCli(['stage', 'enter', 'submit', '--session', 's'], { env: e }).code).toBe(1);
     const log = runCli(['log', '--json', '--session', 's'], { env: e }).stdout.trim().split('\n').map((l) => JSON.parse(l));
     expect(log.map((r) => r.rule)).toEqual(['stage_enter', 'stage_exit:complete', 'stage_exit:complete']);
+  });
+});
+
+describe('a misspelt name gets the nearest accepted one', () => {
+  const soft = () => env({ PERSONA_GATE_CONFIG: SOFTWARE_POLICY_PATH }).env;
+  it.each([
+    [['list', '--persona', 'relaser'], '"relaser" is not a persona of this policy (did you mean releaser?); accepted: implementer, releaser, researcher, reviewer'],
+    [['session', 'persona', 'relaser', '--session', 's'], '"relaser" is not a persona of this policy (did you mean releaser?)'],
+    [['list', '--persona', 'releaser', '--format', 'jsn'], 'unknown format jsn (did you mean json?)'],
+    [['explain', '--side-effect-level', 'netwrk', 'Read'], 'unknown level netwrk (did you mean network?)'],
+    [['config', 'get', 'localee'], 'unknown key "localee" (did you mean locale?)'],
+    [['init', '--example', 'sofware-team', '--dir', '/nonexistent'], 'unknown example "sofware-team" (did you mean software-team?)'],
+  ])('%j', (args, text) => {
+    const r = runCli(args, { env: soft() });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(text);
+  });
+
+  it('for a stage, in the CLI and in the hook, in both languages', () => {
+    const e = env({ PERSONA_GATE_PERSONA: 'verifier' }).env;
+    expect(runCli(['stage', 'enter', 'reveiw', '--session', 's'], { env: e }).stderr).toContain('"reveiw" is not a stage of verifier (did you mean review?); accepted: review, file');
+    const hook = runCli(['hook'], { env: { ...e, PERSONA_GATE_STAGE: 'reveiw' }, input: preEvent('Read') });
+    expect(JSON.parse(hook.stdout).hookSpecificOutput.permissionDecisionReason).toContain('"reveiw" is not a stage of the verifier persona (did you mean review?)');
+    const es = runCli(['hook'], { env: { ...e, PERSONA_GATE_STAGE: 'reveiw', PERSONA_GATE_LOCALE: 'es' }, input: preEvent('Read') });
+    expect(JSON.parse(es.stdout).hookSpecificOutput.permissionDecisionReason).toContain('"reveiw" no es una etapa de la persona verifier (¿quería decir review?)');
+  });
+
+  it('for the persona the environment names, as the model reads it', () => {
+    const r = runCli(['hook'], { env: { ...soft(), PERSONA_GATE_PERSONA: 'relaser' }, input: preEvent('Read') });
+    expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecisionReason).toMatch(/^persona-gate: "relaser" is not a persona of this policy \(did you mean releaser\?\); accepted:/);
+    expect(runCli(['list', '--persona', 'zzz'], { env: soft() }).stderr).not.toContain('did you mean');
   });
 });

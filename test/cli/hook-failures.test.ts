@@ -36,7 +36,7 @@ describe('hook: failing closed', () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
     expect(r.stdout).toBe(
-      denyJson(en.invalidPolicy(s.policyPath, ['catalog.families.modelo.level: Invalid option: expected one of "none"|"read_only"|"workspace_write"|"process_exec"|"network"'])),
+      denyJson(en.invalidPolicy(s.policyPath, ['catalog.families.modelo.level: "write" is not one of "none", "read_only", "workspace_write", "process_exec", "network"'])),
     );
   });
 
@@ -64,8 +64,8 @@ describe('hook: failing closed', () => {
 
   it.each([
     ['malformed JSON', '{"hook_event_name": "PreToolUse", ', en.eventMalformed('Expected double-quoted property name in JSON at position 34')],
-    ['empty input', '', en.eventMalformed('empty input')],
-    ['whitespace only', ' \n\t ', en.eventMalformed('empty input')],
+    ['empty input', '', en.eventEmpty()],
+    ['whitespace only', ' \n\t ', en.eventEmpty()],
     ['an array', '[]', en.eventShape('expected a JSON object, got an array')],
     ['a scalar', '42', en.eventShape('expected a JSON object, got number')],
     ['null', 'null', en.eventShape('expected a JSON object, got null')],
@@ -133,7 +133,20 @@ describe('hook: failing closed', () => {
   it('denies on an unknown hook option', () => {
     const s = setup();
     const r = runCli(['hook', '--bogus'], { input: preEvent('Read'), env: s.env });
-    expect(r).toMatchObject({ stdout: denyJson(en.internalError('hook: unknown option --bogus')), code: 0 });
+    expect(r).toMatchObject({ stdout: denyJson(en.hookUsage(en.hookUnknownOption('--bogus', ['--config', '--host', '--confirm-on', '--allowed-tools', '--side-effect-level', '--help']))), code: 0 });
+    expect(r.stdout).not.toContain('internal error');
+  });
+
+  it.each([
+    [['--confg', 'p.json'], 'unknown option --confg (did you mean --config?); the options are --config, --host, --confirm-on, --allowed-tools, --side-effect-level, --help'],
+    [['--side-effect-level', 'read_olny'], '--side-effect-level takes none, read_only, workspace_write, process_exec, network, not "read_olny" (did you mean read_only?)'],
+    [['--confirm-on=prr'], '--confirm-on takes pre, post, not "prr" (did you mean pre?)'],
+    [['--config'], '--config needs a value'],
+  ])('denies %j as a usage error that says what to pass', (args, problem) => {
+    const s = setup();
+    const r = runCli(['hook', ...args], { input: preEvent('Read'), env: s.env });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).hookSpecificOutput).toMatchObject({ permissionDecision: 'deny', permissionDecisionReason: en.hookUsage(problem) });
   });
 
   it('denies at its own deadline when stdin never ends', async () => {

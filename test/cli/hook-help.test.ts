@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, preEvent, runCli, tempDir } from '../helpers/cli';
 import { TAX_POLICY_PATH } from '../helpers/policy';
+import { messagesFor } from '../../src/core/messages';
 
 const hasScript = spawnSync('script', ['--version'], { encoding: 'utf8' }).status === 0;
 
@@ -24,6 +25,15 @@ describe('hook --help', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain('Usage: persona-gate hook');
     expect(r.stderr).toContain('persona-gate hook: --help given where an event is expected: the call is denied.');
+  });
+
+  it('denies, exit 2 and nothing on stdout, when stdin is /dev/null and no help was asked for (SPEC §5: no event)', () => {
+    for (const locale of ['en', 'es'] as const) {
+      const r = spawnSync(process.execPath, [BIN, 'hook'], { stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8', env: cleanEnv({ PERSONA_GATE_LOCALE: locale }), timeout: 30_000 });
+      expect(r.status).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe(`${messagesFor(locale).eventEmpty()}\n`);
+    }
   });
 
   it.skipIf(!hasScript)('prints its help at once on a terminal', () => {

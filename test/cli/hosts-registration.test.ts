@@ -119,6 +119,18 @@ describe('init --host', () => {
     expect(runCli(['init', '--host', 'cursor', '--dir', p.dir], { env: p.env })).toMatchObject({ code: 1, stderr: expect.stringContaining('--host takes claude-code, codex, copilot, gemini, qwen, droid, not cursor') });
     expect(runCli(['init', '--host', 'gemini', '--hardened', '--dir', p.dir], { env: p.env })).toMatchObject({ code: 1, stderr: expect.stringContaining('--hardened is for Claude Code') });
   });
+
+  it('a misspelt host: the nearest one is named', () => {
+    const p = project();
+    for (const command of ['init', 'doctor', 'uninstall']) {
+      expect(runCli([command, '--host', 'claude', '--dir', p.dir], { env: p.env })).toMatchObject({
+        code: 1,
+        stdout: '',
+        stderr: 'persona-gate: --host takes claude-code, codex, copilot, gemini, qwen, droid, not claude (did you mean claude-code?)\n',
+      });
+    }
+    expect(runCli(['init', '--host', 'qwn', '--dir', p.dir], { env: { ...p.env, PERSONA_GATE_LOCALE: 'es' } }).stderr).toContain('no qwn (¿quería decir qwen?)');
+  });
 });
 
 describe('doctor --host', () => {

@@ -165,7 +165,8 @@ describe.each(Object.keys(HOSTS) as Host[])('hook --host %s', (host) => {
     it('a bad option of its own', () => {
       const s = setup();
       const r = hook(hostEvent(host, 'pre', h.shell, { command: 'ls' }), s.env, ['--confirm-on', 'later']);
-      expect(r).toMatchObject({ stdout: denyIn(host, en.internalError('hook: --confirm-on takes pre or post')), code: 0 });
+      expect(r).toMatchObject({ stdout: denyIn(host, en.hookUsage(en.hookBadValue('--confirm-on', 'later', ['pre', 'post']))), code: 0 });
+      expect(r.stdout).not.toContain('internal error');
     });
 
     it('a host that never closes stdin: the deadline', async () => {
@@ -180,7 +181,22 @@ describe('hook --host: before the host is known', () => {
   it('an unknown host: exit 2 with the reason and nothing on stdout, the answer that blocks everywhere', () => {
     const s = setup();
     const r = runCli(['hook', '--host', 'cursor'], { input: hostEvent('codex', 'pre', 'Bash', { command: 'ls' }), env: s.env });
-    expect(r).toMatchObject({ stdout: '', stderr: `${en.internalError('hook: --host takes claude-code, codex, copilot, gemini, qwen, droid')}\n`, code: 2 });
+    expect(r).toMatchObject({
+      stdout: '',
+      stderr: 'persona-gate hook: --host takes claude-code, codex, copilot, gemini, qwen, droid, not "cursor". Fix the hook\'s registration (persona-gate doctor checks it; persona-gate hook --help lists what it takes). The call is denied.\n',
+      code: 2,
+    });
+  });
+
+  it('a misspelt host: a usage error naming the known hosts and the nearest one, still exit 2 with nothing on stdout', () => {
+    const s = setup();
+    const r = runCli(['hook', '--host', 'claude'], { input: hostEvent('codex', 'pre', 'Bash', { command: 'ls' }), env: s.env });
+    expect(r).toMatchObject({ stdout: '', code: 2 });
+    expect(r.stderr).toBe(`${en.hookUsage('--host takes claude-code, codex, copilot, gemini, qwen, droid, not "claude" (did you mean claude-code?)')}\n`);
+    expect(r.stderr).not.toContain('internal error');
+    const es = runCli(['hook', '--host=gemni'], { input: hostEvent('gemini', 'pre', 'run_shell_command', { command: 'ls' }), env: { ...s.env, PERSONA_GATE_LOCALE: 'es' } });
+    expect(es).toMatchObject({ stdout: '', code: 2 });
+    expect(es.stderr).toContain('--host acepta claude-code, codex, copilot, gemini, qwen, droid, no "gemni" (¿quería decir gemini?)');
   });
 
   it('--host with no value', () => {

@@ -233,7 +233,7 @@ describe('hook and validate with a policy that takes its commands from the lock'
     // Pinned (and the policy's prefix covers it): decided by its annotations, with the cached policy refreshed.
     p.setTools([...TOOLS, CHANGED[3]!]);
     expect(p.pin().code).toBe(0);
-    expect(p.hook('mcp__aeat__modelo_delete', { PERSONA_GATE_PERSONA: 'verifier' }).stdout).toBe(decisionJson('ask', en.confirmationRequired(en.identityEcho(null), 'modelo.delete')));
+    expect(p.hook('mcp__aeat__modelo_delete', { PERSONA_GATE_PERSONA: 'verifier' }).stdout).toBe(decisionJson('ask', en.confirmationPlain('modelo.delete')));
   });
 
   it('a policy that writes the catalog.mcp key with an escape is pinned on every call, the cached ones too', () => {

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -148,6 +148,77 @@ describe('init', () => {
     runCli(['init', '--dir', p.dir], { env: p.env });
     const settings = JSON.parse(readFileSync(p.settingsPath, 'utf8'));
     expect(settings.hooks.PreToolUse).toEqual([{ matcher: '*', hooks: [{ type: 'command', command: 'npx persona-gate hook', onFailure: 'block', timeout: 10 }] }]);
+  });
+
+  it('writes each starter with its test file, which persona-gate test then runs against it', () => {
+    for (const example of ['software-team', 'tax-filing', 'merge-captain']) {
+      const p = project();
+      const r = runCli(['init', '--dir', p.dir, '--example', example], { env: p.env, cwd: p.dir });
+      expect(r.code).toBe(0);
+      const testPath = join(p.dir, '.claude', 'persona-gate.test.json');
+      expect(r.stdout).toContain(`wrote ${testPath}, the example's policy tests: persona-gate test runs them`);
+      expect(JSON.parse(readFileSync(testPath, 'utf8')).cases).toEqual(JSON.parse(readFileSync(join(ROOT, 'examples', `${example}.test.json`), 'utf8')).cases);
+      const ran = JSON.parse(runCli(['test', '--json'], { env: p.env, cwd: p.dir }).stdout);
+      expect(ran.files[0]).toMatchObject({ error: null, policy: '.claude/persona-gate.json' });
+      expect(ran.passed).toBeGreaterThan(10);
+    }
+  });
+
+  it('asked for another starter over an existing policy, says so, names --force and changes nothing', () => {
+    const p = project();
+    runCli(['init', '--dir', p.dir, '--example', 'software-team'], { env: p.env });
+    writeFileSync(p.settingsPath, '{}\n');
+    const policy = readFileSync(p.policyPath, 'utf8');
+    const r = runCli(['init', '--dir', p.dir, '--example', 'merge-captain'], { env: p.env });
+    expect(r).toMatchObject({ code: 1, stdout: '' });
+    expect(r.stderr).toBe(
+      `persona-gate init: ${p.policyPath} already exists and is not the merge-captain starter, so nothing was changed. To replace it with the merge-captain starter (and its test file), pass --force: the policy there is lost, so commit or copy it first\n`,
+    );
+    expect(readFileSync(p.policyPath, 'utf8')).toBe(policy);
+    expect(readFileSync(p.settingsPath, 'utf8')).toBe('{}\n');
+    // The same starter again, or no --example: the policy is kept, and init says how to start over.
+    expect(runCli(['init', '--dir', p.dir, '--example', 'software-team'], { env: p.env }).code).toBe(0);
+    const plain = runCli(['init', '--dir', p.dir], { env: p.env });
+    expect(plain.code).toBe(0);
+    expect(plain.stdout).toContain(`kept the existing policy ${p.policyPath} (to start over from a starter instead: persona-gate init --example NAME --force)`);
+    expect(runCli(['init', '--dir', p.dir, '--example', 'merge-captain'], { env: { ...p.env, PERSONA_GATE_LOCALE: 'es' } }).stderr).toContain('ya existe y no es el ejemplo merge-captain, así que no se ha cambiado nada');
+  });
+
+  it('replaces the policy and its test file with --force', () => {
+    const p = project();
+    runCli(['init', '--dir', p.dir, '--example', 'software-team'], { env: p.env });
+    const r = runCli(['init', '--dir', p.dir, '--example', 'merge-captain', '--force'], { env: p.env });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`replaced ${p.policyPath} with the merge-captain example (--force)`);
+    expect(JSON.parse(readFileSync(p.policyPath, 'utf8')).personas.merge_captain).toBeDefined();
+    expect(JSON.parse(readFileSync(join(p.dir, '.claude', 'persona-gate.test.json'), 'utf8')).cases[0].name).toBe('the reviewer reads a pull request');
+  });
+
+  it("names the next step in the form this install runs: npx for a project install, the bare name for one on PATH", () => {
+    const global = project();
+    expect(runCli(['init', '--dir', global.dir], { env: global.env }).stdout).toContain('next: persona-gate doctor, then start Claude Code');
+    const local = project();
+    installInProject(local.dir);
+    const r = runCli(['init', '--dir', local.dir], { env: { ...local.env, PATH: process.env.PATH! }, cwd: local.dir });
+    expect(r.stdout).toContain('next: npx persona-gate doctor, then start Claude Code');
+    expect(r.stdout).toContain('npx persona-gate test runs them');
+    const es = project();
+    installInProject(es.dir);
+    expect(runCli(['init', '--dir', es.dir], { env: { ...es.env, PERSONA_GATE_LOCALE: 'es' } }).stdout).toContain('siguiente: npx persona-gate doctor');
+  });
+
+  it('uninstall --purge removes the test file init wrote, and keeps one the user changed', () => {
+    const p = project();
+    runCli(['init', '--dir', p.dir], { env: p.env });
+    const testPath = join(p.dir, '.claude', 'persona-gate.test.json');
+    expect(runCli(['uninstall', '--dir', p.dir, '--purge'], { env: p.env }).stdout).toContain(`removed the policy tests ${testPath}`);
+    expect(existsSync(testPath)).toBe(false);
+    const q = project();
+    runCli(['init', '--dir', q.dir], { env: q.env });
+    const mine = join(q.dir, '.claude', 'persona-gate.test.json');
+    writeFileSync(mine, JSON.stringify({ cases: [{ name: 'mine', call: { tool: 'Read' }, expect: { verdict: 'abstain' } }] }));
+    expect(runCli(['uninstall', '--dir', q.dir, '--purge'], { env: q.env }).stdout).toContain(`kept the policy tests ${mine}`);
+    expect(existsSync(mine)).toBe(true);
   });
 
   it('refuses to touch a settings file it cannot parse, and writes nothing', () => {
@@ -362,14 +433,25 @@ describe('doctor --hardened', () => {
     expect(r.stdout).toContain(`ok    persona-gate runs from ${ROOT}, outside the workspace`);
   });
 
-  it('warns, without failing, when plain doctor finds the same project-level deployment', () => {
+  it('warns in one line, without failing, when plain doctor finds the same project-level deployment', () => {
     const p = hardenedProject();
     runCli(['init', '--dir', p.dir], { env: p.env, cwd: p.dir });
     const r = runCli(['doctor', '--dir', p.dir], { env: p.env, cwd: p.dir });
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain("hardened deployment (what the agent cannot switch off):\nok    persona-gate runs from");
-    expect(r.stdout).toContain("warn  Claude Code's sandbox is off");
+    const section = r.stdout.slice(r.stdout.indexOf('hardened deployment (what the agent cannot switch off):'));
+    expect(section).toMatch(
+      /^hardened deployment \(what the agent cannot switch off\):\nwarn {2}(\d+) of its (\d+) parts are not in place: the agent's shell can reach what the hook alone guards\n {6}fix: persona-gate doctor --hardened lists each part and its fix\n\n/,
+    );
+    expect(r.stdout).not.toContain("Claude Code's sandbox is off");
+    // One warning for the whole deployment, as many as --hardened lists being missing.
+    const [, missing] = /warn {2}(\d+) of its/.exec(section)!;
+    const strict = runCli(['doctor', '--hardened', '--dir', p.dir], { env: p.env, cwd: p.dir });
+    expect((strict.stdout.match(/^(FAIL|warn) /gm) ?? []).length - (r.stdout.slice(0, r.stdout.indexOf('hardened deployment')).match(/^(FAIL|warn) /gm) ?? []).length).toBe(Number(missing));
+    expect(r.stdout.trimEnd().split('\n').pop()).toMatch(/^all checks passed \((\d+) warnings?\)$/);
+    const es = runCli(['doctor', '--dir', p.dir], { env: { ...p.env, PERSONA_GATE_LOCALE: 'es' }, cwd: p.dir });
+    expect(es.stdout).toMatch(/aviso \d+ de sus \d+ partes no están en su sitio/);
   });
+
 
   it('passes after init --hardened, warning only about what needs an administrator', () => {
     const p = hardenedProject();
@@ -431,18 +513,81 @@ describe('config', () => {
 });
 
 describe('log', () => {
-  it('shows receipts as a table, filtered by persona and status', () => {
+  /** Three calls of one session and one of another; the log of them as COLUMNS columns. */
+  function logged(extra: Record<string, string> = {}) {
     const p = project();
-    const env = { ...p.env, PERSONA_GATE_CONFIG: TAX_POLICY_PATH };
+    const env = { ...p.env, PERSONA_GATE_CONFIG: TAX_POLICY_PATH, COLUMNS: '72', ...extra };
     runCli(['hook'], { input: preEvent('mcp__aeat__modelo_list'), env: { ...env, PERSONA_GATE_PERSONA: 'coordinator' } });
     runCli(['hook'], { input: preEvent('mcp__aeat__modelo_work_create'), env: { ...env, PERSONA_GATE_PERSONA: 'coordinator' } });
     runCli(['hook'], { input: preEvent('mcp__aeat__modelo_export'), env: { ...env, PERSONA_GATE_PERSONA: 'modelo-preparer' } });
-    const all = runCli(['log'], { env }).stdout.trim().split('\n');
-    expect(all).toHaveLength(3);
-    const denied = runCli(['log', '--status', 'permission_denied'], { env }).stdout.trim().split('\n');
-    expect(denied).toHaveLength(1);
-    expect(denied[0]).toMatch(/coordinator +deny +permission_denied +mcp__aeat__modelo_work_create → modelo\.work\.create/);
+    return env;
+  }
+  const rowsOf = (text: string) => text.split('\n').filter((l) => /^\d\d:\d\d:\d\d {2}/.test(l));
+
+  it('shows receipts as rows, filtered by persona and status', () => {
+    const env = logged();
+    expect(rowsOf(runCli(['log'], { env }).stdout)).toHaveLength(3);
+    const denied = runCli(['log', '--status', 'permission_denied'], { env }).stdout;
+    expect(rowsOf(denied)).toHaveLength(1);
+    expect(rowsOf(denied)[0]).toMatch(/coordinator +deny +mcp__aeat__modelo_work_create →/);
     expect(runCli(['log', '--persona', 'modelo-preparer', '--json'], { env }).stdout.trim().split('\n').map((l) => JSON.parse(l).status)).toEqual(['handoff_denied']);
+  });
+
+  it('fits the width, wraps every reason in full, and says what the rows and verdicts are', () => {
+    const env = logged();
+    const r = runCli(['log'], { env });
+    const lines = r.stdout.trimEnd().split('\n');
+    for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(72);
+    expect(lines[0]).toMatch(/^persona-gate log: 3 decisions, \d{4}-\d\d-\d\d \d\d:\d\d:\d\d( to \d\d:\d\d:\d\d)? \(UTC\)$/);
+    expect(r.stdout).toContain('All rows are one session, cli-session: what a call leaves');
+    expect(r.stdout).toMatch(/^ {2}deny {5}refused: the reason under it says why and what to do instead$/m);
+    expect(r.stdout).toMatch(/^ {2}abstain {2}let through: persona-gate has no objection/m);
+    expect(r.stdout).not.toMatch(/^ {2}ask /m);
+    // Every reason is there whole: its words, in order, across the wrapped lines.
+    const receipts = runCli(['log', '--json'], { env }).stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const text = r.stdout.replace(/\s+/g, ' ');
+    for (const receipt of receipts.filter((x) => x.reason)) expect(text).toContain(`${receipt.status}: ${receipt.reason.replace(/^persona-gate: /, '')}`);
+    expect(r.stdout).not.toContain('…');
+    expect(r.stdout).not.toContain('\u001b[');
+  });
+
+  it('names the session of each row only when the rows are of several', () => {
+    const env = logged();
+    runCli(['hook'], { input: preEvent('Read', {}, { session_id: 'another-session' }), env });
+    const r = runCli(['log'], { env });
+    expect(r.stdout.split('\n')[0]).toContain('4 decisions in 2 sessions');
+    expect(r.stdout).not.toContain('All rows are one session');
+    expect(rowsOf(r.stdout).map((l) => l.split(/\s+/)[1])).toEqual(['cli-session', 'cli-session', 'cli-session', 'another-sess']);
+    const es = runCli(['log'], { env: { ...env, PERSONA_GATE_LOCALE: 'es' } }).stdout;
+    expect(es.split('\n')[0]).toContain('4 decisiones en 2 sesiones');
+    expect(es).toContain('rechazada: el motivo debajo dice por qué');
+  });
+
+  it('--follow: the header and the full legend once, then each decision in the same columns, within the width', async () => {
+    const env = logged();
+    const child = spawn(process.execPath, [BIN, 'log', '--follow'], { env });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    runCli(['hook'], { input: preEvent('mcp__aeat__modelo_export'), env: { ...env, PERSONA_GATE_PERSONA: 'classifier' } });
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    child.kill();
+    expect(out.split('\n')[0]).toBe('persona-gate log --follow: each decision as it is made, until');
+    for (const verdict of ['deny', 'ask', 'allow', 'abstain', '(recorded)', 'deny*']) expect(out).toMatch(new RegExp(`^  ${verdict.replace(/[()*]/g, '\\$&')} +\\S`, 'm'));
+    for (const line of out.trimEnd().split('\n')) expect(line.length, line).toBeLessThanOrEqual(72);
+    const rows = rowsOf(out);
+    expect(rows).toHaveLength(4);
+    expect(new Set(rows.map((r) => r.indexOf(r.includes('abstain') ? 'abstain' : 'deny'))).size).toBe(1);
+    expect(out.replace(/\s+/g, ' ')).toContain('and modelo.export is owned by the verifier persona. Finish your part and hand off to verifier');
+  });
+
+  it.skipIf(spawnSync('script', ['--version']).status !== 0)('colours the verdicts on a terminal only, and not under NO_COLOR', () => {
+    const env = logged();
+    const onTerminal = (extra: Record<string, string>) =>
+      spawnSync('script', ['-qec', `${process.execPath} ${BIN} log`, '/dev/null'], { encoding: 'utf8', env: { ...env, ...extra }, timeout: 30_000 }).stdout;
+    expect(onTerminal({})).toContain('\u001b[31mdeny\u001b[0m');
+    expect(onTerminal({ NO_COLOR: '1' })).not.toContain('\u001b[');
+    expect(onTerminal({ TERM: 'dumb' })).not.toContain('\u001b[');
   });
 });
 
@@ -456,7 +601,7 @@ describe('Spanish', () => {
     const bad = join(p.dir, 'bad.json');
     writeFileSync(bad, JSON.stringify({ version: 1, catalog: { families: { modelo: { level: 'escritura' } } } }));
     const invalid = runCli(['validate', '--config', bad], { env });
-    expect(invalid.stderr).toContain('catalog.families.modelo.level: Opción inválida');
+    expect(invalid.stderr).toContain('catalog.families.modelo.level: "escritura" no es uno de "none", "read_only"');
     expect(invalid.stderr).toContain('1 problema');
     expect(runCli(['session', 'reset', '--session', 's'], { env }).stderr).toBe('persona-gate: no hay ninguna sesión s (las sesiones que ha visto persona-gate: persona-gate log)\n');
     runCli(['session', 'persona', 'verifier', '--session', 's'], { env });

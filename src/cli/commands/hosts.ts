@@ -6,7 +6,8 @@ import { codexHome, home, HOST_REGISTRATIONS, type HostRegistration } from '../.
 import { CliError, type CommandResult } from '../errors';
 import { CLI_MESSAGES, cliLocale, type CliMessages } from '../messages';
 import { isObject, onPath, readJsonQuiet, readSettings, type Finding, type Json } from './hardened';
-import { EXAMPLES, GLOBAL_HOOK_COMMAND, installedInProject, isGateHook, machineSpecificPath, mergeHooks, PROJECT_HOOK_COMMAND, removeHooks, writeStarterPolicy } from './init';
+import { EXAMPLES, GLOBAL_HOOK_COMMAND, installedInProject, isGateHook, machineSpecificPath, mergeHooks, PROJECT_HOOK_COMMAND, removeHooks } from './init';
+import { cliInvocation, purgeStarterTests, writeStarter } from './starter';
 import { commandTarget, policyFinding, renderFindings, stateFindingFor } from './doctor';
 import { codexTrust, readCodexTrust, withCodexTrust } from './codex-trust';
 
@@ -183,7 +184,7 @@ function writeJson(path: string, value: Json): void {
   writeFileSync(path, `${JSON.stringify(value, null, 2)}\n`);
 }
 
-export function initHost(env: Env, host: OtherHost, opts: { dir?: string; example?: string; command?: string; locale?: string }): CommandResult {
+export function initHost(env: Env, host: OtherHost, opts: { dir?: string; example?: string; exampleGiven?: boolean; force?: boolean; command?: string; locale?: string }): CommandResult {
   const t = CLI_MESSAGES[cliLocale(env)];
   const reg = HOST_REGISTRATIONS[host];
   const dir = resolve(opts.dir ?? process.cwd());
@@ -196,7 +197,11 @@ export function initHost(env: Env, host: OtherHost, opts: { dir?: string; exampl
   const command = opts.command !== undefined ? `${opts.command} ${opts.command.includes('--host') ? '' : reg.hookFlags}`.trim() : chosen.command;
   const replace = opts.command !== undefined ? () => true : (existing: string) => machineSpecificPath(existing) !== null || !existing.includes(`--host ${host}`);
   const merged = mergeHooks(settings, command, path, t, replace, reg.layout);
-  const lines: string[] = [writeStarterPolicy(join(dir, '.claude', 'persona-gate.json'), example, t, opts.locale as 'en' | 'es' | undefined)];
+  const cli = cliInvocation(chosen.install, env);
+  const policyPath = join(dir, '.claude', 'persona-gate.json');
+  mkdirSync(dirname(policyPath), { recursive: true });
+  const starter = { example, asked: opts.exampleGiven === true, force: opts.force === true, ...(opts.locale !== undefined ? { locale: opts.locale as 'en' | 'es' } : {}) };
+  const lines: string[] = writeStarter(policyPath, starter, t, cli);
   if (merged.changed.length > 0 || original === null) {
     writeJson(path, merged.settings);
     for (const old of merged.replaced) lines.push(t.initReplaced(old));
@@ -221,7 +226,7 @@ export function initHost(env: Env, host: OtherHost, opts: { dir?: string; exampl
   }
   if (opts.command === undefined && chosen.install === 'global' && !onPath('persona-gate', env)) lines.push(t.initNotOnPath());
   lines.push(t.hostLetsThrough(reg.title, t.hostFailsOpen[host]));
-  lines.push(t.hostNext(reg.title, host));
+  lines.push(t.hostNext(reg.title, host, cli));
   return { stdout: `${lines.join('\n')}\n`, exitCode: 0 };
 }
 
@@ -318,6 +323,7 @@ export function uninstallHost(env: Env, host: OtherHost, opts: { dir?: string; p
       unlinkSync(policyPath);
       lines.push(t.uninstallPolicyRemoved(policyPath));
     } else lines.push(t.uninstallNoPolicy(policyPath));
+    lines.push(...purgeStarterTests(policyPath, t, EXAMPLES));
   } else if (existsSync(policyPath)) lines.push(t.uninstallKeptPolicy(policyPath));
   return { stdout: `${lines.join('\n')}\n`, exitCode: 0 };
 }

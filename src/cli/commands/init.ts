@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { Env } from '../../core/decide';
 import { StateStore } from '../../io/state-store';
 import { stateDirFor } from '../context';
@@ -7,15 +7,13 @@ import { CliError, type CommandResult } from '../errors';
 import { cliMessages, type CliMessages } from '../messages';
 import { CLAUDE_LAYOUT, type HookLayout } from '../../hosts/registration';
 export { HOOK_TIMEOUT_SECONDS } from '../../hosts/registration';
+import { cliInvocation, packageRoot, writeStarter, type StarterRequest } from './starter';
 import { guardedPaths, isObject, managedSettingsPath, mergeHardened, onPath, readSettings, userSettingsPath, within, writableByMe, type Json } from './hardened';
 
 export const HOOK_EVENTS = ['PreToolUse', 'PostToolUse', 'SessionStart'] as const;
-export const EXAMPLES = ['tax-filing', 'merge-captain'] as const;
+export const EXAMPLES = ['tax-filing', 'software-team', 'merge-captain'] as const;
 
-/** The installed package: dist/ holds the bundles, examples/ and schema.json sit beside it. */
-export function packageRoot(): string {
-  return resolve(__dirname, '..');
-}
+export { packageRoot };
 
 /** The absolute command of this installation: machine-specific, for a user-level registration (`init --hardened`). */
 export function defaultHookCommand(): string {
@@ -170,46 +168,12 @@ export function removeHooks(settings: Json, layout: HookLayout = CLAUDE_LAYOUT):
   return { settings: next, removed };
 }
 
-/**
- * The starter policy, written as the example is, line for line: only `$schema` is pointed at the
- * installed schema (or dropped when it lies outside the project), and `locale` is written only
- * when asked for, so that each reader's own preference decides the CLI's language.
- */
-export function starterPolicyText(example: string, policyPath: string, locale: 'en' | 'es' | undefined): string {
-  const text = readFileSync(join(packageRoot(), 'examples', `${example}.json`), 'utf8');
-  const want = JSON.parse(text) as Json;
-  const schema = join(packageRoot(), 'schema.json');
-  const rel = relative(dirname(policyPath), schema).split(sep).join('/');
-  const schemaInside = within(schema, dirname(dirname(policyPath)));
-  if (schemaInside) want.$schema = rel;
-  else delete want.$schema;
-  delete want.locale;
-  if (locale !== undefined) want.locale = locale;
-
-  let out = text;
-  out = schemaInside ? out.replace(/("\$schema":\s*)"[^"]*"/, (_, k: string) => `${k}${JSON.stringify(rel)}`) : out.replace(/\n[ \t]*"\$schema":\s*"[^"]*",?/, '');
-  out = out.replace(/,(\s*\n[ \t]*"locale":\s*"[^"]*")(\s*\n\})/, '$2').replace(/\n[ \t]*"locale":\s*"[^"]*",/, '');
-  if (locale !== undefined) out = out.replace(/\s*\n\}\s*$/, `,\n  "locale": ${JSON.stringify(locale)}\n}\n`);
-  // The text edits must give exactly the intended policy; otherwise the policy is written whole.
-  try {
-    if (JSON.stringify(JSON.parse(out)) === JSON.stringify(want)) return out.endsWith('\n') ? out : `${out}\n`;
-  } catch {
-    // fall through
-  }
-  return `${JSON.stringify(want, null, 2)}\n`;
-}
-
-/** Writes the starter policy unless one is there; returns the line to print. */
-export function writeStarterPolicy(policyPath: string, example: string, t: CliMessages, locale?: 'en' | 'es'): string {
-  mkdirSync(dirname(policyPath), { recursive: true });
-  if (existsSync(policyPath)) return t.initKeptPolicy(policyPath);
-  writeFileSync(policyPath, starterPolicyText(example, policyPath, locale));
-  return t.initWrotePolicy(policyPath, example);
-}
-
 export interface InitOptions {
   dir?: string;
   example?: string;
+  /** `--example` was given, not defaulted. */
+  exampleGiven?: boolean;
+  force?: boolean;
   command?: string;
   hardened?: boolean;
   locale?: string;
@@ -222,7 +186,8 @@ export function initCommand(env: Env, opts: InitOptions): CommandResult {
   if (!(EXAMPLES as readonly string[]).includes(example)) throw new CliError(t.initBadExample(example, EXAMPLES.join(', ')));
   if (opts.locale !== undefined && opts.locale !== 'en' && opts.locale !== 'es') throw new CliError(t.initBadLocale(opts.locale));
   const locale = opts.locale as 'en' | 'es' | undefined;
-  if (opts.hardened) return initHardened(env, dir, example, opts.command, t, locale);
+  const starter = { example, asked: opts.exampleGiven === true, force: opts.force === true, ...(locale !== undefined ? { locale } : {}) };
+  if (opts.hardened) return initHardened(env, dir, starter, opts.command, t);
   const claudeDir = join(dir, '.claude');
   const settingsPath = join(claudeDir, 'settings.json');
   const policyPath = join(claudeDir, 'persona-gate.json');
@@ -236,7 +201,9 @@ export function initCommand(env: Env, opts: InitOptions): CommandResult {
   const replace = opts.command !== undefined ? () => true : (existing: string) => machineSpecificPath(existing) !== null;
   const merged = mergeHooks(settings, command, settingsPath, t, replace);
 
-  const lines: string[] = [writeStarterPolicy(policyPath, example, t, locale)];
+  const cli = cliInvocation(portable.install, env);
+  mkdirSync(claudeDir, { recursive: true });
+  const lines: string[] = writeStarter(policyPath, starter, t, cli);
   if (merged.changed.length > 0 || original === null) {
     writeFileSync(settingsPath, `${JSON.stringify(merged.settings, null, 2)}\n`);
     for (const old of merged.replaced) lines.push(t.initReplaced(old));
@@ -251,7 +218,7 @@ export function initCommand(env: Env, opts: InitOptions): CommandResult {
       if (!onPath('persona-gate', env)) lines.push(t.initNotOnPath());
     }
   }
-  lines.push(t.initNext());
+  lines.push(t.initNext(cli));
   return { stdout: `${lines.join('\n')}\n`, exitCode: 0 };
 }
 
@@ -262,7 +229,7 @@ export function initCommand(env: Env, opts: InitOptions): CommandResult {
  * administrator is printed, never done: managed settings apply to every user of the machine,
  * so init leaves them to a person even when it runs as root.
  */
-function initHardened(env: Env, dir: string, example: string, command: string | undefined, t: CliMessages, locale?: 'en' | 'es'): CommandResult {
+function initHardened(env: Env, dir: string, starter: StarterRequest, command: string | undefined, t: CliMessages): CommandResult {
   const userPath = userSettingsPath(env);
   const policyPath = join(dir, '.claude', 'persona-gate.json');
   const stateDir = stateDirFor(env);
@@ -276,7 +243,9 @@ function initHardened(env: Env, dir: string, example: string, command: string | 
 
   const lines: string[] = [];
   if (within(root, dir)) lines.push(t.initInstallInside(root));
-  lines.push(writeStarterPolicy(policyPath, example, t, locale));
+  const cli = cliInvocation('global', env);
+  mkdirSync(dirname(policyPath), { recursive: true });
+  lines.push(...writeStarter(policyPath, starter, t, cli));
   // The state directory exists before the sandbox starts, private, so the deny rule has a directory to hold.
   try {
     new StateStore(stateDir).open();
@@ -297,6 +266,6 @@ function initHardened(env: Env, dir: string, example: string, command: string | 
   if (writableByMe(root)) lines.push(t.initAdminInstall(root));
   const missing = process.platform === 'linux' ? ['bwrap', 'socat'].filter((p) => !onPath(p, env)) : [];
   if (missing.length > 0) lines.push(t.initAdminDeps(missing.join(', ')));
-  lines.push('', t.initHardenedNext());
+  lines.push('', t.initHardenedNext(cli));
   return { stdout: `${lines.join('\n')}\n`, exitCode: 0 };
 }

@@ -4,7 +4,10 @@ import { messagesFor } from '../../core/messages';
 import type { MemoryPolicyIndex } from '../../core/policy-index';
 import { resolveTool, subjectForCommand, type Subject } from '../../core/resolve';
 import { emptyState } from '../../core/state';
-import type { GateContext } from '../../core/types';
+import type { GateContext, Ruling } from '../../core/types';
+import type { Level } from '../../core/levels';
+import { SHELL_TOOLS } from '../../core/catalog/claude-code';
+import { defaultTier } from '../../core/policy-index';
 import { CliError, type CommandResult } from '../errors';
 import { cliMessages } from '../messages';
 import { policyForCli } from '../context';
@@ -26,6 +29,22 @@ interface ListEntry {
   status: string;
   gate: string;
   identity: boolean;
+  /** A shell tool judged line by line: the persona may run lines at this level and below (null: the tool as a whole). */
+  lines_up_to: Level | null;
+  /** The shell prefixes that are this command. */
+  bash: string[];
+}
+
+/**
+ * A shell tool is judged by what each line runs (SPEC §3 step 3), not at its family's level: a
+ * persona with the shell family may run the lines at its ceiling and below, whatever that ceiling.
+ * Null when the tool is not line-judged, or when something other than the level refused it.
+ */
+function shellLines(subject: Subject, ceiling: Level | null, ruling: { gate: string; rule: string } | null): Level | null {
+  if (subject.via !== 'builtin' || !SHELL_TOOLS.has(subject.key) || ceiling === null || ceiling === 'network') return null;
+  if (ruling === null) return ceiling;
+  const byLevel = (ruling.gate === 'scope' && ruling.rule === 'ceiling') || (ruling.gate === 'stage' && ruling.rule === 'side_effect_level');
+  return byLevel ? ceiling : null;
 }
 
 /** Every operation of the catalog as this persona (and stage) would see it, the identity gate aside. */
@@ -38,10 +57,10 @@ export function listEntries(index: MemoryPolicyIndex, personaName: string, stage
   }
   const options = { confirmOn: 'post' as const };
   const scope = effectiveScope(personaName, persona, stage, options);
-  const subjects: { subject: Subject; tools: string[] }[] = [];
+  const subjects: { subject: Subject; tools: string[]; bash?: string[] }[] = [];
   for (const [key, def] of Object.entries(index.policy.catalog.commands)) {
     const subject = subjectForCommand(index, key, 'tool');
-    if (subject) subjects.push({ subject, tools: [...def.tools] });
+    if (subject) subjects.push({ subject, tools: [...def.tools], bash: [...def.bash] });
   }
   for (const glob of index.familyGlobs) {
     const level = index.familyLevels.get(glob.family) ?? 'network';
@@ -50,7 +69,7 @@ export function listEntries(index: MemoryPolicyIndex, personaName: string, stage
   for (const tool of index.builtinTools.keys()) subjects.push({ subject: resolveTool(index, tool, {}), tools: [tool] });
   const gates = SUBJECT_GATES.filter((g) => g.name !== 'identity' && g.name !== 'unknown_tool');
   const identity = index.settings.identity;
-  return subjects.map(({ subject, tools }) => {
+  return subjects.map(({ subject, tools, bash }) => {
     const ctx: GateContext = {
       index,
       event: { hook_event_name: 'PreToolUse', session_id: 'list', tool_name: tools[0] ?? subject.key, tool_input: {} },
@@ -67,15 +86,19 @@ export function listEntries(index: MemoryPolicyIndex, personaName: string, stage
     let status = 'ok';
     let gate = 'pass';
     let allowed = true;
+    let ruling: Ruling | null = null;
     for (const g of gates) {
       const outcome = g.check(ctx);
       if ('ruling' in outcome) {
+        ruling = outcome.ruling;
         status = outcome.ruling.status;
         gate = outcome.ruling.gate;
         allowed = outcome.ruling.verdict !== 'deny';
         break;
       }
     }
+    const lines = shellLines(subject, scope.ceiling, ruling);
+    if (lines !== null && !allowed) [status, gate, allowed] = ['ok', 'pass', true];
     const needsIdentity =
       identity !== undefined &&
       !identity.reads.includes(subject.key) &&
@@ -83,7 +106,8 @@ export function listEntries(index: MemoryPolicyIndex, personaName: string, stage
       subject.level !== null &&
       subject.level !== 'none' &&
       subject.level !== 'read_only';
-    return { key: subject.key, family: subject.family, level: subject.level, tier: subject.tier, tools, allowed, status, gate, identity: needsIdentity };
+    const tier = lines !== null ? defaultTier(index, lines) : subject.tier;
+    return { key: subject.key, family: subject.family, level: subject.level, tier, tools, allowed, status, gate, identity: needsIdentity, lines_up_to: lines, bash: bash ?? [] };
   });
 }
 
@@ -113,8 +137,11 @@ export function listCommand(env: Env, opts: ListOptions): CommandResult {
   ];
   const sorted = [...entries].sort((a, b) => Number(b.allowed) - Number(a.allowed) || a.key.localeCompare(b.key));
   for (const e of sorted) {
-    const reason = e.allowed ? `${e.tools.join(' ')}${e.identity ? ` ${t.afterIdentity()}` : ''}` : `${e.status} (${e.gate})`;
-    lines.push(`${(e.allowed ? t.yes() : t.no()).padEnd(6)}${(e.allowed ? e.tier : '-').padEnd(9)}${(e.level ?? '?').padEnd(17)}${e.key.padEnd(34)}${reason}`);
+    const names = e.tools.length > 0 ? e.tools.join(' ') : e.bash.join(', ');
+    const reason = e.lines_up_to !== null ? t.shellLines(e.key, e.lines_up_to) : e.allowed ? `${names}${e.identity ? ` ${t.afterIdentity()}` : ''}` : `${e.status} (${e.gate})`;
+    const may = e.lines_up_to !== null ? t.someLines() : e.allowed ? t.yes() : t.no();
+    const level = e.lines_up_to !== null ? `≤ ${e.lines_up_to}` : e.level ?? '?';
+    lines.push(`${may.padEnd(6)}${(e.allowed ? e.tier : '-').padEnd(9)}${level.padEnd(17)}${e.key.padEnd(34)}${reason}`);
   }
   const reach = index.policy ? opaqueReach(index.policy, personaName) : null;
   if (reach) lines.push('', t.residueLine(reach.commands.map((c) => `${c.bash} (${c.key})`)));

@@ -5,7 +5,8 @@ import type { Receipt } from '../../core/receipt';
 import { receiptsDir, receiptsFile } from '../../io/receipts';
 import { CliError, type CommandResult } from '../errors';
 import { stateDirFor } from '../context';
-import { cliMessages } from '../messages';
+import { cliMessages, type CliMessages } from '../messages';
+import { renderDecisions, type DecisionRow, type View } from '../decision-view';
 
 export interface LogOptions {
   session?: string;
@@ -76,7 +77,40 @@ export function readReceipts(env: Env, opts: LogOptions): Receipt[] {
   return all.filter(keep(opts)).sort((a, b) => a.ts.localeCompare(b.ts));
 }
 
-export function logCommand(env: Env, opts: LogOptions): CommandResult {
+/** A receipt as a row of the log: its verdict as shown, the call, and the status and reason when it is not a plain pass. */
+export function receiptRow(r: Receipt, t: CliMessages): DecisionRow {
+  const pre = r.hook_event === 'PreToolUse';
+  const tool = r.host_tool_name ?? r.tool_name;
+  const call = pre ? (r.command_key && r.command_key !== r.tool_name ? `${tool ?? '-'} → ${r.command_key}` : tool ?? r.hook_event) : `${r.hook_event}${tool ? ` ${tool}` : ''}`;
+  const reason = r.reason.replace(/^persona-gate: /, '');
+  return {
+    time: r.ts.slice(11, 19),
+    session: r.session_id.slice(0, 12),
+    who: r.persona ? `${r.persona}${r.stage ? `/${r.stage}` : ''}` : t.viewUnscoped(),
+    // Audit mode: the verdict the call would have been given, marked, in place of the answer it got.
+    verdict: !pre ? '(recorded)' : r.would !== undefined ? `${r.would}*` : r.verdict,
+    call,
+    detail: r.status !== 'ok' && reason !== '' ? `${r.status}: ${reason}` : reason,
+  };
+}
+
+function renderLog(receipts: readonly Receipt[], view: View, t: CliMessages): string {
+  const sessions = [...new Set(receipts.map((r) => r.session_id))];
+  const day = (ts: string) => ts.slice(0, 10);
+  const first = receipts[0]!.ts;
+  const last = receipts[receipts.length - 1]!.ts;
+  const at = (ts: string) => `${day(ts)} ${ts.slice(11, 19)}`;
+  const to = at(last) === at(first) ? null : day(first) === day(last) ? last.slice(11, 19) : at(last);
+  const title = t.logTitle(receipts.length, sessions.length, at(first), to);
+  return renderDecisions(
+    receipts.map((r) => receiptRow(r, t)),
+    view,
+    t,
+    { title, oneSession: sessions.length === 1 ? sessions[0]! : null },
+  );
+}
+
+export function logCommand(env: Env, opts: LogOptions, view: View = { width: 100, color: false }): CommandResult {
   const t = cliMessages(env);
   let receipts = readReceipts(env, opts);
   if (opts.since !== undefined) {
@@ -89,14 +123,19 @@ export function logCommand(env: Env, opts: LogOptions): CommandResult {
     if (!Number.isInteger(n) || n < 1) throw new CliError(t.badLimit(opts.limit));
     receipts = receipts.slice(-n);
   }
-  const lines = receipts.map((r) => formatReceipt(r, opts.json === true));
-  if (lines.length === 0) return { stdout: '', stderr: `${cliMessages(env).logNothing()}\n`, exitCode: 0 };
-  return { stdout: `${lines.join('\n')}\n`, exitCode: 0 };
+  if (receipts.length === 0) return { stdout: '', stderr: `${t.logNothing()}\n`, exitCode: 0 };
+  if (opts.json) return { stdout: `${receipts.map((r) => JSON.stringify(r)).join('\n')}\n`, exitCode: 0 };
+  return { stdout: renderLog(receipts, view, t), exitCode: 0 };
 }
 
 /** `--follow`: prints what exists, then each new receipt as it is appended, until interrupted. */
-export function followLog(env: Env, opts: LogOptions, write: (s: string) => void): void {
+export function followLog(env: Env, opts: LogOptions, write: (s: string) => void, view: View = { width: 100, color: false }): void {
+  const t = cliMessages(env);
   const offsets = new Map<string, number>();
+  // The header once, with every verdict in the legend; then each receipt under it, in fixed columns.
+  const columns = { widths: { session: 12, who: 16, verdict: 10 }, columns: { time: true, session: true } };
+  if (!opts.json) write(renderDecisions([], view, t, { title: t.logFollowTitle(), fullLegend: true, ...columns }));
+  const show = (r: Receipt) => (opts.json ? `${JSON.stringify(r)}\n` : renderDecisions([receiptRow(r, t)], view, t, columns));
   const dir = receiptsDir(stateDirFor(env));
   const scan = () => {
     for (const file of files(env, opts.session)) {
@@ -107,7 +146,7 @@ export function followLog(env: Env, opts: LogOptions, write: (s: string) => void
       const text = readFileSync(file).subarray(from, size).toString('utf8');
       const complete = text.lastIndexOf('\n') + 1;
       offsets.set(file, from + Buffer.byteLength(text.slice(0, complete)));
-      for (const r of parseLines(text.slice(0, complete)).filter(keep(opts))) write(`${formatReceipt(r, opts.json === true)}\n`);
+      for (const r of parseLines(text.slice(0, complete)).filter(keep(opts))) write(show(r));
     }
   };
   scan();

@@ -14,7 +14,8 @@ import { stateDirFor } from '../context';
 import type { CommandResult } from '../errors';
 import { cliLocale, CLI_MESSAGES, type CliMessages } from '../messages';
 import { effectiveScope, knownSessions, lastReceipts, resolveSession, type Effective } from '../sessions';
-import { isGateHook, removeHooks } from './init';
+import { EXAMPLES, isGateHook, removeHooks } from './init';
+import { purgeStarterTests } from './starter';
 import { isObject, readSettings, userSettingsPath } from './hardened';
 import { formatReceipt } from './log';
 
@@ -172,6 +173,7 @@ export function uninstallCommand(env: Env, opts: { dir?: string; purge?: boolean
       unlinkSync(policyPath);
       lines.push(t.uninstallPolicyRemoved(policyPath));
     } else lines.push(t.uninstallNoPolicy(policyPath));
+    lines.push(...purgeStarterTests(policyPath, t, EXAMPLES));
     try {
       if (readdirSync(claudeDir).length === 0) rmdirSync(claudeDir);
     } catch {

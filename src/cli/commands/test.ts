@@ -1,5 +1,5 @@
 import { lockBeside } from '../../io/lock-lookup';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import type { Env } from '../../core/decide';
 import { gateProtections } from '../../io/protect';
@@ -7,7 +7,7 @@ import { runCase, type CaseResult } from '../../policydev/cases';
 import { parseTestFile } from '../../policydev/test-file';
 import { readShellCall } from '../../shell/resolve-shell';
 import { CliError, type CommandResult } from '../errors';
-import { cliMessages, type CliMessages } from '../messages';
+import { cliMessages, jsonProblem, type CliMessages } from '../messages';
 import { policyForCli, stateDirFor } from '../context';
 
 export interface TestOptions {
@@ -29,14 +29,33 @@ function shown(path: string): string {
   return rel !== '' && !rel.startsWith('..') ? rel : path;
 }
 
+/**
+ * The policy a test file without `policy` tests, when it is there: NAME.json beside NAME.test.json
+ * (`.claude/persona-gate.test.json` tests `.claude/persona-gate.json`, `examples/X.test.json`
+ * tests `examples/X.json`), so that a test file works wherever it is copied; else the policy is
+ * found as usual.
+ */
+function policyBeside(testFile: string): string | undefined {
+  if (!testFile.endsWith('.test.json')) return undefined;
+  const beside = `${testFile.slice(0, -'.test.json'.length)}.json`;
+  return existsSync(beside) ? beside : undefined;
+}
+
 function runFile(env: Env, path: string, opts: TestOptions, t: CliMessages): FileReport {
   const report: FileReport = { file: shown(path), policy: null, error: null, cases: [] };
-  let value: unknown;
+  let text: string;
   try {
-    value = JSON.parse(readFileSync(path, 'utf8'));
+    text = readFileSync(path, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     report.error = t.testFileUnreadable(report.file, code === 'ENOENT' ? t.noSuchFile() : (err as Error).message);
+    return report;
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    report.error = jsonProblem(t, report.file, text, err);
     return report;
   }
   const parsed = parseTestFile(value);
@@ -44,7 +63,7 @@ function runFile(env: Env, path: string, opts: TestOptions, t: CliMessages): Fil
     report.error = t.testFileInvalid(report.file, parsed.problems.map((p) => `${p.path}: ${p.message}`));
     return report;
   }
-  const config = opts.config ?? (parsed.file.policy !== undefined ? resolve(dirname(path), parsed.file.policy) : undefined);
+  const config = opts.config ?? (parsed.file.policy !== undefined ? resolve(dirname(path), parsed.file.policy) : policyBeside(path));
   let index;
   try {
     index = policyForCli(env, config);

@@ -9,7 +9,8 @@ import type { Policy } from '../../policy/schema';
 import type { CliMessages } from '../messages';
 import { CliError, type CommandResult } from '../errors';
 import { locateForCli } from '../context';
-import { cliLocale, CLI_MESSAGES } from '../messages';
+import { cliLocale, CLI_MESSAGES, jsonProblem } from '../messages';
+import { jsonErrorAt } from '../../core/json-error';
 
 export function validateCommand(env: Env, opts: { config?: string; json?: boolean }): CommandResult {
   const locale = cliLocale(env);
@@ -32,8 +33,12 @@ export function validateCommand(env: Env, opts: { config?: string; json?: boolea
   try {
     json = JSON.parse(text);
   } catch (err) {
-    if (opts.json) return asJson({ valid: false, path: location.path, problems: [{ path: '', message: t.notJsonFile(location.path, (err as Error).message) }], warnings: [] }, 1);
-    return { stdout: '', stderr: `${t.notJsonFile(location.path, (err as Error).message)}\n`, exitCode: 1 };
+    if (opts.json) {
+      const at = jsonErrorAt(text, err);
+      const message = at ? t.notJsonAt(location.path, at.line, at.column, at.trailingComma ? t.trailingComma() : at.detail) : t.notJsonFile(location.path, (err as Error).message);
+      return asJson({ valid: false, path: location.path, problems: [{ path: '', message, ...(at ? { line: at.line, column: at.column } : {}) }], warnings: [] }, 1);
+    }
+    return { stdout: '', stderr: `${jsonProblem(t, location.path, text, err)}\n`, exitCode: 1 };
   }
   const result = validatePolicy(json, locale, location.path);
   if (result.ok) {

@@ -18,16 +18,11 @@ export const confirmationGate: Gate = {
       return { ruling: { verdict: 'deny', status: 'blocked', gate: 'confirmation', rule: 'block', reason: messages.blocked(subject.key) } };
     }
     if (subject.tier === 'confirm') {
-      const echo = messages.identityEcho(activeLabel(ctx));
-      return {
-        ruling: {
-          verdict: 'ask',
-          status: 'confirmation_required',
-          gate: 'confirmation',
-          rule: 'confirm',
-          reason: messages.confirmationRequired(echo, subject.key),
-        },
-      };
+      // The echo says whose profile the call touches; a policy without an identity gate has no profile to name.
+      const reason = ctx.index.settings.identity
+        ? messages.confirmationRequired(messages.identityEcho(activeLabel(ctx)), subject.key)
+        : messages.confirmationPlain(subject.key);
+      return { ruling: { verdict: 'ask', status: 'confirmation_required', gate: 'confirmation', rule: 'confirm', reason } };
     }
     return { note: messages.noteTierAuto() };
   },

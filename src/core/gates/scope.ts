@@ -12,11 +12,23 @@ export const personaScopeGate: Gate = {
     if (subject.family === null || subject.level === null) {
       return deny('unknown_tool', messages.scopeUnknown(personaName, subject.key));
     }
+    // A command another persona owns is that persona's to run, whatever else keeps this one from it: the refusal names the owner.
+    const owner = subject.owner !== null && subject.owner !== personaName ? subject.owner : null;
     if (!persona.families.includes(subject.family) || !index.familyLevels.has(subject.family)) {
-      return deny('family', messages.scopeFamily(personaName, subject.key, subject.family, persona.families));
+      return deny(
+        'family',
+        owner !== null
+          ? messages.scopeFamilyOwned(personaName, subject.key, subject.family, persona.families, owner)
+          : messages.scopeFamily(personaName, subject.key, subject.family, persona.families),
+      );
     }
     if (exceeds(subject.level, persona.ceiling)) {
-      return deny('ceiling', messages.scopeCeiling(personaName, subject.key, subject.level, persona.ceiling));
+      return deny(
+        'ceiling',
+        owner !== null
+          ? messages.scopeCeilingOwned(personaName, subject.key, subject.level, persona.ceiling, owner)
+          : messages.scopeCeiling(personaName, subject.key, subject.level, persona.ceiling),
+      );
     }
     return { note: messages.noteInScope(subject.family, personaName, subject.level, persona.ceiling) };
   },
