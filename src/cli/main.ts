@@ -5,6 +5,7 @@ import { explainCommand } from './commands/explain';
 import { listCommand } from './commands/list';
 import { validateCommand } from './commands/validate';
 import { schemaCommand } from './commands/schema';
+import { programsCommand } from './commands/programs';
 import { sessionPersona, sessionReset, sessionShow } from './commands/session';
 import { stageEnter, stageExit } from './commands/stage';
 import { followLog, logCommand } from './commands/log';
@@ -98,6 +99,14 @@ export function buildProgram(env: Env, done: (result: CommandResult | Promise<Co
     .option(`--config <${p.path}>`, o.config)
     .option('--json', o.validateJson)
     .action((opts) => done(validateCommand(env, opts)));
+
+  program
+    .command('programs')
+    .description(c.programs)
+    .argument('[name]')
+    .option(`--config <${p.path}>`, o.config)
+    .option('--json', o.programsJson)
+    .action((name: string | undefined, opts) => done(programsCommand(env, opts, name)));
 
   program
     .command('schema')
@@ -293,6 +302,11 @@ export function cliMain(argv: readonly string[], env: Env = process.env): void {
 }
 
 function write(r: CommandResult): void {
+  // a reader that stopped reading (`persona-gate programs | head`) is not an error
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(r.exitCode);
+    throw err;
+  });
   if (r.stdout) process.stdout.write(r.stdout);
   if (r.stderr) process.stderr.write(r.stderr);
   process.exitCode = r.exitCode;

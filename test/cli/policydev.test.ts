@@ -25,32 +25,17 @@ describe('persona-gate test', () => {
    * (`npm test` once `npm publish` is): each must fail with unlisted_command and nothing else may.
    * Empty this list when a catalogued program's other commands are judged by their level.
    */
-  const CLOSED_PROGRAM: Record<string, readonly string[]> = {
-    'software-team.json': [
-      'the researcher reads the history with git',
-      'the researcher may not run the tests (they run code)',
-      'the implementer runs the tests',
-      'the implementer builds',
-      'the implementer commits',
-      'the reviewer runs the tests',
-      'the releaser runs the tests before publishing',
-    ],
-  };
 
   it.each(examples)('passes the test file of examples/%s', (example) => {
     const file = join('examples', example.replace(/\.json$/, '.test.json'));
-    const closed = CLOSED_PROGRAM[example] ?? [];
     const r = runCli(['test', '--json', file], { env: setup().env });
     expect(r.stderr).toBe('');
     const cases: { name: string; ok: boolean; actual: { status: string } }[] = JSON.parse(r.stdout).files[0].cases;
-    expect(cases.filter((c) => !c.ok && !closed.includes(c.name)).map((c) => c.name)).toEqual([]);
-    for (const name of closed) expect(cases.find((c) => c.name === name), name).toMatchObject({ ok: false, actual: { status: 'unlisted_command' } });
-    if (closed.length === 0) {
-      const text = runCli(['test', file], { env: setup().env });
-      expect(text.stdout).not.toContain('FAIL');
-      expect(lastLine(text.stdout)).toMatch(/^\d+ passed, 0 failed$/);
-      expect(text.code).toBe(0);
-    }
+    expect(cases.filter((c) => !c.ok).map((c) => c.name)).toEqual([]);
+    const text = runCli(['test', file], { env: setup().env });
+    expect(text.stdout).not.toContain('FAIL');
+    expect(lastLine(text.stdout)).toMatch(/^\d+ passed, 0 failed$/);
+    expect(text.code).toBe(0);
   });
 
   it.each(examples)('runs the test file of examples/%s copied into a project, against the project policy', (example) => {
