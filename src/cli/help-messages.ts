@@ -72,6 +72,7 @@ export const helpEn = {
     configKey: 'locale, policy or stateDir',
     configValue: 'the value to set',
     testFiles: 'test files (default .claude/persona-gate.test.json)',
+    program: 'a program the shell reader knows, or one the policy declares',
     transcript: 'a session transcript (.jsonl; its subagents are read too) or a directory of them, such as ~/.claude/projects/<project>',
   },
   options: {
@@ -229,6 +230,7 @@ export const helpEs: HelpMessages = {
     configKey: 'locale, policy o stateDir',
     configValue: 'el valor que se fija',
     testFiles: 'ficheros de pruebas (por defecto .claude/persona-gate.test.json)',
+    program: 'un programa que el lector de shell conoce, o uno que la política declara',
     transcript: 'una transcripción de sesión (.jsonl; se leen también sus subagentes) o un directorio de ellas, como ~/.claude/projects/<proyecto>',
   },
   options: {

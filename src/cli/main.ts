@@ -103,7 +103,7 @@ export function buildProgram(env: Env, done: (result: CommandResult | Promise<Co
   program
     .command('programs')
     .description(c.programs)
-    .argument('[name]')
+    .argument(`[${p.name}]`, h.args.program)
     .option(`--config <${p.path}>`, o.config)
     .option('--json', o.programsJson)
     .action((name: string | undefined, opts) => done(programsCommand(env, opts, name)));
