@@ -35,6 +35,15 @@ export function userSettingsPath(env: Env): string {
   return join(configDir ? configDir : join(env.HOME ?? homedir(), '.claude'), 'settings.json');
 }
 
+/**
+ * The settings a project must not override (the sandbox on, no way out, the guarded paths), as a
+ * file `persona-gate launch` passes to Claude Code with `--settings` when managed settings cannot
+ * be written. It sits beside the user settings and is itself a guarded path.
+ */
+export function launchSettingsPath(env: Env): string {
+  return join(dirname(userSettingsPath(env)), 'persona-gate-launch.json');
+}
+
 /** Where Claude Code reads managed (administrator) settings on this platform. */
 export function managedSettingsPath(platform: NodeJS.Platform = process.platform): string {
   if (platform === 'darwin') return '/Library/Application Support/ClaudeCode/managed-settings.json';
