@@ -18,6 +18,7 @@ import { argsProblem, hostArg, parseHookArgs, type HookArgs } from './args';
 import type { HostAdapter, HostName } from '../hosts/host';
 import { hash128, stableJson } from '../io/hash';
 import { hookHelp } from './help';
+import { DeadlineStop, runWithin } from './watchdog';
 import { readStdin } from './stdin';
 import { blockingError, emit, SILENT, type HookResponse } from './output';
 
@@ -153,11 +154,13 @@ export function processEvent(text: string, argv: readonly string[], env: Env, st
   if (argsError !== null) return failurePre(ctx, event, 'config_error', m0.hookUsage(argsProblem(m0, argsError)));
 
   try {
-    return handleEvent(ctx, event, prefs);
+    // The watchdog stops the decision at the deadline even inside synchronous code (a parse, a
+    // regular expression, a loop), where the checks between steps never get to run.
+    return runWithin(ctx.deadline - Date.now(), () => handleEvent(ctx, event, prefs));
   } catch (err) {
     const m = messagesFor(ctx.locale);
     if (err instanceof StateError) return refuse(ctx, event, 'state_error', m.stateError(err.message));
-    if (err instanceof DeadlinePassed) return refuse(ctx, event, 'deadline', m.deadline(deadlineMs(ctx.env)));
+    if (err instanceof DeadlinePassed || err instanceof DeadlineStop) return refuse(ctx, event, 'deadline', m.deadline(deadlineMs(ctx.env)));
     return refuse(ctx, event, 'internal_error', m.internalError(err instanceof Error ? err.message : String(err)));
   }
 }
