@@ -1,5 +1,6 @@
 import { segmentMatcher } from '../core/glob';
-import { existsSync, lstatSync, readFileSync, readlinkSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
+import { readRegularFile } from './read-file';
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import type { PathEffect, ProtectedPathCheck } from '../core/types';
@@ -125,6 +126,7 @@ function within(child: string, parent: string): boolean {
 /** What a work tree may track that guards the session, as it appears in git's index. */
 const TRACKED_GUARDS = ['.claude/settings.json', '.claude/settings.local.json', '.claude/persona-gate', '.codex/hooks.json', '.codex/config.toml', '.gemini/settings.json', '.gemini/trustedFolders.json', '.qwen/settings.json', '.factory/hooks.json', '.factory/settings.json', '.github/hooks/'];
 const MAX_INDEX_BYTES = 64 * 1024 * 1024;
+const MAX_GITDIR_BYTES = 64 * 1024;
 
 /**
  * Whether a git operation that rewrites the work tree at `dir` to another commit could change a
@@ -138,21 +140,22 @@ function trackedGuard(dir: string, policyPath: string | null): string | null {
       const st = lstatSync(dotGit);
       if (st.isDirectory()) gitDir = dotGit;
       else if (st.isFile()) {
-        const m = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotGit, 'utf8'));
+        const read = readRegularFile(dotGit, MAX_GITDIR_BYTES);
+        const m = read.ok ? /^gitdir:\s*(.+)$/m.exec(read.bytes.toString('utf8')) : null;
         if (m) gitDir = resolve(d, m[1]!.trim());
+        else return 'the files git tracks here (a .git file persona-gate cannot read)';
       }
     } catch {
       // not here
     }
     if (gitDir !== null) {
-      let index: Buffer;
-      try {
-        const st = statSync(join(gitDir, 'index'));
-        if (st.size > MAX_INDEX_BYTES) return 'the files git tracks here (an index too large to check)';
-        index = readFileSync(join(gitDir, 'index'));
-      } catch (err) {
-        return (err as NodeJS.ErrnoException).code === 'ENOENT' ? null : 'the files git tracks here (an index persona-gate cannot read)';
+      // Never waits on a FIFO or reads a device without end (SPEC §9.7): a regular file, bounded.
+      const read = readRegularFile(join(gitDir, 'index'), MAX_INDEX_BYTES);
+      if (!read.ok) {
+        if (read.code === 'ENOENT') return null;
+        return read.code === 'too_large' ? 'the files git tracks here (an index too large to check)' : 'the files git tracks here (an index persona-gate cannot read)';
       }
+      const index = read.bytes;
       const names = [...TRACKED_GUARDS, ...(policyPath && within(policyPath, d) ? [policyPath.slice(d.length + 1)] : [])];
       for (const name of names) if (index.includes(name)) return `a guarded file git tracks (${name}), which this would replace with another commit's version`;
       return null;
@@ -485,8 +488,8 @@ export function makeProtectedPathCheck(opts: ProtectionOptions): ProtectedPathCh
 export function packageRoot(dir: string): string {
   for (let d = dir; ; d = dirname(d)) {
     try {
-      const text = readFileSync(join(d, 'package.json'), 'utf8');
-      if (/"name"\s*:\s*"persona-gate"/.test(text)) return d;
+      const read = readRegularFile(join(d, 'package.json'), 1024 * 1024);
+      if (read.ok && /"name"\s*:\s*"persona-gate"/.test(read.bytes.toString('utf8'))) return d;
     } catch {
       // keep looking
     }
