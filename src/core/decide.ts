@@ -13,6 +13,7 @@ import type {
   GateContext,
   PathEffect,
   PinnedLookup,
+  ProfileStateReader,
   ProtectedPathCheck,
   Ruling,
   Scope,
@@ -22,7 +23,7 @@ import { personaScopeGate } from './gates/scope';
 import { delegationGate } from './gates/delegation';
 import { handoffGate } from './gates/handoff';
 import { stageGate } from './gates/stage';
-import { identityGate } from './gates/identity';
+import { identityGate, profileFingerprint } from './gates/identity';
 import { confirmationGate } from './gates/confirmation';
 import { unknownToolGate } from './gates/unknown-tool';
 import { selfProtection } from './gates/self-protection';
@@ -92,6 +93,8 @@ export interface DecideInput {
   pinned?: PinnedLookup;
   shell?: ShellResolver;
   locale?: Locale;
+  /** The domain's profile state now, for a policy with identity.profile_state (SPEC §9.4). */
+  profileState?: ProfileStateReader;
 }
 
 export interface Decision extends Ruling {
@@ -212,7 +215,7 @@ function stateOps(input: DecideInput, verdict: Verdict, subjects: readonly Subje
     // A command left running in the background has its post-tool event when it starts, not when the read has run.
     if (id !== undefined && input.event.tool_input.run_in_background !== true) ops.push({ op: 'pending_read', tool_use_id: id });
     if (input.options.confirmOn === 'pre' && (verdict === 'allow' || verdict === 'abstain')) {
-      ops.push({ op: 'confirm', label: null });
+      ops.push({ op: 'confirm', label: null, ...(identity.profile_state !== undefined ? { profile: profileFingerprint(identity, input.profileState) } : {}) });
     }
   }
   return ops;
@@ -359,7 +362,7 @@ function judge(input: DecideInput, shell: ShellReading | null): Decision {
   const subjects = [...resolution.matched, primary];
   let chosen: { subject: Subject; ruling: Ruling; findings: Finding[] } | null = null;
   for (const subject of subjects) {
-    const ctx: GateContext = { index, event, subject, personaName: persona.name, persona: persona.def, stage: stage.def, scope, state, messages: m, env, options };
+    const ctx: GateContext = { index, event, subject, personaName: persona.name, persona: persona.def, stage: stage.def, scope, state, messages: m, env, options, ...(input.profileState ? { profileNow: input.profileState } : {}) };
     const walked = walkGates(ctx);
     const ruling = walked.ruling ?? passRuling(index);
     if (chosen === null || STRICTNESS[ruling.verdict] > STRICTNESS[chosen.ruling.verdict]) {

@@ -98,6 +98,13 @@ export type ProtectedPathCheck = (path: string, cwd: string | undefined, effect?
  * null for a tool of no pinned server (or no lock); `unreadable` when the lock is there but
  * cannot be read.
  */
+/**
+ * The domain's active-profile state as it is now (identity.profile_state, SPEC §9.4): a
+ * fingerprint to compare with the one recorded at confirmation, or why it cannot be told.
+ */
+export type ProfileObservation = { ok: true; fingerprint: string } | { ok: false; detail: string };
+export type ProfileStateReader = () => ProfileObservation;
+
 export type PinnedLookup = (toolName: string) => { server: string; listed: boolean } | { unreadable: string } | null;
 
 /** A path that names the same file from any working directory: absolute, or from the home directory. */
@@ -117,6 +124,8 @@ export interface GateContext {
   messages: Messages;
   env: Readonly<Record<string, string | undefined>>;
   options: DecideOptions;
+  /** Reads the domain's profile state, where the policy names one (the hook always passes it). */
+  profileNow?: ProfileStateReader;
 }
 
 export type GateOutcome = { ruling: Ruling } | { note: string };

@@ -19,6 +19,7 @@ import type { HostAdapter, HostName } from '../hosts/host';
 import { hash128, stableJson } from '../io/hash';
 import { hookHelp } from './help';
 import { DeadlineStop, runWithin } from './watchdog';
+import { profileStateReader } from '../io/profile-state';
 import { readStdin } from './stdin';
 import { blockingError, emit, SILENT, type HookResponse } from './output';
 
@@ -73,7 +74,7 @@ function checkDeadline(ctx: HookContext): void {
 
 function handleToolEvent(ctx: HookContext, event: ToolEvent, index: PolicyIndex, store: StateStore): HookResponse {
   if (event.hook_event_name === 'PostToolUse') {
-    const result = store.transact(event.session_id, ctx.deadline, () => decidePost(index, event, ctx.env, lazyShellResolver));
+    const result = store.transact(event.session_id, ctx.deadline, () => decidePost(index, event, ctx.env, lazyShellResolver, profileReader(ctx, event, index)));
     if (result.ops.length > 0) {
       keepReceipt(ctx, event, eventReceipt(event, { verdict: 'abstain', status: 'ok', gate: 'identity', rule: 'post_tool_use', reason: result.note }, index.sha256, new Date(), Date.now() - ctx.started));
     }
@@ -92,7 +93,8 @@ function handleToolEvent(ctx: HookContext, event: ToolEvent, index: PolicyIndex,
     unseenStdin: ctx.host.unseenStdin === true,
   };
   const result = store.transact(event.session_id, ctx.deadline, (state) => {
-    const decision = decide({ event, index, state, env: ctx.env, options, isProtected, pinned, shell: lazyShellResolver, locale: ctx.locale });
+    const profile = profileReader(ctx, event, index);
+    const decision = decide({ event, index, state, env: ctx.env, options, isProtected, pinned, shell: lazyShellResolver, locale: ctx.locale, ...(profile ? { profileState: profile } : {}) });
     return { ops: decision.ops as StateOp[], decision };
   });
   const { decision } = result;
@@ -105,6 +107,12 @@ function handleToolEvent(ctx: HookContext, event: ToolEvent, index: PolicyIndex,
   keepReceipt(ctx, event, decisionReceipt(event, answered, index.sha256, new Date(), Date.now() - ctx.started));
   // Audit mode answers as if the call had passed: the refusal's reason is for the receipt only.
   return ctx.host.answer(answered.verdict, answered.would !== undefined ? '' : answered.reason);
+}
+
+/** The domain's profile state, read only when a gate asks (SPEC §9.4); none where the policy names none. */
+function profileReader(ctx: HookContext, event: ToolEvent, index: PolicyIndex) {
+  const def = index.settings.identity?.profile_state;
+  return def === undefined ? undefined : profileStateReader(def, { policyPath: index.path, env: ctx.env, cwd: event.cwd ?? process.cwd(), deadline: ctx.deadline });
 }
 
 /** Appends a receipt; one of another host names it, and the tool as that host called it. */
