@@ -64,14 +64,16 @@ describe('the README quick path', () => {
     expectShown(blocks, runBlocks(blocks, dir, env), base);
   }, 120_000);
 
-  it('the team policy it shows validates and decides as shown', () => {
+  it('the team policy it shows validates, passes the tests it shows, and decides as shown', () => {
     const blocks = taggedBlocks(README).filter((b) => b.tag === 'policy');
     const policy = blocks.find((b) => b.lang === 'json')!;
     const commands = blocks.filter((b) => b.lang === 'sh');
     expect(commands.length).toBeGreaterThanOrEqual(1);
+    const tests = taggedBlocks(README).find((b) => b.tag === 'policy-tests' && b.lang === 'json')!;
     const { base, dir, env } = project();
     mkdirSync(join(dir, '.claude'));
     writeFileSync(join(dir, '.claude', 'persona-gate.json'), policy.code);
+    writeFileSync(join(dir, '.claude', 'persona-gate.test.json'), tests.code);
     expectShown(commands, runBlocks(commands, dir, env), base);
   }, 120_000);
 });

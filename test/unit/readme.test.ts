@@ -31,6 +31,7 @@ describe('README.md', () => {
     expect(tags.filter((t) => t === 'quick-path:sh').length).toBeGreaterThanOrEqual(3);
     expect(tags).toContain('policy:json');
     expect(tags).toContain('policy:sh');
+    expect(tags).toContain('policy-tests:json');
   });
 });
 
