@@ -43,7 +43,8 @@ export const SUBJECT_GATES: readonly Gate[] = [
 export type Env = Readonly<Record<string, string | undefined>>;
 
 /** Turns a shell command line into the operations it runs (supplied by the shell resolver, loaded lazily). */
-export type ShellResolver = (index: PolicyIndex, event: ToolEvent) => ShellReading | null;
+/** `sandboxed`: the OS sandbox write-denies every guarded path, so a write target computed at run time can run (SPEC §9.2). */
+export type ShellResolver = (index: PolicyIndex, event: ToolEvent, opts?: { sandboxed?: boolean }) => ShellReading | null;
 
 /** One program a shell command line may run, as the shell reader classified it (SPEC §9.1). */
 export interface ShellInvocationSummary {
@@ -276,7 +277,7 @@ export function commandsReachable(index: PolicyIndex, personaName: string, perso
 
 /** The whole PreToolUse decision: pure, given the event, the policy, the session state and the environment. */
 export function decide(input: DecideInput): Decision {
-  const shell = input.shell ? input.shell(input.index, input.event) : null;
+  const shell = input.shell ? input.shell(input.index, input.event, input.options.sandboxed === true ? { sandboxed: true } : {}) : null;
   return audited(input, judge(input, shell), shell);
 }
 
@@ -327,6 +328,7 @@ function judge(input: DecideInput, shell: ShellReading | null): Decision {
     isProtected: input.isProtected,
     scoped,
     messages: m,
+    sandboxed: options.sandboxed === true,
   });
   if ('ruling' in protection) {
     return base(protection.ruling, { findings: [{ gate: 'self_protection', outcome: 'refuse', note: protection.ruling.reason }] });

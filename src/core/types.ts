@@ -76,15 +76,22 @@ export interface DecideOptions {
    * write_stdin): a program that takes its code from stdin is then code the gate never sees.
    */
   unseenStdin?: boolean;
+  /**
+   * The host's OS sandbox write-denies every guarded path for what the shell starts (SPEC §9.2):
+   * gate 0 then refuses only what it can see writes one, not what merely may.
+   */
+  sandboxed?: boolean;
 }
 
 /**
  * What a call does to a path (SPEC §9.5): `write` its content (through links); `destroy` it —
- * remove, move, replace or change the mode of it and what it holds; put files of unknown names
- * `into` it; make a `link` that points to it; hand it to code the gate cannot read (`mention`);
- * or, for a git work tree, put another commit's version of every file it tracks in place (`tracked`).
+ * remove, move, replace or change the mode of it and what it holds; write or replace files
+ * `beneath` it whose names only the input says (an archive extracted, a patch applied, another
+ * commit checked out); put files of unknown names `into` it; make a `link` that points to it; hand
+ * it to code the gate cannot read (`mention`); or, for a git work tree, put another commit's
+ * version of every file it tracks in place (`tracked`).
  */
-export type PathEffect = 'write' | 'destroy' | 'into' | 'link' | 'mention' | 'tracked';
+export type PathEffect = 'write' | 'destroy' | 'beneath' | 'into' | 'link' | 'mention' | 'tracked';
 
 /**
  * Says whether doing `effect` to `path` touches something persona-gate guards, and what (edge-

@@ -91,6 +91,7 @@ function handleToolEvent(ctx: HookContext, event: ToolEvent, index: PolicyIndex,
     confirmOn: ctx.args.confirmOn,
     dispatch: { allowedTools: ctx.args.allowedTools, sideEffectLevel: ctx.args.sideEffectLevel },
     unseenStdin: ctx.host.unseenStdin === true,
+    ...(ctx.args.sandboxed === true ? { sandboxed: true } : {}),
   };
   const result = store.transact(event.session_id, ctx.deadline, (state) => {
     const profile = profileReader(ctx, event, index);

@@ -429,7 +429,7 @@ export function makeProtectedPathCheck(opts: ProtectionOptions): ProtectedPathCh
       }
       return null;
     }
-    // destroy, link, mention: also a directory above something guarded
+    // destroy, beneath, link, mention: also a directory above something guarded
     const exempt = effect === 'mention' ? (p: string) => within(cwd, p) || within(home, p) || within(realPathOf(cwd), p) : () => false;
     for (const p of candidates) {
       if (exempt(p)) continue;
@@ -451,7 +451,7 @@ export function makeProtectedPathCheck(opts: ProtectionOptions): ProtectedPathCh
         const reach = globReaches(pattern, segmentsOf(g.path));
         if (reach.exact || (g.tree && reach.below)) return g.what;
         if (effect === 'into' && !g.tree && globReaches(pattern, segmentsOf(dirname(g.path))).exact) return g.what;
-        if ((effect === 'destroy' || effect === 'link' || effect === 'mention') && reach.above) {
+        if ((effect === 'destroy' || effect === 'beneath' || effect === 'link' || effect === 'mention') && reach.above) {
           if (effect === 'mention') continue;
           return g.what;
         }
@@ -469,7 +469,11 @@ export function makeProtectedPathCheck(opts: ProtectionOptions): ProtectedPathCh
 
   return (path, cwd, effect = 'write', pattern = false) => {
     const base = cwd ?? process.cwd();
-    const absolute = resolve(base, expandHome(path, home));
+    const spelled = expandHome(path, home);
+    const kernel = kernelPath(base, spelled);
+    // `d/../x` where d does not exist yet: a link the line makes first decides where it lands
+    if (kernel === null && effect !== 'mention') return `a path through .. after a directory that does not exist yet (${path}), which a link made first would send elsewhere`;
+    const absolute = kernel ?? resolve(base, spelled);
     const guards = guardsFor(resolve(base));
     if (effect === 'tracked') return trackedGuard(absolute, opts.policyPath ? resolve(opts.policyPath) : null);
     // a path through a file descriptor or another process's view (`/dev/fd/3/…` after `exec 3< .claude`) cannot be resolved here
@@ -482,6 +486,28 @@ export function makeProtectedPathCheck(opts: ProtectionOptions): ProtectedPathCh
     if (pattern && /[*?[]|[@!+*?]\(/.test(path)) return checkPattern(absolute, effect, guards);
     return checkLiteral(absolute, effect, guards, base);
   };
+}
+
+/**
+ * A path resolved as the kernel resolves it (SPEC §9.1): a symbolic link before the `..` that
+ * follows it (`d/../x` with d a link to .claude/agents is .claude/x), where path.resolve drops
+ * `d/..` first. Null when a component before a `..` does not exist (or is a dangling link): what
+ * it will be when the call runs is not known now.
+ */
+export function kernelPath(base: string, path: string): string | null {
+  const segments = path.split(sep);
+  if (!segments.includes('..')) return resolve(base, path);
+  let current = isAbsolute(path) ? sep : resolve(base);
+  for (const segment of segments) {
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..') {
+      if (!existsSync(current)) return null;
+      current = dirname(landingPathOf(current));
+      continue;
+    }
+    current = join(current, segment);
+  }
+  return current;
 }
 
 /** The package root: the nearest directory above `dir` whose package.json names persona-gate. */
