@@ -177,6 +177,7 @@ export function buildProgram(env: Env, done: (result: CommandResult | Promise<Co
     .option('--force', o.force)
     .option(`--command <${p.command}>`, o.command)
     .option('--hardened', o.hardened)
+    .option('--no-sandbox', o.noSandbox)
     .option('--locale <en|es>', o.initLocale)
     .option(`--host <${p.host}>`, o.host)
     .action((options, cmd: Command) => {

@@ -117,6 +117,14 @@ export const cliEn = {
   initNext: (cli: string) => `next: ${cli} doctor, then start Claude Code in this directory`,
   initSandbox: (path: string, keys: string) => `turned on Claude Code's sandbox in ${path} (${keys})`,
   initSandboxKept: (path: string) => `${path} already turns the sandbox on, with no way out of it: unchanged`,
+  initLaunchSettings: (path: string) =>
+    `wrote the sandbox settings a project must not override to ${path}: persona-gate launch passes them to Claude Code (--settings); for every session of this machine, an administrator copies them into managed settings`,
+  initSandboxOptedOut: () =>
+    `the sandbox was left off (--no-sandbox): the shell can then write persona-gate's files by routes the hook cannot see (a script it writes and runs, an interpreter), and the hook keeps refusing every line that may touch one`,
+  initSandboxMissing: (missing: string) =>
+    `the sandbox was not turned on: ${missing} missing (apt-get install bubblewrap socat, or dnf install bubblewrap socat); until then the hook refuses every line that may touch persona-gate's files, and code it cannot see can still change them. Run init again once they are installed`,
+  initSandboxNoPlatform: (platform: string) =>
+    `the sandbox was not turned on: Claude Code has none on ${platform}; the hook refuses every line that may touch persona-gate's files, and code it cannot see can still change them`,
   initGuarded: (path: string, n: number) => `guarded persona-gate's files from the agent's shell and edit tools in ${path} (${n} new entr${n === 1 ? 'y' : 'ies'} in sandbox.filesystem.denyWrite and permissions.deny)`,
   initGuardedKept: (path: string) => `${path} already guards persona-gate's files: unchanged`,
   initInstallInside: (root: string) =>
@@ -186,6 +194,10 @@ export const cliEn = {
   fixManaged: (path: string) => `have an administrator copy the "hooks", "sandbox" and "permissions" entries of the user settings into ${path}`,
   hardSandboxOn: () => "Claude Code's sandbox is on (sandbox.enabled)",
   hardSandboxOff: () => "Claude Code's sandbox is off: the agent's shell can write whatever this user can",
+  checkSandboxHolds: () => "Claude Code's sandbox is on, with no way out, and write-denies the policy: the kernel refuses what the shell writes to persona-gate's files",
+  checkSandboxOff: () =>
+    "Claude Code's sandbox does not hold persona-gate's files here (off, with a way out, or the policy not write-denied): only the hook stands between the shell and them, and it refuses every line that may touch one",
+  fixSandboxOff: () => 'install bubblewrap and socat (Linux), then run persona-gate init again without --no-sandbox',
   hardSandboxTurnedOff: (files: string) => `the project's settings turn Claude Code's sandbox off (${files})`,
   fixSandboxTurnedOff: (managed: string) => `remove "enabled": false from their "sandbox"; to hold against any project, have an administrator set sandbox.enabled in ${managed}`,
   hardNoEscape: () => 'sandboxed commands have no way out (sandbox.allowUnsandboxedCommands: false)',
@@ -235,6 +247,7 @@ export const cliEn = {
   uninstallRemovedFile: (path: string, events: string) => `removed the hook for ${events}: ${path} held nothing else, so it was removed`,
   uninstallNothing: (path: string) => `${path} registers no persona-gate hook: unchanged`,
   uninstallKeptPolicy: (path: string) => `kept the policy ${path} (--purge removes it)`,
+  uninstallSandboxRemoved: (path: string) => `removed the sandbox settings init wrote for persona-gate from ${path}`,
   uninstallPolicyRemoved: (path: string) => `removed the policy ${path}`,
   uninstallTestsRemoved: (path: string) => `removed the policy tests ${path}`,
   uninstallKeptTests: (path: string) => `kept the policy tests ${path}: they are no longer the example's (remove them by hand)`,
@@ -465,6 +478,14 @@ export const cliEs: CliMessages = {
   initNext: (cli) => `siguiente: ${cli} doctor, y después arranca Claude Code en este directorio`,
   initSandbox: (path, keys) => `activado el sandbox de Claude Code en ${path} (${keys})`,
   initSandboxKept: (path) => `${path} ya activa el sandbox, sin forma de salir de él: sin cambios`,
+  initLaunchSettings: (path) =>
+    `escritos en ${path} los ajustes del sandbox que un proyecto no debe anular: persona-gate launch se los pasa a Claude Code (--settings); para todas las sesiones de esta máquina, un administrador los copia a los ajustes gestionados`,
+  initSandboxOptedOut: () =>
+    `el sandbox se ha dejado apagado (--no-sandbox): la shell puede entonces escribir los ficheros de persona-gate por caminos que el hook no ve (un script que escribe y ejecuta, un intérprete), y el hook sigue rechazando cada línea que pueda tocar uno`,
+  initSandboxMissing: (missing) =>
+    `no se ha activado el sandbox: falta ${missing} (apt-get install bubblewrap socat, o dnf install bubblewrap socat); hasta entonces el hook rechaza cada línea que pueda tocar los ficheros de persona-gate, y el código que no ve aún puede cambiarlos. Ejecuta init de nuevo cuando estén instalados`,
+  initSandboxNoPlatform: (platform) =>
+    `no se ha activado el sandbox: Claude Code no tiene en ${platform}; el hook rechaza cada línea que pueda tocar los ficheros de persona-gate, y el código que no ve aún puede cambiarlos`,
   initGuarded: (path, n) => `protegidos los ficheros de persona-gate frente a la shell y las herramientas de edición del agente en ${path} (${n} entrada${n === 1 ? '' : 's'} nueva${n === 1 ? '' : 's'} en sandbox.filesystem.denyWrite y permissions.deny)`,
   initGuardedKept: (path) => `${path} ya protege los ficheros de persona-gate: sin cambios`,
   initInstallInside: (root) =>
@@ -533,6 +554,10 @@ export const cliEs: CliMessages = {
   fixManaged: (path) => `haz que un administrador copie las entradas "hooks", "sandbox" y "permissions" de la configuración de usuario a ${path}`,
   hardSandboxOn: () => 'el sandbox de Claude Code está activado (sandbox.enabled)',
   hardSandboxOff: () => 'el sandbox de Claude Code está desactivado: la shell del agente puede escribir todo lo que este usuario puede',
+  checkSandboxHolds: () => 'el sandbox de Claude Code está activado, sin salida, y protege la política contra escritura: el núcleo rechaza lo que la shell escriba en los ficheros de persona-gate',
+  checkSandboxOff: () =>
+    'el sandbox de Claude Code no protege aquí los ficheros de persona-gate (apagado, con salida, o sin la política protegida): solo el hook se interpone entre la shell y ellos, y rechaza cada línea que pueda tocar uno',
+  fixSandboxOff: () => 'instala bubblewrap y socat (Linux) y ejecuta de nuevo persona-gate init sin --no-sandbox',
   hardSandboxTurnedOff: (files) => `la configuración del proyecto desactiva el sandbox de Claude Code (${files})`,
   fixSandboxTurnedOff: (managed) => `quita "enabled": false de su "sandbox"; para que se mantenga frente a cualquier proyecto, haz que un administrador fije sandbox.enabled en ${managed}`,
   hardNoEscape: () => 'las órdenes en el sandbox no tienen salida (sandbox.allowUnsandboxedCommands: false)',
@@ -581,6 +606,7 @@ export const cliEs: CliMessages = {
   uninstallRemovedFile: (path, events) => `quitado el hook para ${events}: ${path} no tenía nada más, así que se ha borrado`,
   uninstallNothing: (path) => `${path} no registra ningún hook de persona-gate: sin cambios`,
   uninstallKeptPolicy: (path) => `se conserva la política ${path} (--purge la borra)`,
+  uninstallSandboxRemoved: (path) => `quitados de ${path} los ajustes del sandbox que init escribió para persona-gate`,
   uninstallPolicyRemoved: (path) => `borrada la política ${path}`,
   uninstallTestsRemoved: (path) => `borradas las pruebas de la política ${path}`,
   uninstallKeptTests: (path) => `se conservan las pruebas de la política ${path}: ya no son las del ejemplo (bórralas a mano)`,

@@ -44,7 +44,7 @@ export type Env = Readonly<Record<string, string | undefined>>;
 
 /** Turns a shell command line into the operations it runs (supplied by the shell resolver, loaded lazily). */
 /** `sandboxed`: the OS sandbox write-denies every guarded path, so a write target computed at run time can run (SPEC §9.2). */
-export type ShellResolver = (index: PolicyIndex, event: ToolEvent, opts?: { sandboxed?: boolean }) => ShellReading | null;
+export type ShellResolver = (index: PolicyIndex, event: ToolEvent, opts?: { sandboxed?: () => boolean }) => ShellReading | null;
 
 /** One program a shell command line may run, as the shell reader classified it (SPEC §9.1). */
 export interface ShellInvocationSummary {
@@ -277,7 +277,7 @@ export function commandsReachable(index: PolicyIndex, personaName: string, perso
 
 /** The whole PreToolUse decision: pure, given the event, the policy, the session state and the environment. */
 export function decide(input: DecideInput): Decision {
-  const shell = input.shell ? input.shell(input.index, input.event, input.options.sandboxed === true ? { sandboxed: true } : {}) : null;
+  const shell = input.shell ? input.shell(input.index, input.event, input.options.sandboxed ? { sandboxed: input.options.sandboxed } : {}) : null;
   return audited(input, judge(input, shell), shell);
 }
 
@@ -328,7 +328,7 @@ function judge(input: DecideInput, shell: ShellReading | null): Decision {
     isProtected: input.isProtected,
     scoped,
     messages: m,
-    sandboxed: options.sandboxed === true,
+    ...(options.sandboxed ? { sandboxed: options.sandboxed } : {}),
   });
   if ('ruling' in protection) {
     return base(protection.ruling, { findings: [{ gate: 'self_protection', outcome: 'refuse', note: protection.ruling.reason }] });

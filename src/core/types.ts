@@ -77,10 +77,11 @@ export interface DecideOptions {
    */
   unseenStdin?: boolean;
   /**
-   * The host's OS sandbox write-denies every guarded path for what the shell starts (SPEC §9.2):
-   * gate 0 then refuses only what it can see writes one, not what merely may.
+   * Whether the host's OS sandbox write-denies every guarded path for what the shell starts (SPEC
+   * §9.2): gate 0 then refuses only what it can see writes one, not what merely may. Asked only
+   * when the answer changes a verdict (it reads the host's settings).
    */
-  sandboxed?: boolean;
+  sandboxed?: () => boolean;
 }
 
 /**

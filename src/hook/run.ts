@@ -20,6 +20,7 @@ import { hash128, stableJson } from '../io/hash';
 import { hookHelp } from './help';
 import { DeadlineStop, runWithin } from './watchdog';
 import { profileStateReader } from '../io/profile-state';
+import { claudeSandboxHolds } from '../io/sandbox-state';
 import { readStdin } from './stdin';
 import { blockingError, emit, SILENT, type HookResponse } from './output';
 
@@ -91,7 +92,7 @@ function handleToolEvent(ctx: HookContext, event: ToolEvent, index: PolicyIndex,
     confirmOn: ctx.args.confirmOn,
     dispatch: { allowedTools: ctx.args.allowedTools, sideEffectLevel: ctx.args.sideEffectLevel },
     unseenStdin: ctx.host.unseenStdin === true,
-    ...(ctx.args.sandboxed === true ? { sandboxed: true } : {}),
+    ...(ctx.host.name === 'claude-code' ? { sandboxed: sandboxHolds(ctx, event, index) } : {}),
   };
   const result = store.transact(event.session_id, ctx.deadline, (state) => {
     const profile = profileReader(ctx, event, index);
@@ -108,6 +109,12 @@ function handleToolEvent(ctx: HookContext, event: ToolEvent, index: PolicyIndex,
   keepReceipt(ctx, event, decisionReceipt(event, answered, index.sha256, new Date(), Date.now() - ctx.started));
   // Audit mode answers as if the call had passed: the refusal's reason is for the receipt only.
   return ctx.host.answer(answered.verdict, answered.would !== undefined ? '' : answered.reason);
+}
+
+/** Whether Claude Code's sandbox holds the guarded paths: read from its settings once, when gate 0 first asks. */
+function sandboxHolds(ctx: HookContext, event: ToolEvent, index: PolicyIndex): () => boolean {
+  let holds: boolean | undefined;
+  return () => (holds ??= claudeSandboxHolds({ policyPath: index.path, env: ctx.env, cwd: event.cwd ?? process.cwd() }));
 }
 
 /** The domain's profile state, read only when a gate asks (SPEC §9.4); none where the policy names none. */

@@ -694,7 +694,7 @@ function powershellExpression(inv: Invocation): Invocation | 'expression' | null
 }
 
 /** SPEC §3 step 3 and §9 for Bash and PowerShell: what the command line runs, writes, and asks of persona-gate. */
-export function readShellCall(index: PolicyIndex, event: ToolEvent, opts: { sandboxed?: boolean } = {}): ShellReading | null {
+export function readShellCall(index: PolicyIndex, event: ToolEvent, opts: { sandboxed?: () => boolean } = {}): ShellReading | null {
   if (event.tool_name !== 'Bash' && event.tool_name !== 'PowerShell') return null;
   const command = event.tool_input.command;
   if (typeof command !== 'string') return unreadable('the command is missing or not a string');
@@ -746,7 +746,7 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent, opts: { sand
     if (path.dynamic) {
       // Under the OS sandbox a computed write target runs: the kernel refuses it if it is guarded.
       // Handed to code the gate cannot read, it is still a name the gate cannot see.
-      if (opts.sandboxed === true && effect !== 'mention') return null;
+      if (effect !== 'mention' && opts.sandboxed?.() === true) return null;
       return `a path computed at run time (${path.text}) handed to ${program || 'a redirection'}`;
     }
     const expanded = path.pattern ? expandBraces(path.text) : [path.text];

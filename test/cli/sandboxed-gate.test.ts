@@ -1,14 +1,15 @@
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cleanEnv, preEvent, runCli, tempDir } from '../helpers/cli';
 import { SOFTWARE_POLICY_PATH } from '../helpers/policy';
 
-// SPEC §9.2: with the host's OS sandbox write-denying every guarded path (`hook --sandboxed`,
-// written by init where it turned the sandbox on), gate 0 refuses only what it can see writes a
-// guarded path; a line that merely may touch one runs, and the kernel stops the write if it comes.
-// Without the flag, the caution stays. The project tracks .claude/settings.json, as many do.
+// SPEC §9.2: with Claude Code's OS sandbox write-denying every guarded path (the project's local
+// settings, as init writes them), gate 0 refuses only what it can see writes a guarded path; a
+// line that merely may touch one runs, and the kernel stops the write if it comes. Without the
+// sandbox, or with one that has a way out, the caution stays. The project tracks
+// .claude/settings.json, as many do.
 
 function project() {
   const dir = tempDir();
@@ -22,12 +23,19 @@ function project() {
   const home = join(dir, 'home');
   mkdirSync(home);
   const env = cleanEnv({ HOME: home, PERSONA_GATE_STATE_DIR: join(dir, 'state'), PERSONA_GATE_PERSONA: 'implementer' });
-  const verdict = (command: string, sandboxed: boolean): string => {
-    const r = runCli(['hook', ...(sandboxed ? ['--sandboxed'] : [])], { input: preEvent('Bash', { command }, { cwd: dir }), env });
+  const policy = join(dir, '.claude', 'persona-gate.json');
+  const local = (sandbox: Record<string, unknown> | null) => {
+    if (sandbox === null) rmSync(join(dir, '.claude', 'settings.local.json'), { force: true });
+    else writeFileSync(join(dir, '.claude', 'settings.local.json'), JSON.stringify({ sandbox }));
+  };
+  const SANDBOX = { enabled: true, failIfUnavailable: true, allowUnsandboxedCommands: false, filesystem: { denyWrite: [policy] } };
+  const verdict = (command: string, sandboxed: boolean | Record<string, unknown>): string => {
+    local(sandboxed === false ? null : sandboxed === true ? SANDBOX : sandboxed);
+    const r = runCli(['hook'], { input: preEvent('Bash', { command }, { cwd: dir }), env });
     expect(r.code).toBe(0);
     return r.stdout === '' ? 'pass' : (JSON.parse(r.stdout).hookSpecificOutput.permissionDecision as string);
   };
-  return { dir, verdict };
+  return { dir, verdict, SANDBOX };
 }
 
 const MAY_TOUCH = [
@@ -67,6 +75,16 @@ describe('gate 0 under the OS sandbox', () => {
     const p = project();
     expect(p.verdict(command, false)).toBe('deny');
     expect(p.verdict(command, true)).toBe('deny');
+  });
+
+  it('keeps the caution when the sandbox has a way out, may run unsandboxed, or leaves the policy writable', () => {
+    const p = project();
+    const command = 'tar -xf release.tar';
+    expect(p.verdict(command, true)).toBe('pass');
+    expect(p.verdict(command, { ...p.SANDBOX, allowUnsandboxedCommands: true })).toBe('deny');
+    expect(p.verdict(command, { ...p.SANDBOX, failIfUnavailable: false })).toBe('deny');
+    expect(p.verdict(command, { ...p.SANDBOX, enabled: false })).toBe('deny');
+    expect(p.verdict(command, { ...p.SANDBOX, filesystem: { denyWrite: [] } })).toBe('deny');
   });
 
   it('resolves a link before the .. that follows it, as the kernel does', () => {

@@ -122,7 +122,9 @@ describe('uninstall', () => {
 
   it('removes the settings file and the .claude directory when init made them and --purge is given', () => {
     const dir = tempDir('pg-fresh-');
-    const env = cleanEnv({ HOME: dir, PERSONA_GATE_STATE_DIR: join(dir, 'state'), PERSONA_GATE_CONFIG_HOME: join(dir, 'prefs') });
+    // a home of its own: init also writes the user's launch settings there, which outlive one project
+    const home = tempDir('pg-fresh-home-');
+    const env = cleanEnv({ HOME: home, PERSONA_GATE_STATE_DIR: join(dir, 'state'), PERSONA_GATE_CONFIG_HOME: join(dir, 'prefs') });
     runCli(['init', '--dir', dir], { env });
     const r = runCli(['uninstall', '--dir', dir, '--purge'], { env });
     expect(r.stdout).toContain('held nothing else, so it was removed');

@@ -1,3 +1,4 @@
+import { claudeSandboxHolds } from '../../io/sandbox-state';
 import { spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, readFileSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -107,6 +108,11 @@ export function policyFinding(env: Env, dir: string, t: CliMessages, locale: 'en
     findings.push(problems === 0 ? { level: 'ok', text: t.checkPolicy(location.path) } : { level: 'fail', text: t.checkInvalidPolicy(location.path, problems), fix: t.fixInvalidPolicy() });
   }
   if (policy && location.path !== null) findings.push(...lockFindings(policy, location.path, t));
+  // SPEC §9.2: the OS sandbox holds the guarded paths (the default deployment), or only the hook does
+  if (policy && location.path !== null) {
+    const holds = claudeSandboxHolds({ policyPath: resolve(location.path), env, cwd: dir });
+    findings.push(holds ? { level: 'ok', text: t.checkSandboxHolds() } : { level: 'warn', text: t.checkSandboxOff(), fix: t.fixSandboxOff() });
+  }
   if (policy) findings.push(...environmentFindings(policy, env, t));
   return findings;
 }

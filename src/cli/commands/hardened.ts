@@ -67,7 +67,12 @@ export function guardedPaths(opts: { env: Env; dir: string; stateDir: string; po
   const list: Guarded[] = [
     { path: resolve(opts.stateDir), tree: true, what: 'state' },
     ...(opts.policyPath ? [{ path: resolve(opts.policyPath), tree: false, what: 'policy' as const }] : []),
+    // the MCP lock and the policy tests beside the policy: every .claude/persona-gate*.json (SPEC §9.2)
+    ...(opts.policyPath
+      ? ['persona-gate.lock.json', 'persona-gate.test.json'].map((name) => ({ path: join(dirname(resolve(opts.policyPath!)), name), tree: false, what: 'policy' as const }))
+      : []),
     { path: userSettingsPath(opts.env), tree: false, what: 'settings' },
+    { path: launchSettingsPath(opts.env), tree: false, what: 'settings' },
     { path: join(opts.dir, '.claude', 'settings.json'), tree: false, what: 'settings' },
     { path: join(opts.dir, '.claude', 'settings.local.json'), tree: false, what: 'settings' },
     { path: prefsFile(opts.env), tree: false, what: 'prefs' },
@@ -143,6 +148,32 @@ export function mergeHardened(settings: Json, guarded: Guarded[], path: string, 
     }
   }
   return { settings: next, sandbox: changedKeys, guarded: added };
+}
+
+/** Takes out what mergeHardened put in for these guarded paths; empty objects and arrays go too. */
+export function removeHardened(settings: Json, guarded: Guarded[]): Json {
+  const next = structuredClone(settings);
+  const sandbox = isObject(next.sandbox) ? next.sandbox : null;
+  if (sandbox) {
+    if (sandbox.enabled === true) delete sandbox.enabled;
+    if (sandbox.failIfUnavailable === true) delete sandbox.failIfUnavailable;
+    if (sandbox.allowUnsandboxedCommands === false) delete sandbox.allowUnsandboxedCommands;
+    const fs = isObject(sandbox.filesystem) ? sandbox.filesystem : null;
+    if (fs && Array.isArray(fs.denyWrite)) {
+      fs.denyWrite = fs.denyWrite.filter((p) => !guarded.some((g) => g.path === p));
+      if ((fs.denyWrite as unknown[]).length === 0) delete fs.denyWrite;
+    }
+    if (fs && Object.keys(fs).length === 0) delete sandbox.filesystem;
+    if (Object.keys(sandbox).length === 0) delete next.sandbox;
+  }
+  const permissions = isObject(next.permissions) ? next.permissions : null;
+  if (permissions && Array.isArray(permissions.deny)) {
+    const rules = new Set(guarded.map(editRule));
+    permissions.deny = permissions.deny.filter((r) => !(typeof r === 'string' && rules.has(r)));
+    if ((permissions.deny as unknown[]).length === 0) delete permissions.deny;
+    if (Object.keys(permissions).length === 0) delete next.permissions;
+  }
+  return next;
 }
 
 /** A JSON object file, or null when it is absent, unreadable, not JSON or not an object. */

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Env } from '../../core/decide';
 import { StateStore } from '../../io/state-store';
@@ -8,7 +8,8 @@ import { cliMessages, type CliMessages } from '../messages';
 import { CLAUDE_LAYOUT, type HookLayout } from '../../hosts/registration';
 export { HOOK_TIMEOUT_SECONDS } from '../../hosts/registration';
 import { cliInvocation, packageRoot, writeStarter, type StarterRequest } from './starter';
-import { guardedPaths, isObject, managedSettingsPath, mergeHardened, onPath, readSettings, userSettingsPath, within, writableByMe, type Json } from './hardened';
+import { guardedPaths, isObject, managedSettingsPath, mergeHardened, onPath, readSettings, userSettingsPath, within, writableByMe, type Guarded, type Json } from './hardened';
+import { sandboxMissing, writeLaunchSettings } from './sandbox-settings';
 
 export const HOOK_EVENTS = ['PreToolUse', 'PostToolUse', 'SessionStart'] as const;
 export const EXAMPLES = ['tax-filing', 'software-team', 'merge-captain'] as const;
@@ -176,6 +177,8 @@ export interface InitOptions {
   force?: boolean;
   command?: string;
   hardened?: boolean;
+  /** false with `--no-sandbox`: Claude Code's sandbox is left as it is, and the hook keeps its caution. */
+  sandbox?: boolean;
   locale?: string;
 }
 
@@ -200,6 +203,9 @@ export function initCommand(env: Env, opts: InitOptions): CommandResult {
   // of some machine (an older init's, or a moved checkout's) or a program that is not there.
   const replace = opts.command !== undefined ? () => true : (existing: string) => machineSpecificPath(existing) !== null;
   const merged = mergeHooks(settings, command, settingsPath, t, replace);
+  const localPath = join(claudeDir, 'settings.local.json');
+  const local = readSettings(localPath, t);
+  const sandbox = sandboxPlan(env, dir, policyPath, local.settings, localPath, opts.sandbox !== false, t);
 
   const cli = cliInvocation(portable.install, env);
   mkdirSync(claudeDir, { recursive: true });
@@ -211,6 +217,9 @@ export function initCommand(env: Env, opts: InitOptions): CommandResult {
   } else {
     lines.push(t.initUnchanged(settingsPath));
   }
+  if (sandbox.changed) writeFileSync(localPath, `${JSON.stringify(sandbox.settings, null, 2)}\n`);
+  lines.push(...sandbox.lines);
+  if (sandbox.launch !== null) lines.push(t.initLaunchSettings(writeLaunchSettings(env, sandbox.guarded, t).path));
   if (opts.command === undefined) {
     if (portable.install === 'project') lines.push(t.initProjectCommand(PROJECT_HOOK_COMMAND));
     else {
@@ -220,6 +229,48 @@ export function initCommand(env: Env, opts: InitOptions): CommandResult {
   }
   lines.push(t.initNext(cli));
   return { stdout: `${lines.join('\n')}\n`, exitCode: 0 };
+}
+
+/**
+ * The sandbox part of the default deployment (SPEC §9.2): on where the machine can have it, every
+ * guarded path write-denied for the shell and the edit tools, in the project's local settings
+ * (`.claude/settings.local.json`: this machine's paths, never committed; the sandbox itself
+ * write-protects it). The hook reads those settings to know the sandbox holds. Otherwise the hook
+ * keeps its caution, and init says what is missing or lost.
+ */
+function sandboxPlan(env: Env, dir: string, policyPath: string, settings: Json, settingsPath: string, wanted: boolean, t: CliMessages) {
+  const missing = wanted ? sandboxMissing(env) : null;
+  const on = wanted && missing !== null && missing.length === 0;
+  const guarded = projectGuards(env, dir, policyPath);
+  const lines: string[] = [];
+  let next = settings;
+  let changed = false;
+  if (on) {
+    const hardened = mergeHardened(settings, guarded, settingsPath, t);
+    next = hardened.settings;
+    changed = hardened.sandbox.length > 0 || hardened.guarded > 0;
+    lines.push(hardened.sandbox.length > 0 ? t.initSandbox(settingsPath, hardened.sandbox.join(', ')) : t.initSandboxKept(settingsPath));
+    lines.push(hardened.guarded > 0 ? t.initGuarded(settingsPath, hardened.guarded) : t.initGuardedKept(settingsPath));
+  } else if (!wanted) lines.push(t.initSandboxOptedOut());
+  else lines.push(missing === null ? t.initSandboxNoPlatform(process.platform) : t.initSandboxMissing(missing.join(', ')));
+  return { settings: next, changed, lines, guarded, launch: on ? guarded : null };
+}
+
+/** What the default deployment write-denies for a project: persona-gate's files, its installation, the runtime the hook starts. */
+export function projectGuards(env: Env, dir: string, policyPath: string): Guarded[] {
+  const root = packageRoot();
+  // persona-gate's own checkout (developing it): guarding it would deny every write of the project
+  const installRoot = within(dir, root) ? null : root;
+  return [...guardedPaths({ env, dir, stateDir: stateDirFor(env), policyPath, installRoot }), ...runtimeGuards()];
+}
+
+/** The runtime the registered hook starts (SPEC §9.2): replacing it would answer every call with nothing. */
+function runtimeGuards(): Guarded[] {
+  try {
+    return [{ path: realpathSync(process.execPath), tree: false, what: 'install' }];
+  } catch {
+    return [];
+  }
 }
 
 /**

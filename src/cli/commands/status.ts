@@ -1,3 +1,5 @@
+import { projectGuards } from './init';
+import { removeHardened } from './hardened';
 import { existsSync, readFileSync, readdirSync, rmdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Env } from '../../core/decide';
@@ -174,6 +176,17 @@ export function uninstallCommand(env: Env, opts: { dir?: string; purge?: boolean
       lines.push(t.uninstallPolicyRemoved(policyPath));
     } else lines.push(t.uninstallNoPolicy(policyPath));
     lines.push(...purgeStarterTests(policyPath, t, EXAMPLES));
+    // the sandbox settings init wrote to the project's local settings
+    const localPath = join(claudeDir, 'settings.local.json');
+    const local = existsSync(localPath) ? readSettings(localPath, t) : null;
+    if (local && local.original !== null) {
+      const kept = removeHardened(local.settings, projectGuards(env, dir, policyPath));
+      if (JSON.stringify(kept) !== JSON.stringify(local.settings)) {
+        if (Object.keys(kept).length === 0) unlinkSync(localPath);
+        else writeFileSync(localPath, `${JSON.stringify(kept, null, 2)}\n`);
+        lines.push(t.uninstallSandboxRemoved(localPath));
+      }
+    }
     try {
       if (readdirSync(claudeDir).length === 0) rmdirSync(claudeDir);
     } catch {

@@ -14,8 +14,8 @@ export interface SelfProtectionInput {
   isProtected: ProtectedPathCheck;
   scoped: boolean;
   messages: Messages;
-  /** The OS sandbox write-denies every guarded path (SPEC §9.2). */
-  sandboxed?: boolean;
+  /** Whether the OS sandbox write-denies every guarded path (SPEC §9.2); asked only when it matters. */
+  sandboxed?: () => boolean;
 }
 
 /**
@@ -74,7 +74,7 @@ export function selfProtection(input: SelfProtectionInput): { ruling: Ruling } |
   if (event.written_paths?.length === 0) return refuse('unreadable_patch', messages.patchUnreadable(event.host_tool_name ?? event.tool_name));
   for (const { path, effect, pattern } of input.shellEffects) {
     if (effect === 'mention') continue;
-    if (input.sandboxed === true && onlyMayTouch(effect, pattern)) continue;
+    if (input.sandboxed !== undefined && onlyMayTouch(effect, pattern) && input.sandboxed()) continue;
     const what = touches(path, effect, pattern);
     if (what !== null) return refuse('protected_path', messages.protectedTarget(what));
   }
