@@ -1,0 +1,118 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import type { Env } from '../../core/decide';
+import type { MemoryPolicyIndex } from '../../core/policy-index';
+import { CliError, type CommandResult } from '../errors';
+import { cliMessages, type CliMessages } from '../messages';
+import { policyForCli } from '../context';
+import { listValue, parseAgentFile, renderAgentFile, scalarValue, withList, type AgentFile } from './agent-file';
+import { allowlist, lockTools, toolSurface } from './surface';
+
+export interface AgentsOptions {
+  config?: string;
+  dir?: string;
+  check?: boolean;
+}
+
+/** One bound agent type's definition, as the policy would have it and as it is on disk. */
+export interface AgentDefinition {
+  agentType: string;
+  persona: string;
+  path: string;
+  /** The tools the policy gives it, in order. */
+  tools: string[];
+  /** The file as it is, or null when there is none. */
+  current: AgentFile | null;
+}
+
+/** The definition file that declares `name:` this agent type, else `<type>.md`. */
+function definitionPath(agentsDir: string, agentType: string): string {
+  const named = join(agentsDir, `${agentType}.md`);
+  if (existsSync(named)) return named;
+  let files: string[] = [];
+  try {
+    files = readdirSync(agentsDir).filter((f) => f.endsWith('.md'));
+  } catch {
+    return named;
+  }
+  for (const f of files) {
+    const path = join(agentsDir, f);
+    try {
+      if (scalarValue(parseAgentFile(readFileSync(path, 'utf8')), 'name') === agentType) return path;
+    } catch {
+      // unreadable: not the one
+    }
+  }
+  return named;
+}
+
+/** Every agent type a persona of the policy is bound to, with the tool list the policy derives for it. */
+export function agentDefinitions(index: MemoryPolicyIndex, env: Env, dir: string): AgentDefinition[] {
+  const agentsDir = join(dir, '.claude', 'agents');
+  const locked = lockTools(index.path);
+  const out: AgentDefinition[] = [];
+  for (const persona of index.personaNames()) {
+    const types = index.persona(persona)!.agent_types ?? [];
+    if (types.length === 0) continue;
+    const tools = allowlist(toolSurface(index, persona, undefined, env, locked));
+    for (const agentType of types) {
+      const path = definitionPath(agentsDir, agentType);
+      const current = existsSync(path) ? parseAgentFile(readFileSync(path, 'utf8')) : null;
+      out.push({ agentType, persona, path, tools, current });
+    }
+  }
+  return out;
+}
+
+/** What differs between a definition's `tools` and the policy's: the names it offers that it should not, and the ones it lacks. */
+export function toolDrift(def: AgentDefinition): { extra: string[]; missing: string[]; absent: boolean } | null {
+  if (def.current === null) return { extra: [], missing: def.tools, absent: true };
+  const listed = listValue(def.current, 'tools');
+  if (listed === null) return { extra: ['*'], missing: def.tools, absent: false };
+  const extra = listed.filter((t) => !def.tools.includes(t));
+  const missing = def.tools.filter((t) => !listed.includes(t));
+  return extra.length === 0 && missing.length === 0 ? null : { extra, missing, absent: false };
+}
+
+function newDefinition(def: AgentDefinition, index: MemoryPolicyIndex, t: CliMessages): string {
+  const persona = index.persona(def.persona)!;
+  const description = (persona.description ?? t.agentsDescription(def.persona)).replace(/\s+/g, ' ');
+  return ['---', `name: ${def.agentType}`, `description: ${JSON.stringify(description)}`, `tools: ${def.tools.join(', ')}`, '---', t.agentsBody(def.persona), ''].join('\n');
+}
+
+export function agentsCommand(env: Env, opts: AgentsOptions): CommandResult {
+  const index = policyForCli(env, opts.config);
+  const t = cliMessages(env, index);
+  const dir = resolve(opts.dir ?? process.cwd());
+  const defs = agentDefinitions(index, env, dir);
+  const shown = (p: string) => relative(process.cwd(), p) || p;
+  if (defs.length === 0) throw new CliError(t.agentsNone(index.path ?? ''));
+  const lines: string[] = [];
+  if (opts.check) {
+    let drifted = 0;
+    for (const def of defs) {
+      const drift = toolDrift(def);
+      if (drift === null) continue;
+      drifted++;
+      lines.push(drift.absent ? t.agentsMissing(shown(def.path), def.persona) : t.agentsDrift(shown(def.path), def.persona, drift.extra, drift.missing));
+    }
+    if (drifted === 0) return { stdout: `${t.agentsInSync(defs.length)}\n`, exitCode: 0 };
+    return { stdout: '', stderr: `${lines.join('\n')}\n${t.agentsFix()}\n`, exitCode: 1 };
+  }
+  for (const def of defs) {
+    const drift = toolDrift(def);
+    if (drift === null) {
+      lines.push(t.agentsUnchanged(shown(def.path), def.persona));
+      continue;
+    }
+    mkdirSync(join(dir, '.claude', 'agents'), { recursive: true });
+    if (def.current === null) {
+      writeFileSync(def.path, newDefinition(def, index, t));
+      lines.push(t.agentsWrote(shown(def.path), def.persona, def.tools.length));
+    } else {
+      writeFileSync(def.path, renderAgentFile(withList(def.current, 'tools', def.tools, def.agentType)));
+      lines.push(t.agentsUpdated(shown(def.path), def.persona, drift.missing, drift.extra));
+    }
+  }
+  return { stdout: `${lines.join('\n')}\n`, exitCode: 0 };
+}
