@@ -68,7 +68,8 @@ export function scalarValue(file: AgentFile, key: string): string | null {
  * front matter when the key is absent. A file without front matter gets one, with `name` first.
  */
 export function withList(file: AgentFile, key: string, values: readonly string[], name: string): AgentFile {
-  const line = `${key}: ${values.join(', ')}`;
+  // An empty list written as such: Claude Code 2.1.332 reads `tools: []` (like an empty value) as no tools at all.
+  const line = `${key}: ${values.length > 0 ? values.join(', ') : '[]'}`;
   if (file.front === null) return { ...file, front: [`name: ${name}`, line] };
   const front = [...file.front];
   const span = keySpan(front, key);

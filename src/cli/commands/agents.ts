@@ -77,7 +77,7 @@ export function toolDrift(def: AgentDefinition): { extra: string[]; missing: str
 function newDefinition(def: AgentDefinition, index: MemoryPolicyIndex, t: CliMessages): string {
   const persona = index.persona(def.persona)!;
   const description = (persona.description ?? t.agentsDescription(def.persona)).replace(/\s+/g, ' ');
-  return ['---', `name: ${def.agentType}`, `description: ${JSON.stringify(description)}`, `tools: ${def.tools.join(', ')}`, '---', t.agentsBody(def.persona), ''].join('\n');
+  return ['---', `name: ${def.agentType}`, `description: ${JSON.stringify(description)}`, `tools: ${def.tools.length > 0 ? def.tools.join(', ') : '[]'}`, '---', t.agentsBody(def.persona), ''].join('\n');
 }
 
 export function agentsCommand(env: Env, opts: AgentsOptions): CommandResult {
