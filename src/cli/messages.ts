@@ -11,18 +11,14 @@ const LEVEL_NAMES = ['none', 'read_only', 'workspace_write', 'process_exec', 'ne
 
 /** What keeps `persona-gate launch` from narrowing another host's tools (Claude Code's flags are the ones measured). */
 const LAUNCH_LIMITS_EN: Record<string, string> = {
-  codex: "Codex CLI has no command-line flag that takes its own tools off the model's list; an MCP server's tools can be turned off only in config.toml (disabled_tools)",
-  copilot: "Copilot CLI's --excluded-tools takes Copilot's own tool names (shell, write, …), which launch does not map from the policy, and it has not been measured on the pinned 1.0.102",
-  gemini: 'Gemini CLI takes tools off only through its settings files (tools.exclude, an MCP server\'s excludeTools), not from the command line',
+  codex: "Codex CLI has no flag that takes its own tools (exec_command, apply_patch, …) off the model's list, and takes an MCP server's tools off only per server (-c mcp_servers.NAME.disabled_tools=[…]), which launch does not write: not measured on the pinned 0.171.0",
+  gemini: 'Gemini CLI 0.61.0 has no flag that takes a tool off the model\'s list (its --allowed-tools only skips the confirmation); its settings (tools.exclude) and policy files (--policy) are not written by launch',
   qwen: 'Qwen Code takes tools off only through its settings files (tools.exclude, an MCP server\'s excludeTools), not from a flag launch knows',
-  droid: "droid exec's --disabled-tools takes Droid's own tool ids, which launch does not map from the policy, and it has not been measured on the pinned 0.225.2",
 };
 const LAUNCH_LIMITS_ES: Record<string, string> = {
-  codex: 'Codex CLI no tiene opción de línea de órdenes que quite sus propias herramientas de la lista del modelo; las de un servidor MCP solo se desactivan en config.toml (disabled_tools)',
-  copilot: 'el --excluded-tools de Copilot CLI toma los nombres de herramienta del propio Copilot (shell, write, …), que launch no traduce desde la política, y no se ha medido en la versión fijada 1.0.102',
-  gemini: 'Gemini CLI solo quita herramientas con sus ficheros de ajustes (tools.exclude, el excludeTools de un servidor MCP), no desde la línea de órdenes',
+  codex: 'Codex CLI no tiene opción que quite sus propias herramientas (exec_command, apply_patch, …) de la lista del modelo, y las de un servidor MCP solo se quitan por servidor (-c mcp_servers.NOMBRE.disabled_tools=[…]), que launch no escribe: no se ha medido en la versión fijada 0.171.0',
+  gemini: 'Gemini CLI 0.61.0 no tiene opción que quite una herramienta de la lista del modelo (su --allowed-tools solo se salta la confirmación); launch no escribe sus ajustes (tools.exclude) ni sus ficheros de política (--policy)',
   qwen: 'Qwen Code solo quita herramientas con sus ficheros de ajustes (tools.exclude, el excludeTools de un servidor MCP), no con una opción que launch conozca',
-  droid: 'el --disabled-tools de droid exec toma los identificadores de herramienta del propio Droid, que launch no traduce desde la política, y no se ha medido en la versión fijada 0.225.2',
 };
 
 /** Everything the CLI subcommands print, in English and Spanish. */
@@ -116,6 +112,9 @@ export const cliEn = {
     `persona-gate launch --as-agent: the tools of ${file} differ from what the ${persona} persona may use; persona-gate agents brings them in line`,
   launchCannotStart: (program: string, detail: string) => `persona-gate launch: cannot start ${program}: ${detail}`,
   launchNotFound: () => 'not found (install it, or name it with --program PATH)',
+  launchDroidExec: () => 'persona-gate launch --host droid: Droid narrows its tools in droid exec only; give its arguments as -- exec [options] PROMPT',
+  launchAsAgentClaudeOnly: () => 'persona-gate launch: --as-agent is for Claude Code (claude --agent)',
+  launchCannotList: (program: string, detail: string) => `persona-gate launch: cannot learn which tools ${program} has (${program} exec --list-tools): ${detail}`,
   valid: (path: string, personas: number, commands: number) => `${path}: valid (${personas} personas, ${commands} commands)`,
   problems: (n: number) => `${n} problem${n === 1 ? '' : 's'}`,
   notJsonFile: (path: string, detail: string) => `${path}: not valid JSON: ${detail}`,
@@ -492,6 +491,9 @@ export const cliEs: CliMessages = {
     `persona-gate launch --as-agent: las herramientas de ${file} difieren de las que puede usar la persona ${persona}; persona-gate agents las pone al día`,
   launchCannotStart: (program, detail) => `persona-gate launch: no se puede arrancar ${program}: ${detail}`,
   launchNotFound: () => 'no se encuentra (instálalo, o indícalo con --program RUTA)',
+  launchDroidExec: () => 'persona-gate launch --host droid: Droid solo restringe sus herramientas en droid exec; da sus argumentos como -- exec [opciones] PROMPT',
+  launchAsAgentClaudeOnly: () => 'persona-gate launch: --as-agent es para Claude Code (claude --agent)',
+  launchCannotList: (program, detail) => `persona-gate launch: no se puede saber qué herramientas tiene ${program} (${program} exec --list-tools): ${detail}`,
   valid: (path, personas, commands) => `${path}: válida (${personas} personas, ${commands} órdenes)`,
   problems: (n) => `${n} problema${n === 1 ? '' : 's'}`,
   notJsonFile: (path, detail) => `${path}: no es JSON válido: ${detail}`,

@@ -184,11 +184,34 @@ describe('persona-gate launch', () => {
     expect(es.stderr).toContain('"verifer" no es una persona de esta política (¿quería decir verifier?)');
   });
 
-  it.each(['codex', 'copilot', 'gemini', 'qwen', 'droid'])('refuses %s, saying what it lacks', (host) => {
+  it.each(['codex', 'gemini', 'qwen'])('refuses %s, saying what it lacks', (host) => {
     const r = project().cli(['launch', '--persona', 'verifier', '--host', host, '--print']);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(new RegExp(`^persona-gate launch: cannot start ${host} with its tools narrowed: .+\\. The hook still judges every call there`));
     expect(r.stdout).toBe('');
+  });
+
+  it("prints Copilot's allowlist, by Copilot's names", () => {
+    const r = project().cli(['launch', '--host', 'copilot', '--persona', 'verifier', '--print', '--', '-p', 'go']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^PERSONA_GATE_PERSONA=verifier copilot --available-tools=\S+ -p go\n$/);
+    const names = /--available-tools=(\S+)/.exec(r.stdout)![1]!.split(',');
+    for (const kept of ['view', 'grep', 'glob', 'aeat-whoami', 'aeat-modelo_export', 'aeat-execute']) expect(names).toContain(kept);
+    for (const hidden of ['bash', 'create', 'edit', 'task', 'aeat-ledger_list']) expect(names).not.toContain(hidden);
+    expect(project().cli(['launch', '--host', 'copilot', '--persona', 'coordinator', '--as-agent', '--print']).stderr).toContain('--as-agent is for Claude Code');
+  });
+
+  it("asks Droid which tools it has, and keeps those the persona may use, for droid exec only", () => {
+    const p = project();
+    const stub = join(p.dir, 'droid-stub');
+    const listed = ['Read', 'Execute', 'Create', 'Grep', 'Loop', 'aeat___whoami', 'aeat___ledger_list', 'aeat___modelo_export'].map((llmId) => ({ id: llmId.toLowerCase(), llmId }));
+    writeFileSync(stub, `#!${process.execPath}\nconst a = process.argv.slice(2);\nif (a.includes('--list-tools')) { process.stdout.write(JSON.stringify(${JSON.stringify(listed)})); process.stderr.write(a.join(' ')); } else process.exit(3);\n`);
+    chmodSync(stub, 0o755);
+    const r = p.cli(['launch', '--host', 'droid', '--persona', 'verifier', '--program', stub, '--print', '--', 'exec', '-m', 'custom:m-0', 'go']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe(`PERSONA_GATE_PERSONA=verifier ${stub} exec --only-tools Read,Grep,MCP:aeat/whoami,MCP:aeat/modelo_export -m custom:m-0 go\n`);
+    expect(p.cli(['launch', '--host', 'droid', '--persona', 'verifier', '--program', stub, '--print', '--', 'go']).stderr).toContain('give its arguments as -- exec [options] PROMPT');
+    expect(p.cli(['launch', '--host', 'droid', '--persona', 'verifier', '--program', '/nonexistent/droid', '--', 'exec', 'go']).stderr).toContain('cannot learn which tools /nonexistent/droid has');
   });
 
   /** A stand-in host: prints its arguments and persona, copies stdin to stdout, writes to stderr, exits as told. */

@@ -7,7 +7,12 @@ import { stateReceipts } from '../helpers/log-lines';
 import { describeConfined, runConfined } from './support/loopback-only';
 import { startModel, toolResults, type ScriptedModel, type ToolUse } from './support/model-server';
 import { HOOK, makeProject, runClaude, type Project } from './support/project';
-import { offeredTools } from './support/offered-tools';
+import { offeredChatTools, offeredTools } from './support/offered-tools';
+import { chatToolResults, startChatModel } from './support/chat-model';
+import { hostEnv, makeCopilotProject } from './support/copilot';
+import { DROID_MODEL, makeDroidProject, writeDroidModel } from './support/droid';
+import { initHost } from './support/host-stubs';
+import { testCacheRoot } from '../helpers/host-cli';
 
 // The pinned Claude Code CLI, installed into the test cache on first use (a download the first time).
 beforeAll(() => {
@@ -15,9 +20,10 @@ beforeAll(() => {
 }, 900_000);
 
 /**
- * SPEC §13 in the real Claude Code: the tools the scripted model is offered (the request's `tools`,
- * and those deferred behind ToolSearch) when the session is started by `persona-gate launch`, and
- * for a subagent whose definition `persona-gate agents` wrote.
+ * SPEC §13 in the real hosts: the tools the scripted model is offered (the request's `tools`, and
+ * those deferred behind ToolSearch) when the session is started by `persona-gate launch`, and, in
+ * Claude Code, for a subagent whose definition `persona-gate agents` wrote. Each test logs the
+ * figures: how many tools the model is offered without launch and with it.
  */
 
 const cleanup: (() => Promise<void> | void)[] = [];
@@ -159,4 +165,90 @@ describeConfined('the tools each persona is offered, in the real Claude Code', (
     ]);
     expect(project.executed().map((e) => e.tool)).toEqual(['modelo_list']);
   });
+
+});
+
+describeConfined('the tools each persona is offered, in the real Copilot CLI and Droid', () => {
+  beforeAll(() => {
+    hostCli('copilot');
+    hostCli('droid');
+  }, 900_000);
+
+  /** `persona-gate launch --host H` for a host that speaks Chat Completions, confined like the others. */
+  async function launchChat(host: 'copilot' | 'droid', project: Project & { pathDirs: string[] }, url: string, env: Record<string, string>, hostArgs: string[], launchArgs: string[] = []) {
+    const args = [HOOK, 'launch', '--host', host, ...launchArgs, '--program', hostCli(host), '--', ...hostArgs];
+    const run = await runConfined(process.execPath, args, { cwd: project.dir, env: hostEnv(project, env), forward: [Number(new URL(url).port)], timeoutMs: 120_000 });
+    expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
+  }
+
+  it('Copilot: launch --host copilot offers the model only the persona\'s tools, by Copilot\'s names', async () => {
+    const turns = [[{ name: 'aeat-whoami', input: {} }], [{ name: 'aeat-ledger_list', input: {} }], [{ name: 'aeat-execute', input: { command: 'ledger.list' } }]];
+    const copilotEnv = (url: string) => ({
+      COPILOT_OFFLINE: 'true',
+      COPILOT_PROVIDER_BASE_URL: url,
+      COPILOT_PROVIDER_API_KEY: 'sk-test-not-a-key',
+      COPILOT_MODEL: 'gpt-4.1',
+      COPILOT_AUTO_UPDATE: 'false',
+      NO_COLOR: '1',
+      XDG_CACHE_HOME: join(testCacheRoot(), 'copilot-xdg-cache'),
+    });
+    const args = ['-p', 'Do the scripted task.', '--allow-all-tools', '--no-auto-update', '--no-ask-user', '--disable-builtin-mcps'];
+    const plainModel = await startChatModel([]);
+    const plain = makeCopilotProject({ trustFolder: true });
+    cleanup.push(() => plainModel.close(), () => rmSync(plain.dir, { recursive: true, force: true }));
+    const ran = await runConfined(hostCli('copilot'), args, { cwd: plain.dir, env: hostEnv(plain, copilotEnv(plainModel.url)), forward: [Number(new URL(plainModel.url).port)], timeoutMs: 120_000 });
+    expect(ran.code, ran.stderr).toBe(0);
+    const all = offeredChatTools(plainModel.requests[0]!.body);
+
+    const model = await startChatModel(turns);
+    const project = makeCopilotProject({ trustFolder: false });
+    cleanup.push(() => model.close(), () => rmSync(project.dir, { recursive: true, force: true }));
+    initHost('copilot', project);
+    await launchChat('copilot', project, model.url, copilotEnv(model.url), args, ['--persona', 'verifier']);
+    const tools = offeredChatTools(model.requests[0]!.body);
+    console.log(`Copilot: ${all.length} tools offered without launch: ${all.join(' ')}`);
+    console.log(`Copilot, verifier launched: ${tools.length} tools: ${tools.join(' ')}`);
+    for (const hidden of ['bash', 'create', 'edit', 'task', 'sql', 'aeat-ledger_list']) {
+      expect(all, hidden).toContain(hidden);
+      expect(tools, hidden).not.toContain(hidden);
+    }
+    for (const kept of ['view', 'grep', 'glob', 'aeat-whoami', 'aeat-modelo_export', 'aeat-execute']) expect(tools, kept).toContain(kept);
+    const results = chatToolResults(model.requests);
+    console.log(`Copilot, a hidden tool called anyway: ${JSON.stringify(results[1])}`);
+    expect(results[2]!.content).toContain('the verifier persona may not run ledger.list');
+    expect(project.executed().map((e) => e.tool)).toEqual(['whoami']);
+  }, 240_000);
+
+  it('Droid: launch --host droid offers droid exec only the persona\'s tools, its MCP tools by selector', async () => {
+    const turns = [[{ name: 'aeat___whoami', input: {} }], [{ name: 'aeat___ledger_list', input: {} }], [{ name: 'aeat___execute', input: { command: 'ledger.list' } }]];
+    const args = (model: string) => ['exec', '--auto', 'high', '-m', `custom:${model}-0`, 'Do the scripted task.'];
+    const env = { NO_COLOR: '1', FACTORY_AIRGAP_ENABLED: 'true' };
+    const plainModel = await startChatModel([]);
+    const plain = makeDroidProject({});
+    cleanup.push(() => plainModel.close(), () => rmSync(plain.dir, { recursive: true, force: true }));
+    writeDroidModel(plain, plainModel.url);
+    const ran = await runConfined(hostCli('droid'), args(DROID_MODEL), { cwd: plain.dir, env: hostEnv(plain, env), forward: [Number(new URL(plainModel.url).port)], timeoutMs: 120_000 });
+    expect(ran.code, ran.stderr).toBe(0);
+    const all = offeredChatTools(plainModel.requests[0]!.body);
+
+    const model = await startChatModel(turns);
+    const project = makeDroidProject({});
+    cleanup.push(() => model.close(), () => rmSync(project.dir, { recursive: true, force: true }));
+    writeDroidModel(project, model.url);
+    initHost('droid', project);
+    await launchChat('droid', project, model.url, env, args(DROID_MODEL), ['--persona', 'verifier']);
+    const tools = offeredChatTools(model.requests[0]!.body);
+    console.log(`Droid: ${all.length} tools offered without launch: ${all.join(' ')}`);
+    console.log(`Droid, verifier launched: ${tools.length} tools: ${tools.join(' ')}`);
+    for (const hidden of ['Execute', 'Create', 'Edit', 'Task']) {
+      expect(all, hidden).toContain(hidden);
+      expect(tools, hidden).not.toContain(hidden);
+    }
+    expect(tools).not.toContain('aeat___ledger_list');
+    for (const kept of ['Read', 'Grep', 'Glob', 'aeat___whoami', 'aeat___modelo_export', 'aeat___execute']) expect(tools, kept).toContain(kept);
+    const results = chatToolResults(model.requests);
+    console.log(`Droid, a hidden tool called anyway: ${JSON.stringify(results[1])}`);
+    expect(results[2]!.content).toContain('the verifier persona may not run ledger.list');
+    expect(project.executed().map((e) => e.tool)).toEqual(['whoami']);
+  }, 240_000);
 });

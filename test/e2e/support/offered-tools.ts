@@ -22,3 +22,15 @@ export function offeredTools(body: any): string[] {
   }
   return [...new Set([...direct, ...deferred])];
 }
+
+/**
+ * The same for a Chat Completions request (Copilot, Droid): each tool's function name, plus the
+ * tools Droid 0.225.2 defers behind ToolSearch, listed after "Deferred tools:" in a system reminder.
+ */
+export function offeredChatTools(body: any): string[] {
+  const direct: string[] = (body.tools ?? []).map((t: any) => String(t.function?.name ?? t.name));
+  const deferred: string[] = [];
+  const text = JSON.stringify(body.messages ?? []);
+  for (const [, list] of text.matchAll(/Deferred tools:((?:\\n[A-Za-z_][\w-]*)+)/g)) deferred.push(...list!.split('\\n').filter(Boolean));
+  return [...new Set([...direct, ...deferred])];
+}
