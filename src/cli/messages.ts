@@ -13,12 +13,10 @@ const LEVEL_NAMES = ['none', 'read_only', 'workspace_write', 'process_exec', 'ne
 const LAUNCH_LIMITS_EN: Record<string, string> = {
   codex: "Codex CLI has no flag that takes its own tools (exec_command, apply_patch, …) off the model's list, and takes an MCP server's tools off only per server (-c mcp_servers.NAME.disabled_tools=[…]), which launch does not write: not measured on the pinned 0.171.0",
   gemini: 'Gemini CLI 0.61.0 has no flag that takes a tool off the model\'s list (its --allowed-tools only skips the confirmation); its settings (tools.exclude) and policy files (--policy) are not written by launch',
-  qwen: 'Qwen Code takes tools off only through its settings files (tools.exclude, an MCP server\'s excludeTools), not from a flag launch knows',
 };
 const LAUNCH_LIMITS_ES: Record<string, string> = {
   codex: 'Codex CLI no tiene opción que quite sus propias herramientas (exec_command, apply_patch, …) de la lista del modelo, y las de un servidor MCP solo se quitan por servidor (-c mcp_servers.NOMBRE.disabled_tools=[…]), que launch no escribe: no se ha medido en la versión fijada 0.171.0',
   gemini: 'Gemini CLI 0.61.0 no tiene opción que quite una herramienta de la lista del modelo (su --allowed-tools solo se salta la confirmación); launch no escribe sus ajustes (tools.exclude) ni sus ficheros de política (--policy)',
-  qwen: 'Qwen Code solo quita herramientas con sus ficheros de ajustes (tools.exclude, el excludeTools de un servidor MCP), no con una opción que launch conozca',
 };
 
 /** Everything the CLI subcommands print, in English and Spanish. */

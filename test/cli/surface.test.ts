@@ -184,7 +184,7 @@ describe('persona-gate launch', () => {
     expect(es.stderr).toContain('"verifer" no es una persona de esta política (¿quería decir verifier?)');
   });
 
-  it.each(['codex', 'gemini', 'qwen'])('refuses %s, saying what it lacks', (host) => {
+  it.each(['codex', 'gemini'])('refuses %s, saying what it lacks', (host) => {
     const r = project().cli(['launch', '--persona', 'verifier', '--host', host, '--print']);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(new RegExp(`^persona-gate launch: cannot start ${host} with its tools narrowed: .+\\. The hook still judges every call there`));
@@ -199,6 +199,13 @@ describe('persona-gate launch', () => {
     for (const kept of ['view', 'grep', 'glob', 'aeat-whoami', 'aeat-modelo_export', 'aeat-execute']) expect(names).toContain(kept);
     for (const hidden of ['bash', 'create', 'edit', 'task', 'aeat-ledger_list']) expect(names).not.toContain(hidden);
     expect(project().cli(['launch', '--host', 'copilot', '--persona', 'coordinator', '--as-agent', '--print']).stderr).toContain('--as-agent is for Claude Code');
+  });
+
+  it("gives Qwen Code the list of its core tools the persona may use", () => {
+    const r = project().cli(['launch', '--host', 'qwen', '--persona', 'verifier', '--print', '--', '-p', 'go']);
+    expect(r.stdout).toBe('PERSONA_GATE_PERSONA=verifier qwen --core-tools=read_file,read_many_files,glob,search_file_content,grep_search,list_directory -p go\n');
+    const soft = project(readJson(SOFTWARE_POLICY_PATH)).cli(['launch', '--host', 'qwen', '--persona', 'researcher', '--print']);
+    expect(/--core-tools=(\S+)/.exec(soft.stdout)![1]!.split(',')).toEqual(expect.arrayContaining(['run_shell_command', 'read_file']));
   });
 
   it("asks Droid which tools it has, and keeps those the persona may use, for droid exec only", () => {

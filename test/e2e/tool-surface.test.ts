@@ -12,6 +12,7 @@ import { chatToolResults, startChatModel } from './support/chat-model';
 import { hostEnv, makeCopilotProject } from './support/copilot';
 import { DROID_MODEL, makeDroidProject, writeDroidModel } from './support/droid';
 import { initHost } from './support/host-stubs';
+import { makeQwenProject, runQwen } from './support/qwen';
 import { testCacheRoot } from '../helpers/host-cli';
 
 // The pinned Claude Code CLI, installed into the test cache on first use (a download the first time).
@@ -168,10 +169,11 @@ describeConfined('the tools each persona is offered, in the real Claude Code', (
 
 });
 
-describeConfined('the tools each persona is offered, in the real Copilot CLI and Droid', () => {
+describeConfined('the tools each persona is offered, in the real Copilot CLI, Droid and Qwen Code', () => {
   beforeAll(() => {
     hostCli('copilot');
     hostCli('droid');
+    hostCli('qwen');
   }, 900_000);
 
   /** `persona-gate launch --host H` for a host that speaks Chat Completions, confined like the others. */
@@ -250,5 +252,28 @@ describeConfined('the tools each persona is offered, in the real Copilot CLI and
     console.log(`Droid, a hidden tool called anyway: ${JSON.stringify(results[1])}`);
     expect(results[2]!.content).toContain('the verifier persona may not run ledger.list');
     expect(project.executed().map((e) => e.tool)).toEqual(['whoami']);
+  }, 240_000);
+
+  it('Qwen Code: launch --host qwen offers the model only the persona\'s core tools; its MCP tools stay (no flag takes them off)', async () => {
+    const runs: string[][] = [];
+    for (const launchArgs of [undefined, ['--persona', 'verifier']]) {
+      const model = await startChatModel([]);
+      const project = makeQwenProject({});
+      cleanup.push(() => model.close(), () => project.cleanup());
+      const run = await runQwen(project, model.url, launchArgs ? { launch: launchArgs } : {});
+      expect(run.code, run.stderr).toBe(0);
+      const body = model.requests[0]!.body;
+      runs.push([...offeredChatTools(body), ...new Set<string>(JSON.stringify(body.messages).match(/mcp__aeat__[a-z_]+/g) ?? [])]);
+    }
+    const [all, tools] = runs as [string[], string[]];
+    console.log(`Qwen Code: ${all.length} tools offered without launch (MCP ones behind tool_search): ${all.join(' ')}`);
+    console.log(`Qwen Code, verifier launched: ${tools.length} tools: ${tools.join(' ')}`);
+    for (const hidden of ['run_shell_command', 'write_file', 'edit', 'notebook_edit']) {
+      expect(all, hidden).toContain(hidden);
+      expect(tools, hidden).not.toContain(hidden);
+    }
+    for (const kept of ['read_file', 'glob', 'grep_search', 'mcp__aeat__whoami']) expect(tools, kept).toContain(kept);
+    // Measured: Qwen Code 0.24.4 has no flag that takes an MCP tool off the list; the hook refuses it.
+    expect(tools).toContain('mcp__aeat__ledger_list');
   }, 240_000);
 });

@@ -7,6 +7,7 @@ import type { HostName } from '../../hosts/host';
 import { quoteWord, type HostEventShape } from '../../hosts/translate';
 import { SHAPE as COPILOT_SHAPE } from '../../hosts/copilot';
 import { SHAPE as DROID_SHAPE } from '../../hosts/droid';
+import { SHAPE as QWEN_SHAPE } from '../../hosts/qwen';
 import { globToRegExp, type MemoryPolicyIndex } from '../../core/policy-index';
 import { CliError, type CommandResult } from '../errors';
 import { cliMessages, type CliMessages } from '../messages';
@@ -99,6 +100,17 @@ const LAUNCHERS: Partial<Record<HostName, HostLauncher>> = {
       });
       const names = [...hostNames(COPILOT_SHAPE, n.builtins), ...mcp];
       return { before: [`--available-tools=${names.length > 0 ? names.join(',') : 'none'}`] };
+    },
+  },
+  // Qwen Code 0.24.4: `--core-tools` is the list of its core tools the model sees (run_shell_command,
+  // write_file, …); its other tools (agent, skill, tool_search, …) stay. It has no flag that takes an
+  // MCP tool off: those stay offered (behind tool_search), and the hook still refuses them.
+  qwen: {
+    program: 'qwen',
+    settings: false,
+    narrow: (n) => {
+      const names = hostNames(QWEN_SHAPE, n.builtins).filter((name) => Object.hasOwn(QWEN_SHAPE.tools, name));
+      return { before: [`--core-tools=${names.length > 0 ? names.join(',') : 'none'}`] };
     },
   },
   // Droid 0.225.2 (`droid exec`): `--only-tools` takes its tool ids and `MCP:server/tool` selectors,
