@@ -12,11 +12,9 @@ const LEVEL_NAMES = ['none', 'read_only', 'workspace_write', 'process_exec', 'ne
 /** What keeps `persona-gate launch` from narrowing another host's tools (Claude Code's flags are the ones measured). */
 const LAUNCH_LIMITS_EN: Record<string, string> = {
   codex: "Codex CLI has no flag that takes its own tools (exec_command, apply_patch, …) off the model's list, and takes an MCP server's tools off only per server (-c mcp_servers.NAME.disabled_tools=[…]), which launch does not write: not measured on the pinned 0.171.0",
-  gemini: 'Gemini CLI 0.61.0 has no flag that takes a tool off the model\'s list (its --allowed-tools only skips the confirmation); its settings (tools.exclude) and policy files (--policy) are not written by launch',
 };
 const LAUNCH_LIMITS_ES: Record<string, string> = {
   codex: 'Codex CLI no tiene opción que quite sus propias herramientas (exec_command, apply_patch, …) de la lista del modelo, y las de un servidor MCP solo se quitan por servidor (-c mcp_servers.NOMBRE.disabled_tools=[…]), que launch no escribe: no se ha medido en la versión fijada 0.171.0',
-  gemini: 'Gemini CLI 0.61.0 no tiene opción que quite una herramienta de la lista del modelo (su --allowed-tools solo se salta la confirmación); launch no escribe sus ajustes (tools.exclude) ni sus ficheros de política (--policy)',
 };
 
 /** Everything the CLI subcommands print, in English and Spanish. */

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, runCli, tempDir } from '../helpers/cli';
@@ -184,7 +184,7 @@ describe('persona-gate launch', () => {
     expect(es.stderr).toContain('"verifer" no es una persona de esta política (¿quería decir verifier?)');
   });
 
-  it.each(['codex', 'gemini'])('refuses %s, saying what it lacks', (host) => {
+  it.each(['codex'])('refuses %s, saying what it lacks', (host) => {
     const r = project().cli(['launch', '--persona', 'verifier', '--host', host, '--print']);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(new RegExp(`^persona-gate launch: cannot start ${host} with its tools narrowed: .+\\. The hook still judges every call there`));
@@ -199,6 +199,20 @@ describe('persona-gate launch', () => {
     for (const kept of ['view', 'grep', 'glob', 'aeat-whoami', 'aeat-modelo_export', 'aeat-execute']) expect(names).toContain(kept);
     for (const hidden of ['bash', 'create', 'edit', 'task', 'aeat-ledger_list']) expect(names).not.toContain(hidden);
     expect(project().cli(['launch', '--host', 'copilot', '--persona', 'coordinator', '--as-agent', '--print']).stderr).toContain('--as-agent is for Claude Code');
+  });
+
+  it('writes Gemini CLI a policy file that denies what the persona may never use, into the private state directory', () => {
+    const p = project();
+    const state = join(p.dir, 'state');
+    const r = runCli(['launch', '--host', 'gemini', '--persona', 'verifier', '--print', '--', '-p', 'go'], { cwd: p.dir, env: { ...p.env, PERSONA_GATE_STATE_DIR: state } });
+    expect(r.code, r.stderr).toBe(0);
+    const file = /--policy (\S+)/.exec(r.stdout)![1]!;
+    expect(file.startsWith(join(state, 'launch', 'gemini-'))).toBe(true);
+    expect(r.stdout).toBe(`PERSONA_GATE_PERSONA=verifier gemini --policy ${file} -p go\n`);
+    const text = readFileSync(file, 'utf8');
+    for (const denied of ['toolName = "run_shell_command"', 'toolName = "write_file"', 'mcpName = "aeat"\ntoolName = "ledger_list"']) expect(text).toContain(`[[rule]]\n${denied}\ndecision = "deny"`);
+    for (const kept of ['"read_file"', '"glob"', '"whoami"', '"modelo_export"', '"execute"']) expect(text).not.toContain(kept);
+    expect((statSync(file).mode & 0o777).toString(8)).toBe('600');
   });
 
   it("gives Qwen Code the list of its core tools the persona may use", () => {

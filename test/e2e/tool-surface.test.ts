@@ -13,6 +13,8 @@ import { hostEnv, makeCopilotProject } from './support/copilot';
 import { DROID_MODEL, makeDroidProject, writeDroidModel } from './support/droid';
 import { initHost } from './support/host-stubs';
 import { makeQwenProject, runQwen } from './support/qwen';
+import { makeGeminiProject, runGemini } from './support/gemini';
+import { offeredTools as geminiOffered, geminiToolResults } from './support/gemini-model';
 import { testCacheRoot } from '../helpers/host-cli';
 
 // The pinned Claude Code CLI, installed into the test cache on first use (a download the first time).
@@ -169,11 +171,12 @@ describeConfined('the tools each persona is offered, in the real Claude Code', (
 
 });
 
-describeConfined('the tools each persona is offered, in the real Copilot CLI, Droid and Qwen Code', () => {
+describeConfined('the tools each persona is offered, in the real Copilot CLI, Droid, Gemini CLI and Qwen Code', () => {
   beforeAll(() => {
     hostCli('copilot');
     hostCli('droid');
     hostCli('qwen');
+    hostCli('gemini');
   }, 900_000);
 
   /** `persona-gate launch --host H` for a host that speaks Chat Completions, confined like the others. */
@@ -275,5 +278,26 @@ describeConfined('the tools each persona is offered, in the real Copilot CLI, Dr
     for (const kept of ['read_file', 'glob', 'grep_search', 'mcp__aeat__whoami']) expect(tools, kept).toContain(kept);
     // Measured: Qwen Code 0.24.4 has no flag that takes an MCP tool off the list; the hook refuses it.
     expect(tools).toContain('mcp__aeat__ledger_list');
+  }, 240_000);
+
+  it('Gemini CLI: launch --host gemini takes the persona\'s out-of-scope tools off through a policy file', async () => {
+    const before = makeGeminiProject({});
+    cleanup.push(() => rmSync(before.root, { recursive: true, force: true }));
+    const plain = await runGemini(before, []);
+    expect(plain.code, plain.stderr).toBe(0);
+    const all = geminiOffered(plain.model.requests);
+    const project = makeGeminiProject({});
+    cleanup.push(() => rmSync(project.root, { recursive: true, force: true }));
+    const run = await runGemini(project, [[{ name: 'mcp_aeat_whoami', input: {} }], [{ name: 'mcp_aeat_ledger_list', input: {} }]], { launch: ['--persona', 'verifier'] });
+    expect(run.code, run.stderr).toBe(0);
+    const tools = geminiOffered(run.model.requests);
+    console.log(`Gemini CLI: ${all.length} tools offered without launch: ${all.join(' ')}`);
+    console.log(`Gemini CLI, verifier launched: ${tools.length} tools: ${tools.join(' ')}`);
+    for (const hidden of ['run_shell_command', 'write_file', 'replace', 'web_fetch', 'google_web_search', 'mcp_aeat_ledger_list']) {
+      expect(all, hidden).toContain(hidden);
+      expect(tools, hidden).not.toContain(hidden);
+    }
+    for (const kept of ['read_file', 'glob', 'grep_search', 'mcp_aeat_whoami', 'mcp_aeat_modelo_export', 'mcp_aeat_execute']) expect(tools, kept).toContain(kept);
+    console.log(`Gemini CLI, a hidden tool called anyway: ${JSON.stringify(geminiToolResults(run.model.requests)[1])}`);
   }, 240_000);
 });

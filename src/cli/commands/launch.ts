@@ -1,17 +1,19 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { constants } from 'node:os';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Env } from '../../core/decide';
 import type { HostName } from '../../hosts/host';
 import { quoteWord, type HostEventShape } from '../../hosts/translate';
 import { SHAPE as COPILOT_SHAPE } from '../../hosts/copilot';
 import { SHAPE as DROID_SHAPE } from '../../hosts/droid';
 import { SHAPE as QWEN_SHAPE } from '../../hosts/qwen';
+import { SHAPE as GEMINI_SHAPE } from '../../hosts/gemini';
+import { sha256Hex } from '../../io/hash';
 import { globToRegExp, type MemoryPolicyIndex } from '../../core/policy-index';
 import { CliError, type CommandResult } from '../errors';
 import { cliMessages, type CliMessages } from '../messages';
-import { policyForCli } from '../context';
+import { policyForCli, stateDirFor } from '../context';
 import { launchSettingsPath } from './hardened';
 import { hostOption } from './hosts';
 import { agentDefinitions, toolDrift } from './agents';
@@ -50,7 +52,7 @@ export interface Narrowing {
 interface HostLauncher {
   program: string;
   /** The host's arguments that narrow the session (placed before the user's), or a refusal. */
-  narrow(n: Narrowing, ctx: { hostArgs: readonly string[]; t: CliMessages; program: string; env: Env }): { before: string[]; after?: string[] };
+  narrow(n: Narrowing, ctx: { hostArgs: readonly string[]; t: CliMessages; program: string; env: Env; persona: string }): { before: string[]; after?: string[] };
   /** Whether the launch settings file applies (Claude Code's `--settings`). */
   settings: boolean;
 }
@@ -100,6 +102,35 @@ const LAUNCHERS: Partial<Record<HostName, HostLauncher>> = {
       });
       const names = [...hostNames(COPILOT_SHAPE, n.builtins), ...mcp];
       return { before: [`--available-tools=${names.length > 0 ? names.join(',') : 'none'}`] };
+    },
+  },
+  // Gemini CLI 0.61.0: no flag takes a tool off, but a deny rule of a policy file given with
+  // `--policy` does: its own tools by name, an MCP tool by `mcpName` and `toolName` (measured; the
+  // `mcp_server_tool` spelling works as well, `server__tool` does not). The file is written into
+  // persona-gate's private state directory, named by its content.
+  gemini: {
+    program: 'gemini',
+    settings: false,
+    narrow: (n, ctx) => {
+      const rules: string[] = [];
+      const rule = (fields: Record<string, string>) =>
+        rules.push(['[[rule]]', ...Object.entries(fields).map(([k, v]) => `${k} = ${JSON.stringify(v)}`), 'decision = "deny"', 'priority = 900', ''].join('\n'));
+      for (const name of hostNames(GEMINI_SHAPE, n.hidden.builtins).filter((name) => Object.hasOwn(GEMINI_SHAPE.tools, name))) rule({ toolName: name });
+      for (const tool of n.hidden.tools) {
+        const server = /^mcp__(.+?)__\*$/.exec(tool);
+        if (server) {
+          rule({ mcpName: server[1]! });
+          continue;
+        }
+        for (const parts of expandGlobs([tool], n.locked).map(mcpParts)) if (parts) rule({ mcpName: parts[0], toolName: parts[1] });
+      }
+      if (rules.length === 0) return { before: [] };
+      const text = `# persona-gate launch: what the ${ctx.persona} persona may never use\n\n${rules.join('\n')}`;
+      const dir = join(stateDirFor(ctx.env), 'launch');
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      const file = join(dir, `gemini-${sha256Hex(Buffer.from(text)).slice(0, 16)}.toml`);
+      if (!existsSync(file)) writeFileSync(file, text, { mode: 0o600 });
+      return { before: ['--policy', file] };
     },
   },
   // Qwen Code 0.24.4: `--core-tools` is the list of its core tools the model sees (run_shell_command,
@@ -196,7 +227,7 @@ export function launchPlan(env: Env, opts: LaunchOptions, hostArgs: readonly str
     locked,
   };
   const program = opts.program ?? launcher.program;
-  const narrowed = launcher.narrow(narrowing, { hostArgs, t, program, env: { ...env, ...vars(index, opts) } });
+  const narrowed = launcher.narrow(narrowing, { hostArgs, t, program, env: { ...env, ...vars(index, opts) }, persona: opts.persona });
   const args = [...narrowed.before];
   if (opts.asAgent) {
     const agentType = persona.agent_types?.[0];
