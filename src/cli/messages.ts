@@ -11,10 +11,10 @@ const LEVEL_NAMES = ['none', 'read_only', 'workspace_write', 'process_exec', 'ne
 
 /** What keeps `persona-gate launch` from narrowing another host's tools (Claude Code's flags are the ones measured). */
 const LAUNCH_LIMITS_EN: Record<string, string> = {
-  codex: "Codex CLI has no flag that takes its own tools (exec_command, apply_patch, …) off the model's list, and takes an MCP server's tools off only per server (-c mcp_servers.NAME.disabled_tools=[…]), which launch does not write: not measured on the pinned 0.171.0",
+  codex: "Codex CLI 0.171.0 takes none of its own tools off the model's list from the command line (-c tools.web_search=false, -c tools.view_image=false and -c include_apply_patch_tool=false left it as it was, measured), and offers MCP tools only through its tool_search, where an -c mcp_servers.NAME.disabled_tools list could not be measured",
 };
 const LAUNCH_LIMITS_ES: Record<string, string> = {
-  codex: 'Codex CLI no tiene opción que quite sus propias herramientas (exec_command, apply_patch, …) de la lista del modelo, y las de un servidor MCP solo se quitan por servidor (-c mcp_servers.NOMBRE.disabled_tools=[…]), que launch no escribe: no se ha medido en la versión fijada 0.171.0',
+  codex: 'Codex CLI 0.171.0 no quita ninguna de sus propias herramientas de la lista del modelo desde la línea de órdenes (-c tools.web_search=false, -c tools.view_image=false y -c include_apply_patch_tool=false la dejaron igual, medido), y solo ofrece las herramientas MCP a través de su tool_search, donde no se pudo medir una lista -c mcp_servers.NOMBRE.disabled_tools',
 };
 
 /** Everything the CLI subcommands print, in English and Spanish. */
