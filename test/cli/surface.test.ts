@@ -85,6 +85,17 @@ describe('persona-gate agents', () => {
     expect(p.cli(['agents', '--check']).code).toBe(0);
   });
 
+  it('validate warns of a definition whose tools differ from the policy, and agents finds the project from the policy', () => {
+    const p = project();
+    mkdirSync(join(p.dir, 'sub'));
+    expect(runCli(['agents'], { cwd: join(p.dir, 'sub'), env: p.env }).code).toBe(0);
+    expect(p.cli(['validate']).stderr ?? '').not.toContain('subagent');
+    writeFileSync(p.agent('verifier'), readFileSync(p.agent('verifier'), 'utf8').replace('tools: ', 'tools: Bash, '));
+    const r = p.cli(['validate']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(`warning: ${p.agent('verifier')}: its tools differ from what the verifier persona may use: offers Bash (persona-gate agents rewrites the tools of each`);
+  });
+
   it('keeps a shell the persona may run some lines of, and names a server its family takes whole', () => {
     const soft = project(readJson(SOFTWARE_POLICY_PATH));
     soft.cli(['agents']);

@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import type { Env } from '../../core/decide';
 import type { MemoryPolicyIndex } from '../../core/policy-index';
 import { CliError, type CommandResult } from '../errors';
@@ -80,10 +80,24 @@ function newDefinition(def: AgentDefinition, index: MemoryPolicyIndex, t: CliMes
   return ['---', `name: ${def.agentType}`, `description: ${JSON.stringify(description)}`, `tools: ${def.tools.length > 0 ? def.tools.join(', ') : '[]'}`, '---', t.agentsBody(def.persona), ''].join('\n');
 }
 
+/** The project a policy belongs to: the folder holding its `.claude/`, else the working directory. */
+export function projectOf(policyPath: string | null): string {
+  if (policyPath !== null && basename(dirname(resolve(policyPath))) === '.claude') return dirname(dirname(resolve(policyPath)));
+  return process.cwd();
+}
+
+/** For validate: each subagent definition there is whose tools differ from what its persona may use. */
+export function definitionWarnings(index: MemoryPolicyIndex, env: Env, t: CliMessages): string[] {
+  return agentDefinitions(index, env, projectOf(index.path)).flatMap((def) => {
+    const drift = def.current === null ? null : toolDrift(def);
+    return drift === null ? [] : [`${t.warningPrefix()}${t.agentsDrift(def.path, def.persona, drift.extra, drift.missing)} (${t.agentsFix()})`];
+  });
+}
+
 export function agentsCommand(env: Env, opts: AgentsOptions): CommandResult {
   const index = policyForCli(env, opts.config);
   const t = cliMessages(env, index);
-  const dir = resolve(opts.dir ?? process.cwd());
+  const dir = resolve(opts.dir ?? projectOf(index.path));
   const defs = agentDefinitions(index, env, dir);
   const shown = (p: string) => relative(process.cwd(), p) || p;
   if (defs.length === 0) throw new CliError(t.agentsNone(index.path ?? ''));

@@ -16,7 +16,7 @@ import { cliMessages, type CliMessages } from '../messages';
 import { policyForCli, stateDirFor } from '../context';
 import { launchSettingsPath } from './hardened';
 import { hostOption } from './hosts';
-import { agentDefinitions, toolDrift } from './agents';
+import { agentDefinitions, projectOf, toolDrift } from './agents';
 import { delegateClosure, lockTools, sessionHidden, toolSurface } from './surface';
 
 export interface LaunchOptions {
@@ -232,7 +232,7 @@ export function launchPlan(env: Env, opts: LaunchOptions, hostArgs: readonly str
   if (opts.asAgent) {
     const agentType = persona.agent_types?.[0];
     if (agentType === undefined) throw new CliError(t.launchNoAgentType(opts.persona));
-    const def = agentDefinitions(index, env, resolve(opts.dir ?? process.cwd())).find((d) => d.agentType === agentType)!;
+    const def = agentDefinitions(index, env, resolve(opts.dir ?? projectOf(index.path))).find((d) => d.agentType === agentType)!;
     if (def.current === null) throw new CliError(t.launchNoDefinition(def.path, opts.persona));
     if (toolDrift(def) !== null) throw new CliError(t.launchDefinitionDrift(def.path, opts.persona));
     args.push('--agent', agentType);
