@@ -220,6 +220,8 @@ describeConfined('the tools each persona is offered, in the real Copilot CLI, Dr
     for (const kept of ['view', 'grep', 'glob', 'aeat-whoami', 'aeat-modelo_export', 'aeat-execute']) expect(tools, kept).toContain(kept);
     const results = chatToolResults(model.requests);
     console.log(`Copilot, a hidden tool called anyway: ${JSON.stringify(results[1])}`);
+    // Measured: Copilot still runs a tool its model was not offered, if the model names it; the hook refuses it.
+    expect(results[1]!.content).toContain('Denied by preToolUse hook: persona-gate: the verifier persona may not run ledger.list');
     expect(results[2]!.content).toContain('the verifier persona may not run ledger.list');
     expect(project.executed().map((e) => e.tool)).toEqual(['whoami']);
   }, 240_000);
@@ -253,6 +255,8 @@ describeConfined('the tools each persona is offered, in the real Copilot CLI, Dr
     for (const kept of ['Read', 'Grep', 'Glob', 'aeat___whoami', 'aeat___modelo_export', 'aeat___execute']) expect(tools, kept).toContain(kept);
     const results = chatToolResults(model.requests);
     console.log(`Droid, a hidden tool called anyway: ${JSON.stringify(results[1])}`);
+    // Measured: so does Droid; the hook refuses it.
+    expect(results[1]!.content).toContain('the verifier persona may not run ledger.list');
     expect(results[2]!.content).toContain('the verifier persona may not run ledger.list');
     expect(project.executed().map((e) => e.tool)).toEqual(['whoami']);
   }, 240_000);
@@ -298,6 +302,9 @@ describeConfined('the tools each persona is offered, in the real Copilot CLI, Dr
       expect(tools, hidden).not.toContain(hidden);
     }
     for (const kept of ['read_file', 'glob', 'grep_search', 'mcp_aeat_whoami', 'mcp_aeat_modelo_export', 'mcp_aeat_execute']) expect(tools, kept).toContain(kept);
-    console.log(`Gemini CLI, a hidden tool called anyway: ${JSON.stringify(geminiToolResults(run.model.requests)[1])}`);
+    const results = geminiToolResults(run.model.requests);
+    console.log(`Gemini CLI, a hidden tool called anyway: ${JSON.stringify(results[1])}`);
+    // Gemini CLI refuses a tool it did not offer itself, before any hook.
+    expect(results[1]!.text).toContain('Tool "mcp_aeat_ledger_list" not found');
   }, 240_000);
 });
