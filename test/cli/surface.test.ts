@@ -94,6 +94,8 @@ describe('persona-gate agents', () => {
     const r = p.cli(['validate']);
     expect(r.code).toBe(0);
     expect(r.stderr).toContain(`warning: ${p.agent('verifier')}: its tools differ from what the verifier persona may use: offers Bash (persona-gate agents rewrites the tools of each`);
+    const doctor = p.cli(['doctor', '--dir', p.dir]);
+    expect(doctor.stdout).toMatch(new RegExp(`^\\S+ +${p.agent('verifier').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: its tools differ from what the verifier persona may use: offers Bash$`, 'm'));
   });
 
   it('keeps a shell the persona may run some lines of, and names a server its family takes whole', () => {

@@ -1,7 +1,12 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import type { Env } from '../../core/decide';
-import type { MemoryPolicyIndex } from '../../core/policy-index';
+import { buildPolicyIndex, type MemoryPolicyIndex } from '../../core/policy-index';
+import { locatePolicy } from '../../io/policy-source';
+import { readPreferences } from '../../io/prefs';
+import { sha256Hex } from '../../io/hash';
+import { validatePolicy } from '../../policy/validate';
+import type { Finding } from './hardened';
 import { CliError, type CommandResult } from '../errors';
 import { cliMessages, type CliMessages } from '../messages';
 import { policyForCli } from '../context';
@@ -91,6 +96,25 @@ export function definitionWarnings(index: MemoryPolicyIndex, env: Env, t: CliMes
   return agentDefinitions(index, env, projectOf(index.path)).flatMap((def) => {
     const drift = def.current === null ? null : toolDrift(def);
     return drift === null ? [] : [`${t.warningPrefix()}${t.agentsDrift(def.path, def.persona, drift.extra, drift.missing)} (${t.agentsFix()})`];
+  });
+}
+
+/** For doctor: each subagent definition in `dir` whose tools differ from the policy found from there (none when no valid policy is found). */
+export function definitionFindings(env: Env, dir: string, t: CliMessages): Finding[] {
+  const location = locatePolicy({ env: { ...env, CLAUDE_PROJECT_DIR: env.CLAUDE_PROJECT_DIR ?? dir }, userDefault: readPreferences(env).policy, cwd: dir });
+  if (location.path === null) return [];
+  let index: MemoryPolicyIndex;
+  try {
+    const text = readFileSync(location.path, 'utf8');
+    const result = validatePolicy(JSON.parse(text), 'en', location.path);
+    if (!result.ok) return [];
+    index = buildPolicyIndex(result.policy, sha256Hex(Buffer.from(text, 'utf8')), location.path);
+  } catch {
+    return [];
+  }
+  return agentDefinitions(index, env, dir).flatMap((def) => {
+    const drift = def.current === null ? null : toolDrift(def);
+    return drift === null ? [] : [{ level: 'warn' as const, text: t.agentsDrift(def.path, def.persona, drift.extra, drift.missing), fix: t.agentsFix() }];
   });
 }
 
