@@ -6,6 +6,8 @@ import { listCommand } from './commands/list';
 import { validateCommand } from './commands/validate';
 import { schemaCommand } from './commands/schema';
 import { programsCommand } from './commands/programs';
+import { agentsCommand } from './commands/agents';
+import { launchCommand } from './commands/launch';
 import { sessionPersona, sessionReset, sessionShow } from './commands/session';
 import { stageEnter, stageExit } from './commands/stage';
 import { followLog, logCommand } from './commands/log';
@@ -107,6 +109,28 @@ export function buildProgram(env: Env, done: (result: CommandResult | Promise<Co
     .option(`--config <${p.path}>`, o.config)
     .option('--json', o.programsJson)
     .action((name: string | undefined, opts) => done(programsCommand(env, opts, name)));
+
+  program
+    .command('agents')
+    .description(c.agents)
+    .option(`--config <${p.path}>`, o.config)
+    .option(`--dir <${p.dir}>`, o.agentsDir)
+    .option('--check', o.agentsCheck)
+    .action((opts) => done(agentsCommand(env, opts)));
+
+  program
+    .command('launch')
+    .description(c.launch)
+    .argument(`[${p.args}...]`, h.args.hostArgs)
+    .option(`--persona <${p.name}>`, o.launchPersona)
+    .option(`--stage <${p.name}>`, o.launchStage)
+    .option(`--host <${p.host}>`, o.launchHost)
+    .option('--print', o.launchPrint)
+    .option('--as-agent', o.launchAsAgent)
+    .option(`--program <${p.path}>`, o.launchProgram)
+    .option(`--config <${p.path}>`, o.config)
+    .option(`--dir <${p.dir}>`, o.agentsDir)
+    .action((hostArgs: string[], opts) => done(launchCommand(env, opts, hostArgs)));
 
   program
     .command('schema')

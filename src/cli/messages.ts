@@ -9,6 +9,14 @@ const cerca = (word: string, accepted: string | readonly string[]) => didYouMean
 const LIST_FORMATS = ['text', 'json', 'claude-permissions'];
 const LEVEL_NAMES = ['none', 'read_only', 'workspace_write', 'process_exec', 'network'];
 
+/** What keeps `persona-gate launch` from narrowing another host's tools (Claude Code's flags are the ones measured). */
+const LAUNCH_LIMITS_EN: Record<string, string> = {
+  codex: "Codex CLI 0.171.0 takes none of its own tools off the model's list from the command line (-c tools.web_search=false, -c tools.view_image=false and -c include_apply_patch_tool=false left it as it was, measured), and offers MCP tools only through its tool_search, where an -c mcp_servers.NAME.disabled_tools list could not be measured",
+};
+const LAUNCH_LIMITS_ES: Record<string, string> = {
+  codex: 'Codex CLI 0.171.0 no quita ninguna de sus propias herramientas de la lista del modelo desde la línea de órdenes (-c tools.web_search=false, -c tools.view_image=false y -c include_apply_patch_tool=false la dejaron igual, medido), y solo ofrece las herramientas MCP a través de su tool_search, donde no se pudo medir una lista -c mcp_servers.NOMBRE.disabled_tools',
+};
+
 /** Everything the CLI subcommands print, in English and Spanish. */
 export const cliEn = {
   // explain
@@ -74,6 +82,35 @@ export const cliEn = {
   programsUnknownSubcommand: (level: string, opaque: boolean) => `any other subcommand: ${level}${opaque ? ', opaque' : ''}`,
   programsReader: (reader: string) => `read further by code: ${reader}`,
   programsCatalogued: () => 'catalogued commands of the policy:',
+  // agents, launch
+  agentsNone: (path: string) => `persona-gate agents: no persona of ${path} is bound to an agent type (personas.NAME.agent_types), so there is no subagent definition to write`,
+  agentsWrote: (file: string, persona: string, n: number) => `wrote ${file}: the ${persona} persona's ${n} tool${n === 1 ? '' : 's'}`,
+  agentsUpdated: (file: string, persona: string, added: readonly string[], removed: readonly string[]) =>
+    `updated ${file} (${persona}): tools${added.length > 0 ? ` + ${added.join(', ')}` : ''}${removed.length > 0 ? ` − ${removed.map((r) => (r === '*' ? 'every other tool (it had no tools key)' : r)).join(', ')}` : ''}; the rest of the file is as it was`,
+  agentsUnchanged: (file: string, persona: string) => `${file}: matches the ${persona} persona`,
+  agentsInSync: (n: number) => `${n} subagent definition${n === 1 ? '' : 's'} match${n === 1 ? 'es' : ''} the policy`,
+  agentsMissing: (file: string, persona: string) => `${file}: missing (the ${persona} persona is bound to it)`,
+  agentsDrift: (file: string, persona: string, extra: readonly string[], missing: readonly string[]) =>
+    `${file}: its tools differ from what the ${persona} persona may use:${extra.includes('*') ? ' it has no tools key, so it is offered every tool;' : extra.length > 0 ? ` offers ${extra.join(', ')};` : ''}${missing.length > 0 ? ` lacks ${missing.join(', ')}` : ''}`.replace(/;$/, ''),
+  agentsFix: () => 'persona-gate agents rewrites the tools of each (and keeps the rest of the file)',
+  agentsDescription: (persona: string) => `Works as the ${persona} persona of persona-gate's policy.`,
+  agentsBody: (persona: string) =>
+    `You work as the ${persona} persona. You are offered only the tools this persona may use; persona-gate's hook still judges every call, and its refusals say whom to hand the work to.`,
+  launchNoPersona: () => 'persona-gate launch: give the persona to start the host as (--persona NAME)',
+  launchUnknownPersona: (name: string, accepted: readonly string[]) => `persona-gate launch: "${name}" is not a persona of this policy${near(name, accepted)}; accepted: ${accepted.join(', ')}`,
+  launchUnknownStage: (persona: string, stage: string, accepted: readonly string[]) =>
+    `persona-gate launch: "${stage}" is not a stage of the ${persona} persona${near(stage, accepted)}; accepted: ${accepted.length > 0 ? accepted.join(', ') : '(it has none)'}`,
+  launchHostUnsupported: (host: string): string =>
+    `persona-gate launch: cannot start ${host} with its tools narrowed: ${LAUNCH_LIMITS_EN[host] ?? 'no way to narrow its tools is known'}. The hook still judges every call there: set the persona variable (persona_env) and start it as usual.`,
+  launchNoAgentType: (persona: string) => `persona-gate launch --as-agent: the ${persona} persona is bound to no agent type (personas.${persona}.agent_types)`,
+  launchNoDefinition: (file: string, persona: string) => `persona-gate launch --as-agent: ${file} does not exist; persona-gate agents writes it from the ${persona} persona`,
+  launchDefinitionDrift: (file: string, persona: string) =>
+    `persona-gate launch --as-agent: the tools of ${file} differ from what the ${persona} persona may use; persona-gate agents brings them in line`,
+  launchCannotStart: (program: string, detail: string) => `persona-gate launch: cannot start ${program}: ${detail}`,
+  launchNotFound: () => 'not found (install it, or name it with --program PATH)',
+  launchDroidExec: () => 'persona-gate launch --host droid: Droid narrows its tools in droid exec only; give its arguments as -- exec [options] PROMPT',
+  launchAsAgentClaudeOnly: () => 'persona-gate launch: --as-agent is for Claude Code (claude --agent)',
+  launchCannotList: (program: string, detail: string) => `persona-gate launch: cannot learn which tools ${program} has (${program} exec --list-tools): ${detail}`,
   valid: (path: string, personas: number, commands: number) => `${path}: valid (${personas} personas, ${commands} commands)`,
   problems: (n: number) => `${n} problem${n === 1 ? '' : 's'}`,
   notJsonFile: (path: string, detail: string) => `${path}: not valid JSON: ${detail}`,
@@ -437,6 +474,35 @@ export const cliEs: CliMessages = {
   programsUnknownSubcommand: (level, opaque) => `cualquier otra suborden: ${level}${opaque ? ', opaca' : ''}`,
   programsReader: (reader) => `lo lee además código: ${reader}`,
   programsCatalogued: () => 'órdenes catalogadas de la política:',
+  // agents, launch
+  agentsNone: (path) => `persona-gate agents: ninguna persona de ${path} está vinculada a un tipo de agente (personas.NOMBRE.agent_types), así que no hay definición de subagente que escribir`,
+  agentsWrote: (file, persona, n) => `escrito ${file}: ${n} herramienta${n === 1 ? '' : 's'} de la persona ${persona}`,
+  agentsUpdated: (file, persona, added, removed) =>
+    `actualizado ${file} (${persona}): herramientas${added.length > 0 ? ` + ${added.join(', ')}` : ''}${removed.length > 0 ? ` − ${removed.map((r) => (r === '*' ? 'todas las demás (no tenía clave tools)' : r)).join(', ')}` : ''}; el resto del fichero queda como estaba`,
+  agentsUnchanged: (file, persona) => `${file}: coincide con la persona ${persona}`,
+  agentsInSync: (n) => `${n} definicion${n === 1 ? '' : 'es'} de subagente coincide${n === 1 ? '' : 'n'} con la política`,
+  agentsMissing: (file, persona) => `${file}: no existe (la persona ${persona} está vinculada a él)`,
+  agentsDrift: (file, persona, extra, missing) =>
+    `${file}: sus herramientas difieren de las que puede usar la persona ${persona}:${extra.includes('*') ? ' no tiene clave tools, así que se le ofrecen todas;' : extra.length > 0 ? ` ofrece ${extra.join(', ')};` : ''}${missing.length > 0 ? ` le faltan ${missing.join(', ')}` : ''}`.replace(/;$/, ''),
+  agentsFix: () => 'persona-gate agents reescribe las herramientas de cada una (y conserva el resto del fichero)',
+  agentsDescription: (persona) => `Trabaja como la persona ${persona} de la política de persona-gate.`,
+  agentsBody: (persona) =>
+    `Trabajas como la persona ${persona}. Solo se te ofrecen las herramientas que esta persona puede usar; el hook de persona-gate sigue juzgando cada llamada, y sus rechazos dicen a quién pasar el trabajo.`,
+  launchNoPersona: () => 'persona-gate launch: indica la persona con la que arrancar el host (--persona NOMBRE)',
+  launchUnknownPersona: (name, accepted) => `persona-gate launch: "${name}" no es una persona de esta política${cerca(name, accepted)}; se aceptan: ${accepted.join(', ')}`,
+  launchUnknownStage: (persona, stage, accepted) =>
+    `persona-gate launch: "${stage}" no es una etapa de la persona ${persona}${cerca(stage, accepted)}; se aceptan: ${accepted.length > 0 ? accepted.join(', ') : '(no tiene ninguna)'}`,
+  launchHostUnsupported: (host) =>
+    `persona-gate launch: no puede arrancar ${host} con sus herramientas restringidas: ${LAUNCH_LIMITS_ES[host] ?? 'no se conoce manera de restringir sus herramientas'}. El hook sigue juzgando allí cada llamada: fija la variable de persona (persona_env) y arráncalo como siempre.`,
+  launchNoAgentType: (persona) => `persona-gate launch --as-agent: la persona ${persona} no está vinculada a ningún tipo de agente (personas.${persona}.agent_types)`,
+  launchNoDefinition: (file, persona) => `persona-gate launch --as-agent: ${file} no existe; persona-gate agents lo escribe a partir de la persona ${persona}`,
+  launchDefinitionDrift: (file, persona) =>
+    `persona-gate launch --as-agent: las herramientas de ${file} difieren de las que puede usar la persona ${persona}; persona-gate agents las pone al día`,
+  launchCannotStart: (program, detail) => `persona-gate launch: no se puede arrancar ${program}: ${detail}`,
+  launchNotFound: () => 'no se encuentra (instálalo, o indícalo con --program RUTA)',
+  launchDroidExec: () => 'persona-gate launch --host droid: Droid solo restringe sus herramientas en droid exec; da sus argumentos como -- exec [opciones] PROMPT',
+  launchAsAgentClaudeOnly: () => 'persona-gate launch: --as-agent es para Claude Code (claude --agent)',
+  launchCannotList: (program, detail) => `persona-gate launch: no se puede saber qué herramientas tiene ${program} (${program} exec --list-tools): ${detail}`,
   valid: (path, personas, commands) => `${path}: válida (${personas} personas, ${commands} órdenes)`,
   problems: (n) => `${n} problema${n === 1 ? '' : 's'}`,
   notJsonFile: (path, detail) => `${path}: no es JSON válido: ${detail}`,

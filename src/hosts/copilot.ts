@@ -19,7 +19,7 @@ const EDIT = { path: 'file_path', old_str: 'old_string', new_str: 'new_string' }
 const SEARCH = { paths: 'path' };
 const AGENT = { agent_type: 'subagent_type' };
 
-const SHAPE: HostEventShape = {
+export const SHAPE: HostEventShape = {
   events: { PreToolUse: 'PreToolUse', PostToolUse: 'PostToolUse', SessionStart: 'SessionStart' },
   tools: {
     // The names Copilot's own tools have when a registration gets them untranslated.

@@ -11,7 +11,7 @@ import type { HostAdapter } from './host';
  * Edit; FetchUrl {url}, WebSearch {query}, TodoWrite {todos}, Task {subagent_type, description,
  * prompt}, TaskOutput, TaskStop, Skill. MCP tools are `<server>___<tool>`.
  */
-const SHAPE: HostEventShape = {
+export const SHAPE: HostEventShape = {
   events: { PreToolUse: 'PreToolUse', PostToolUse: 'PostToolUse', SessionStart: 'SessionStart' },
   tools: {
     Execute: { tool: 'Bash', background: (input) => input.fireAndForget === true },

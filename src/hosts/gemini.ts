@@ -75,7 +75,7 @@ function mcpContent(response: unknown): unknown[] | null {
   return content.map((part) => (isPlainObject(part) && typeof part.text === 'string' ? { type: 'text', text: unfenced(part.text) } : part));
 }
 
-const SHAPE: HostEventShape = {
+export const SHAPE: HostEventShape = {
   events: { BeforeTool: 'PreToolUse', AfterTool: 'PostToolUse', SessionStart: 'SessionStart' },
   tools: GEMINI_TOOLS,
   callIds: [],

@@ -32,7 +32,7 @@ const QWEN_TOOLS: Record<string, ToolMapping> = {
   exit_worktree: { tool: 'ExitWorktree' },
 };
 
-const SHAPE: HostEventShape = {
+export const SHAPE: HostEventShape = {
   events: { PreToolUse: 'PreToolUse', PostToolUse: 'PostToolUse', SessionStart: 'SessionStart' },
   tools: QWEN_TOOLS,
   // `tool_use_id` is one Qwen Code makes up for each call, the same on both events: unique even where a

@@ -15,6 +15,7 @@ import { lockFindings } from './validate';
 import { hardenedFindings, onPath, userSettingsPath, writableByMe, type Finding } from './hardened';
 import { HOOK_EVENTS, installedInProject, isGateHook, machineSpecificPath } from './init';
 import { cliInvocation } from './starter';
+import { definitionFindings } from './agents';
 
 /** The first Claude Code version known to block when a hook entry says `"onFailure": "block"`. */
 export const ON_FAILURE_VERSION = '2.1.332';
@@ -166,6 +167,7 @@ export function doctorCommand(env: Env, opts: { dir?: string; hardened?: boolean
     }
   }
   findings.push(...policyFinding(env, dir, t, locale));
+  findings.push(...definitionFindings(env, dir, t));
   const location = locatePolicy({ env: { ...env, CLAUDE_PROJECT_DIR: env.CLAUDE_PROJECT_DIR ?? dir }, userDefault: readPreferences(env).policy, cwd: dir });
   const stateDir = stateDirFor(env);
   findings.push(stateFinding(stateDir, t));

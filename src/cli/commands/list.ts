@@ -19,7 +19,7 @@ export interface ListOptions {
   format?: string;
 }
 
-interface ListEntry {
+export interface ListEntry {
   key: string;
   family: string | null;
   level: string | null;
@@ -47,8 +47,11 @@ function shellLines(subject: Subject, ceiling: Level | null, ruling: { gate: str
   return byLevel ? ceiling : null;
 }
 
-/** Every operation of the catalog as this persona (and stage) would see it, the identity gate aside. */
-export function listEntries(index: MemoryPolicyIndex, personaName: string, stageName: string | undefined, env: Env): ListEntry[] {
+/**
+ * Every operation of the catalog as this persona (and stage) would see it, the identity gate aside;
+ * `extraTools` adds tool names the catalog may not list itself (an MCP lock's), each judged as the hook would.
+ */
+export function listEntries(index: MemoryPolicyIndex, personaName: string, stageName: string | undefined, env: Env, extraTools: readonly string[] = []): ListEntry[] {
   const persona = index.persona(personaName);
   if (!persona) throw new CliError(messagesFor(localeFor(index, env)).unknownPersona(personaName, index.personaNames()));
   const stage = stageName === undefined ? null : persona.stages.find((s) => s.name === stageName) ?? null;
@@ -67,6 +70,7 @@ export function listEntries(index: MemoryPolicyIndex, personaName: string, stage
     subjects.push({ subject: { key: glob.pattern, family: glob.family, level, tier: index.settings.defaults.confirm[level] ?? 'auto', owner: null, via: 'family_glob' }, tools: [glob.pattern] });
   }
   for (const tool of index.builtinTools.keys()) subjects.push({ subject: resolveTool(index, tool, {}), tools: [tool] });
+  for (const tool of extraTools) subjects.push({ subject: resolveTool(index, tool, {}), tools: [tool] });
   const gates = SUBJECT_GATES.filter((g) => g.name !== 'identity' && g.name !== 'unknown_tool');
   const identity = index.settings.identity;
   return subjects.map(({ subject, tools, bash }) => {

@@ -11,6 +11,8 @@ import { CliError, type CommandResult } from '../errors';
 import { locateForCli } from '../context';
 import { cliLocale, CLI_MESSAGES, jsonProblem } from '../messages';
 import { jsonErrorAt } from '../../core/json-error';
+import { buildPolicyIndex } from '../../core/policy-index';
+import { definitionWarnings } from './agents';
 
 export function validateCommand(env: Env, opts: { config?: string; json?: boolean }): CommandResult {
   const locale = cliLocale(env);
@@ -42,7 +44,11 @@ export function validateCommand(env: Env, opts: { config?: string; json?: boolea
   }
   const result = validatePolicy(json, locale, location.path);
   if (result.ok) {
-    const warnings = [...opaqueReachAll(result.policy).map((r) => t.residueWarning(r.persona, r.commands.map((c) => c.bash))), ...lockFindings(result.policy, location.path, t).map((f) => `${f.level === 'ok' ? t.notePrefix() : t.warningPrefix()}${f.text}`)];
+    const warnings = [
+      ...opaqueReachAll(result.policy).map((r) => t.residueWarning(r.persona, r.commands.map((c) => c.bash))),
+      ...lockFindings(result.policy, location.path, t).map((f) => `${f.level === 'ok' ? t.notePrefix() : t.warningPrefix()}${f.text}`),
+      ...definitionWarnings(buildPolicyIndex(result.policy, sha256Hex(Buffer.from(text, 'utf8')), location.path), env, t),
+    ];
     if (opts.json) {
       const sha256 = sha256Hex(Buffer.from(text, 'utf8'));
       return asJson({ valid: true, path: location.path, sha256, personas: Object.keys(result.policy.personas), commands: Object.keys(result.policy.catalog.commands).length, problems: [], warnings }, 0);

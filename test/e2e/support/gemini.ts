@@ -156,6 +156,8 @@ export interface RunGeminiOptions {
   timeoutMs?: number;
   /** false: skip `--yolo` (Gemini's own approval then refuses most tools headless). */
   yolo?: boolean;
+  /** Start Gemini through `persona-gate launch --host gemini` with these options (`--persona NAME`, …). */
+  launch?: string[];
 }
 
 /** The environment the CLI gets: the caller's, less what would change Gemini's or persona-gate's behaviour. */
@@ -187,7 +189,8 @@ export async function runGemini(project: GeminiProject, turns: ToolUse[][], opts
   const args = ['-p', 'Do the scripted task.', '-o', 'json', ...(opts.yolo === false ? [] : ['--yolo']), ...(opts.args ?? [])];
   const env = hostEnv(project, { ...opts.env, GOOGLE_GEMINI_BASE_URL: `http://127.0.0.1:${MODEL_PORT}` });
   try {
-    const run = await runConfined(hostCli('gemini'), args, { cwd: project.dir, env, forward: [{ port: MODEL_PORT, socket: model.socket }], timeoutMs: opts.timeoutMs ?? 90_000 });
+    const [command, argv] = opts.launch ? [process.execPath, [HOOK, 'launch', '--host', 'gemini', ...opts.launch, '--program', hostCli('gemini'), '--', ...args]] : [hostCli('gemini'), args];
+    const run = await runConfined(command, argv, { cwd: project.dir, env, forward: [{ port: MODEL_PORT, socket: model.socket }], timeoutMs: opts.timeoutMs ?? 90_000 });
     let json: any = null;
     try {
       json = JSON.parse(run.stdout.slice(run.stdout.indexOf('{')));

@@ -135,6 +135,8 @@ export interface QwenRunOptions {
   prompt?: string;
   timeoutMs?: number;
   extraArgs?: string[];
+  /** Start Qwen Code through `persona-gate launch --host qwen` with these options (`--persona NAME`, …). */
+  launch?: string[];
 }
 
 /**
@@ -160,6 +162,8 @@ export async function runQwen(project: QwenProject, modelUrl: string, opts: Qwen
     CI: '1',
     ...opts.env,
   });
-  const args = [hostCli('qwen'), '-p', opts.prompt ?? 'Do the scripted task.', '--yolo', ...(opts.extraArgs ?? [])];
+  const hostArgs = ['-p', opts.prompt ?? 'Do the scripted task.', '--yolo', ...(opts.extraArgs ?? [])];
+  // Through `persona-gate launch --host qwen`, when asked: it starts the same program with the same arguments, narrowed.
+  const args = opts.launch ? [HOOK, 'launch', '--host', 'qwen', ...opts.launch, '--program', hostCli('qwen'), '--', ...hostArgs] : [hostCli('qwen'), ...hostArgs];
   return runConfined(process.execPath, args, { cwd: project.dir, env, forward: [Number(url.port)], timeoutMs: opts.timeoutMs ?? 120_000 });
 }
