@@ -733,7 +733,7 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent, opts: { sand
   const facts = treeFacts(raw.scripts);
   const arithmetic = arithmeticTexts(facts, raw.invocations);
   // variables set without an assignment word: `${NAME:=…}`, `for NAME in`, `select NAME in`, arithmetic (`((PATH=1))`)
-  const setInArithmetic = arithmetic.flatMap((t) => [...t.matchAll(/([A-Za-z_]\w*)\s*(?:[-+*/%&|^]|<<|>>)?=(?!=)/g)].map((m) => m[1]!));
+  const setInArithmetic = arithmetic.flatMap((t) => [...t.matchAll(/(?<!\w)([A-Za-z_]\w*)\s*(?:[-+*/%&|^]|<<|>>)?=(?!=)/g)].map((m) => m[1]!));
   const setWithoutAssignment = [...facts.defaulted, ...facts.loops.map((l) => l.name), ...setInArithmetic];
   const set = variablesSet(raw.invocations, setWithoutAssignment);
   // `$HOME/…` is the home (`~/…`) when nothing in the line sets HOME (`HOME=x`, `read HOME`, `for HOME in`)
