@@ -1,0 +1,88 @@
+import { closeSync, fstatSync } from 'node:fs';
+import { join } from 'node:path';
+import { checkPrivateFile, openPrivateFile, readWhole, StateError } from '../io/private-fs';
+
+/**
+ * The launched programs of this deployment, as `init --hardened` recorded them in the state
+ * directory (a guarded path: the sandboxed shell cannot change it). Read by the hook on a Bash
+ * call and by the launcher; nothing here loads the shell reader.
+ */
+
+/** What `init --hardened` records of the launched programs, read by the hook and by the launcher. */
+export interface ExecMap {
+  v: 1;
+  /** The launcher's absolute path. */
+  launcher: string;
+  /** Program name → the real, absolute path of the program it starts. */
+  programs: Record<string, string>;
+  /** Paths the launched program may not write (persona-gate's guarded paths). */
+  readOnly: string[];
+}
+
+/** The file under the state directory. */
+export function execMapFile(stateDir: string): string {
+  return join(stateDir, 'exec.json');
+}
+
+const MAX_MAP_BYTES = 64 * 1024;
+
+/** The map, or null when this deployment launches no program; a map that is not one is an error. */
+export function readExecMap(stateDir: string): ExecMap | null {
+  const path = execMapFile(stateDir);
+  const fd = openPrivateFile(path);
+  if (fd === null) return null;
+  let text: string;
+  try {
+    const st = fstatSync(fd);
+    checkPrivateFile(path, st);
+    if (st.size > MAX_MAP_BYTES) throw new StateError(`${path} is larger than ${MAX_MAP_BYTES} bytes; run init --hardened again`);
+    text = readWhole(fd, st.size).toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
+  const parsed = parseExecMap(text);
+  if (parsed === null) throw new StateError(`${path} is not a map of launched programs; run init --hardened again`);
+  return parsed;
+}
+
+export function parseExecMap(text: string): ExecMap | null {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (typeof v !== 'object' || v === null) return null;
+  const m = v as Record<string, unknown>;
+  if (m.v !== 1 || typeof m.launcher !== 'string' || !m.launcher.startsWith('/')) return null;
+  if (typeof m.programs !== 'object' || m.programs === null || Array.isArray(m.programs)) return null;
+  const programs: Record<string, string> = Object.create(null);
+  for (const [name, path] of Object.entries(m.programs as Record<string, unknown>)) {
+    if (typeof path !== 'string' || !path.startsWith('/') || name === '') return null;
+    programs[name] = path;
+  }
+  const readOnly = Array.isArray(m.readOnly) ? m.readOnly.filter((p): p is string => typeof p === 'string' && p.startsWith('/')) : [];
+  return { v: 1, launcher: m.launcher, programs, readOnly };
+}
+
+/** Characters a word may hold unquoted and still be the same word after the shell reads it. */
+export const PLAIN_WORD = /^[A-Za-z0-9_./=:,@%+^-]+$/;
+
+/** A word as the shell must be given it to pass exactly `value`. */
+export function quoteWord(value: string): string {
+  return PLAIN_WORD.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** The program names the line mentions as a word of their own, and the absolute paths it names. */
+export function mentioned(command: string, map: ExecMap): string | null {
+  for (const [name, program] of Object.entries(map.programs)) {
+    if (command.includes(program)) return name;
+    if (new RegExp(`(^|[^A-Za-z0-9_.-])${escapeRegExp(name)}($|[^A-Za-z0-9_.-])`).test(command)) return name;
+  }
+  return command.includes(map.launcher) ? Object.keys(map.programs)[0] ?? '' : null;
+}
+
