@@ -1,0 +1,139 @@
+import { spawnSync } from 'node:child_process';
+import { accessSync, chmodSync, closeSync, constants, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { afterEach, beforeAll, expect, it } from 'vitest';
+import { en } from '../../src/core/messages';
+import { hostCli } from '../helpers/host-cli';
+import { cleanEnv, runCli } from '../helpers/cli';
+import { ROOT, taxPolicyWithShell } from '../helpers/policy';
+import { describeConfined } from './support/loopback-only';
+import { startModel, toolResults, type ToolUse } from './support/model-server';
+import { makeProject, runClaude } from './support/project';
+
+beforeAll(() => {
+  hostCli('claude-code');
+}, 900_000);
+
+/**
+ * The excluded launcher in the real Claude Code with its sandbox on (SPEC §9.3): `init --hardened`
+ * launches the tax example's `aeat`, here a stub installed outside the project that logs each argv
+ * it is started with through a FIFO beside it (in the installation the sandbox hides, so the agent
+ * can neither see nor write it; a FIFO, because the launched program may write nothing but the
+ * project). The scripted model runs the preparer's ordinary work and every hidden route to the
+ * export the study found; the log shows which starts really happened.
+ */
+
+function unavailable(): string | null {
+  if (process.platform !== 'linux') return `Claude Code's sandbox on ${process.platform} is not bubblewrap; this test drives the Linux one`;
+  for (const program of ['bwrap', 'socat']) {
+    const found = (process.env.PATH ?? '').split(delimiter).some((dir) => {
+      try {
+        accessSync(join(dir, program), constants.X_OK);
+        return true;
+      } catch {
+        return false;
+      }
+    });
+    if (!found) return `${program} is not installed (apt-get install -y bubblewrap socat)`;
+  }
+  const probe = spawnSync('bwrap', ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-all', '--die-with-parent', 'true'], { encoding: 'utf8', timeout: 10_000 });
+  if (probe.status !== 0) return `bubblewrap cannot make a sandbox on this machine: ${(probe.stderr || probe.error?.message || `exit ${probe.status}`).trim()}`;
+  return null;
+}
+
+const skip = unavailable();
+if (skip) process.stderr.write(`test/e2e/exec-launcher.test.ts: skipped, ${skip}\n`);
+
+const cleanup: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  while (cleanup.length > 0) await cleanup.pop()!();
+});
+
+const bash = (command: string): ToolUse[] => [{ name: 'Bash', input: { command } }];
+
+/** Reads every line written to a FIFO, holding it open for writing too so that no writer's close ends it. */
+function fifoLog(path: string): { lines(): string[]; close(): void } {
+  spawnSync('mkfifo', [path]);
+  const fd = openSync(path, constants.O_RDWR | constants.O_NONBLOCK);
+  const socket = new Socket({ fd, readable: true, writable: false });
+  let text = '';
+  socket.on('data', (d) => (text += d));
+  return {
+    lines: () => text.split('\n').filter(Boolean),
+    close: () => {
+      socket.destroy();
+      try {
+        closeSync(fd);
+      } catch {
+        // closed with the socket
+      }
+    },
+  };
+}
+
+describeConfined('the excluded launcher in the real Claude Code, with its sandbox on', () => {
+  it.skipIf(skip !== null)(`each start of aeat is judged; no other route reaches it${skip ? ` (skipped: ${skip})` : ''}`, async () => {
+    const project = makeProject({ policy: taxPolicyWithShell(), registerInProject: false });
+    cleanup.push(() => rmSync(project.dir, { recursive: true, force: true }));
+    const opt = mkdtempSync(join(tmpdir(), 'pg-e2e-opt-'));
+    cleanup.push(() => rmSync(opt, { recursive: true, force: true }));
+    const bin = join(opt, 'aeat', 'bin');
+    mkdirSync(bin, { recursive: true });
+    const real = join(bin, 'aeat');
+    const log = fifoLog(join(opt, 'aeat', 'starts.fifo'));
+    cleanup.push(() => log.close());
+    writeFileSync(real, `#!/bin/sh\nprintf '%s\\n' "$*" > ${JSON.stringify(join(opt, 'aeat', 'starts.fifo'))}\necho "aeat: ran $* (sandboxed=\${SANDBOX_RUNTIME:-no})"\n`);
+    chmodSync(real, 0o755);
+    const PATH = `${bin}${delimiter}${process.env.PATH}`;
+    const init = runCli(['init', '--hardened', '--dir', project.dir], { env: cleanEnv({ HOME: project.home, PERSONA_GATE_STATE_DIR: project.stateDir, PATH }), cwd: project.dir });
+    expect(init.code, init.stderr).toBe(0);
+    expect(init.stdout).toContain(`aeat (${real}) now starts only through persona-gate's launcher`);
+    const launcher = join(ROOT, 'dist', 'persona-gate-exec.cjs');
+
+    const calls: [string, ToolUse[]][] = [
+      ['whoami', bash('aeat whoami')],
+      ['create', bash('aeat modelo work create')],
+      ['export', bash('aeat modelo export')],
+      ['script', bash("printf '#!/bin/sh\\naeat modelo export\\n' > x.sh && sh x.sh")],
+      ['python', bash(`python3 -c 'import os; os.system("aeat modelo export")'`)],
+      ['jobs', bash('jobs -x aeat modelo export')],
+      ['zgrep', bash("echo x > f && GREP='aeat modelo export' zgrep x f")],
+      ['absolute', bash(`${real} modelo export`)],
+      ['launcher', bash(`${launcher} ${real} modelo export`)],
+      ['env', bash('env aeat modelo export')],
+      ['copy', bash(`cp ${real} ./copy && ./copy modelo export`)],
+      ['sh -c', bash("sh -c 'aeat modelo export'")],
+      ['which', bash('$(which aeat) modelo export')],
+      ['plant', bash(`mkdir -p bin && printf '#!/bin/sh\\necho "PLANTED sandboxed=$SANDBOX_RUNTIME"\\n' > bin/ae""at && chmod +x bin/ae""at && echo planted`)],
+      ['planted', bash('./bin/aeat modelo export')],
+      ['read', [{ name: 'Read', input: { file_path: real } }]],
+      ['control', bash('echo "sandboxed=$SANDBOX_RUNTIME"')],
+    ];
+    const model = await startModel({ main: calls.map(([, c]) => c) });
+    cleanup.push(() => model.close());
+    const run = await runClaude(project, model.url, { env: { PERSONA_GATE_PERSONA: 'modelo-preparer', PATH }, timeoutMs: 240_000 });
+    expect(run.code, run.stderr).toBe(0);
+    const results = toolResults(model.requests);
+    expect(results).toHaveLength(calls.length);
+    const by = Object.fromEntries(calls.map(([name], k) => [name, results[k]!]));
+    const shown = JSON.stringify(by, null, 1);
+    process.stderr.write(`exec-launcher e2e results:\n${shown}\n`);
+
+    // Ordinary work: the identity read and the draft ran outside the sandbox, with their output.
+    expect(by.whoami!.content, shown).toContain('aeat: ran whoami (sandboxed=no)');
+    expect(by.create!.content, shown).toContain('aeat: ran modelo work create (sandboxed=no)');
+    // The handoff, however it is spelled, is refused with its reason.
+    for (const name of ['export', 'absolute', 'launcher']) expect(by[name]!.content, name).toContain(en.handoff('modelo-preparer', 'modelo.export', 'verifier'));
+    // The planted program ran, inside the sandbox.
+    expect(`${by.plant!.content}${by.planted!.content}`).not.toContain('sandboxed=no');
+    expect(by.control!.content).toContain('sandboxed=1');
+    // What really started: the two ordinary calls, nothing else.
+    await new Promise((r) => setTimeout(r, 200));
+    expect(log.lines()).toEqual(['whoami', 'modelo work create']);
+    // The receipts of the starts name the persona and the command.
+    const receipts = readFileSync(join(project.stateDir, 'receipts', (require('node:fs') as typeof import('node:fs')).readdirSync(join(project.stateDir, 'receipts'))[0]!), 'utf8');
+    expect(receipts).toContain('"hook_event":"ExecStart"');
+  });
+});
