@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { accessSync, chmodSync, closeSync, constants, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, chmodSync, closeSync, constants, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
@@ -52,6 +52,7 @@ afterEach(async () => {
 });
 
 const bash = (command: string): ToolUse[] => [{ name: 'Bash', input: { command } }];
+const b64 = (text: string) => Buffer.from(text).toString('base64');
 
 /** Reads every line written to a FIFO, holding it open for writing too so that no writer's close ends it. */
 function fifoLog(path: string): { lines(): string[]; close(): void } {
@@ -73,8 +74,8 @@ function fifoLog(path: string): { lines(): string[]; close(): void } {
   };
 }
 
-describeConfined('the excluded launcher in the real Claude Code, with its sandbox on', () => {
-  it.skipIf(skip !== null)(`each start of aeat is judged; no other route reaches it${skip ? ` (skipped: ${skip})` : ''}`, async () => {
+/** A project deployed with `init --hardened`, and the stub `aeat` it launches, outside the project. */
+function deployment() {
     const project = makeProject({ policy: taxPolicyWithShell(), registerInProject: false });
     cleanup.push(() => rmSync(project.dir, { recursive: true, force: true }));
     const opt = mkdtempSync(join(tmpdir(), 'pg-e2e-opt-'));
@@ -92,6 +93,12 @@ describeConfined('the excluded launcher in the real Claude Code, with its sandbo
     expect(init.stdout).toContain(`aeat (${real}) now starts only through persona-gate's launcher`);
     const launcher = join(ROOT, 'dist', 'persona-gate-exec.cjs');
 
+  return { project, real, launcher, log, PATH };
+}
+
+describeConfined('the excluded launcher in the real Claude Code, with its sandbox on', () => {
+  it.skipIf(skip !== null)(`each start of aeat is judged; no other route reaches it${skip ? ` (skipped: ${skip})` : ''}`, async () => {
+    const { project, real, launcher, log, PATH } = deployment();
     const calls: [string, ToolUse[]][] = [
       ['whoami', bash('aeat whoami')],
       ['create', bash('aeat modelo work create')],
@@ -109,6 +116,13 @@ describeConfined('the excluded launcher in the real Claude Code, with its sandbo
       ['plant', bash(`mkdir -p bin && printf '#!/bin/sh\\necho "PLANTED sandboxed=$SANDBOX_RUNTIME"\\n' > bin/ae""at && chmod +x bin/ae""at && echo planted`)],
       ['planted', bash('./bin/aeat modelo export')],
       ['read', [{ name: 'Read', input: { file_path: real } }]],
+      // Routes the shell reader cannot see (the name decoded at run time): what stops them is the sandbox.
+      ['b64 name', bash(`python3 -c "import os,base64; os.system(base64.b64decode('${b64('aeat modelo export')}').decode())"`)],
+      ['b64 path', bash(`python3 -c "import os,base64; os.system(base64.b64decode('${b64(`${real} modelo export`)}').decode())"`)],
+      ['b64 launcher', bash(`python3 -c "import os,base64; os.system(base64.b64decode('${b64(`${launcher} ${real} modelo export`)}').decode())"`)],
+      ['b64 read', bash(`python3 -c "import base64; print(open(base64.b64decode('${b64(real)}').decode()).read())"`)],
+      ['octal script', bash("printf '#!/bin/sh\\n\\141eat modelo export\\n' > y.sh && sh y.sh")],
+      ['node', bash(`node -e "require('child_process').execSync(Buffer.from('${b64('aeat modelo export')}', 'base64').toString(), { stdio: 'inherit' })"`)],
       ['control', bash('echo "sandboxed=$SANDBOX_RUNTIME"')],
     ];
     const model = await startModel({ main: calls.map(([, c]) => c) });
@@ -129,11 +143,40 @@ describeConfined('the excluded launcher in the real Claude Code, with its sandbo
     // The planted program ran, inside the sandbox.
     expect(`${by.plant!.content}${by.planted!.content}`).not.toContain('sandboxed=no');
     expect(by.control!.content).toContain('sandboxed=1');
+    // The hidden routes ran (the reader let them through) and found no program: it does not exist in the sandbox.
+    expect(by['b64 name']!.content, shown).toMatch(/aeat: not found/);
+    expect(by['b64 path']!.content, shown).toMatch(/aeat: not found|No such file or directory|Permission denied/);
+    expect(by['b64 read']!.content, shown).toMatch(/FileNotFoundError|PermissionError/);
+    // (the reader decodes printf's escapes, so it refuses this one itself)
+    expect(by['octal script']!.content, shown).toMatch(/aeat: not found|names aeat, which the policy controls/);
+    expect(by.node!.content, shown).toMatch(/aeat: not found/);
+    // The launcher, started from inside the sandbox, has no ticket and refuses.
+    expect(by['b64 launcher']!.content, shown).toMatch(/not judged by persona-gate|No such file or directory/);
     // What really started: the two ordinary calls, nothing else.
     await new Promise((r) => setTimeout(r, 200));
     expect(log.lines()).toEqual(['whoami', 'modelo work create']);
     // The receipts of the starts name the persona and the command.
-    const receipts = readFileSync(join(project.stateDir, 'receipts', (require('node:fs') as typeof import('node:fs')).readdirSync(join(project.stateDir, 'receipts'))[0]!), 'utf8');
-    expect(receipts).toContain('"hook_event":"ExecStart"');
+    const receipts = readdirSync(join(project.stateDir, 'receipts')).map((f) => readFileSync(join(project.stateDir, 'receipts', f), 'utf8')).join('');
+    const starts = receipts.split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((r) => r.hook_event === 'ExecStart' && r.verdict === 'allow');
+    expect(starts.map((r) => [r.command_key, r.persona])).toEqual([
+      ['config.profile.status', 'modelo-preparer'],
+      ['modelo.work.create', 'modelo-preparer'],
+    ]);
+  });
+
+  it.skipIf(skip !== null)(`the control: with the installation readable in the sandbox, a hidden route starts the program${skip ? ` (skipped: ${skip})` : ''}`, async () => {
+    const { project, log, PATH } = deployment();
+    const userSettings = join(project.home, '.claude', 'settings.json');
+    const settings = JSON.parse(readFileSync(userSettings, 'utf8'));
+    settings.sandbox.filesystem.denyRead = [];
+    settings.permissions.deny = settings.permissions.deny.filter((r: string) => !r.startsWith('Read('));
+    writeFileSync(userSettings, JSON.stringify(settings, null, 2));
+    const model = await startModel({ main: [[{ name: 'mcp__aeat__whoami', input: {} }], bash(`python3 -c "import os,base64; os.system(base64.b64decode('${b64('aeat modelo export')}').decode())"`)] });
+    cleanup.push(() => model.close());
+    const run = await runClaude(project, model.url, { env: { PERSONA_GATE_PERSONA: 'modelo-preparer', PATH }, timeoutMs: 120_000 });
+    expect(run.code, run.stderr).toBe(0);
+    expect(toolResults(model.requests)[1]!.content).toContain('aeat: ran modelo export (sandboxed=1)');
+    await new Promise((r) => setTimeout(r, 200));
+    expect(log.lines()).toEqual(['modelo export']);
   });
 });
