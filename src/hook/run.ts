@@ -9,7 +9,7 @@ import { defaultStateDir } from '../io/paths';
 import { loadPolicy, locatePolicy, type PolicyError } from '../io/policy-source';
 import { readPreferences, type Preferences } from '../io/prefs';
 import { gateProtections } from '../io/protect';
-import { hostAdapter, lazyLaunchPlan, lazyShellResolver } from '../io/lazy';
+import { hostAdapter, lazyLaunchPlan, lazySettleStart, lazyShellResolver } from '../io/lazy';
 import { launchRoute, routeAnswer } from '../exec/route';
 import { lockBeside } from '../io/lock-lookup';
 import { appendReceipt } from '../io/receipts';
@@ -103,7 +103,7 @@ function handleToolEvent(ctx: HookContext, event: ToolEvent, index: PolicyIndex,
     decision.verdict === 'ask' && !ctx.host.asks
       ? { ...decision, verdict: 'deny' as const, reason: messagesFor(ctx.locale).askWithoutHost(ctx.host.title, decision.reason) }
       : decision;
-  const { decision: answered, updatedInput } = routeAnswer(route, event, asked, { stateDir: ctx.stateDir, env: ctx.env, locale: ctx.locale, policySha: index.sha256 });
+  const { decision: answered, updatedInput } = routeAnswer(route, event, asked, { stateDir: ctx.stateDir, env: ctx.env, locale: ctx.locale, policySha: index.sha256 }, lazySettleStart);
   keepReceipt(ctx, event, decisionReceipt(event, answered, index.sha256, new Date(), Date.now() - ctx.started));
   if (updatedInput && answered.verdict !== 'deny' && answered.verdict !== 'abstain') return preToolUseRewrite(answered.verdict, answered.would !== undefined ? '' : answered.reason, updatedInput);
   // Audit mode answers as if the call had passed: the refusal's reason is for the receipt only.

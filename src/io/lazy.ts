@@ -4,6 +4,7 @@ import type { PolicyValidation } from '../policy/validate';
 import type { jsonErrorAt } from '../core/json-error';
 import type { listServers } from '../mcp/pin';
 import type { launchPlan } from '../exec/plan';
+import type { settleStart } from '../exec/settle';
 import { claudeCode } from '../hosts/claude-code';
 import type { HostAdapter, HostName } from '../hosts/host';
 import { runBundle } from './code-cache';
@@ -22,6 +23,7 @@ interface LazyModules {
   jsonErrorAt: typeof jsonErrorAt;
   readShellCall: ShellResolver;
   launchPlan: typeof launchPlan;
+  settleStart: typeof settleStart;
   listServers: typeof listServers;
   HOST_ADAPTERS: Record<HostName, HostAdapter>;
 }
@@ -55,6 +57,7 @@ export const lazyShellResolver: ShellResolver = (index, event) => {
 
 /** The excluded launcher's reading of a line that names a launched program: with the shell reader, whose parser it uses. */
 export const lazyLaunchPlan: typeof launchPlan = (command, map) => load('launchPlan', 'shell.js')(command, map);
+export const lazySettleStart: typeof settleStart = (plan, event, decision, ctx) => load('settleStart', 'shell.js')(plan, event, decision, ctx);
 
 /** Claude Code's adapter is the hook's own; another host's comes from dist/hosts.js, loaded for that host's calls only. */
 export function hostAdapter(name: HostName): HostAdapter {
