@@ -77,12 +77,16 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** The program names the line mentions as a word of their own, and the absolute paths it names. */
+/**
+ * Whether the line may name a launched program (its name as a word of its own, its real path, or
+ * the launcher), read with quotes and backslashes taken out: `/opt/la''uncher` and `ae\at` are
+ * the same words to the shell, and may be to the host's matcher. Returns a program's name.
+ */
 export function mentioned(command: string, map: ExecMap): string | null {
+  const text = command.replace(/['"\\]/g, '');
   for (const [name, program] of Object.entries(map.programs)) {
-    if (command.includes(program)) return name;
-    if (new RegExp(`(^|[^A-Za-z0-9_.-])${escapeRegExp(name)}($|[^A-Za-z0-9_.-])`).test(command)) return name;
+    if (text.includes(program)) return name;
+    if (new RegExp(`(^|[^A-Za-z0-9_.-])${escapeRegExp(name)}($|[^A-Za-z0-9_.-])`).test(text)) return name;
   }
-  return command.includes(map.launcher) ? Object.keys(map.programs)[0] ?? '' : null;
+  return text.includes(map.launcher) ? Object.keys(map.programs)[0] ?? '' : null;
 }
-

@@ -109,6 +109,7 @@ describeConfined('the excluded launcher in the real Claude Code, with its sandbo
       ['zgrep', bash("echo x > f && GREP='aeat modelo export' zgrep x f")],
       ['absolute', bash(`${real} modelo export`)],
       ['launcher', bash(`${launcher} ${real} modelo export`)],
+      ['split launcher', bash(`${launcher.slice(0, 6)}''${launcher.slice(6)} ${real.slice(0, 6)}''${real.slice(6)} modelo export`)],
       ['env', bash('env aeat modelo export')],
       ['copy', bash(`cp ${real} ./copy && ./copy modelo export`)],
       ['sh -c', bash("sh -c 'aeat modelo export'")],
@@ -139,7 +140,7 @@ describeConfined('the excluded launcher in the real Claude Code, with its sandbo
     expect(by.whoami!.content, shown).toContain('aeat: ran whoami (sandboxed=no)');
     expect(by.create!.content, shown).toContain('aeat: ran modelo work create (sandboxed=no)');
     // The handoff, however it is spelled, is refused with its reason.
-    for (const name of ['export', 'absolute', 'launcher']) expect(by[name]!.content, name).toContain(en.handoff('modelo-preparer', 'modelo.export', 'verifier'));
+    for (const name of ['export', 'absolute', 'launcher', 'split launcher']) expect(by[name]!.content, name).toContain(en.handoff('modelo-preparer', 'modelo.export', 'verifier'));
     // The planted program ran, inside the sandbox.
     expect(`${by.plant!.content}${by.planted!.content}`).not.toContain('sandboxed=no');
     expect(by.control!.content).toContain('sandboxed=1');
@@ -157,7 +158,11 @@ describeConfined('the excluded launcher in the real Claude Code, with its sandbo
     expect(log.lines()).toEqual(['whoami', 'modelo work create']);
     // The receipts of the starts name the persona and the command.
     const receipts = readdirSync(join(project.stateDir, 'receipts')).map((f) => readFileSync(join(project.stateDir, 'receipts', f), 'utf8')).join('');
-    const starts = receipts.split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((r) => r.hook_event === 'ExecStart' && r.verdict === 'allow');
+    const execReceipts = receipts.split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((r) => r.hook_event === 'ExecStart');
+    // A refusal receipt would mean a route reached the launcher outside the sandbox (inside, the
+    // state directory is read-only and the launcher's receipt cannot be written).
+    expect(execReceipts.filter((r) => r.verdict !== 'allow')).toEqual([]);
+    const starts = execReceipts.filter((r) => r.verdict === 'allow');
     expect(starts.map((r) => [r.command_key, r.persona])).toEqual([
       ['config.profile.status', 'modelo-preparer'],
       ['modelo.work.create', 'modelo-preparer'],

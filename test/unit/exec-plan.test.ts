@@ -27,6 +27,14 @@ describe('the launch plan: which Bash calls start a launched program', () => {
     expect(launchPlan(line, MAP)).toMatchObject({ kind: 'starts', command, judged });
   });
 
+  it('sees the program through quotes and backslashes, as the shell does', () => {
+    const split = (path: string) => `${path.slice(0, 6)}''${path.slice(6)}`;
+    expect(launchPlan(`${split(L)} ${split(REAL)} modelo export`, MAP)).toMatchObject({ kind: 'starts', judged: 'aeat modelo export' });
+    expect(launchPlan('a\\eat modelo export', MAP)).toMatchObject({ kind: 'starts', judged: 'aeat modelo export' });
+    expect(launchPlan('"aeat" modelo export', MAP)).toMatchObject({ kind: 'starts', judged: 'aeat modelo export' });
+    expect(mentioned(`echo ${split(L)}`, MAP)).toBe('aeat');
+  });
+
   it('gives the program exactly the words bash would', () => {
     const plan = launchPlan(`aeat modelo work create --title "a b" x\\ y '' -- "--z"`, MAP);
     expect(plan).toMatchObject({ kind: 'starts', starts: [{ name: 'aeat', program: REAL, args: ['modelo', 'work', 'create', '--title', 'a b', 'x y', '', '--', '--z'] }] });
