@@ -11,6 +11,8 @@ import { checkPrivateFile, openPrivateFile, readWhole, StateError } from '../io/
 /** What `init --hardened` records of the launched programs, read by the hook and by the launcher. */
 export interface ExecMap {
   v: 1;
+  /** The Node the launcher runs with, by its absolute path (a `node` looked up on PATH could be one the agent planted). */
+  runtime: string;
   /** The launcher's absolute path. */
   launcher: string;
   /** Program name → the real, absolute path of the program it starts. */
@@ -54,7 +56,7 @@ export function parseExecMap(text: string): ExecMap | null {
   }
   if (typeof v !== 'object' || v === null) return null;
   const m = v as Record<string, unknown>;
-  if (m.v !== 1 || typeof m.launcher !== 'string' || !m.launcher.startsWith('/')) return null;
+  if (m.v !== 1 || typeof m.launcher !== 'string' || !m.launcher.startsWith('/') || typeof m.runtime !== 'string' || !m.runtime.startsWith('/')) return null;
   if (typeof m.programs !== 'object' || m.programs === null || Array.isArray(m.programs)) return null;
   const programs: Record<string, string> = Object.create(null);
   for (const [name, path] of Object.entries(m.programs as Record<string, unknown>)) {
@@ -62,7 +64,7 @@ export function parseExecMap(text: string): ExecMap | null {
     programs[name] = path;
   }
   const readOnly = Array.isArray(m.readOnly) ? m.readOnly.filter((p): p is string => typeof p === 'string' && p.startsWith('/')) : [];
-  return { v: 1, launcher: m.launcher, programs, readOnly };
+  return { v: 1, runtime: m.runtime, launcher: m.launcher, programs, readOnly };
 }
 
 /** Characters a word may hold unquoted and still be the same word after the shell reads it. */

@@ -8,7 +8,7 @@ export type { ExecMap } from './map';
  * Which Bash calls start a launched program, and how they are rewritten (SPEC §9.3, the excluded
  * launcher). A launched program is a catalogued program whose installation the sandbox hides; it
  * runs only through persona-gate's launcher, which Claude Code's `sandbox.excludedCommands` lets
- * out of the sandbox for exactly `<launcher> <real program> *`.
+ * out of the sandbox for exactly `<node> <launcher> <real program> *`.
  *
  * The hook judges a call as a start only when it is made of literal words alone (no expansion,
  * substitution, redirection, pipe, assignment or background job: what is judged is what runs),
@@ -89,7 +89,8 @@ function literalParts(script: Script): { parts: string[][]; ops: string[] } | nu
 
 /** The start a part makes, if it leads with a launched program; a string says why it cannot be one. */
 function startOf(words: readonly string[], map: ExecMap, byPath: Map<string, string>): PlannedStart | string | null {
-  const [first, ...rest] = words;
+  // The launcher as the excluded command runs it (`<node> <launcher> …`), or as its own program.
+  const [first, ...rest] = words[0] === map.runtime && words[1] === map.launcher ? words.slice(1) : words;
   if (first === undefined) return null;
   if (first === map.launcher) {
     const [target, ...args] = rest;
@@ -132,7 +133,7 @@ export function launchPlan(command: string, map: ExecMap): LaunchPlan {
   if (starts.length === 0) return { kind: 'sandboxed', name };
   if (others > 0) return { kind: 'refused', why: 'mixed', name, detail: command };
   const join = (texts: string[]) => texts.reduce((acc, text, k) => (k === 0 ? text : `${acc} ${literal.ops[k - 1]} ${text}`), '');
-  const rewritten = join(starts.map((s) => [map.launcher, s.program, ...s.args].map(quoteWord).join(' ')));
+  const rewritten = join(starts.map((s) => [map.runtime, map.launcher, s.program, ...s.args].map(quoteWord).join(' ')));
   // What the policy judges: the same starts under the names its `bash` prefixes use.
   const judged = join(starts.map((s) => [s.name, ...s.args].map(quoteWord).join(' ')));
   return { kind: 'starts', starts, command: rewritten, judged };

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXEC_MESSAGES } from '../../src/exec/messages';
@@ -10,6 +10,7 @@ import { installed } from '../helpers/programs';
 import { ROOT, taxPolicyWithShell } from '../helpers/policy';
 
 const LAUNCHER = join(ROOT, 'dist', 'persona-gate-exec.cjs');
+const NODE = realpathSync(process.execPath);
 const noBwrap = process.platform !== 'linux' || !installed('bwrap') ? 'bubblewrap is not installed (apt-get install bubblewrap)' : null;
 if (noBwrap) process.stderr.write(`test/cli/exec-launcher.test.ts: the real starts are skipped, ${noBwrap}\n`);
 
@@ -71,12 +72,12 @@ describe('the excluded launcher, built', () => {
     const d = deployment();
     const settings = JSON.parse(readFileSync(join(d.home, '.claude', 'settings.json'), 'utf8'));
     const install = join(d.dir, 'opt', 'aeat');
-    expect(settings.sandbox.excludedCommands).toEqual([`${LAUNCHER} ${d.real} *`]);
+    expect(settings.sandbox.excludedCommands).toEqual([`${NODE} ${LAUNCHER} ${d.real} *`]);
     expect(settings.sandbox.filesystem.denyRead).toEqual([install]);
     expect(settings.permissions.deny).toContain(`Read(/${install}/**)`);
     expect(d.init.stdout).toContain(`aeat (${d.real}) now starts only through persona-gate's launcher`);
     const map = JSON.parse(readFileSync(join(d.stateDir, 'exec.json'), 'utf8'));
-    expect(map).toMatchObject({ v: 1, launcher: LAUNCHER, programs: { aeat: d.real } });
+    expect(map).toMatchObject({ v: 1, runtime: NODE, launcher: LAUNCHER, programs: { aeat: d.real } });
     // doctor --hardened sees the launcher in place
     const doctor = runCli(['doctor', '--hardened', '--dir', d.project, '--json'], { env: { ...d.env, PERSONA_GATE_CLAUDE_BIN: '/nonexistent' }, cwd: d.project });
     const checks = JSON.parse(doctor.stdout).checks as { level: string; text: string }[];
@@ -91,7 +92,7 @@ describe('the excluded launcher, built', () => {
   it('the hook rewrites a start it lets through, and refuses one it cannot judge', () => {
     const d = deployment();
     const who = d.pre('aeat whoami');
-    expect(who.out).toMatchObject({ permissionDecision: 'allow', updatedInput: { command: `${LAUNCHER} ${d.real} whoami` } });
+    expect(who.out).toMatchObject({ permissionDecision: 'allow', updatedInput: { command: `${NODE} ${LAUNCHER} ${d.real} whoami` } });
     expect(d.pre('aeat modelo export').out).toMatchObject({ permissionDecision: 'deny', permissionDecisionReason: en.handoff('modelo-preparer', 'modelo.export', 'verifier') });
     const refused = d.pre('x=$(aeat whoami); echo $x').out;
     expect(refused).toMatchObject({ permissionDecision: 'deny' });
@@ -158,7 +159,7 @@ describe('the excluded launcher, built', () => {
       ticket.args = ['--out', target];
       writeFileSync(join(ticketDir, name!), JSON.stringify(ticket));
       renameSync(join(ticketDir, name!), join(ticketDir, `${argvKey(d.real, ticket.args)}.x.json`));
-      const r = d.sh(`${LAUNCHER} ${d.real} --out ${target}`);
+      const r = d.sh(`${NODE} ${LAUNCHER} ${d.real} --out ${target}`);
       expect(r.status, r.stderr).toBe(9);
       expect(r.stderr).toMatch(/Read-only file system/);
     }

@@ -4,25 +4,28 @@ import { mentioned, parseExecMap, quoteWord } from '../../src/exec/map';
 
 const MAP: ExecMap = {
   v: 1,
+  runtime: '/usr/bin/node',
   launcher: '/opt/pg/dist/persona-gate-exec.cjs',
   programs: { aeat: '/opt/aeat/bin/aeat' },
   readOnly: [],
 };
+const N = MAP.runtime;
 const L = MAP.launcher;
 const REAL = MAP.programs.aeat!;
 
 describe('the launch plan: which Bash calls start a launched program', () => {
   it.each([
-    ['aeat modelo work create', `${L} ${REAL} modelo work create`, 'aeat modelo work create'],
-    ['aeat whoami && aeat modelo work create', `${L} ${REAL} whoami && ${L} ${REAL} modelo work create`, 'aeat whoami && aeat modelo work create'],
-    ['aeat whoami; aeat modelo list', `${L} ${REAL} whoami ; ${L} ${REAL} modelo list`, 'aeat whoami ; aeat modelo list'],
-    ['aeat whoami || aeat modelo list', `${L} ${REAL} whoami || ${L} ${REAL} modelo list`, 'aeat whoami || aeat modelo list'],
-    ['aeat modelo work create --title "Q3 draft"', `${L} ${REAL} modelo work create --title 'Q3 draft'`, "aeat modelo work create --title 'Q3 draft'"],
-    ["aeat modelo show --note 'it'\\''s'", `${L} ${REAL} modelo show --note 'it'\\''s'`, "aeat modelo show --note 'it'\\''s'"],
-    [`${REAL} modelo list`, `${L} ${REAL} modelo list`, 'aeat modelo list'],
-    [`${L} ${REAL} modelo export`, `${L} ${REAL} modelo export`, 'aeat modelo export'],
+    ['aeat modelo work create', `${N} ${L} ${REAL} modelo work create`, 'aeat modelo work create'],
+    ['aeat whoami && aeat modelo work create', `${N} ${L} ${REAL} whoami && ${N} ${L} ${REAL} modelo work create`, 'aeat whoami && aeat modelo work create'],
+    ['aeat whoami; aeat modelo list', `${N} ${L} ${REAL} whoami ; ${N} ${L} ${REAL} modelo list`, 'aeat whoami ; aeat modelo list'],
+    ['aeat whoami || aeat modelo list', `${N} ${L} ${REAL} whoami || ${N} ${L} ${REAL} modelo list`, 'aeat whoami || aeat modelo list'],
+    ['aeat modelo work create --title "Q3 draft"', `${N} ${L} ${REAL} modelo work create --title 'Q3 draft'`, "aeat modelo work create --title 'Q3 draft'"],
+    ["aeat modelo show --note 'it'\\''s'", `${N} ${L} ${REAL} modelo show --note 'it'\\''s'`, "aeat modelo show --note 'it'\\''s'"],
+    [`${REAL} modelo list`, `${N} ${L} ${REAL} modelo list`, 'aeat modelo list'],
+    [`${L} ${REAL} modelo export`, `${N} ${L} ${REAL} modelo export`, 'aeat modelo export'],
+    [`${N} ${L} ${REAL} modelo export`, `${N} ${L} ${REAL} modelo export`, 'aeat modelo export'],
     // a line continuation joins words: the program gets them as arguments, as bash gives them
-    ['aeat whoami \\\ntouch x', `${L} ${REAL} whoami touch x`, 'aeat whoami touch x'],
+    ['aeat whoami \\\ntouch x', `${N} ${L} ${REAL} whoami touch x`, 'aeat whoami touch x'],
   ])('%j starts the program: rewritten to the launcher form', (line, command, judged) => {
     expect(launchPlan(line, MAP)).toMatchObject({ kind: 'starts', command, judged });
   });
@@ -79,6 +82,7 @@ describe('the launch plan: which Bash calls start a launched program', () => {
     [`nohup ${L} ${REAL} modelo export`, 'wrapped'],
     [`timeout 5 ${REAL} modelo export`, 'wrapped'],
     [`${L} /bin/sh -c x`, 'launcher_target'],
+    [`${N} ${L} /bin/sh -c x`, 'launcher_target'],
     [`${L}`, 'launcher_target'],
     ['aeat "unterminated', 'unparsable'],
   ];
@@ -115,15 +119,16 @@ describe('the launch plan: which Bash calls start a launched program', () => {
     for (const [line] of refused) expect(launchPlan(line, MAP).kind).not.toBe('starts');
     const plan = launchPlan('aeat a && aeat b; aeat "c d"', MAP);
     if (plan.kind !== 'starts') throw new Error('expected starts');
-    for (const part of plan.command.split(/ (?:&&|;|\|\|) /)) expect(part.startsWith(`${L} ${REAL} `)).toBe(true);
+    for (const part of plan.command.split(/ (?:&&|;|\|\|) /)) expect(part.startsWith(`${N} ${L} ${REAL} `)).toBe(true);
   });
 });
 
 describe('the map of launched programs', () => {
   it('reads what init writes and refuses what is not one', () => {
     expect(parseExecMap(JSON.stringify(MAP))).toEqual(MAP);
-    expect(parseExecMap('{"v":1,"launcher":"rel/x","programs":{}}')).toBeNull();
-    expect(parseExecMap('{"v":1,"launcher":"/x","programs":{"aeat":"bin/aeat"}}')).toBeNull();
+    expect(parseExecMap('{"v":1,"runtime":"/n","launcher":"rel/x","programs":{}}')).toBeNull();
+    expect(parseExecMap('{"v":1,"runtime":"/n","launcher":"/x","programs":{"aeat":"bin/aeat"}}')).toBeNull();
+    expect(parseExecMap('{"v":1,"runtime":"node","launcher":"/x","programs":{}}')).toBeNull();
     expect(parseExecMap('[]')).toBeNull();
     expect(parseExecMap('not json')).toBeNull();
   });

@@ -11,14 +11,14 @@ import { isObject, readJsonQuiet, within, type Finding, type Guarded, type Json 
 /**
  * The excluded launcher in Claude Code's settings (SPEC §9.3): each catalogued program the policy's
  * `bash` prefixes name starts only through persona-gate's launcher, which Claude Code lets out of
- * its sandbox as exactly `<launcher> <real program> *` (one absolute entry per program, both files
- * read-only for the agent), while the program's installation is hidden from the sandboxed shell
+ * its sandbox as exactly `<node> <launcher> <real program> *` (one absolute entry per program, all
+ * three files read-only for the agent), while the program's installation is hidden from the sandboxed shell
  * (`sandbox.filesystem.denyRead`) and from the Read tool (`permissions.deny` `Read(//…)`). The map
  * of launched programs goes to the state directory, where the hook and the launcher read it.
  *
  * Not launched: a program not on PATH, one found inside the project (it could be planted), a
  * system program other programs run (`/usr/bin/git`: hiding it breaks them), and a path a settings
- * pattern cannot hold.
+ * pattern cannot hold. The launcher and its Node must lie outside the project too.
  */
 
 /** Directories whose programs belong to the system's packages. */
@@ -28,9 +28,9 @@ export function launcherPath(): string {
   return join(packageRoot(), 'dist', 'persona-gate-exec.cjs');
 }
 
-/** The excluded command of a launched program. */
-export function excludedEntry(launcher: string, program: string): string {
-  return `${launcher} ${program} *`;
+/** The excluded command of a launched program: the launcher run by an absolute Node, never one found on PATH. */
+export function excludedEntry(runtime: string, launcher: string, program: string): string {
+  return `${runtime} ${launcher} ${program} *`;
 }
 
 /** What the sandbox hides of a program: its own installation (…/NAME/bin/NAME, a package of node_modules), else the file. */
@@ -101,6 +101,7 @@ export function mergeLaunchers(settings: Json, opts: { env: Env; dir: string; po
     return 0;
   }
   const launcher = launcherPath();
+  const runtime = realpathSync(process.execPath);
   const programs: Record<string, string> = {};
   let added = 0;
   for (const name of names) {
@@ -112,13 +113,14 @@ export function mergeLaunchers(settings: Json, opts: { env: Env; dir: string; po
     const real = realpathSync(found);
     if (within(resolve(found), opts.dir) || within(real, opts.dir)) lines.push(t.initNotLaunched(name, t.launchInProject(found)));
     else if (SYSTEM_DIRS.has(dirname(real))) lines.push(t.initNotLaunched(name, t.launchSystem(real)));
-    else if (!PLAIN_WORD.test(real) || !PLAIN_WORD.test(launcher)) lines.push(t.initNotLaunched(name, t.launchOddPath(PLAIN_WORD.test(real) ? launcher : real)));
+    else if (within(runtime, opts.dir) || within(launcher, opts.dir)) lines.push(t.initNotLaunched(name, t.launchInProject(within(runtime, opts.dir) ? runtime : launcher)));
+    else if (![real, launcher, runtime].every((p) => PLAIN_WORD.test(p))) lines.push(t.initNotLaunched(name, t.launchOddPath([real, launcher, runtime].find((p) => !PLAIN_WORD.test(p))!)));
     else {
       programs[name] = real;
       const sandbox = objectIn(settings, 'sandbox');
       const filesystem = objectIn(sandbox, 'filesystem');
       const permissions = objectIn(settings, 'permissions');
-      added += pushNew(arrayIn(sandbox, 'excludedCommands'), excludedEntry(launcher, real));
+      added += pushNew(arrayIn(sandbox, 'excludedCommands'), excludedEntry(runtime, launcher, real));
       for (const hidden of hiddenPaths(real, name)) {
         added += pushNew(arrayIn(filesystem, 'denyRead'), hidden.path);
         added += pushNew(arrayIn(filesystem, 'denyWrite'), hidden.path);
@@ -127,7 +129,7 @@ export function mergeLaunchers(settings: Json, opts: { env: Env; dir: string; po
       lines.push(t.initLaunched(name, real));
     }
   }
-  const map: ExecMap = { v: 1, launcher, programs, readOnly: [...new Set(opts.guarded.map((g) => g.path))] };
+  const map: ExecMap = { v: 1, runtime, launcher, programs, readOnly: [...new Set(opts.guarded.map((g) => g.path))] };
   const file = execMapFile(opts.stateDir);
   writeFileSync(`${file}.new`, `${JSON.stringify(map, null, 2)}\n`, { mode: 0o600 });
   renameSync(`${file}.new`, file);
@@ -163,7 +165,7 @@ export function launcherFindings(opts: { stateDir: string; policyPath: string | 
   }
   if (!launcherOk) findings.push({ level: missing, text: t.hardNoLauncher(map.launcher), fix: t.fixHardened() });
   for (const [name, program] of Object.entries(map.programs)) {
-    const entry = excludedEntry(map.launcher, program);
+    const entry = excludedEntry(map.runtime, map.launcher, program);
     const excluded = listed((s) => sandboxOf(s).excludedCommands, entry);
     const hidden = hiddenPaths(program, name).every(
       (h) => listed((s) => (isObject(sandboxOf(s).filesystem) ? (sandboxOf(s).filesystem as Json).denyRead : undefined), h.path) && listed((s) => (isObject(s.permissions) ? s.permissions.deny : undefined), readRule(h)),
