@@ -1,6 +1,7 @@
 // The launcher's start cost: one start of a program through dist/persona-gate-exec.cjs (ticket
 // taken, receipt written, bwrap), against the program alone, bubblewrap's confinement alone and a
 // bare Node start. Runs interleaved, so that the machine's load falls on every path alike.
+// The launcher is run as the excluded command runs it: node by its absolute path.
 // Usage: npm run build && node scripts/exec-bench.mjs [runs]
 import { buildSync } from 'esbuild';
 import { execFileSync } from 'node:child_process';
@@ -27,7 +28,7 @@ try {
   writeFileSync(stub, '#!/bin/sh\nexit 0\n');
   chmodSync(stub, 0o755);
   const launcher = resolve('dist/persona-gate-exec.cjs');
-  writeFileSync(join(stateDir, 'exec.json'), JSON.stringify({ v: 1, launcher, programs: { stub }, readOnly: [stateDir] }), { mode: 0o600 });
+  writeFileSync(join(stateDir, 'exec.json'), JSON.stringify({ v: 1, runtime: process.execPath, launcher, programs: { stub }, readOnly: [stateDir] }), { mode: 0o600 });
   const env = { ...process.env, PERSONA_GATE_STATE_DIR: stateDir, HOME: work };
   const ticket = () =>
     leaveTicket(stateDir, { v: 1, program: stub, args: ['x'], project, session_id: 'bench', tool_use_id: null, agent_id: null, agent_type: null, persona: null, stage: null, command_key: 'stub', policy_sha256: null, locale: 'en', expires: Date.now() + 60_000 }, String(Math.random()));
@@ -38,11 +39,11 @@ try {
     'node -e 0 (one Node start)': () => execFileSync(process.execPath, ['-e', '0']),
     'launcher, allowed start': () => {
       ticket();
-      execFileSync(launcher, [stub, 'x'], { cwd: project, env });
+      execFileSync(process.execPath, [launcher, stub, 'x'], { cwd: project, env });
     },
     'launcher, refused (no ticket)': () => {
       try {
-        execFileSync(launcher, [stub, 'x'], { cwd: project, env, stdio: 'ignore' });
+        execFileSync(process.execPath, [launcher, stub, 'x'], { cwd: project, env, stdio: 'ignore' });
       } catch {
         // exit 126: the refusal
       }
