@@ -75,8 +75,8 @@ function fifoLog(path: string): { lines(): string[]; close(): void } {
 }
 
 /** A project deployed with `init --hardened`, and the stub `aeat` it launches, outside the project. */
-function deployment() {
-    const project = makeProject({ policy: taxPolicyWithShell(), registerInProject: false });
+function deployment(policy: Record<string, any> = taxPolicyWithShell()) {
+    const project = makeProject({ policy, registerInProject: false });
     cleanup.push(() => rmSync(project.dir, { recursive: true, force: true }));
     const opt = mkdtempSync(join(tmpdir(), 'pg-e2e-opt-'));
     cleanup.push(() => rmSync(opt, { recursive: true, force: true }));
@@ -183,5 +183,24 @@ describeConfined('the excluded launcher in the real Claude Code, with its sandbo
     expect(toolResults(model.requests)[1]!.content).toContain('aeat: ran modelo export (sandboxed=1)');
     await new Promise((r) => setTimeout(r, 200));
     expect(log.lines()).toEqual(['modelo export']);
+  });
+
+  it.skipIf(skip !== null)(`the verifier's export asks for confirmation on the rewritten start; with nobody to answer it does not start${skip ? ` (skipped: ${skip})` : ''}`, async () => {
+    const policy = taxPolicyWithShell();
+    policy.personas.verifier.families.push('shell');
+    policy.personas.verifier.ceiling = 'process_exec';
+    policy.personas.verifier.stages = [];
+    const { project, log, PATH } = deployment(policy);
+    const model = await startModel({ main: [bash('aeat whoami'), bash('aeat modelo export')] });
+    cleanup.push(() => model.close());
+    // claude -p has nobody to answer a question (not even under bypassPermissions): the ask stands as a refusal.
+    const run = await runClaude(project, model.url, { env: { PERSONA_GATE_PERSONA: 'verifier', PATH }, timeoutMs: 120_000 });
+    expect(run.code, run.stderr).toBe(0);
+    const results = toolResults(model.requests);
+    process.stderr.write(`exec-launcher verifier results:\n${JSON.stringify(results, null, 1)}\n`);
+    expect(results[0]!.content).toContain('aeat: ran whoami (sandboxed=no)');
+    expect(results[1]!.content).toContain(en.confirmationRequired(en.identityEcho(null), 'modelo.export'));
+    await new Promise((r) => setTimeout(r, 200));
+    expect(log.lines()).toEqual(['whoami']);
   });
 });
