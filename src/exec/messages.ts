@@ -22,6 +22,8 @@ export const EXEC_MESSAGES = {
           return `persona-gate: ${name} cannot be started through another program (\`${detail}\`): each start is checked as the program's own line. ${how}`;
         case 'launcher_target':
           return `persona-gate: the launcher starts only the programs persona-gate launches (\`${detail}\`). ${how}`;
+        case 'unsandboxed':
+          return `persona-gate: this call asks to run outside the sandbox (dangerouslyDisableSandbox), where ${name} could be started unchecked; run it without that parameter.`;
       }
     },
     ticketsFailed: (name: string, detail: string) => `persona-gate: ${name} could not be prepared to run (${detail}); the call is refused. Run \`persona-gate doctor --hardened\`.`,
@@ -46,6 +48,8 @@ export const EXEC_MESSAGES = {
           return `persona-gate: ${name} no puede iniciarse a través de otro programa (\`${detail}\`): cada inicio se comprueba como la línea propia del programa. ${how}`;
         case 'launcher_target':
           return `persona-gate: el lanzador solo inicia los programas que persona-gate lanza (\`${detail}\`). ${how}`;
+        case 'unsandboxed':
+          return `persona-gate: esta llamada pide ejecutarse fuera del sandbox (dangerouslyDisableSandbox), donde ${name} podría iniciarse sin comprobar; ejecútala sin ese parámetro.`;
       }
     },
     ticketsFailed: (name: string, detail: string) => `persona-gate: no se pudo preparar ${name} para ejecutarse (${detail}); la llamada se rechaza. Ejecuta \`persona-gate doctor --hardened\`.`,

@@ -28,7 +28,7 @@ export interface PlannedStart {
   args: string[];
 }
 
-export type RefusedWhy = 'unparsable' | 'not_literal' | 'mixed' | 'wrapped' | 'launcher_target';
+export type RefusedWhy = 'unparsable' | 'not_literal' | 'mixed' | 'wrapped' | 'launcher_target' | 'unsandboxed';
 
 export type LaunchPlan =
   /** The line does not name a launched program: nothing to do. */

@@ -28,7 +28,12 @@ export function launchRoute(event: ToolEvent, stateDir: string, host: string, pl
   const command = event.tool_input.command;
   if (typeof command !== 'string') return none;
   const map = readExecMap(stateDir);
-  if (map === null || mentioned(command, map) === null) return none;
+  if (map === null || Object.keys(map.programs).length === 0) return none;
+  // Outside the sandbox the programs it hides are there, unchecked: a call may not ask to leave it.
+  if (event.tool_input.dangerouslyDisableSandbox === true && event.hook_event_name === 'PreToolUse') {
+    return { plan: { kind: 'refused', why: 'unsandboxed', name: Object.keys(map.programs).join(', '), detail: command }, judged: event };
+  }
+  if (mentioned(command, map) === null) return none;
   const plan = planner(command, map);
   if (plan.kind !== 'starts') return { plan, judged: event };
   return { plan, judged: { ...event, tool_input: { ...event.tool_input, command: plan.judged } } };

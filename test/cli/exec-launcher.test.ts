@@ -48,9 +48,9 @@ function deployment() {
   expect(init.code, init.stderr).toBe(0);
   const real = join(bin, 'aeat');
   let n = 0;
-  const pre = (command: string) => {
+  const pre = (command: string, extra: Record<string, unknown> = {}) => {
     const id = `toolu_${++n}`;
-    const r = runCli(['hook'], { input: JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 's1', tool_name: 'Bash', tool_input: { command }, tool_use_id: id, cwd: project }), env, cwd: project });
+    const r = runCli(['hook'], { input: JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 's1', tool_name: 'Bash', tool_input: { command, ...extra }, tool_use_id: id, cwd: project }), env, cwd: project });
     expect(r.code, r.stderr).toBe(0);
     const out = r.stdout === '' ? null : JSON.parse(r.stdout).hookSpecificOutput;
     return { id, out };
@@ -98,8 +98,10 @@ describe('the excluded launcher, built', () => {
     expect(refused).toMatchObject({ permissionDecision: 'deny' });
     expect(refused.updatedInput).toBeUndefined();
     expect(d.pre('aeat whoami && git status').out).toMatchObject({ permissionDecision: 'deny', permissionDecisionReason: EXEC_MESSAGES.en.refused('mixed', 'aeat', 'aeat whoami && git status') });
-    // a line that does not name the program is answered as before
+    // a line that does not name the program is answered as before…
     expect(d.pre('git status').out).toBeNull();
+    // …unless it asks to leave the sandbox, where the program is there unchecked
+    expect(d.pre('git status', { dangerouslyDisableSandbox: true }).out).toMatchObject({ permissionDecision: 'deny', permissionDecisionReason: EXEC_MESSAGES.en.refused('unsandboxed', 'aeat', 'git status') });
   });
 
   it.skipIf(noBwrap !== null)('an allowed start runs with its real output, stdin and exit status; a refused one does not run and says why', () => {
