@@ -87,6 +87,10 @@ describe('the excluded launcher, built', () => {
     writeFileSync(join(d.home, '.claude', 'settings.json'), JSON.stringify(settings));
     const after = JSON.parse(runCli(['doctor', '--hardened', '--dir', d.project, '--json'], { env: { ...d.env, PERSONA_GATE_CLAUDE_BIN: '/nonexistent' }, cwd: d.project }).stdout).checks;
     expect(after).toContainEqual(expect.objectContaining({ level: 'fail', text: expect.stringContaining('aeat: the launcher is not the excluded command') }));
+    // …and a project that takes commands out of the sandbox itself
+    writeFileSync(join(d.project, '.claude', 'settings.json'), JSON.stringify({ sandbox: { excludedCommands: ['python3 *'] } }));
+    const project = JSON.parse(runCli(['doctor', '--hardened', '--dir', d.project, '--json'], { env: { ...d.env, PERSONA_GATE_CLAUDE_BIN: '/nonexistent' }, cwd: d.project }).stdout).checks;
+    expect(project).toContainEqual(expect.objectContaining({ level: 'fail', text: expect.stringContaining('takes commands out of the sandbox (sandbox.excludedCommands: python3 *)') }));
   });
 
   it('the hook rewrites a start it lets through, and refuses one it cannot judge', () => {

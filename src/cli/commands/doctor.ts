@@ -185,7 +185,7 @@ export function doctorCommand(env: Env, opts: { dir?: string; hardened?: boolean
     registeredIn: (file) => hookEntries(file).has('PreToolUse'),
   });
   // SPEC §9.3: each catalogued program starts only through the launcher.
-  hardened.push(...launcherFindings({ stateDir, policyPath, userPath: userSettingsPath(env), managedPath: managedSettingsPath(), t, missing: opts.hardened === true ? 'fail' : 'warn' }));
+  hardened.push(...launcherFindings({ dir, stateDir, policyPath, userPath: userSettingsPath(env), managedPath: managedSettingsPath(), t, missing: opts.hardened === true ? 'fail' : 'warn' }));
 
   const all = [...findings, ...hardened];
   const fails = all.filter((f) => f.level === 'fail').length;

@@ -137,7 +137,7 @@ export function mergeLaunchers(settings: Json, opts: { env: Env; dir: string; po
 }
 
 /** doctor --hardened: each catalogued program launched, excluded and hidden, in user or managed settings. */
-export function launcherFindings(opts: { stateDir: string; policyPath: string | null; userPath: string; managedPath: string; t: CliMessages; missing: 'warn' | 'fail' }): Finding[] {
+export function launcherFindings(opts: { dir: string; stateDir: string; policyPath: string | null; userPath: string; managedPath: string; t: CliMessages; missing: 'warn' | 'fail' }): Finding[] {
   const { t, missing } = opts;
   let map: ExecMap | null = null;
   try {
@@ -173,6 +173,16 @@ export function launcherFindings(opts: { stateDir: string; policyPath: string | 
     if (!excluded) findings.push({ level: missing, text: t.hardNotExcluded(name, entry), fix: t.fixHardened() });
     if (!hidden) findings.push({ level: missing, text: t.hardNotHidden(name, program), fix: t.fixHardened() });
     if (excluded && hidden) findings.push({ level: 'ok', text: t.hardLaunched(name, program) });
+  }
+  // A project's own exclusions run outside the sandbox, where the launched programs are not hidden
+  // (Claude Code honours them unless managed settings or a --settings file say allowUnsandboxedCommands: false).
+  const managed = readJsonQuiet(opts.managedPath);
+  if (!(managed && sandboxOf(managed).allowUnsandboxedCommands === false)) {
+    for (const file of [join(opts.dir, '.claude', 'settings.json'), join(opts.dir, '.claude', 'settings.local.json')]) {
+      const project = readJsonQuiet(file);
+      const entries = project ? sandboxOf(project).excludedCommands : undefined;
+      if (Array.isArray(entries) && entries.length > 0) findings.push({ level: missing, text: t.hardProjectExcluded(file, entries.map(String).join(', ')), fix: t.fixProjectExcluded(opts.managedPath) });
+    }
   }
   return findings;
 }
