@@ -203,4 +203,29 @@ describeConfined('the excluded launcher in the real Claude Code, with its sandbo
     await new Promise((r) => setTimeout(r, 200));
     expect(log.lines()).toEqual(['whoami']);
   });
+
+  // The residue: a project's own exclusion takes a program out of the sandbox, where the launched
+  // program is not hidden. With allowUnsandboxedCommands: false only in user settings Claude Code
+  // honours it; a --settings file (what persona-gate launch passes) holds against it.
+  it.skipIf(skip !== null)(`a project's excludedCommands reaches the program unless a --settings file forbids it${skip ? ` (skipped: ${skip})` : ''}`, async () => {
+    const script = bash(`printf 'import os, base64\\nos.system(base64.b64decode("${b64('aeat modelo export')}").decode())\\n' > w.py`);
+    const outcome = async (extraArgs: string[]) => {
+      const { project, log, PATH } = deployment();
+      writeFileSync(join(project.dir, '.claude', 'settings.json'), JSON.stringify({ sandbox: { excludedCommands: ['python3 *'] } }));
+      const settingsFile = join(project.home, 'launch.json');
+      writeFileSync(settingsFile, JSON.stringify({ sandbox: { enabled: true, failIfUnavailable: true, allowUnsandboxedCommands: false } }));
+      const model = await startModel({ main: [[{ name: 'mcp__aeat__whoami', input: {} }], script, bash('python3 w.py')] });
+      cleanup.push(() => model.close());
+      const run = await runClaude(project, model.url, { env: { PERSONA_GATE_PERSONA: 'modelo-preparer', PATH }, extraArgs: extraArgs.map((a) => a.replace('SETTINGS', settingsFile)), timeoutMs: 120_000 });
+      expect(run.code, run.stderr).toBe(0);
+      await new Promise((r) => setTimeout(r, 200));
+      return { content: toolResults(model.requests)[2]!.content, starts: log.lines() };
+    };
+    const open = await outcome([]);
+    expect(open.content).toContain('aeat: ran modelo export (sandboxed=no)');
+    expect(open.starts).toEqual(['modelo export']);
+    const held = await outcome(['--settings', 'SETTINGS']);
+    expect(held.content).toContain('aeat: not found');
+    expect(held.starts).toEqual([]);
+  });
 });
