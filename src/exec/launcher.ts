@@ -7,7 +7,7 @@ import { defaultStateDir } from '../io/paths';
 import { readPreferences } from '../io/prefs';
 import { appendReceipt } from '../io/receipts';
 import { bwrapArgs, projectProblem } from './confine';
-import { readExecMap } from './map';
+import { readExecMap, TICKET_OPTION } from './map';
 import { EXEC_MESSAGES, type ExecLocale } from './messages';
 import { takeTicket, type Ticket } from './tickets';
 
@@ -76,7 +76,10 @@ export function planLaunch(argv: readonly string[], env: Env, cwd: string, platf
   const prefs = readPreferences(env);
   const fromEnv = env.PERSONA_GATE_LOCALE;
   let locale: ExecLocale = fromEnv === 'en' || fromEnv === 'es' ? fromEnv : prefs.locale ?? 'en';
-  const [program, ...args] = argv;
+  // `<program> --persona-gate-ticket=SECRET <args…>`: the secret is the launcher's, the rest the program's.
+  const [program, ...rest] = argv;
+  const secret = rest[0]?.startsWith(TICKET_OPTION) ? rest[0].slice(TICKET_OPTION.length) : null;
+  const args = secret === null ? rest : rest.slice(1);
   const stateDir = env.PERSONA_GATE_STATE_DIR?.trim() ? env.PERSONA_GATE_STATE_DIR : prefs.stateDir ?? defaultStateDir(env);
   const refuse = (reason: string, ticket: Ticket | null = null): LaunchOutcome => ({ refused: reason, receipt: receiptOf(ticket, program ?? '', args, reason, started), stateDir });
   if (program === undefined) return refuse(EXEC_MESSAGES[locale].usage());
@@ -84,7 +87,7 @@ export function planLaunch(argv: readonly string[], env: Env, cwd: string, platf
   try {
     const map = readExecMap(stateDir);
     if (map === null || !Object.values(map.programs).includes(program)) return refuse(EXEC_MESSAGES[locale].notLaunched(program));
-    ticket = takeTicket(stateDir, program, args);
+    ticket = secret === null ? null : takeTicket(stateDir, secret, program, args);
     if (ticket === null) return refuse(EXEC_MESSAGES[locale].noTicket(program));
     if (fromEnv !== 'en' && fromEnv !== 'es') locale = ticket.locale === 'es' ? 'es' : 'en';
     const m = EXEC_MESSAGES[locale];

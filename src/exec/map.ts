@@ -75,17 +75,37 @@ export function quoteWord(value: string): string {
   return PLAIN_WORD.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
 }
 
+/** The launcher's first argument in a rewritten call: the secret of the ticket the hook left for it. */
+export const TICKET_OPTION = '--persona-gate-ticket=';
+
+/** Parts joined again by the operators that joined them (`&&`, `||`, `;`). */
+export function joinParts(texts: readonly string[], ops: readonly string[]): string {
+  return texts.reduce((acc, text, k) => (k === 0 ? text : `${acc} ${ops[k - 1]} ${text}`), '');
+}
+
+/**
+ * The rewritten call: each start as the excluded command runs it, `<node> <launcher> <program>`,
+ * with its ticket's secret first when there is one, then the program's arguments.
+ */
+export function launcherCommand(map: ExecMap, starts: readonly { program: string; args: readonly string[] }[], ops: readonly string[], secrets: readonly string[] = []): string {
+  return joinParts(
+    starts.map((s, k) => [map.runtime, map.launcher, s.program, ...(secrets[k] !== undefined ? [`${TICKET_OPTION}${secrets[k]}`] : []), ...s.args].map(quoteWord).join(' ')),
+    ops,
+  );
+}
+
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /**
  * Whether the line may name a launched program (its name as a word of its own, its real path, or
- * the launcher), read with quotes and backslashes taken out: `/opt/la''uncher` and `ae\at` are
- * the same words to the shell, and may be to the host's matcher. Returns a program's name.
+ * the launcher), read with line continuations, quotes and backslashes taken out: `/opt/la''uncher`,
+ * `ae\at` and `ae\<newline>at` are the same words to the shell, and may be to the host's matcher.
+ * Returns a program's name.
  */
 export function mentioned(command: string, map: ExecMap): string | null {
-  const text = command.replace(/['"\\]/g, '');
+  const text = command.replace(/\\\n/g, '').replace(/['"\\]/g, '');
   for (const [name, program] of Object.entries(map.programs)) {
     if (text.includes(program)) return name;
     if (new RegExp(`(^|[^A-Za-z0-9_.-])${escapeRegExp(name)}($|[^A-Za-z0-9_.-])`).test(text)) return name;

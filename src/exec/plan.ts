@@ -1,6 +1,6 @@
 import type { Script, Word } from '../shell/syntax/ast';
 import { parseScript } from '../shell/syntax/parser';
-import { mentioned, PLAIN_WORD, quoteWord, type ExecMap } from './map';
+import { joinParts, launcherCommand, mentioned, PLAIN_WORD, quoteWord, TICKET_OPTION, type ExecMap } from './map';
 
 export type { ExecMap } from './map';
 
@@ -36,7 +36,7 @@ export type LaunchPlan =
   /** A literal line that names a program only as an argument: it runs in the sandbox, where the program is absent. */
   | { kind: 'sandboxed'; name: string }
   /** Every part starts a launched program: judge each start, then run `command` instead. */
-  | { kind: 'starts'; starts: PlannedStart[]; command: string; judged: string }
+  | { kind: 'starts'; starts: PlannedStart[]; ops: string[]; command: string; judged: string }
   | { kind: 'refused'; why: RefusedWhy; name: string; detail: string };
 
 // eslint-disable-next-line no-control-regex
@@ -93,7 +93,9 @@ function startOf(words: readonly string[], map: ExecMap, byPath: Map<string, str
   const [first, ...rest] = words[0] === map.runtime && words[1] === map.launcher ? words.slice(1) : words;
   if (first === undefined) return null;
   if (first === map.launcher) {
-    const [target, ...args] = rest;
+    // A ticket's secret written after the program (the rewritten call, as its post event carries it) is not the program's.
+    const [target, ...given] = rest;
+    const args = given[0]?.startsWith(TICKET_OPTION) ? given.slice(1) : given;
     const name = target !== undefined ? byPath.get(target) : undefined;
     return name !== undefined ? { name, program: target!, args } : 'launcher_target';
   }
@@ -119,7 +121,8 @@ export function launchPlan(command: string, map: ExecMap): LaunchPlan {
   let others = 0;
   for (const words of literal.parts) {
     const start = startOf(words, map, byPath);
-    if (typeof start === 'string') return { kind: 'refused', why: 'launcher_target', name, detail: words.join(' ') };
+    // The launcher's ticket option is the hook's to write: anywhere but its place it is refused.
+    if (typeof start === 'string' || (start !== null && start.args.some((w) => w.startsWith(TICKET_OPTION)))) return { kind: 'refused', why: 'launcher_target', name, detail: words.join(' ') };
     if (start !== null) {
       starts.push(start);
       continue;
@@ -132,9 +135,7 @@ export function launchPlan(command: string, map: ExecMap): LaunchPlan {
   }
   if (starts.length === 0) return { kind: 'sandboxed', name };
   if (others > 0) return { kind: 'refused', why: 'mixed', name, detail: command };
-  const join = (texts: string[]) => texts.reduce((acc, text, k) => (k === 0 ? text : `${acc} ${literal.ops[k - 1]} ${text}`), '');
-  const rewritten = join(starts.map((s) => [map.runtime, map.launcher, s.program, ...s.args].map(quoteWord).join(' ')));
   // What the policy judges: the same starts under the names its `bash` prefixes use.
-  const judged = join(starts.map((s) => [s.name, ...s.args].map(quoteWord).join(' ')));
-  return { kind: 'starts', starts, command: rewritten, judged };
+  const judged = joinParts(starts.map((s) => [s.name, ...s.args].map(quoteWord).join(' ')), literal.ops);
+  return { kind: 'starts', starts, ops: literal.ops, command: launcherCommand(map, starts, literal.ops), judged };
 }

@@ -15,6 +15,7 @@ import type { RoutedAnswer, SettleContext, settleStart } from './settle';
 
 export interface LaunchRoute {
   plan: LaunchPlan | null;
+  map: ExecMap | null;
   /** The event the policy judges: for a start, the line under the programs' catalogued names. */
   judged: ToolEvent;
 }
@@ -22,7 +23,7 @@ export interface LaunchRoute {
 export type Planner = (command: string, map: ExecMap) => LaunchPlan;
 
 export function launchRoute(event: ToolEvent, stateDir: string, host: string, planner: Planner): LaunchRoute {
-  const none = { plan: null, judged: event };
+  const none = { plan: null, map: null, judged: event };
   // A PostToolUse carries the command as it ran (the launcher form): it is read back under the programs' names.
   if (host !== 'claude-code' || event.tool_name !== 'Bash') return none;
   const command = event.tool_input.command;
@@ -31,12 +32,12 @@ export function launchRoute(event: ToolEvent, stateDir: string, host: string, pl
   if (map === null || Object.keys(map.programs).length === 0) return none;
   // Outside the sandbox the programs it hides are there, unchecked: a call may not ask to leave it.
   if (event.tool_input.dangerouslyDisableSandbox === true && event.hook_event_name === 'PreToolUse') {
-    return { plan: { kind: 'refused', why: 'unsandboxed', name: Object.keys(map.programs).join(', '), detail: command }, judged: event };
+    return { plan: { kind: 'refused', why: 'unsandboxed', name: Object.keys(map.programs).join(', '), detail: command }, map, judged: event };
   }
   if (mentioned(command, map) === null) return none;
   const plan = planner(command, map);
-  if (plan.kind !== 'starts') return { plan, judged: event };
-  return { plan, judged: { ...event, tool_input: { ...event.tool_input, command: plan.judged } } };
+  if (plan.kind !== 'starts') return { plan, map, judged: event };
+  return { plan, map, judged: { ...event, tool_input: { ...event.tool_input, command: plan.judged } } };
 }
 
 /**
@@ -45,7 +46,7 @@ export function launchRoute(event: ToolEvent, stateDir: string, host: string, pl
  * any other call is answered as it was decided.
  */
 export function routeAnswer(route: LaunchRoute, event: ToolEvent, decision: Decision, ctx: SettleContext, settle: typeof settleStart): RoutedAnswer {
-  const { plan } = route;
-  if (plan === null || plan.kind === 'none' || plan.kind === 'sandboxed' || decision.verdict === 'deny') return { decision };
-  return settle(plan, event, decision, ctx);
+  const { plan, map } = route;
+  if (plan === null || map === null || plan.kind === 'none' || plan.kind === 'sandboxed' || decision.verdict === 'deny') return { decision };
+  return settle(plan, map, event, decision, ctx);
 }

@@ -2,6 +2,7 @@ import type { Decision, Env } from '../core/decide';
 import type { ToolEvent } from '../core/event';
 import type { Locale } from '../core/messages';
 import { EXEC_MESSAGES } from './messages';
+import { launcherCommand, type ExecMap } from './map';
 import type { LaunchPlan } from './plan';
 import { leaveTicket, TICKET_TTL_MS } from './tickets';
 
@@ -26,15 +27,16 @@ export interface SettleContext {
 }
 
 /** A call that names a launched program, let through by the policy: the rewrite and its tickets, or a refusal. */
-export function settleStart(plan: Exclude<LaunchPlan, { kind: 'none' | 'sandboxed' }>, event: ToolEvent, decision: Decision, ctx: SettleContext): RoutedAnswer {
+export function settleStart(plan: Exclude<LaunchPlan, { kind: 'none' | 'sandboxed' }>, map: ExecMap, event: ToolEvent, decision: Decision, ctx: SettleContext): RoutedAnswer {
   const m = EXEC_MESSAGES[ctx.locale];
   if (plan.kind === 'refused') {
     return { decision: { ...decision, verdict: 'deny', status: 'permission_denied', gate: 'scope', rule: `exec_${plan.why}`, reason: m.refused(plan.why, plan.name, plan.detail) } };
   }
   const project = ctx.env.CLAUDE_PROJECT_DIR?.trim() || event.cwd || process.cwd();
+  const secrets: string[] = [];
   try {
     for (const [k, start] of plan.starts.entries()) {
-      leaveTicket(
+      secrets.push(leaveTicket(
         ctx.stateDir,
         {
           v: 1,
@@ -51,8 +53,7 @@ export function settleStart(plan: Exclude<LaunchPlan, { kind: 'none' | 'sandboxe
           policy_sha256: ctx.policySha,
           locale: ctx.locale,
           expires: Date.now() + TICKET_TTL_MS,
-        },
-        `${event.session_id}\u0000${event.tool_use_id ?? ''}\u0000${k}`,
+        }),
       );
     }
   } catch (err) {
@@ -61,5 +62,5 @@ export function settleStart(plan: Exclude<LaunchPlan, { kind: 'none' | 'sandboxe
   }
   // Claude Code applies `updatedInput` only with a decision: `ask` stays a question, anything let through is `allow`.
   const verdict = decision.verdict === 'ask' ? 'ask' : 'allow';
-  return { decision: { ...decision, verdict }, updatedInput: { ...event.tool_input, command: plan.command } };
+  return { decision: { ...decision, verdict }, updatedInput: { ...event.tool_input, command: launcherCommand(map, plan.starts, plan.ops, secrets) } };
 }

@@ -1,14 +1,17 @@
 import { closeSync, fstatSync, readdirSync, renameSync, unlinkSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { hash128 } from '../io/hash';
 import { appendPrivateFile, checkPrivateFile, ensurePrivateDir, errno, openPrivateFile, readWhole } from '../io/private-fs';
 
 /**
  * A ticket is the hook's judgment of one start, left for the launcher: the launcher runs a program
- * only with a ticket for exactly its argv, and takes it (one start per ticket). So a start the
- * hook did not judge — whatever route reached the launcher outside the sandbox — is refused, and
- * every start that runs has the session, persona and command its receipt names. Tickets live in
- * the state directory, which the sandboxed shell cannot write.
+ * only with a ticket for exactly its argv, named by the secret the hook wrote into that call's
+ * rewritten command (`--persona-gate-ticket=…`), and takes it (one start per ticket). So a start
+ * the hook did not judge — whatever route reached the launcher outside the sandbox, even with the
+ * argv of a call that was judged and never ran — is refused, and every start that runs has the
+ * session, persona and command its receipt names. Tickets live in the state directory, which the
+ * sandboxed shell can neither write nor (for the tickets) read.
  */
 export interface Ticket {
   v: 1;
@@ -42,11 +45,16 @@ export function argvKey(program: string, args: readonly string[]): string {
   return hash128(['persona-gate:exec', program, ...args].join('\u0000'));
 }
 
-/** Leaves a ticket; an error is thrown as a StateError. */
-export function leaveTicket(stateDir: string, ticket: Ticket, unique: string): void {
-  const dir = ticketsDir(stateDir);
-  ensurePrivateDir(dir);
-  appendPrivateFile(join(dir, `${argvKey(ticket.program, ticket.args)}.${hash128(`${unique}\u0000${Date.now()}\u0000${Math.random()}`)}.json`), JSON.stringify(ticket));
+function ticketFile(stateDir: string, program: string, args: readonly string[], secret: string): string {
+  return join(ticketsDir(stateDir), `${argvKey(program, args)}.${secret}.json`);
+}
+
+/** Leaves a ticket and returns its secret; an error is thrown as a StateError. */
+export function leaveTicket(stateDir: string, ticket: Ticket): string {
+  ensurePrivateDir(ticketsDir(stateDir));
+  const secret = randomBytes(16).toString('hex');
+  appendPrivateFile(ticketFile(stateDir, ticket.program, ticket.args, secret), JSON.stringify(ticket));
+  return secret;
 }
 
 function readTicket(path: string): Ticket | null {
@@ -71,34 +79,48 @@ export function ticketFits(ticket: Ticket, program: string, args: readonly strin
 }
 
 /**
- * Takes a valid ticket for this argv: renamed first, so that two launchers never take
- * the same one, then read and removed. Void tickets met on the way are removed. Null: none.
+ * Takes the ticket with this secret for exactly this argv: renamed first, so that two launchers
+ * never take the same one, then read and removed. Void tickets in the directory go on the way.
+ * Null: none.
  */
-export function takeTicket(stateDir: string, program: string, args: readonly string[], now = Date.now()): Ticket | null {
-  const dir = ticketsDir(stateDir);
+export function takeTicket(stateDir: string, secret: string, program: string, args: readonly string[], now = Date.now()): Ticket | null {
+  sweep(stateDir, now);
+  if (!/^[0-9a-f]{32}$/.test(secret)) return null;
+  const path = ticketFile(stateDir, program, args, secret);
+  const taken = `${path}.taken`;
+  try {
+    renameSync(path, taken);
+  } catch {
+    return null;
+  }
+  const ticket = readTicket(taken);
+  try {
+    unlinkSync(taken);
+  } catch {
+    // gone already
+  }
+  return ticket !== null && ticketFits(ticket, program, args, now) ? ticket : null;
+}
+
+/** Removes the tickets that expired (a call judged and never run leaves one). */
+function sweep(stateDir: string, now: number): void {
   let names: string[];
   try {
-    names = readdirSync(dir);
+    names = readdirSync(ticketsDir(stateDir));
   } catch (err) {
-    if (errno(err) === 'ENOENT') return null;
+    if (errno(err) === 'ENOENT') return;
     throw err;
   }
-  const prefix = `${argvKey(program, args)}.`;
-  for (const name of names.filter((n) => n.startsWith(prefix) && n.endsWith('.json')).sort()) {
-    const path = join(dir, name);
-    const taken = `${path}.taken`;
-    try {
-      renameSync(path, taken);
-    } catch {
-      continue;
+  for (const name of names) {
+    if (!name.endsWith('.json')) continue;
+    const path = join(ticketsDir(stateDir), name);
+    const ticket = readTicket(path);
+    if (ticket === null || ticket.expires <= now) {
+      try {
+        unlinkSync(path);
+      } catch {
+        // another launcher's
+      }
     }
-    const ticket = readTicket(taken);
-    try {
-      unlinkSync(taken);
-    } catch {
-      // gone already
-    }
-    if (ticket !== null && ticketFits(ticket, program, args, now)) return ticket;
   }
-  return null;
 }

@@ -73,8 +73,10 @@ describe('the excluded launcher, built', () => {
     const settings = JSON.parse(readFileSync(join(d.home, '.claude', 'settings.json'), 'utf8'));
     const install = join(d.dir, 'opt', 'aeat');
     expect(settings.sandbox.excludedCommands).toEqual([`${NODE} ${LAUNCHER} ${d.real} *`]);
-    expect(settings.sandbox.filesystem.denyRead).toEqual([install]);
+    // the installation, and the tickets' secrets
+    expect(settings.sandbox.filesystem.denyRead).toEqual([install, join(d.stateDir, 'exec')]);
     expect(settings.permissions.deny).toContain(`Read(/${install}/**)`);
+    expect(settings.permissions.deny).toContain(`Read(/${join(d.stateDir, 'exec')}/**)`);
     expect(d.init.stdout).toContain(`aeat (${d.real}) now starts only through persona-gate's launcher`);
     const map = JSON.parse(readFileSync(join(d.stateDir, 'exec.json'), 'utf8'));
     expect(map).toMatchObject({ v: 1, runtime: NODE, launcher: LAUNCHER, programs: { aeat: d.real } });
@@ -96,7 +98,8 @@ describe('the excluded launcher, built', () => {
   it('the hook rewrites a start it lets through, and refuses one it cannot judge', () => {
     const d = deployment();
     const who = d.pre('aeat whoami');
-    expect(who.out).toMatchObject({ permissionDecision: 'allow', updatedInput: { command: `${NODE} ${LAUNCHER} ${d.real} whoami` } });
+    expect(who.out).toMatchObject({ permissionDecision: 'allow' });
+    expect(who.out.updatedInput.command).toMatch(new RegExp(`^${NODE} ${LAUNCHER} ${d.real} --persona-gate-ticket=[0-9a-f]{32} whoami$`));
     expect(d.pre('aeat modelo export').out).toMatchObject({ permissionDecision: 'deny', permissionDecisionReason: en.handoff('modelo-preparer', 'modelo.export', 'verifier') });
     const refused = d.pre('x=$(aeat whoami); echo $x').out;
     expect(refused).toMatchObject({ permissionDecision: 'deny' });
@@ -131,21 +134,27 @@ describe('the excluded launcher, built', () => {
     expect(again).toMatchObject({ status: 126, stdout: '' });
     expect(again.stderr).toBe(`${EXEC_MESSAGES.en.noTicket(d.real)}\n`);
 
+    // The launcher form without the secret of its ticket: refused, and the ticket is still there for the call it was left for.
+    const create2 = d.pre('aeat modelo list');
+    expect(d.sh(`${NODE} ${LAUNCHER} ${d.real} modelo list`)).toMatchObject({ status: 126, stdout: '' });
+    expect(d.sh(create2.out.updatedInput.command)).toMatchObject({ status: 0, stdout: 'aeat: ran modelo list\n' });
+
     // The export the hook refused, typed as the launcher form or straight at the launcher: no ticket, no start.
     const direct = d.sh(`${LAUNCHER} ${d.real} modelo export`);
     expect(direct.status).toBe(126);
     expect(direct.stderr).toContain('this start was not judged by persona-gate');
     expect(d.sh(`${LAUNCHER} /bin/sh -c 'echo escaped'`)).toMatchObject({ status: 126, stdout: '', stderr: `${EXEC_MESSAGES.en.notLaunched('/bin/sh')}\n` });
 
-    expect(d.ran()).toEqual(['whoami', 'modelo work create --title Q3 draft', 'modelo check', 'modelo list -']);
+    expect(d.ran()).toEqual(['whoami', 'modelo work create --title Q3 draft', 'modelo check', 'modelo list -', 'modelo list']);
     const starts = d.receipts();
     expect(starts.filter((r) => r.verdict === 'allow').map((r) => [r.command_key, r.persona, r.session_id])).toEqual([
       ['config.profile.status', 'modelo-preparer', 's1'],
       ['modelo.work.create', 'modelo-preparer', 's1'],
       ['modelo.check', 'modelo-preparer', 's1'],
       ['modelo.list', 'modelo-preparer', 's1'],
+      ['modelo.list', 'modelo-preparer', 's1'],
     ]);
-    expect(starts.filter((r) => r.verdict === 'deny')).toHaveLength(3);
+    expect(starts.filter((r) => r.verdict === 'deny')).toHaveLength(4);
   });
 
   it.skipIf(noBwrap !== null)('the launched program cannot write what the sandbox protects', () => {
@@ -156,16 +165,17 @@ describe('the excluded launcher, built', () => {
     const before = targets.map((t) => (existsSync(t) ? readFileSync(t, 'utf8') : null));
     for (const target of targets) {
       // `--out` is not a catalogued command of a closed program: the policy refuses it, so the test
-      // leaves the ticket the hook would leave for an allowed start, straight in the state directory.
+      // turns the ticket the hook left for an allowed start into one for `--out TARGET`.
       const start = d.pre(`aeat modelo work create`);
       expect(start.out.permissionDecision).toBe('allow');
+      const secret = /--persona-gate-ticket=([0-9a-f]{32})/.exec(start.out.updatedInput.command)![1]!;
       const ticketDir = join(d.stateDir, 'exec');
-      const [name] = readdirSync(ticketDir);
-      const ticket = JSON.parse(readFileSync(join(ticketDir, name!), 'utf8'));
+      const name = readdirSync(ticketDir).find((n) => n.includes(secret))!;
+      const ticket = JSON.parse(readFileSync(join(ticketDir, name), 'utf8'));
       ticket.args = ['--out', target];
-      writeFileSync(join(ticketDir, name!), JSON.stringify(ticket));
-      renameSync(join(ticketDir, name!), join(ticketDir, `${argvKey(d.real, ticket.args)}.x.json`));
-      const r = d.sh(`${NODE} ${LAUNCHER} ${d.real} --out ${target}`);
+      writeFileSync(join(ticketDir, name), JSON.stringify(ticket));
+      renameSync(join(ticketDir, name), join(ticketDir, `${argvKey(d.real, ticket.args)}.${secret}.json`));
+      const r = d.sh(`${NODE} ${LAUNCHER} ${d.real} --persona-gate-ticket=${secret} --out ${target}`);
       expect(r.status, r.stderr).toBe(9);
       expect(r.stderr).toMatch(/Read-only file system/);
     }

@@ -39,27 +39,30 @@ const ticket = (over: Partial<Ticket> = {}): Ticket => ({
 describe('tickets: one judged start each', () => {
   it('is taken once, for exactly its argv', () => {
     const dir = stateDir();
-    leaveTicket(dir, ticket(), 'a');
-    expect(takeTicket(dir, '/opt/aeat/bin/aeat', ['modelo', 'export'])).toBeNull();
-    expect(takeTicket(dir, '/opt/aeat/bin/aeat', ['modelo', 'work'])).toBeNull();
-    expect(takeTicket(dir, '/opt/aeat/bin/aeat', ['modelo', 'work', 'create'])).toMatchObject({ persona: 'modelo-preparer', command_key: 'modelo.work.create' });
-    expect(takeTicket(dir, '/opt/aeat/bin/aeat', ['modelo', 'work', 'create'])).toBeNull();
+    const secret = leaveTicket(dir, ticket());
+    expect(secret).toMatch(/^[0-9a-f]{32}$/);
+    expect(takeTicket(dir, secret, '/opt/aeat/bin/aeat', ['modelo', 'export'])).toBeNull();
+    expect(takeTicket(dir, secret, '/opt/aeat/bin/aeat', ['modelo', 'work'])).toBeNull();
+    expect(takeTicket(dir, 'f'.repeat(32), '/opt/aeat/bin/aeat', ['modelo', 'work', 'create'])).toBeNull();
+    expect(takeTicket(dir, secret, '/opt/aeat/bin/aeat', ['modelo', 'work', 'create'])).toMatchObject({ persona: 'modelo-preparer', command_key: 'modelo.work.create' });
+    expect(takeTicket(dir, secret, '/opt/aeat/bin/aeat', ['modelo', 'work', 'create'])).toBeNull();
     expect(readdirSync(ticketsDir(dir))).toEqual([]);
   });
 
   it('is void once expired, and goes', () => {
     const dir = stateDir();
-    leaveTicket(dir, ticket({ expires: Date.now() - 1 }), 'a');
-    expect(takeTicket(dir, '/opt/aeat/bin/aeat', ['modelo', 'work', 'create'])).toBeNull();
+    const secret = leaveTicket(dir, ticket({ expires: Date.now() - 1 }));
+    leaveTicket(dir, ticket({ args: ['whoami'], expires: Date.now() - 1 }));
+    expect(takeTicket(dir, secret, '/opt/aeat/bin/aeat', ['modelo', 'work', 'create'])).toBeNull();
     expect(readdirSync(ticketsDir(dir))).toEqual([]);
   });
 
-  it('two tickets for the same argv make two starts', () => {
+  it('two tickets for the same argv make two starts, each with its own secret', () => {
     const dir = stateDir();
-    leaveTicket(dir, ticket({ tool_use_id: 'one' }), 'a');
-    leaveTicket(dir, ticket({ tool_use_id: 'two' }), 'b');
-    const ids = [takeTicket(dir, '/opt/aeat/bin/aeat', ['modelo', 'work', 'create']), takeTicket(dir, '/opt/aeat/bin/aeat', ['modelo', 'work', 'create'])].map((t) => t?.tool_use_id).sort();
-    expect(ids).toEqual(['one', 'two']);
+    const one = leaveTicket(dir, ticket({ tool_use_id: 'one' }));
+    const two = leaveTicket(dir, ticket({ tool_use_id: 'two' }));
+    expect(takeTicket(dir, two, '/opt/aeat/bin/aeat', ['modelo', 'work', 'create'])?.tool_use_id).toBe('two');
+    expect(takeTicket(dir, one, '/opt/aeat/bin/aeat', ['modelo', 'work', 'create'])?.tool_use_id).toBe('one');
   });
 });
 
@@ -81,8 +84,9 @@ describe('the launcher decides before it starts anything', () => {
   it('with a ticket: bubblewrap with the program and its arguments, and the ticket’s receipt', () => {
     const dir = stateDir();
     map(dir);
-    leaveTicket(dir, ticket({ args: ['whoami'], command_key: 'config.profile.status' }), 'a');
-    const out = planLaunch(['/opt/aeat/bin/aeat', 'whoami'], env(dir), '/work/p', 'linux');
+    const secret = leaveTicket(dir, ticket({ args: ['whoami'], command_key: 'config.profile.status' }));
+    expect(planLaunch(['/opt/aeat/bin/aeat', 'whoami'], env(dir), '/work/p', 'linux').refused).toBe(EXEC_MESSAGES.en.noTicket('/opt/aeat/bin/aeat'));
+    const out = planLaunch(['/opt/aeat/bin/aeat', `--persona-gate-ticket=${secret}`, 'whoami'], env(dir), '/work/p', 'linux');
     if (!out.run) return expect.fail(out.refused);
     expect(out.run.args.slice(-3)).toEqual(['--', '/opt/aeat/bin/aeat', 'whoami']);
     expect(out.receipt).toMatchObject({ verdict: 'allow', persona: 'modelo-preparer', command_key: 'config.profile.status', session_id: 's', tool_use_id: 't' });
@@ -91,9 +95,9 @@ describe('the launcher decides before it starts anything', () => {
   it('refuses where it cannot confine, the ticket taken all the same', () => {
     const dir = stateDir();
     map(dir);
-    leaveTicket(dir, ticket({ args: ['whoami'] }), 'a');
-    expect(planLaunch(['/opt/aeat/bin/aeat', 'whoami'], env(dir), '/work/p', 'darwin').refused).toMatch(/Linux only; this is darwin/);
-    expect(takeTicket(dir, '/opt/aeat/bin/aeat', ['whoami'])).toBeNull();
+    const secret = leaveTicket(dir, ticket({ args: ['whoami'] }));
+    expect(planLaunch(['/opt/aeat/bin/aeat', `--persona-gate-ticket=${secret}`, 'whoami'], env(dir), '/work/p', 'darwin').refused).toMatch(/Linux only; this is darwin/);
+    expect(takeTicket(dir, secret, '/opt/aeat/bin/aeat', ['whoami'])).toBeNull();
   });
 });
 

@@ -24,6 +24,8 @@ describe('the launch plan: which Bash calls start a launched program', () => {
     [`${REAL} modelo list`, `${N} ${L} ${REAL} modelo list`, 'aeat modelo list'],
     [`${L} ${REAL} modelo export`, `${N} ${L} ${REAL} modelo export`, 'aeat modelo export'],
     [`${N} ${L} ${REAL} modelo export`, `${N} ${L} ${REAL} modelo export`, 'aeat modelo export'],
+    // the rewritten call as its post event carries it: the ticket's secret is not the program's
+    [`${N} ${L} ${REAL} --persona-gate-ticket=0123 whoami`, `${N} ${L} ${REAL} whoami`, 'aeat whoami'],
     // a line continuation joins words: the program gets them as arguments, as bash gives them
     ['aeat whoami \\\ntouch x', `${N} ${L} ${REAL} whoami touch x`, 'aeat whoami touch x'],
   ])('%j starts the program: rewritten to the launcher form', (line, command, judged) => {
@@ -36,6 +38,8 @@ describe('the launch plan: which Bash calls start a launched program', () => {
     expect(launchPlan('a\\eat modelo export', MAP)).toMatchObject({ kind: 'starts', judged: 'aeat modelo export' });
     expect(launchPlan('"aeat" modelo export', MAP)).toMatchObject({ kind: 'starts', judged: 'aeat modelo export' });
     expect(mentioned(`echo ${split(L)}`, MAP)).toBe('aeat');
+    const continued = (path: string) => `${path.slice(0, 6)}\\\n${path.slice(6)}`;
+    expect(launchPlan(`${continued(L)} ${continued(REAL)} modelo export`, MAP)).toMatchObject({ kind: 'starts', judged: 'aeat modelo export' });
   });
 
   it('gives the program exactly the words bash would', () => {
@@ -84,6 +88,8 @@ describe('the launch plan: which Bash calls start a launched program', () => {
     [`${L} /bin/sh -c x`, 'launcher_target'],
     [`${N} ${L} /bin/sh -c x`, 'launcher_target'],
     [`${L}`, 'launcher_target'],
+    [`${N} ${L} ${REAL} modelo export --persona-gate-ticket=0123`, 'launcher_target'],
+    ['aeat --persona-gate-ticket=0123 modelo export', 'launcher_target'],
     ['aeat "unterminated', 'unparsable'],
   ];
   it.each(refused)('%j is refused (%s)', (line, why) => {

@@ -1,8 +1,9 @@
-import { accessSync, constants, existsSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
 import { basename, delimiter, dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import type { Env } from '../../core/decide';
 import { bashPrograms, buildPolicyIndex } from '../../core/policy-index';
 import { execMapFile, PLAIN_WORD, readExecMap, type ExecMap } from '../../exec/map';
+import { ticketsDir } from '../../exec/tickets';
 import { validatePolicy } from '../../policy/validate';
 import type { CliMessages } from '../messages';
 import { packageRoot } from './starter';
@@ -128,6 +129,13 @@ export function mergeLaunchers(settings: Json, opts: { env: Env; dir: string; po
       }
       lines.push(t.initLaunched(name, real));
     }
+  }
+  // The tickets' secrets stay outside the sandbox: the hook writes each into the call it rewrites.
+  if (Object.keys(programs).length > 0) {
+    const tickets = ticketsDir(opts.stateDir);
+    mkdirSync(tickets, { recursive: true, mode: 0o700 });
+    added += pushNew(arrayIn(objectIn(objectIn(settings, 'sandbox'), 'filesystem'), 'denyRead'), tickets);
+    added += pushNew(arrayIn(objectIn(settings, 'permissions'), 'deny'), readRule({ path: tickets, tree: true }));
   }
   const map: ExecMap = { v: 1, runtime, launcher, programs, readOnly: [...new Set(opts.guarded.map((g) => g.path))] };
   const file = execMapFile(opts.stateDir);
