@@ -31,15 +31,14 @@ try {
   writeFileSync(join(stateDir, 'exec.json'), JSON.stringify({ v: 1, runtime: process.execPath, launcher, programs: { stub }, readOnly: [stateDir] }), { mode: 0o600 });
   const env = { ...process.env, PERSONA_GATE_STATE_DIR: stateDir, HOME: work };
   const ticket = () =>
-    leaveTicket(stateDir, { v: 1, program: stub, args: ['x'], project, session_id: 'bench', tool_use_id: null, agent_id: null, agent_type: null, persona: null, stage: null, command_key: 'stub', policy_sha256: null, locale: 'en', expires: Date.now() + 60_000 }, String(Math.random()));
+    leaveTicket(stateDir, { v: 1, program: stub, args: ['x'], project, session_id: 'bench', tool_use_id: null, agent_id: null, agent_type: null, persona: null, stage: null, command_key: 'stub', policy_sha256: null, locale: 'en', expires: Date.now() + 60_000 });
   const confined = bwrapArgs({ project, cwd: project, readOnly: [stateDir], tmpdir: null, program: stub, args: ['x'], exists: existsSync });
   const paths = {
     'the program alone': () => execFileSync(stub, ['x'], { cwd: project }),
     'bwrap + the program': () => execFileSync('bwrap', confined, { cwd: project }),
     'node -e 0 (one Node start)': () => execFileSync(process.execPath, ['-e', '0']),
     'launcher, allowed start': () => {
-      ticket();
-      execFileSync(process.execPath, [launcher, stub, 'x'], { cwd: project, env });
+      execFileSync(process.execPath, [launcher, stub, `--persona-gate-ticket=${ticket()}`, 'x'], { cwd: project, env });
     },
     'launcher, refused (no ticket)': () => {
       try {
