@@ -256,7 +256,7 @@ runs, so read a ratio near a limit as "at the limit", and run the bench twice.
   check that it has the size and hash recorded with the copy, without hashing it (\`node:crypto\`
   alone would cost some 15 million instructions). The members a call needs (the settings, the
   command, the persona and the families it names) are parsed alone from their cached positions,
-  which are trusted as recorded for a policy of the user running the hook (SPEC §9.6), so the
+  which are trusted as recorded for a policy of the user running the hook ([the policy cache](threat-model.md#the-state-directory)), so the
   2,000-command policy costs what the 22-command example does, apart from reading and comparing
   its 220 KB. For a policy of another user, or one this user cannot write, every position is
   checked against the bytes (one pass of a regular expression over them for the settings'

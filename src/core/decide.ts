@@ -13,6 +13,7 @@ import type {
   GateContext,
   PathEffect,
   PinnedLookup,
+  ProfileStateReader,
   ProtectedPathCheck,
   Ruling,
   Scope,
@@ -22,7 +23,7 @@ import { personaScopeGate } from './gates/scope';
 import { delegationGate } from './gates/delegation';
 import { handoffGate } from './gates/handoff';
 import { stageGate } from './gates/stage';
-import { identityGate } from './gates/identity';
+import { identityGate, profileFingerprint } from './gates/identity';
 import { confirmationGate } from './gates/confirmation';
 import { unknownToolGate } from './gates/unknown-tool';
 import { selfProtection } from './gates/self-protection';
@@ -42,7 +43,8 @@ export const SUBJECT_GATES: readonly Gate[] = [
 export type Env = Readonly<Record<string, string | undefined>>;
 
 /** Turns a shell command line into the operations it runs (supplied by the shell resolver, loaded lazily). */
-export type ShellResolver = (index: PolicyIndex, event: ToolEvent) => ShellReading | null;
+/** `sandboxed`: the OS sandbox write-denies every guarded path, so a write target computed at run time can run (SPEC §9.2). */
+export type ShellResolver = (index: PolicyIndex, event: ToolEvent, opts?: { sandboxed?: boolean }) => ShellReading | null;
 
 /** One program a shell command line may run, as the shell reader classified it (SPEC §9.1). */
 export interface ShellInvocationSummary {
@@ -92,6 +94,8 @@ export interface DecideInput {
   pinned?: PinnedLookup;
   shell?: ShellResolver;
   locale?: Locale;
+  /** The domain's profile state now, for a policy with identity.profile_state (SPEC §9.4). */
+  profileState?: ProfileStateReader;
 }
 
 export interface Decision extends Ruling {
@@ -212,7 +216,7 @@ function stateOps(input: DecideInput, verdict: Verdict, subjects: readonly Subje
     // A command left running in the background has its post-tool event when it starts, not when the read has run.
     if (id !== undefined && input.event.tool_input.run_in_background !== true) ops.push({ op: 'pending_read', tool_use_id: id });
     if (input.options.confirmOn === 'pre' && (verdict === 'allow' || verdict === 'abstain')) {
-      ops.push({ op: 'confirm', label: null });
+      ops.push({ op: 'confirm', label: null, ...(identity.profile_state !== undefined ? { profile: profileFingerprint(identity, input.profileState) } : {}) });
     }
   }
   return ops;
@@ -273,7 +277,7 @@ export function commandsReachable(index: PolicyIndex, personaName: string, perso
 
 /** The whole PreToolUse decision: pure, given the event, the policy, the session state and the environment. */
 export function decide(input: DecideInput): Decision {
-  const shell = input.shell ? input.shell(input.index, input.event) : null;
+  const shell = input.shell ? input.shell(input.index, input.event, input.options.sandboxed === true ? { sandboxed: true } : {}) : null;
   return audited(input, judge(input, shell), shell);
 }
 
@@ -324,6 +328,7 @@ function judge(input: DecideInput, shell: ShellReading | null): Decision {
     isProtected: input.isProtected,
     scoped,
     messages: m,
+    sandboxed: options.sandboxed === true,
   });
   if ('ruling' in protection) {
     return base(protection.ruling, { findings: [{ gate: 'self_protection', outcome: 'refuse', note: protection.ruling.reason }] });
@@ -359,7 +364,7 @@ function judge(input: DecideInput, shell: ShellReading | null): Decision {
   const subjects = [...resolution.matched, primary];
   let chosen: { subject: Subject; ruling: Ruling; findings: Finding[] } | null = null;
   for (const subject of subjects) {
-    const ctx: GateContext = { index, event, subject, personaName: persona.name, persona: persona.def, stage: stage.def, scope, state, messages: m, env, options };
+    const ctx: GateContext = { index, event, subject, personaName: persona.name, persona: persona.def, stage: stage.def, scope, state, messages: m, env, options, ...(input.profileState ? { profileNow: input.profileState } : {}) };
     const walked = walkGates(ctx);
     const ruling = walked.ruling ?? passRuling(index);
     if (chosen === null || STRICTNESS[ruling.verdict] > STRICTNESS[chosen.ruling.verdict]) {

@@ -44,6 +44,10 @@ export const en = {
   dispatchStage: () => `--allowed-tools`,
   identityRequired: () =>
     `persona-gate: this session has not yet confirmed which profile is active, and this call changes state. Run the identity read (whoami / profile status) first, check that the active profile is the right taxpayer or customer, then retry.`,
+  profileChanged: (where: string) =>
+    `persona-gate: the active profile (${where}) is not the one this session confirmed: it changed since the identity read. Run the identity read (whoami / profile status) again, check that the active profile is the right taxpayer or customer, then retry.`,
+  profileUnreadable: (where: string, detail: string) =>
+    `persona-gate: cannot tell which profile is active (${where}: ${detail}), so this call that changes state is refused. Fix the profile state, run the identity read again, then retry.`,
   identityEcho: (label: string | null) =>
     label === null ? `[Active profile: none known]` : `[Active profile: ${label}]`,
   confirmationRequired: (echo: string, key: string) =>
@@ -190,6 +194,10 @@ const spanish = () => ({
   dispatchStage: () => `--allowed-tools`,
   identityRequired: () =>
     `persona-gate: esta sesión aún no ha confirmado qué perfil está activo, y esta llamada cambia el estado. Ejecuta primero la lectura de identidad (whoami / estado del perfil), comprueba que el perfil activo es el contribuyente o cliente correcto y vuelve a intentarlo.`,
+  profileChanged: (where) =>
+    `persona-gate: el perfil activo (${where}) no es el que esta sesión confirmó: ha cambiado desde la lectura de identidad. Ejecuta de nuevo la lectura de identidad (whoami / estado del perfil), comprueba que el perfil activo es el contribuyente o cliente correcto y vuelve a intentarlo.`,
+  profileUnreadable: (where, detail) =>
+    `persona-gate: no se puede saber qué perfil está activo (${where}: ${detail}), así que se rechaza esta llamada que cambia el estado. Corrige el estado del perfil, ejecuta de nuevo la lectura de identidad y vuelve a intentarlo.`,
   identityEcho: (label) =>
     label === null ? `[Perfil activo: ninguno conocido]` : `[Perfil activo: ${label}]`,
   confirmationRequired: (echo, key) =>

@@ -130,7 +130,8 @@ export function bashPrefixesOf(policy: { catalog: { commands: Readonly<Record<st
     }
   }
   const prefixes: BashPrefix[] = [];
-  for (let n = byLength.length - 1; n > 0; n--) if (byLength[n]) prefixes.push(...byLength[n]!);
+  // One push per prefix: spreading a bucket of 100,000 arguments overflows the stack.
+  for (let n = byLength.length - 1; n > 0; n--) for (const p of byLength[n] ?? []) prefixes.push(p);
   return prefixes;
 }
 

@@ -4,6 +4,8 @@ import { resolveTool } from './resolve';
 import { callKey } from './event';
 import type { StateOp } from './state';
 import type { Env, ShellResolver } from './decide';
+import { profileFingerprint } from './gates/identity';
+import type { ProfileStateReader } from './types';
 
 const MAX_LABEL = 200;
 
@@ -43,7 +45,7 @@ export function cleanLabel(value: unknown): string | null {
 }
 
 /** PostToolUse: an identity read that actually ran confirms the epoch it was let through in. */
-export function decidePost(index: PolicyIndex, event: ToolEvent, env: Env, shell?: ShellResolver): { ops: StateOp[]; note: string } {
+export function decidePost(index: PolicyIndex, event: ToolEvent, env: Env, shell?: ShellResolver, profileState?: ProfileStateReader): { ops: StateOp[]; note: string } {
   const identity = index.settings.identity;
   if (!identity) return { ops: [], note: 'no identity section' };
   const subjects = [resolveTool(index, event.tool_name, event.tool_input), ...(shell?.(index, event)?.matched ?? [])];
@@ -54,7 +56,9 @@ export function decidePost(index: PolicyIndex, event: ToolEvent, env: Env, shell
   let label: string | null = null;
   if (identity.label?.from === 'response') label = cleanLabel(readPath(event.tool_response, identity.label.path));
   else if (identity.label?.from === 'env') label = cleanLabel(env[identity.label.name]);
-  return { ops: [{ op: 'confirm_read', tool_use_id: id, label }], note: `identity read ${read.key} ran` };
+  // The profile state as the read leaves it is what the session confirms (SPEC §9.4).
+  const profile = identity.profile_state !== undefined ? { profile: profileFingerprint(identity, profileState) } : {};
+  return { ops: [{ op: 'confirm_read', tool_use_id: id, label, ...profile }], note: `identity read ${read.key} ran` };
 }
 
 export function decideSessionStart(event: SessionStartEvent): { ops: StateOp[]; note: string } {

@@ -8,6 +8,11 @@ export interface SessionState {
   confirmed: boolean;
   /** The active profile's display label, when known. */
   label: string | null;
+  /**
+   * What the domain's profile state (identity.profile_state) was when the session was confirmed: a
+   * fingerprint of it, or null when the policy names none or it has not been seen.
+   */
+  profile: string | null;
   /** Bumped by every switch and reset: a read confirms only the epoch it was let through in. */
   epoch: number;
   /** Identity reads let through and not yet seen to run: tool_use_id → epoch. */
@@ -22,8 +27,8 @@ export type StateOp =
   | { op: 'count'; stage: string }
   | { op: 'rearm' }
   | { op: 'pending_read'; tool_use_id: string }
-  | { op: 'confirm'; label: string | null }
-  | { op: 'confirm_read'; tool_use_id: string; label: string | null }
+  | { op: 'confirm'; label: string | null; profile?: string | null }
+  | { op: 'confirm_read'; tool_use_id: string; label: string | null; profile?: string | null }
   | { op: 'reset' }
   | { op: 'set_persona'; persona: string | null }
   | { op: 'enter_stage'; stage: string | null };
@@ -31,7 +36,7 @@ export type StateOp =
 export const MAX_PENDING_READS = 64;
 
 export function emptyState(): SessionState {
-  return { v: 1, confirmed: false, label: null, epoch: 0, pending_reads: {}, persona: null, stage: null, iterations: {} };
+  return { v: 1, confirmed: false, label: null, profile: null, epoch: 0, pending_reads: {}, persona: null, stage: null, iterations: {} };
 }
 
 /** A pending read that can no longer confirm anything: its post-tool event only clears it. */
@@ -70,18 +75,18 @@ export function applyOp(state: SessionState, op: StateOp): SessionState {
     case 'count':
       return { ...state, iterations: { ...state.iterations, [op.stage]: (own(state.iterations, op.stage) ?? 0) + 1 } };
     case 'rearm':
-      return { ...state, confirmed: false, label: null, epoch: state.epoch + 1, pending_reads: afterRearm(state.pending_reads) };
+      return { ...state, confirmed: false, label: null, profile: null, epoch: state.epoch + 1, pending_reads: afterRearm(state.pending_reads) };
     case 'pending_read':
       return { ...state, pending_reads: withPending(state.pending_reads, op.tool_use_id, state.epoch) };
     case 'confirm':
-      return { ...state, confirmed: true, label: op.label ?? state.label };
+      return { ...state, confirmed: true, label: op.label ?? state.label, profile: op.profile ?? null };
     case 'confirm_read': {
       const epoch = Object.prototype.hasOwnProperty.call(state.pending_reads, op.tool_use_id)
         ? state.pending_reads[op.tool_use_id]
         : undefined;
       if (epoch === STALE) return { ...state, pending_reads: without(state.pending_reads, op.tool_use_id) };
       if (epoch !== state.epoch) return state;
-      return { ...state, confirmed: true, label: op.label ?? state.label, pending_reads: without(state.pending_reads, op.tool_use_id) };
+      return { ...state, confirmed: true, label: op.label ?? state.label, profile: op.profile ?? null, pending_reads: without(state.pending_reads, op.tool_use_id) };
     }
     case 'reset':
       return { ...emptyState(), epoch: state.epoch + 1, pending_reads: afterRearm(state.pending_reads) };
@@ -112,6 +117,7 @@ export function parseState(value: unknown): SessionState | null {
     s.v !== 1 ||
     typeof s.confirmed !== 'boolean' ||
     !nullableString(s.label) ||
+    (s.profile !== undefined && !nullableString(s.profile)) ||
     typeof s.epoch !== 'number' || !Number.isInteger(s.epoch) || s.epoch < 0 ||
     !isCountMap(s.pending_reads, STALE) ||
     !nullableString(s.persona) ||
@@ -124,6 +130,8 @@ export function parseState(value: unknown): SessionState | null {
     v: 1,
     confirmed: s.confirmed,
     label: s.label,
+    // A state written before profile_state existed has seen no profile.
+    profile: s.profile === undefined ? null : (s.profile as string | null),
     epoch: s.epoch,
     pending_reads: s.pending_reads,
     persona: s.persona,

@@ -76,15 +76,22 @@ export interface DecideOptions {
    * write_stdin): a program that takes its code from stdin is then code the gate never sees.
    */
   unseenStdin?: boolean;
+  /**
+   * The host's OS sandbox write-denies every guarded path for what the shell starts (SPEC §9.2):
+   * gate 0 then refuses only what it can see writes one, not what merely may.
+   */
+  sandboxed?: boolean;
 }
 
 /**
  * What a call does to a path (SPEC §9.5): `write` its content (through links); `destroy` it —
- * remove, move, replace or change the mode of it and what it holds; put files of unknown names
- * `into` it; make a `link` that points to it; hand it to code the gate cannot read (`mention`);
- * or, for a git work tree, put another commit's version of every file it tracks in place (`tracked`).
+ * remove, move, replace or change the mode of it and what it holds; write or replace files
+ * `beneath` it whose names only the input says (an archive extracted, a patch applied, another
+ * commit checked out); put files of unknown names `into` it; make a `link` that points to it; hand
+ * it to code the gate cannot read (`mention`); or, for a git work tree, put another commit's
+ * version of every file it tracks in place (`tracked`).
  */
-export type PathEffect = 'write' | 'destroy' | 'into' | 'link' | 'mention' | 'tracked';
+export type PathEffect = 'write' | 'destroy' | 'beneath' | 'into' | 'link' | 'mention' | 'tracked';
 
 /**
  * Says whether doing `effect` to `path` touches something persona-gate guards, and what (edge-
@@ -98,6 +105,13 @@ export type ProtectedPathCheck = (path: string, cwd: string | undefined, effect?
  * null for a tool of no pinned server (or no lock); `unreadable` when the lock is there but
  * cannot be read.
  */
+/**
+ * The domain's active-profile state as it is now (identity.profile_state, SPEC §9.4): a
+ * fingerprint to compare with the one recorded at confirmation, or why it cannot be told.
+ */
+export type ProfileObservation = { ok: true; fingerprint: string } | { ok: false; detail: string };
+export type ProfileStateReader = () => ProfileObservation;
+
 export type PinnedLookup = (toolName: string) => { server: string; listed: boolean } | { unreadable: string } | null;
 
 /** A path that names the same file from any working directory: absolute, or from the home directory. */
@@ -117,6 +131,8 @@ export interface GateContext {
   messages: Messages;
   env: Readonly<Record<string, string | undefined>>;
   options: DecideOptions;
+  /** Reads the domain's profile state, where the policy names one (the hook always passes it). */
+  profileNow?: ProfileStateReader;
 }
 
 export type GateOutcome = { ruling: Ruling } | { note: string };

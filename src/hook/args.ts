@@ -8,6 +8,8 @@ export interface HookArgs {
   confirmOn: 'pre' | 'post';
   allowedTools?: string[];
   sideEffectLevel?: Level;
+  /** The host's OS sandbox write-denies every guarded path (written by init where it turned it on). */
+  sandboxed?: boolean;
 }
 
 /** What is wrong with the hook's command line: a usage error, said in the reader's language by `argsProblem`. */
@@ -16,7 +18,7 @@ export type HookArgsError =
   | { kind: 'missing'; flag: string }
   | { kind: 'value'; flag: string; value: string; accepted: readonly string[] };
 
-const OPTIONS = ['--config', '--host', '--confirm-on', '--allowed-tools', '--side-effect-level', '--help'];
+const OPTIONS = ['--config', '--host', '--confirm-on', '--allowed-tools', '--side-effect-level', '--sandboxed', '--help'];
 
 /** The hook's few flags, parsed without commander so that the hot path loads nothing it does not need. */
 export function parseHookArgs(argv: readonly string[]): { ok: true; args: HookArgs } | { ok: false; error: HookArgsError } {
@@ -62,6 +64,10 @@ export function parseHookArgs(argv: readonly string[]): { ok: true; args: HookAr
         args.sideEffectLevel = v;
         break;
       }
+      case '--sandboxed':
+        if (inline !== undefined) return { ok: false, error: { kind: 'option', raw } };
+        args.sandboxed = true;
+        break;
       default:
         return { ok: false, error: { kind: 'option', raw } };
     }

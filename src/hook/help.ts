@@ -2,7 +2,7 @@ import type { Locale } from '../core/messages';
 import type { HookResponse } from './output';
 
 const HELP: Record<Locale, string> = {
-  en: `Usage: persona-gate hook [--config PATH] [--confirm-on pre|post] [--allowed-tools LIST] [--side-effect-level LEVEL]
+  en: `Usage: persona-gate hook [--config PATH] [--confirm-on pre|post] [--allowed-tools LIST] [--side-effect-level LEVEL] [--sandboxed]
 
 The agent host runs this for every tool call, with the event (PreToolUse, PostToolUse or
 SessionStart JSON) on stdin, and reads the verdict on stdout. It is not run by hand: to see what
@@ -12,8 +12,10 @@ it would decide, use persona-gate explain TOOL [INPUT_JSON]; to register it, per
   --confirm-on pre|post       when an identity read confirms the session (default post)
   --allowed-tools LIST        narrow this registration to these tools, commands or families
   --side-effect-level LEVEL   narrow this registration to this level and below
+  --sandboxed                 the host's sandbox write-denies every guarded path (init writes it):
+                              a line that only may touch one runs, and the sandbox stops the write
 `,
-  es: `Uso: persona-gate hook [--config RUTA] [--confirm-on pre|post] [--allowed-tools LISTA] [--side-effect-level NIVEL]
+  es: `Uso: persona-gate hook [--config RUTA] [--confirm-on pre|post] [--allowed-tools LISTA] [--side-effect-level NIVEL] [--sandboxed]
 
 El anfitrión del agente lo ejecuta en cada llamada a herramienta, con el evento (JSON PreToolUse,
 PostToolUse o SessionStart) por la entrada estándar, y lee el veredicto por la salida estándar. No
@@ -24,6 +26,8 @@ para registrarlo, persona-gate init.
   --confirm-on pre|post       cuándo confirma la sesión una lectura de identidad (por defecto post)
   --allowed-tools LISTA       restringe este registro a estas herramientas, órdenes o familias
   --side-effect-level NIVEL   restringe este registro a este nivel o inferiores
+  --sandboxed                 el sandbox del anfitrión impide escribir cada ruta protegida (lo escribe
+                              init): una línea que solo puede tocar una se ejecuta, y el sandbox para la escritura
 `,
 };
 

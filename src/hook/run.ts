@@ -19,6 +19,8 @@ import { argsProblem, hostArg, parseHookArgs, type HookArgs } from './args';
 import type { HostAdapter, HostName } from '../hosts/host';
 import { hash128, stableJson } from '../io/hash';
 import { hookHelp } from './help';
+import { DeadlineStop, runWithin } from './watchdog';
+import { profileStateReader } from '../io/profile-state';
 import { readStdin } from './stdin';
 import { blockingError, emit, preToolUseRewrite, SILENT, type HookResponse } from './output';
 
@@ -73,7 +75,7 @@ function checkDeadline(ctx: HookContext): void {
 
 function handleToolEvent(ctx: HookContext, event: ToolEvent, index: PolicyIndex, store: StateStore): HookResponse {
   if (event.hook_event_name === 'PostToolUse') {
-    const result = store.transact(event.session_id, ctx.deadline, () => decidePost(index, launchRoute(event, ctx.stateDir, ctx.host.name, lazyLaunchPlan).judged, ctx.env, lazyShellResolver));
+    const result = store.transact(event.session_id, ctx.deadline, () => decidePost(index, launchRoute(event, ctx.stateDir, ctx.host.name, lazyLaunchPlan).judged, ctx.env, lazyShellResolver, profileReader(ctx, event, index)));
     if (result.ops.length > 0) {
       keepReceipt(ctx, event, eventReceipt(event, { verdict: 'abstain', status: 'ok', gate: 'identity', rule: 'post_tool_use', reason: result.note }, index.sha256, new Date(), Date.now() - ctx.started));
     }
@@ -90,10 +92,12 @@ function handleToolEvent(ctx: HookContext, event: ToolEvent, index: PolicyIndex,
     confirmOn: ctx.args.confirmOn,
     dispatch: { allowedTools: ctx.args.allowedTools, sideEffectLevel: ctx.args.sideEffectLevel },
     unseenStdin: ctx.host.unseenStdin === true,
+    ...(ctx.args.sandboxed === true ? { sandboxed: true } : {}),
   };
   const route = launchRoute(event, ctx.stateDir, ctx.host.name, lazyLaunchPlan);
   const result = store.transact(event.session_id, ctx.deadline, (state) => {
-    const decision = decide({ event: route.judged, index, state, env: ctx.env, options, isProtected, pinned, shell: lazyShellResolver, locale: ctx.locale });
+    const profile = profileReader(ctx, event, index);
+    const decision = decide({ event: route.judged, index, state, env: ctx.env, options, isProtected, pinned, shell: lazyShellResolver, locale: ctx.locale, ...(profile ? { profileState: profile } : {}) });
     return { ops: decision.ops as StateOp[], decision };
   });
   const { decision } = result;
@@ -108,6 +112,12 @@ function handleToolEvent(ctx: HookContext, event: ToolEvent, index: PolicyIndex,
   if (updatedInput && answered.verdict !== 'deny' && answered.verdict !== 'abstain') return preToolUseRewrite(answered.verdict, answered.would !== undefined ? '' : answered.reason, updatedInput);
   // Audit mode answers as if the call had passed: the refusal's reason is for the receipt only.
   return ctx.host.answer(answered.verdict, answered.would !== undefined ? '' : answered.reason);
+}
+
+/** The domain's profile state, read only when a gate asks (SPEC §9.4); none where the policy names none. */
+function profileReader(ctx: HookContext, event: ToolEvent, index: PolicyIndex) {
+  const def = index.settings.identity?.profile_state;
+  return def === undefined ? undefined : profileStateReader(def, { policyPath: index.path, env: ctx.env, cwd: event.cwd ?? process.cwd(), deadline: ctx.deadline });
 }
 
 /** Appends a receipt; one of another host names it, and the tool as that host called it. */
@@ -157,11 +167,13 @@ export function processEvent(text: string, argv: readonly string[], env: Env, st
   if (argsError !== null) return failurePre(ctx, event, 'config_error', m0.hookUsage(argsProblem(m0, argsError)));
 
   try {
-    return handleEvent(ctx, event, prefs);
+    // The watchdog stops the decision at the deadline even inside synchronous code (a parse, a
+    // regular expression, a loop), where the checks between steps never get to run.
+    return runWithin(ctx.deadline - Date.now(), () => handleEvent(ctx, event, prefs));
   } catch (err) {
     const m = messagesFor(ctx.locale);
     if (err instanceof StateError) return refuse(ctx, event, 'state_error', m.stateError(err.message));
-    if (err instanceof DeadlinePassed) return refuse(ctx, event, 'deadline', m.deadline(deadlineMs(ctx.env)));
+    if (err instanceof DeadlinePassed || err instanceof DeadlineStop) return refuse(ctx, event, 'deadline', m.deadline(deadlineMs(ctx.env)));
     return refuse(ctx, event, 'internal_error', m.internalError(err instanceof Error ? err.message : String(err)));
   }
 }

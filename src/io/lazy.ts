@@ -50,9 +50,9 @@ export function lazyValidator(value: unknown, locale?: 'en' | 'es', policyPath?:
 /** Where a policy stops being JSON: with the validator, since only a policy that does not parse needs it. */
 export const lazyJsonErrorAt: typeof jsonErrorAt = (text, err) => load('jsonErrorAt', 'policy-validate.js')(text, err);
 
-export const lazyShellResolver: ShellResolver = (index, event) => {
+export const lazyShellResolver: ShellResolver = (index, event, opts) => {
   if (event.tool_name !== 'Bash' && event.tool_name !== 'PowerShell') return null;
-  return load('readShellCall', 'shell.js')(index, event);
+  return load('readShellCall', 'shell.js')(index, event, opts);
 };
 
 /** The excluded launcher's reading of a line that names a launched program: with the shell reader, whose parser it uses. */

@@ -1,4 +1,5 @@
 import { accessSync, closeSync, constants, existsSync, fstatSync, openSync, readFileSync } from 'node:fs';
+import { readRegularFile } from './read-file';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { isSha256Hex } from '../core/chars';
 import type { JsonErrorAt } from '../core/json-error';
@@ -62,11 +63,21 @@ export function locatePolicy(opts: { explicit?: string; env: Env; userDefault?: 
   return { path: null, searched };
 }
 
-export function readPolicyBytes(path: string): { ok: true; bytes: Buffer; owner: number } | { ok: false; error: PolicyError } {
+/** The largest policy the hook reads (SPEC §9.7: no read on the hook path is unbounded). */
+export const MAX_POLICY_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Reads the policy's bytes. On the hook's path (`hookPath`) only a regular file of at most
+ * MAX_POLICY_BYTES is read, opened without waiting for a FIFO's writer; the CLI also reads a
+ * pipe or a process substitution (`--config <(…)`), which a person is there to end.
+ */
+export function readPolicyBytes(path: string, hookPath = false): { ok: true; bytes: Buffer; owner: number } | { ok: false; error: PolicyError } {
   let fd: number | undefined;
   try {
-    fd = openSync(path, 'r');
+    fd = openSync(path, hookPath ? constants.O_RDONLY | constants.O_NONBLOCK : 'r');
     const st = fstatSync(fd);
+    if (hookPath && !st.isFile()) return { ok: false, error: { kind: 'unreadable', path, detail: 'not a regular file' } };
+    if (hookPath && st.size > MAX_POLICY_BYTES) return { ok: false, error: { kind: 'unreadable', path, detail: 'larger than 64 MiB' } };
     return { ok: true, bytes: st.isFile() ? readWhole(fd, st.size) : readFileSync(fd), owner: st.uid };
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
@@ -147,7 +158,7 @@ function recordPolicy(cacheDir: string, path: string, bytes: Buffer, sha: string
  * else is taken from the cache. Throws StateError when the cache directory is not private.
  */
 export function loadPolicy(path: string, opts: { cacheDir?: string; validate?: Validate; locale?: 'en' | 'es' } = {}): PolicyLoad {
-  const read = readPolicyBytes(path);
+  const read = readPolicyBytes(path, true);
   if (!read.ok) return read;
   const { bytes } = read;
   const cacheDir = opts.cacheDir;
@@ -192,12 +203,10 @@ export function loadPolicy(path: string, opts: { cacheDir?: string; validate?: V
  */
 function loadPinnedPolicy(path: string, policyBytes: Buffer, opts: { cacheDir?: string; validate?: Validate; locale?: 'en' | 'es' }, json?: unknown): PolicyLoad {
   const lockPath = join(dirname(resolve(path)), LOCK_FILE);
-  let lockBytes: Buffer;
-  try {
-    lockBytes = readFileSync(lockPath);
-  } catch {
-    lockBytes = Buffer.alloc(0);
-  }
+  // A lock that is not a regular file, or too large, is read as no lock: the policy then fails
+  // validation (its catalog.mcp names servers no lock holds) and every call is denied.
+  const lockRead = readRegularFile(lockPath, MAX_POLICY_BYTES);
+  const lockBytes = lockRead.ok ? lockRead.bytes : Buffer.alloc(0);
   const both = Buffer.concat([policyBytes, Buffer.from([0]), lockBytes]);
   const cacheDir = opts.cacheDir;
   const known = cacheDir !== undefined && lockBytes.length > 0 ? validatedEntry(cacheDir, path, both) : null;

@@ -330,9 +330,10 @@ const SETTING_SHAPES: Record<SettingName, (v: unknown) => boolean> = {
   programs: (v) => isObject(v) && Object.values(v).every((p) => isProgramShape(p, true)),
   identity: (v) =>
     isObject(v) &&
-    onlyKeys(v, ['reads', 'switches', 'label']) &&
+    onlyKeys(v, ['reads', 'switches', 'label', 'profile_state']) &&
     optional(v.reads, names) &&
     optional(v.switches, names) &&
+    optional(v.profile_state, (p) => isObject(p) && (onlyKeys(p, ['file']) ? isName(p.file) : onlyKeys(p, ['command', 'path']) && names(p.command) && (p.command as unknown[]).length > 0 && optional(p.path, isName))) &&
     optional(v.label, (l) => isObject(l) && (l.from === 'response' ? onlyKeys(l, ['from', 'path']) && isName(l.path) : l.from === 'env' && onlyKeys(l, ['from', 'name']) && isName(l.name))),
   defaults: (v) =>
     isObject(v) &&

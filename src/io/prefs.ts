@@ -1,4 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { readRegularFile } from './read-file';
 import { join } from 'node:path';
 import { prefsDir } from './paths';
 
@@ -20,8 +21,11 @@ export function readPreferences(env: Readonly<Record<string, string | undefined>
   const file = prefsFile(env);
   // Most hooks run without a preferences file: asking first spares building the exception.
   if (!existsSync(file)) return {};
+  // Read on every hook call: a regular file only, bounded, never waiting on a FIFO (SPEC §9.7).
+  const read = readRegularFile(file, 1024 * 1024);
+  if (!read.ok) return {};
   try {
-    raw = JSON.parse(readFileSync(file, 'utf8'));
+    raw = JSON.parse(read.bytes.toString('utf8'));
   } catch {
     return {};
   }

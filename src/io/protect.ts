@@ -1,5 +1,6 @@
 import { segmentMatcher } from '../core/glob';
-import { existsSync, lstatSync, readFileSync, readlinkSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
+import { readRegularFile } from './read-file';
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import type { PathEffect, ProtectedPathCheck } from '../core/types';
@@ -125,6 +126,7 @@ function within(child: string, parent: string): boolean {
 /** What a work tree may track that guards the session, as it appears in git's index. */
 const TRACKED_GUARDS = ['.claude/settings.json', '.claude/settings.local.json', '.claude/persona-gate', '.codex/hooks.json', '.codex/config.toml', '.gemini/settings.json', '.gemini/trustedFolders.json', '.qwen/settings.json', '.factory/hooks.json', '.factory/settings.json', '.github/hooks/'];
 const MAX_INDEX_BYTES = 64 * 1024 * 1024;
+const MAX_GITDIR_BYTES = 64 * 1024;
 
 /**
  * Whether a git operation that rewrites the work tree at `dir` to another commit could change a
@@ -138,21 +140,22 @@ function trackedGuard(dir: string, policyPath: string | null): string | null {
       const st = lstatSync(dotGit);
       if (st.isDirectory()) gitDir = dotGit;
       else if (st.isFile()) {
-        const m = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotGit, 'utf8'));
+        const read = readRegularFile(dotGit, MAX_GITDIR_BYTES);
+        const m = read.ok ? /^gitdir:\s*(.+)$/m.exec(read.bytes.toString('utf8')) : null;
         if (m) gitDir = resolve(d, m[1]!.trim());
+        else return 'the files git tracks here (a .git file persona-gate cannot read)';
       }
     } catch {
       // not here
     }
     if (gitDir !== null) {
-      let index: Buffer;
-      try {
-        const st = statSync(join(gitDir, 'index'));
-        if (st.size > MAX_INDEX_BYTES) return 'the files git tracks here (an index too large to check)';
-        index = readFileSync(join(gitDir, 'index'));
-      } catch (err) {
-        return (err as NodeJS.ErrnoException).code === 'ENOENT' ? null : 'the files git tracks here (an index persona-gate cannot read)';
+      // Never waits on a FIFO or reads a device without end (SPEC §9.7): a regular file, bounded.
+      const read = readRegularFile(join(gitDir, 'index'), MAX_INDEX_BYTES);
+      if (!read.ok) {
+        if (read.code === 'ENOENT') return null;
+        return read.code === 'too_large' ? 'the files git tracks here (an index too large to check)' : 'the files git tracks here (an index persona-gate cannot read)';
       }
+      const index = read.bytes;
       const names = [...TRACKED_GUARDS, ...(policyPath && within(policyPath, d) ? [policyPath.slice(d.length + 1)] : [])];
       for (const name of names) if (index.includes(name)) return `a guarded file git tracks (${name}), which this would replace with another commit's version`;
       return null;
@@ -426,7 +429,7 @@ export function makeProtectedPathCheck(opts: ProtectionOptions): ProtectedPathCh
       }
       return null;
     }
-    // destroy, link, mention: also a directory above something guarded
+    // destroy, beneath, link, mention: also a directory above something guarded
     const exempt = effect === 'mention' ? (p: string) => within(cwd, p) || within(home, p) || within(realPathOf(cwd), p) : () => false;
     for (const p of candidates) {
       if (exempt(p)) continue;
@@ -448,7 +451,7 @@ export function makeProtectedPathCheck(opts: ProtectionOptions): ProtectedPathCh
         const reach = globReaches(pattern, segmentsOf(g.path));
         if (reach.exact || (g.tree && reach.below)) return g.what;
         if (effect === 'into' && !g.tree && globReaches(pattern, segmentsOf(dirname(g.path))).exact) return g.what;
-        if ((effect === 'destroy' || effect === 'link' || effect === 'mention') && reach.above) {
+        if ((effect === 'destroy' || effect === 'beneath' || effect === 'link' || effect === 'mention') && reach.above) {
           if (effect === 'mention') continue;
           return g.what;
         }
@@ -466,7 +469,11 @@ export function makeProtectedPathCheck(opts: ProtectionOptions): ProtectedPathCh
 
   return (path, cwd, effect = 'write', pattern = false) => {
     const base = cwd ?? process.cwd();
-    const absolute = resolve(base, expandHome(path, home));
+    const spelled = expandHome(path, home);
+    const kernel = kernelPath(base, spelled);
+    // `d/../x` where d does not exist yet: a link the line makes first decides where it lands
+    if (kernel === null && effect !== 'mention') return `a path through .. after a directory that does not exist yet (${path}), which a link made first would send elsewhere`;
+    const absolute = kernel ?? resolve(base, spelled);
     const guards = guardsFor(resolve(base));
     if (effect === 'tracked') return trackedGuard(absolute, opts.policyPath ? resolve(opts.policyPath) : null);
     // a path through a file descriptor or another process's view (`/dev/fd/3/…` after `exec 3< .claude`) cannot be resolved here
@@ -481,12 +488,34 @@ export function makeProtectedPathCheck(opts: ProtectionOptions): ProtectedPathCh
   };
 }
 
+/**
+ * A path resolved as the kernel resolves it (SPEC §9.1): a symbolic link before the `..` that
+ * follows it (`d/../x` with d a link to .claude/agents is .claude/x), where path.resolve drops
+ * `d/..` first. Null when a component before a `..` does not exist (or is a dangling link): what
+ * it will be when the call runs is not known now.
+ */
+export function kernelPath(base: string, path: string): string | null {
+  const segments = path.split(sep);
+  if (!segments.includes('..')) return resolve(base, path);
+  let current = isAbsolute(path) ? sep : resolve(base);
+  for (const segment of segments) {
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..') {
+      if (!existsSync(current)) return null;
+      current = dirname(landingPathOf(current));
+      continue;
+    }
+    current = join(current, segment);
+  }
+  return current;
+}
+
 /** The package root: the nearest directory above `dir` whose package.json names persona-gate. */
 export function packageRoot(dir: string): string {
   for (let d = dir; ; d = dirname(d)) {
     try {
-      const text = readFileSync(join(d, 'package.json'), 'utf8');
-      if (/"name"\s*:\s*"persona-gate"/.test(text)) return d;
+      const read = readRegularFile(join(d, 'package.json'), 1024 * 1024);
+      if (read.ok && /"name"\s*:\s*"persona-gate"/.test(read.bytes.toString('utf8'))) return d;
     } catch {
       // keep looking
     }

@@ -1,4 +1,6 @@
-import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
+
+const MAX_LOCK_FILE_BYTES = 64 * 1024 * 1024;
 import { z } from 'zod';
 import { LEVELS, TIERS } from '../core/levels';
 import { HINTS, lockSha256, lockStamp, type Lock } from './lock';
@@ -49,9 +51,13 @@ export function readLock(path: string): LockRead {
   let bytes: Buffer;
   let stamp: string;
   try {
-    const fd = openSync(path, 'r');
+    // Never waits on a FIFO, never reads a device or an unbounded file (SPEC §9.7).
+    const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
     try {
-      stamp = lockStamp(fstatSync(fd, { bigint: true }));
+      const st = fstatSync(fd, { bigint: true });
+      if (!st.isFile()) return { ok: false, missing: false, detail: 'not a regular file' };
+      if (st.size > BigInt(MAX_LOCK_FILE_BYTES)) return { ok: false, missing: false, detail: 'larger than 64 MiB' };
+      stamp = lockStamp(st);
       bytes = readFileSync(fd);
     } finally {
       closeSync(fd);

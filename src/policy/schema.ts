@@ -177,10 +177,23 @@ const Label = z.discriminatedUnion('from', [
   }),
 ]);
 
+const ProfileState = z.union([
+  z.strictObject({
+    file: name.describe('a file whose content is the active profile: absolute, from the home directory (~/…), or relative to the policy file'),
+  }),
+  z.strictObject({
+    command: z.array(name).min(1).describe('a read-only command, run by persona-gate without a shell, whose output names the active profile: ["aeat", "whoami", "--json"]'),
+    path: name.optional().describe('a dot path into the command\'s JSON output (as for label); omitted: the whole output'),
+  }),
+]);
+
 const Identity = z.strictObject({
   reads: z.array(name).default([]).describe('command keys that read which profile is active (whoami): one must run before the first state-changing call of a session'),
   switches: z.array(name).default([]).describe('command keys that switch the active profile: once let through, the next state-changing call waits for a read again'),
   label: Label.optional().describe("where the active profile's label comes from, for the confirmation question ([Active profile: …])"),
+  profile_state: ProfileState.optional().describe(
+    "where the domain keeps its active profile: the gate records it when an identity read confirms, and re-arms when it differs at a later state-changing call, however it changed",
+  ),
 });
 
 const Defaults = z.strictObject({

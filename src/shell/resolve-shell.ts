@@ -698,7 +698,7 @@ function powershellExpression(inv: Invocation): Invocation | 'expression' | null
 }
 
 /** SPEC §3 step 3 and §9 for Bash and PowerShell: what the command line runs, writes, and asks of persona-gate. */
-export function readShellCall(index: PolicyIndex, event: ToolEvent): ShellReading | null {
+export function readShellCall(index: PolicyIndex, event: ToolEvent, opts: { sandboxed?: boolean } = {}): ShellReading | null {
   if (event.tool_name !== 'Bash' && event.tool_name !== 'PowerShell') return null;
   const command = event.tool_input.command;
   if (typeof command !== 'string') return unreadable('the command is missing or not a string');
@@ -747,7 +747,12 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent): ShellReadin
     if (NOT_A_FILE.test(path.text)) return null;
     if (path.text.startsWith('~') && effect !== 'mention' && !homeKnown()) return `a path in the home directory (${path.text}) after the line changes HOME`;
     if (path.text.length > MAX_PATH_LENGTH) return `a path longer than ${MAX_PATH_LENGTH} characters`;
-    if (path.dynamic) return `a path computed at run time (${path.text}) handed to ${program || 'a redirection'}`;
+    if (path.dynamic) {
+      // Under the OS sandbox a computed write target runs: the kernel refuses it if it is guarded.
+      // Handed to code the gate cannot read, it is still a name the gate cannot see.
+      if (opts.sandboxed === true && effect !== 'mention') return null;
+      return `a path computed at run time (${path.text}) handed to ${program || 'a redirection'}`;
+    }
     const expanded = path.pattern ? expandBraces(path.text) : [path.text];
     if (expanded === null) return `a brace expansion of more than ${MAX_BRACE_ALTERNATIVES} words`;
     for (const text of expanded) effects.push({ path: text, effect, pattern: path.pattern && /[*?[]|[@!+]\(/.test(text), program });

@@ -52,7 +52,7 @@ describe('hook: failing closed', () => {
     const s = setup(null);
     mkdirSync(s.policyPath);
     const r = runCli(['hook'], { input: preEvent('Read'), env: s.env });
-    expect(r).toMatchObject({ stdout: denyJson(en.unreadablePolicy(s.policyPath, 'EISDIR')), code: 0 });
+    expect(r).toMatchObject({ stdout: denyJson(en.unreadablePolicy(s.policyPath, 'not a regular file')), code: 0 });
   });
 
   it('denies when --config names a missing file', () => {
@@ -133,12 +133,12 @@ describe('hook: failing closed', () => {
   it('denies on an unknown hook option', () => {
     const s = setup();
     const r = runCli(['hook', '--bogus'], { input: preEvent('Read'), env: s.env });
-    expect(r).toMatchObject({ stdout: denyJson(en.hookUsage(en.hookUnknownOption('--bogus', ['--config', '--host', '--confirm-on', '--allowed-tools', '--side-effect-level', '--help']))), code: 0 });
+    expect(r).toMatchObject({ stdout: denyJson(en.hookUsage(en.hookUnknownOption('--bogus', ['--config', '--host', '--confirm-on', '--allowed-tools', '--side-effect-level', '--sandboxed', '--help']))), code: 0 });
     expect(r.stdout).not.toContain('internal error');
   });
 
   it.each([
-    [['--confg', 'p.json'], 'unknown option --confg (did you mean --config?); the options are --config, --host, --confirm-on, --allowed-tools, --side-effect-level, --help'],
+    [['--confg', 'p.json'], 'unknown option --confg (did you mean --config?); the options are --config, --host, --confirm-on, --allowed-tools, --side-effect-level, --sandboxed, --help'],
     [['--side-effect-level', 'read_olny'], '--side-effect-level takes none, read_only, workspace_write, process_exec, network, not "read_olny" (did you mean read_only?)'],
     [['--confirm-on=prr'], '--confirm-on takes pre, post, not "prr" (did you mean pre?)'],
     [['--config'], '--config needs a value'],

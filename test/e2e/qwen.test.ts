@@ -149,7 +149,7 @@ describeConfined('persona-gate inside the real Qwen Code', () => {
     expect(results[1]!.content).toContain('Qwen Code cannot ask a person from here, so the call is denied');
   });
 
-  // What Qwen Code itself lets through, which persona-gate cannot see: the README and doctor --host qwen say so.
+  // What Qwen Code itself lets through, which persona-gate cannot see: docs/threat-model.md and doctor --host qwen say so.
   it('is switched off by a project .qwen/settings.json that disables all hooks, unless the system settings pin it', async () => {
     const handoff = [shell('aeat modelo export 303')];
     const off = await scenario({ persona: 'modelo-preparer', project: { policy: shellPolicy(), projectSettings: { disableAllHooks: true } }, turns: handoff });

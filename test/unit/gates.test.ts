@@ -157,7 +157,8 @@ describe('gate 6: identity', () => {
     expect(run(tax, pre('mcp__aeat__whoami')).ops).toEqual([{ op: 'pending_read', tool_use_id: 'toolu_1' }]);
     expect(run(tax, pre('mcp__aeat__whoami'), { options: { confirmOn: 'pre' } }).ops).toEqual([
       { op: 'pending_read', tool_use_id: 'toolu_1' },
-      { op: 'confirm', label: null },
+      // The tax policy names its profile state; with nothing to read it from, none is recorded.
+      { op: 'confirm', label: null, profile: null },
     ]);
   });
 

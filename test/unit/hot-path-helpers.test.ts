@@ -135,4 +135,12 @@ describe('bashPrefixesOf: every command’s prefixes, longest first, in the comm
       { numRuns: 5000 },
     );
   });
+
+  it('takes a policy with 200,000 prefixes of one length', () => {
+    const commands: Record<string, { bash: string[] }> = {};
+    for (let k = 0; k < 200_000; k++) commands[`bulk.c${k}`] = { bash: [`bulk${k} op`] };
+    const prefixes = bashPrefixesOf({ catalog: { commands } });
+    expect(prefixes).toHaveLength(200_000);
+    expect(prefixes.at(-1)).toStrictEqual({ words: ['bulk199999', 'op'], key: 'bulk.c199999' });
+  });
 });

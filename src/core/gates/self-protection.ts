@@ -14,6 +14,19 @@ export interface SelfProtectionInput {
   isProtected: ProtectedPathCheck;
   scoped: boolean;
   messages: Messages;
+  /** The OS sandbox write-denies every guarded path (SPEC §9.2). */
+  sandboxed?: boolean;
+}
+
+/**
+ * Under the sandbox, what only may touch a guarded path runs, and the kernel refuses the write if
+ * it comes: files of names not known in advance put into a directory (an archive extracted, a
+ * tree copied), another commit's version of tracked files, a path that is a pattern or computed
+ * at run time. What the line plainly writes, removes, moves or links is still refused here, so
+ * the refusal has a reason.
+ */
+function onlyMayTouch(effect: PathEffect, pattern: boolean): boolean {
+  return pattern || effect === 'beneath' || effect === 'into' || effect === 'tracked';
 }
 
 /**
@@ -59,8 +72,9 @@ export function selfProtection(input: SelfProtectionInput): { ruling: Ruling } |
     if (what !== null) return refuse('protected_path', messages.protectedTarget(what));
   }
   if (event.written_paths?.length === 0) return refuse('unreadable_patch', messages.patchUnreadable(event.host_tool_name ?? event.tool_name));
-  for (const { path, effect, pattern, program } of input.shellEffects) {
+  for (const { path, effect, pattern } of input.shellEffects) {
     if (effect === 'mention') continue;
+    if (input.sandboxed === true && onlyMayTouch(effect, pattern)) continue;
     const what = touches(path, effect, pattern);
     if (what !== null) return refuse('protected_path', messages.protectedTarget(what));
   }

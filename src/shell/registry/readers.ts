@@ -79,7 +79,8 @@ function transfer(rule: 'copy' | 'move' | 'link'): NamedReader {
     }
     if (dest) {
       effects.push({ path: dest, effect: 'write' }, { path: dest, effect: 'into' });
-      for (const source of sources) effects.push({ path: word(joinPath(dest.text, copiedName(source.text)), dest), effect: 'destroy' });
+      // a directory's contents copied (`templates/.`) land beneath the destination under names the line does not give
+      for (const source of sources) effects.push({ path: word(joinPath(dest.text, copiedName(source.text)), dest), effect: contentsOf(source.text) ? 'beneath' : 'destroy' });
       // a backup of what is replaced lands beside it, under the suffix given (`-b -S .json`)
       if (backupSuffix !== null) {
         effects.push({ path: word(`${dest.text}${backupSuffix}`, dest), effect: 'write' });
@@ -186,7 +187,7 @@ const tar: NamedReader = (ctx) => {
   if (mode.has('x')) {
     // -P keeps the members' absolute and ../ names: they are written wherever they point
     if (mode.has('P') || absolute) return opaque(ctx, 'tar_absolute_names');
-    return writer(ctx, (dirs.length > 0 ? dirs : [word('.')]).map((path) => ({ path, effect: 'destroy' })));
+    return writer(ctx, (dirs.length > 0 ? dirs : [word('.')]).map((path) => ({ path, effect: 'beneath' })));
   }
   if (mode.has('c') || mode.has('r') || mode.has('u') || mode.has('A')) {
     const effects: Effect[] = archives.map((path) => ({ path, effect: 'write' }));
@@ -199,6 +200,11 @@ const tar: NamedReader = (ctx) => {
   }
   return { ...ctx.base, level: 'read_only', kind: 'reader', effects: [] };
 };
+
+/** A source that names a directory's contents, not the directory: `dir/.`, `dir/./`. */
+function contentsOf(source: string): boolean {
+  return /(^|\/)\.\/*$/.test(source);
+}
 
 /** tar's words with an old-style first word (`tar cvfC a.tar dir`) written out as options. */
 function tarWords(ctx: ReaderContext): readonly Word[] {
@@ -234,7 +240,7 @@ const unzip: NamedReader = (ctx) => {
     if (t === '-d' && words[k + 1]) into.push(words[k + 1]!);
     else if (t.startsWith('-d') && t.length > 2 && !t.startsWith('--')) into.push(word(t.slice(2), words[k]));
   }
-  return writer(ctx, (into.length > 0 ? into : [word('.')]).map((path) => ({ path, effect: 'destroy' })));
+  return writer(ctx, (into.length > 0 ? into : [word('.')]).map((path) => ({ path, effect: 'beneath' })));
 };
 
 /** 7z: extracts into the current directory, or into -oDIR; -spf keeps absolute names. */
@@ -242,7 +248,7 @@ const sevenZip: NamedReader = (ctx) => {
   const words = originalWords(ctx);
   if (words.some((w) => w.text.startsWith('-spf'))) return opaque(ctx, 'sevenzip_absolute_names');
   const into = words.filter((w) => w.text.startsWith('-o') && w.text.length > 2).map((w) => word(w.text.slice(2), w));
-  return writer(ctx, [word('.'), ...into].map((path) => ({ path, effect: 'destroy' })));
+  return writer(ctx, [word('.'), ...into].map((path) => ({ path, effect: 'beneath' })));
 };
 
 /** patch: the file it patches (or -o FILE), its reject file and backups, or every file under -d DIR. */
@@ -261,7 +267,7 @@ const patch: NamedReader = (ctx) => {
   const dirs = [...valuesOf(parsed, '-d', '--directory'), word('.')];
   if (out.length > 0) return writer(ctx, [...out.map((path) => ({ path, effect: 'write' as const })), ...own]);
   if (named) return writer(ctx, [{ path: named, effect: 'write' }, ...own]);
-  return writer(ctx, [...own, ...dirs.map((path) => ({ path, effect: 'destroy' as const }))]);
+  return writer(ctx, [...own, ...dirs.map((path) => ({ path, effect: 'beneath' as const }))]);
 };
 
 /** Suffixes the compressors add and take off. */

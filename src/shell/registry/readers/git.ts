@@ -139,7 +139,7 @@ export const gitReader: NamedReader = (ctx) => {
       break;
     case 'clean':
       // `-x` removes ignored files anywhere: the whole work tree, whatever else is named
-      return hasOption(parsed, '-n', '--dry-run') ? reads(ctx) : writer(ctx, [{ path: word('.'), effect: 'destroy' }]);
+      return hasOption(parsed, '-n', '--dry-run') ? reads(ctx) : writer(ctx, [{ path: word('.'), effect: 'beneath' }]);
     case 'stash': {
       const v = verb(parsed);
       if (v === 'list' || v === 'show') return reads(ctx);
@@ -166,16 +166,16 @@ export const gitReader: NamedReader = (ctx) => {
   }
   if (['checkout', 'restore', 'rm', 'reset', 'stash', 'switch'].includes(sub)) {
     for (const p of paths) if (!(sub === 'stash' && ['push', 'pop', 'apply', 'drop', 'save', 'list', 'show', 'clear', 'branch', 'create', 'store'].includes(p.text))) effects.push(...pathspecEffects(p));
-    if (sub === 'stash' && hasOption(parsed, '-u', '--include-untracked', '-a', '--all')) effects.push({ path: word('.'), effect: 'destroy' });
+    if (sub === 'stash' && hasOption(parsed, '-u', '--include-untracked', '-a', '--all')) effects.push({ path: word('.'), effect: 'beneath' });
     // a hard reset rewrites every tracked file of the work tree
-    if (sub === 'reset' && hasOption(parsed, '--hard', '--merge', '--keep')) effects.push({ path: word('.'), effect: 'destroy' });
+    if (sub === 'reset' && hasOption(parsed, '--hard', '--merge', '--keep')) effects.push({ path: word('.'), effect: 'beneath' });
   } else if (sub === 'mv') {
     if (paths.length >= 2) {
       const dest = paths[paths.length - 1]!;
       effects.push({ path: dest, effect: 'write' }, { path: dest, effect: 'into' });
       for (const source of paths.slice(0, -1)) effects.push({ path: word(joinPath(dest.text, baseName(source.text)), dest), effect: 'destroy' }, { path: source, effect: 'destroy' });
     }
-  } else if (sub === 'apply' || sub === 'am') effects.push({ path: valuesOf(parsed, '--directory')[0] ?? word('.'), effect: 'destroy' });
+  } else if (sub === 'apply' || sub === 'am') effects.push({ path: valuesOf(parsed, '--directory')[0] ?? word('.'), effect: 'beneath' });
   else if (sub === 'init' && paths[0]) effects.push({ path: paths[0], effect: 'into' });
   // checkout-index and read-tree write the tracked files under a prefix of the caller's choosing
   if (sub === 'checkout-index' || sub === 'read-tree') {
