@@ -97,7 +97,7 @@ export function planLaunch(argv: readonly string[], env: Env, cwd: string, platf
     const bwrap = onPath('bwrap', env);
     if (bwrap === null) return refuse(m.noConfinement('bwrap is not on PATH'), ticket);
     const tmpdir = env.TMPDIR?.trim() ? env.TMPDIR : null;
-    const run = { command: bwrap, args: bwrapArgs({ project: ticket.project, cwd, readOnly: map.readOnly, tmpdir, program, args, exists: existsSync }) };
+    const run = { command: bwrap, args: bwrapArgs({ project: ticket.project, cwd, readOnly: map.readOnly, writable: map.writable, tmpdir, program, args, exists: existsSync }) };
     return { run, receipt: receiptOf(ticket, program, args, null, started), stateDir };
   } catch (err) {
     return refuse(EXEC_MESSAGES[locale].stateProblem(err instanceof Error ? err.message : String(err)));

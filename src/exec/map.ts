@@ -19,6 +19,8 @@ export interface ExecMap {
   programs: Record<string, string>;
   /** Paths the launched program may not write (persona-gate's guarded paths). */
   readOnly: string[];
+  /** Directories outside the project the launched program writes: the domain's own state (`identity.profile_state`). */
+  writable: string[];
 }
 
 /** The file under the state directory. */
@@ -64,7 +66,8 @@ export function parseExecMap(text: string): ExecMap | null {
     programs[name] = path;
   }
   const readOnly = Array.isArray(m.readOnly) ? m.readOnly.filter((p): p is string => typeof p === 'string' && p.startsWith('/')) : [];
-  return { v: 1, runtime: m.runtime, launcher: m.launcher, programs, readOnly };
+  const writable = Array.isArray(m.writable) ? m.writable.filter((p): p is string => typeof p === 'string' && p.startsWith('/')) : [];
+  return { v: 1, runtime: m.runtime, launcher: m.launcher, programs, readOnly, writable };
 }
 
 /** Characters a word may hold unquoted and still be the same word after the shell reads it. */

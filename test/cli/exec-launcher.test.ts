@@ -26,7 +26,7 @@ function deployment() {
   const stateDir = join(dir, 'state');
   const bin = join(dir, 'opt', 'aeat', 'bin');
   const log = join(project, 'aeat.log');
-  for (const d of [join(project, '.claude'), home, bin]) mkdirSync(d, { recursive: true });
+  for (const d of [join(project, '.claude'), join(home, '.aeat'), bin]) mkdirSync(d, { recursive: true });
   // The preparer may use the shell (the tax example's preparer has no shell family).
   writeFileSync(join(project, '.claude', 'persona-gate.json'), JSON.stringify(taxPolicyWithShell()));
   // The stub: logs its argv, echoes its stdin for `-`, fails for `modelo check`, writes --out's file.
@@ -79,7 +79,8 @@ describe('the excluded launcher, built', () => {
     expect(settings.permissions.deny).toContain(`Read(/${join(d.stateDir, 'exec')}/**)`);
     expect(d.init.stdout).toContain(`aeat (${d.real}) now starts only through persona-gate's launcher`);
     const map = JSON.parse(readFileSync(join(d.stateDir, 'exec.json'), 'utf8'));
-    expect(map).toMatchObject({ v: 1, runtime: NODE, launcher: LAUNCHER, programs: { aeat: d.real } });
+    // the domain's profile state (identity.profile_state: ~/.aeat/active-profile) is the program's to write
+    expect(map).toMatchObject({ v: 1, runtime: NODE, launcher: LAUNCHER, programs: { aeat: d.real }, writable: [join(d.home, '.aeat')] });
     // doctor --hardened sees the launcher in place
     const doctor = runCli(['doctor', '--hardened', '--dir', d.project, '--json'], { env: { ...d.env, PERSONA_GATE_CLAUDE_BIN: '/nonexistent' }, cwd: d.project });
     const checks = JSON.parse(doctor.stdout).checks as { level: string; text: string }[];
@@ -157,11 +158,12 @@ describe('the excluded launcher, built', () => {
     expect(starts.filter((r) => r.verdict === 'deny')).toHaveLength(4);
   });
 
-  it.skipIf(noBwrap !== null)('the launched program cannot write what the sandbox protects', () => {
+  it.skipIf(noBwrap !== null)('the launched program cannot write what the sandbox protects, and writes its own profile state', () => {
     const d = deployment();
     const who = d.pre('aeat whoami');
     d.post(who.out.updatedInput.command, who.id, d.sh(who.out.updatedInput.command).stdout);
-    const targets = [join(d.project, '.claude', 'settings.local.json'), join(d.project, '.claude', 'persona-gate.json'), join(d.home, '.claude', 'settings.json'), join(d.stateDir, 'forged')];
+    const profile = join(d.home, '.aeat', 'active-profile');
+    const targets = [join(d.project, '.claude', 'settings.local.json'), join(d.project, '.claude', 'persona-gate.json'), join(d.home, '.claude', 'settings.json'), join(d.stateDir, 'forged'), profile];
     const before = targets.map((t) => (existsSync(t) ? readFileSync(t, 'utf8') : null));
     for (const target of targets) {
       // `--out` is not a catalogued command of a closed program: the policy refuses it, so the test
@@ -176,10 +178,16 @@ describe('the excluded launcher, built', () => {
       writeFileSync(join(ticketDir, name), JSON.stringify(ticket));
       renameSync(join(ticketDir, name), join(ticketDir, `${argvKey(d.real, ticket.args)}.${secret}.json`));
       const r = d.sh(`${NODE} ${LAUNCHER} ${d.real} --persona-gate-ticket=${secret} --out ${target}`);
+      if (target === profile) {
+        expect(r.status, r.stderr).toBe(0);
+        continue;
+      }
       expect(r.status, r.stderr).toBe(9);
       expect(r.stderr).toMatch(/Read-only file system/);
     }
-    expect(targets.map((t) => (existsSync(t) ? readFileSync(t, 'utf8') : null))).toEqual(before);
+    // everything guarded unchanged; the program's own profile state written
+    expect(targets.slice(0, -1).map((t) => (existsSync(t) ? readFileSync(t, 'utf8') : null))).toEqual(before.slice(0, -1));
+    expect(readFileSync(profile, 'utf8')).toBe('forged\n');
     // the project itself stays writable
     expect(readFileSync(join(d.project, 'aeat.log'), 'utf8')).toContain('--out');
   });

@@ -112,6 +112,13 @@ describe('the confinement', () => {
     expect(args.slice(-6)).toEqual(['--die-with-parent', '--chdir', '/work/p/sub', '--', '/opt/aeat/bin/aeat', 'x']);
   });
 
+  it('lets the program write its own state directory, not one that holds a guarded path', () => {
+    const exists = () => true;
+    expect(bwrapArgs({ ...base, readOnly: ['/state'], writable: ['/home/u/.aeat'], exists }).join(' ')).toContain('--bind /home/u/.aeat /home/u/.aeat');
+    expect(bwrapArgs({ ...base, readOnly: ['/home/u/.aeat/x'], writable: ['/home/u/.aeat'], exists }).join(' ')).not.toContain('--bind /home/u/.aeat');
+    expect(bwrapArgs({ ...base, readOnly: ['/state'], writable: ['/home/u/.aeat'], exists: (p) => p !== '/home/u/.aeat' }).join(' ')).not.toContain('/home/u/.aeat');
+  });
+
   it('lets the program write its temporary directory unless a guarded path is in or above it', () => {
     const exists = () => true;
     expect(bwrapArgs({ ...base, readOnly: ['/state'], tmpdir: '/tmp/claude-0', exists }).join(' ')).toContain('--bind /tmp/claude-0 /tmp/claude-0');

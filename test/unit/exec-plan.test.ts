@@ -8,6 +8,7 @@ const MAP: ExecMap = {
   launcher: '/opt/pg/dist/persona-gate-exec.cjs',
   programs: { aeat: '/opt/aeat/bin/aeat' },
   readOnly: [],
+  writable: [],
 };
 const N = MAP.runtime;
 const L = MAP.launcher;

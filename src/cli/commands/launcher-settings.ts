@@ -66,10 +66,20 @@ function whereOnPath(name: string, env: Env): string | null {
 
 /** The programs a policy's `bash` prefixes name, or null when it does not validate. */
 export function cataloguedPrograms(policyPath: string): string[] | null {
+  return readCatalogue(policyPath, {})?.names ?? null;
+}
+
+/** The programs, and the directory of the domain's profile state file (`~` is the home), which the launched program writes. */
+function readCatalogue(policyPath: string, env: Env): { names: string[]; writable: string[] } | null {
   try {
     const result = validatePolicy(JSON.parse(readFileSync(policyPath, 'utf8')), 'en', policyPath);
     if (!result.ok) return null;
-    return [...bashPrograms(buildPolicyIndex(result.policy, '', policyPath))].sort();
+    const names = [...bashPrograms(buildPolicyIndex(result.policy, '', policyPath))].sort();
+    const state = result.policy.identity?.profile_state;
+    const file = state !== undefined && 'file' in state && typeof state.file === 'string' ? state.file : null;
+    const home = env.HOME ?? '';
+    const path = file === null ? null : file.startsWith('~/') ? (home ? join(home, file.slice(2)) : null) : resolve(dirname(policyPath), file);
+    return { names, writable: path === null ? [] : [dirname(path)] };
   } catch {
     return null;
   }
@@ -96,11 +106,12 @@ function objectIn(parent: Json, key: string): Json {
  * says what it did in `lines`. Returns how many settings entries it added.
  */
 export function mergeLaunchers(settings: Json, opts: { env: Env; dir: string; policyPath: string; stateDir: string; guarded: readonly Guarded[] }, lines: string[], t: CliMessages): number {
-  const names = cataloguedPrograms(opts.policyPath);
-  if (names === null) {
+  const catalogue = readCatalogue(opts.policyPath, opts.env);
+  if (catalogue === null) {
     lines.push(t.launchNoPolicy(opts.policyPath));
     return 0;
   }
+  const names = catalogue.names;
   const launcher = launcherPath();
   const runtime = realpathSync(process.execPath);
   const programs: Record<string, string> = {};
@@ -137,7 +148,7 @@ export function mergeLaunchers(settings: Json, opts: { env: Env; dir: string; po
     added += pushNew(arrayIn(objectIn(objectIn(settings, 'sandbox'), 'filesystem'), 'denyRead'), tickets);
     added += pushNew(arrayIn(objectIn(settings, 'permissions'), 'deny'), readRule({ path: tickets, tree: true }));
   }
-  const map: ExecMap = { v: 1, runtime, launcher, programs, readOnly: [...new Set(opts.guarded.map((g) => g.path))] };
+  const map: ExecMap = { v: 1, runtime, launcher, programs, readOnly: [...new Set(opts.guarded.map((g) => g.path))], writable: catalogue.writable };
   const file = execMapFile(opts.stateDir);
   writeFileSync(`${file}.new`, `${JSON.stringify(map, null, 2)}\n`, { mode: 0o600 });
   renameSync(`${file}.new`, file);
