@@ -42,6 +42,9 @@ await Promise.all([
   build({ ...common, ...cached, entryPoints: ['src/shell/resolve-shell.ts'], outfile: 'dist/shell.js' }),
   // The adapters of the hosts other than Claude Code, loaded by their calls alone.
   build({ ...common, ...cached, entryPoints: ['src/hosts/index.ts'], outfile: 'dist/hosts.js' }),
+  // The launcher of catalogued programs (the excluded command of Claude Code's sandbox): a process of
+  // its own per start, so a bundle of its own that loads nothing else.
+  build({ ...common, plugins: [lazyOs], entryPoints: ['src/exec/entry.ts'], outfile: 'dist/persona-gate-exec.cjs', banner: { js: '#!/usr/bin/env node' } }),
   // The MCP client (the SDK), loaded by `persona-gate pin` alone.
   build({ ...common, entryPoints: ['src/mcp/pin.ts'], outfile: 'dist/mcp-pin.js' }),
 ]);
@@ -55,6 +58,7 @@ copyFileSync('dist/persona-gate.cjs', 'dist/persona-gate.js');
 writeFileSync('dist/package.json', '{ "type": "commonjs" }\n');
 chmodSync('dist/persona-gate.cjs', 0o755);
 chmodSync('dist/persona-gate.js', 0o755);
+chmodSync('dist/persona-gate-exec.cjs', 0o755);
 
 // The code caches: real calls, so that the functions every call runs are compiled into them. Each
 // run loads the caches the runs before it wrote, so the hook's cache ends up with what a Bash call,

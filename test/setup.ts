@@ -2,6 +2,6 @@
 import { HOST_ADAPTERS } from '../src/hosts';
 import { provideLazyModules } from '../src/io/lazy';
 import { jsonErrorAt, validatePolicy } from '../src/policy/validate';
-import { readShellCall } from '../src/shell/resolve-shell';
+import { launchPlan, readShellCall, settleStart } from '../src/shell/resolve-shell';
 
-provideLazyModules({ validatePolicy, jsonErrorAt, readShellCall, HOST_ADAPTERS });
+provideLazyModules({ validatePolicy, jsonErrorAt, readShellCall, launchPlan, settleStart, HOST_ADAPTERS });

@@ -20,6 +20,12 @@ export function preToolUseResponse(verdict: Verdict, reason: string): HookRespon
   return { stdout: `${JSON.stringify(output)}\n`, stderr: '', exitCode: 0 };
 }
 
+/** A verdict that also replaces the tool's input (Claude Code's `updatedInput`: the launcher form of a start). */
+export function preToolUseRewrite(verdict: 'allow' | 'ask', reason: string, updatedInput: Record<string, unknown>): HookResponse {
+  const output = { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: verdict, permissionDecisionReason: reason, updatedInput } };
+  return { stdout: `${JSON.stringify(output)}\n`, stderr: '', exitCode: 0 };
+}
+
 /** For when the event is not known to be a PreToolUse: exit 2 blocks the call and shows the reason. */
 export function blockingError(reason: string): HookResponse {
   return { stdout: '', stderr: `${reason}\n`, exitCode: 2 };

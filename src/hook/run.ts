@@ -9,7 +9,8 @@ import { defaultStateDir } from '../io/paths';
 import { loadPolicy, locatePolicy, type PolicyError } from '../io/policy-source';
 import { readPreferences, type Preferences } from '../io/prefs';
 import { gateProtections } from '../io/protect';
-import { hostAdapter, lazyShellResolver } from '../io/lazy';
+import { hostAdapter, lazyLaunchPlan, lazySettleStart, lazyShellResolver } from '../io/lazy';
+import { launchRoute, routeAnswer } from '../exec/route';
 import { lockBeside } from '../io/lock-lookup';
 import { appendReceipt } from '../io/receipts';
 import { StateError, StateStore } from '../io/state-store';
@@ -22,7 +23,7 @@ import { DeadlineStop, runWithin } from './watchdog';
 import { profileStateReader } from '../io/profile-state';
 import { claudeSandboxHolds } from '../io/sandbox-state';
 import { readStdin } from './stdin';
-import { blockingError, emit, SILENT, type HookResponse } from './output';
+import { blockingError, emit, preToolUseRewrite, SILENT, type HookResponse } from './output';
 
 export const MAX_EVENT_BYTES = 1024 * 1024;
 const DEFAULT_DEADLINE_MS = 5000;
@@ -75,7 +76,7 @@ function checkDeadline(ctx: HookContext): void {
 
 function handleToolEvent(ctx: HookContext, event: ToolEvent, index: PolicyIndex, store: StateStore): HookResponse {
   if (event.hook_event_name === 'PostToolUse') {
-    const result = store.transact(event.session_id, ctx.deadline, () => decidePost(index, event, ctx.env, lazyShellResolver, profileReader(ctx, event, index)));
+    const result = store.transact(event.session_id, ctx.deadline, () => decidePost(index, launchRoute(event, ctx.stateDir, ctx.host.name, lazyLaunchPlan).judged, ctx.env, lazyShellResolver, profileReader(ctx, event, index)));
     if (result.ops.length > 0) {
       keepReceipt(ctx, event, eventReceipt(event, { verdict: 'abstain', status: 'ok', gate: 'identity', rule: 'post_tool_use', reason: result.note }, index.sha256, new Date(), Date.now() - ctx.started));
     }
@@ -94,19 +95,22 @@ function handleToolEvent(ctx: HookContext, event: ToolEvent, index: PolicyIndex,
     unseenStdin: ctx.host.unseenStdin === true,
     ...(ctx.host.name === 'claude-code' ? { sandboxed: sandboxHolds(ctx, event, index) } : {}),
   };
+  const route = launchRoute(event, ctx.stateDir, ctx.host.name, lazyLaunchPlan);
   const result = store.transact(event.session_id, ctx.deadline, (state) => {
     const profile = profileReader(ctx, event, index);
-    const decision = decide({ event, index, state, env: ctx.env, options, isProtected, pinned, shell: lazyShellResolver, locale: ctx.locale, ...(profile ? { profileState: profile } : {}) });
+    const decision = decide({ event: route.judged, index, state, env: ctx.env, options, isProtected, pinned, shell: lazyShellResolver, locale: ctx.locale, ...(profile ? { profileState: profile } : {}) });
     return { ops: decision.ops as StateOp[], decision };
   });
   const { decision } = result;
   checkDeadline(ctx);
   // A host that cannot ask a person gets a deny that says one must approve.
-  const answered =
+  const asked =
     decision.verdict === 'ask' && !ctx.host.asks
       ? { ...decision, verdict: 'deny' as const, reason: messagesFor(ctx.locale).askWithoutHost(ctx.host.title, decision.reason) }
       : decision;
+  const { decision: answered, updatedInput } = routeAnswer(route, event, asked, { stateDir: ctx.stateDir, env: ctx.env, locale: ctx.locale, policySha: index.sha256 }, lazySettleStart);
   keepReceipt(ctx, event, decisionReceipt(event, answered, index.sha256, new Date(), Date.now() - ctx.started));
+  if (updatedInput && answered.verdict !== 'deny' && answered.verdict !== 'abstain') return preToolUseRewrite(answered.verdict, answered.would !== undefined ? '' : answered.reason, updatedInput);
   // Audit mode answers as if the call had passed: the refusal's reason is for the receipt only.
   return ctx.host.answer(answered.verdict, answered.would !== undefined ? '' : answered.reason);
 }

@@ -3,6 +3,8 @@ import type { ShellResolver } from '../core/decide';
 import type { PolicyValidation } from '../policy/validate';
 import type { jsonErrorAt } from '../core/json-error';
 import type { listServers } from '../mcp/pin';
+import type { launchPlan } from '../exec/plan';
+import type { settleStart } from '../exec/settle';
 import { claudeCode } from '../hosts/claude-code';
 import type { HostAdapter, HostName } from '../hosts/host';
 import { runBundle } from './code-cache';
@@ -20,6 +22,8 @@ interface LazyModules {
   validatePolicy: (value: unknown, locale?: 'en' | 'es', policyPath?: string) => PolicyValidation;
   jsonErrorAt: typeof jsonErrorAt;
   readShellCall: ShellResolver;
+  launchPlan: typeof launchPlan;
+  settleStart: typeof settleStart;
   listServers: typeof listServers;
   HOST_ADAPTERS: Record<HostName, HostAdapter>;
 }
@@ -50,6 +54,10 @@ export const lazyShellResolver: ShellResolver = (index, event, opts) => {
   if (event.tool_name !== 'Bash' && event.tool_name !== 'PowerShell') return null;
   return load('readShellCall', 'shell.js')(index, event, opts);
 };
+
+/** The excluded launcher's reading of a line that names a launched program: with the shell reader, whose parser it uses. */
+export const lazyLaunchPlan: typeof launchPlan = (command, map) => load('launchPlan', 'shell.js')(command, map);
+export const lazySettleStart: typeof settleStart = (plan, map, event, decision, ctx) => load('settleStart', 'shell.js')(plan, map, event, decision, ctx);
 
 /** Claude Code's adapter is the hook's own; another host's comes from dist/hosts.js, loaded for that host's calls only. */
 export function hostAdapter(name: HostName): HostAdapter {

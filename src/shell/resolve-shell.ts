@@ -13,6 +13,10 @@ import { parentOf } from './registry/readers';
 import { reasonText } from './reasons';
 import { decodeAnsiC } from './syntax/parser';
 import { partsText, viewOf, type Word } from './syntax/word';
+
+/** The excluded launcher's plan of a line and its answer (src/exec), shipped in this bundle beside the reader whose parser it uses. */
+export { launchPlan } from '../exec/plan';
+export { settleStart } from '../exec/settle';
 import { inProgramDirectory, inSystemDirectory, READING_OPTION_CLUSTER, READS_WHATEVER_ARGUMENTS, RUNTIME_VARIABLES, SHOPT_KEEPS_READING } from './programs';
 
 /**

@@ -12,7 +12,8 @@ import type { CommandResult } from '../errors';
 import { stateDirFor } from '../context';
 import { cliLocale, CLI_MESSAGES, type CliMessages } from '../messages';
 import { lockFindings } from './validate';
-import { hardenedFindings, onPath, userSettingsPath, writableByMe, type Finding } from './hardened';
+import { hardenedFindings, managedSettingsPath, onPath, userSettingsPath, writableByMe, type Finding } from './hardened';
+import { launcherFindings } from './launcher-settings';
 import { HOOK_EVENTS, installedInProject, isGateHook, machineSpecificPath } from './init';
 import { cliInvocation } from './starter';
 import { definitionFindings } from './agents';
@@ -180,16 +181,19 @@ export function doctorCommand(env: Env, opts: { dir?: string; hardened?: boolean
   else findings.push({ level: 'warn', text: t.checkClaudeOld(version), fix: t.fixClaude() });
 
   // SPEC §9.8: which parts of the deployment the agent cannot switch off are in place.
+  const policyPath = location.path !== null && existsSync(location.path) ? location.path : null;
   const hardened = hardenedFindings({
     env,
     dir,
     t,
     strict: opts.hardened === true,
     stateDir,
-    policyPath: location.path !== null && existsSync(location.path) ? location.path : null,
+    policyPath,
     targets,
     registeredIn: (file) => hookEntries(file).has('PreToolUse'),
   });
+  // SPEC §9.3: each catalogued program starts only through the launcher.
+  hardened.push(...launcherFindings({ dir, stateDir, policyPath, userPath: userSettingsPath(env), managedPath: managedSettingsPath(), t, missing: opts.hardened === true ? 'fail' : 'warn' }));
 
   const all = [...findings, ...hardened];
   const fails = all.filter((f) => f.level === 'fail').length;

@@ -8,6 +8,7 @@ import { cliMessages, type CliMessages } from '../messages';
 import { CLAUDE_LAYOUT, type HookLayout } from '../../hosts/registration';
 export { HOOK_TIMEOUT_SECONDS } from '../../hosts/registration';
 import { cliInvocation, packageRoot, writeStarter, type StarterRequest } from './starter';
+import { mergeLaunchers } from './launcher-settings';
 import { guardedPaths, isObject, managedSettingsPath, mergeHardened, onPath, readSettings, userSettingsPath, within, writableByMe, type Guarded, type Json } from './hardened';
 import { sandboxMissing, writeLaunchSettings } from './sandbox-settings';
 
@@ -303,6 +304,7 @@ function initHardened(env: Env, dir: string, starter: StarterRequest, command: s
   } catch (err) {
     throw new CliError(t.stateDirProblem(err instanceof Error ? err.message : String(err)));
   }
+  hardened.guarded += mergeLaunchers(hardened.settings, { env, dir, policyPath, stateDir, guarded }, lines, t);
   if (hooks.changed.length > 0 || hardened.sandbox.length > 0 || hardened.guarded > 0 || original === null) {
     mkdirSync(dirname(userPath), { recursive: true });
     writeFileSync(userPath, `${JSON.stringify(hardened.settings, null, 2)}\n`);

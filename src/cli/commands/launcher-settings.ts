@@ -1,0 +1,207 @@
+import { accessSync, constants, existsSync, mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
+import { basename, delimiter, dirname, isAbsolute, join, resolve, sep } from 'node:path';
+import type { Env } from '../../core/decide';
+import { bashPrograms, buildPolicyIndex } from '../../core/policy-index';
+import { execMapFile, PLAIN_WORD, readExecMap, type ExecMap } from '../../exec/map';
+import { ticketsDir } from '../../exec/tickets';
+import { validatePolicy } from '../../policy/validate';
+import type { CliMessages } from '../messages';
+import { packageRoot } from './starter';
+import { isObject, readJsonQuiet, within, type Finding, type Guarded, type Json } from './hardened';
+
+/**
+ * The excluded launcher in Claude Code's settings (SPEC §9.3): each catalogued program the policy's
+ * `bash` prefixes name starts only through persona-gate's launcher, which Claude Code lets out of
+ * its sandbox as exactly `<node> <launcher> <real program> *` (one absolute entry per program, all
+ * three files read-only for the agent), while the program's installation is hidden from the sandboxed shell
+ * (`sandbox.filesystem.denyRead`) and from the Read tool (`permissions.deny` `Read(//…)`). The map
+ * of launched programs goes to the state directory, where the hook and the launcher read it.
+ *
+ * Not launched: a program not on PATH, one found inside the project (it could be planted), a
+ * system program other programs run (`/usr/bin/git`: hiding it breaks them), and a path a settings
+ * pattern cannot hold. The launcher and its Node must lie outside the project too.
+ */
+
+/** Directories whose programs belong to the system's packages. */
+const SYSTEM_DIRS = new Set(['/bin', '/usr/bin', '/sbin', '/usr/sbin']);
+
+export function launcherPath(): string {
+  return join(packageRoot(), 'dist', 'persona-gate-exec.cjs');
+}
+
+/** The excluded command of a launched program: the launcher run by an absolute Node, never one found on PATH. */
+export function excludedEntry(runtime: string, launcher: string, program: string): string {
+  return `${runtime} ${launcher} ${program} *`;
+}
+
+/** What the sandbox hides of a program: its own installation (…/NAME/bin/NAME, a package of node_modules), else the file. */
+export function hiddenPaths(program: string, name: string): { path: string; tree: boolean }[] {
+  const parts = program.split(sep);
+  const modules = parts.lastIndexOf('node_modules');
+  if (modules !== -1 && modules + 1 < parts.length - 1) {
+    const scoped = parts[modules + 1]!.startsWith('@') ? 2 : 1;
+    return [{ path: parts.slice(0, modules + 1 + scoped).join(sep), tree: true }];
+  }
+  const dir = dirname(program);
+  if (basename(dir) === 'bin' && basename(dirname(dir)) === name) return [{ path: dirname(dir), tree: true }];
+  return [{ path: program, tree: false }];
+}
+
+function readRule(h: { path: string; tree: boolean }): string {
+  return `Read(/${h.path.split(sep).join('/')}${h.tree ? '/**' : ''})`;
+}
+
+function whereOnPath(name: string, env: Env): string | null {
+  for (const dir of (env.PATH ?? '').split(delimiter)) {
+    if (!dir || !isAbsolute(dir)) continue;
+    try {
+      accessSync(join(dir, name), constants.X_OK);
+      return join(dir, name);
+    } catch {
+      // next
+    }
+  }
+  return null;
+}
+
+/** The programs a policy's `bash` prefixes name, or null when it does not validate. */
+export function cataloguedPrograms(policyPath: string): string[] | null {
+  return readCatalogue(policyPath, {})?.names ?? null;
+}
+
+/** The programs, and the directory of the domain's profile state file (`~` is the home), which the launched program writes. */
+function readCatalogue(policyPath: string, env: Env): { names: string[]; writable: string[] } | null {
+  try {
+    const result = validatePolicy(JSON.parse(readFileSync(policyPath, 'utf8')), 'en', policyPath);
+    if (!result.ok) return null;
+    const names = [...bashPrograms(buildPolicyIndex(result.policy, '', policyPath))].sort();
+    const state = result.policy.identity?.profile_state;
+    const file = state !== undefined && 'file' in state && typeof state.file === 'string' ? state.file : null;
+    const home = env.HOME ?? '';
+    const path = file === null ? null : file.startsWith('~/') ? (home ? join(home, file.slice(2)) : null) : resolve(dirname(policyPath), file);
+    return { names, writable: path === null ? [] : [dirname(path)] };
+  } catch {
+    return null;
+  }
+}
+
+function pushNew(list: unknown[], value: string): number {
+  if (list.includes(value)) return 0;
+  list.push(value);
+  return 1;
+}
+
+function arrayIn(parent: Json, key: string): unknown[] {
+  if (!Array.isArray(parent[key])) parent[key] = [];
+  return parent[key] as unknown[];
+}
+
+function objectIn(parent: Json, key: string): Json {
+  if (!isObject(parent[key])) parent[key] = {};
+  return parent[key] as Json;
+}
+
+/**
+ * Adds the launcher's entries to `settings` (in place), writes the map of launched programs, and
+ * says what it did in `lines`. Returns how many settings entries it added.
+ */
+export function mergeLaunchers(settings: Json, opts: { env: Env; dir: string; policyPath: string; stateDir: string; guarded: readonly Guarded[] }, lines: string[], t: CliMessages): number {
+  const catalogue = readCatalogue(opts.policyPath, opts.env);
+  if (catalogue === null) {
+    lines.push(t.launchNoPolicy(opts.policyPath));
+    return 0;
+  }
+  const names = catalogue.names;
+  const launcher = launcherPath();
+  const runtime = realpathSync(process.execPath);
+  const programs: Record<string, string> = {};
+  let added = 0;
+  for (const name of names) {
+    const found = whereOnPath(name, opts.env);
+    if (found === null) {
+      lines.push(t.initNotLaunched(name, t.launcherNotOnPath()));
+      continue;
+    }
+    const real = realpathSync(found);
+    if (within(resolve(found), opts.dir) || within(real, opts.dir)) lines.push(t.initNotLaunched(name, t.launchInProject(found)));
+    else if (SYSTEM_DIRS.has(dirname(real))) lines.push(t.initNotLaunched(name, t.launchSystem(real)));
+    else if (within(runtime, opts.dir) || within(launcher, opts.dir)) lines.push(t.initNotLaunched(name, t.launchInProject(within(runtime, opts.dir) ? runtime : launcher)));
+    else if (![real, launcher, runtime].every((p) => PLAIN_WORD.test(p))) lines.push(t.initNotLaunched(name, t.launchOddPath([real, launcher, runtime].find((p) => !PLAIN_WORD.test(p))!)));
+    else {
+      programs[name] = real;
+      const sandbox = objectIn(settings, 'sandbox');
+      const filesystem = objectIn(sandbox, 'filesystem');
+      const permissions = objectIn(settings, 'permissions');
+      added += pushNew(arrayIn(sandbox, 'excludedCommands'), excludedEntry(runtime, launcher, real));
+      for (const hidden of hiddenPaths(real, name)) {
+        added += pushNew(arrayIn(filesystem, 'denyRead'), hidden.path);
+        added += pushNew(arrayIn(filesystem, 'denyWrite'), hidden.path);
+        added += pushNew(arrayIn(permissions, 'deny'), readRule(hidden));
+      }
+      lines.push(t.initLaunched(name, real));
+    }
+  }
+  // The tickets' secrets stay outside the sandbox: the hook writes each into the call it rewrites.
+  if (Object.keys(programs).length > 0) {
+    const tickets = ticketsDir(opts.stateDir);
+    mkdirSync(tickets, { recursive: true, mode: 0o700 });
+    added += pushNew(arrayIn(objectIn(objectIn(settings, 'sandbox'), 'filesystem'), 'denyRead'), tickets);
+    added += pushNew(arrayIn(objectIn(settings, 'permissions'), 'deny'), readRule({ path: tickets, tree: true }));
+  }
+  const map: ExecMap = { v: 1, runtime, launcher, programs, readOnly: [...new Set(opts.guarded.map((g) => g.path))], writable: catalogue.writable };
+  const file = execMapFile(opts.stateDir);
+  writeFileSync(`${file}.new`, `${JSON.stringify(map, null, 2)}\n`, { mode: 0o600 });
+  renameSync(`${file}.new`, file);
+  return added;
+}
+
+/** doctor --hardened: each catalogued program launched, excluded and hidden, in user or managed settings. */
+export function launcherFindings(opts: { dir: string; stateDir: string; policyPath: string | null; userPath: string; managedPath: string; t: CliMessages; missing: 'warn' | 'fail' }): Finding[] {
+  const { t, missing } = opts;
+  let map: ExecMap | null = null;
+  try {
+    map = readExecMap(opts.stateDir);
+  } catch {
+    map = null;
+  }
+  const names = opts.policyPath ? cataloguedPrograms(opts.policyPath) ?? [] : [];
+  // No map: init --hardened has not run. A map without programs: init said why each was not launched.
+  if (map === null) return names.length > 0 ? [{ level: missing, text: t.hardNoLaunchMap(names.join(', ')), fix: t.fixHardened() }] : [];
+  if (Object.keys(map.programs).length === 0) return [];
+  const layers = [readJsonQuiet(opts.userPath), readJsonQuiet(opts.managedPath)].filter((s): s is Json => s !== null);
+  const listed = (get: (s: Json) => unknown, value: string) => layers.some((s) => {
+    const list = get(s);
+    return Array.isArray(list) && list.includes(value);
+  });
+  const sandboxOf = (s: Json): Json => (isObject(s.sandbox) ? s.sandbox : {});
+  const findings: Finding[] = [];
+  let launcherOk = false;
+  try {
+    accessSync(map.launcher, constants.X_OK);
+    launcherOk = existsSync(map.launcher);
+  } catch {
+    launcherOk = false;
+  }
+  if (!launcherOk) findings.push({ level: missing, text: t.hardNoLauncher(map.launcher), fix: t.fixHardened() });
+  for (const [name, program] of Object.entries(map.programs)) {
+    const entry = excludedEntry(map.runtime, map.launcher, program);
+    const excluded = listed((s) => sandboxOf(s).excludedCommands, entry);
+    const hidden = hiddenPaths(program, name).every(
+      (h) => listed((s) => (isObject(sandboxOf(s).filesystem) ? (sandboxOf(s).filesystem as Json).denyRead : undefined), h.path) && listed((s) => (isObject(s.permissions) ? s.permissions.deny : undefined), readRule(h)),
+    );
+    if (!excluded) findings.push({ level: missing, text: t.hardNotExcluded(name, entry), fix: t.fixHardened() });
+    if (!hidden) findings.push({ level: missing, text: t.hardNotHidden(name, program), fix: t.fixHardened() });
+    if (excluded && hidden) findings.push({ level: 'ok', text: t.hardLaunched(name, program) });
+  }
+  // A project's own exclusions run outside the sandbox, where the launched programs are not hidden
+  // (Claude Code honours them unless managed settings or a --settings file say allowUnsandboxedCommands: false).
+  const managed = readJsonQuiet(opts.managedPath);
+  if (!(managed && sandboxOf(managed).allowUnsandboxedCommands === false)) {
+    for (const file of [join(opts.dir, '.claude', 'settings.json'), join(opts.dir, '.claude', 'settings.local.json')]) {
+      const project = readJsonQuiet(file);
+      const entries = project ? sandboxOf(project).excludedCommands : undefined;
+      if (Array.isArray(entries) && entries.length > 0) findings.push({ level: missing, text: t.hardProjectExcluded(file, entries.map(String).join(', ')), fix: t.fixProjectExcluded(opts.managedPath) });
+    }
+  }
+  return findings;
+}

@@ -1,0 +1,3 @@
+import { launcherMain } from './launcher';
+
+launcherMain(process.argv.slice(2));

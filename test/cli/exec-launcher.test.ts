@@ -1,0 +1,194 @@
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { EXEC_MESSAGES } from '../../src/exec/messages';
+import { argvKey } from '../../src/exec/tickets';
+import { en } from '../../src/core/messages';
+import { cleanEnv, runCli, tempDir } from '../helpers/cli';
+import { installed } from '../helpers/programs';
+import { ROOT, taxPolicyWithShell } from '../helpers/policy';
+
+const LAUNCHER = join(ROOT, 'dist', 'persona-gate-exec.cjs');
+const NODE = realpathSync(process.execPath);
+const noBwrap = process.platform !== 'linux' || !installed('bwrap') ? 'bubblewrap is not installed (apt-get install bubblewrap)' : null;
+if (noBwrap) process.stderr.write(`test/cli/exec-launcher.test.ts: the real starts are skipped, ${noBwrap}\n`);
+
+/**
+ * The excluded launcher against the built bundles: `init --hardened` launches the tax example's
+ * `aeat` (a stub that logs its argv), the hook rewrites the calls it lets through, and the
+ * launcher starts the program only with the hook's ticket, confined.
+ */
+function deployment() {
+  const dir = tempDir('pg-exec-');
+  const project = join(dir, 'project');
+  const home = join(dir, 'home');
+  const stateDir = join(dir, 'state');
+  const bin = join(dir, 'opt', 'aeat', 'bin');
+  const log = join(project, 'aeat.log');
+  for (const d of [join(project, '.claude'), join(home, '.aeat'), bin]) mkdirSync(d, { recursive: true });
+  // The preparer may use the shell (the tax example's preparer has no shell family).
+  writeFileSync(join(project, '.claude', 'persona-gate.json'), JSON.stringify(taxPolicyWithShell()));
+  // The stub: logs its argv, echoes its stdin for `-`, fails for `modelo check`, writes --out's file.
+  writeFileSync(
+    join(bin, 'aeat'),
+    [
+      '#!/bin/sh',
+      `printf '%s\\n' "$*" >> ${JSON.stringify(log)}`,
+      'echo "aeat: ran $*"',
+      'for a in "$@"; do [ "$a" = - ] && cat; done',
+      'if [ "$1" = --out ]; then echo forged > "$2" || exit 9; fi',
+      '[ "$1 $2" = "modelo check" ] && { echo "aeat: 2 problems" >&2; exit 3; }',
+      'exit 0',
+    ].join('\n') + '\n',
+  );
+  chmodSync(join(bin, 'aeat'), 0o755);
+  const env = cleanEnv({ HOME: home, PERSONA_GATE_STATE_DIR: stateDir, PATH: `${bin}${delimiter}${process.env.PATH}`, CLAUDE_PROJECT_DIR: project, PERSONA_GATE_PERSONA: 'modelo-preparer' });
+  const init = runCli(['init', '--hardened', '--dir', project], { env, cwd: project });
+  expect(init.code, init.stderr).toBe(0);
+  const real = join(bin, 'aeat');
+  let n = 0;
+  const pre = (command: string, extra: Record<string, unknown> = {}) => {
+    const id = `toolu_${++n}`;
+    const r = runCli(['hook'], { input: JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 's1', tool_name: 'Bash', tool_input: { command, ...extra }, tool_use_id: id, cwd: project }), env, cwd: project });
+    expect(r.code, r.stderr).toBe(0);
+    const out = r.stdout === '' ? null : JSON.parse(r.stdout).hookSpecificOutput;
+    return { id, out };
+  };
+  const post = (command: string, id: string, stdout: string) =>
+    runCli(['hook'], { input: JSON.stringify({ hook_event_name: 'PostToolUse', session_id: 's1', tool_name: 'Bash', tool_input: { command }, tool_use_id: id, tool_response: { stdout, stderr: '', interrupted: false }, cwd: project }), env, cwd: project });
+  const sh = (command: string, input = '') => spawnSync('bash', ['-c', command], { cwd: project, env, input, encoding: 'utf8', timeout: 30_000 });
+  const ran = () => (existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n') : []);
+  const receipts = () =>
+    readdirSync(join(stateDir, 'receipts'))
+      .flatMap((f) => readFileSync(join(stateDir, 'receipts', f), 'utf8').trim().split('\n'))
+      .map((l) => JSON.parse(l))
+      .filter((r) => r.hook_event === 'ExecStart');
+  return { dir, project, home, stateDir, real, init, env, pre, post, sh, ran, receipts };
+}
+
+describe('the excluded launcher, built', () => {
+  it('init --hardened excludes exactly the launcher with the real program, and hides the program', () => {
+    const d = deployment();
+    const settings = JSON.parse(readFileSync(join(d.home, '.claude', 'settings.json'), 'utf8'));
+    const install = join(d.dir, 'opt', 'aeat');
+    expect(settings.sandbox.excludedCommands).toEqual([`${NODE} ${LAUNCHER} ${d.real} *`]);
+    // the installation, and the tickets' secrets
+    expect(settings.sandbox.filesystem.denyRead).toEqual([install, join(d.stateDir, 'exec')]);
+    expect(settings.permissions.deny).toContain(`Read(/${install}/**)`);
+    expect(settings.permissions.deny).toContain(`Read(/${join(d.stateDir, 'exec')}/**)`);
+    expect(d.init.stdout).toContain(`aeat (${d.real}) now starts only through persona-gate's launcher`);
+    const map = JSON.parse(readFileSync(join(d.stateDir, 'exec.json'), 'utf8'));
+    // the domain's profile state (identity.profile_state: ~/.aeat/active-profile) is the program's to write
+    expect(map).toMatchObject({ v: 1, runtime: NODE, launcher: LAUNCHER, programs: { aeat: d.real }, writable: [join(d.home, '.aeat')] });
+    // doctor --hardened sees the launcher in place
+    const doctor = runCli(['doctor', '--hardened', '--dir', d.project, '--json'], { env: { ...d.env, PERSONA_GATE_CLAUDE_BIN: '/nonexistent' }, cwd: d.project });
+    const checks = JSON.parse(doctor.stdout).checks as { level: string; text: string }[];
+    expect(checks).toContainEqual(expect.objectContaining({ level: 'ok', text: expect.stringContaining(`aeat (${d.real}) starts only through the launcher`) }));
+    // …and a settings file without the entry
+    delete settings.sandbox.excludedCommands;
+    writeFileSync(join(d.home, '.claude', 'settings.json'), JSON.stringify(settings));
+    const after = JSON.parse(runCli(['doctor', '--hardened', '--dir', d.project, '--json'], { env: { ...d.env, PERSONA_GATE_CLAUDE_BIN: '/nonexistent' }, cwd: d.project }).stdout).checks;
+    expect(after).toContainEqual(expect.objectContaining({ level: 'fail', text: expect.stringContaining('aeat: the launcher is not the excluded command') }));
+    // …and a project that takes commands out of the sandbox itself
+    writeFileSync(join(d.project, '.claude', 'settings.json'), JSON.stringify({ sandbox: { excludedCommands: ['python3 *'] } }));
+    const project = JSON.parse(runCli(['doctor', '--hardened', '--dir', d.project, '--json'], { env: { ...d.env, PERSONA_GATE_CLAUDE_BIN: '/nonexistent' }, cwd: d.project }).stdout).checks;
+    expect(project).toContainEqual(expect.objectContaining({ level: 'fail', text: expect.stringContaining('takes commands out of the sandbox (sandbox.excludedCommands: python3 *)') }));
+  });
+
+  it('the hook rewrites a start it lets through, and refuses one it cannot judge', () => {
+    const d = deployment();
+    const who = d.pre('aeat whoami');
+    expect(who.out).toMatchObject({ permissionDecision: 'allow' });
+    expect(who.out.updatedInput.command).toMatch(new RegExp(`^${NODE} ${LAUNCHER} ${d.real} --persona-gate-ticket=[0-9a-f]{32} whoami$`));
+    expect(d.pre('aeat modelo export').out).toMatchObject({ permissionDecision: 'deny', permissionDecisionReason: en.handoff('modelo-preparer', 'modelo.export', 'verifier') });
+    const refused = d.pre('x=$(aeat whoami); echo $x').out;
+    expect(refused).toMatchObject({ permissionDecision: 'deny' });
+    expect(refused.updatedInput).toBeUndefined();
+    expect(d.pre('aeat whoami && git status').out).toMatchObject({ permissionDecision: 'deny', permissionDecisionReason: EXEC_MESSAGES.en.refused('mixed', 'aeat', 'aeat whoami && git status') });
+    // a line that does not name the program is answered as before…
+    expect(d.pre('git status').out).toBeNull();
+    // …unless it asks to leave the sandbox, where the program is there unchecked
+    expect(d.pre('git status', { dangerouslyDisableSandbox: true }).out).toMatchObject({ permissionDecision: 'deny', permissionDecisionReason: EXEC_MESSAGES.en.refused('unsandboxed', 'aeat', 'git status') });
+  });
+
+  it.skipIf(noBwrap !== null)('an allowed start runs with its real output, stdin and exit status; a refused one does not run and says why', () => {
+    const d = deployment();
+    // Identity first: the read runs through the launcher, and its post event (the rewritten line) confirms.
+    const who = d.pre('aeat whoami');
+    const whoRun = d.sh(who.out.updatedInput.command);
+    expect(whoRun).toMatchObject({ status: 0, stdout: 'aeat: ran whoami\n' });
+    expect(d.post(who.out.updatedInput.command, who.id, whoRun.stdout).code).toBe(0);
+
+    const create = d.pre('aeat modelo work create --title "Q3 draft"');
+    expect(create.out).toMatchObject({ permissionDecision: 'allow' });
+    expect(d.sh(create.out.updatedInput.command)).toMatchObject({ status: 0, stdout: 'aeat: ran modelo work create --title Q3 draft\n' });
+
+    const check = d.pre('aeat modelo check');
+    expect(d.sh(check.out.updatedInput.command)).toMatchObject({ status: 3, stdout: 'aeat: ran modelo check\n', stderr: 'aeat: 2 problems\n' });
+
+    const list = d.pre('aeat modelo list -');
+    expect(d.sh(list.out.updatedInput.command, 'hello\n')).toMatchObject({ status: 0, stdout: 'aeat: ran modelo list -\nhello\n' });
+
+    // One ticket, one start: the same rewritten line again is refused.
+    const again = d.sh(check.out.updatedInput.command);
+    expect(again).toMatchObject({ status: 126, stdout: '' });
+    expect(again.stderr).toBe(`${EXEC_MESSAGES.en.noTicket(d.real)}\n`);
+
+    // The launcher form without the secret of its ticket: refused, and the ticket is still there for the call it was left for.
+    const create2 = d.pre('aeat modelo list');
+    expect(d.sh(`${NODE} ${LAUNCHER} ${d.real} modelo list`)).toMatchObject({ status: 126, stdout: '' });
+    expect(d.sh(create2.out.updatedInput.command)).toMatchObject({ status: 0, stdout: 'aeat: ran modelo list\n' });
+
+    // The export the hook refused, typed as the launcher form or straight at the launcher: no ticket, no start.
+    const direct = d.sh(`${LAUNCHER} ${d.real} modelo export`);
+    expect(direct.status).toBe(126);
+    expect(direct.stderr).toContain('this start was not judged by persona-gate');
+    expect(d.sh(`${LAUNCHER} /bin/sh -c 'echo escaped'`)).toMatchObject({ status: 126, stdout: '', stderr: `${EXEC_MESSAGES.en.notLaunched('/bin/sh')}\n` });
+
+    expect(d.ran()).toEqual(['whoami', 'modelo work create --title Q3 draft', 'modelo check', 'modelo list -', 'modelo list']);
+    const starts = d.receipts();
+    expect(starts.filter((r) => r.verdict === 'allow').map((r) => [r.command_key, r.persona, r.session_id])).toEqual([
+      ['config.profile.status', 'modelo-preparer', 's1'],
+      ['modelo.work.create', 'modelo-preparer', 's1'],
+      ['modelo.check', 'modelo-preparer', 's1'],
+      ['modelo.list', 'modelo-preparer', 's1'],
+      ['modelo.list', 'modelo-preparer', 's1'],
+    ]);
+    expect(starts.filter((r) => r.verdict === 'deny')).toHaveLength(4);
+  });
+
+  it.skipIf(noBwrap !== null)('the launched program cannot write what the sandbox protects, and writes its own profile state', () => {
+    const d = deployment();
+    const who = d.pre('aeat whoami');
+    d.post(who.out.updatedInput.command, who.id, d.sh(who.out.updatedInput.command).stdout);
+    const profile = join(d.home, '.aeat', 'active-profile');
+    const targets = [join(d.project, '.claude', 'settings.local.json'), join(d.project, '.claude', 'persona-gate.json'), join(d.home, '.claude', 'settings.json'), join(d.stateDir, 'forged'), profile];
+    const before = targets.map((t) => (existsSync(t) ? readFileSync(t, 'utf8') : null));
+    for (const target of targets) {
+      // `--out` is not a catalogued command of a closed program: the policy refuses it, so the test
+      // turns the ticket the hook left for an allowed start into one for `--out TARGET`.
+      const start = d.pre(`aeat modelo work create`);
+      expect(start.out.permissionDecision).toBe('allow');
+      const secret = /--persona-gate-ticket=([0-9a-f]{32})/.exec(start.out.updatedInput.command)![1]!;
+      const ticketDir = join(d.stateDir, 'exec');
+      const name = readdirSync(ticketDir).find((n) => n.includes(secret))!;
+      const ticket = JSON.parse(readFileSync(join(ticketDir, name), 'utf8'));
+      ticket.args = ['--out', target];
+      writeFileSync(join(ticketDir, name), JSON.stringify(ticket));
+      renameSync(join(ticketDir, name), join(ticketDir, `${argvKey(d.real, ticket.args)}.${secret}.json`));
+      const r = d.sh(`${NODE} ${LAUNCHER} ${d.real} --persona-gate-ticket=${secret} --out ${target}`);
+      if (target === profile) {
+        expect(r.status, r.stderr).toBe(0);
+        continue;
+      }
+      expect(r.status, r.stderr).toBe(9);
+      expect(r.stderr).toMatch(/Read-only file system/);
+    }
+    // everything guarded unchanged; the program's own profile state written
+    expect(targets.slice(0, -1).map((t) => (existsSync(t) ? readFileSync(t, 'utf8') : null))).toEqual(before.slice(0, -1));
+    expect(readFileSync(profile, 'utf8')).toBe('forged\n');
+    // the project itself stays writable
+    expect(readFileSync(join(d.project, 'aeat.log'), 'utf8')).toContain('--out');
+  });
+});
