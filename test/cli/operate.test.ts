@@ -46,7 +46,7 @@ describe('init', () => {
       expect(settings.hooks[event]).toHaveLength(1);
       expect(settings.hooks[event][0].hooks[0]).toEqual({ type: 'command', command: 'persona-gate hook', timeout: 10, onFailure: 'block' });
     }
-    expect(r.stdout).toContain('the hook runs persona-gate hook: the persona-gate on PATH (a global install, npm i -g persona-gate)');
+    expect(r.stdout).toContain('the hook runs persona-gate hook: the persona-gate on PATH (a global install, npm i -g <a persona-gate tarball or git URL: see docs/install.md>)');
     expect(r.stdout).not.toContain('is not on PATH');
     expect(runCli(['validate', '--config', p.policyPath], { env: p.env }).code).toBe(0);
   });
