@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { accessSync, chmodSync, closeSync, constants, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, constants, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
@@ -11,6 +11,7 @@ import { ROOT, taxPolicyWithShell } from '../helpers/policy';
 import { describeConfined } from './support/loopback-only';
 import { startModel, toolResults, type ToolUse } from './support/model-server';
 import { makeProject, runClaude } from './support/project';
+import { sandboxUnavailable } from './support/sandbox';
 
 beforeAll(() => {
   hostCli('claude-code');
@@ -25,25 +26,7 @@ beforeAll(() => {
  * export the study found; the log shows which starts really happened.
  */
 
-function unavailable(): string | null {
-  if (process.platform !== 'linux') return `Claude Code's sandbox on ${process.platform} is not bubblewrap; this test drives the Linux one`;
-  for (const program of ['bwrap', 'socat']) {
-    const found = (process.env.PATH ?? '').split(delimiter).some((dir) => {
-      try {
-        accessSync(join(dir, program), constants.X_OK);
-        return true;
-      } catch {
-        return false;
-      }
-    });
-    if (!found) return `${program} is not installed (apt-get install -y bubblewrap socat)`;
-  }
-  const probe = spawnSync('bwrap', ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-all', '--die-with-parent', 'true'], { encoding: 'utf8', timeout: 10_000 });
-  if (probe.status !== 0) return `bubblewrap cannot make a sandbox on this machine: ${(probe.stderr || probe.error?.message || `exit ${probe.status}`).trim()}`;
-  return null;
-}
-
-const skip = unavailable();
+const skip = sandboxUnavailable();
 if (skip) process.stderr.write(`test/e2e/exec-launcher.test.ts: skipped, ${skip}\n`);
 
 const cleanup: (() => Promise<void> | void)[] = [];

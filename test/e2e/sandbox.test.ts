@@ -1,6 +1,5 @@
-import { spawnSync } from 'node:child_process';
-import { accessSync, constants, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { beforeAll, afterEach, expect, it } from 'vitest';
 import { hostCli } from '../helpers/host-cli';
 import { cleanEnv, runCli } from '../helpers/cli';
@@ -8,6 +7,7 @@ import { taxPolicyWithShell } from '../helpers/policy';
 import { describeConfined } from './support/loopback-only';
 import { startModel, toolResults, type ToolUse } from './support/model-server';
 import { makeProject, runClaude, type Project } from './support/project';
+import { sandboxUnavailable } from './support/sandbox';
 
 // The pinned Claude Code CLI, installed into the test cache on first use (a download the first time).
 beforeAll(() => {
@@ -30,24 +30,6 @@ beforeAll(() => {
  * command. The gate still decides every call: a catalogued command owned by another persona is
  * refused with its reason, exactly as without the sandbox.
  */
-
-function sandboxUnavailable(): string | null {
-  if (process.platform !== 'linux') return `Claude Code's sandbox on ${process.platform} is not bubblewrap; this test drives the Linux one`;
-  for (const program of ['bwrap', 'socat']) {
-    const found = (process.env.PATH ?? '').split(delimiter).some((dir) => {
-      try {
-        accessSync(join(dir, program), constants.X_OK);
-        return true;
-      } catch {
-        return false;
-      }
-    });
-    if (!found) return `${program} is not installed (apt-get install -y bubblewrap socat)`;
-  }
-  const probe = spawnSync('bwrap', ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-all', '--die-with-parent', 'true'], { encoding: 'utf8', timeout: 10_000 });
-  if (probe.status !== 0) return `bubblewrap cannot make a sandbox on this machine: ${(probe.stderr || probe.error?.message || `exit ${probe.status}`).trim()}`;
-  return null;
-}
 
 const unavailable = sandboxUnavailable();
 // A skip says why, in the run's output as well as in the test's name.

@@ -6,7 +6,7 @@ import { cleanEnv, runCli } from '../helpers/cli';
 import { stateReceipts } from '../helpers/log-lines';
 import { describeConfined, runConfined } from './support/loopback-only';
 import { startModel, toolResults, type ScriptedModel, type ToolUse } from './support/model-server';
-import { HOOK, makeProject, runClaude, type Project } from './support/project';
+import { claudeEnv, HOOK, makeProject, runClaude, type Project } from './support/project';
 import { offeredChatTools, offeredTools } from './support/offered-tools';
 import { chatToolResults, startChatModel } from './support/chat-model';
 import { hostEnv, makeCopilotProject } from './support/copilot';
@@ -47,18 +47,7 @@ async function setUp(scripts: Record<string, ToolUse[][]>): Promise<{ project: P
 
 /** Claude Code started by `persona-gate launch`, confined to loopback like every host the tests run. */
 async function launch(project: Project, model: ScriptedModel, launchArgs: string[]) {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('PERSONA_GATE_') && !k.startsWith('CLAUDE') && !k.startsWith('ANTHROPIC')) env[k] = v;
-  Object.assign(env, {
-    HOME: project.home,
-    ANTHROPIC_BASE_URL: model.url,
-    ANTHROPIC_API_KEY: 'sk-ant-test-not-a-key',
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-    DISABLE_AUTOUPDATER: '1',
-    DISABLE_TELEMETRY: '1',
-    DISABLE_ERROR_REPORTING: '1',
-    PERSONA_GATE_STATE_DIR: project.stateDir,
-  });
+  const env = claudeEnv(project, model.url);
   const args = [HOOK, 'launch', ...launchArgs, '--program', hostCli('claude-code'), '--', ...CLAUDE_ARGS(project)];
   const run = await runConfined(process.execPath, args, { cwd: project.dir, env, forward: [Number(new URL(model.url).port)], timeoutMs: 90_000 });
   expect(run.code, run.stderr).toBe(0);

@@ -70,11 +70,11 @@ export function makeProject(opts: ProjectOptions = {}): Project {
   };
 }
 
-/** Runs the real Claude Code CLI, non-interactively, against the scripted model, confined to loopback (loopback-only.ts). */
-export function runClaude(project: Project, modelUrl: string, opts: { env?: Record<string, string>; allowedTools?: string[]; extraArgs?: string[]; timeoutMs?: number } = {}): Promise<ConfinedRun> {
+/** The environment the real Claude Code runs in: the project's home, the scripted model, nothing of the caller's persona-gate, Claude or Anthropic settings. */
+export function claudeEnv(project: Project, modelUrl: string, extra: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('PERSONA_GATE_') && !k.startsWith('CLAUDE') && !k.startsWith('ANTHROPIC')) env[k] = v;
-  Object.assign(env, {
+  return Object.assign(env, {
     HOME: project.home,
     ANTHROPIC_BASE_URL: modelUrl,
     ANTHROPIC_API_KEY: 'sk-ant-test-not-a-key',
@@ -83,8 +83,13 @@ export function runClaude(project: Project, modelUrl: string, opts: { env?: Reco
     DISABLE_TELEMETRY: '1',
     DISABLE_ERROR_REPORTING: '1',
     PERSONA_GATE_STATE_DIR: project.stateDir,
-    ...opts.env,
+    ...extra,
   });
+}
+
+/** Runs the real Claude Code CLI, non-interactively, against the scripted model, confined to loopback (loopback-only.ts). */
+export function runClaude(project: Project, modelUrl: string, opts: { env?: Record<string, string>; allowedTools?: string[]; extraArgs?: string[]; timeoutMs?: number } = {}): Promise<ConfinedRun> {
+  const env = claudeEnv(project, modelUrl, opts.env);
   const args = [
     '-p',
     'Do the scripted task.',
