@@ -29,3 +29,15 @@ export function readRegularFile(path: string, maxBytes: number): FileRead {
     closeSync(fd);
   }
 }
+
+/** A JSON object file read as readRegularFile reads it, or null when it is absent, unreadable, not JSON or not an object. */
+export function readJsonObject(path: string, maxBytes: number): Record<string, unknown> | null {
+  const read = readRegularFile(path, maxBytes);
+  if (!read.ok) return null;
+  try {
+    const v: unknown = JSON.parse(read.bytes.toString('utf8'));
+    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,6 +1,7 @@
 import { basename, dirname, join } from 'node:path';
 import type { Env } from '../core/decide';
-import { readRegularFile } from './read-file';
+import { isPlainObject } from '../core/event';
+import { readJsonObject } from './read-file';
 
 /**
  * Whether Claude Code's OS sandbox holds the guarded paths for this project (SPEC §9.2), read from
@@ -13,19 +14,7 @@ import { readRegularFile } from './read-file';
  */
 
 type Json = Record<string, unknown>;
-const MAX_SETTINGS_BYTES = 1024 * 1024;
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-function readJson(path: string): Json | null {
-  const read = readRegularFile(path, MAX_SETTINGS_BYTES);
-  if (!read.ok) return null;
-  try {
-    const v: unknown = JSON.parse(read.bytes.toString('utf8'));
-    return isObject(v) ? v : null;
-  } catch {
-    return null;
-  }
-}
+export const MAX_SETTINGS_BYTES = 1024 * 1024;
 
 export function managedSettingsFile(platform: NodeJS.Platform = process.platform): string {
   if (platform === 'darwin') return '/Library/Application Support/ClaudeCode/managed-settings.json';
@@ -45,10 +34,10 @@ export function claudeSandboxHolds(opts: { policyPath: string; env: Env; cwd: st
   const configDir = opts.env.CLAUDE_CONFIG_DIR?.trim() || join(opts.env.HOME ?? '', '.claude');
   // highest precedence first
   const scopes = [opts.managed ?? managedSettingsFile(), join(project, '.claude', 'settings.local.json'), join(project, '.claude', 'settings.json'), join(configDir, 'settings.json')]
-    .map(readJson)
+    .map((path) => readJsonObject(path, MAX_SETTINGS_BYTES))
     .filter((s): s is Json => s !== null)
-    .map((s) => (isObject(s.sandbox) ? s.sandbox : {}));
+    .map((s) => (isPlainObject(s.sandbox) ? s.sandbox : {}));
   const winning = (key: string): unknown => scopes.find((s) => s[key] !== undefined)?.[key];
   if (winning('enabled') !== true || winning('failIfUnavailable') !== true || winning('allowUnsandboxedCommands') !== false) return false;
-  return scopes.some((s) => isObject(s.filesystem) && Array.isArray(s.filesystem.denyWrite) && s.filesystem.denyWrite.includes(opts.policyPath));
+  return scopes.some((s) => isPlainObject(s.filesystem) && Array.isArray(s.filesystem.denyWrite) && s.filesystem.denyWrite.includes(opts.policyPath));
 }

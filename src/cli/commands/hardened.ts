@@ -3,6 +3,8 @@ import { homedir } from 'node:os';
 import { delimiter, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Env } from '../../core/decide';
 import { prefsFile } from '../../io/prefs';
+import { readJsonObject } from '../../io/read-file';
+import { managedSettingsFile, MAX_SETTINGS_BYTES } from '../../io/sandbox-state';
 import { CliError } from '../errors';
 import type { CliMessages } from '../messages';
 
@@ -45,11 +47,7 @@ export function launchSettingsPath(env: Env): string {
 }
 
 /** Where Claude Code reads managed (administrator) settings on this platform. */
-export function managedSettingsPath(platform: NodeJS.Platform = process.platform): string {
-  if (platform === 'darwin') return '/Library/Application Support/ClaudeCode/managed-settings.json';
-  if (platform === 'win32') return 'C:\\Program Files\\ClaudeCode\\managed-settings.json';
-  return '/etc/claude-code/managed-settings.json';
-}
+export const managedSettingsPath = managedSettingsFile;
 
 export function within(child: string, parent: string): boolean {
   const rel = relative(parent, child);
@@ -176,14 +174,9 @@ export function removeHardened(settings: Json, guarded: Guarded[]): Json {
   return next;
 }
 
-/** A JSON object file, or null when it is absent, unreadable, not JSON or not an object. */
+/** A JSON object file, or null when it is absent, unreadable, not a regular file, not JSON or not an object. */
 export function readJsonQuiet(path: string): Json | null {
-  try {
-    const v: unknown = JSON.parse(readFileSync(path, 'utf8'));
-    return isObject(v) ? v : null;
-  } catch {
-    return null;
-  }
+  return readJsonObject(path, MAX_SETTINGS_BYTES);
 }
 
 /** The absolute paths a settings file keeps the sandboxed shell or the edit tools from writing. */

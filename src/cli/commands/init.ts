@@ -317,7 +317,7 @@ function initHardened(env: Env, dir: string, starter: StarterRequest, command: s
   lines.push('', t.initAdminHeader(), t.initAdminManaged(managed, userPath));
   if (typeof process.getuid === 'function' && process.getuid() === 0) lines.push(t.initAdminRoot(managed));
   if (writableByMe(root)) lines.push(t.initAdminInstall(root));
-  const missing = process.platform === 'linux' ? ['bwrap', 'socat'].filter((p) => !onPath(p, env)) : [];
+  const missing = sandboxMissing(env) ?? [];
   if (missing.length > 0) lines.push(t.initAdminDeps(missing.join(', ')));
   lines.push('', t.initHardenedNext(cli));
   return { stdout: `${lines.join('\n')}\n`, exitCode: 0 };
