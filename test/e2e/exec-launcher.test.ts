@@ -10,7 +10,7 @@ import { cleanEnv, runCli } from '../helpers/cli';
 import { ROOT, taxPolicyWithShell } from '../helpers/policy';
 import { describeConfined } from './support/loopback-only';
 import { startModel, toolResults, type ToolUse } from './support/model-server';
-import { makeProject, runClaude } from './support/project';
+import { HOOK, makeProject, runClaude } from './support/project';
 import { sandboxUnavailable } from './support/sandbox';
 
 beforeAll(() => {
@@ -57,8 +57,12 @@ function fifoLog(path: string): { lines(): string[]; close(): void } {
   };
 }
 
-/** A project deployed with `init --hardened`, and the stub `aeat` it launches, outside the project. */
-function deployment(policy: Record<string, any> = taxPolicyWithShell()) {
+/**
+ * A project deployed with `init --hardened` (user settings) or the default `init` (the project's
+ * local settings, and the file `persona-gate launch` passes with --settings), and the stub `aeat`
+ * it launches, outside the project.
+ */
+function deployment(policy: Record<string, any> = taxPolicyWithShell(), mode: 'hardened' | 'default' = 'hardened') {
     const project = makeProject({ policy, registerInProject: false });
     cleanup.push(() => rmSync(project.dir, { recursive: true, force: true }));
     const opt = mkdtempSync(join(tmpdir(), 'pg-e2e-opt-'));
@@ -71,17 +75,19 @@ function deployment(policy: Record<string, any> = taxPolicyWithShell()) {
     writeFileSync(real, `#!/bin/sh\nprintf '%s\\n' "$*" > ${JSON.stringify(join(opt, 'aeat', 'starts.fifo'))}\necho "aeat: ran $* (sandboxed=\${SANDBOX_RUNTIME:-no})"\n`);
     chmodSync(real, 0o755);
     const PATH = `${bin}${delimiter}${process.env.PATH}`;
-    const init = runCli(['init', '--hardened', '--dir', project.dir], { env: cleanEnv({ HOME: project.home, PERSONA_GATE_STATE_DIR: project.stateDir, PATH }), cwd: project.dir });
+    const how = mode === 'hardened' ? ['--hardened'] : ['--command', `node ${JSON.stringify(HOOK)} hook`];
+    const init = runCli(['init', ...how, '--dir', project.dir], { env: cleanEnv({ HOME: project.home, PERSONA_GATE_STATE_DIR: project.stateDir, PATH }), cwd: project.dir });
     expect(init.code, init.stderr).toBe(0);
     expect(init.stdout).toContain(`aeat (${real}) now starts only through persona-gate's launcher`);
     const launcher = join(ROOT, 'dist', 'persona-gate-exec.cjs');
+    const extraArgs = mode === 'hardened' ? [] : ['--settings', join(project.home, '.claude', 'persona-gate-launch.json')];
 
-  return { project, real, launcher, log, PATH };
+  return { project, real, launcher, log, PATH, extraArgs };
 }
 
 describeConfined('the excluded launcher in the real Claude Code, with its sandbox on', () => {
-  it.skipIf(skip !== null)(`each start of aeat is judged; no other route reaches it${skip ? ` (skipped: ${skip})` : ''}`, async () => {
-    const { project, real, launcher, log, PATH } = deployment();
+  it.skipIf(skip !== null).each(['hardened', 'default'] as const)(`%s deployment: each start of aeat is judged; no other route reaches it${skip ? ` (skipped: ${skip})` : ''}`, async (mode) => {
+    const { project, real, launcher, log, PATH, extraArgs } = deployment(taxPolicyWithShell(), mode);
     const calls: [string, ToolUse[]][] = [
       ['whoami', bash('aeat whoami')],
       ['create', bash('aeat modelo work create')],
@@ -111,13 +117,13 @@ describeConfined('the excluded launcher in the real Claude Code, with its sandbo
     ];
     const model = await startModel({ main: calls.map(([, c]) => c) });
     cleanup.push(() => model.close());
-    const run = await runClaude(project, model.url, { env: { PERSONA_GATE_PERSONA: 'modelo-preparer', PATH }, timeoutMs: 240_000 });
+    const run = await runClaude(project, model.url, { env: { PERSONA_GATE_PERSONA: 'modelo-preparer', PATH }, extraArgs, timeoutMs: 240_000 });
     expect(run.code, run.stderr).toBe(0);
     const results = toolResults(model.requests);
     expect(results).toHaveLength(calls.length);
     const by = Object.fromEntries(calls.map(([name], k) => [name, results[k]!]));
     const shown = JSON.stringify(by, null, 1);
-    process.stderr.write(`exec-launcher e2e results:\n${shown}\n`);
+    process.stderr.write(`exec-launcher e2e results (${mode}):\n${shown}\n`);
 
     // Ordinary work: the identity read and the draft ran outside the sandbox, with their output.
     expect(by.whoami!.content, shown).toContain('aeat: ran whoami (sandboxed=no)');

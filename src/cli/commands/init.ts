@@ -8,7 +8,7 @@ import { cliMessages, type CliMessages } from '../messages';
 import { CLAUDE_LAYOUT, type HookLayout } from '../../hosts/registration';
 export { HOOK_TIMEOUT_SECONDS } from '../../hosts/registration';
 import { cliInvocation, packageRoot, writeStarter, type StarterRequest } from './starter';
-import { mergeLaunchers } from './launcher-settings';
+import { mergeLaunchers, mergeLists } from './launcher-settings';
 import { guardedPaths, isObject, managedSettingsPath, mergeHardened, onPath, readSettings, userSettingsPath, within, writableByMe, type Guarded, type Json } from './hardened';
 import { sandboxMissing, writeLaunchSettings } from './sandbox-settings';
 
@@ -218,9 +218,22 @@ export function initCommand(env: Env, opts: InitOptions): CommandResult {
   } else {
     lines.push(t.initUnchanged(settingsPath));
   }
-  if (sandbox.changed) writeFileSync(localPath, `${JSON.stringify(sandbox.settings, null, 2)}\n`);
   lines.push(...sandbox.lines);
-  if (sandbox.launch !== null) lines.push(t.initLaunchSettings(writeLaunchSettings(env, sandbox.guarded, t).path));
+  const launched: Json = {};
+  if (sandbox.launch !== null) {
+    // A closed program (the domain's CLI) starts only through the launcher, checked on its real
+    // argv; read from the policy as written, with the state directory there for its map.
+    const stateDir = stateDirFor(env);
+    try {
+      new StateStore(stateDir).open();
+    } catch (err) {
+      throw new CliError(t.stateDirProblem(err instanceof Error ? err.message : String(err)));
+    }
+    mergeLaunchers(launched, { env, dir, policyPath, stateDir, guarded: sandbox.guarded, closedOnly: true }, lines, t);
+    if (mergeLists(sandbox.settings, launched) > 0) sandbox.changed = true;
+  }
+  if (sandbox.changed) writeFileSync(localPath, `${JSON.stringify(sandbox.settings, null, 2)}\n`);
+  if (sandbox.launch !== null) lines.push(t.initLaunchSettings(writeLaunchSettings(env, sandbox.guarded, t, launched).path));
   if (opts.command === undefined) {
     if (portable.install === 'project') lines.push(t.initProjectCommand(PROJECT_HOOK_COMMAND));
     else {

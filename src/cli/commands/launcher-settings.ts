@@ -70,16 +70,18 @@ export function cataloguedPrograms(policyPath: string): string[] | null {
 }
 
 /** The programs, and the directory of the domain's profile state file (`~` is the home), which the launched program writes. */
-function readCatalogue(policyPath: string, env: Env): { names: string[]; writable: string[] } | null {
+function readCatalogue(policyPath: string, env: Env): { names: string[]; closed: Set<string>; writable: string[] } | null {
   try {
     const result = validatePolicy(JSON.parse(readFileSync(policyPath, 'utf8')), 'en', policyPath);
     if (!result.ok) return null;
     const names = [...bashPrograms(buildPolicyIndex(result.policy, '', policyPath))].sort();
+    const declared = result.policy.catalog.programs ?? {};
+    const closed = new Set(names.filter((n) => declared[n]?.closed === true));
     const state = result.policy.identity?.profile_state;
     const file = state !== undefined && 'file' in state && typeof state.file === 'string' ? state.file : null;
     const home = env.HOME ?? '';
     const path = file === null ? null : file.startsWith('~/') ? (home ? join(home, file.slice(2)) : null) : resolve(dirname(policyPath), file);
-    return { names, writable: path === null ? [] : [dirname(path)] };
+    return { names, closed, writable: path === null ? [] : [dirname(path)] };
   } catch {
     return null;
   }
@@ -102,16 +104,41 @@ function objectIn(parent: Json, key: string): Json {
 }
 
 /**
+ * Adds every list entry of `fragment` (launcher entries as `mergeLaunchers` made them) to the same
+ * list of `settings`, in place; returns how many were new.
+ */
+export function mergeLists(settings: Json, fragment: Json): number {
+  let added = 0;
+  for (const [key, value] of Object.entries(fragment)) {
+    if (Array.isArray(value)) for (const v of value) added += typeof v === 'string' ? pushNew(arrayIn(settings, key), v) : 0;
+    else if (isObject(value)) added += mergeLists(objectIn(settings, key), value);
+  }
+  return added;
+}
+
+/**
  * Adds the launcher's entries to `settings` (in place), writes the map of launched programs, and
  * says what it did in `lines`. Returns how many settings entries it added.
+ *
+ * `closedOnly` (the default deployment): only the programs the policy declares closed are
+ * launched. Every invocation of such a program is catalogued, so hiding it from the sandboxed
+ * shell takes nothing ordinary away; an open program (npm, gh) stays where other programs find it.
+ *
+ * The map is one per state directory, shared by every project of this user: what it launched for
+ * another project stays in it.
  */
-export function mergeLaunchers(settings: Json, opts: { env: Env; dir: string; policyPath: string; stateDir: string; guarded: readonly Guarded[] }, lines: string[], t: CliMessages): number {
+export function mergeLaunchers(
+  settings: Json,
+  opts: { env: Env; dir: string; policyPath: string; stateDir: string; guarded: readonly Guarded[]; closedOnly?: boolean },
+  lines: string[],
+  t: CliMessages,
+): number {
   const catalogue = readCatalogue(opts.policyPath, opts.env);
   if (catalogue === null) {
     lines.push(t.launchNoPolicy(opts.policyPath));
     return 0;
   }
-  const names = catalogue.names;
+  const names = opts.closedOnly === true ? catalogue.names.filter((n) => catalogue.closed.has(n)) : catalogue.names;
   const launcher = launcherPath();
   const runtime = realpathSync(process.execPath);
   const programs: Record<string, string> = {};
@@ -148,7 +175,23 @@ export function mergeLaunchers(settings: Json, opts: { env: Env; dir: string; po
     added += pushNew(arrayIn(objectIn(objectIn(settings, 'sandbox'), 'filesystem'), 'denyRead'), tickets);
     added += pushNew(arrayIn(objectIn(settings, 'permissions'), 'deny'), readRule({ path: tickets, tree: true }));
   }
-  const map: ExecMap = { v: 1, runtime, launcher, programs, readOnly: [...new Set(opts.guarded.map((g) => g.path))], writable: catalogue.writable };
+  let before: ExecMap | null = null;
+  try {
+    before = readExecMap(opts.stateDir);
+  } catch {
+    before = null; // not a map: replaced
+  }
+  // Another project's launched programs stay, unless this runtime or launcher replaced theirs.
+  const kept = before !== null && before.runtime === runtime && before.launcher === launcher ? before : null;
+  if (Object.keys(programs).length === 0 && kept === null && before === null && opts.closedOnly === true) return added;
+  const map: ExecMap = {
+    v: 1,
+    runtime,
+    launcher,
+    programs: { ...(kept?.programs ?? {}), ...programs },
+    readOnly: [...new Set([...(kept?.readOnly ?? []), ...opts.guarded.map((g) => g.path)])],
+    writable: [...new Set([...(kept?.writable ?? []), ...catalogue.writable])],
+  };
   const file = execMapFile(opts.stateDir);
   writeFileSync(`${file}.new`, `${JSON.stringify(map, null, 2)}\n`, { mode: 0o600 });
   renameSync(`${file}.new`, file);

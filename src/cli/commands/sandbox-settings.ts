@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Env } from '../../core/decide';
 import type { CliMessages } from '../messages';
+import { mergeLists } from './launcher-settings';
 import { launchSettingsPath, mergeHardened, onPath, readSettings, type Guarded, type Json } from './hardened';
 
 /**
@@ -23,10 +24,12 @@ export function sandboxMissing(env: Env, platform: NodeJS.Platform = process.pla
  * to the file `persona-gate launch` passes to Claude Code; keeps whatever else the file holds.
  * Returns the path, and whether it changed.
  */
-export function writeLaunchSettings(env: Env, guarded: Guarded[], t: CliMessages): { path: string; changed: boolean } {
+export function writeLaunchSettings(env: Env, guarded: Guarded[], t: CliMessages, launched: Json = {}): { path: string; changed: boolean } {
   const path = launchSettingsPath(env);
   const { settings, original } = readSettings(path, t);
   const merged = mergeHardened(settings, guarded, path, t);
+  // The launched programs' entries too: Claude Code takes a --settings file's sandbox lists over the project's.
+  mergeLists(merged.settings, launched);
   const text = `${JSON.stringify(merged.settings, null, 2)}\n`;
   if (text === original) return { path, changed: false };
   mkdirSync(dirname(path), { recursive: true });
