@@ -58,7 +58,7 @@ export const cliEn = {
   badFormat: (format: string) => `persona-gate list: unknown format ${format}${near(format, LIST_FORMATS)} (text, json or claude-permissions)`,
   // validate
   residueWarning: (persona: string, commands: readonly string[]) =>
-    `warning: personas.${persona}: runs code persona-gate cannot read (shell, ceiling process_exec or above), so it can still reach ${commands.join(', ')} that way. Close it with "shell": "strict", a lower ceiling, enforcement in the tool itself, or the host's OS sandbox (README: threat model).`,
+    `warning: personas.${persona}: runs code persona-gate cannot read (shell, ceiling process_exec or above), so it can still reach ${commands.join(', ')} that way. Close it with "shell": "strict", a lower ceiling, enforcement in the tool itself, or the host's OS sandbox (docs/threat-model.md).`,
   residueLine: (commands: readonly string[]) =>
     `reachable through code persona-gate cannot read (refused when named, not stopped when hidden): ${commands.join(', ')}`,
   notePrefix: () => 'note: ',
@@ -111,7 +111,7 @@ export const cliEn = {
   launchDroidExec: () => 'persona-gate launch --host droid: Droid narrows its tools in droid exec only; give its arguments as -- exec [options] PROMPT',
   launchAsAgentClaudeOnly: () => 'persona-gate launch: --as-agent is for Claude Code (claude --agent)',
   launchCannotList: (program: string, detail: string) => `persona-gate launch: cannot learn which tools ${program} has (${program} exec --list-tools): ${detail}`,
-  valid: (path: string, personas: number, commands: number) => `${path}: valid (${personas} personas, ${commands} commands)`,
+  valid: (path: string, personas: number, commands: number) => `${path}: valid (${personas} ${personas === 1 ? 'persona' : 'personas'}, ${commands} ${commands === 1 ? 'command' : 'commands'})`,
   problems: (n: number) => `${n} problem${n === 1 ? '' : 's'}`,
   notJsonFile: (path: string, detail: string) => `${path}: not valid JSON: ${detail}`,
   notJsonAt: (path: string, line: number, column: number, detail: string) => `${path}:${line}:${column}: not valid JSON: ${detail}`,
@@ -466,7 +466,7 @@ export const cliEs: CliMessages = {
     `  ${name.padEnd(20)} techo ${ceiling}; familias ${families}${stages ? `; etapas ${stages}` : ''}${description ? ` — ${description}` : ''}`,
   badFormat: (format) => `persona-gate list: formato desconocido ${format}${cerca(format, LIST_FORMATS)} (text, json o claude-permissions)`,
   residueWarning: (persona, commands) =>
-    `aviso: personas.${persona}: ejecuta código que persona-gate no puede leer (shell, techo process_exec o más), así que aún puede llegar a ${commands.join(', ')} por esa vía. Ciérralo con "shell": "strict", un techo más bajo, controles en la propia herramienta o el sandbox del sistema del host (README: modelo de amenazas).`,
+    `aviso: personas.${persona}: ejecuta código que persona-gate no puede leer (shell, techo process_exec o más), así que aún puede llegar a ${commands.join(', ')} por esa vía. Ciérralo con "shell": "strict", un techo más bajo, controles en la propia herramienta o el sandbox del sistema del host (docs/threat-model.md).`,
   residueLine: (commands) =>
     `alcanzable con código que persona-gate no puede leer (rechazado si se nombra, no detenido si se oculta): ${commands.join(', ')}`,
   notePrefix: () => 'nota: ',
@@ -518,7 +518,7 @@ export const cliEs: CliMessages = {
   launchDroidExec: () => 'persona-gate launch --host droid: Droid solo restringe sus herramientas en droid exec; da sus argumentos como -- exec [opciones] PROMPT',
   launchAsAgentClaudeOnly: () => 'persona-gate launch: --as-agent es para Claude Code (claude --agent)',
   launchCannotList: (program, detail) => `persona-gate launch: no se puede saber qué herramientas tiene ${program} (${program} exec --list-tools): ${detail}`,
-  valid: (path, personas, commands) => `${path}: válida (${personas} personas, ${commands} órdenes)`,
+  valid: (path, personas, commands) => `${path}: válida (${personas} ${personas === 1 ? 'persona' : 'personas'}, ${commands} ${commands === 1 ? 'orden' : 'órdenes'})`,
   problems: (n) => `${n} problema${n === 1 ? '' : 's'}`,
   notJsonFile: (path, detail) => `${path}: no es JSON válido: ${detail}`,
   notJsonAt: (path, line, column, detail) => `${path}:${line}:${column}: no es JSON válido: ${detail}`,

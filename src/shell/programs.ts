@@ -1,6 +1,7 @@
 /**
- * What persona-gate knows about the programs a command line may run (SPEC §9.1), as data: the
- * README lists these tables. A program in none of them — an interpreter, a build tool, a test
+ * What persona-gate knows about the programs a command line may run besides the registry
+ * (SPEC §9.1), as data: wrappers, shells, runners and the variables that change what runs
+ * (docs/shell.md describes them). A program in none of them — an interpreter, a build tool, a test
  * runner, anything unknown — is `process_exec` and opaque: the gate cannot read what it will run.
  */
 
