@@ -164,6 +164,8 @@ export const cliEn = {
     `the sandbox was not turned on: Claude Code has none on ${platform}; the hook refuses every line that may touch persona-gate's files, and code it cannot see can still change them`,
   initGuarded: (path: string, n: number) => `guarded persona-gate's files from the agent's shell and edit tools in ${path} (${n} new entr${n === 1 ? 'y' : 'ies'} in sandbox.filesystem.denyWrite and permissions.deny)`,
   initGuardedKept: (path: string) => `${path} already guards persona-gate's files: unchanged`,
+  initSandboxInstallInside: (root: string) =>
+    `note: the sandbox write-denies persona-gate's installation in ${root}, so an npm ci or npm install that replaces it fails in the agent's shell; run those yourself, outside the agent`,
   initInstallInside: (root: string) =>
     `warning: this persona-gate runs from ${root}, inside the project, where the agent can change it; install it outside (npm i -g <a persona-gate tarball or git URL: see docs/install.md>) and run persona-gate init --hardened from there`,
   initAdminHeader: () => 'needs an administrator (init does not do these):',
@@ -569,6 +571,8 @@ export const cliEs: CliMessages = {
     `no se ha activado el sandbox: Claude Code no tiene en ${platform}; el hook rechaza cada línea que pueda tocar los ficheros de persona-gate, y el código que no ve aún puede cambiarlos`,
   initGuarded: (path, n) => `protegidos los ficheros de persona-gate frente a la shell y las herramientas de edición del agente en ${path} (${n} entrada${n === 1 ? '' : 's'} nueva${n === 1 ? '' : 's'} en sandbox.filesystem.denyWrite y permissions.deny)`,
   initGuardedKept: (path) => `${path} ya protege los ficheros de persona-gate: sin cambios`,
+  initSandboxInstallInside: (root) =>
+    `nota: el sandbox impide escribir en la instalación de persona-gate en ${root}, así que un npm ci o npm install que la sustituya falla en la shell del agente; ejecútalos tú, fuera del agente`,
   initInstallInside: (root) =>
     `aviso: este persona-gate se ejecuta desde ${root}, dentro del proyecto, donde el agente puede cambiarlo; instálalo fuera (npm i -g <un tarball o URL git de persona-gate: ver docs/install.md>) y ejecuta persona-gate init --hardened desde allí`,
   initAdminHeader: () => 'requiere un administrador (init no lo hace):',

@@ -3,6 +3,7 @@ import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cleanEnv, tempDir } from '../helpers/cli';
+import { cliEn } from '../../src/cli/messages';
 import { ROOT } from '../helpers/policy';
 
 const npm = (args: string[], cwd: string) => execFileSync('npm', args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' }, timeout: 600_000 });
@@ -16,6 +17,11 @@ function checkInstalled(project: string): void {
   const bin = join(project, 'node_modules', '.bin', 'persona-gate');
   const init = spawnSync(bin, ['init'], { cwd: project, env, encoding: 'utf8' });
   expect(init.status).toBe(0);
+  // with the sandbox on, init says what write-denying an installation inside the project costs
+  const sandbox = ['bwrap', 'socat'].every((p) => spawnSync('sh', ['-c', `command -v ${p}`]).status === 0);
+  const note = cliEn.initSandboxInstallInside(join(project, 'node_modules', 'persona-gate'));
+  if (sandbox) expect(init.stdout).toContain(note);
+  else expect(init.stdout).not.toContain(note);
   const settings = readFileSync(join(project, '.claude', 'settings.json'), 'utf8');
   expect(settings).not.toContain(project);
   const command = JSON.parse(settings).hooks.PreToolUse[0].hooks[0].command as string;

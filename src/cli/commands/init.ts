@@ -265,6 +265,8 @@ function sandboxPlan(env: Env, dir: string, policyPath: string, settings: Json, 
     changed = hardened.sandbox.length > 0 || hardened.guarded > 0;
     lines.push(hardened.sandbox.length > 0 ? t.initSandbox(settingsPath, hardened.sandbox.join(', ')) : t.initSandboxKept(settingsPath));
     lines.push(hardened.guarded > 0 ? t.initGuarded(settingsPath, hardened.guarded) : t.initGuardedKept(settingsPath));
+    const root = packageRoot();
+    if (within(root, dir) && !within(dir, root)) lines.push(t.initSandboxInstallInside(root));
   } else if (!wanted) lines.push(t.initSandboxOptedOut());
   else lines.push(missing === null ? t.initSandboxNoPlatform(process.platform) : t.initSandboxMissing(missing.join(', ')));
   return { settings: next, changed, lines, guarded, launch: on ? guarded : null };
