@@ -118,7 +118,7 @@ function handleToolEvent(ctx: HookContext, event: ToolEvent, index: PolicyIndex,
 /** Whether Claude Code's sandbox holds the guarded paths: read from its settings once, when gate 0 first asks. */
 function sandboxHolds(ctx: HookContext, event: ToolEvent, index: PolicyIndex): () => boolean {
   let holds: boolean | undefined;
-  return () => (holds ??= claudeSandboxHolds({ policyPath: index.path, env: ctx.env, cwd: event.cwd ?? process.cwd() }));
+  return () => (holds ??= claudeSandboxHolds({ policyPath: index.path, env: ctx.env, cwd: event.cwd ?? process.cwd(), stateDir: ctx.stateDir }));
 }
 
 /** The domain's profile state, read only when a gate asks (SPEC §9.4); none where the policy names none. */

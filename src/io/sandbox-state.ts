@@ -1,4 +1,4 @@
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { Env } from '../core/decide';
 import { isPlainObject } from '../core/event';
 import { readJsonObject } from './read-file';
@@ -8,7 +8,7 @@ import { readJsonObject } from './read-file';
  * the settings Claude Code itself reads, in its order of precedence: managed settings, the
  * project's local settings, the project's settings, the user's settings. The sandbox counts only
  * when the setting that wins for each key says: on, never run unsandboxed when it cannot start,
- * no way out of it; and the policy is write-denied. The agent cannot change any of these files
+ * no way out of it; and the policy and the state directory are write-denied. The agent cannot change any of these files
  * (the sandbox write-protects the project's, the others are guarded paths). Read only when the
  * answer changes a verdict, once per call.
  */
@@ -29,7 +29,7 @@ export function projectOf(policyPath: string, env: Env, cwd: string): string {
   return env.CLAUDE_PROJECT_DIR?.trim() || cwd;
 }
 
-export function claudeSandboxHolds(opts: { policyPath: string; env: Env; cwd: string; managed?: string }): boolean {
+export function claudeSandboxHolds(opts: { policyPath: string; env: Env; cwd: string; stateDir?: string; managed?: string }): boolean {
   const project = projectOf(opts.policyPath, opts.env, opts.cwd);
   const configDir = opts.env.CLAUDE_CONFIG_DIR?.trim() || join(opts.env.HOME ?? '', '.claude');
   // highest precedence first
@@ -39,5 +39,7 @@ export function claudeSandboxHolds(opts: { policyPath: string; env: Env; cwd: st
     .map((s) => (isPlainObject(s.sandbox) ? s.sandbox : {}));
   const winning = (key: string): unknown => scopes.find((s) => s[key] !== undefined)?.[key];
   if (winning('enabled') !== true || winning('failIfUnavailable') !== true || winning('allowUnsandboxedCommands') !== false) return false;
-  return scopes.some((s) => isPlainObject(s.filesystem) && Array.isArray(s.filesystem.denyWrite) && s.filesystem.denyWrite.includes(opts.policyPath));
+  const denied = new Set(scopes.flatMap((s) => (isPlainObject(s.filesystem) && Array.isArray(s.filesystem.denyWrite) ? s.filesystem.denyWrite : [])).filter((p): p is string => typeof p === 'string').map((p) => resolve(p)));
+  // the policy, and the state directory where the session's confirmations live
+  return [opts.policyPath, ...(opts.stateDir !== undefined ? [opts.stateDir] : [])].every((p) => denied.has(resolve(p)));
 }

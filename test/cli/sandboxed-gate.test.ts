@@ -28,7 +28,7 @@ function project() {
     if (sandbox === null) rmSync(join(dir, '.claude', 'settings.local.json'), { force: true });
     else writeFileSync(join(dir, '.claude', 'settings.local.json'), JSON.stringify({ sandbox }));
   };
-  const SANDBOX = { enabled: true, failIfUnavailable: true, allowUnsandboxedCommands: false, filesystem: { denyWrite: [policy] } };
+  const SANDBOX = { enabled: true, failIfUnavailable: true, allowUnsandboxedCommands: false, filesystem: { denyWrite: [policy, join(dir, 'state')] } };
   const verdict = (command: string, sandboxed: boolean | Record<string, unknown>): string => {
     local(sandboxed === false ? null : sandboxed === true ? SANDBOX : sandboxed);
     const r = runCli(['hook'], { input: preEvent('Bash', { command }, { cwd: dir }), env });
@@ -53,6 +53,10 @@ const MAY_TOUCH = [
   'rm $(git ls-files -d)',
   'npm test 2>&1 | tee "test-$(date +%F).log"',
   'mkdir -p "$(dirname build/out/app.js)"',
+  // a guarded file handed to a program that could write it, or opened by a redirection
+  'python3 -m json.tool < .claude/settings.json',
+  "jq '.hooks' < .claude/settings.json > hooks.json",
+  'node scripts/check-config.js .claude/settings.json',
 ];
 
 const PLAINLY_WRITES = [
@@ -77,7 +81,7 @@ describe('gate 0 under the OS sandbox', () => {
     expect(p.verdict(command, true)).toBe('deny');
   });
 
-  it('keeps the caution when the sandbox has a way out, may run unsandboxed, or leaves the policy writable', () => {
+  it('keeps the caution when the sandbox has a way out, may run unsandboxed, or leaves the policy or the state writable', () => {
     const p = project();
     const command = 'tar -xf release.tar';
     expect(p.verdict(command, true)).toBe('pass');
@@ -85,6 +89,8 @@ describe('gate 0 under the OS sandbox', () => {
     expect(p.verdict(command, { ...p.SANDBOX, failIfUnavailable: false })).toBe('deny');
     expect(p.verdict(command, { ...p.SANDBOX, enabled: false })).toBe('deny');
     expect(p.verdict(command, { ...p.SANDBOX, filesystem: { denyWrite: [] } })).toBe('deny');
+    // the state directory, where the session's confirmations live, must be write-denied too
+    expect(p.verdict(command, { ...p.SANDBOX, filesystem: { denyWrite: [p.SANDBOX.filesystem.denyWrite[0]] } })).toBe('deny');
   });
 
   it('resolves a link before the .. that follows it, as the kernel does', () => {

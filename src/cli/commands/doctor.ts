@@ -112,7 +112,7 @@ export function policyFinding(env: Env, dir: string, t: CliMessages, locale: 'en
   if (policy && location.path !== null) findings.push(...lockFindings(policy, location.path, t));
   // SPEC §9.2: the OS sandbox holds the guarded paths (the default deployment), or only the hook does
   if (policy && location.path !== null) {
-    const holds = claudeSandboxHolds({ policyPath: resolve(location.path), env, cwd: dir });
+    const holds = claudeSandboxHolds({ policyPath: resolve(location.path), env, cwd: dir, stateDir: stateDirFor(env) });
     findings.push(holds ? { level: 'ok', text: t.checkSandboxHolds() } : { level: 'warn', text: t.checkSandboxOff(), fix: t.fixSandboxOff() });
   }
   if (policy) findings.push(...environmentFindings(policy, env, t));

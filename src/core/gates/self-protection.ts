@@ -80,6 +80,8 @@ export function selfProtection(input: SelfProtectionInput): { ruling: Ruling } |
   }
   for (const { path, effect, pattern, program } of input.shellEffects) {
     if (effect !== 'mention') continue;
+    // A guarded path handed to a program, or opened by a redirection: the kernel refuses the write, if it comes.
+    if (input.sandboxed !== undefined && input.sandboxed()) continue;
     const what = touches(path, effect, pattern);
     if (what !== null) return refuse('protected_mention', messages.protectedMention(what, program));
   }
