@@ -146,6 +146,13 @@ describe('the layers of src/', () => {
     expect(violations(imports, RULES, names)).toEqual([]);
   });
 
+  it('no file imports a development dependency but the MCP client bundled into dist/mcp-pin.js', () => {
+    const dev = Object.keys(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).devDependencies as Record<string, string>);
+    expect(dev).toContain('mvdan-sh');
+    const used = imports.filter((i) => !i.specifier.startsWith('.') && dev.includes(packageOf(i.specifier)));
+    expect([...new Set(used.map((i) => `${i.file}: ${packageOf(i.specifier)}`))]).toEqual(['mcp/pin.ts: @modelcontextprotocol/sdk']);
+  });
+
   it('every module of src/ has a rule', () => {
     expect([...new Set([...names].map(moduleOf))].sort()).toEqual(Object.keys(RULES).sort());
   });
