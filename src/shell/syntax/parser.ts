@@ -172,6 +172,8 @@ class Parser {
     const next = this.src[this.i + m[0].length] ?? '';
     // `{` and `}` are reserved only as words of their own
     if (next !== '' && !META.has(next)) return null;
+    // …and `fi<(…)` is one word, a process substitution in it
+    if ((next === '<' || next === '>') && this.src[this.i + m[0].length + 1] === '(') return null;
     return m[0];
   }
 
@@ -205,7 +207,8 @@ class Parser {
         if (until !== null && (this.at(';;') || this.at(';&'))) break;
         this.fail(`unexpected "${this.at(';;') ? ';;' : ';'}"`);
       }
-      if (c === '&' || c === '|') this.fail(`unexpected "${c}"`);
+      // `&>file cmd` starts with a redirection
+      if ((c === '&' && this.peek(1) !== '>') || c === '|') this.fail(`unexpected "${c}"`);
       const word = this.powershell ? null : this.peekReserved();
       if (word !== null && CLOSERS.has(word)) {
         if (until !== null && until.has(word)) break;
@@ -306,7 +309,7 @@ class Parser {
     this.blanks();
     const start = this.i;
     const c = this.peek();
-    if (c === '' || c === ';' || c === '&' || c === '|' || c === ')' || c === '\n') this.fail(c === '' ? 'a command is missing at the end' : `a command is missing before ${JSON.stringify(c)}`);
+    if (c === '' || c === ';' || (c === '&' && this.peek(1) !== '>') || c === '|' || c === ')' || c === '\n') this.fail(c === '' ? 'a command is missing at the end' : `a command is missing before ${JSON.stringify(c)}`);
     if (c === '(' && this.peek(1) === '(' && !this.powershell) {
       const arith = this.tryArithCommand();
       if (arith) return arith;
@@ -323,6 +326,9 @@ class Parser {
       return { type: 'subshell', body, redirects: this.trailingRedirects(), start, end: this.i };
     }
     const word = this.peekReserved();
+    // after `!`, `time`, `|`, `&&` or `||` a command must follow, not the end of a compound command;
+    // and `!` negates only a whole pipeline (`a | ! b` is an error)
+    if (word !== null && (CLOSERS.has(word) || word === '!')) this.fail(`unexpected "${word}"`);
     switch (word) {
       case '{':
         return this.group();
@@ -527,7 +533,8 @@ class Parser {
       }
       const s = this.i;
       for (const op of ['&&', '||', '(', ')', '<', '>', '!']) {
-        if (!regex && this.at(op) && (op !== '!' || /[ \t\n]/.test(this.peek(1)))) {
+        // `<(…)` and `>(…)` are process substitutions here too, not the operators `<` and `>`
+        if (!regex && this.at(op) && (op !== '!' || /[ \t\n]/.test(this.peek(1))) && !((op === '<' || op === '>') && this.peek(1) === '(')) {
           this.i += op.length;
           words.push({ type: 'word', parts: [{ type: 'lit', value: op, start: s, end: this.i }], start: s, end: this.i });
           break;
@@ -558,6 +565,13 @@ class Parser {
     while (this.i < this.src.length) {
       const c = this.peek();
       if ((c === ' ' || c === '\t' || c === '\n') && depth === 0) break;
+      // bash runs a process substitution in the regex, at any depth of its parentheses
+      if ((c === '<' || c === '>') && this.peek(1) === '(') {
+        flush();
+        parts.push(this.procSubst());
+        litStart = this.i;
+        continue;
+      }
       if (c === '(') depth++;
       else if (c === ')') depth = Math.max(0, depth - 1);
       if (c === '\\' || c === "'" || c === '"' || c === '$' || c === '`') {
@@ -698,8 +712,8 @@ class Parser {
     } else k = this.i;
     const op = REDIRECT_OPS.find((o) => this.src.startsWith(o, k));
     if (!op) return null;
-    // `<(…)` and `>(…)` are words
-    if ((op === '<' || op === '>') && this.src[k + 1] === '(' && fd === '') return null;
+    // `<(…)` and `>(…)` are words, digits before them too (`1<(…)` is the word `1/dev/fd/63`)
+    if ((op === '<' || op === '>') && this.src[k + 1] === '(') return null;
     this.i = k + op.length;
     this.blanks();
     if (op === '<<' || op === '<<-') return this.heredoc(op, fd, start);
@@ -993,7 +1007,6 @@ class Parser {
     }
     const restStart = this.i;
     const nested: Word[] = [];
-    let depth = 1;
     let parts: WordPart[] = [];
     let lit = '';
     let litStart = this.i;
@@ -1006,21 +1019,11 @@ class Parser {
     for (;;) {
       if (this.i >= this.src.length) this.fail('an unterminated ${', start);
       const c = this.peek();
+      // the first `}` ends it: a `{` of its own does not nest (bash nests only `${`, read as a part)
       if (c === '}') {
-        if (--depth === 0) {
-          flushWord();
-          this.i++;
-          break;
-        }
-        lit += c;
+        flushWord();
         this.i++;
-        continue;
-      }
-      if (c === '{') {
-        depth++;
-        lit += c;
-        this.i++;
-        continue;
+        break;
       }
       // inside double quotes a single quote in `${…}` quotes nothing
       if ((c === "'" && inDouble) || !(c === '\\' || c === "'" || c === '"' || c === '$' || c === '`')) {
