@@ -5,6 +5,8 @@ import { home } from '../../hosts/registration';
 import { CliError } from '../errors';
 import type { CliMessages } from '../messages';
 import { isObject, readJsonQuiet, readSettings, within, type Finding, type Guarded, type Json } from './hardened';
+import { StateStore } from '../../io/state-store';
+import { stateDirFor } from '../context';
 import { projectGuards } from './init';
 import { sandboxMissing } from './sandbox-settings';
 
@@ -26,6 +28,13 @@ import { sandboxMissing } from './sandbox-settings';
  * - Droid always write-protects `.claude/commands` and `.claude/agents`, and makes each one that
  *   does not exist as an empty mount point; under a read-only `.claude` it cannot, and then every
  *   command fails (`bwrap: Can't create file at …/.claude/commands`). init creates both.
+ * - Droid runs hook commands inside the same sandbox as Execute (there is no setting that takes
+ *   them out). The hook must write its state directory, so that directory cannot be denied: it
+ *   goes in `sandbox.filesystem.allowWrite` instead (made first: Droid skips a write path that does
+ *   not exist), and the agent's shell can write it as well. The hook therefore keeps refusing
+ *   every line that may touch it, as without a sandbox.
+ * - A denied path that does not exist inside a writable directory is made as an empty placeholder
+ *   file while a command (or a hook) runs.
  */
 
 /** The user's Droid settings: the level a project cannot override, and this machine's paths stay out of the project. */
@@ -38,22 +47,30 @@ export function droidPlaceholders(dir: string): string[] {
   return [join(dir, '.claude', 'commands'), join(dir, '.claude', 'agents')];
 }
 
-/** What `init --host droid` write-denies: the default deployment's guarded paths, and the project directories that hold persona-gate's files. */
+/**
+ * What `init --host droid` write-denies: the default deployment's guarded paths but the state
+ * directory (the hook, sandboxed too, writes it), and the project directories that hold
+ * persona-gate's files.
+ */
 export function droidGuards(env: Env, dir: string, policyPath: string): Guarded[] {
   const factory = join(home(env), '.factory');
   const list: Guarded[] = [
-    ...projectGuards(env, dir, policyPath),
+    ...projectGuards(env, dir, policyPath).filter((g) => g.what !== 'state'),
     { path: resolve(dirname(policyPath)), tree: true, what: 'policy' },
     { path: join(dir, '.factory'), tree: true, what: 'settings' },
     { path: join(factory, 'settings.json'), tree: false, what: 'settings' },
     { path: join(factory, 'hooks.json'), tree: false, what: 'settings' },
     { path: join(factory, 'mcp.json'), tree: false, what: 'settings' },
   ];
-  return list.filter((g, i) => list.findIndex((o) => o.path === g.path) === i);
+  // A path under a denied directory is not named again: Droid makes a denied file that does not
+  // exist (the MCP lock, before a pin) as an empty placeholder, and the hook, sandboxed too, would
+  // read that.
+  const trees = list.filter((g) => g.tree);
+  return list.filter((g, i) => list.findIndex((o) => o.path === g.path) === i && !trees.some((d) => d.path !== g.path && within(g.path, d.path)));
 }
 
-/** Turns Droid's sandbox on and write-denies each guarded path, keeping every other setting. */
-export function mergeDroidSandbox(settings: Json, guarded: Guarded[], path: string, t: CliMessages): { settings: Json; sandbox: string[]; guarded: number } {
+/** Turns Droid's sandbox on, write-denies each guarded path and lets the hook write its state directory, keeping every other setting. */
+export function mergeDroidSandbox(settings: Json, guarded: Guarded[], stateDir: string, path: string, t: CliMessages): { settings: Json; sandbox: string[]; guarded: number } {
   const next = structuredClone(settings);
   if (next.sandbox === undefined) next.sandbox = {};
   if (!isObject(next.sandbox)) throw new CliError(t.initNotObject(path, 'sandbox'));
@@ -75,6 +92,13 @@ export function mergeDroidSandbox(settings: Json, guarded: Guarded[], path: stri
     denyWrite.push(g.path);
     added++;
   }
+  if (fs.allowWrite === undefined) fs.allowWrite = [];
+  if (!Array.isArray(fs.allowWrite)) throw new CliError(t.initNotObject(path, 'sandbox.filesystem.allowWrite'));
+  const state = resolve(stateDir);
+  if (!fs.allowWrite.includes(state)) {
+    fs.allowWrite.push(state);
+    changed.push(`sandbox.filesystem.allowWrite: ${state}`);
+  }
   return { settings: next, sandbox: changed, guarded: added };
 }
 
@@ -90,18 +114,25 @@ export function planDroidSandbox(env: Env, dir: string, policyPath: string, want
   if (missing.length > 0) return { write: () => [t.initSandboxMissing(missing.join(', '))] };
   const path = droidSettingsPath(env);
   const { settings, original } = readSettings(path, t);
-  const merged = mergeDroidSandbox(settings, droidGuards(env, dir, policyPath), path, t);
+  const stateDir = stateDirFor(env);
+  const merged = mergeDroidSandbox(settings, droidGuards(env, dir, policyPath), stateDir, path, t);
   return {
     write() {
+      try {
+        new StateStore(stateDir).open();
+      } catch (err) {
+        throw new CliError(t.stateDirProblem(err instanceof Error ? err.message : String(err)));
+      }
       if (merged.sandbox.length > 0 || merged.guarded > 0 || original === null) {
         mkdirSync(dirname(path), { recursive: true });
         writeFileSync(path, `${JSON.stringify(merged.settings, null, 2)}\n`);
       }
       for (const p of droidPlaceholders(dir)) mkdirSync(p, { recursive: true });
       return [
-        merged.sandbox.length > 0 ? t.droidSandbox(path) : t.droidSandboxKept(path),
+        merged.sandbox.some((k) => k.startsWith('sandbox.enabled')) ? t.droidSandbox(path) : t.droidSandboxKept(path),
         merged.guarded > 0 ? t.droidGuarded(path, merged.guarded) : t.initGuardedKept(path),
         t.droidReadOnlyDirs(join(dir, '.claude'), join(dir, '.factory')),
+        t.droidStateWritable(stateDir),
       ];
     },
   };
@@ -119,8 +150,11 @@ export function droidSandboxFindings(env: Env, dir: string, policyPath: string |
   const fs = isObject(sandbox.filesystem) ? sandbox.filesystem : {};
   const denied = (Array.isArray(fs.denyWrite) ? fs.denyWrite : []).filter((p): p is string => typeof p === 'string').map((p) => resolve(p));
   const covered = (p: string) => denied.some((d) => within(resolve(p), d));
+  const allowed = (Array.isArray(fs.allowWrite) ? fs.allowWrite : []).filter((p): p is string => typeof p === 'string').map((p) => resolve(p));
+  if (covered(stateDir)) findings.push({ level: 'fail', text: t.droidStateDenied(stateDir), fix: t.fixRegisterHost('droid') });
+  else if (!allowed.includes(resolve(stateDir))) findings.push({ level: 'fail', text: t.droidStateNotAllowed(stateDir), fix: t.fixRegisterHost('droid') });
+  else findings.push({ level: 'warn', text: t.droidStateWritable(stateDir) });
   const checks: [string, string][] = [
-    [stateDir, t.hardWhatState()],
     ...(policyPath ? ([[policyPath, t.hardWhatPolicy()]] as [string, string][]) : []),
     [path, t.hardWhatSettings()],
   ];
