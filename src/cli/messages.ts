@@ -166,6 +166,22 @@ export const cliEn = {
   initGuardedKept: (path: string) => `${path} already guards persona-gate's files: unchanged`,
   initSandboxInstallInside: (root: string) =>
     `note: the sandbox write-denies persona-gate's installation in ${root}, so an npm ci or npm install that replaces it fails in the agent's shell; run those yourself, outside the agent`,
+  droidSandbox: (path: string) => `turned on Droid's sandbox in ${path} (sandbox.enabled: true): every Execute command runs under bubblewrap, and a project's settings cannot turn it off`,
+  droidSandboxKept: (path: string) => `${path} already turns Droid's sandbox on: unchanged`,
+  droidGuarded: (path: string, n: number) => `guarded persona-gate's files from Droid's shell and its Create, Edit and ApplyPatch tools in ${path} (${n} new entr${n === 1 ? 'y' : 'ies'} in sandbox.filesystem.denyWrite)`,
+  droidReadOnlyDirs: (claude: string, factory: string) =>
+    `note: ${claude} and ${factory} are read-only for the agent under Droid's sandbox (a denied file's directory could otherwise be renamed away); change them yourself, outside the agent. Keep ${claude}/commands and ${claude}/agents: without them every shell command fails`,
+  droidStateWritable: (stateDir: string) =>
+    `Droid runs hooks inside its sandbox, so persona-gate's state directory ${stateDir} is in sandbox.filesystem.allowWrite: the agent's shell can write it too, and the hook keeps refusing every line that may touch it`,
+  droidStateDenied: (stateDir: string) => `persona-gate's state directory ${stateDir} is write-denied in Droid's sandbox, which runs the hook too: the hook cannot keep its state, and every call is refused`,
+  droidStateNotAllowed: (stateDir: string) => `persona-gate's state directory ${stateDir} is not in Droid's sandbox.filesystem.allowWrite: the hook, sandboxed too, cannot write it, and every call is refused`,
+  droidSandboxOptedOut: () =>
+    `Droid's sandbox was left as it is (--no-sandbox): its shell can then write persona-gate's files by routes the hook cannot see (a script it writes and runs, an interpreter)`,
+  droidSandboxNoPlatform: (platform: string) => `Droid's sandbox was not turned on: persona-gate turns it on only on Linux, where it was measured, not on ${platform}`,
+  droidSandboxOn: (path: string) => `Droid's sandbox is on (sandbox.enabled in ${path})`,
+  droidSandboxOff: (path: string) => `Droid's sandbox is not on in ${path}: the agent's shell can write whatever this user can`,
+  droidDirNotDenied: (d: string) => `${d} is not write-denied whole: a file denied inside it can be renamed away with its directory`,
+  droidPlaceholderMissing: (p: string) => `${p} is missing: under a read-only .claude, Droid's sandbox cannot make it, and every shell command fails`,
   initInstallInside: (root: string) =>
     `warning: this persona-gate runs from ${root}, inside the project, where the agent can change it; install it outside (npm i -g <a persona-gate tarball or git URL: see docs/install.md>) and run persona-gate init --hardened from there`,
   initAdminHeader: () => 'needs an administrator (init does not do these):',
@@ -573,6 +589,22 @@ export const cliEs: CliMessages = {
   initGuardedKept: (path) => `${path} ya protege los ficheros de persona-gate: sin cambios`,
   initSandboxInstallInside: (root) =>
     `nota: el sandbox impide escribir en la instalación de persona-gate en ${root}, así que un npm ci o npm install que la sustituya falla en la shell del agente; ejecútalos tú, fuera del agente`,
+  droidSandbox: (path) => `activado el sandbox de Droid en ${path} (sandbox.enabled: true): cada orden de Execute corre bajo bubblewrap, y la configuración de un proyecto no puede apagarlo`,
+  droidSandboxKept: (path) => `${path} ya activa el sandbox de Droid: sin cambios`,
+  droidGuarded: (path, n) => `protegidos los ficheros de persona-gate frente a la shell de Droid y sus herramientas Create, Edit y ApplyPatch en ${path} (${n} entrada${n === 1 ? '' : 's'} nueva${n === 1 ? '' : 's'} en sandbox.filesystem.denyWrite)`,
+  droidReadOnlyDirs: (claude, factory) =>
+    `nota: ${claude} y ${factory} son de solo lectura para el agente bajo el sandbox de Droid (si no, el directorio de un fichero protegido podría renombrarse); cámbialos tú, fuera del agente. Conserva ${claude}/commands y ${claude}/agents: sin ellos falla cada orden de la shell`,
+  droidStateWritable: (stateDir) =>
+    `Droid ejecuta los hooks dentro de su sandbox, así que el directorio de estado de persona-gate ${stateDir} está en sandbox.filesystem.allowWrite: la shell del agente también puede escribirlo, y el hook sigue rechazando cada línea que pueda tocarlo`,
+  droidStateDenied: (stateDir) => `el directorio de estado de persona-gate ${stateDir} está protegido contra escritura en el sandbox de Droid, que también ejecuta el hook: el hook no puede guardar su estado, y se rechaza cada llamada`,
+  droidStateNotAllowed: (stateDir) => `el directorio de estado de persona-gate ${stateDir} no está en sandbox.filesystem.allowWrite de Droid: el hook, también en el sandbox, no puede escribirlo, y se rechaza cada llamada`,
+  droidSandboxOptedOut: () =>
+    `el sandbox de Droid se ha dejado como estaba (--no-sandbox): su shell puede entonces escribir los ficheros de persona-gate por caminos que el hook no ve (un script que escribe y ejecuta, un intérprete)`,
+  droidSandboxNoPlatform: (platform) => `no se ha activado el sandbox de Droid: persona-gate solo lo activa en Linux, donde se ha medido, no en ${platform}`,
+  droidSandboxOn: (path) => `el sandbox de Droid está activado (sandbox.enabled en ${path})`,
+  droidSandboxOff: (path) => `el sandbox de Droid no está activado en ${path}: la shell del agente puede escribir todo lo que este usuario puede`,
+  droidDirNotDenied: (d) => `${d} no está protegido entero: un fichero protegido dentro puede renombrarse junto con su directorio`,
+  droidPlaceholderMissing: (p) => `falta ${p}: con .claude de solo lectura, el sandbox de Droid no puede crearlo, y falla cada orden de la shell`,
   initInstallInside: (root) =>
     `aviso: este persona-gate se ejecuta desde ${root}, dentro del proyecto, donde el agente puede cambiarlo; instálalo fuera (npm i -g <un tarball o URL git de persona-gate: ver docs/install.md>) y ejecuta persona-gate init --hardened desde allí`,
   initAdminHeader: () => 'requiere un administrador (init no lo hace):',

@@ -11,7 +11,7 @@ import type { ToolUse } from './support/model-server';
 
 /**
  * The real Factory Droid (0.225.2), `droid exec --auto high`, driven by a scripted Chat Completions
- * model on 127.0.0.1 with no other network, persona-gate registered by `init --host droid`, a
+ * model on 127.0.0.1 with no other network, persona-gate registered by `init --host droid --no-sandbox`, a
  * stand-in `aeat` MCP server and a recording `aeat` program on PATH.
  */
 
@@ -33,7 +33,9 @@ async function session(turns: ToolUse[][], persona: string | null, opts: DroidPr
   const model: ChatModel = await startChatModel(turns);
   const project: DroidProject = makeDroidProject({ policy: policy(), ...opts });
   cleanup.push(() => model.close(), () => rmSync(project.dir, { recursive: true, force: true }));
-  initHost('droid', project);
+  // The gate's own answers, with Droid's sandbox left off: under it, Droid's sandbox answers a
+  // file tool's write to a denied path before the hook is asked (droid-sandbox.test.ts).
+  initHost('droid', project, ['--no-sandbox']);
   const run = await runDroid(project, model.url, { env: persona ? { PERSONA_GATE_PERSONA: persona } : {}, modelId: opts.modelId });
   expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
   expect(run.timedOut).toBe(false);

@@ -10,6 +10,8 @@ import { EXAMPLES, GLOBAL_HOOK_COMMAND, installedInProject, isGateHook, machineS
 import { cliInvocation, purgeStarterTests, writeStarter } from './starter';
 import { commandTarget, policyFinding, renderFindings, stateFindingFor } from './doctor';
 import { codexTrust, readCodexTrust, withCodexTrust } from './codex-trust';
+import { droidSandboxFindings, planDroidSandbox } from './droid-sandbox';
+import { stateDirFor } from '../context';
 
 export type OtherHost = Exclude<HostName, 'claude-code'>;
 
@@ -184,7 +186,11 @@ function writeJson(path: string, value: Json): void {
   writeFileSync(path, `${JSON.stringify(value, null, 2)}\n`);
 }
 
-export function initHost(env: Env, host: OtherHost, opts: { dir?: string; example?: string; exampleGiven?: boolean; force?: boolean; command?: string; locale?: string }): CommandResult {
+export function initHost(
+  env: Env,
+  host: OtherHost,
+  opts: { dir?: string; example?: string; exampleGiven?: boolean; force?: boolean; command?: string; locale?: string; sandbox?: boolean },
+): CommandResult {
   const t = CLI_MESSAGES[cliLocale(env)];
   const reg = HOST_REGISTRATIONS[host];
   const dir = resolve(opts.dir ?? process.cwd());
@@ -199,6 +205,8 @@ export function initHost(env: Env, host: OtherHost, opts: { dir?: string; exampl
   const merged = mergeHooks(settings, command, path, t, replace, reg.layout);
   const cli = cliInvocation(chosen.install, env);
   const policyPath = join(dir, '.claude', 'persona-gate.json');
+  // Droid's sandbox, planned before anything is written.
+  const droidSandbox = host === 'droid' ? planDroidSandbox(env, dir, policyPath, opts.sandbox !== false, t) : null;
   mkdirSync(dirname(policyPath), { recursive: true });
   const starter = { example, asked: opts.exampleGiven === true, force: opts.force === true, ...(opts.locale !== undefined ? { locale: opts.locale as 'en' | 'es' } : {}) };
   const lines: string[] = writeStarter(policyPath, starter, t, cli);
@@ -207,6 +215,7 @@ export function initHost(env: Env, host: OtherHost, opts: { dir?: string; exampl
     for (const old of merged.replaced) lines.push(t.initReplaced(old));
     lines.push(t.initRegistered(path, (merged.changed.length > 0 ? merged.changed : reg.layout.events.map((e) => e.name)).join(', ')));
   } else lines.push(t.initUnchanged(path));
+  if (droidSandbox) lines.push(...droidSandbox.write());
   if (host === 'codex') lines.push(recordCodexTrust(path, merged.settings, env, t));
   if (host === 'copilot') {
     const trust = copilotTrust(dir, env);
@@ -268,6 +277,7 @@ export function doctorHost(env: Env, host: OtherHost, opts: { dir?: string; json
     findings.push(...geminiSwitches(dir, env, t));
   }
   if (host === 'qwen') findings.push(...qwenSwitches(dir, env, t));
+  if (host === 'droid') findings.push(...droidSandboxFindings(env, dir, join(dir, '.claude', 'persona-gate.json'), stateDirFor(env), t));
   if (host === 'codex') findings.push(...codexTrustFindings(reg, dir, env, t));
   if (host === 'copilot') {
     const trust = copilotTrust(dir, env);

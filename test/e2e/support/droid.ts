@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { hostCli } from '../../helpers/host-cli';
 import { ROOT } from '../../helpers/policy';
@@ -38,14 +38,25 @@ export function droidHooksFile(command: string, events: readonly string[] = DROI
   return JSON.stringify(Object.fromEntries(events.map((e) => [e, e === 'SessionStart' ? [{ hooks }] : [{ matcher: '*', hooks }]])), null, 2);
 }
 
-/** Points Droid at the scripted model: written before each run, since the URL's port changes. */
+/**
+ * Points Droid at the scripted model: written before each run, since the URL's port changes. What
+ * else the user settings hold (`init --host droid`'s sandbox) is kept.
+ */
 export function writeDroidModel(project: Project, modelUrl: string, modelId = 'scripted'): void {
   const factory = join(project.home, '.factory');
   mkdirSync(factory, { recursive: true });
+  const path = join(factory, 'settings.json');
+  let kept: Record<string, unknown> = {};
+  try {
+    kept = JSON.parse(readFileSync(path, 'utf8'));
+  } catch {
+    // no settings yet
+  }
   writeFileSync(
-    join(factory, 'settings.json'),
+    path,
     JSON.stringify(
       {
+        ...kept,
         customModels: [{ model: modelId, displayName: DROID_MODEL, baseUrl: modelUrl, apiKey: 'sk-test-not-a-key', provider: 'generic-chat-completion-api', maxOutputTokens: 4096 }],
         enableTelemetry: false,
       },
