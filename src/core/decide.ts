@@ -326,7 +326,7 @@ function judge(input: DecideInput, shell: ShellReading | null): Decision {
   const resolved = resolveTool(index, event.tool_name, event.tool_input);
   // A shell tool is as strong as the strongest program its line runs that is not a catalogued command (SPEC §9.1).
   const primary: Subject =
-    shell && !shell.unparsable && resolved.via === 'builtin' ? { ...resolved, level: shell.level, tier: defaultTier(index, shell.level), ...(shell.because !== undefined ? { because: shell.because } : {}) } : resolved;
+    shell && !shell.unparsable && resolved.via === 'builtin' ? { ...resolved, level: shell.level, tier: defaultTier(index, shell.level), ...(shell.because !== undefined ? { because: shell.because } : {}), ...(shell.decided.length > 0 ? { decidedBy: { words: shell.decided[0]!.words.slice(0, 200), reason: shell.decided[0]!.reason.id } } : {}) } : resolved;
   const resolution: Resolution = { primary, matched: shell?.matched ?? [], ...(shell?.unparsable ? { unparsable: shell.unparsable } : {}) };
 
   const persona = resolvePersona(index, event, state, env, options, m);

@@ -15,6 +15,8 @@ export interface Subject {
   unknown?: string;
   /** A shell tool: the part of its line that decided its level, said with its words in the call's locale. */
   because?: string;
+  /** A shell tool: that part's words (cut to 200 characters) and its reason id, for the receipt. */
+  decidedBy?: { words: string; reason: string };
 }
 
 export interface Resolution {

@@ -337,7 +337,7 @@ function peel(words: Word[], assignments: string[]): Peeled {
     if (unknown !== null) return { kind: 'run', words: rest, opaque: { id: 'wrapper_option_unknown', subject: name, detail: unknown } };
     // strace -o '|cmd' / '!cmd' pipes its output into a command
     if (writes.some((w) => w.text.startsWith('|') || w.text.startsWith('!'))) return { kind: 'run', words: rest, opaque: { id: 'wrapper_writes_into_command', subject: name } };
-    if (wrapper.opaque) return { kind: 'run', words: rest, opaque: { id: 'wrapper_opaque', subject: name }, writes };
+    if (wrapper.opaque) return { kind: 'run', words: rest, opaque: { id: 'wrapper_opaque', subject: name, detail: wrapper.opaque }, writes };
     const runs = (wrapper.runsOptions ?? []).find((o) => rest.slice(1, command ? rest.length : at).some((w) => w.text === o || w.text.startsWith(`${o}=`)));
     if (runs) return { kind: 'run', words: rest, opaque: { id: 'wrapper_runs_program', subject: name, detail: runs }, writes };
     if (name === 'xargs') {

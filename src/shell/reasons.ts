@@ -126,7 +126,7 @@ const EN: Table = {
   xargs_cluster: (s) => `xargs ${s}: an option cluster the gate does not read`,
   wrapper_option_unknown: (s, d) => `${s} ${d}: an option the gate does not read`,
   wrapper_writes_into_command: (s) => `${s} writes its output into a command`,
-  wrapper_opaque: (s) => `${s} also takes options from files or variables the gate does not read`,
+  wrapper_opaque: (s, d) => `${s} also takes options from ${d}, which the gate does not read`,
   wrapper_shell: (s, d) => `${s} ${d} hands the command to a shell, which expands its words again`,
   starts_shell: (s) => `${s} starts a shell that reads commands from stdin`,
   starts_shell_other_user: (s) => `${s} starts a shell for another user`,
@@ -195,7 +195,7 @@ const spanish = (): Table => ({
   xargs_cluster: (s) => `xargs ${s}: un grupo de opciones que persona-gate no lee`,
   wrapper_option_unknown: (s, d) => `${s} ${d}: una opción que persona-gate no lee`,
   wrapper_writes_into_command: (s) => `${s} escribe su salida en una orden`,
-  wrapper_opaque: (s) => `${s} también toma opciones de ficheros o variables que persona-gate no lee`,
+  wrapper_opaque: (s, d) => `${s} también toma opciones de ${d}, que persona-gate no lee`,
   wrapper_shell: (s, d) => `${s} ${d} pasa la orden a un shell, que vuelve a expandir sus palabras`,
   starts_shell: (s) => `${s} abre un shell que lee órdenes de la entrada estándar`,
   starts_shell_other_user: (s) => `${s} abre un shell de otro usuario`,
@@ -255,3 +255,6 @@ export function partText(words: string, r: Reason, locale: Locale = 'en'): strin
   }
   return `${quoted}: ${texts(r.subject ?? '', r.detail ?? '')}`;
 }
+
+/** Every reason id, as the English table lists them. */
+export const reasonIds = (): ReasonId[] => Object.keys(EN) as ReasonId[];
