@@ -127,7 +127,7 @@ export function explainCommand(env: Env, opts: ExplainOptions, tool?: string, in
     shell: (i, e, o) => (reading = readShellCall(i, e, o)),
     locale,
   });
-  const shell = reading === null ? null : shellView(reading, locale);
+  const shell = reading === null ? null : shellView(reading, cliLocale(env, index));
   const exitCode = decision.status === 'config_error' ? 1 : EXPLAIN_EXIT[decision.verdict];
   const stdout = opts.json
     ? `${JSON.stringify({ ...decisionReceipt(event, decision, index.sha256, new Date(), Date.now() - started), ...(shell !== null ? { shell } : {}) })}\n`
