@@ -10,7 +10,7 @@ import { treeFacts, type TreeFacts } from './syntax/facts';
 import { classifyWith, subcommandPath } from './read/classify';
 import { isClosed, programFor } from './registry/policy-programs';
 import { parentOf } from './registry/readers';
-import { partText, reasonText, type Reason } from './reasons';
+import { partText, quoteWords, reasonText, type Reason } from './reasons';
 import type { Locale } from '../core/messages';
 import { decodeAnsiC } from './syntax/parser';
 import { partsText, viewOf, type Word } from './syntax/word';
@@ -899,7 +899,7 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent, opts: { sand
     if (classified.kind !== 'reader' || classified.opaque || classified.effects.length > 0) everyInvocationReads = false;
     if (classified.opaque) {
       opaque.push(classified.opaque);
-      opaqueProgram ??= inv.name;
+      opaqueProgram ??= quoteWords(words);
     }
     const fromStdin = readsCodeFromStdin(inv, classified.opaque);
     if (fromStdin !== null) stdinCode.push(fromStdin);
@@ -912,7 +912,8 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent, opts: { sand
       for (const w of inv.args) {
         const pieces = pathPieces(w.text);
         if (pieces === null) return unreadable(`more than ${MAX_PIECES} paths handed to ${inv.name}`);
-        for (const piece of pieces) if (addEffect(word(piece), 'mention', inv.name)) return unreadable(`more than ${MAX_EFFECTS} paths to check`);
+        // a guarded path handed to it is refused naming the invocation in its words
+        for (const piece of pieces) if (addEffect(word(piece), 'mention', quoteWords(words))) return unreadable(`more than ${MAX_EFFECTS} paths to check`);
       }
     }
   }
