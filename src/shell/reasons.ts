@@ -69,6 +69,12 @@ export type ReasonId =
   | 'script_block'
   | 'dotnet_call'
   | 'runtime_arithmetic'
+  // what takes code from its stdin, where a host can give a running command input unseen
+  | 'source_reads_stdin'
+  | 'takes_commands_at_terminal'
+  | 'runs_commands_from_input'
+  | 'sed_runs_commands_from_input'
+  | 'reads_code_from_stdin'
   | 'sets_variable_runs'
   // the level an invocation was read at, when nothing made it opaque
   | 'builtin'
@@ -144,6 +150,11 @@ const EN: Table = {
   script_block: (s) => `${s} takes a script block`,
   dotnet_call: (s) => `${s} (a .NET call)`,
   runtime_arithmetic: () => 'a value known only at run time evaluated as arithmetic, where an array subscript can run a command',
+  source_reads_stdin: (s) => `${s} runs commands read from stdin`,
+  takes_commands_at_terminal: (s) => `${s} takes commands at a terminal`,
+  runs_commands_from_input: (s) => `${s} runs commands its input gives it`,
+  sed_runs_commands_from_input: (s) => `${s} runs commands its input gives it (the e command)`,
+  reads_code_from_stdin: (s) => `${s} reads code from stdin`,
   builtin: (s) => `${s} is a shell builtin`,
   reads: (s) => `${s} reads`,
   writes: (s) => `${s} writes files`,
@@ -213,6 +224,11 @@ const spanish = (): Table => ({
   script_block: (s) => `${s} recibe un bloque de script`,
   dotnet_call: (s) => `${s} (una llamada a .NET)`,
   runtime_arithmetic: () => 'un valor que solo se conoce al ejecutar, evaluado como aritmética, donde un subíndice de array puede ejecutar una orden',
+  source_reads_stdin: (s) => `${s} ejecuta órdenes leídas de la entrada estándar`,
+  takes_commands_at_terminal: (s) => `${s} acepta órdenes en un terminal`,
+  runs_commands_from_input: (s) => `${s} ejecuta las órdenes que le da su entrada`,
+  sed_runs_commands_from_input: (s) => `${s} ejecuta las órdenes que le da su entrada (la orden e)`,
+  reads_code_from_stdin: (s) => `${s} lee código de la entrada estándar`,
   builtin: (s) => `${s} es una orden interna del shell`,
   reads: (s) => `${s} lee`,
   writes: (s) => `${s} escribe ficheros`,

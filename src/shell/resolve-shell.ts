@@ -309,24 +309,23 @@ const STDIN_PATH = /^(-|\/dev\/stdin|\/dev\/fd\/0|\/proc\/self\/fd\/0|\/dev\/tty
  * host that lets a running command be given input later without a hook event (Codex's
  * write_stdin), what it then runs is never seen. Returns why, or null.
  */
-function readsCodeFromStdin(inv: Invocation, reason: Reason | undefined): string | null {
-  const opaque = reason === undefined ? undefined : reasonText(reason);
-  if (reason?.id === 'starts_shell' || reason?.id === 'shell_reads_stdin') return opaque!;
+function readsCodeFromStdin(inv: Invocation, opaque: Reason | undefined): Reason | null {
+  if (opaque?.id === 'starts_shell' || opaque?.id === 'shell_reads_stdin') return opaque;
   const base = inv.name.slice(inv.name.lastIndexOf('/') + 1);
   const args = inv.args.map((w) => w.text);
-  if ((base === 'source' || base === '.') && (args.length === 0 || STDIN_PATH.test(args[0]!))) return `${base} runs commands read from stdin`;
-  if (TAKES_COMMANDS.has(base)) return `${base} takes commands at a terminal`;
+  if ((base === 'source' || base === '.') && (args.length === 0 || STDIN_PATH.test(args[0]!))) return { id: 'source_reads_stdin', subject: base };
+  if (TAKES_COMMANDS.has(base)) return { id: 'takes_commands_at_terminal', subject: base };
   // `script FILE` starts a shell (FILE is where it records), read here as a wrapper around FILE.
   const wrapper = inv.via.find((v) => TAKES_COMMANDS.has(v));
-  if (wrapper !== undefined) return `${wrapper} takes commands at a terminal`;
-  if (AWK_NAMES.has(base) && args.some((a, i) => !/^-[Fv]/.test(a) && !/^-[Fv]$/.test(args[i - 1] ?? '') && /system\s*\(|\|/.test(a))) return `${base} runs commands its input gives it`;
-  if (base === 'sed' && args.some((a) => /(^|[;{}\n])\s*e(\s|;|$)|\/[gpIiMm0-9]*e[gpIiMm0-9]*(\s|;|$)/.test(a))) return 'sed runs commands its input gives it (the e command)';
+  if (wrapper !== undefined) return { id: 'takes_commands_at_terminal', subject: wrapper };
+  if (AWK_NAMES.has(base) && args.some((a, i) => !/^-[Fv]/.test(a) && !/^-[Fv]$/.test(args[i - 1] ?? '') && /system\s*\(|\|/.test(a))) return { id: 'runs_commands_from_input', subject: base };
+  if (base === 'sed' && args.some((a) => /(^|[;{}\n])\s*e(\s|;|$)|\/[gpIiMm0-9]*e[gpIiMm0-9]*(\s|;|$)/.test(a))) return { id: 'sed_runs_commands_from_input', subject: 'sed' };
   if (!isRepl(base)) return null;
-  if (args.some((a) => a === '-' || a === '-i' || a === '--interactive' || a === 'repl')) return opaque ?? `${base} reads code from stdin`;
+  if (args.some((a) => a === '-' || a === '-i' || a === '--interactive' || a === 'repl')) return opaque ?? { id: 'reads_code_from_stdin', subject: base };
   for (const a of args) {
     if (CODE_OPTIONS.test(a) || !a.startsWith('-')) return null;
   }
-  return opaque ?? `${base} reads code from stdin`;
+  return opaque ?? { id: 'reads_code_from_stdin', subject: base };
 }
 
 const unreadable = (detail: string): ShellReading => ({
@@ -743,7 +742,8 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent, opts: { sand
   const opaque: Reason[] = [];
   /** Each part of the line that set a level, with that level: those at the line's level decided it. */
   const parts: ShellPart[] = [];
-  const stdinCode: string[] = [];
+  /** What takes code from its stdin (SPEC §9.5), as reasons: said in the locale at the end. */
+  const stdinCode: Reason[] = [];
   const effects: ShellReading['effects'] = [];
   const gateCommands: string[] = [];
   let level: Level = 'none';
@@ -1012,7 +1012,7 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent, opts: { sand
     decided,
     ...(decided.length > 0 ? { because: partText(decided[0]!.words, decided[0]!.reason, locale) } : {}),
     ...(opaquePart !== undefined ? { opaqueBecause: partText(opaquePart.words, opaquePart.reason, locale) } : {}),
-    stdinCode,
+    stdinCode: stdinCode.map((r) => reasonText(r, locale)),
     opaqueNames: opaqueNames.filter((n) => n !== 'persona-gate'),
     effects,
     directories: directories ?? [],

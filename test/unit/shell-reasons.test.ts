@@ -80,6 +80,12 @@ describe('the part of a line that decided its level', () => {
     expect(read('sudo -s ls', 'es').opaqueBecause).toBe('`sudo -s ls`: sudo -s pasa la orden a un shell, que vuelve a expandir sus palabras');
   });
 
+  it('says what takes code from stdin in the locale of the call', () => {
+    expect(read('less notes.md').stdinCode).toEqual(['less takes commands at a terminal']);
+    expect(read('less notes.md', 'es').stdinCode).toEqual(['less acepta órdenes en un terminal']);
+    expect(read('source /dev/stdin', 'es').stdinCode).toEqual(['source ejecuta órdenes leídas de la entrada estándar']);
+  });
+
   it('has no part at level none', () => {
     const r = read('true');
     expect(r.decided).toEqual([]);
