@@ -28,6 +28,11 @@ export const cliEn = {
   callUnknown: (key: string, why: string) => `${key} (unknown: ${why})`,
   notInCatalog: () => 'not in the catalog',
   matchedLine: (keys: string) => `matched: ${keys}`,
+  shellLine: (level: string, decided: number) =>
+    decided === 0 ? `line:    level ${level}` : `line:    level ${level}, decided by the part${decided === 1 ? '' : 's'} marked *`,
+  shellInvocation: (words: string, program: string, kind: string, level: string, reasonId: string | null, reason: string | null) =>
+    `${words} — ${program}, kind ${kind}, level ${level}${reasonId === null ? '' : `, reason ${reasonId}: ${reason}`}`,
+  shellPart: (words: string, level: string, reasonId: string, reason: string) => `${words} — level ${level}, reason ${reasonId}: ${reason}`,
   personaLine: (persona: string | null, stage: string | null) => `persona: ${persona ?? '(unscoped)'}   stage: ${stage ?? '(none)'}`,
   scopeLine: (families: string | null, allowed: string | null, ceiling: string | null) =>
     `scope:   families ${families ?? '(any)'}; allowed tools ${allowed ?? '(inherited)'}; ceiling ${ceiling ?? '(none)'}`,
@@ -457,6 +462,11 @@ export const cliEs: CliMessages = {
   callUnknown: (key, why) => `${key} (desconocida: ${why})`,
   notInCatalog: () => 'no está en el catálogo',
   matchedLine: (keys) => `órdenes:   ${keys}`,
+  shellLine: (level, decided) =>
+    decided === 0 ? `línea:     nivel ${level}` : `línea:     nivel ${level}, decidido por ${decided === 1 ? 'la parte marcada' : 'las partes marcadas'} con *`,
+  shellInvocation: (words, program, kind, level, reasonId, reason) =>
+    `${words} — ${program}, tipo ${kind}, nivel ${level}${reasonId === null ? '' : `, motivo ${reasonId}: ${reason}`}`,
+  shellPart: (words, level, reasonId, reason) => `${words} — nivel ${level}, motivo ${reasonId}: ${reason}`,
   personaLine: (persona, stage) => `persona:   ${persona ?? '(ninguna)'}   etapa: ${stage ?? '(ninguna)'}`,
   scopeLine: (families, allowed, ceiling) => `alcance:   familias ${families ?? '(todas)'}; herramientas ${allowed ?? '(heredadas)'}; techo ${ceiling ?? '(ninguno)'}`,
   gatesLine: () => 'puertas:',

@@ -6,6 +6,7 @@ import type { PolicyIndex } from './policy-index';
 import { resolveTool, type Resolution, type Subject } from './resolve';
 import type { SessionState, StateOp } from './state';
 import type { PersonaDef, StageDef } from '../policy/schema';
+import type { Reason } from '../shell/reasons';
 import type {
   DecideOptions,
   Finding,
@@ -44,17 +45,31 @@ export type Env = Readonly<Record<string, string | undefined>>;
 
 /** Turns a shell command line into the operations it runs (supplied by the shell resolver, loaded lazily). */
 /** `sandboxed`: the OS sandbox write-denies every guarded path, so a write target computed at run time can run (SPEC §9.2). */
-export type ShellResolver = (index: PolicyIndex, event: ToolEvent, opts?: { sandboxed?: () => boolean }) => ShellReading | null;
+export type ShellResolver = (index: PolicyIndex, event: ToolEvent, opts?: { sandboxed?: () => boolean; locale?: Locale }) => ShellReading | null;
 
 /** One program a shell command line may run, as the shell reader classified it (SPEC §9.1). */
 export interface ShellInvocationSummary {
   program: string;
   args: string[];
+  /** Its words as the line spells them (their span in the line, or in the string read again). */
+  words: string;
+  /** The subcommands read (`remote add`). */
+  path: string[];
   level: Level;
   kind: 'catalogued' | 'unlisted' | 'builtin' | 'reader' | 'writer' | 'network' | 'exec' | 'function' | 'gate';
   key?: string;
   /** Why it runs code the gate cannot read. */
-  opaque?: string;
+  opaque?: Reason;
+  /** Why it has its level: the reason that made it opaque, else the one its reading gave. */
+  reason?: Reason;
+}
+
+/** A part of a line that set a level: an invocation (its index in `invocations`), a redirection, an assignment. */
+export interface ShellPart {
+  words: string;
+  level: Level;
+  reason: Reason;
+  invocation?: number;
 }
 
 export interface ShellReading {
@@ -65,8 +80,14 @@ export interface ShellReading {
   invocations: ShellInvocationSummary[];
   /** Invocations of a catalogued program that match none of its commands (SPEC §9.2). */
   unlisted: string[];
-  /** Why parts of the line run code the gate cannot read (SPEC §9.3). */
+  /** Why parts of the line run code the gate cannot read (SPEC §9.3), in the reading's locale. */
   opaque: string[];
+  /** The parts at the line's level: what decided it (none for a line at level none). */
+  decided: ShellPart[];
+  /** The first of them said with its words, in the reading's locale ("`curl -s x` reaches the network"). */
+  because?: string;
+  /** The first part that runs code the gate cannot read, said with its words, in the reading's locale. */
+  opaqueBecause?: string;
   /** Catalogued programs named in a line that runs opaque code. */
   opaqueNames: string[];
   /** The opaque code that a program takes from its stdin (a shell or an interpreter started without code). */
@@ -246,10 +267,10 @@ function shellRefusal(index: PolicyIndex, personaName: string | null, persona: P
     return { verdict: scoped ? 'deny' : 'ask', status: 'unlisted_command', gate: 'scope', rule: 'unlisted_command', reason: m.unlistedCommand(shell.unlisted[0]!, personaName, allowed()) };
   }
   if (shell.opaqueNames.length > 0) {
-    return { verdict: scoped ? 'deny' : 'ask', status: 'unlisted_command', gate: 'scope', rule: 'opaque_execution', reason: m.opaqueExecution(shell.opaque[0]!, shell.opaqueNames, personaName, allowed()) };
+    return { verdict: scoped ? 'deny' : 'ask', status: 'unlisted_command', gate: 'scope', rule: 'opaque_execution', reason: m.opaqueExecution(shell.opaqueBecause ?? shell.opaque[0]!, shell.opaqueNames, personaName, allowed()) };
   }
   if (persona?.shell === 'strict' && shell.opaque.length > 0) {
-    return { verdict: 'deny', status: 'permission_denied', gate: 'scope', rule: 'shell_strict', reason: m.shellStrict(personaName!, shell.opaque[0]!) };
+    return { verdict: 'deny', status: 'permission_denied', gate: 'scope', rule: 'shell_strict', reason: m.shellStrict(personaName!, shell.opaqueBecause ?? shell.opaque[0]!) };
   }
   // Where the host feeds a running command's stdin unseen, code read from stdin is code never checked:
   // refused under a persona, asked about unscoped when the policy catalogues shell programs at all.
@@ -277,8 +298,9 @@ export function commandsReachable(index: PolicyIndex, personaName: string, perso
 
 /** The whole PreToolUse decision: pure, given the event, the policy, the session state and the environment. */
 export function decide(input: DecideInput): Decision {
-  const shell = input.shell ? input.shell(input.index, input.event, input.options.sandboxed ? { sandboxed: input.options.sandboxed } : {}) : null;
-  return audited(input, judge(input, shell), shell);
+  const locale = input.locale ?? localeFor(input.index, input.env);
+  const shell = input.shell ? input.shell(input.index, input.event, input.options.sandboxed ? { sandboxed: input.options.sandboxed, locale } : { locale }) : null;
+  return audited(input, judge({ ...input, locale }, shell), shell);
 }
 
 /**
@@ -304,7 +326,7 @@ function judge(input: DecideInput, shell: ShellReading | null): Decision {
   const resolved = resolveTool(index, event.tool_name, event.tool_input);
   // A shell tool is as strong as the strongest program its line runs that is not a catalogued command (SPEC §9.1).
   const primary: Subject =
-    shell && !shell.unparsable && resolved.via === 'builtin' ? { ...resolved, level: shell.level, tier: defaultTier(index, shell.level) } : resolved;
+    shell && !shell.unparsable && resolved.via === 'builtin' ? { ...resolved, level: shell.level, tier: defaultTier(index, shell.level), ...(shell.because !== undefined ? { because: shell.because } : {}), ...(shell.decided.length > 0 ? { decidedBy: { words: shell.decided[0]!.words.slice(0, 200), reason: shell.decided[0]!.reason.id } } : {}) } : resolved;
   const resolution: Resolution = { primary, matched: shell?.matched ?? [], ...(shell?.unparsable ? { unparsable: shell.unparsable } : {}) };
 
   const persona = resolvePersona(index, event, state, env, options, m);

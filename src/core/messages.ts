@@ -21,8 +21,9 @@ export const en = {
   __proto__: null,
   scopeFamily: (persona: string, key: string, family: string, families: readonly string[]) =>
     `persona-gate: the ${persona} persona may not run ${key}: its family "${family}" is not one of the persona's families (${list(families)}). Hand this step to a persona whose families include "${family}", or ask the user to do it.`,
-  scopeCeiling: (persona: string, key: string, level: string, ceiling: string) =>
-    `persona-gate: the ${persona} persona may not run ${key}: it has side-effect level ${level}, above the persona's ceiling ${ceiling}. Use a tool at ${ceiling} or below, or hand this step to a persona allowed to ${level}.`,
+  /** `because`: for a shell tool, the part of its line that decided its level ("`curl -s x` reaches the network"). */
+  scopeCeiling: (persona: string, key: string, level: string, ceiling: string, because?: string) =>
+    `persona-gate: the ${persona} persona may not run ${key}: it has side-effect level ${level}, above the persona's ceiling ${ceiling}${because ? `, because ${because}` : ''}. Use a tool at ${ceiling} or below, or hand this step to a persona allowed to ${level}.`,
   scopeFamilyOwned: (persona: string, key: string, family: string, families: readonly string[], owner: string) =>
     `persona-gate: the ${persona} persona may not run ${key}: its family "${family}" is not one of the persona's families (${list(families)}), and ${key} is owned by the ${owner} persona. Finish your part and hand off to ${owner}; do not try it another way.`,
   scopeCeilingOwned: (persona: string, key: string, level: string, ceiling: string, owner: string) =>
@@ -35,8 +36,8 @@ export const en = {
     `persona-gate: the ${persona} persona may not run ${key}: it is an irreversible handoff owned by the ${owner} persona. Finish your part and hand off to ${owner}; do not try it another way.`,
   stageScope: (who: string, stage: string, key: string, allowed: readonly string[]) =>
     `persona-gate: ${who} may not run ${key} in stage "${stage}": the stage allows only ${list(allowed)}. Finish this stage and move to one that allows ${key}, or use an allowed tool.`,
-  stageCeiling: (who: string, stage: string, key: string, level: string, ceiling: string) =>
-    `persona-gate: ${who} may not run ${key} in stage "${stage}": it has side-effect level ${level}, above the stage's ceiling ${ceiling}. Use a tool at ${ceiling} or below until the stage changes.`,
+  stageCeiling: (who: string, stage: string, key: string, level: string, ceiling: string, because?: string) =>
+    `persona-gate: ${who} may not run ${key} in stage "${stage}": it has side-effect level ${level}, above the stage's ceiling ${ceiling}${because ? `, because ${because}` : ''}. Use a tool at ${ceiling} or below until the stage changes.`,
   iterationLimit: (who: string, stage: string, max: number) =>
     `persona-gate: ${who} has used all ${max} calls of stage "${stage}". Finish the stage (persona-gate stage exit) and report back instead of continuing.`,
   personaWho: (persona: string) => `the ${persona} persona`,
@@ -171,8 +172,8 @@ const spanish = () => ({
   __proto__: null,
   scopeFamily: (persona, key, family, families) =>
     `persona-gate: la persona ${persona} no puede ejecutar ${key}: su familia "${family}" no está entre las familias de la persona (${lista(families)}). Pasa este paso a una persona cuyas familias incluyan "${family}", o pide al usuario que lo haga.`,
-  scopeCeiling: (persona, key, level, ceiling) =>
-    `persona-gate: la persona ${persona} no puede ejecutar ${key}: su nivel de efectos es ${level}, por encima del techo de la persona, ${ceiling}. Usa una herramienta de nivel ${ceiling} o inferior, o pasa este paso a una persona autorizada para ${level}.`,
+  scopeCeiling: (persona, key, level, ceiling, because) =>
+    `persona-gate: la persona ${persona} no puede ejecutar ${key}: su nivel de efectos es ${level}, por encima del techo de la persona, ${ceiling}${because ? `, porque ${because}` : ''}. Usa una herramienta de nivel ${ceiling} o inferior, o pasa este paso a una persona autorizada para ${level}.`,
   scopeFamilyOwned: (persona, key, family, families, owner) =>
     `persona-gate: la persona ${persona} no puede ejecutar ${key}: su familia "${family}" no está entre las familias de la persona (${lista(families)}), y ${key} pertenece a la persona ${owner}. Termina tu parte y pásalo a ${owner}; no lo intentes por otra vía.`,
   scopeCeilingOwned: (persona, key, level, ceiling, owner) =>
@@ -185,8 +186,8 @@ const spanish = () => ({
     `persona-gate: la persona ${persona} no puede ejecutar ${key}: es un traspaso irreversible que pertenece a la persona ${owner}. Termina tu parte y pásalo a ${owner}; no lo intentes por otra vía.`,
   stageScope: (who, stage, key, allowed) =>
     `persona-gate: ${who} no puede ejecutar ${key} en la etapa "${stage}": la etapa solo permite ${lista(allowed)}. Termina esta etapa y pasa a una que permita ${key}, o usa una herramienta permitida.`,
-  stageCeiling: (who, stage, key, level, ceiling) =>
-    `persona-gate: ${who} no puede ejecutar ${key} en la etapa "${stage}": su nivel de efectos es ${level}, por encima del techo de la etapa, ${ceiling}. Usa herramientas de nivel ${ceiling} o inferior hasta que cambie la etapa.`,
+  stageCeiling: (who, stage, key, level, ceiling, because) =>
+    `persona-gate: ${who} no puede ejecutar ${key} en la etapa "${stage}": su nivel de efectos es ${level}, por encima del techo de la etapa, ${ceiling}${because ? `, porque ${because}` : ''}. Usa herramientas de nivel ${ceiling} o inferior hasta que cambie la etapa.`,
   iterationLimit: (who, stage, max) =>
     `persona-gate: ${who} ha agotado las ${max} llamadas de la etapa "${stage}". Termina la etapa (persona-gate stage exit) e informa en lugar de continuar.`,
   personaWho: (persona) => `la persona ${persona}`,

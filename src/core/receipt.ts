@@ -28,6 +28,8 @@ export interface Receipt {
   elapsed_ms: number;
   /** Enforcement `audit`: the verdict the call would have been given; `verdict` is the answer, as if it had passed. */
   would?: Verdict;
+  /** A shell tool's line: the part that decided its level, and that part's reason id (`network`, `unknown_program`, …). */
+  decided_by?: { words: string; reason: string };
   /** The agent host, when it is not Claude Code (SPEC §10). */
   host?: string;
   /** The tool as that host named it, when it was read as a Claude Code tool of another name. */
@@ -89,6 +91,7 @@ export function decisionReceipt(event: ReceiptEvent, decision: Decision, policyS
     policy_sha256: policySha,
     elapsed_ms: elapsedMs,
     ...(decision.would !== undefined ? { would: decision.would } : {}),
+    ...(decision.subject.decidedBy !== undefined ? { decided_by: decision.subject.decidedBy } : {}),
   };
 }
 

@@ -13,6 +13,10 @@ export interface Subject {
   via: 'meta_tool' | 'tool' | 'shell' | 'family_glob' | 'builtin' | 'unknown';
   /** Why the call is unknown, when it is. */
   unknown?: string;
+  /** A shell tool: the part of its line that decided its level, said with its words in the call's locale. */
+  because?: string;
+  /** A shell tool: that part's words (cut to 200 characters) and its reason id, for the receipt. */
+  decidedBy?: { words: string; reason: string };
 }
 
 export interface Resolution {

@@ -1,3 +1,4 @@
+import type { Reason } from './reasons';
 import type { Script } from './syntax/ast';
 import { MAX_DEPTH, ParseError, parseScript } from './syntax/parser';
 import { walkScript, type FoundCommand } from './syntax/walk';
@@ -49,7 +50,9 @@ export interface Invocation {
   /** Arguments are appended at run time (`xargs`, `find -exec … +`). */
   completed: boolean;
   /** Why this invocation runs code the reader cannot see, when it does. */
-  opaque?: string;
+  opaque?: Reason;
+  /** The text its words' spans are offsets in: the line, or the string read again (`bash -c`). */
+  source: string;
   /** Assignments that precede it (`FOO=1 cmd`), as written. */
   assignments: string[];
   /** The wrappers it was found inside (`sudo`, `xargs`, …). */
@@ -105,7 +108,7 @@ export function baseName(program: string): string {
 
 
 type Peeled =
-  | { kind: 'run'; words: Word[]; completed?: boolean; opaque?: string; via?: string; chdir?: (string | null)[]; writes?: Word[] }
+  | { kind: 'run'; words: Word[]; completed?: boolean; opaque?: Reason; via?: string; chdir?: (string | null)[]; writes?: Word[] }
   | { kind: 'reparse'; source: string; dynamic: boolean; via: string; writes?: Word[] }
   | { kind: 'reparse-many'; sources: { source: string; dynamic: boolean }[]; via: string }
   | { kind: 'lookup' };
@@ -301,7 +304,7 @@ function peel(words: Word[], assignments: string[]): Peeled {
   const lower = name.toLowerCase();
   const wrapper = WRAPPERS[name];
   if (wrapper && PROJECT_RUNNER_SET.has(name) && rest.length > 1) {
-    return { kind: 'run', words: rest, opaque: `${name} runs the project's own programs (node_modules/.bin) before any on PATH`, via: name };
+    return { kind: 'run', words: rest, opaque: { id: 'runs_project_bin', subject: name }, via: name };
   }
   if (wrapper) {
     if (name === 'command') {
@@ -316,7 +319,7 @@ function peel(words: Word[], assignments: string[]): Peeled {
       if (parts !== null) {
         const source = parts.map((x) => x.text).join(' ');
         // env -S decodes escapes of its own (`\_` is a space) and runs in the -C directory: not read as shell code
-        if (source.includes('\\') || rest.some((w) => /^-[a-zA-Z0-9]*C|^--c/.test(w.text))) return { kind: 'run', words: rest, opaque: 'env -S with escapes or another directory (-C), which the gate does not read' };
+        if (source.includes('\\') || rest.some((w) => /^-[a-zA-Z0-9]*C|^--c/.test(w.text))) return { kind: 'run', words: rest, opaque: { id: 'env_split_escapes', subject: 'env -S' } };
         return { kind: 'reparse', source, dynamic: parts.some((x) => x.dynamic), via: 'env -S' };
       }
     }
@@ -331,16 +334,16 @@ function peel(words: Word[], assignments: string[]): Peeled {
     const { at, command } = found;
     const writes = wrapperWrites(rest, wrapper, at, command);
     const unknown = name === 'xargs' ? null : unknownOption(rest, wrapper, name, command ? rest.length : at, command);
-    if (unknown !== null) return { kind: 'run', words: rest, opaque: `${name} ${unknown}: an option the gate does not read` };
+    if (unknown !== null) return { kind: 'run', words: rest, opaque: { id: 'wrapper_option_unknown', subject: name, detail: unknown } };
     // strace -o '|cmd' / '!cmd' pipes its output into a command
-    if (writes.some((w) => w.text.startsWith('|') || w.text.startsWith('!'))) return { kind: 'run', words: rest, opaque: `${name} writes its output into a command` };
-    if (wrapper.opaque) return { kind: 'run', words: rest, opaque: wrapper.opaque, writes };
+    if (writes.some((w) => w.text.startsWith('|') || w.text.startsWith('!'))) return { kind: 'run', words: rest, opaque: { id: 'wrapper_writes_into_command', subject: name } };
+    if (wrapper.opaque) return { kind: 'run', words: rest, opaque: { id: 'wrapper_opaque', subject: name, detail: wrapper.opaque }, writes };
     const runs = (wrapper.runsOptions ?? []).find((o) => rest.slice(1, command ? rest.length : at).some((w) => w.text === o || w.text.startsWith(`${o}=`)));
-    if (runs) return { kind: 'run', words: rest, opaque: `${name} ${runs} runs a program it names`, writes };
+    if (runs) return { kind: 'run', words: rest, opaque: { id: 'wrapper_runs_program', subject: name, detail: runs }, writes };
     if (name === 'xargs') {
       // clusters that end in an option taking a value (`-0I {}`, `-rn 1`) are not read
       for (const w of rest.slice(1, at)) {
-        if (/^-[^-]/.test(w.text) && !/^-[0rtpxo]+$/.test(w.text) && !/^-[IinlLsdEeaP]/.test(w.text)) return { kind: 'run', words: rest, opaque: `xargs ${w.text}: an option cluster the gate does not read` };
+        if (/^-[^-]/.test(w.text) && !/^-[0rtpxo]+$/.test(w.text) && !/^-[IinlLsdEeaP]/.test(w.text)) return { kind: 'run', words: rest, opaque: { id: 'xargs_cluster', subject: w.text } };
       }
     }
     let j = at;
@@ -367,16 +370,16 @@ function peel(words: Word[], assignments: string[]): Peeled {
     if (name === 'pkexec' && !rest.slice(1, at).some((w) => w.text === '--keep-cwd')) chdir.push(null);
     if (inner.length === 0) {
       if (wrapper.shellWithoutCommand && j > 1 && rest.slice(1, j).some((w) => /^-[a-zA-Z]*[si]$|^--shell$|^--login$/.test(w.text))) {
-        return { kind: 'run', words: rest, opaque: `${name} starts a shell that reads commands from stdin` };
+        return { kind: 'run', words: rest, opaque: { id: 'starts_shell', subject: name } };
       }
       if (name === 'su' || name === 'runuser' || name === 'script') {
-        return { kind: 'run', words: rest, opaque: `${name} starts a shell that reads commands from stdin` };
+        return { kind: 'run', words: rest, opaque: { id: 'starts_shell', subject: name } };
       }
       return { kind: 'run', words: name === 'xargs' ? [literalWord('echo')] : [], completed: name === 'xargs', via: name };
     }
-    if (name === 'su' || name === 'runuser') return { kind: 'run', words: rest, opaque: `${name} starts a shell for another user` };
+    if (name === 'su' || name === 'runuser') return { kind: 'run', words: rest, opaque: { id: 'starts_shell_other_user', subject: name } };
     const viaShell = (wrapper.shellOptions ?? []).find((o) => rest.slice(1, at).some((w) => w.text === o));
-    if (viaShell) return { kind: 'run', words: rest, opaque: `${name} ${viaShell} hands the command to a shell, which expands its words again`, writes };
+    if (viaShell) return { kind: 'run', words: rest, opaque: { id: 'wrapper_shell', subject: name, detail: viaShell }, writes };
     if (wrapper.joinsIntoShell && !rest.slice(1, at).some((w) => w.text === '-x' || w.text === '--exec')) {
       return { kind: 'reparse', source: inner.map((x) => x.text).join(' '), dynamic: inner.some((x) => x.dynamic), via: name, writes };
     }
@@ -398,7 +401,7 @@ function peel(words: Word[], assignments: string[]): Peeled {
     while (j < inner.length && inner[j]!.text.startsWith('-')) j += inner[j]!.text === '--' ? 1 : 1;
     // the name is looked up in the project's own programs first (node_modules/.bin, a virtualenv,
     // binstubs, an .envrc's PATH): what runs may not be the program of that name on PATH
-    if (j < inner.length) return { kind: 'run', words: rest, opaque: `${name} ${rest[1].text} runs the project's own ${inner[j]!.text} before any on PATH`, via: `${name} ${rest[1].text}` };
+    if (j < inner.length) return { kind: 'run', words: rest, opaque: { id: 'runs_project_program', subject: `${name} ${rest[1].text}`, detail: inner[j]!.text }, via: `${name} ${rest[1].text}` };
   }
   if (name === 'ip' && rest[1]?.text === 'netns' && rest[2]?.text === 'exec' && rest.length > 4) return { kind: 'run', words: rest.slice(4), via: 'ip netns exec' };
   if (name === 'find') {
@@ -412,24 +415,24 @@ function peel(words: Word[], assignments: string[]): Peeled {
       const powershell = lower.startsWith('pwsh') || lower.startsWith('powershell');
       // -k, -H, -O nullglob, -o keyword …: the script's words are not read as the reader reads them
       if (!powershell && (READING_OPTION_CLUSTER.test(w) || ((w === '-O' || w === '-o') && !SHOPT_KEEPS_READING.has(rest[j + 1]?.text ?? '') && !/^(errexit|nounset|pipefail|xtrace|noglob|posix|errtrace|functrace|noclobber|verbose)$/.test(rest[j + 1]?.text ?? '')))) {
-        return { kind: 'run', words: rest, opaque: `${name} ${w} changes how the script's words are read` };
+        return { kind: 'run', words: rest, opaque: { id: 'shell_changes_reading', subject: name, detail: w } };
       }
       if ((!powershell && /^-[a-zA-Z]*c[a-zA-Z]*$/.test(w)) || /^-(command|c)$/i.test(w) || w === '--command') {
         const script = rest[j + 1];
-        if (!script) return { kind: 'run', words: rest, opaque: `${name} reads commands from stdin` };
+        if (!script) return { kind: 'run', words: rest, opaque: { id: 'shell_reads_stdin', subject: name } };
         return { kind: 'reparse', source: script.text, dynamic: script.dynamic, via: `${name} -c` };
       }
       if (/^-(encodedcommand|e|ec|enc)$/i.test(w) && powershell) {
-        return { kind: 'run', words: rest, opaque: `${name} runs an encoded command` };
+        return { kind: 'run', words: rest, opaque: { id: 'shell_encoded_command', subject: name } };
       }
       if (SHELL_VALUE_OPTIONS.has(w)) {
         j++;
         continue;
       }
       if (w === '-' || w === '--') break;
-      if (!w.startsWith('-') && !w.startsWith('+')) return { kind: 'run', words: rest, opaque: `${name} runs the script file ${w}` };
+      if (!w.startsWith('-') && !w.startsWith('+')) return { kind: 'run', words: rest, opaque: { id: 'shell_runs_script', subject: name, detail: w } };
     }
-    return { kind: 'run', words: rest, opaque: `${name} reads commands from stdin` };
+    return { kind: 'run', words: rest, opaque: { id: 'shell_reads_stdin', subject: name } };
   }
   if (name === 'eval' || lower === 'invoke-expression' || lower === 'iex') {
     const args = rest.slice(1);
@@ -444,21 +447,33 @@ function peel(words: Word[], assignments: string[]): Peeled {
     if (args.length >= 2 && !args[0]!.text.startsWith('-')) return { kind: 'reparse', source: args[0]!.text, dynamic: args[0]!.dynamic, via: 'trap' };
     return { kind: 'run', words: rest };
   }
-  if (SOURCES.has(name)) return { kind: 'run', words: rest, opaque: `${name} runs a file in this shell` };
-  if (name === 'enable' && rest.some((w) => w.text.startsWith('-f'))) return { kind: 'run', words: rest, opaque: 'enable -f loads code into the shell' };
+  if (SOURCES.has(name)) return { kind: 'run', words: rest, opaque: { id: 'runs_file_in_shell', subject: name } };
+  if (name === 'enable' && rest.some((w) => w.text.startsWith('-f'))) return { kind: 'run', words: rest, opaque: { id: 'enable_loads_code', subject: 'enable' } };
   return { kind: 'run', words: rest };
 }
 
 interface Walk {
   out: Invocation[];
+  /** The text being read: the line, or a string read again. */
+  source: string;
   scripts: Script[];
   sources: string[];
   functions: string[];
   powershell: boolean;
 }
 
-function invocationsOf(parse: ShellParse, depth: number, conditional: boolean, walk: Walk): string | undefined {
+function invocationsOf(parse: ShellParse, source: string, depth: number, conditional: boolean, walk: Walk): string | undefined {
   if (parse.unparsable) return parse.unparsable;
+  const outer = walk.source;
+  walk.source = source;
+  try {
+    return commandsOf(parse, depth, conditional, walk);
+  } finally {
+    walk.source = outer;
+  }
+}
+
+function commandsOf(parse: ShellParse, depth: number, conditional: boolean, walk: Walk): string | undefined {
   if (parse.script) walk.scripts.push(parse.script);
   walk.functions.push(...parse.functions);
   for (const command of parse.commands) {
@@ -482,7 +497,7 @@ function runWords(start: Word[], redirects: Redirect[], cond: boolean, completed
     const peeled = peel(words, assignments);
     if (peeled.kind === 'lookup') break;
     if ((peeled.kind === 'run' || peeled.kind === 'reparse') && peeled.writes && peeled.writes.length > 0) {
-      walk.out.push({ name: '', program: null, args: [], redirects: peeled.writes.map((target) => ({ op: '>', target })), conditional: cond, completed: false, assignments: [], via: [...via], chdir: [...chdir], depth });
+      walk.out.push({ name: '', program: null, args: [], redirects: peeled.writes.map((target) => ({ op: '>', target })), conditional: cond, completed: false, assignments: [], via: [...via], chdir: [...chdir], depth, source: walk.source });
     }
     if (peeled.kind === 'reparse' || peeled.kind === 'reparse-many') {
       if (completed) return `arguments xargs reads at run time, handed to a command line read again (${peeled.via})`;
@@ -490,7 +505,7 @@ function runWords(start: Word[], redirects: Redirect[], cond: boolean, completed
       for (const s of sources) {
         if (s.dynamic) return `a command string built at run time (${peeled.via} with an expansion)`;
         walk.sources.push(s.source);
-        const problem = invocationsOf(parseShell(s.source, depth + 1, walk.powershell), depth + 1, cond, walk);
+        const problem = invocationsOf(parseShell(s.source, depth + 1, walk.powershell), s.source, depth + 1, cond, walk);
         if (problem) return problem;
       }
       break;
@@ -521,6 +536,7 @@ function runWords(start: Word[], redirects: Redirect[], cond: boolean, completed
           via: [...via],
           chdir: [...chdir],
           depth,
+          source: walk.source,
         });
         recorded = true;
         // what ssh runs on the other host is a shell line too: read it like `bash -c`
@@ -529,8 +545,9 @@ function runWords(start: Word[], redirects: Redirect[], cond: boolean, completed
           const remote = sshCommand(args);
           if (remote && remote.some((w) => w.dynamic)) return 'a remote command built at run time (ssh with an expansion)';
           if (remote) {
-            walk.sources.push(remote.map((w) => w.text).join(' '));
-            const problem = invocationsOf(parseShell(remote.map((w) => w.text).join(' '), depth + 1, false), depth + 1, cond, walk);
+            const line = remote.map((w) => w.text).join(' ');
+            walk.sources.push(line);
+            const problem = invocationsOf(parseShell(line, depth + 1, false), line, depth + 1, cond, walk);
             if (problem) return problem;
           }
         }
@@ -540,14 +557,14 @@ function runWords(start: Word[], redirects: Redirect[], cond: boolean, completed
     words = peeled.words;
   }
   if (!recorded && (redirects.length > 0 || assignments.length > 0)) {
-    walk.out.push({ name: '', program: null, args: [], redirects, conditional: cond, completed: false, assignments: [...assignments], via: [], chdir: [...chdir], depth });
+    walk.out.push({ name: '', program: null, args: [], redirects, conditional: cond, completed: false, assignments: [...assignments], via: [], chdir: [...chdir], depth, source: walk.source });
   }
   return undefined;
 }
 
 /** Every program a command line may run, with its words, or why the line cannot be read with confidence. */
 export function readCommandLine(src: string, powershell = false): ShellReadingRaw {
-  const walk: Walk = { out: [], scripts: [], sources: [], functions: [], powershell };
-  const unparsable = invocationsOf(parseShell(src, 0, powershell), 0, false, walk);
+  const walk: Walk = { out: [], source: src, scripts: [], sources: [], functions: [], powershell };
+  const unparsable = invocationsOf(parseShell(src, 0, powershell), src, 0, false, walk);
   return unparsable ? { invocations: [], scripts: [], sources: [], functions: [], unparsable } : { invocations: walk.out, scripts: walk.scripts, sources: walk.sources, functions: walk.functions };
 }

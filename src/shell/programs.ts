@@ -50,7 +50,7 @@ export interface WrapperSpec {
   runsOptions?: readonly string[];
   /** Options that hand the command to a shell as text (`sudo -s CMD`), which expands its words again: the call is opaque. */
   shellOptions?: readonly string[];
-  /** Why the call is opaque whatever its options (options read from files the gate does not read). */
+  /** Where it also takes options from, which the gate does not read (files, variables): the call is opaque whatever its options. */
   opaque?: string;
   /** The file names of its write options expand `%p`, `%q{VAR}` …: each is checked as a pattern. */
   writeNamesExpand?: boolean;
@@ -90,7 +90,7 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
   // --verbose takes a value (`--verbose=SET`, or the next word); --quiet's is optional, so only joined
   strace: { valueOptions: ['-o', '-e', '-p', '-s', '-u', '-E', '-a', '-b', '-I', '-O', '-S', '-P', '-X', '--verbose'], writeOptions: ['-o', '--output'] , flags: ['-f', '-ff', '-q', '-qq', '-c', '-C', '-t', '-tt', '-ttt', '-T', '-v', '-x', '-xx', '-y', '-yy', '-k', '-w', '-z', '-Z', '-d', '-D', '-r', '-F', '-i', '-h', '-V', '--follow-forks', '--summary-only', '--summary', '--no-abbrev', '--quiet'] , runsOptions: ['-E', '--env']},
   ltrace: { valueOptions: ['-o', '-e', '-p', '-s', '-u', '-a', '-n'], writeOptions: ['-o', '--output'] , flags: ['-f', '-c', '-C', '-i', '-L', '-r', '-S', '-t', '-tt', '-ttt', '-T', '--demangle'] },
-  valgrind: { opaque: 'valgrind also takes options from ./.valgrindrc, ~/.valgrindrc and $VALGRIND_OPTS, which the gate does not read', writeNamesExpand: true, valueOptions: [], writeOptions: ['--log-file', '--xml-file', '--massif-out-file', '--cachegrind-out-file', '--callgrind-out-file', '--dhat-out-file', '--xtree-memory-file', '--xtree-leak-file'], runsOptions: ['--db-command'] , flags: ['-q', '-v', '--quiet', '--verbose', '--version', '--help'] },
+  valgrind: { opaque: './.valgrindrc, ~/.valgrindrc and $VALGRIND_OPTS', writeNamesExpand: true, valueOptions: [], writeOptions: ['--log-file', '--xml-file', '--massif-out-file', '--cachegrind-out-file', '--callgrind-out-file', '--dhat-out-file', '--xtree-memory-file', '--xtree-leak-file'], runsOptions: ['--db-command'] , flags: ['-q', '-v', '--quiet', '--verbose', '--version', '--help'] },
   unshare: { valueOptions: ['-S', '-G', '-R', '-w', '--setuid', '--setgid', '--root', '--wd', '--map-user', '--map-group', '--propagation'], chdirOptions: ['-w', '--wd', '-R', '--root'] , flags: ['-m', '-u', '-i', '-n', '-p', '-U', '-C', '-T', '-f', '-r', '-c', '--fork', '--mount-proc', '--map-root-user', '--map-current-user', '--kill-child', '--keep-caps'] },
   // -r, -w, --root and --wd take their value only joined (`-w/dir`, `--wd=/dir`)
   nsenter: { valueOptions: ['-t', '-S', '-G', '--target', '--setuid', '--setgid'], chdirOptions: ['-w', '--wd', '-r', '--root'] , flags: ['-a', '-m', '-u', '-i', '-n', '-p', '-U', '-C', '-T', '-F', '-e', '--all', '--preserve-credentials', '--no-fork'] },

@@ -1,3 +1,5 @@
+import type { Locale } from '../core/messages';
+import { tablesOnFirstUse } from '../core/locale-tables';
 /**
  * Why the shell reader read a part of a line as it did, as ids with their parameters: the
  * messages in every locale, `explain` and the receipts are made from them (core/messages.ts holds
@@ -27,6 +29,8 @@ export type ReasonId =
   | 'runs_project_scripts'
   | 'downloads_and_runs_scripts'
   | 'runs_project_program'
+  | 'runs_project_bin'
+  | 'wrapper_runs_program'
   | 'git_runs_configured_command'
   | 'git_other_directory'
   | 'git_option_runs_program'
@@ -65,6 +69,13 @@ export type ReasonId =
   | 'script_block'
   | 'dotnet_call'
   | 'runtime_arithmetic'
+  // what takes code from its stdin, where a host can give a running command input unseen
+  | 'source_reads_stdin'
+  | 'takes_commands_at_terminal'
+  | 'runs_commands_from_input'
+  | 'sed_runs_commands_from_input'
+  | 'reads_code_from_stdin'
+  | 'sets_variable_runs'
   // the level an invocation was read at, when nothing made it opaque
   | 'builtin'
   | 'reads'
@@ -72,130 +83,194 @@ export type ReasonId =
   | 'network'
   | 'help'
   | 'catalogued'
-  | 'unlisted';
+  | 'unlisted'
+  // what else in a line raises its level: a redirection, an assignment, a write to configuration
+  | 'redirect_writes'
+  | 'writes_config_that_runs';
 
-/** The English sentence of a reason, for the messages built before ids reach them. */
-export function reasonText(r: Reason): string {
-  const s = r.subject ?? '';
-  const d = r.detail ?? '';
-  switch (r.id) {
-    case 'unknown_program':
-      return `${s} runs code persona-gate cannot read`;
-    case 'program_by_path':
-      return `${s} runs code persona-gate cannot read`;
-    case 'runs_named_program':
-      return `${s} runs the program its options name`;
-    case 'reads_options_from_file':
-      return `${s} reads options from a file, which can name files it writes or programs it runs`;
-    case 'ssh_options_run_programs':
-      return `${s} -o/-S/-F can run a program (ProxyCommand)`;
-    case 'remote_shell_given':
-      return `${s} runs the remote shell given with -e`;
-    case 'runs_on_another_host':
-      return 'a command run on another host';
-    case 'netcat_runs_programs':
-      return 'netcat can run a program for each connection';
-    case 'socat_runs_programs':
-      return 'socat can run a program (EXEC:, SYSTEM:)';
-    case 'unknown_subcommand':
-      return `${s} ${d} is not a subcommand persona-gate knows (it may be an alias or a plugin)`;
-    case 'subcommand_at_run_time':
-      return `a ${s} subcommand known only at run time`;
-    case 'runs_project_scripts':
-      return `${[s, d].filter(Boolean).join(' ')} runs the project's scripts`;
-    case 'downloads_and_runs_scripts':
-      return `${s} downloads packages and runs their scripts`;
-    case 'runs_project_program':
-      return `${s} runs the project's own ${d} before any on PATH`;
-    case 'git_runs_configured_command':
-      return 'git -c / --exec-path can make git run commands';
-    case 'git_other_directory':
-      return 'git with another git directory or work tree, whose configuration can make git run commands';
-    case 'git_option_runs_program':
-      return `git ${s} with an option that runs a program`;
-    case 'git_runs_given_commands':
-      return `git ${s} runs commands given on its command line`;
-    case 'git_template':
-      return 'git init --template copies hooks and a configuration that make git run commands';
-    case 'git_config_runs_command':
-      return 'git configuration that makes git run a command';
-    case 'git_prefix_apart':
-      return `git ${s} --prefix with its value apart`;
-    case 'starts_editor':
-      return `${s} starts an editor, a program of the configuration's choosing`;
-    case 'sed_script_runs':
-      return 'a sed script that can run commands or write files';
-    case 'tar_runs_program':
-      return 'tar runs a program given on its command line';
-    case 'tar_absolute_names':
-      return 'tar -P extracts members to the absolute or ../ paths they name';
-    case 'tar_removes_listed':
-      return 'tar --remove-files removes files named in a list or under another directory';
-    case 'unzip_parent_names':
-      return 'unzip -: extracts members to the ../ paths they name';
-    case 'sevenzip_absolute_names':
-      return '7z -spf extracts members to the absolute paths they name';
-    case 'reads_names_from_file':
-      return `${s} reads the names of the files it changes from a file`;
-    case 'split_filter':
-      return 'split --filter runs a command';
-    case 'awk_program_runs':
-      return `an ${s} program that runs commands or writes files`;
-    case 'xargs_runs_with_read_arguments':
-      return `xargs runs ${s} with arguments it reads at run time`;
-    case 'xargs_cluster':
-      return `xargs ${s}: an option cluster the gate does not read`;
-    case 'wrapper_option_unknown':
-      return `${s} ${d}: an option the gate does not read`;
-    case 'wrapper_writes_into_command':
-      return `${s} writes its output into a command`;
-    case 'wrapper_opaque':
-      return d;
-    case 'wrapper_shell':
-      return `${s} ${d} hands the command to a shell, which expands its words again`;
-    case 'starts_shell':
-      return `${s} starts a shell that reads commands from stdin`;
-    case 'starts_shell_other_user':
-      return `${s} starts a shell for another user`;
-    case 'shell_changes_reading':
-      return `${s} ${d} changes how the script's words are read`;
-    case 'shell_reads_stdin':
-      return `${s} reads commands from stdin`;
-    case 'shell_runs_script':
-      return `${s} runs the script file ${d}`;
-    case 'shell_encoded_command':
-      return `${s} runs an encoded command`;
-    case 'env_split_escapes':
-      return 'env -S with escapes or another directory (-C), which the gate does not read';
-    case 'runs_file_in_shell':
-      return `${s} runs a file in this shell`;
-    case 'enable_loads_code':
-      return 'enable -f loads code into the shell';
-    case 'hash_path':
-      return 'hash -p makes a name run another program';
-    case 'sets_runtime_variable':
-      return `${s} changes which program runs or what it loads`;
-    case 'prompt_expansion':
-      return 'a prompt expansion (${…@P}) runs the commands in a value';
-    case 'script_block':
-      return `${s} takes a script block`;
-    case 'dotnet_call':
-      return `${s} (a .NET call)`;
-    case 'runtime_arithmetic':
-      return 'a value known only at run time evaluated as arithmetic, where an array subscript can run a command';
-    case 'builtin':
-      return `${s} is a shell builtin`;
-    case 'reads':
-      return `${s} reads`;
-    case 'writes':
-      return `${s} writes files`;
-    case 'network':
-      return `${s} reaches the network`;
-    case 'help':
-      return `${s} prints its help or version`;
-    case 'catalogued':
-      return `${s} is a catalogued command`;
-    case 'unlisted':
-      return `${s} is not one of its program's catalogued commands`;
-  }
+type Texts = (s: string, d: string) => string;
+/** A dictionary (`__proto__: null`, as core/messages.ts makes its tables): one text per reason. */
+type Table = Record<ReasonId, Texts> & { __proto__: null };
+
+/** English: the subject first where it has one, so that the words of the line can stand for it. */
+const EN: Table = {
+  __proto__: null,
+  unknown_program: (s) => `${s} runs code persona-gate cannot read`,
+  program_by_path: (s) => `${s} runs code persona-gate cannot read`,
+  runs_named_program: (s) => `${s} runs the program its options name`,
+  reads_options_from_file: (s) => `${s} reads options from a file, which can name files it writes or programs it runs`,
+  ssh_options_run_programs: (s) => `${s} -o/-S/-F can run a program (ProxyCommand)`,
+  remote_shell_given: (s) => `${s} runs the remote shell given with -e`,
+  runs_on_another_host: () => 'a command run on another host',
+  netcat_runs_programs: () => 'netcat can run a program for each connection',
+  socat_runs_programs: () => 'socat can run a program (EXEC:, SYSTEM:)',
+  unknown_subcommand: (s, d) => `${s} ${d} is not a subcommand persona-gate knows (it may be an alias or a plugin)`,
+  subcommand_at_run_time: (s) => `a ${s} subcommand known only at run time`,
+  runs_project_scripts: (s, d) => `${[s, d].filter(Boolean).join(' ')} runs the project's scripts`,
+  downloads_and_runs_scripts: (s) => `${s} downloads packages and runs their scripts`,
+  runs_project_program: (s, d) => `${s} runs the project's own ${d} before any on PATH`,
+  runs_project_bin: (s) => `${s} runs the project's own programs (node_modules/.bin) before any on PATH`,
+  wrapper_runs_program: (s, d) => `${s} ${d} runs a program it names`,
+  git_runs_configured_command: () => 'git -c / --exec-path can make git run commands',
+  git_other_directory: () => 'git with another git directory or work tree, whose configuration can make git run commands',
+  git_option_runs_program: (s) => `git ${s} with an option that runs a program`,
+  git_runs_given_commands: (s) => `git ${s} runs commands given on its command line`,
+  git_template: () => 'git init --template copies hooks and a configuration that make git run commands',
+  git_config_runs_command: () => 'git configuration that makes git run a command',
+  git_prefix_apart: (s) => `git ${s} --prefix with its value apart`,
+  starts_editor: (s) => `${s} starts an editor, a program of the configuration's choosing`,
+  sed_script_runs: () => 'a sed script that can run commands or write files',
+  tar_runs_program: () => 'tar runs a program given on its command line',
+  tar_absolute_names: () => 'tar -P extracts members to the absolute or ../ paths they name',
+  tar_removes_listed: () => 'tar --remove-files removes files named in a list or under another directory',
+  unzip_parent_names: () => 'unzip -: extracts members to the ../ paths they name',
+  sevenzip_absolute_names: () => '7z -spf extracts members to the absolute paths they name',
+  reads_names_from_file: (s) => `${s} reads the names of the files it changes from a file`,
+  split_filter: () => 'split --filter runs a command',
+  awk_program_runs: (s) => `an ${s} program that runs commands or writes files`,
+  xargs_runs_with_read_arguments: (s) => `xargs runs ${s} with arguments it reads at run time`,
+  xargs_cluster: (s) => `xargs ${s}: an option cluster the gate does not read`,
+  wrapper_option_unknown: (s, d) => `${s} ${d}: an option the gate does not read`,
+  wrapper_writes_into_command: (s) => `${s} writes its output into a command`,
+  wrapper_opaque: (s, d) => `${s} also takes options from ${d}, which the gate does not read`,
+  wrapper_shell: (s, d) => `${s} ${d} hands the command to a shell, which expands its words again`,
+  starts_shell: (s) => `${s} starts a shell that reads commands from stdin`,
+  starts_shell_other_user: (s) => `${s} starts a shell for another user`,
+  shell_changes_reading: (s, d) => `${s} ${d} changes how the script's words are read`,
+  shell_reads_stdin: (s) => `${s} reads commands from stdin`,
+  shell_runs_script: (s, d) => `${s} runs the script file ${d}`,
+  shell_encoded_command: (s) => `${s} runs an encoded command`,
+  env_split_escapes: () => 'env -S with escapes or another directory (-C), which the gate does not read',
+  runs_file_in_shell: (s) => `${s} runs a file in this shell`,
+  enable_loads_code: () => 'enable -f loads code into the shell',
+  hash_path: () => 'hash -p makes a name run another program',
+  sets_runtime_variable: (s) => `${s} changes which program runs or what it loads`,
+  sets_variable_runs: (s) => `${s} set by the line changes which program runs or what it loads`,
+  prompt_expansion: () => 'a prompt expansion (${…@P}) runs the commands in a value',
+  script_block: (s) => `${s} takes a script block`,
+  dotnet_call: (s) => `${s} (a .NET call)`,
+  runtime_arithmetic: () => 'a value known only at run time evaluated as arithmetic, where an array subscript can run a command',
+  source_reads_stdin: (s) => `${s} runs commands read from stdin`,
+  takes_commands_at_terminal: (s) => `${s} takes commands at a terminal`,
+  runs_commands_from_input: (s) => `${s} runs commands its input gives it`,
+  sed_runs_commands_from_input: (s) => `${s} runs commands its input gives it (the e command)`,
+  reads_code_from_stdin: (s) => `${s} reads code from stdin`,
+  builtin: (s) => `${s} is a shell builtin`,
+  reads: (s) => `${s} reads`,
+  writes: (s) => `${s} writes files`,
+  network: (s) => `${s} reaches the network`,
+  help: (s) => `${s} prints its help or version`,
+  catalogued: (s) => `${s} is a catalogued command`,
+  unlisted: (s) => `${s} is not one of its program's catalogued commands`,
+  redirect_writes: (s) => `${s} writes a file`,
+  writes_config_that_runs: () => 'a write to git, ssh, curl or wget configuration or git hooks, which make later calls run commands or write files',
+};
+
+/** Spanish: the same reasons, made the first time a call in Spanish asks for one. */
+const spanish = (): Table => ({
+  __proto__: null,
+  unknown_program: (s) => `${s} ejecuta código que persona-gate no puede leer`,
+  program_by_path: (s) => `${s} ejecuta código que persona-gate no puede leer`,
+  runs_named_program: (s) => `${s} ejecuta el programa que nombran sus opciones`,
+  reads_options_from_file: (s) => `${s} lee opciones de un fichero, que puede nombrar ficheros que escribe o programas que ejecuta`,
+  ssh_options_run_programs: (s) => `${s} -o/-S/-F puede ejecutar un programa (ProxyCommand)`,
+  remote_shell_given: (s) => `${s} ejecuta el shell remoto indicado con -e`,
+  runs_on_another_host: () => 'una orden ejecutada en otro equipo',
+  netcat_runs_programs: () => 'netcat puede ejecutar un programa por cada conexión',
+  socat_runs_programs: () => 'socat puede ejecutar un programa (EXEC:, SYSTEM:)',
+  unknown_subcommand: (s, d) => `${s} ${d} no es un subcomando que persona-gate conozca (puede ser un alias o un complemento)`,
+  subcommand_at_run_time: (s) => `un subcomando de ${s} que solo se conoce al ejecutar`,
+  runs_project_scripts: (s, d) => `${[s, d].filter(Boolean).join(' ')} ejecuta los scripts del proyecto`,
+  downloads_and_runs_scripts: (s) => `${s} descarga paquetes y ejecuta sus scripts`,
+  runs_project_program: (s, d) => `${s} ejecuta el ${d} del propio proyecto antes que cualquiera del PATH`,
+  runs_project_bin: (s) => `${s} ejecuta los programas del propio proyecto (node_modules/.bin) antes que cualquiera del PATH`,
+  wrapper_runs_program: (s, d) => `${s} ${d} ejecuta un programa que nombra`,
+  git_runs_configured_command: () => 'git -c / --exec-path pueden hacer que git ejecute órdenes',
+  git_other_directory: () => 'git con otro directorio git u otro árbol de trabajo, cuya configuración puede hacer que git ejecute órdenes',
+  git_option_runs_program: (s) => `git ${s} con una opción que ejecuta un programa`,
+  git_runs_given_commands: (s) => `git ${s} ejecuta órdenes dadas en su línea de órdenes`,
+  git_template: () => 'git init --template copia hooks y una configuración que hacen que git ejecute órdenes',
+  git_config_runs_command: () => 'una configuración de git que hace que git ejecute una orden',
+  git_prefix_apart: (s) => `git ${s} --prefix con su valor aparte`,
+  starts_editor: (s) => `${s} abre un editor, un programa que elige la configuración`,
+  sed_script_runs: () => 'un script de sed que puede ejecutar órdenes o escribir ficheros',
+  tar_runs_program: () => 'tar ejecuta un programa dado en su línea de órdenes',
+  tar_absolute_names: () => 'tar -P extrae los miembros a las rutas absolutas o con ../ que nombran',
+  tar_removes_listed: () => 'tar --remove-files borra ficheros nombrados en una lista o bajo otro directorio',
+  unzip_parent_names: () => 'unzip -: extrae los miembros a las rutas con ../ que nombran',
+  sevenzip_absolute_names: () => '7z -spf extrae los miembros a las rutas absolutas que nombran',
+  reads_names_from_file: (s) => `${s} lee de un fichero los nombres de los ficheros que cambia`,
+  split_filter: () => 'split --filter ejecuta una orden',
+  awk_program_runs: (s) => `un programa de ${s} que ejecuta órdenes o escribe ficheros`,
+  xargs_runs_with_read_arguments: (s) => `xargs ejecuta ${s} con argumentos que lee al ejecutarse`,
+  xargs_cluster: (s) => `xargs ${s}: un grupo de opciones que persona-gate no lee`,
+  wrapper_option_unknown: (s, d) => `${s} ${d}: una opción que persona-gate no lee`,
+  wrapper_writes_into_command: (s) => `${s} escribe su salida en una orden`,
+  wrapper_opaque: (s, d) => `${s} también toma opciones de ${d}, que persona-gate no lee`,
+  wrapper_shell: (s, d) => `${s} ${d} pasa la orden a un shell, que vuelve a expandir sus palabras`,
+  starts_shell: (s) => `${s} abre un shell que lee órdenes de la entrada estándar`,
+  starts_shell_other_user: (s) => `${s} abre un shell de otro usuario`,
+  shell_changes_reading: (s, d) => `${s} ${d} cambia cómo se leen las palabras del script`,
+  shell_reads_stdin: (s) => `${s} lee órdenes de la entrada estándar`,
+  shell_runs_script: (s, d) => `${s} ejecuta el fichero de script ${d}`,
+  shell_encoded_command: (s) => `${s} ejecuta una orden codificada`,
+  env_split_escapes: () => 'env -S con escapes u otro directorio (-C), que persona-gate no lee',
+  runs_file_in_shell: (s) => `${s} ejecuta un fichero en este shell`,
+  enable_loads_code: () => 'enable -f carga código en el shell',
+  hash_path: () => 'hash -p hace que un nombre ejecute otro programa',
+  sets_runtime_variable: (s) => `${s} cambia qué programa se ejecuta o qué carga`,
+  sets_variable_runs: (s) => `${s}, fijada por la línea, cambia qué programa se ejecuta o qué carga`,
+  prompt_expansion: () => 'una expansión de prompt (${…@P}) ejecuta las órdenes de un valor',
+  script_block: (s) => `${s} recibe un bloque de script`,
+  dotnet_call: (s) => `${s} (una llamada a .NET)`,
+  runtime_arithmetic: () => 'un valor que solo se conoce al ejecutar, evaluado como aritmética, donde un subíndice de array puede ejecutar una orden',
+  source_reads_stdin: (s) => `${s} ejecuta órdenes leídas de la entrada estándar`,
+  takes_commands_at_terminal: (s) => `${s} acepta órdenes en un terminal`,
+  runs_commands_from_input: (s) => `${s} ejecuta las órdenes que le da su entrada`,
+  sed_runs_commands_from_input: (s) => `${s} ejecuta las órdenes que le da su entrada (la orden e)`,
+  reads_code_from_stdin: (s) => `${s} lee código de la entrada estándar`,
+  builtin: (s) => `${s} es una orden interna del shell`,
+  reads: (s) => `${s} lee`,
+  writes: (s) => `${s} escribe ficheros`,
+  network: (s) => `${s} accede a la red`,
+  help: (s) => `${s} muestra su ayuda o su versión`,
+  catalogued: (s) => `${s} es un comando catalogado`,
+  unlisted: (s) => `${s} no es uno de los comandos catalogados de su programa`,
+  redirect_writes: (s) => `${s} escribe un fichero`,
+  writes_config_that_runs: () => 'una escritura en la configuración de git, ssh, curl o wget o en los hooks de git, que hacen que llamadas posteriores ejecuten órdenes o escriban ficheros',
+});
+
+const TEXTS = tablesOnFirstUse<Table>({ en: () => EN, es: spanish });
+
+/** The sentence of a reason in a locale (English unless told). */
+export function reasonText(r: Reason, locale: Locale = 'en'): string {
+  return TEXTS[locale][r.id](r.subject ?? '', r.detail ?? '');
 }
+
+/** Longer words than this are cut in a message (the whole line is in `explain`). */
+const MAX_SHOWN = 120;
+
+/** The words of a part of a line as a message quotes them: in backticks, cut past MAX_SHOWN characters. */
+export function quoteWords(words: string): string {
+  const one = words.replace(/\s+/g, ' ').trim();
+  return `\`${one.length > MAX_SHOWN ? `${one.slice(0, MAX_SHOWN)}…` : one}\``;
+}
+
+/**
+ * What a part of a line does, said with its own words: "`curl -s https://x.y` reaches the
+ * network". The words stand for the subject where the reason starts with it and names nothing
+ * else; otherwise the reason follows them after a colon.
+ */
+export function partText(words: string, r: Reason, locale: Locale = 'en'): string {
+  const texts = TEXTS[locale][r.id];
+  const quoted = quoteWords(words);
+  if (!r.detail) {
+    const mark = '\u0000';
+    const text = texts(mark, '');
+    if (text.startsWith(mark) && text.indexOf(mark, 1) === -1) return `${quoted}${text.slice(1)}`;
+  }
+  return `${quoted}: ${texts(r.subject ?? '', r.detail ?? '')}`;
+}
+
+/** Every reason id, as the English table lists them. */
+export const reasonIds = (): ReasonId[] => Object.keys(EN) as ReasonId[];

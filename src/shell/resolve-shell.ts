@@ -1,4 +1,4 @@
-import type { ShellReading, ShellInvocationSummary } from '../core/decide';
+import type { ShellPart, ShellReading, ShellInvocationSummary } from '../core/decide';
 import type { ToolEvent } from '../core/event';
 import { exceeds, type Level } from '../core/levels';
 import { bashPrograms, type PolicyIndex } from '../core/policy-index';
@@ -10,7 +10,8 @@ import { treeFacts, type TreeFacts } from './syntax/facts';
 import { classifyWith, subcommandPath } from './read/classify';
 import { isClosed, programFor } from './registry/policy-programs';
 import { parentOf } from './registry/readers';
-import { reasonText } from './reasons';
+import { partText, quoteWords, reasonText, type Reason } from './reasons';
+import type { Locale } from '../core/messages';
 import { decodeAnsiC } from './syntax/parser';
 import { partsText, viewOf, type Word } from './syntax/word';
 
@@ -163,8 +164,25 @@ const HOST_DIRS = /(^|\/)\.(claude|codex|gemini|qwen|factory|copilot)(\/|$)/i;
 interface Classified {
   level: Level;
   kind: ShellInvocationSummary['kind'];
-  opaque?: string;
+  opaque?: Reason;
+  /** Why it has its level, when nothing made it opaque. */
+  reason?: Reason;
+  /** The subcommands read (`remote add`). */
+  path?: string[];
   effects: { path: Word; effect: PathEffect }[];
+}
+
+/** The text of an invocation's words as the line spells them: its span in the text it was read from, else its words joined. */
+export function invocationWords(inv: Invocation): string {
+  const words = inv.program ? [inv.program, ...inv.args] : inv.args;
+  let start = Infinity;
+  let end = -1;
+  for (const w of words) {
+    if (!w.node) return words.map((x) => x.text).join(' ');
+    if (w.node.start < start) start = w.node.start;
+    if (w.node.end > end) end = w.node.end;
+  }
+  return end > start && end <= inv.source.length ? inv.source.slice(start, end) : words.map((x) => x.text).join(' ');
 }
 
 const word = (text: string, like?: Word): Word => ({ text, dynamic: like?.dynamic ?? false, pattern: like?.pattern ?? false, quoted: like?.quoted ?? false, ansi: false });
@@ -239,24 +257,24 @@ function classify(inv: Invocation, powershell: boolean, index: PolicyIndex): Cla
   // A program named by a path is the known program only in the system's own directories (`./cat` may be anything)
   const program = inv.program?.text ?? '';
   if (!inSystemDirectory(program)) {
-    return { level: 'process_exec', kind: 'exec', opaque: `${program} runs code persona-gate cannot read`, effects: [] };
+    return { level: 'process_exec', kind: 'exec', opaque: { id: 'program_by_path', subject: program }, effects: [] };
   }
   if (VARIABLE_SETTERS.has(name)) {
     const changes = args.find((w) => {
       const variable = w.text.split(/[=[]/)[0]!.replace(/\+$/, '');
       return RUNTIME_VARIABLES.has(variable) || (/^[A-Za-z_]\w*$/.test(variable) && COMMAND_VARIABLE.test(variable));
     });
-    if (changes) return { level: 'process_exec', kind: 'exec', opaque: `${name} ${changes.text.split(/[=[]/)[0]} changes which program runs or what it loads`, effects: [] };
+    if (changes) return { level: 'process_exec', kind: 'exec', opaque: { id: 'sets_runtime_variable', subject: `${name} ${changes.text.split(/[=[]/)[0]}` }, effects: [] };
   }
-  if (name === 'hash' && args.some((w) => w.text !== '--' && /^-[a-zA-Z]*p/.test(w.text))) return { level: 'process_exec', kind: 'exec', opaque: 'hash -p makes a name run another program', effects: [] };
+  if (name === 'hash' && args.some((w) => w.text !== '--' && /^-[a-zA-Z]*p/.test(w.text))) return { level: 'process_exec', kind: 'exec', opaque: { id: 'hash_path', subject: 'hash -p' }, effects: [] };
   const spec = programFor(index, name, powershell);
   if (!spec) {
     // `--help` and `--version` of any program only print
-    if (args.length === 1 && (args[0]!.text === '--help' || args[0]!.text === '--version') && !args[0]!.dynamic && !program.includes('/')) return { level: 'read_only', kind: 'reader', effects: [] };
-    return { level: 'process_exec', kind: 'exec', opaque: `${inv.name} runs code persona-gate cannot read`, effects: [] };
+    if (args.length === 1 && (args[0]!.text === '--help' || args[0]!.text === '--version') && !args[0]!.dynamic && !program.includes('/')) return { level: 'read_only', kind: 'reader', reason: { id: 'help', subject: inv.name }, effects: [] };
+    return { level: 'process_exec', kind: 'exec', opaque: { id: 'unknown_program', subject: inv.name }, effects: [] };
   }
   const c = classifyWith(spec, args);
-  return { level: c.level, kind: c.kind, ...(c.opaque ? { opaque: reasonText(c.opaque) } : {}), effects: c.effects };
+  return { level: c.level, kind: c.kind, ...(c.opaque ? { opaque: c.opaque } : c.reason ? { reason: c.reason } : {}), path: c.path, effects: c.effects };
 }
 
 /** Interpreters with a read-eval-print loop: started without code, they run what arrives on stdin. */
@@ -291,23 +309,23 @@ const STDIN_PATH = /^(-|\/dev\/stdin|\/dev\/fd\/0|\/proc\/self\/fd\/0|\/dev\/tty
  * host that lets a running command be given input later without a hook event (Codex's
  * write_stdin), what it then runs is never seen. Returns why, or null.
  */
-function readsCodeFromStdin(inv: Invocation, opaque: string | undefined): string | null {
-  if (opaque !== undefined && opaque.includes('reads commands from stdin')) return opaque;
+function readsCodeFromStdin(inv: Invocation, opaque: Reason | undefined): Reason | null {
+  if (opaque?.id === 'starts_shell' || opaque?.id === 'shell_reads_stdin') return opaque;
   const base = inv.name.slice(inv.name.lastIndexOf('/') + 1);
   const args = inv.args.map((w) => w.text);
-  if ((base === 'source' || base === '.') && (args.length === 0 || STDIN_PATH.test(args[0]!))) return `${base} runs commands read from stdin`;
-  if (TAKES_COMMANDS.has(base)) return `${base} takes commands at a terminal`;
+  if ((base === 'source' || base === '.') && (args.length === 0 || STDIN_PATH.test(args[0]!))) return { id: 'source_reads_stdin', subject: base };
+  if (TAKES_COMMANDS.has(base)) return { id: 'takes_commands_at_terminal', subject: base };
   // `script FILE` starts a shell (FILE is where it records), read here as a wrapper around FILE.
   const wrapper = inv.via.find((v) => TAKES_COMMANDS.has(v));
-  if (wrapper !== undefined) return `${wrapper} takes commands at a terminal`;
-  if (AWK_NAMES.has(base) && args.some((a, i) => !/^-[Fv]/.test(a) && !/^-[Fv]$/.test(args[i - 1] ?? '') && /system\s*\(|\|/.test(a))) return `${base} runs commands its input gives it`;
-  if (base === 'sed' && args.some((a) => /(^|[;{}\n])\s*e(\s|;|$)|\/[gpIiMm0-9]*e[gpIiMm0-9]*(\s|;|$)/.test(a))) return 'sed runs commands its input gives it (the e command)';
+  if (wrapper !== undefined) return { id: 'takes_commands_at_terminal', subject: wrapper };
+  if (AWK_NAMES.has(base) && args.some((a, i) => !/^-[Fv]/.test(a) && !/^-[Fv]$/.test(args[i - 1] ?? '') && /system\s*\(|\|/.test(a))) return { id: 'runs_commands_from_input', subject: base };
+  if (base === 'sed' && args.some((a) => /(^|[;{}\n])\s*e(\s|;|$)|\/[gpIiMm0-9]*e[gpIiMm0-9]*(\s|;|$)/.test(a))) return { id: 'sed_runs_commands_from_input', subject: 'sed' };
   if (!isRepl(base)) return null;
-  if (args.some((a) => a === '-' || a === '-i' || a === '--interactive' || a === 'repl')) return opaque ?? `${base} reads code from stdin`;
+  if (args.some((a) => a === '-' || a === '-i' || a === '--interactive' || a === 'repl')) return opaque ?? { id: 'reads_code_from_stdin', subject: base };
   for (const a of args) {
     if (CODE_OPTIONS.test(a) || !a.startsWith('-')) return null;
   }
-  return opaque ?? `${base} reads code from stdin`;
+  return opaque ?? { id: 'reads_code_from_stdin', subject: base };
 }
 
 const unreadable = (detail: string): ShellReading => ({
@@ -316,6 +334,7 @@ const unreadable = (detail: string): ShellReading => ({
   invocations: [],
   unlisted: [],
   opaque: [],
+  decided: [],
   opaqueNames: [],
   stdinCode: [],
   effects: [],
@@ -698,7 +717,7 @@ function powershellExpression(inv: Invocation): Invocation | 'expression' | null
 }
 
 /** SPEC §3 step 3 and §9 for Bash and PowerShell: what the command line runs, writes, and asks of persona-gate. */
-export function readShellCall(index: PolicyIndex, event: ToolEvent, opts: { sandboxed?: () => boolean } = {}): ShellReading | null {
+export function readShellCall(index: PolicyIndex, event: ToolEvent, opts: { sandboxed?: () => boolean; locale?: Locale } = {}): ShellReading | null {
   if (event.tool_name !== 'Bash' && event.tool_name !== 'PowerShell') return null;
   const command = event.tool_input.command;
   if (typeof command !== 'string') return unreadable('the command is missing or not a string');
@@ -718,8 +737,13 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent, opts: { sand
   const matched: Subject[] = [];
   const invocations: ShellInvocationSummary[] = [];
   const unlisted: string[] = [];
-  const opaque: string[] = [];
-  const stdinCode: string[] = [];
+  const locale = opts.locale ?? 'en';
+  /** Why parts of the line run code the gate cannot read, as reasons: said in the locale at the end. */
+  const opaque: Reason[] = [];
+  /** Each part of the line that set a level, with that level: those at the line's level decided it. */
+  const parts: ShellPart[] = [];
+  /** What takes code from its stdin (SPEC §9.5), as reasons: said in the locale at the end. */
+  const stdinCode: Reason[] = [];
   const effects: ShellReading['effects'] = [];
   const gateCommands: string[] = [];
   let level: Level = 'none';
@@ -731,6 +755,10 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent, opts: { sand
   let conditionalRead = false;
   const raise = (to: Level) => {
     if (exceeds(to, level)) level = to;
+  };
+  const part = (to: Level, words: string, reason: Reason | undefined, invocation?: number) => {
+    raise(to);
+    if (reason !== undefined) parts.push({ words, level: to, reason, ...(invocation !== undefined ? { invocation } : {}) });
   };
   /** The files the line's redirections open for reading. */
   const readRedirects: Word[] = [];
@@ -765,10 +793,11 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent, opts: { sand
       if (expression === 'expression') {
         const words = [inv.program!, ...inv.args].map((w) => w.text).join(' ');
         const runs = /::|\.invoke\(|\[scriptblock\]|\.(start|run)\(/i.test(words);
-        invocations.push({ program: '', args: [words], level: runs ? 'process_exec' : 'none', kind: runs ? 'exec' : 'builtin', ...(runs ? { opaque: 'a .NET call' } : {}) });
+        const call: Reason = { id: 'dotnet_call', subject: words.slice(0, 60) };
+        invocations.push({ program: '', args: [words], words, path: [], level: runs ? 'process_exec' : 'none', kind: runs ? 'exec' : 'builtin', ...(runs ? { opaque: call } : {}) });
         if (runs) {
-          opaque.push(`${words.slice(0, 60)} (a .NET call)`);
-          raise('process_exec');
+          opaque.push(call);
+          part('process_exec', words, call, invocations.length - 1);
           everyInvocationReads = false;
         }
         const pieces = pathPieces(words);
@@ -787,8 +816,9 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent, opts: { sand
     for (const assignment of inv.assignments) {
       const variable = assignment.slice(0, assignment.indexOf('=')).replace(/[+[].*$/, '');
       if (RUNTIME_VARIABLES.has(variable) || COMMAND_VARIABLE.test(variable)) {
-        opaque.push(`${variable}=… changes which program runs or what it loads`);
-        raise('process_exec');
+        const why: Reason = { id: 'sets_runtime_variable', subject: `${variable}=…` };
+        opaque.push(why);
+        part('process_exec', assignment, why);
         everyInvocationReads = false;
       }
     }
@@ -799,7 +829,8 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent, opts: { sand
       if (NOT_A_FILE.test(r.target.text)) continue;
       const problem = addEffect(r.target, 'write', inv.name);
       if (problem) return unreadable(problem.startsWith('a path computed') ? `a write target computed at run time (${r.target.text})` : problem);
-      raise('workspace_write');
+      const redirect = `${r.op} ${r.target.text}`;
+      part('workspace_write', redirect, { id: 'redirect_writes', subject: redirect });
       everyInvocationReads = false;
     }
     if (inv.program === null) continue;
@@ -812,8 +843,8 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent, opts: { sand
       if (isStateChangingGateCall(gate.args, inv.completed)) {
         gateCommands.push(`persona-gate's own state (persona-gate ${gate.args.map((w) => w.text).join(' ')})`.replace(/ \)$/, ')'));
       }
-      invocations.push({ program: 'persona-gate', args: gate.args.map((w) => w.text), level: 'read_only', kind: 'gate' });
-      raise('read_only');
+      invocations.push({ program: 'persona-gate', args: gate.args.map((w) => w.text), words: invocationWords(inv), path: [], level: 'read_only', kind: 'gate', reason: { id: 'reads', subject: 'persona-gate' } });
+      part('read_only', invocationWords(inv), { id: 'reads', subject: 'persona-gate' }, invocations.length - 1);
       continue;
     }
 
@@ -824,7 +855,7 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent, opts: { sand
         const subject = subjectForCommand(index, match.key, 'shell');
         if (subject) {
           if (!matched.some((s) => s.key === subject.key)) matched.push(subject);
-          invocations.push({ program: inv.name, args: inv.args.map((w) => w.text), level: subject.level ?? 'process_exec', kind: 'catalogued', key: subject.key });
+          invocations.push({ program: inv.name, args: inv.args.map((w) => w.text), words: invocationWords(inv), path: [], level: subject.level ?? 'process_exec', kind: 'catalogued', key: subject.key, reason: { id: 'catalogued', subject: subject.key } });
           if (identity?.reads.includes(subject.key)) {
             // it surely runs only as a plain command of the line itself: no condition, wrapper, redirection, function of that name or code read again
             const plain = !inv.conditional && inv.via.length === 0 && inv.redirects.length === 0 && inv.depth === 0 && !functions.has(inv.name) && inv.assignments.length === 0;
@@ -840,7 +871,7 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent, opts: { sand
     if (isClosed(index, inv.name)) {
       const words = [inv.program.text, ...inv.args.map((w) => w.text)].join(' ');
       unlisted.push(inv.completed ? `${words} … (arguments added at run time)` : words);
-      invocations.push({ program: inv.name, args: inv.args.map((w) => w.text), level: 'process_exec', kind: 'unlisted' });
+      invocations.push({ program: inv.name, args: inv.args.map((w) => w.text), words: invocationWords(inv), path: [], level: 'process_exec', kind: 'unlisted', reason: { id: 'unlisted', subject: inv.name } });
       if (switchPrograms.has(inv.name)) mayRearm = true;
       everyInvocationReads = false;
       continue;
@@ -851,22 +882,24 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent, opts: { sand
     if (switchPrograms.has(inv.name) && (classified.opaque !== undefined || exceeds(classified.level, 'read_only'))) mayRearm = true;
     // `${x@P}` expands a prompt string, command substitutions included: what it runs cannot be read
     if ([inv.program, ...inv.args].some((w) => w?.dynamic && /@P\}/.test(w.text)) && classified.opaque === undefined) {
-      classified = { ...classified, level: 'process_exec', kind: 'exec', opaque: 'a prompt expansion (${…@P}) runs the commands in a value' };
+      classified = { ...classified, level: 'process_exec', kind: 'exec', opaque: { id: 'prompt_expansion', subject: inv.name } };
     }
     if (powershell && inv.args.some((w) => w.text === '{' || w.text.startsWith('{')) && classified.opaque === undefined) {
-      classified = { ...classified, level: 'process_exec', kind: 'exec', opaque: `${inv.name} takes a script block` };
+      classified = { ...classified, level: 'process_exec', kind: 'exec', opaque: { id: 'script_block', subject: inv.name } };
     }
     // `… | xargs rm`: what the program is handed at run time is not in the line
     if (inv.completed && classified.opaque === undefined && !COMPLETED_READERS.has(inv.name)) {
-      classified = { ...classified, level: 'process_exec', kind: 'exec', opaque: `xargs runs ${inv.name} with arguments it reads at run time` };
+      classified = { ...classified, level: 'process_exec', kind: 'exec', opaque: { id: 'xargs_runs_with_read_arguments', subject: inv.name } };
     }
-    invocations.push({ program: inv.name, args: inv.args.map((w) => w.text), level: classified.level, kind: classified.kind, ...(classified.opaque ? { opaque: classified.opaque } : {}) });
-    raise(classified.level);
+    const words = invocationWords(inv);
+    const why = classified.opaque ?? classified.reason;
+    invocations.push({ program: inv.name, args: inv.args.map((w) => w.text), words, path: classified.path ?? [], level: classified.level, kind: classified.kind, ...(classified.opaque ? { opaque: classified.opaque } : {}), ...(why ? { reason: why } : {}) });
+    part(classified.level, words, why, invocations.length - 1);
     // next to an identity read, only readers: a builtin (`exit`, `set -n`, `trap`) may keep the read from running
     if (classified.kind !== 'reader' || classified.opaque || classified.effects.length > 0) everyInvocationReads = false;
     if (classified.opaque) {
       opaque.push(classified.opaque);
-      opaqueProgram ??= inv.name;
+      opaqueProgram ??= quoteWords(words);
     }
     const fromStdin = readsCodeFromStdin(inv, classified.opaque);
     if (fromStdin !== null) stdinCode.push(fromStdin);
@@ -879,7 +912,8 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent, opts: { sand
       for (const w of inv.args) {
         const pieces = pathPieces(w.text);
         if (pieces === null) return unreadable(`more than ${MAX_PIECES} paths handed to ${inv.name}`);
-        for (const piece of pieces) if (addEffect(word(piece), 'mention', inv.name)) return unreadable(`more than ${MAX_EFFECTS} paths to check`);
+        // a guarded path handed to it is refused naming the invocation in its words
+        for (const piece of pieces) if (addEffect(word(piece), 'mention', quoteWords(words))) return unreadable(`more than ${MAX_EFFECTS} paths to check`);
       }
     }
   }
@@ -899,16 +933,19 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent, opts: { sand
   // GLOBIGNORE set turns dotglob on too
   const dotglob = set.has('GLOBIGNORE') || raw.invocations.some((inv) => inv.args.some((w) => w.text === 'dotglob'));
   if (effects.some((e) => e.effect !== 'mention' && e.effect !== 'tracked' && configThatRunsCommands(e.path, e.pattern, dotglob))) {
-    raise('process_exec');
     everyInvocationReads = false;
-    opaque.push('a write to git, ssh, curl or wget configuration or git hooks, which make later calls run commands or write files');
+    const why: Reason = { id: 'writes_config_that_runs' };
+    opaque.push(why);
+    const target = effects.find((e) => e.effect !== 'mention' && e.effect !== 'tracked' && configThatRunsCommands(e.path, e.pattern, dotglob))!;
+    part('process_exec', `${target.program} ${target.path}`.trim(), why);
   }
 
   if (arithmetic.some((t) => /\$\{?\w+\}?\s*(?:[-+*/%&|^]|<<|>>)?=(?!=)/.test(t))) return unreadable('arithmetic that assigns a variable named at run time');
   for (const variable of setWithoutAssignment) {
     if (RUNTIME_VARIABLES.has(variable) || COMMAND_VARIABLE.test(variable)) {
-      opaque.push(`${variable} set by the line changes which program runs or what it loads`);
-      raise('process_exec');
+      const why: Reason = { id: 'sets_variable_runs', subject: variable };
+      opaque.push(why);
+      part('process_exec', variable, why);
       everyInvocationReads = false;
     }
   }
@@ -919,9 +956,10 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent, opts: { sand
   const runtime = runtimeNames(facts, raw.invocations);
   const evaluated = new Set(arithmetic.flatMap((t) => [...t.matchAll(/[A-Za-z_]\w*/g)].map((m) => m[0])));
   if (arithmetic.some((t) => /\$\((?!\()|`|\$[0-9@*#]/.test(t)) || [...runtime].some((name) => evaluated.has(name))) {
-    raise('process_exec');
     everyInvocationReads = false;
-    opaque.push('a value known only at run time evaluated as arithmetic, where an array subscript can run a command');
+    const why: Reason = { id: 'runtime_arithmetic' };
+    opaque.push(why);
+    part('process_exec', arithmetic.find((t) => /\$\((?!\()|`|\$[0-9@*#]/.test(t) || [...runtime].some((name) => t.includes(name))) ?? '', why);
   }
 
   // Code the gate cannot read may reach anything the line names: catalogued programs, persona-gate, guarded paths.
@@ -954,7 +992,7 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent, opts: { sand
         return unreadable(`more than ${MAX_EFFECTS} paths to check`);
       }
     }
-    if (opaqueNames.includes('persona-gate')) gateCommands.push(`persona-gate's own state (persona-gate named in code persona-gate cannot read: ${opaque[0]})`);
+    if (opaqueNames.includes('persona-gate')) gateCommands.push(`persona-gate's own state (persona-gate named in code persona-gate cannot read: ${reasonText(opaque[0]!)})`);
     if (opaqueNames.some((n) => switchPrograms.has(n))) mayRearm = true;
   }
 
@@ -963,13 +1001,18 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent, opts: { sand
     return unreadable('a relative path used after a change to a directory known only at run time');
   }
   const confirmsIdentity = unconditionalRead && !conditionalRead && everyInvocationReads && unlisted.length === 0 && opaque.length === 0 && !matched.some((s) => identity?.switches.includes(s.key));
+  const decided = level === 'none' ? [] : parts.filter((p) => p.level === level);
+  const opaquePart = opaque.length > 0 ? parts.find((p) => opaque.includes(p.reason)) : undefined;
   return {
     matched,
     level,
     invocations,
     unlisted,
-    opaque,
-    stdinCode,
+    opaque: opaque.map((r) => reasonText(r, locale)),
+    decided,
+    ...(decided.length > 0 ? { because: partText(decided[0]!.words, decided[0]!.reason, locale) } : {}),
+    ...(opaquePart !== undefined ? { opaqueBecause: partText(opaquePart.words, opaquePart.reason, locale) } : {}),
+    stdinCode: stdinCode.map((r) => reasonText(r, locale)),
     opaqueNames: opaqueNames.filter((n) => n !== 'persona-gate'),
     effects,
     directories: directories ?? [],

@@ -55,6 +55,53 @@ describe('explain', () => {
   });
 });
 
+describe('explain of a shell line', () => {
+  const bash = (command: string, locale: 'en' | 'es', json = false) => {
+    const { dir, env: e } = env({ PERSONA_GATE_CONFIG: SOFTWARE_POLICY_PATH, PERSONA_GATE_LOCALE: locale });
+    return runCli(['explain', ...(json ? ['--json'] : []), '--persona', 'researcher', 'Bash', JSON.stringify({ command })], { env: e, cwd: dir });
+  };
+
+  it('lists each invocation with its words, kind, level and reason, and marks what decided (English)', () => {
+    const r = bash('ls -la && curl -s https://x.y | head -n 2', 'en');
+    expect(r.code).toBe(2);
+    const lines = r.stdout.split('\n');
+    expect(lines).toContain('line:    level network, decided by the part marked *');
+    expect(lines).toContain('    `ls -la` — ls, kind reader, level read_only, reason reads: ls reads');
+    expect(lines).toContain('  * `curl -s https://x.y` — curl, kind network, level network, reason network: curl reaches the network');
+    expect(lines).toContain('    `head -n 2` — head, kind reader, level read_only, reason reads: head reads');
+    expect(r.stdout).toContain("above the persona's ceiling read_only, because `curl -s https://x.y` reaches the network.");
+  });
+
+  it('says the same in Spanish, with no English reason in it', () => {
+    const r = bash('ls -la && curl -s https://x.y | head -n 2', 'es');
+    expect(r.code).toBe(2);
+    const lines = r.stdout.split('\n');
+    expect(lines).toContain('línea:     nivel network, decidido por la parte marcada con *');
+    expect(lines).toContain('  * `curl -s https://x.y` — curl, tipo network, nivel network, motivo network: curl accede a la red');
+    expect(r.stdout).toContain('por encima del techo de la persona, read_only, porque `curl -s https://x.y` accede a la red.');
+    expect(r.stdout).not.toMatch(/reaches the network|ls reads/);
+  });
+
+  it('shows the subcommands read, a redirection that decided, and a line read again', () => {
+    const r = bash("git -C sub log --oneline > out.txt; bash -c 'cat a'", 'en');
+    const lines = r.stdout.split('\n');
+    expect(lines).toContain('    `git -C sub log --oneline` — git log, kind reader, level read_only, reason reads: git log reads');
+    expect(lines).toContain('    `cat a` — cat, kind reader, level read_only, reason reads: cat reads');
+    expect(lines).toContain('  * `> out.txt` — level workspace_write, reason redirect_writes: > out.txt writes a file');
+  });
+
+  it('gives the invocations and the deciding parts with --json, and the receipt their reason id', () => {
+    const out = JSON.parse(bash('ls && wget -q https://x.y', 'es', true).stdout);
+    expect(out.decided_by).toEqual({ words: 'wget -q https://x.y', reason: 'network' });
+    expect(out.shell.level).toBe('network');
+    expect(out.shell.invocations).toEqual([
+      { words: 'ls', program: 'ls', path: [], kind: 'reader', level: 'read_only', reason: { id: 'reads', subject: 'ls' }, reason_text: 'ls lee', opaque: false, decided: false },
+      { words: 'wget -q https://x.y', program: 'wget', path: [], kind: 'network', level: 'network', reason: { id: 'network', subject: 'wget' }, reason_text: 'wget accede a la red', opaque: false, decided: true },
+    ]);
+    expect(out.shell.decided).toEqual([{ words: 'wget -q https://x.y', level: 'network', reason: { id: 'network', subject: 'wget' }, reason_text: 'wget accede a la red', invocation: 1 }]);
+  });
+});
+
 describe('list', () => {
   it('lists what the persona may call with each tier', () => {
     const r = runCli(['list', '--persona', 'verifier'], { env: env().env });

@@ -38,15 +38,15 @@ describe('the agent cannot switch its own gate off', () => {
   it.each([
     [`python3 -c "import json; open('.claude/settings.json', 'w').write('{}')"`, 'the hook registration (settings.json)', 'python3'],
     [`node -e "require('fs').rmSync('state', { recursive: true })" && ls state/`, "persona-gate's state directory", 'ls'],
-  ])('%j is denied: a protected path handed to a program that could change it', (command, what, program) => {
+  ])('%j is denied: a protected path handed to a program that could change it, named in its words', (command, what, program) => {
     const p = project();
     // The last case: `state` alone is no path, but the line runs code persona-gate cannot read and names `state/`.
     if (program === 'ls') {
-      expect(p.call('Bash', { command }).stdout).toBe(denyJson(en.protectedMention(what, 'node')));
-      expect(p.call('Bash', { command: `node -e "require('fs').rmSync('state/', { recursive: true })"` }).stdout).toBe(denyJson(en.protectedMention(what, 'node')));
+      expect(p.call('Bash', { command }).stdout).toBe(denyJson(en.protectedMention(what, "`node -e \"require('fs').rmSync('state', { recursive: true })\"`")));
+      expect(p.call('Bash', { command: `node -e "require('fs').rmSync('state/', { recursive: true })"` }).stdout).toBe(denyJson(en.protectedMention(what, "`node -e \"require('fs').rmSync('state/', { recursive: true })\"`")));
       return;
     }
-    expect(p.call('Bash', { command })).toMatchObject({ stdout: denyJson(en.protectedMention(what, program)), code: 0 });
+    expect(p.call('Bash', { command })).toMatchObject({ stdout: denyJson(en.protectedMention(what, `\`${command}\``)), code: 0 });
   });
 
   it('denies restoring a guarded file from history: git checkout replaces its path operands', () => {

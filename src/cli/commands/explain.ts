@@ -10,6 +10,8 @@ import { emptyState } from '../../core/state';
 import { readPreferences } from '../../io/prefs';
 import { gateProtections } from '../../io/protect';
 import { readShellCall } from '../../shell/resolve-shell';
+import type { ShellReading } from '../../core/decide';
+import { shellLines, shellView, type ShellView } from '../shell-view';
 import { CliError, type CommandResult } from '../errors';
 import { cliLocale, cliMessages, type CliMessages } from '../messages';
 import { MCP_MESSAGES, type McpMessages } from '../../mcp/messages';
@@ -71,7 +73,7 @@ function levelOrigin(policy: Policy | null, key: string, t: McpMessages): string
   return t.levelFromAnnotations(origin.server, origin.tool, hints.length > 0 ? hints.join(', ') : t.noAnnotations());
 }
 
-function describe(decision: Decision, event: ToolEvent, t: CliMessages, policy: Policy | null, mt: McpMessages = MCP_MESSAGES.en): string {
+function describe(decision: Decision, event: ToolEvent, t: CliMessages, policy: Policy | null, mt: McpMessages = MCP_MESSAGES.en, shell: ShellView | null = null): string {
   const s = decision.subject;
   const lines: string[] = [];
   lines.push(t.verdictLine(decision.verdict, decision.status, decision.gate, decision.rule));
@@ -82,6 +84,7 @@ function describe(decision: Decision, event: ToolEvent, t: CliMessages, policy: 
   const origin = levelOrigin(policy, s.key, mt);
   if (origin !== null) lines.push(mt.originLine(origin));
   if (decision.resolution.matched.length > 0) lines.push(t.matchedLine(decision.resolution.matched.map((m) => m.key).join(', ')));
+  if (shell !== null) lines.push(...shellLines(shell, t));
   const sc = decision.scope;
   lines.push(t.personaLine(decision.persona, decision.stage));
   if (sc.persona !== null || sc.ceiling !== null || sc.allowed_tools !== null) {
@@ -103,6 +106,8 @@ export function explainCommand(env: Env, opts: ExplainOptions, tool?: string, in
   if (opts.sideEffectLevel !== undefined && !isLevel(opts.sideEffectLevel)) throw new CliError(t.badLevel(opts.sideEffectLevel));
   if (opts.confirmOn !== undefined && opts.confirmOn !== 'pre' && opts.confirmOn !== 'post') throw new CliError(t.badConfirmOn());
   const started = Date.now();
+  let reading: ShellReading | null = null;
+  const locale = localeFor(index, env, readPreferences(env).locale ?? 'en');
   const decision = decide({
     event,
     index,
@@ -119,12 +124,13 @@ export function explainCommand(env: Env, opts: ExplainOptions, tool?: string, in
     },
     isProtected: gateProtections(index.path, stateDirFor(env), env),
     pinned: lockBeside(index.path),
-    shell: readShellCall,
-    locale: localeFor(index, env, readPreferences(env).locale ?? 'en'),
+    shell: (i, e, o) => (reading = readShellCall(i, e, o)),
+    locale,
   });
+  const shell = reading === null ? null : shellView(reading, cliLocale(env, index));
   const exitCode = decision.status === 'config_error' ? 1 : EXPLAIN_EXIT[decision.verdict];
   const stdout = opts.json
-    ? `${JSON.stringify(decisionReceipt(event, decision, index.sha256, new Date(), Date.now() - started))}\n`
-    : describe(decision, event, t, index.policy, MCP_MESSAGES[cliLocale(env, index)]);
+    ? `${JSON.stringify({ ...decisionReceipt(event, decision, index.sha256, new Date(), Date.now() - started), ...(shell !== null ? { shell } : {}) })}\n`
+    : describe(decision, event, t, index.policy, MCP_MESSAGES[cliLocale(env, index)], shell);
   return { stdout, exitCode };
 }

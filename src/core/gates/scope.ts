@@ -27,7 +27,7 @@ export const personaScopeGate: Gate = {
         'ceiling',
         owner !== null
           ? messages.scopeCeilingOwned(personaName, subject.key, subject.level, persona.ceiling, owner)
-          : messages.scopeCeiling(personaName, subject.key, subject.level, persona.ceiling),
+          : messages.scopeCeiling(personaName, subject.key, subject.level, persona.ceiling, subject.because),
       );
     }
     return { note: messages.noteInScope(subject.family, personaName, subject.level, persona.ceiling) };
