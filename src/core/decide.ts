@@ -6,7 +6,7 @@ import type { PolicyIndex } from './policy-index';
 import { resolveTool, type Resolution, type Subject } from './resolve';
 import type { SessionState, StateOp } from './state';
 import type { PersonaDef, StageDef } from '../policy/schema';
-import type { Reason } from '../shell/reasons';
+import type { Reason } from './reason';
 import type {
   DecideOptions,
   Finding,
