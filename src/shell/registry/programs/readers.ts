@@ -6,7 +6,7 @@ const PLAIN = [
   'cat', 'tac', 'more', 'head', 'tail', 'grep', 'egrep', 'fgrep', 'ls', 'll', 'dir', 'vdir', 'stat', 'file', 'wc',
   'du', 'df', 'cmp', 'comm', 'jq', 'cut', 'tr', 'column', 'nl', 'fold', 'fmt', 'paste', 'join', 'od', 'hexdump',
   'strings', 'sha1sum', 'sha224sum', 'sha256sum', 'sha384sum', 'sha512sum', 'md5sum', 'b2sum', 'cksum', 'sum',
-  'base64', 'base32', 'readlink', 'realpath', 'locate', 'whereis', 'ps', 'pgrep', 'pstree', 'lsof', 'free', 'uptime',
+  'base32', 'readlink', 'realpath', 'locate', 'whereis', 'ps', 'pgrep', 'pstree', 'lsof', 'free', 'uptime',
   'w', 'who', 'zcat', 'bzcat', 'xzcat', 'rev', 'expand', 'unexpand', 'numfmt', 'look', 'pr', 'tsort', 'colordiff',
   'getent', 'lsblk', 'cal', 'env',
 ];
@@ -43,4 +43,6 @@ export const READERS: Family = {
   tree: withOptions(...options(['-o=', { role: 'writes' }], '-L=', '-P=', '-I=', '--charset=', '--filelimit=', '--timefmt=', '-H=', '-T=', '--sort=', '--gitfile=', '--infofile=', '--fromfile')),
   info: withOptions(...options(['-o= --output=', { role: 'writes' }], '-d= --directory=', '-f= --file=', '-n= --node=', '--index-search=')),
   find: reader({ reader: 'find' }),
+  // BSD base64 writes its result to -o FILE
+  base64: withOptions(...options(['-o= --output=', { role: 'writes' }], ['-i= --input=', { role: 'reads' }], '-w= --wrap= -b= --break=', '-d -D --decode', '--ignore-garbage')),
 };
