@@ -1,6 +1,7 @@
 import { hasOption, valuesOf } from '../getopt';
 import type { Classified, Effect, NamedReader, ReaderContext } from '../read/classify';
 import type { Word } from '../syntax/word';
+import { awkReader } from './readers/awk';
 import { findReader } from './readers/find';
 import { gitReader } from './readers/git';
 import { sedReader } from './readers/sed';
@@ -368,4 +369,5 @@ export const READERS_BY_NAME: Readonly<Record<string, NamedReader>> = {
   wget,
   'remote-copy': remoteCopy,
   git: gitReader,
+  awk: awkReader,
 };

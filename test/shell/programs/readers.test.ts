@@ -130,3 +130,35 @@ programRows('PowerShell readers', [
   ['Get-ChildItem -Path src', { level: 'read_only', powershell: true }],
   ['type notes.txt', { level: 'read_only', powershell: true }],
 ]);
+
+// awk's program is read: printing reads; a pipe, system(), gawk's @ and a program from a file run
+// what persona-gate cannot read; print > "FILE" writes FILE.
+programRows('awk', [
+  ["awk '{print $1}' notes.txt", { level: 'read_only', kind: 'reader', opaque: false, effects: [] }],
+  ["awk -F: -v n=2 'NR > n {print $1}' /etc/passwd", { level: 'read_only', opaque: false, effects: [] }],
+  ["awk '{if ($1 > 10) print}' notes.txt", { level: 'read_only', opaque: false }],
+  ["awk '{print ($1 > 0 ? \"pos\" : \"neg\")}' notes.txt", { level: 'read_only', opaque: false }],
+  ["awk '$1 ~ /a|b/ || NR == 1' notes.txt", { level: 'read_only', opaque: false }],
+  ["awk '{s += $1 / 2} END {print s}' notes.txt", { level: 'read_only', opaque: false }],
+  ["awk '{print > \"/dev/null\"}' notes.txt", { level: 'read_only', effects: [] }],
+  ["awk '{print > \"out.txt\"}' notes.txt", { level: 'workspace_write', effects: ['write out.txt'] }],
+  ["awk '{printf(\"%s\\n\", $1) >> \"log\"}' notes.txt", { level: 'workspace_write', effects: ['write log'] }],
+  ["gawk -e '{print > \"o\"}' notes.txt", { level: 'workspace_write', effects: ['write o'] }],
+  ["awk '{print > $2}' notes.txt", { level: 'process_exec', opaque: 'runs commands or writes files' }],
+  ["awk '{print | \"sh\"}' notes.txt", { level: 'process_exec', opaque: true }],
+  ["awk '{\"date\" | getline d; print d}' notes.txt", { level: 'process_exec', opaque: true }],
+  ["awk 'BEGIN {system(\"ls\")}'", { level: 'process_exec', opaque: true }],
+  ["gawk '@load \"filefuncs\"; BEGIN {}'", { level: 'process_exec', opaque: true }],
+  ['awk "$PROG" notes.txt', { level: 'process_exec', opaque: true }],
+  ['awk -f prog.awk notes.txt', { level: 'process_exec', opaque: true }],
+  ['gawk -E prog.awk notes.txt', { level: 'process_exec', opaque: true }],
+  ['gawk -i lib.awk 1 notes.txt', { level: 'process_exec', opaque: true }],
+  ['gawk -l ext 1 notes.txt', { level: 'process_exec', opaque: true }],
+  ['gawk -D 1 notes.txt', { level: 'process_exec', opaque: true }],
+  ['gawk -p 1 notes.txt', { level: 'process_exec', opaque: true }],
+  ['gawk -d 1 notes.txt', { level: 'process_exec', opaque: true }],
+  ['gawk -o 1 notes.txt', { level: 'process_exec', opaque: true }],
+  ['mawk -W exec prog.awk notes.txt', { level: 'process_exec', opaque: true }],
+  ["nawk '{print}' notes.txt", { level: 'read_only', opaque: false }],
+  ["gawk '{print \"x\" > \"/inet/tcp/0/example.com/80\"}'", { level: 'process_exec', opaque: true }],
+]);

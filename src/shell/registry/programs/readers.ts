@@ -43,6 +43,14 @@ export const READERS: Family = {
   tree: withOptions(...options(['-o=', { role: 'writes' }], '-L=', '-P=', '-I=', '--charset=', '--filelimit=', '--timefmt=', '-H=', '-T=', '--sort=', '--gitfile=', '--infofile=', '--fromfile')),
   info: withOptions(...options(['-o= --output=', { role: 'writes' }], '-d= --directory=', '-f= --file=', '-n= --node=', '--index-search=')),
   find: reader({ reader: 'find' }),
+  // the program is read for what it runs and writes; a program file, an extension, the debugger, profile and dump files and mawk's -W are opaque (readers/awk.ts)
+  ...same(['awk', 'gawk', 'mawk', 'nawk'], reader({
+    reader: 'awk',
+    options: options(
+      '-F= --field-separator=', '-v= --assign=', '-e= --source=', '-f= --file=', '-E= --exec=', '-i= --include=', '-l= --load=', '-D[=] --debug[=]', '-p[=] --profile[=]', '-d[=] --dump-variables[=]', '-o[=] --pretty-print[=]', '-W=',
+      '-b --characters-as-bytes', '-c --traditional', '-C --copyright', '-g --gen-pot', '-L[=] --lint[=]', '-M --bignum', '-N --use-lc-numeric', '-n --non-decimal-data', '-O --optimize', '-P --posix', '-r --re-interval', '-s --no-optimize', '-S --sandbox', '-t --lint-old',
+    ),
+  })),
   // BSD base64 writes its result to -o FILE
   base64: withOptions(...options(['-o= --output=', { role: 'writes' }], ['-i= --input=', { role: 'reads' }], '-w= --wrap= -b= --break=', '-d -D --decode', '--ignore-garbage')),
 };
