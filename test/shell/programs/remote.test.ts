@@ -89,3 +89,23 @@ programRows('az', [
   ['az version', { level: 'read_only' }],
   ['az help', { level: 'read_only' }],
 ]);
+
+programRows('helm', [
+  ['helm list -n apps', { level: 'network', kind: 'network', opaque: false, effects: [] }],
+  ['helm --kube-context prod status web', { level: 'network', opaque: false }],
+  ['helm get values web', { level: 'network', opaque: false }],
+  ['helm upgrade --install web ./chart -f values.yaml', { level: 'network', opaque: false }],
+  ['helm template web ./chart', { level: 'network', opaque: false, effects: [] }],
+  ['helm template web ./chart --output-dir out', { level: 'network', effects: ['into out'] }],
+  ['helm install web ./chart --post-renderer ./render.sh', { level: 'network', opaque: 'runs the program' }],
+  ['helm lint ./chart', { level: 'read_only', opaque: false }],
+  ['helm repo list', { level: 'read_only', opaque: false }],
+  ['helm repo update', { level: 'network', opaque: false }],
+  ['helm dep list ./chart', { level: 'read_only', opaque: false }],
+  ['helm dependency build ./chart', { level: 'network', opaque: false }],
+  ['helm plugin list', { level: 'read_only', opaque: false }],
+  ['helm plugin install https://x', { level: 'process_exec', opaque: true }],
+  ['helm pull bitnami/nginx', { level: 'process_exec', opaque: 'not a subcommand' }],
+  ['helm diff upgrade web ./chart', { level: 'process_exec', opaque: true }],
+  ['helm version', { level: 'read_only' }],
+]);

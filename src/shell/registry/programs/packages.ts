@@ -38,6 +38,13 @@ function group(reads: readonly string[], queries: readonly string[] = [], valueO
 /** `config`: reading it reads; setting it may name a program it runs later (npm's script-shell, docker's credential helpers). */
 const CONFIG = (): CommandSpec => group(['list', 'ls', 'get']);
 
+/** pip: what lists, shows and checks the installed packages reads; index and search ask the index. */
+const PIP: Known = {
+  reads: ['list', 'show', 'freeze', 'check', 'inspect', 'help', 'hash', 'debug', 'version'],
+  queries: ['index', 'search'],
+  own: { config: () => group(['list', 'get', 'debug']), cache: () => group(['dir', 'list', 'info']) },
+};
+
 const NPM_QUERIES = ['view', 'info', 'show', 'v', 'search', 's', 'find', 'outdated', 'ping', 'whoami'];
 const NPM_READS = ['list', 'ls', 'll', 'la', 'help', 'help-search', 'root', 'prefix', 'bin', 'explain', 'why', 'get', 'query', 'completion'];
 
@@ -78,11 +85,14 @@ export const PACKAGES: Family = {
   pnpm: manager('a Node.js package manager', ['install', 'i', 'add', 'update', 'up', 'publish', 'outdated', 'view', 'info', 'audit'], NODE_OPTIONS),
   yarn: manager('a Node.js package manager', ['install', 'add', 'upgrade', 'up', 'publish', 'info', 'outdated', 'npm'], NODE_OPTIONS),
   bun: manager('a JavaScript runtime and package manager', ['install', 'i', 'add', 'update', 'publish', 'pm'], NODE_OPTIONS),
-  pip: manager('the Python package installer', ['install', 'download', 'index']),
-  pip3: manager('the Python package installer', ['install', 'download', 'index']),
+  pip: manager('the Python package installer', ['install', 'download'], [], PIP),
+  pip3: manager('the Python package installer', ['install', 'download'], [], PIP),
   pipx: manager('installs Python applications', ['install', 'run', 'upgrade']),
   gem: manager('the Ruby package manager', ['install', 'update', 'push', 'fetch']),
-  cargo: manager("Rust's build tool and package manager", ['publish', 'fetch', 'update', 'add', 'search'], [], {
+  cargo: manager("Rust's build tool and package manager", ['publish', 'fetch', 'update', 'add'], [['--list', { help: true }]], {
+    reads: ['help', 'version', 'locate-project', 'pkgid', 'verify-project', 'read-manifest'],
+    // these resolve the dependencies, fetching the index, and build nothing
+    queries: ['search', 'info', 'tree', 'metadata'],
     // `cargo install --version VER`: the version of the crate, not a request for cargo's
     own: { install: () => ({ level: 'network', kind: 'network', opaque: 'downloads_and_runs_scripts', options: options('--version= --vers=') }) },
   }),
@@ -91,5 +101,12 @@ export const PACKAGES: Family = {
   podman: docker('runs containers', ['pull', 'push', 'login', 'build', 'run']),
   'apt-get': manager("Debian's package tool", ['install', 'update', 'upgrade', 'download', 'source']),
   apt: manager("Debian's package tool", ['install', 'update', 'upgrade']),
-  brew: manager('the Homebrew package manager', ['install', 'update', 'upgrade', 'fetch']),
+  // `brew --prefix` and the like print a path; after a subcommand they are that subcommand's (`brew install --env=std`)
+  brew: () => ({
+    ...manager('the Homebrew package manager', ['install', 'update', 'upgrade', 'fetch'], [['--prefix --cellar --cache --caskroom --repository --repo --env --config --taps', { help: true }]], {
+      reads: ['list', 'ls', 'deps', 'uses', 'leaves', 'log', 'desc', 'doctor', 'dr', 'tap-info', 'missing', 'options', 'config', 'commands', 'cat', 'help', 'formulae', 'casks', 'shellenv'],
+      queries: ['info', 'abv', 'outdated', 'search'],
+    })(),
+    persistent: false,
+  }),
 };

@@ -9,9 +9,11 @@ import type { CommandSpec, SubcommandEntry } from '../types';
  * which may be a plugin or an alias.
  */
 
-const NET: CommandSpec = { level: 'network', kind: 'network' };
-const READ: CommandSpec = { level: 'read_only', kind: 'reader' };
-const ON_ANOTHER_HOST: CommandSpec = { level: 'network', kind: 'network', opaque: 'runs_on_another_host' };
+// Each a function: a spec object is never shared between programs, since its option table is
+// built once, with the options of the program it was first reached from.
+const NET = (): CommandSpec => ({ level: 'network', kind: 'network' });
+const READ = (): CommandSpec => ({ level: 'read_only', kind: 'reader' });
+const ON_ANOTHER_HOST = (): CommandSpec => ({ level: 'network', kind: 'network', opaque: 'runs_on_another_host' });
 
 function table(entries: Record<string, SubcommandEntry>, names: readonly string[], entry: SubcommandEntry): Record<string, SubcommandEntry> {
   const out: Record<string, SubcommandEntry> = Object.create(null);
@@ -102,9 +104,9 @@ export const REMOTE: Family = {
       configure: () => configGroup(['list', 'get', 'list-profiles']),
       // cp, mv and sync can write here
       s3: () => remoteGroup(['ls', 'rm', 'mb', 'rb', 'presign', 'website']),
-      s3api: () => ({ ...NET, subcommands: { 'get-object': { level: 'network', opaque: 'unknown_subcommand' } } as Record<string, SubcommandEntry>, unknownSubcommand: { level: 'network' } }),
-      ssm: () => ({ ...NET, subcommands: { 'start-session': ON_ANOTHER_HOST } as Record<string, SubcommandEntry>, unknownSubcommand: { level: 'network' } }),
-      lambda: () => ({ ...NET, subcommands: { invoke: { level: 'network', opaque: 'unknown_subcommand' } } as Record<string, SubcommandEntry>, unknownSubcommand: { level: 'network' } }),
+      s3api: () => ({ ...NET(), subcommands: { 'get-object': { level: 'network', opaque: 'unknown_subcommand' } } as Record<string, SubcommandEntry>, unknownSubcommand: { level: 'network' } }),
+      ssm: () => ({ ...NET(), subcommands: { 'start-session': ON_ANOTHER_HOST } as Record<string, SubcommandEntry>, unknownSubcommand: { level: 'network' } }),
+      lambda: () => ({ ...NET(), subcommands: { invoke: { level: 'network', opaque: 'unknown_subcommand' } } as Record<string, SubcommandEntry>, unknownSubcommand: { level: 'network' } }),
     },
     // a service: its operations ask or change cloud resources
     unknownSubcommand: { level: 'network' },
@@ -123,7 +125,7 @@ export const REMOTE: Family = {
       // components install downloads and runs code; storage cp and compute scp write here; ssh runs on another host
       components: () => ({ ...configGroup(['list']), unknownSubcommand: { level: 'network', opaque: 'downloads_and_runs_scripts' } }),
       storage: () => remoteGroup(['ls', 'cat', 'du', 'hash', 'objects', 'buckets', 'rm']),
-      compute: () => ({ ...NET, subcommands: { ssh: ON_ANOTHER_HOST, scp: { level: 'network', opaque: 'unknown_subcommand' }, 'copy-files': { level: 'network', opaque: 'unknown_subcommand' }, 'connect-to-serial-port': ON_ANOTHER_HOST } as Record<string, SubcommandEntry>, unknownSubcommand: { level: 'network' } }),
+      compute: () => ({ ...NET(), subcommands: { ssh: ON_ANOTHER_HOST, scp: { level: 'network', opaque: 'unknown_subcommand' }, 'copy-files': { level: 'network', opaque: 'unknown_subcommand' }, 'connect-to-serial-port': ON_ANOTHER_HOST } as Record<string, SubcommandEntry>, unknownSubcommand: { level: 'network' } }),
     },
     unknownSubcommand: { level: 'network' },
   }),
@@ -140,8 +142,38 @@ export const REMOTE: Family = {
       // extensions are code it downloads and runs; ssh runs on another host; storage can download files here
       extension: () => ({ ...configGroup(['list', 'show', 'list-available']), unknownSubcommand: { level: 'network', opaque: 'downloads_and_runs_scripts' } }),
       ssh: ON_ANOTHER_HOST,
-      storage: () => ({ ...NET, unknownSubcommand: { level: 'network', opaque: 'unknown_subcommand' }, subcommands: { account: () => remoteGroup(['list', 'show', 'show-connection-string', 'keys']) } as Record<string, SubcommandEntry> }),
+      storage: () => ({ ...NET(), unknownSubcommand: { level: 'network', opaque: 'unknown_subcommand' }, subcommands: { account: () => remoteGroup(['list', 'show', 'show-connection-string', 'keys']) } as Record<string, SubcommandEntry> }),
     },
     unknownSubcommand: { level: 'network' },
+  }),
+};
+
+/** helm: charts and releases in a cluster; a plugin, or what writes charts here, is opaque. */
+export const HELM: Family = {
+  helm: () => ({
+    summary: "Kubernetes' package manager: asks or changes releases in a cluster",
+    level: 'read_only',
+    kind: 'reader',
+    options: options(
+      '-n= --namespace=', '--kube-context=', '--kubeconfig=', '--kube-apiserver=', '--kube-token=', '--kube-as-user=', '--kube-as-group=', '--kube-ca-file=', '--registry-config=', '--repository-config=', '--repository-cache=', '--burst-limit=', '--qps=',
+      '-f= --values=', '--set=', '--set-string=', '--set-file=', '--version=', '-o= --output=', '--repo=', '--debug', '-A --all-namespaces',
+      // a post-renderer is a program it runs on the manifests; --output-dir receives the rendered files
+      ['--post-renderer=', { role: 'runs', opaque: 'runs_named_program' }], ['--output-dir=', { role: 'into' }],
+    ),
+    subcommands: {
+      ...table({}, ['list', 'ls', 'status', 'history', 'get', 'show', 'inspect', 'search', 'install', 'upgrade', 'uninstall', 'delete', 'rollback', 'test', 'template', 'registry'], NET),
+      lint: READ,
+      verify: READ,
+      version: READ,
+      env: READ,
+      completion: READ,
+      help: READ,
+      repo: () => ({ ...remoteGroup(['add', 'update', 'remove', 'rm', 'index']), subcommands: { ...remoteGroup(['add', 'update', 'remove', 'rm']).subcommands, list: READ, ls: READ } }),
+      dependency: () => ({ ...remoteGroup(['build', 'update']), subcommands: { ...remoteGroup(['build', 'update']).subcommands, list: READ, ls: READ } }),
+      dep: 'dependency',
+      plugin: () => configGroup(['list', 'ls']),
+    },
+    // a plugin; pull, package and create write charts here
+    unknownSubcommand: { level: 'process_exec', opaque: 'unknown_subcommand' },
   }),
 };
