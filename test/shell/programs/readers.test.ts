@@ -162,3 +162,36 @@ programRows('awk', [
   ["nawk '{print}' notes.txt", { level: 'read_only', opaque: false }],
   ["gawk '{print \"x\" > \"/inet/tcp/0/example.com/80\"}'", { level: 'process_exec', opaque: true }],
 ]);
+
+// Finders, the kernel log, the journal and ip: reading is a read; what runs commands or changes the
+// system is not.
+programRows('fzf, fd, dmesg, journalctl, ip', [
+  ['fzf --height=50% --layout=reverse', { level: 'read_only', kind: 'reader', opaque: false, effects: [] }],
+  ['fzf -q main --filter x', { level: 'read_only', opaque: false }],
+  ["fzf --bind 'enter:execute(rm {})'", { level: 'process_exec', opaque: 'runs the program' }],
+  ["fzf --preview 'cat {}'", { level: 'process_exec', opaque: true }],
+  ['fzf --with-shell=bash', { level: 'process_exec', opaque: true }],
+  ['fzf --listen-unsafe=6266', { level: 'process_exec', opaque: true }],
+  ['fzf --history=hist.txt', { level: 'workspace_write', effects: ['write hist.txt'] }],
+  ['fd -e py -t f src', { level: 'read_only', kind: 'reader', opaque: false, effects: [] }],
+  ['fd -x rm', { level: 'process_exec', opaque: 'runs the program' }],
+  ['fd pattern --exec-batch vim', { level: 'process_exec', opaque: true }],
+  ['fd --base-directory /tmp x', { level: 'read_only', opaque: false }],
+  ['fdfind -e py', { level: 'read_only', opaque: false }],
+  ['fdfind --exec rm', { level: 'process_exec', opaque: true }],
+  ['fdfind -X rm', { level: 'process_exec', opaque: true }],
+  ['fdfind --base-directory src x', { level: 'read_only', opaque: false }],
+  ['dmesg -T --level err', { level: 'read_only', opaque: false }],
+  ['dmesg -C', { level: 'process_exec' }],
+  ['dmesg -n 1', { level: 'process_exec' }],
+  ['journalctl -u nginx -n 50 --since today', { level: 'read_only', opaque: false }],
+  ['journalctl --rotate', { level: 'process_exec' }],
+  ['journalctl --vacuum-time=1d', { level: 'process_exec' }],
+  ['ip a', { level: 'read_only', kind: 'reader', opaque: false }],
+  ['ip -br -4 addr show dev eth0', { level: 'read_only', opaque: false }],
+  ['ip -j route get 1.1.1.1', { level: 'read_only', opaque: false }],
+  ['ip link set eth0 up', { level: 'process_exec', opaque: true }],
+  ['ip route add default via 10.0.0.1', { level: 'process_exec', opaque: true }],
+  ['ip -batch cmds.txt', { level: 'process_exec', opaque: true }],
+  ['ip frob', { level: 'process_exec', opaque: true }],
+]);
