@@ -349,6 +349,9 @@ const remoteCopy: NamedReader = (ctx) => {
   return { ...ctx.base, effects };
 };
 
+/** arch: with an operand or an option it runs a command (macOS), which the reader does not read through. */
+const arch: NamedReader = (ctx) => (ctx.parsed.operands.length > 0 || ctx.parsed.used.length > 0 || ctx.parsed.unknown.length > 0 ? opaque(ctx, 'runs_named_program') : ctx.base);
+
 export const READERS_BY_NAME: Readonly<Record<string, NamedReader>> = {
   __proto__: null as never,
   copy: transfer('copy'),
@@ -370,4 +373,5 @@ export const READERS_BY_NAME: Readonly<Record<string, NamedReader>> = {
   'remote-copy': remoteCopy,
   git: gitReader,
   awk: awkReader,
+  arch,
 };
