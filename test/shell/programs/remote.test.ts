@@ -36,6 +36,15 @@ programRows('gh', [
   ['gh extension install o/gh-x', { level: 'process_exec', opaque: true }],
   ['gh my-extension', { level: 'process_exec', opaque: 'not a subcommand' }],
   ['gh --version', { level: 'read_only' }],
+  ['gh cs list', { level: 'network', opaque: false }],
+  ['gh rs view 1', { level: 'network', opaque: false }],
+  ['gh at verify artifact.tgz -R o/r', { level: 'network', opaque: false }],
+  ['gh variable get MY_VAR', { level: 'network', opaque: false }],
+  ['gh project item-list 1 --owner org', { level: 'network', opaque: false }],
+  ['gh ext list', { level: 'read_only', opaque: false }],
+  ['gh extension search cli', { level: 'network', opaque: false }],
+  ['gh ext install o/gh-x', { level: 'process_exec', opaque: true }],
+  ['gh release download v1 -D out', { level: 'network', opaque: true }],
   ['gh help', { level: 'read_only' }],
 ]);
 

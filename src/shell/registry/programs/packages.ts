@@ -45,8 +45,10 @@ const PIP: Known = {
   own: { config: () => group(['list', 'get', 'debug']), cache: () => group(['dir', 'list', 'info']) },
 };
 
-const NPM_QUERIES = ['view', 'info', 'show', 'v', 'search', 's', 'find', 'outdated', 'ping', 'whoami'];
-const NPM_READS = ['list', 'ls', 'll', 'la', 'help', 'help-search', 'root', 'prefix', 'bin', 'explain', 'why', 'get', 'query', 'completion'];
+const NPM_QUERIES = ['view', 'info', 'show', 'v', 'search', 's', 'find', 'outdated', 'ping', 'whoami', 'dist-tag', 'owner', 'access', 'token', 'profile', 'stars', 'team', 'org'];
+const NPM_READS = ['list', 'ls', 'll', 'la', 'help', 'help-search', 'root', 'prefix', 'bin', 'explain', 'why', 'get', 'query', 'completion', 'fund', 'find-dupes', 'sbom'];
+/** `npm run` and `npm version` alone list the scripts and print the versions; with an operand they run scripts. */
+const LISTS_ALONE = (): CommandSpec => ({ level: 'read_only', kind: 'reader', subcommands: Object.create(null), unknownSubcommand: { level: 'process_exec', opaque: 'runs_project_scripts' } });
 
 /** docker and podman: what reads the daemon's state reads; pulling, pushing, building and running reach the network; the rest changes containers. */
 const DOCKER_GLOBALS: OptionLine[] = ['-H= --host=', '-c= --context=', '-l= --log-level=', '--config=', '--tlscacert=', '--tlscert=', '--tlskey=', '--url=', '--connection=', '--identity=', '--root=', '--runroot=', '--storage-driver=', '--cgroup-manager=', '--log-level='];
@@ -76,11 +78,11 @@ function docker(summary: string, network: readonly string[]): () => Omit<Program
 const NODE_OPTIONS: OptionLine[] = ['--prefix=', '-C= --dir= --cwd=', '-w= --workspace=', '--filter='];
 
 export const PACKAGES: Family = {
-  npm: manager('the Node.js package manager', ['install', 'i', 'ci', 'add', 'update', 'up', 'upgrade', 'publish', 'unpublish', 'login', 'adduser', 'dist-tag', 'deprecate', 'owner', 'pack'], [...NODE_OPTIONS, ['-v', { help: true }]], {
+  npm: manager('the Node.js package manager', ['install', 'i', 'ci', 'add', 'update', 'up', 'upgrade', 'publish', 'unpublish', 'login', 'adduser', 'deprecate', 'pack'], [...NODE_OPTIONS, ['-v', { help: true }]], {
     reads: NPM_READS,
     queries: NPM_QUERIES,
     // `npm audit fix` installs what it updates
-    own: { audit: () => ({ level: 'network', kind: 'network', subcommands: { fix: { level: 'network', kind: 'network', opaque: 'downloads_and_runs_scripts' }, signatures: { level: 'network', kind: 'network' } }, unknownSubcommand: { level: 'network', opaque: 'downloads_and_runs_scripts' } }), config: CONFIG, c: 'config' },
+    own: { audit: () => ({ level: 'network', kind: 'network', subcommands: { fix: { level: 'network', kind: 'network', opaque: 'downloads_and_runs_scripts' }, signatures: { level: 'network', kind: 'network' } }, unknownSubcommand: { level: 'network', opaque: 'downloads_and_runs_scripts' } }), config: CONFIG, c: 'config', pkg: () => group(['get']), cache: () => group(['ls', 'list']), run: LISTS_ALONE, 'run-script': 'run', version: LISTS_ALONE },
   }),
   pnpm: manager('a Node.js package manager', ['install', 'i', 'add', 'update', 'up', 'publish', 'outdated', 'view', 'info', 'audit'], NODE_OPTIONS),
   yarn: manager('a Node.js package manager', ['install', 'add', 'upgrade', 'up', 'publish', 'info', 'outdated', 'npm'], NODE_OPTIONS),

@@ -45,7 +45,7 @@ const KUBECTL_NET = [
 ];
 
 const GH_GLOBALS: OptionLine[] = ['-R= --repo=', '--hostname=', '-L= --limit=', '-s= --state=', '-q= --jq=', '-t= --template=', '--json=', '-b= --body=', '--title=', '-B= --base=', '-H= --head=', '-l= --label=', '-A= --author=', '-a= --assignee='];
-const GH_READS_ONLY = (extra: Record<string, SubcommandEntry> = {}) => remoteGroup(['list', 'view', 'status', 'diff', 'checks', 'create', 'edit', 'close', 'reopen', 'comment', 'merge', 'ready', 'review', 'lock', 'unlock', 'delete', 'pin', 'unpin', 'transfer', 'develop', 'watch', 'cancel', 'rerun', 'enable', 'disable', 'run', 'set', 'remove', 'update-branch', 'revert', 'archive', 'unarchive', 'rename', 'sync', 'upload', 'verify', 'verify-asset', 'clone-info'], extra);
+const GH_READS_ONLY = (extra: Record<string, SubcommandEntry> = {}) => remoteGroup(['list', 'view', 'status', 'diff', 'checks', 'create', 'edit', 'close', 'reopen', 'comment', 'merge', 'ready', 'review', 'lock', 'unlock', 'delete', 'pin', 'unpin', 'transfer', 'develop', 'watch', 'cancel', 'rerun', 'enable', 'disable', 'run', 'set', 'remove', 'update-branch', 'revert', 'archive', 'unarchive', 'rename', 'sync', 'upload', 'verify', 'verify-asset', 'clone-info', 'get', 'field-list', 'item-list', 'check', 'trusted-root', 'logs', 'ports'], extra);
 
 export const REMOTE: Family = {
   kubectl: () => ({
@@ -82,10 +82,15 @@ export const REMOTE: Family = {
       status: NET,
       browse: NET,
       auth: () => ({ ...remoteGroup(['status', 'token']), level: 'network' }),
-      codespace: () => remoteGroup(['list', 'view']),
+      codespace: () => remoteGroup(['list', 'view', 'logs', 'ports']),
+      cs: 'codespace',
+      rs: 'ruleset',
+      at: 'attestation',
       config: () => configGroup(['get', 'list']),
       alias: () => configGroup(['list']),
-      extension: () => configGroup(['list']),
+      extension: () => ({ ...configGroup(['list', 'ls']), subcommands: { ...configGroup(['list', 'ls']).subcommands, search: NET, browse: NET } }),
+      ext: 'extension',
+      extensions: 'extension',
       completion: READ,
       help: READ,
       version: READ,
