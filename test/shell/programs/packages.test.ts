@@ -29,6 +29,12 @@ programRows('package managers', [
   ['go build ./...', { level: 'process_exec', opaque: true }],
   ['docker pull nginx', { level: 'network', opaque: true }],
   ['docker run --rm alpine sh', { level: 'network', opaque: true }],
+  // --help after the image is the container command's, not docker's
+  ['docker run --rm alpine rm -rf /data --help', { level: 'network', opaque: true }],
+  ['podman run -it alpine sh --help', { level: 'network', opaque: true }],
+  ['docker run --help', { level: 'read_only' }],
+  ['pipx run black --help', { level: 'network', opaque: true }],
+  ['pipx run --help', { level: 'read_only' }],
   ['docker rm web', { level: 'process_exec', opaque: true }],
   ['docker exec web ls', { level: 'process_exec', opaque: true }],
   ['docker compose up -d', { level: 'network', opaque: true }],

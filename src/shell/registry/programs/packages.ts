@@ -14,12 +14,14 @@ interface Known {
   queries?: readonly string[];
   /** Subcommands with a spec of their own. */
   own?: Record<string, SubcommandEntry>;
+  /** Subcommands whose options end at the first operand: what follows is the command they run (`docker run IMAGE CMD --help`). */
+  runs?: readonly string[];
 }
 
 function manager(summary: string, network: readonly string[], valueOptions: OptionLine[] = [], known: Known = {}): () => Omit<ProgramSpec, 'name'> {
   return () => {
     const subcommands: Record<string, SubcommandEntry> = Object.create(null);
-    for (const sub of network) subcommands[sub] = { level: 'network', kind: 'network', opaque: 'downloads_and_runs_scripts' };
+    for (const sub of network) subcommands[sub] = { level: 'network', kind: 'network', opaque: 'downloads_and_runs_scripts', ...(known.runs?.includes(sub) ? { stopAtOperand: true } : {}) };
     for (const sub of known.reads ?? []) subcommands[sub] = { level: 'read_only', kind: 'reader' };
     for (const sub of known.queries ?? []) subcommands[sub] = { level: 'network', kind: 'network' };
     Object.assign(subcommands, known.own);
@@ -58,6 +60,7 @@ function docker(summary: string, network: readonly string[]): () => Omit<Program
   const withExport = (reads: string[], name: string): CommandSpec => { const g = group(reads); g.subcommands![name] = EXPORT; return g; };
   const INSPECT = ['ls', 'list', 'inspect', 'ps', 'logs', 'top', 'port', 'stats', 'history', 'diff', 'show', 'events', 'info', 'df', 'version', 'exists'];
   return manager(summary, network, DOCKER_GLOBALS, {
+    runs: ['run'],
     reads: DOCKER_READS,
     queries: ['search'],
     own: {
@@ -89,7 +92,7 @@ export const PACKAGES: Family = {
   bun: manager('a JavaScript runtime and package manager', ['install', 'i', 'add', 'update', 'publish', 'pm'], NODE_OPTIONS),
   pip: manager('the Python package installer', ['install', 'download'], [], PIP),
   pip3: manager('the Python package installer', ['install', 'download'], [], PIP),
-  pipx: manager('installs Python applications', ['install', 'run', 'upgrade']),
+  pipx: manager('installs Python applications', ['install', 'run', 'upgrade'], [], { runs: ['run'] }),
   gem: manager('the Ruby package manager', ['install', 'update', 'push', 'fetch']),
   cargo: manager("Rust's build tool and package manager", ['publish', 'fetch', 'update', 'add'], [['--list', { help: true }]], {
     reads: ['help', 'version', 'locate-project', 'pkgid', 'verify-project', 'read-manifest'],
