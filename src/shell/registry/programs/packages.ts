@@ -90,11 +90,11 @@ export const PACKAGES: Family = {
   pnpm: manager('a Node.js package manager', ['install', 'i', 'add', 'update', 'up', 'publish', 'outdated', 'view', 'info', 'audit'], NODE_OPTIONS),
   yarn: manager('a Node.js package manager', ['install', 'add', 'upgrade', 'up', 'publish', 'info', 'outdated', 'npm'], NODE_OPTIONS),
   bun: manager('a JavaScript runtime and package manager', ['install', 'i', 'add', 'update', 'publish', 'pm'], NODE_OPTIONS),
-  pip: manager('the Python package installer', ['install', 'download'], [], PIP),
-  pip3: manager('the Python package installer', ['install', 'download'], [], PIP),
+  pip: manager('the Python package installer', ['install', 'download'], [['-h -V', { help: true }]], PIP),
+  pip3: manager('the Python package installer', ['install', 'download'], [['-h -V', { help: true }]], PIP),
   pipx: manager('installs Python applications', ['install', 'run', 'upgrade'], [], { runs: ['run'] }),
   gem: manager('the Ruby package manager', ['install', 'update', 'push', 'fetch']),
-  cargo: manager("Rust's build tool and package manager", ['publish', 'fetch', 'update', 'add'], [['--list', { help: true }]], {
+  cargo: manager("Rust's build tool and package manager", ['publish', 'fetch', 'update', 'add'], [['--list -h -V', { help: true }]], {
     reads: ['help', 'version', 'locate-project', 'pkgid', 'verify-project', 'read-manifest'],
     // these resolve the dependencies, fetching the index, and build nothing
     queries: ['search', 'info', 'tree', 'metadata'],
