@@ -1,6 +1,7 @@
 import { hasOption, valuesOf } from '../getopt';
 import type { Classified, Effect, NamedReader, ReaderContext } from '../read/classify';
 import type { Word } from '../syntax/word';
+import { awkReader } from './readers/awk';
 import { findReader } from './readers/find';
 import { gitReader } from './readers/git';
 import { sedReader } from './readers/sed';
@@ -348,6 +349,9 @@ const remoteCopy: NamedReader = (ctx) => {
   return { ...ctx.base, effects };
 };
 
+/** arch: with an operand or an option it runs a command (macOS), which the reader does not read through. */
+const arch: NamedReader = (ctx) => (ctx.parsed.operands.length > 0 || ctx.parsed.used.length > 0 || ctx.parsed.unknown.length > 0 ? opaque(ctx, 'runs_named_program') : ctx.base);
+
 export const READERS_BY_NAME: Readonly<Record<string, NamedReader>> = {
   __proto__: null as never,
   copy: transfer('copy'),
@@ -368,4 +372,6 @@ export const READERS_BY_NAME: Readonly<Record<string, NamedReader>> = {
   wget,
   'remote-copy': remoteCopy,
   git: gitReader,
+  awk: awkReader,
+  arch,
 };

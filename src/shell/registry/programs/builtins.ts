@@ -1,4 +1,4 @@
-import { same, type Family } from '../define';
+import { options, same, type Family } from '../define';
 
 /**
  * Shell builtins and programs that change no file and reach no network: level `none`. What some
@@ -10,7 +10,7 @@ const NAMES = [
   'set', 'shift', 'read', 'local', 'declare', 'typeset', 'readonly', 'let', 'wait', 'jobs', 'exit', 'return',
   'break', 'continue', 'type', 'hash', 'umask', 'ulimit', 'shopt', 'getopts', 'times', 'help', 'sleep', 'which',
   'basename', 'dirname', 'seq', 'date', 'whoami', 'id', 'uname', 'hostname', 'nproc', 'printenv', 'tty',
-  'logname', 'groups', 'arch', 'expr', 'clear', 'tput', 'cal', 'factor', 'disown', 'unalias',
+  'logname', 'groups', 'expr', 'clear', 'tput', 'cal', 'factor', 'disown', 'unalias',
 ];
 
 /** PowerShell's cmdlets and aliases that only print, compute or move around (matched in lower case). */
@@ -22,6 +22,10 @@ const POWERSHELL = [
   'write-warning', 'start-sleep', 'get-variable', 'set-variable', 'new-variable', 'get-host',
 ];
 
-export const BUILTINS: Family = same(NAMES, () => ({ summary: 'prints, computes or changes the shell itself', level: 'none', kind: 'builtin' }));
+export const BUILTINS: Family = {
+  ...same(NAMES, () => ({ summary: 'prints, computes or changes the shell itself', level: 'none', kind: 'builtin' })),
+  // prints the machine's architecture; on macOS, given a command, runs it (`arch -x86_64 make`)
+  arch: () => ({ summary: 'prints the architecture; on macOS runs a command under another', level: 'none', kind: 'builtin', reader: 'arch', options: options('-32 -64 -c -x86_64 -x86_64h -arm64 -arm64e -i386 -ppc', '-d= -e= -arch=') }),
+};
 
 export const POWERSHELL_BUILTINS: Family = same([...POWERSHELL, 'sort'], () => ({ summary: 'prints, computes or moves around', level: 'none', kind: 'builtin' }));

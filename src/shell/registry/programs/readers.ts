@@ -6,7 +6,7 @@ const PLAIN = [
   'cat', 'tac', 'more', 'head', 'tail', 'grep', 'egrep', 'fgrep', 'ls', 'll', 'dir', 'vdir', 'stat', 'file', 'wc',
   'du', 'df', 'cmp', 'comm', 'jq', 'cut', 'tr', 'column', 'nl', 'fold', 'fmt', 'paste', 'join', 'od', 'hexdump',
   'strings', 'sha1sum', 'sha224sum', 'sha256sum', 'sha384sum', 'sha512sum', 'md5sum', 'b2sum', 'cksum', 'sum',
-  'base64', 'base32', 'readlink', 'realpath', 'locate', 'whereis', 'ps', 'pgrep', 'pstree', 'lsof', 'free', 'uptime',
+  'base32', 'readlink', 'realpath', 'locate', 'whereis', 'ps', 'pgrep', 'pstree', 'lsof', 'free', 'uptime',
   'w', 'who', 'zcat', 'bzcat', 'xzcat', 'rev', 'expand', 'unexpand', 'numfmt', 'look', 'pr', 'tsort', 'colordiff',
   'getent', 'lsblk', 'cal', 'env',
 ];
@@ -43,4 +43,50 @@ export const READERS: Family = {
   tree: withOptions(...options(['-o=', { role: 'writes' }], '-L=', '-P=', '-I=', '--charset=', '--filelimit=', '--timefmt=', '-H=', '-T=', '--sort=', '--gitfile=', '--infofile=', '--fromfile')),
   info: withOptions(...options(['-o= --output=', { role: 'writes' }], '-d= --directory=', '-f= --file=', '-n= --node=', '--index-search=')),
   find: reader({ reader: 'find' }),
+  // the program is read for what it runs and writes; a program file, an extension, the debugger, profile and dump files and mawk's -W are opaque (readers/awk.ts)
+  ...same(['awk', 'gawk', 'mawk', 'nawk'], reader({
+    reader: 'awk',
+    options: options(
+      '-F= --field-separator=', '-v= --assign=', '-e= --source=', '-f= --file=', '-E= --exec=', '-i= --include=', '-l= --load=', '-D[=] --debug[=]', '-p[=] --profile[=]', '-d[=] --dump-variables[=]', '-o[=] --pretty-print[=]', '-W=',
+      '-b --characters-as-bytes', '-c --traditional', '-C --copyright', '-g --gen-pot', '-L[=] --lint[=]', '-M --bignum', '-N --use-lc-numeric', '-n --non-decimal-data', '-O --optimize', '-P --posix', '-r --re-interval', '-s --no-optimize', '-S --sandbox', '-t --lint-old',
+    ),
+  })),
+  // key bindings and the preview run shell commands; --history writes the history file
+  fzf: withOptions(...options(
+    ['--bind=', { role: 'runs', opaque: 'runs_named_program' }], ['--preview=', { role: 'runs', opaque: 'runs_named_program' }], ['--with-shell=', { role: 'runs', opaque: 'runs_named_program' }],
+    ['--listen-unsafe[=]', { role: 'runs', opaque: 'runs_named_program' }], ['--history=', { role: 'writes' }],
+    '--height=', '--min-height=', '--layout=', '--prompt=', '--pointer=', '--marker=', '-q= --query=', '-f= --filter=', '-d= --delimiter=', '-n= --nth=', '--with-nth=', '--header=', '--header-lines=', '--color=',
+    '--preview-window=', '--border[=]', '--margin=', '--padding=', '--info=', '--tiebreak=', '--scheme=', '--walker=', '--walker-root=', '--walker-skip=', '--expect=', '--listen[=]', '--tabstop=', '--ellipsis=', '--history-size=', '--jump-labels=', '--separator=', '--scrollbar=', '--border-label=', '--preview-label=',
+  )),
+  // -x and -X run a command for the results; --base-directory is where it searches
+  fd: withOptions(...options(
+    ['-x= --exec=', { role: 'runs', opaque: 'runs_named_program' }], ['-X= --exec-batch=', { role: 'runs', opaque: 'runs_named_program' }], ['--base-directory=', { role: 'chdir' }],
+    '-e= --extension=', '-t= --type=', '-d= --max-depth=', '--min-depth=', '--exact-depth=', '-E= --exclude=', '--ignore-file=', '-c= --color=', '-j= --threads=', '-S= --size=', '--changed-within= --change-newer-than= --newer=', '--changed-before= --change-older-than= --older=',
+    '-o= --owner=', '--path-separator=', '--search-path=', '--max-results=', '--format=', '--batch-size=', '--and=', '--max-buffer-time=',
+  )),
+  fdfind: withOptions(...options(['-x= --exec=', { role: 'runs', opaque: 'runs_named_program' }], ['-X= --exec-batch=', { role: 'runs', opaque: 'runs_named_program' }], ['--base-directory=', { role: 'chdir' }], '-e= --extension=', '-t= --type=', '-d= --max-depth=', '-E= --exclude=', '-c= --color=', '-j= --threads=', '-S= --size=', '-o= --owner=', '--format=')),
+  // clearing the ring buffer or setting the console changes the system
+  dmesg: withOptions(...options(['-c --read-clear -C --clear -D --console-off -E --console-on', { level: 'process_exec' }], ['-n= --console-level=', { level: 'process_exec' }], '-f= --facility=', '-l= --level=', '-F= --file=', '-s= --buffer-size=', '--time-format=', '--since=', '--until=')),
+  // rotating, flushing and vacuuming change the journal
+  journalctl: withOptions(...options(
+    ['--rotate --flush --sync --relinquish-var --smart-relinquish-var --setup-keys --update-catalog', { level: 'process_exec' }], ['--vacuum-time= --vacuum-size= --vacuum-files=', { level: 'process_exec' }],
+    '-u= --unit=', '--user-unit=', '-p= --priority=', '-n= --lines=', '-S= --since=', '-U= --until=', '-o= --output=', '--output-fields=', '-t= --identifier=', '-T= --exclude-identifier=', '-b[=] --boot[=]', '-D= --directory=', '--file=', '-M= --machine=', '-g= --grep=',
+    '--cursor=', '--after-cursor=', '--cursor-file=', '--facility=', '-i= --file=', '--root=', '--image=', '--namespace=', '-F= --field=',
+  )),
+  // ip: what shows reads; what adds, changes or deletes, and netns exec, is opaque
+  ip: () => {
+    const SHOW = ['show', 'list', 'ls', 'lst', 's', 'sh', 'sho', 'get', 'help'];
+    const obj = () => ({ level: 'read_only' as const, kind: 'reader' as const, subcommands: Object.fromEntries(SHOW.map((n) => [n, { level: 'read_only' as const, kind: 'reader' as const }])), unknownSubcommand: { level: 'process_exec' as const, opaque: 'unknown_subcommand' } });
+    const OBJECTS = ['address', 'addr', 'a', 'link', 'l', 'route', 'r', 'ro', 'rule', 'ru', 'neighbour', 'neighbor', 'neigh', 'n', 'netns', 'tunnel', 'maddress', 'maddr', 'm', 'mroute', 'xfrm', 'tcp_metrics', 'token', 'ntable', 'l2tp', 'fou', 'macsec', 'vrf', 'mptcp', 'nexthop', 'stats', 'tuntap', 'netconf', 'sr', 'ila'];
+    return {
+      summary: 'shows or changes network interfaces, addresses and routes',
+      level: 'read_only',
+      kind: 'reader',
+      options: options(['-b= -batch=', { role: 'runs', opaque: 'reads_options_from_file' }], '-n= -netns=', '-f= -family=', '-l= -loops=', '-rc= -rcvbuf=', '-c[=] -color[=]', '-4', '-6', '-0', '-s -stats -statistics', '-d -details', '-j -json', '-p -pretty', '-br -brief', '-o -oneline', '-t -timestamp', '-h -human', '-a -all', '-force', '-N -Numeric', '-r -resolve'),
+      subcommands: { ...Object.fromEntries(OBJECTS.map((o) => [o, obj])), monitor: { level: 'read_only', kind: 'reader' }, help: { level: 'read_only', kind: 'reader' } },
+      unknownSubcommand: { level: 'process_exec', opaque: 'unknown_subcommand' },
+    };
+  },
+  // BSD base64 writes its result to -o FILE
+  base64: withOptions(...options(['-o= --output=', { role: 'writes' }], ['-i= --input=', { role: 'reads' }], '-w= --wrap= -b= --break=', '-d -D --decode', '--ignore-garbage')),
 };
