@@ -25,7 +25,15 @@ const file = (name, value) => {
 };
 const taxPolicy = join(root, 'examples', 'tax-filing.json');
 const largePath = file('large-policy.json', largePolicy());
-const pre = (tool, input, extra = {}) => ({ hook_event_name: 'PreToolUse', session_id: 'bench', tool_name: tool, tool_input: input, tool_use_id: 'toolu_bench', cwd: work, ...extra });
+const pre = (tool, input, extra = {}) => ({
+  hook_event_name: 'PreToolUse',
+  session_id: 'bench',
+  tool_name: tool,
+  tool_input: input,
+  tool_use_id: 'toolu_bench',
+  cwd: work,
+  ...extra,
+});
 const events = {
   example: file('example.json', pre('mcp__aeat__modelo_list', {})),
   large: file('large.json', pre('mcp__srv57__op3', {})),
@@ -34,7 +42,12 @@ const events = {
 };
 const baseEnv = { ...process.env, HOME: work, XDG_CONFIG_HOME: join(work, 'config') };
 for (const key of Object.keys(baseEnv)) if (key.startsWith('PERSONA_GATE_')) delete baseEnv[key];
-const envFor = (policy, stateDir, extra = {}) => ({ ...baseEnv, PERSONA_GATE_CONFIG: policy, PERSONA_GATE_STATE_DIR: join(work, stateDir), ...extra });
+const envFor = (policy, stateDir, extra = {}) => ({
+  ...baseEnv,
+  PERSONA_GATE_CONFIG: policy,
+  PERSONA_GATE_STATE_DIR: join(work, stateDir),
+  ...extra,
+});
 // Node's own start depends on the environment: NODE_EXTRA_CA_CERTS, for one, makes every start
 // read a certificate bundle. A host's environment has no reason to carry NODE_* variables.
 const nodeVariables = Object.keys(baseEnv).filter((key) => key.startsWith('NODE_'));
@@ -42,9 +55,20 @@ const clean = (env) => Object.fromEntries(Object.entries(env).filter(([key]) => 
 
 // A session with FILL decisions behind it, made by the hook's own code in-process.
 const fillScript = join(work, 'fill.cjs');
-await build({ entryPoints: [join(root, 'scripts', 'fill-session.ts')], bundle: true, platform: 'node', format: 'cjs', outfile: fillScript, define: { __BUNDLED__: 'false' }, logLevel: 'warning' });
+await build({
+  entryPoints: [join(root, 'scripts', 'fill-session.ts')],
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  outfile: fillScript,
+  define: { __BUNDLED__: 'false' },
+  logLevel: 'warning',
+});
 const filled = Date.now();
-execFileSync(process.execPath, [fillScript, String(FILL), readFileSync(events.read, 'utf8')], { env: envFor(taxPolicy, 'state-long', { PERSONA_GATE_PERSONA: 'coordinator' }), stdio: 'inherit' });
+execFileSync(process.execPath, [fillScript, String(FILL), readFileSync(events.read, 'utf8')], {
+  env: envFor(taxPolicy, 'state-long', { PERSONA_GATE_PERSONA: 'coordinator' }),
+  stdio: 'inherit',
+});
 const fillSeconds = (Date.now() - filled) / 1000;
 // Each "decision 1" run gets a fresh session id, so it is always the first decision of its session.
 let firstCounter = 0;
@@ -66,16 +90,40 @@ const subjectsFor = (way) => {
   const s = (name, cmd, stdin, env) => ({ name: `${name}${way.suffix}`, way, cmd, stdin, env: inheritedEnv(way, env) });
   return [
     s('node -e 0', ['-e', '0'], events.example, baseEnv),
-    s('hook: example policy', [bin, 'hook'], events.example, envFor(taxPolicy, `state-example-${way.tag}`, { PERSONA_GATE_PERSONA: 'coordinator' })),
-    s('hook: large policy', [bin, 'hook'], events.large, envFor(largePath, `state-large-${way.tag}`, { PERSONA_GATE_PERSONA: 'persona14' })),
+    s(
+      'hook: example policy',
+      [bin, 'hook'],
+      events.example,
+      envFor(taxPolicy, `state-example-${way.tag}`, { PERSONA_GATE_PERSONA: 'coordinator' }),
+    ),
+    s(
+      'hook: large policy',
+      [bin, 'hook'],
+      events.large,
+      envFor(largePath, `state-large-${way.tag}`, { PERSONA_GATE_PERSONA: 'persona14' }),
+    ),
     s('hook: Bash event', [bin, 'hook'], events.bash, envFor(taxPolicy, `state-bash-${way.tag}`)),
   ];
 };
 const hostSubjects = [
   ...subjectsFor(HOST),
-  { name: 'hook: decision 1 of a session', way: HOST, cmd: [bin, 'hook'], stdin: () => file(`first-${firstCounter}.json`, pre('mcp__aeat__whoami', {}, { session_id: `fresh-${firstCounter++}` })), env: clean(envFor(taxPolicy, 'state-first', { PERSONA_GATE_PERSONA: 'coordinator' })) },
-  { name: `hook: decision ${FILL + 1} of a session`, way: HOST, cmd: [bin, 'hook'], stdin: events.read, env: clean(envFor(taxPolicy, 'state-long', { PERSONA_GATE_PERSONA: 'coordinator' })) },
-  ...(existsSync(ccsn) ? [{ name: 'cc-safety-net 2.4.5: Bash event', way: HOST, cmd: [ccsn, 'hook', '-cc'], stdin: events.bash, env: clean(baseEnv) }] : []),
+  {
+    name: 'hook: decision 1 of a session',
+    way: HOST,
+    cmd: [bin, 'hook'],
+    stdin: () => file(`first-${firstCounter}.json`, pre('mcp__aeat__whoami', {}, { session_id: `fresh-${firstCounter++}` })),
+    env: clean(envFor(taxPolicy, 'state-first', { PERSONA_GATE_PERSONA: 'coordinator' })),
+  },
+  {
+    name: `hook: decision ${FILL + 1} of a session`,
+    way: HOST,
+    cmd: [bin, 'hook'],
+    stdin: events.read,
+    env: clean(envFor(taxPolicy, 'state-long', { PERSONA_GATE_PERSONA: 'coordinator' })),
+  },
+  ...(existsSync(ccsn)
+    ? [{ name: 'cc-safety-net 2.4.5: Bash event', way: HOST, cmd: [ccsn, 'hook', '-cc'], stdin: events.bash, env: clean(baseEnv) }]
+    : []),
 ];
 const subjects = [...hostSubjects, ...subjectsFor(FILE), ...subjectsFor(FILE_CLEAN), ...subjectsFor(SOCKET_INHERITED).slice(0, 2)];
 
@@ -114,7 +162,10 @@ async function once(subject) {
 }
 
 const times = new Map(subjects.map((s) => [s.name, []]));
-if (process.env.BENCH_DEBUG) process.on('exit', () => { for (const [k, v] of times) console.error(k, v.map((x) => x.toFixed(0)).join(' ')); });
+if (process.env.BENCH_DEBUG)
+  process.on('exit', () => {
+    for (const [k, v] of times) console.error(k, v.map((x) => x.toFixed(0)).join(' '));
+  });
 for (let i = 0; i < WARMUP + RUNS; i++) {
   for (const s of subjects) {
     const ms = await once(s);
@@ -176,7 +227,10 @@ const tableOf = (list) =>
 const budgetTable = [
   '| budget | measured | limit | within |',
   '|---|---:|---:|---|',
-  ...budget.map(([name, value, limit]) => `| ${name} | ${fmt(value, 3)} | ${name.includes('cc-safety-net') ? '< 1' : `≤ ${limit}`} | ${(name.includes('cc-safety-net') ? value < limit : value <= limit) ? 'yes' : '**no**'} |`),
+  ...budget.map(
+    ([name, value, limit]) =>
+      `| ${name} | ${fmt(value, 3)} | ${name.includes('cc-safety-net') ? '< 1' : `≤ ${limit}`} | ${(name.includes('cc-safety-net') ? value < limit : value <= limit) ? 'yes' : '**no**'} |`,
+  ),
 ].join('\n');
 const own = (prefix, way = HOST) => fmt(get(prefix, way).ms - nodeMs(way));
 const machine = `${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${process.platform}`;

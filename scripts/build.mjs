@@ -24,16 +24,23 @@ const common = {
 const lazyOs = {
   name: 'lazy-os',
   setup(b) {
-    b.onResolve({ filter: /^(node:)?os$/ }, (args) => (args.namespace === 'lazy-os' ? { path: 'node:os', external: true } : { path: 'lazy-os', namespace: 'lazy-os' }));
+    b.onResolve({ filter: /^(node:)?os$/ }, (args) =>
+      args.namespace === 'lazy-os' ? { path: 'node:os', external: true } : { path: 'lazy-os', namespace: 'lazy-os' },
+    );
     b.onLoad({ filter: /.*/, namespace: 'lazy-os' }, () => ({
       loader: 'js',
-      contents: 'let os;const load=()=>os??=require("node:os");export const homedir=()=>load().homedir();export const tmpdir=()=>load().tmpdir();',
+      contents:
+        'let os;const load=()=>os??=require("node:os");export const homedir=()=>load().homedir();export const tmpdir=()=>load().tmpdir();',
     }));
   },
 };
 // The bundles run through the code cache (src/io/code-cache.ts) are written as the function they
 // are compiled as, so that the hook compiles the text it read without copying it into a wrapper.
-const cached = { banner: { js: '(function (exports, require, module, __filename, __dirname) {' }, footer: { js: '\n})' }, plugins: [lazyOs] };
+const cached = {
+  banner: { js: '(function (exports, require, module, __filename, __dirname) {' },
+  footer: { js: '\n})' },
+  plugins: [lazyOs],
+};
 await Promise.all([
   build({ ...common, entryPoints: ['src/bin/persona-gate.ts'], outfile: 'dist/persona-gate.cjs', banner: { js: '#!/usr/bin/env node' } }),
   build({ ...common, ...cached, entryPoints: ['src/hook/entry.ts'], outfile: 'dist/hook.js' }),
@@ -44,7 +51,13 @@ await Promise.all([
   build({ ...common, ...cached, entryPoints: ['src/hosts/index.ts'], outfile: 'dist/hosts.js' }),
   // The launcher of catalogued programs (the excluded command of Claude Code's sandbox): a process of
   // its own per start, so a bundle of its own that loads nothing else.
-  build({ ...common, plugins: [lazyOs], entryPoints: ['src/exec/entry.ts'], outfile: 'dist/persona-gate-exec.cjs', banner: { js: '#!/usr/bin/env node' } }),
+  build({
+    ...common,
+    plugins: [lazyOs],
+    entryPoints: ['src/exec/entry.ts'],
+    outfile: 'dist/persona-gate-exec.cjs',
+    banner: { js: '#!/usr/bin/env node' },
+  }),
   // The MCP client (the SDK), loaded by `persona-gate pin` alone.
   build({ ...common, entryPoints: ['src/mcp/pin.ts'], outfile: 'dist/mcp-pin.js' }),
 ]);
@@ -65,10 +78,22 @@ chmodSync('dist/persona-gate-exec.cjs', 0o755);
 // an MCP call and an MCP call on a policy of another user run.
 const work = mkdtempSync(join(tmpdir(), 'persona-gate-build-'));
 try {
-  const pre = (tool_name, tool_input) => JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 'build', tool_name, tool_input, tool_use_id: 'toolu_build', cwd: work });
-  const env = { ...process.env, PERSONA_GATE_STATE_DIR: join(work, 'state'), PERSONA_GATE_CONFIG: 'examples/tax-filing.json', PERSONA_GATE_PERSONA: 'coordinator', HOME: work };
-  for (const key of ['PERSONA_GATE_STAGE', 'PERSONA_GATE_LOCALE', 'PERSONA_GATE_CONFIG_HOME', 'PERSONA_GATE_WRITE_CODE_CACHE']) delete env[key];
-  const run = (event, bundles, args = [], extra = {}) => execFileSync(process.execPath, ['dist/persona-gate.cjs', 'hook', ...args], { input: event, env: { ...env, ...extra, PERSONA_GATE_WRITE_CODE_CACHE: bundles } });
+  const pre = (tool_name, tool_input) =>
+    JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 'build', tool_name, tool_input, tool_use_id: 'toolu_build', cwd: work });
+  const env = {
+    ...process.env,
+    PERSONA_GATE_STATE_DIR: join(work, 'state'),
+    PERSONA_GATE_CONFIG: 'examples/tax-filing.json',
+    PERSONA_GATE_PERSONA: 'coordinator',
+    HOME: work,
+  };
+  for (const key of ['PERSONA_GATE_STAGE', 'PERSONA_GATE_LOCALE', 'PERSONA_GATE_CONFIG_HOME', 'PERSONA_GATE_WRITE_CODE_CACHE'])
+    delete env[key];
+  const run = (event, bundles, args = [], extra = {}) =>
+    execFileSync(process.execPath, ['dist/persona-gate.cjs', 'hook', ...args], {
+      input: event,
+      env: { ...env, ...extra, PERSONA_GATE_WRITE_CODE_CACHE: bundles },
+    });
   // The first call validates the policy and fills the policy cache; the ordinary calls come after.
   run(pre('mcp__aeat__whoami', {}), 'policy-validate.js');
   run(pre('Bash', { command: 'aeat modelo list --year 2025 && git status --short | head -20' }), 'hook.js,shell.js');

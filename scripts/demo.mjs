@@ -19,8 +19,18 @@ const rows = [];
 try {
   for (const [i, item] of events.entries()) {
     const event = { session_id: session, tool_use_id: `toolu_demo_${i}`, cwd: root, ...item.event };
-    const env = { ...process.env, PERSONA_GATE_STATE_DIR: stateDir, PERSONA_GATE_CONFIG: policy, PERSONA_GATE_PERSONA: item.persona ?? '', PERSONA_GATE_STAGE: item.stage ?? '' };
-    const r = spawnSync(process.execPath, [join(root, 'dist', 'persona-gate.cjs'), 'hook'], { input: JSON.stringify(event), env, encoding: 'utf8' });
+    const env = {
+      ...process.env,
+      PERSONA_GATE_STATE_DIR: stateDir,
+      PERSONA_GATE_CONFIG: policy,
+      PERSONA_GATE_PERSONA: item.persona ?? '',
+      PERSONA_GATE_STAGE: item.stage ?? '',
+    };
+    const r = spawnSync(process.execPath, [join(root, 'dist', 'persona-gate.cjs'), 'hook'], {
+      input: JSON.stringify(event),
+      env,
+      encoding: 'utf8',
+    });
     let verdict;
     let reason = '';
     if (r.status === 2) [verdict, reason] = ['deny', r.stderr.trim()];

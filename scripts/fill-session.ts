@@ -10,5 +10,6 @@ const [count, eventJson] = process.argv.slice(2);
 const template = JSON.parse(eventJson!);
 for (let i = 0; i < Number(count); i++) {
   const response = processEvent(JSON.stringify({ ...template, tool_use_id: `fill-${i}` }), [], process.env);
-  if (response.exitCode !== 0 || response.stdout.includes('internal error')) throw new Error(`decision ${i} failed: ${response.stdout}${response.stderr}`);
+  if (response.exitCode !== 0 || response.stdout.includes('internal error'))
+    throw new Error(`decision ${i} failed: ${response.stdout}${response.stderr}`);
 }

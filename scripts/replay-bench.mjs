@@ -32,10 +32,30 @@ function lines(n, agentId) {
     const [name, input, response] = shapes[i % shapes.length];
     const id = `toolu_${agentId ?? 'main'}_${i}`;
     const at = (k) => new Date(t0 + i * 1000 + k).toISOString();
-    const common = { sessionId: session, cwd: '/work/p', version: '2.1.332', ...(agentId ? { isSidechain: true, agentId } : { isSidechain: false }) };
-    out.push(JSON.stringify({ ...common, type: 'assistant', timestamp: at(0), message: { role: 'assistant', content: [{ type: 'tool_use', id, name, input }] } }));
+    const common = {
+      sessionId: session,
+      cwd: '/work/p',
+      version: '2.1.332',
+      ...(agentId ? { isSidechain: true, agentId } : { isSidechain: false }),
+    };
+    out.push(
+      JSON.stringify({
+        ...common,
+        type: 'assistant',
+        timestamp: at(0),
+        message: { role: 'assistant', content: [{ type: 'tool_use', id, name, input }] },
+      }),
+    );
     out.push(JSON.stringify({ ...common, type: 'attachment', timestamp: at(1), attachment: { type: 'total_tokens_reminder', text: '…' } }));
-    out.push(JSON.stringify({ ...common, type: 'user', timestamp: at(500), message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: JSON.stringify(response) }] }, toolUseResult: response }));
+    out.push(
+      JSON.stringify({
+        ...common,
+        type: 'user',
+        timestamp: at(500),
+        message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: JSON.stringify(response) }] },
+        toolUseResult: response,
+      }),
+    );
   }
   return `${out.join('\n')}\n`;
 }
@@ -64,7 +84,11 @@ else console.log(dir);
 times.sort((a, b) => a - b);
 const best = times[0];
 const median = times[Math.floor(times.length / 2)];
-console.log(`replay of ${report.calls.length} tool calls (${(bytes / 1024 / 1024).toFixed(1)} MiB of transcript, ${report.lines} lines, 1 sidechain), ${runs} runs`);
+console.log(
+  `replay of ${report.calls.length} tool calls (${(bytes / 1024 / 1024).toFixed(1)} MiB of transcript, ${report.lines} lines, 1 sidechain), ${runs} runs`,
+);
 console.log(`  verdicts: ${JSON.stringify(report.verdicts)}`);
 console.log(`  whole command (node start, policy, read, decide, JSON out): best ${best.toFixed(0)} ms, median ${median.toFixed(0)} ms`);
-console.log(`  per call: ${((median * 1000) / report.calls.length).toFixed(0)} µs (median), ${Math.round(report.calls.length / (median / 1000))} calls/s`);
+console.log(
+  `  per call: ${((median * 1000) / report.calls.length).toFixed(0)} µs (median), ${Math.round(report.calls.length / (median / 1000))} calls/s`,
+);

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 
 const MiB = 1024 * 1024;
 /** Repeats `unit` to fill about 1 MiB of command text, leaving room for the JSON around it. */
-const fill = (unit, head = '', tail = '') => head + unit.repeat(Math.floor((MiB - 4096 - head.length - tail.length) / Math.max(1, JSON.stringify(unit).length - 2))) + tail;
+const fill = (unit, head = '', tail = '') =>
+  head + unit.repeat(Math.floor((MiB - 4096 - head.length - tail.length) / Math.max(1, JSON.stringify(unit).length - 2))) + tail;
 
 const CASES = [
   ['many simple commands', 'Bash', fill('ls;')],
@@ -54,11 +55,25 @@ try {
   const policyPath = join(work, 'policy.json');
   writeFileSync(policyPath, JSON.stringify(policy));
   const stateDir = join(work, 'state');
-  const env = { ...process.env, PERSONA_GATE_STATE_DIR: stateDir, PERSONA_GATE_CONFIG: policyPath, PERSONA_GATE_PERSONA: 'modelo-preparer', HOME: work, PERSONA_GATE_DEADLINE_MS: '60000' };
+  const env = {
+    ...process.env,
+    PERSONA_GATE_STATE_DIR: stateDir,
+    PERSONA_GATE_CONFIG: policyPath,
+    PERSONA_GATE_PERSONA: 'modelo-preparer',
+    HOME: work,
+    PERSONA_GATE_DEADLINE_MS: '60000',
+  };
   mkdirSync(join(work, 'project'));
   for (const [name, tool, command] of CASES) {
     const session = `worst-${rows.length}`;
-    const event = JSON.stringify({ hook_event_name: 'PreToolUse', session_id: session, tool_name: tool, tool_input: { command }, tool_use_id: 't', cwd: join(work, 'project') });
+    const event = JSON.stringify({
+      hook_event_name: 'PreToolUse',
+      session_id: session,
+      tool_name: tool,
+      tool_input: { command },
+      tool_use_id: 't',
+      cwd: join(work, 'project'),
+    });
     const started = process.hrtime.bigint();
     let stdout = '';
     try {

@@ -28,7 +28,12 @@ export function policyForCli(env: Env, config?: string): MemoryPolicyIndex {
     if (error.kind === 'unreadable') throw new CliError(m.unreadablePolicy(error.path, error.detail));
     if (error.kind === 'not_found') throw new CliError(m.noPolicy(error.searched));
     const excerpt = error.at ? `\n${jsonExcerpt(error.at).join('\n')}` : '';
-    throw new CliError(`${m.invalidPolicy(error.path, error.problems.map((p) => `${p.path}: ${p.message}`))}${excerpt}`);
+    throw new CliError(
+      `${m.invalidPolicy(
+        error.path,
+        error.problems.map((p) => `${p.path}: ${p.message}`),
+      )}${excerpt}`,
+    );
   };
   if (location.path === null) return fail({ kind: 'not_found', searched: location.searched });
   const read = readPolicyBytes(location.path);

@@ -16,7 +16,12 @@ export interface View {
 /** The terminal's width and whether to colour: a terminal's own width; else COLUMNS, else 100. NO_COLOR (any value but empty) and TERM=dumb turn colour off. */
 export function viewFor(stream: { isTTY?: boolean; columns?: number }, env: Env): View {
   const columns = Number(env.COLUMNS);
-  const width = stream.isTTY === true && typeof stream.columns === 'number' && stream.columns > 0 ? stream.columns : Number.isInteger(columns) && columns > 0 ? columns : 100;
+  const width =
+    stream.isTTY === true && typeof stream.columns === 'number' && stream.columns > 0
+      ? stream.columns
+      : Number.isInteger(columns) && columns > 0
+        ? columns
+        : 100;
   const noColor = (env.NO_COLOR !== undefined && env.NO_COLOR !== '') || env.TERM === 'dumb';
   return { width: Math.max(40, width), color: stream.isTTY === true && !noColor };
 }
@@ -36,7 +41,8 @@ export interface DecisionRow {
 }
 
 const SGR = { bold: '1', dim: '2', red: '31', green: '32', yellow: '33', cyan: '36' } as const;
-const paint = (view: View, code: keyof typeof SGR, text: string) => (view.color && text !== '' ? `\u001b[${SGR[code]}m${text}\u001b[0m` : text);
+const paint = (view: View, code: keyof typeof SGR, text: string) =>
+  view.color && text !== '' ? `\u001b[${SGR[code]}m${text}\u001b[0m` : text;
 
 function verdictColor(verdict: string): keyof typeof SGR {
   if (verdict.startsWith('deny')) return 'red';
@@ -100,12 +106,21 @@ export function renderDecisions(rows: readonly DecisionRow[], view: View, t: Cli
   return out.length === 0 ? '' : `${out.join('\n')}\n`;
 }
 
-function renderHeader(rows: readonly DecisionRow[], view: View, t: CliMessages, title: string, oneSession: string | null, full: boolean): string[] {
+function renderHeader(
+  rows: readonly DecisionRow[],
+  view: View,
+  t: CliMessages,
+  title: string,
+  oneSession: string | null,
+  full: boolean,
+): string[] {
   const out: string[] = [];
   for (const line of wrapText(title, view.width)) out.push(paint(view, 'bold', line));
   if (oneSession !== null) out.push(...wrapText(t.viewOneSession(oneSession), view.width));
   const shown = [...new Set(rows.map((r) => r.verdict))];
-  const legend = t.viewLegend().filter(([verdict]) => full || shown.some((s) => s === verdict || (verdict.endsWith('*') && s.endsWith('*'))));
+  const legend = t
+    .viewLegend()
+    .filter(([verdict]) => full || shown.some((s) => s === verdict || (verdict.endsWith('*') && s.endsWith('*'))));
   if (legend.length > 0) {
     const key = Math.max(...legend.map(([v]) => v.length)) + 2;
     for (const [verdict, meaning] of legend) {
@@ -139,7 +154,14 @@ function renderRows(rows: readonly DecisionRow[], view: View, t: CliMessages, on
   // Too narrow for the call beside the columns: it goes on lines of its own, as the reason does.
   const callBeside = view.width - callAt >= 24;
   const detailAt = Math.min(callAt, time ? widths.time + 2 : 4);
-  if (opts.title !== undefined) out.push(paint(view, 'dim', `${head({ time: timeLabel!, session: sessionLabel!, who: whoLabel!, verdict: verdictLabel! }, false)}${callLabel}`.trimEnd()));
+  if (opts.title !== undefined)
+    out.push(
+      paint(
+        view,
+        'dim',
+        `${head({ time: timeLabel!, session: sessionLabel!, who: whoLabel!, verdict: verdictLabel! }, false)}${callLabel}`.trimEnd(),
+      ),
+    );
   for (const r of rows) {
     const cells = { time: r.time ?? '', session: r.session ?? '', who: r.who, verdict: r.verdict };
     const plain = head(cells, false);

@@ -22,14 +22,14 @@ export const helpEn = {
     schema: 'print the policy JSON Schema',
     programs: 'what the shell reader knows of a program: its level, the options that write or run, each subcommand',
     agents: "write each agent-type-bound persona's subagent definition (.claude/agents/<type>.md) with the tools the policy gives it",
-    launch: "start the agent host as a persona, with the tools the persona may never use taken off what its model is offered",
+    launch: 'start the agent host as a persona, with the tools the persona may never use taken off what its model is offered',
     session: "inspect or change a session's state",
     sessionShow: "print a session's state as JSON",
     sessionReset: "reset a session's state",
     sessionPersona: 'set or clear the persona of a session',
     stage: 'move a session between stages',
     stageEnter: 'enter a stage of the session persona',
-    stageExit: "leave the current stage, following its on_exit",
+    stageExit: 'leave the current stage, following its on_exit',
     init: 'write a starter policy and register the hooks in .claude/settings.json',
     doctor: 'check the registration, the policy, the state directory and the host version',
     config: 'user preferences: locale, policy (the default policy path), stateDir',
@@ -38,7 +38,7 @@ export const helpEn = {
     replay: 'replay recorded Claude Code session transcripts through the policy: what it would have refused, asked or let through',
     pin: "list the tools of the project's MCP servers (.mcp.json) into .claude/persona-gate.lock.json",
     status: "the project's policy, and a session's persona (and where it comes from), stage, identity and last decisions",
-    statusline: "a Claude Code statusLine command: reads the status-line JSON on stdin, prints persona · stage · profile",
+    statusline: 'a Claude Code statusLine command: reads the status-line JSON on stdin, prints persona · stage · profile',
     uninstall: 'remove the hook registrations init added to .claude/settings.json, keeping everything else',
   },
   /** The words in <...> and [...] after a flag or for an argument. */
@@ -102,7 +102,8 @@ export const helpEn = {
     force: 'replace the policy (and its test file) that is there with the starter',
     command: 'the hook command to register',
     hardened: "register at user level, with Claude Code's sandbox on and persona-gate's files out of the agent's reach",
-    noSandbox: "leave Claude Code's sandbox off (by default init turns it on where the machine has it, with persona-gate's files write-denied)",
+    noSandbox:
+      "leave Claude Code's sandbox off (by default init turns it on where the machine has it, with persona-gate's files write-denied)",
     doctorHardened: 'check the hardened deployment: a missing part fails',
     logSession: 'only this session',
     logPersona: 'only this persona',
@@ -112,7 +113,7 @@ export const helpEn = {
     logSince: 'only receipts since this ISO date/time, or this long ago (30m, 2h, 1d)',
     follow: 'keep printing receipts as they are written',
     schemaTest: 'print the JSON Schema of policy test files instead',
-    testConfig: "policy file (default: each test file's \"policy\", else the policy found as usual)",
+    testConfig: 'policy file (default: each test file\'s "policy", else the policy found as usual)',
     testJson: 'print the results as JSON',
     replayPersona: 'the session persona, as persona_env would set it (a bound agent type still chooses its own)',
     replayStage: 'the session stage, as stage_env would set it',
@@ -121,7 +122,7 @@ export const helpEn = {
     pinServer: 'pin only this server of .mcp.json',
     pinCheck: 'write nothing: exit 1 naming every drift from the lock',
     pinTimeout: 'how long each server may take to start and list its tools',
-    initLocale: "write this locale (en or es) into the policy: the language of the messages the model reads",
+    initLocale: 'write this locale (en or es) into the policy: the language of the messages the model reads',
     doctorJson: 'print the checks as JSON',
     validateJson: 'print the result as JSON',
     programsJson: 'print as JSON',
@@ -129,10 +130,12 @@ export const helpEn = {
     agentsDir: 'project directory (its .claude/agents)',
     launchPersona: 'the persona to start the host as',
     launchStage: 'the stage to start in (narrows the tools further)',
-    launchHost: 'the agent host: claude-code (default), copilot, droid (droid exec), gemini (through a policy file) or qwen (its own tools only: it has no flag that takes an MCP tool off); codex is refused, saying what it lacks',
+    launchHost:
+      'the agent host: claude-code (default), copilot, droid (droid exec), gemini (through a policy file) or qwen (its own tools only: it has no flag that takes an MCP tool off); codex is refused, saying what it lacks',
     launchPrint: 'print the command instead of running it',
     launchProgram: "the host's program (default: claude, copilot, droid, gemini or qwen on PATH)",
-    launchAsAgent: "run the main session as the persona's subagent definition (claude --agent TYPE): it is offered exactly that definition's tools, and the definition's prompt replaces Claude Code's",
+    launchAsAgent:
+      "run the main session as the persona's subagent definition (claude --agent TYPE): it is offered exactly that definition's tools, and the definition's prompt replaces Claude Code's",
     statusSession: 'this session (an id or a unique prefix, as log shows it; default: the most recent under this policy)',
     statusJson: 'print the status as JSON',
     purge: 'also remove the policy (.claude/persona-gate.json)',
@@ -147,12 +150,16 @@ const SPANISH_USAGE_ERRORS: readonly [RegExp, (...groups: string[]) => string][]
   [/^error: missing required argument '(.*)'$/, (name) => `error: falta el argumento obligatorio '${name}'`],
   [/^error: option '(.*)' argument missing$/, (flags) => `error: falta el valor de la opción '${flags}'`],
   [/^error: required option '(.*)' not specified$/, (flags) => `error: falta la opción obligatoria '${flags}'`],
-  [/^error: option '(.*)' argument '(.*)' is invalid\.$/, (flags, value) => `error: el valor '${value}' de la opción '${flags}' no es válido.`],
+  [
+    /^error: option '(.*)' argument '(.*)' is invalid\.$/,
+    (flags, value) => `error: el valor '${value}' de la opción '${flags}' no es válido.`,
+  ],
   [/^error: unknown option '(.*)'$/, (flag) => `error: opción desconocida '${flag}'`],
   [/^error: unknown command '(.*)'$/, (name) => `error: comando desconocido '${name}'`],
   [
     /^error: too many arguments(?: for '(.*)')?\. Expected (\d+) arguments? but got (\d+)\.$/,
-    (name, expected, got) => `error: demasiados argumentos${name ? ` para '${name}'` : ''}. Se esperaba${expected === '1' ? '' : 'n'} ${expected} y se recibieron ${got}.`,
+    (name, expected, got) =>
+      `error: demasiados argumentos${name ? ` para '${name}'` : ''}. Se esperaba${expected === '1' ? '' : 'n'} ${expected} y se recibieron ${got}.`,
   ],
   [/^\(Did you mean one of (.*)\?\)$/, (list) => `(¿Quería decir una de ${list}?)`],
   [/^\(Did you mean (.*)\?\)$/, (name) => `(¿Quería decir ${name}?)`],
@@ -172,7 +179,8 @@ function spanishUsageError(message: string): string {
 }
 
 export const helpEs: HelpMessages = {
-  program: 'Decide, antes de que un agente de IA ejecute una herramienta, si esta persona, en esta etapa, para este perfil, puede ejecutarla.',
+  program:
+    'Decide, antes de que un agente de IA ejecute una herramienta, si esta persona, en esta etapa, para este perfil, puede ejecutarla.',
   headings: {
     'Usage:': 'Uso:',
     'Arguments:': 'Argumentos:',
@@ -193,8 +201,10 @@ export const helpEs: HelpMessages = {
     validate: 'valida la política; cada problema con su ruta JSON',
     schema: 'imprime el JSON Schema de la política',
     programs: 'lo que el lector del shell sabe de un programa: su nivel, las opciones que escriben o ejecutan, cada suborden',
-    agents: 'escribe la definición de subagente (.claude/agents/<tipo>.md) de cada persona vinculada a un tipo de agente, con las herramientas que le da la política',
-    launch: 'arranca el host de agentes como una persona, quitando de lo que se ofrece a su modelo las herramientas que la persona nunca puede usar',
+    agents:
+      'escribe la definición de subagente (.claude/agents/<tipo>.md) de cada persona vinculada a un tipo de agente, con las herramientas que le da la política',
+    launch:
+      'arranca el host de agentes como una persona, quitando de lo que se ofrece a su modelo las herramientas que la persona nunca puede usar',
     session: 'consulta o cambia el estado de una sesión',
     sessionShow: 'imprime el estado de una sesión en JSON',
     sessionReset: 'reinicia el estado de una sesión',
@@ -210,7 +220,8 @@ export const helpEs: HelpMessages = {
     replay: 'reproduce transcripciones de sesiones de Claude Code con la política: qué habría rechazado, preguntado o dejado pasar',
     pin: 'lista las herramientas de los servidores MCP del proyecto (.mcp.json) en .claude/persona-gate.lock.json',
     status: 'la política del proyecto y, de una sesión, la persona (y de dónde viene), la etapa, la identidad y las últimas decisiones',
-    statusline: 'una orden statusLine de Claude Code: lee el JSON de la línea de estado por la entrada estándar e imprime persona · etapa · perfil',
+    statusline:
+      'una orden statusLine de Claude Code: lee el JSON de la línea de estado por la entrada estándar e imprime persona · etapa · perfil',
     uninstall: 'quita los registros de hooks que añadió init a .claude/settings.json y conserva todo lo demás',
   },
   placeholders: {
@@ -248,7 +259,8 @@ export const helpEs: HelpMessages = {
     testFiles: 'ficheros de pruebas (por defecto .claude/persona-gate.test.json)',
     program: 'un programa que el lector de shell conoce, o uno que la política declara',
     hostArgs: 'los argumentos propios del host, tras --',
-    transcript: 'una transcripción de sesión (.jsonl; se leen también sus subagentes) o un directorio de ellas, como ~/.claude/projects/<proyecto>',
+    transcript:
+      'una transcripción de sesión (.jsonl; se leen también sus subagentes) o un directorio de ellas, como ~/.claude/projects/<proyecto>',
   },
   options: {
     config: 'fichero de política',
@@ -272,8 +284,10 @@ export const helpEs: HelpMessages = {
     example: 'la política de partida y sus pruebas: tax-filing, software-team o merge-captain',
     force: 'sustituye la política (y su fichero de pruebas) que haya por la de partida',
     command: 'el comando del hook que se registra',
-    hardened: 'registra a nivel de usuario, con el sandbox de Claude Code activado y los ficheros de persona-gate fuera del alcance del agente',
-    noSandbox: 'deja apagado el sandbox de Claude Code (por defecto init lo activa donde la máquina lo tiene, con los ficheros de persona-gate protegidos contra escritura)',
+    hardened:
+      'registra a nivel de usuario, con el sandbox de Claude Code activado y los ficheros de persona-gate fuera del alcance del agente',
+    noSandbox:
+      'deja apagado el sandbox de Claude Code (por defecto init lo activa donde la máquina lo tiene, con los ficheros de persona-gate protegidos contra escritura)',
     doctorHardened: 'comprueba el despliegue reforzado: una parte que falte es un fallo',
     logSession: 'solo esta sesión',
     logPersona: 'solo esta persona',
@@ -283,7 +297,8 @@ export const helpEs: HelpMessages = {
     logSince: 'solo los recibos desde esta fecha u hora ISO, o desde hace tanto (30m, 2h, 1d)',
     follow: 'sigue imprimiendo los recibos a medida que se escriben',
     schemaTest: 'imprime en su lugar el JSON Schema de los ficheros de pruebas',
-    testConfig: 'fichero de política (por defecto: el "policy" de cada fichero de pruebas, si no la política que se encuentre como siempre)',
+    testConfig:
+      'fichero de política (por defecto: el "policy" de cada fichero de pruebas, si no la política que se encuentre como siempre)',
     testJson: 'imprime los resultados como JSON',
     replayPersona: 'la persona de la sesión, como la fijaría persona_env (un tipo de agente vinculado sigue eligiendo la suya)',
     replayStage: 'la etapa de la sesión, como la fijaría stage_env',
@@ -300,10 +315,12 @@ export const helpEs: HelpMessages = {
     agentsDir: 'directorio del proyecto (su .claude/agents)',
     launchPersona: 'la persona con la que arrancar el host',
     launchStage: 'la etapa en la que empezar (restringe más las herramientas)',
-    launchHost: 'el host de agentes: claude-code (por defecto), copilot, droid (droid exec), gemini (con un fichero de política) o qwen (solo sus propias herramientas: no tiene opción que quite una herramienta MCP); codex se rechaza, diciendo qué le falta',
+    launchHost:
+      'el host de agentes: claude-code (por defecto), copilot, droid (droid exec), gemini (con un fichero de política) o qwen (solo sus propias herramientas: no tiene opción que quite una herramienta MCP); codex se rechaza, diciendo qué le falta',
     launchPrint: 'imprime la orden en lugar de ejecutarla',
     launchProgram: 'el programa del host (por defecto: claude, copilot, droid, gemini o qwen en el PATH)',
-    launchAsAgent: 'ejecuta la sesión principal como la definición de subagente de la persona (claude --agent TIPO): se le ofrecen exactamente las herramientas de esa definición, y su prompt sustituye al de Claude Code',
+    launchAsAgent:
+      'ejecuta la sesión principal como la definición de subagente de la persona (claude --agent TIPO): se le ofrecen exactamente las herramientas de esa definición, y su prompt sustituye al de Claude Code',
     statusSession: 'esta sesión (un id o un prefijo único, como lo muestra log; por defecto, la más reciente con esta política)',
     statusJson: 'imprime el estado como JSON',
     purge: 'quita también la política (.claude/persona-gate.json)',

@@ -53,7 +53,11 @@ function localize(program: Command, h: HelpMessages): Command {
   return program;
 }
 
-export function buildProgram(env: Env, done: (result: CommandResult | Promise<CommandResult>) => void, progress?: (text: string) => void): Command {
+export function buildProgram(
+  env: Env,
+  done: (result: CommandResult | Promise<CommandResult>) => void,
+  progress?: (text: string) => void,
+): Command {
   const h = HELP_MESSAGES[cliLocale(env)];
   const c = h.commands;
   const o = h.options;

@@ -96,9 +96,20 @@ export function sessionExists(stateDir: string, id: string): boolean {
 export function resolveSession(env: Env, stateDir: string, given: string, mustExist: boolean): string {
   if (sessionExists(stateDir, given)) return given;
   const t = cliMessages(env);
-  const matches = given === '' ? [] : knownSessions(stateDir).filter((s) => s.id.startsWith(given)).sort((a, b) => a.id.localeCompare(b.id));
+  const matches =
+    given === ''
+      ? []
+      : knownSessions(stateDir)
+          .filter((s) => s.id.startsWith(given))
+          .sort((a, b) => a.id.localeCompare(b.id));
   if (matches.length === 1) return matches[0]!.id;
-  if (matches.length > 1) throw new CliError(t.sessionAmbiguous(given, matches.map((s) => s.id)));
+  if (matches.length > 1)
+    throw new CliError(
+      t.sessionAmbiguous(
+        given,
+        matches.map((s) => s.id),
+      ),
+    );
   if (mustExist) throw new CliError(t.sessionUnknown(given));
   return given;
 }

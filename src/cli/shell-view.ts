@@ -54,7 +54,13 @@ export function shellView(reading: ShellReading, locale: Locale): ShellView {
       opaque: inv.opaque !== undefined,
       decided: deciding.has(i),
     })),
-    decided: reading.decided.map((p) => ({ words: p.words, level: p.level, reason: p.reason, reason_text: reasonText(p.reason, locale), ...(p.invocation !== undefined ? { invocation: p.invocation } : {}) })),
+    decided: reading.decided.map((p) => ({
+      words: p.words,
+      level: p.level,
+      reason: p.reason,
+      reason_text: reasonText(p.reason, locale),
+      ...(p.invocation !== undefined ? { invocation: p.invocation } : {}),
+    })),
     ...(reading.unparsable !== undefined ? { unparsable: reading.unparsable } : {}),
   };
 }
@@ -65,7 +71,9 @@ export function shellLines(view: ShellView, t: CliMessages): string[] {
   const lines = [t.shellLine(view.level, view.decided.length)];
   view.invocations.forEach((inv) => {
     const program = [inv.program || '(redirection)', ...inv.path].join(' ');
-    lines.push(`  ${inv.decided ? '*' : ' '} ${t.shellInvocation(quoteWords(inv.words || program), program, inv.kind, inv.level, inv.reason?.id ?? null, inv.reason_text)}`);
+    lines.push(
+      `  ${inv.decided ? '*' : ' '} ${t.shellInvocation(quoteWords(inv.words || program), program, inv.kind, inv.level, inv.reason?.id ?? null, inv.reason_text)}`,
+    );
   });
   for (const p of view.decided) {
     if (p.invocation === undefined) lines.push(`  * ${t.shellPart(quoteWords(p.words), p.level, p.reason.id, p.reason_text)}`);

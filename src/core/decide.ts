@@ -45,7 +45,11 @@ export type Env = Readonly<Record<string, string | undefined>>;
 
 /** Turns a shell command line into the operations it runs (supplied by the shell resolver, loaded lazily). */
 /** `sandboxed`: the OS sandbox write-denies every guarded path, so a write target computed at run time can run (SPEC §9.2). */
-export type ShellResolver = (index: PolicyIndex, event: ToolEvent, opts?: { sandboxed?: () => boolean; locale?: Locale }) => ShellReading | null;
+export type ShellResolver = (
+  index: PolicyIndex,
+  event: ToolEvent,
+  opts?: { sandboxed?: () => boolean; locale?: Locale },
+) => ShellReading | null;
 
 /** One program a shell command line may run, as the shell reader classified it (SPEC §9.1). */
 export interface ShellInvocationSummary {
@@ -145,7 +149,14 @@ type PersonaResolution =
   | { ok: false; reason: string; name: string | null };
 
 /** Gate 1: agent_type binding, then the session's persona, then the environment; blank is unscoped. */
-export function resolvePersona(index: PolicyIndex, event: ToolEvent, state: SessionState, env: Env, options: DecideOptions, m: Messages): PersonaResolution {
+export function resolvePersona(
+  index: PolicyIndex,
+  event: ToolEvent,
+  state: SessionState,
+  env: Env,
+  options: DecideOptions,
+  m: Messages,
+): PersonaResolution {
   let name: string | undefined;
   let source: 'agent_type' | 'session' | 'env' | 'option' | 'none' = 'none';
   if (options.persona !== undefined) {
@@ -176,7 +187,14 @@ type StageResolution = { ok: true; def: StageDef | null } | { ok: false; reason:
  * The session's stage (state, else env) belongs to the session's persona. A subagent bound to
  * another persona keeps that stage only when its own persona declares it.
  */
-export function resolveStage(persona: PersonaResolution & { ok: true }, state: SessionState, env: Env, index: PolicyIndex, options: DecideOptions, m: Messages): StageResolution {
+export function resolveStage(
+  persona: PersonaResolution & { ok: true },
+  state: SessionState,
+  env: Env,
+  index: PolicyIndex,
+  options: DecideOptions,
+  m: Messages,
+): StageResolution {
   let stageName: string | undefined;
   if (options.stage !== undefined) stageName = options.stage.trim();
   else if (state.stage !== null && state.stage.trim() !== '') stageName = state.stage.trim();
@@ -189,10 +207,22 @@ export function resolveStage(persona: PersonaResolution & { ok: true }, state: S
   const def = persona.def.stages.find((s) => s.name === stageName);
   if (def) return { ok: true, def };
   if (persona.source === 'agent_type' && options.stage === undefined) return { ok: true, def: null };
-  return { ok: false, reason: m.unknownStage(persona.name, stageName, persona.def.stages.map((s) => s.name)) };
+  return {
+    ok: false,
+    reason: m.unknownStage(
+      persona.name,
+      stageName,
+      persona.def.stages.map((s) => s.name),
+    ),
+  };
 }
 
-export function effectiveScope(personaName: string | null, persona: PersonaDef | null, stage: StageDef | null, options: DecideOptions): Scope {
+export function effectiveScope(
+  personaName: string | null,
+  persona: PersonaDef | null,
+  stage: StageDef | null,
+  options: DecideOptions,
+): Scope {
   let ceiling: Level | null = persona?.ceiling ?? null;
   for (const level of [stage?.side_effect_level, options.dispatch?.sideEffectLevel]) {
     if (level !== undefined) ceiling = ceiling === null ? level : lowerLevel(ceiling, level);
@@ -201,7 +231,11 @@ export function effectiveScope(personaName: string | null, persona: PersonaDef |
     persona: personaName,
     stage: stage?.name ?? null,
     families: persona ? [...persona.families] : null,
-    allowed_tools: stage?.allowed_tools ? [...stage.allowed_tools] : options.dispatch?.allowedTools ? [...options.dispatch.allowedTools] : null,
+    allowed_tools: stage?.allowed_tools
+      ? [...stage.allowed_tools]
+      : options.dispatch?.allowedTools
+        ? [...options.dispatch.allowedTools]
+        : null,
     ceiling,
   };
 }
@@ -211,7 +245,11 @@ function walkGates(ctx: GateContext): { ruling: Ruling | null; findings: Finding
   for (const gate of SUBJECT_GATES) {
     const outcome = gate.check(ctx);
     if ('ruling' in outcome) {
-      findings.push({ gate: gate.name, outcome: outcome.ruling.verdict === 'deny' || outcome.ruling.verdict === 'ask' ? 'refuse' : 'decide', note: outcome.ruling.reason });
+      findings.push({
+        gate: gate.name,
+        outcome: outcome.ruling.verdict === 'deny' || outcome.ruling.verdict === 'ask' ? 'refuse' : 'decide',
+        note: outcome.ruling.reason,
+      });
       return { ruling: outcome.ruling, findings };
     }
     findings.push({ gate: gate.name, outcome: 'pass', note: outcome.note });
@@ -225,7 +263,14 @@ function passRuling(index: PolicyIndex): Ruling {
 }
 
 /** The state a call leaves behind, once its verdict is known (SPEC §6 and the stage cap). */
-function stateOps(input: DecideInput, verdict: Verdict, subjects: readonly Subject[], stage: StageDef | null, personaName: string | null, shell: ShellReading | null): StateOp[] {
+function stateOps(
+  input: DecideInput,
+  verdict: Verdict,
+  subjects: readonly Subject[],
+  stage: StageDef | null,
+  personaName: string | null,
+  shell: ShellReading | null,
+): StateOp[] {
   if (verdict === 'deny') return [];
   const ops: StateOp[] = [];
   if (stage && personaName !== null && stage.max_iterations !== undefined) ops.push({ op: 'count', stage: stage.name });
@@ -237,7 +282,11 @@ function stateOps(input: DecideInput, verdict: Verdict, subjects: readonly Subje
     // A command left running in the background has its post-tool event when it starts, not when the read has run.
     if (id !== undefined && input.event.tool_input.run_in_background !== true) ops.push({ op: 'pending_read', tool_use_id: id });
     if (input.options.confirmOn === 'pre' && (verdict === 'allow' || verdict === 'abstain')) {
-      ops.push({ op: 'confirm', label: null, ...(identity.profile_state !== undefined ? { profile: profileFingerprint(identity, input.profileState) } : {}) });
+      ops.push({
+        op: 'confirm',
+        label: null,
+        ...(identity.profile_state !== undefined ? { profile: profileFingerprint(identity, input.profileState) } : {}),
+      });
     }
   }
   return ops;
@@ -256,29 +305,82 @@ function shellMayRearm(index: PolicyIndex, event: ToolEvent, shell: ShellReading
  * than as a catalogued command, or that names one inside code the gate cannot read. Denied under a
  * persona, asked about unscoped. A persona with `"shell": "strict"` is refused all opaque code.
  */
-function shellRefusal(index: PolicyIndex, personaName: string | null, persona: PersonaDef | null, resolution: Resolution, shell: ShellReading | null, m: Messages, options: DecideOptions, event: ToolEvent): Ruling | null {
+function shellRefusal(
+  index: PolicyIndex,
+  personaName: string | null,
+  persona: PersonaDef | null,
+  resolution: Resolution,
+  shell: ShellReading | null,
+  m: Messages,
+  options: DecideOptions,
+  event: ToolEvent,
+): Ruling | null {
   const scoped = personaName !== null;
   if (resolution.unparsable !== undefined) {
-    return { verdict: scoped ? 'deny' : 'ask', status: scoped ? 'permission_denied' : 'unknown_tool', gate: 'scope', rule: 'shell_unparsable', reason: m.shellUnparsable(resolution.unparsable) };
+    return {
+      verdict: scoped ? 'deny' : 'ask',
+      status: scoped ? 'permission_denied' : 'unknown_tool',
+      gate: 'scope',
+      rule: 'shell_unparsable',
+      reason: m.shellUnparsable(resolution.unparsable),
+    };
   }
   if (!shell) return null;
-  const allowed = () => (persona && personaName !== null ? commandsReachable(index, personaName, persona).map((p) => p.words.join(' ')) : index.bashPrefixes().map((p) => p.words.join(' ')));
+  const allowed = () =>
+    persona && personaName !== null
+      ? commandsReachable(index, personaName, persona).map((p) => p.words.join(' '))
+      : index.bashPrefixes().map((p) => p.words.join(' '));
   if (shell.unlisted.length > 0) {
-    return { verdict: scoped ? 'deny' : 'ask', status: 'unlisted_command', gate: 'scope', rule: 'unlisted_command', reason: m.unlistedCommand(shell.unlisted[0]!, personaName, allowed()) };
+    return {
+      verdict: scoped ? 'deny' : 'ask',
+      status: 'unlisted_command',
+      gate: 'scope',
+      rule: 'unlisted_command',
+      reason: m.unlistedCommand(shell.unlisted[0]!, personaName, allowed()),
+    };
   }
   if (shell.opaqueNames.length > 0) {
-    return { verdict: scoped ? 'deny' : 'ask', status: 'unlisted_command', gate: 'scope', rule: 'opaque_execution', reason: m.opaqueExecution(shell.opaqueBecause ?? shell.opaque[0]!, shell.opaqueNames, personaName, allowed()) };
+    return {
+      verdict: scoped ? 'deny' : 'ask',
+      status: 'unlisted_command',
+      gate: 'scope',
+      rule: 'opaque_execution',
+      reason: m.opaqueExecution(shell.opaqueBecause ?? shell.opaque[0]!, shell.opaqueNames, personaName, allowed()),
+    };
   }
   if (persona?.shell === 'strict' && shell.opaque.length > 0) {
-    return { verdict: 'deny', status: 'permission_denied', gate: 'scope', rule: 'shell_strict', reason: m.shellStrict(personaName!, shell.opaqueBecause ?? shell.opaque[0]!) };
+    return {
+      verdict: 'deny',
+      status: 'permission_denied',
+      gate: 'scope',
+      rule: 'shell_strict',
+      reason: m.shellStrict(personaName!, shell.opaqueBecause ?? shell.opaque[0]!),
+    };
   }
   // Where the host feeds a running command's stdin unseen, code read from stdin is code never checked:
   // refused under a persona, asked about unscoped when the policy catalogues shell programs at all.
   if (shell.mayRearm && event.tool_input.run_in_background === true && index.settings.identity) {
-    return { verdict: 'deny', status: 'identity_required', gate: 'identity', rule: 'background_switch', reason: m.backgroundSwitch(shell.invocations.map((i) => i.program).filter(Boolean).join(' ') || event.tool_name) };
+    return {
+      verdict: 'deny',
+      status: 'identity_required',
+      gate: 'identity',
+      rule: 'background_switch',
+      reason: m.backgroundSwitch(
+        shell.invocations
+          .map((i) => i.program)
+          .filter(Boolean)
+          .join(' ') || event.tool_name,
+      ),
+    };
   }
   if (options.unseenStdin === true && shell.stdinCode.length > 0 && (scoped || index.bashPrefixes().length > 0)) {
-    return { verdict: scoped ? 'deny' : 'ask', status: scoped ? 'permission_denied' : 'unlisted_command', gate: 'scope', rule: 'stdin_code', reason: m.stdinCode(shell.stdinCode[0]!, personaName, allowed()) };
+    return {
+      verdict: scoped ? 'deny' : 'ask',
+      status: scoped ? 'permission_denied' : 'unlisted_command',
+      gate: 'scope',
+      rule: 'stdin_code',
+      reason: m.stdinCode(shell.stdinCode[0]!, personaName, allowed()),
+    };
   }
   return null;
 }
@@ -299,7 +401,9 @@ export function commandsReachable(index: PolicyIndex, personaName: string, perso
 /** The whole PreToolUse decision: pure, given the event, the policy, the session state and the environment. */
 export function decide(input: DecideInput): Decision {
   const locale = input.locale ?? localeFor(input.index, input.env);
-  const shell = input.shell ? input.shell(input.index, input.event, input.options.sandboxed ? { sandboxed: input.options.sandboxed, locale } : { locale }) : null;
+  const shell = input.shell
+    ? input.shell(input.index, input.event, input.options.sandboxed ? { sandboxed: input.options.sandboxed, locale } : { locale })
+    : null;
   return audited(input, judge({ ...input, locale }, shell), shell);
 }
 
@@ -317,7 +421,12 @@ function audited(input: DecideInput, decision: Decision, shell: ShellReading | n
   const verdict = passRuling(index).verdict;
   const stage = persona?.stages.find((s) => s.name === decision.stage) ?? null;
   const subjects = [...decision.resolution.matched, decision.resolution.primary];
-  return { ...decision, verdict, would: decision.verdict, ops: stateOps(input, verdict, subjects, stage, persona ? decision.persona : null, shell) };
+  return {
+    ...decision,
+    verdict,
+    would: decision.verdict,
+    ops: stateOps(input, verdict, subjects, stage, persona ? decision.persona : null, shell),
+  };
 }
 
 function judge(input: DecideInput, shell: ShellReading | null): Decision {
@@ -326,7 +435,17 @@ function judge(input: DecideInput, shell: ShellReading | null): Decision {
   const resolved = resolveTool(index, event.tool_name, event.tool_input);
   // A shell tool is as strong as the strongest program its line runs that is not a catalogued command (SPEC §9.1).
   const primary: Subject =
-    shell && !shell.unparsable && resolved.via === 'builtin' ? { ...resolved, level: shell.level, tier: defaultTier(index, shell.level), ...(shell.because !== undefined ? { because: shell.because } : {}), ...(shell.decided.length > 0 ? { decidedBy: { words: shell.decided[0]!.words.slice(0, 200), reason: shell.decided[0]!.reason.id } } : {}) } : resolved;
+    shell && !shell.unparsable && resolved.via === 'builtin'
+      ? {
+          ...resolved,
+          level: shell.level,
+          tier: defaultTier(index, shell.level),
+          ...(shell.because !== undefined ? { because: shell.because } : {}),
+          ...(shell.decided.length > 0
+            ? { decidedBy: { words: shell.decided[0]!.words.slice(0, 200), reason: shell.decided[0]!.reason.id } }
+            : {}),
+        }
+      : resolved;
   const resolution: Resolution = { primary, matched: shell?.matched ?? [], ...(shell?.unparsable ? { unparsable: shell.unparsable } : {}) };
 
   const persona = resolvePersona(index, event, state, env, options, m);
@@ -378,7 +497,12 @@ function judge(input: DecideInput, shell: ShellReading | null): Decision {
   const shellRuling = shellRefusal(index, persona.name, persona.def, resolution, shell, m, input.options, event);
   const refuseShell = (ruling: Ruling): Decision => {
     const ops: StateOp[] = ruling.verdict === 'ask' && shellMayRearm(index, event, shell) ? [{ op: 'rearm' }] : [];
-    return base(ruling, { stage: stage.def?.name ?? null, scope, ops, findings: [...findings, { gate: 'scope', outcome: 'refuse', note: ruling.reason }] });
+    return base(ruling, {
+      stage: stage.def?.name ?? null,
+      scope,
+      ops,
+      findings: [...findings, { gate: 'scope', outcome: 'refuse', note: ruling.reason }],
+    });
   };
   if (shellRuling !== null && resolution.unparsable !== undefined) return refuseShell(shellRuling);
 
@@ -386,7 +510,20 @@ function judge(input: DecideInput, shell: ShellReading | null): Decision {
   const subjects = [...resolution.matched, primary];
   let chosen: { subject: Subject; ruling: Ruling; findings: Finding[] } | null = null;
   for (const subject of subjects) {
-    const ctx: GateContext = { index, event, subject, personaName: persona.name, persona: persona.def, stage: stage.def, scope, state, messages: m, env, options, ...(input.profileState ? { profileNow: input.profileState } : {}) };
+    const ctx: GateContext = {
+      index,
+      event,
+      subject,
+      personaName: persona.name,
+      persona: persona.def,
+      stage: stage.def,
+      scope,
+      state,
+      messages: m,
+      env,
+      options,
+      ...(input.profileState ? { profileNow: input.profileState } : {}),
+    };
     const walked = walkGates(ctx);
     const ruling = walked.ruling ?? passRuling(index);
     if (chosen === null || STRICTNESS[ruling.verdict] > STRICTNESS[chosen.ruling.verdict]) {

@@ -29,9 +29,7 @@ export interface SessionStartEvent {
 
 export type HookEvent = ToolEvent | SessionStartEvent;
 
-export type EventParse =
-  | { ok: true; event: HookEvent }
-  | { ok: false; detail: string; hookEventName: string | null };
+export type EventParse = { ok: true; event: HookEvent } | { ok: false; detail: string; hookEventName: string | null };
 
 const MAX_SESSION_ID = 4096;
 

@@ -11,7 +11,15 @@ export function segmentMatcher(segment: string, ignoreCase = false): RegExp {
     if ('@*+?!'.includes(c) && segment[k + 1] === '(') {
       const close = segment.indexOf(')', k + 2);
       if (close !== -1) {
-        const alternatives = segment.slice(k + 2, close).split('|').map((a) => a.replace(/[.+^${}()\\[\]]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]'));
+        const alternatives = segment
+          .slice(k + 2, close)
+          .split('|')
+          .map((a) =>
+            a
+              .replace(/[.+^${}()\\[\]]/g, '\\$&')
+              .replace(/\*/g, '[^/]*')
+              .replace(/\?/g, '[^/]'),
+          );
         re += c === '!' ? '[^/]*' : `(?:${alternatives.join('|')})${c === '@' ? '' : c === '+' ? '+' : c}`;
         k = close;
         continue;

@@ -105,7 +105,9 @@ export function familyLevelsOf(policy: Policy): Map<string, Level> {
 }
 
 export function familyGlobsOf(families: Record<string, { tools: string[] }>): FamilyGlob[] {
-  return Object.entries(families).flatMap(([family, def]) => def.tools.map((pattern) => ({ family, pattern, regex: globToRegExp(pattern) })));
+  return Object.entries(families).flatMap(([family, def]) =>
+    def.tools.map((pattern) => ({ family, pattern, regex: globToRegExp(pattern) })),
+  );
 }
 
 export function toolsToCommands(policy: Policy): Map<string, string> {

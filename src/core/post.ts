@@ -39,13 +39,22 @@ export function readPath(value: unknown, path: string): unknown {
 /** A label is shown to the human approving a call: plain text, one line, bounded. */
 export function cleanLabel(value: unknown): string | null {
   if (typeof value !== 'string' && typeof value !== 'number') return null;
-  const text = String(value).replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/g, ' ').replace(/\s+/g, ' ').trim();
+  const text = String(value)
+    .replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   if (text === '') return null;
   return text.length > MAX_LABEL ? `${text.slice(0, MAX_LABEL)}…` : text;
 }
 
 /** PostToolUse: an identity read that actually ran confirms the epoch it was let through in. */
-export function decidePost(index: PolicyIndex, event: ToolEvent, env: Env, shell?: ShellResolver, profileState?: ProfileStateReader): { ops: StateOp[]; note: string } {
+export function decidePost(
+  index: PolicyIndex,
+  event: ToolEvent,
+  env: Env,
+  shell?: ShellResolver,
+  profileState?: ProfileStateReader,
+): { ops: StateOp[]; note: string } {
   const identity = index.settings.identity;
   if (!identity) return { ops: [], note: 'no identity section' };
   const subjects = [resolveTool(index, event.tool_name, event.tool_input), ...(shell?.(index, event)?.matched ?? [])];

@@ -98,7 +98,16 @@ export function decisionReceipt(event: ReceiptEvent, decision: Decision, policyS
 /** A receipt for what happened outside the gates: a failure that denied, a confirmation, a reset. */
 export function eventReceipt(
   event: ReceiptEvent,
-  fields: { verdict: Verdict; status: string; gate: string; rule: string; reason: string; persona?: string | null; stage?: string | null; command_key?: string | null },
+  fields: {
+    verdict: Verdict;
+    status: string;
+    gate: string;
+    rule: string;
+    reason: string;
+    persona?: string | null;
+    stage?: string | null;
+    command_key?: string | null;
+  },
   policySha: string | null,
   now: Date,
   elapsedMs: number,

@@ -36,5 +36,7 @@ export function opaqueReach(policy: Policy, personaName: string): OpaqueReach | 
 }
 
 export function opaqueReachAll(policy: Policy): OpaqueReach[] {
-  return Object.keys(policy.personas).map((name) => opaqueReach(policy, name)).filter((r): r is OpaqueReach => r !== null);
+  return Object.keys(policy.personas)
+    .map((name) => opaqueReach(policy, name))
+    .filter((r): r is OpaqueReach => r !== null);
 }

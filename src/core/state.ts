@@ -75,7 +75,14 @@ export function applyOp(state: SessionState, op: StateOp): SessionState {
     case 'count':
       return { ...state, iterations: { ...state.iterations, [op.stage]: (own(state.iterations, op.stage) ?? 0) + 1 } };
     case 'rearm':
-      return { ...state, confirmed: false, label: null, profile: null, epoch: state.epoch + 1, pending_reads: afterRearm(state.pending_reads) };
+      return {
+        ...state,
+        confirmed: false,
+        label: null,
+        profile: null,
+        epoch: state.epoch + 1,
+        pending_reads: afterRearm(state.pending_reads),
+      };
     case 'pending_read':
       return { ...state, pending_reads: withPending(state.pending_reads, op.tool_use_id, state.epoch) };
     case 'confirm':
@@ -86,7 +93,13 @@ export function applyOp(state: SessionState, op: StateOp): SessionState {
         : undefined;
       if (epoch === STALE) return { ...state, pending_reads: without(state.pending_reads, op.tool_use_id) };
       if (epoch !== state.epoch) return state;
-      return { ...state, confirmed: true, label: op.label ?? state.label, profile: op.profile ?? null, pending_reads: without(state.pending_reads, op.tool_use_id) };
+      return {
+        ...state,
+        confirmed: true,
+        label: op.label ?? state.label,
+        profile: op.profile ?? null,
+        pending_reads: without(state.pending_reads, op.tool_use_id),
+      };
     }
     case 'reset':
       return { ...emptyState(), epoch: state.epoch + 1, pending_reads: afterRearm(state.pending_reads) };
@@ -110,7 +123,9 @@ export function parseState(value: unknown): SessionState | null {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
   const s = value as Record<string, unknown>;
   const isCountMap = (m: unknown, least = 0): m is Record<string, number> =>
-    typeof m === 'object' && m !== null && !Array.isArray(m) &&
+    typeof m === 'object' &&
+    m !== null &&
+    !Array.isArray(m) &&
     Object.values(m).every((n) => typeof n === 'number' && Number.isInteger(n) && n >= least);
   const nullableString = (x: unknown): x is string | null => x === null || typeof x === 'string';
   if (
@@ -118,7 +133,9 @@ export function parseState(value: unknown): SessionState | null {
     typeof s.confirmed !== 'boolean' ||
     !nullableString(s.label) ||
     (s.profile !== undefined && !nullableString(s.profile)) ||
-    typeof s.epoch !== 'number' || !Number.isInteger(s.epoch) || s.epoch < 0 ||
+    typeof s.epoch !== 'number' ||
+    !Number.isInteger(s.epoch) ||
+    s.epoch < 0 ||
     !isCountMap(s.pending_reads, STALE) ||
     !nullableString(s.persona) ||
     !nullableString(s.stage) ||

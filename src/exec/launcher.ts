@@ -75,13 +75,17 @@ export function planLaunch(argv: readonly string[], env: Env, cwd: string, platf
   const started = Date.now();
   const prefs = readPreferences(env);
   const fromEnv = env.PERSONA_GATE_LOCALE;
-  let locale: ExecLocale = fromEnv === 'en' || fromEnv === 'es' ? fromEnv : prefs.locale ?? 'en';
+  let locale: ExecLocale = fromEnv === 'en' || fromEnv === 'es' ? fromEnv : (prefs.locale ?? 'en');
   // `<program> --persona-gate-ticket=SECRET <args…>`: the secret is the launcher's, the rest the program's.
   const [program, ...rest] = argv;
   const secret = rest[0]?.startsWith(TICKET_OPTION) ? rest[0].slice(TICKET_OPTION.length) : null;
   const args = secret === null ? rest : rest.slice(1);
-  const stateDir = env.PERSONA_GATE_STATE_DIR?.trim() ? env.PERSONA_GATE_STATE_DIR : prefs.stateDir ?? defaultStateDir(env);
-  const refuse = (reason: string, ticket: Ticket | null = null): LaunchOutcome => ({ refused: reason, receipt: receiptOf(ticket, program ?? '', args, reason, started), stateDir });
+  const stateDir = env.PERSONA_GATE_STATE_DIR?.trim() ? env.PERSONA_GATE_STATE_DIR : (prefs.stateDir ?? defaultStateDir(env));
+  const refuse = (reason: string, ticket: Ticket | null = null): LaunchOutcome => ({
+    refused: reason,
+    receipt: receiptOf(ticket, program ?? '', args, reason, started),
+    stateDir,
+  });
   if (program === undefined) return refuse(EXEC_MESSAGES[locale].usage());
   let ticket: Ticket | null;
   try {
@@ -97,7 +101,19 @@ export function planLaunch(argv: readonly string[], env: Env, cwd: string, platf
     const bwrap = onPath('bwrap', env);
     if (bwrap === null) return refuse(m.noConfinement('bwrap is not on PATH'), ticket);
     const tmpdir = env.TMPDIR?.trim() ? env.TMPDIR : null;
-    const run = { command: bwrap, args: bwrapArgs({ project: ticket.project, cwd, readOnly: map.readOnly, writable: map.writable, tmpdir, program, args, exists: existsSync }) };
+    const run = {
+      command: bwrap,
+      args: bwrapArgs({
+        project: ticket.project,
+        cwd,
+        readOnly: map.readOnly,
+        writable: map.writable,
+        tmpdir,
+        program,
+        args,
+        exists: existsSync,
+      }),
+    };
     return { run, receipt: receiptOf(ticket, program, args, null, started), stateDir };
   } catch (err) {
     return refuse(EXEC_MESSAGES[locale].stateProblem(err instanceof Error ? err.message : String(err)));

@@ -58,7 +58,14 @@ export function parseExecMap(text: string): ExecMap | null {
   }
   if (typeof v !== 'object' || v === null) return null;
   const m = v as Record<string, unknown>;
-  if (m.v !== 1 || typeof m.launcher !== 'string' || !m.launcher.startsWith('/') || typeof m.runtime !== 'string' || !m.runtime.startsWith('/')) return null;
+  if (
+    m.v !== 1 ||
+    typeof m.launcher !== 'string' ||
+    !m.launcher.startsWith('/') ||
+    typeof m.runtime !== 'string' ||
+    !m.runtime.startsWith('/')
+  )
+    return null;
   if (typeof m.programs !== 'object' || m.programs === null || Array.isArray(m.programs)) return null;
   const programs: Record<string, string> = Object.create(null);
   for (const [name, path] of Object.entries(m.programs as Record<string, unknown>)) {
@@ -90,9 +97,18 @@ export function joinParts(texts: readonly string[], ops: readonly string[]): str
  * The rewritten call: each start as the excluded command runs it, `<node> <launcher> <program>`,
  * with its ticket's secret first when there is one, then the program's arguments.
  */
-export function launcherCommand(map: ExecMap, starts: readonly { program: string; args: readonly string[] }[], ops: readonly string[], secrets: readonly string[] = []): string {
+export function launcherCommand(
+  map: ExecMap,
+  starts: readonly { program: string; args: readonly string[] }[],
+  ops: readonly string[],
+  secrets: readonly string[] = [],
+): string {
   return joinParts(
-    starts.map((s, k) => [map.runtime, map.launcher, s.program, ...(secrets[k] !== undefined ? [`${TICKET_OPTION}${secrets[k]}`] : []), ...s.args].map(quoteWord).join(' ')),
+    starts.map((s, k) =>
+      [map.runtime, map.launcher, s.program, ...(secrets[k] !== undefined ? [`${TICKET_OPTION}${secrets[k]}`] : []), ...s.args]
+        .map(quoteWord)
+        .join(' '),
+    ),
     ops,
   );
 }
@@ -113,5 +129,5 @@ export function mentioned(command: string, map: ExecMap): string | null {
     if (text.includes(program)) return name;
     if (new RegExp(`(^|[^A-Za-z0-9_.-])${escapeRegExp(name)}($|[^A-Za-z0-9_.-])`).test(text)) return name;
   }
-  return text.includes(map.launcher) ? Object.keys(map.programs)[0] ?? '' : null;
+  return text.includes(map.launcher) ? (Object.keys(map.programs)[0] ?? '') : null;
 }

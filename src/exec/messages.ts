@@ -26,12 +26,15 @@ export const EXEC_MESSAGES = {
           return `persona-gate: this call asks to run outside the sandbox (dangerouslyDisableSandbox), where ${name} could be started unchecked; run it without that parameter.`;
       }
     },
-    ticketsFailed: (name: string, detail: string) => `persona-gate: ${name} could not be prepared to run (${detail}); the call is refused. Run \`persona-gate doctor --hardened\`.`,
+    ticketsFailed: (name: string, detail: string) =>
+      `persona-gate: ${name} could not be prepared to run (${detail}); the call is refused. Run \`persona-gate doctor --hardened\`.`,
     noTicket: (program: string) =>
       `persona-gate: refused to start ${program}: this start was not judged by persona-gate's hook (no ticket for exactly these arguments). Run the program as a Bash call of its own made of plain words; it is checked and started from there.`,
-    notLaunched: (program: string) => `persona-gate: refused to start ${program}: it is not a program this deployment launches (persona-gate init --hardened records them).`,
+    notLaunched: (program: string) =>
+      `persona-gate: refused to start ${program}: it is not a program this deployment launches (persona-gate init --hardened records them).`,
     usage: () => 'persona-gate: the launcher is run as: persona-gate-exec <program> [args…], by the rewritten Bash call.',
-    noConfinement: (detail: string) => `persona-gate: refused to start the program: it cannot be confined (${detail}). Install bubblewrap (apt-get install bubblewrap).`,
+    noConfinement: (detail: string) =>
+      `persona-gate: refused to start the program: it cannot be confined (${detail}). Install bubblewrap (apt-get install bubblewrap).`,
     stateProblem: (detail: string) => `persona-gate: refused to start the program: ${detail}`,
   },
   es: {
@@ -52,12 +55,15 @@ export const EXEC_MESSAGES = {
           return `persona-gate: esta llamada pide ejecutarse fuera del sandbox (dangerouslyDisableSandbox), donde ${name} podría iniciarse sin comprobar; ejecútala sin ese parámetro.`;
       }
     },
-    ticketsFailed: (name: string, detail: string) => `persona-gate: no se pudo preparar ${name} para ejecutarse (${detail}); la llamada se rechaza. Ejecuta \`persona-gate doctor --hardened\`.`,
+    ticketsFailed: (name: string, detail: string) =>
+      `persona-gate: no se pudo preparar ${name} para ejecutarse (${detail}); la llamada se rechaza. Ejecuta \`persona-gate doctor --hardened\`.`,
     noTicket: (program: string) =>
       `persona-gate: se rechaza iniciar ${program}: el hook de persona-gate no juzgó este inicio (no hay ticket para exactamente estos argumentos). Ejecuta el programa como una llamada Bash propia hecha de palabras simples; desde ahí se comprueba y se inicia.`,
-    notLaunched: (program: string) => `persona-gate: se rechaza iniciar ${program}: no es un programa que este despliegue lance (persona-gate init --hardened los registra).`,
+    notLaunched: (program: string) =>
+      `persona-gate: se rechaza iniciar ${program}: no es un programa que este despliegue lance (persona-gate init --hardened los registra).`,
     usage: () => 'persona-gate: el lanzador se ejecuta así: persona-gate-exec <programa> [args…], desde la llamada Bash reescrita.',
-    noConfinement: (detail: string) => `persona-gate: se rechaza iniciar el programa: no se puede confinar (${detail}). Instala bubblewrap (apt-get install bubblewrap).`,
+    noConfinement: (detail: string) =>
+      `persona-gate: se rechaza iniciar el programa: no se puede confinar (${detail}). Instala bubblewrap (apt-get install bubblewrap).`,
     stateProblem: (detail: string) => `persona-gate: se rechaza iniciar el programa: ${detail}`,
   },
 } as const;

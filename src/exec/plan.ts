@@ -74,7 +74,8 @@ function literalParts(script: Script): { parts: string[][]; ops: string[] } | nu
       if (k > 0) ops.push(stmt.list.rest[k - 1]!.op);
       if (pipeline.commands.length !== 1 || pipeline.negated || pipeline.timed) return null;
       const command = pipeline.commands[0]!;
-      if (command.type !== 'simple' || command.assigns.length > 0 || command.redirects.length > 0 || command.words.length === 0) return null;
+      if (command.type !== 'simple' || command.assigns.length > 0 || command.redirects.length > 0 || command.words.length === 0)
+        return null;
       const part: Part = { words: [] };
       for (const w of command.words) {
         const value = literalWord(w);
@@ -122,7 +123,8 @@ export function launchPlan(command: string, map: ExecMap): LaunchPlan {
   for (const words of literal.parts) {
     const start = startOf(words, map, byPath);
     // The launcher's ticket option is the hook's to write: anywhere but its place it is refused.
-    if (typeof start === 'string' || (start !== null && start.args.some((w) => w.startsWith(TICKET_OPTION)))) return { kind: 'refused', why: 'launcher_target', name, detail: words.join(' ') };
+    if (typeof start === 'string' || (start !== null && start.args.some((w) => w.startsWith(TICKET_OPTION))))
+      return { kind: 'refused', why: 'launcher_target', name, detail: words.join(' ') };
     if (start !== null) {
       starts.push(start);
       continue;
@@ -136,6 +138,9 @@ export function launchPlan(command: string, map: ExecMap): LaunchPlan {
   if (starts.length === 0) return { kind: 'sandboxed', name };
   if (others > 0) return { kind: 'refused', why: 'mixed', name, detail: command };
   // What the policy judges: the same starts under the names its `bash` prefixes use.
-  const judged = joinParts(starts.map((s) => [s.name, ...s.args].map(quoteWord).join(' ')), literal.ops);
+  const judged = joinParts(
+    starts.map((s) => [s.name, ...s.args].map(quoteWord).join(' ')),
+    literal.ops,
+  );
   return { kind: 'starts', starts, ops: literal.ops, command: launcherCommand(map, starts, literal.ops), judged };
 }

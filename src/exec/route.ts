@@ -32,7 +32,11 @@ export function launchRoute(event: ToolEvent, stateDir: string, host: string, pl
   if (map === null || Object.keys(map.programs).length === 0) return none;
   // Outside the sandbox the programs it hides are there, unchecked: a call may not ask to leave it.
   if (event.tool_input.dangerouslyDisableSandbox === true && event.hook_event_name === 'PreToolUse') {
-    return { plan: { kind: 'refused', why: 'unsandboxed', name: Object.keys(map.programs).join(', '), detail: command }, map, judged: event };
+    return {
+      plan: { kind: 'refused', why: 'unsandboxed', name: Object.keys(map.programs).join(', '), detail: command },
+      map,
+      judged: event,
+    };
   }
   if (mentioned(command, map) === null) return none;
   const plan = planner(command, map);
@@ -45,8 +49,15 @@ export function launchRoute(event: ToolEvent, stateDir: string, host: string, pl
  * one is settled by `settle` (loaded with the shell reader, which such a call has loaded already);
  * any other call is answered as it was decided.
  */
-export function routeAnswer(route: LaunchRoute, event: ToolEvent, decision: Decision, ctx: SettleContext, settle: typeof settleStart): RoutedAnswer {
+export function routeAnswer(
+  route: LaunchRoute,
+  event: ToolEvent,
+  decision: Decision,
+  ctx: SettleContext,
+  settle: typeof settleStart,
+): RoutedAnswer {
   const { plan, map } = route;
-  if (plan === null || map === null || plan.kind === 'none' || plan.kind === 'sandboxed' || decision.verdict === 'deny') return { decision };
+  if (plan === null || map === null || plan.kind === 'none' || plan.kind === 'sandboxed' || decision.verdict === 'deny')
+    return { decision };
   return settle(plan, map, event, decision, ctx);
 }

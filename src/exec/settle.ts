@@ -27,18 +27,32 @@ export interface SettleContext {
 }
 
 /** A call that names a launched program, let through by the policy: the rewrite and its tickets, or a refusal. */
-export function settleStart(plan: Exclude<LaunchPlan, { kind: 'none' | 'sandboxed' }>, map: ExecMap, event: ToolEvent, decision: Decision, ctx: SettleContext): RoutedAnswer {
+export function settleStart(
+  plan: Exclude<LaunchPlan, { kind: 'none' | 'sandboxed' }>,
+  map: ExecMap,
+  event: ToolEvent,
+  decision: Decision,
+  ctx: SettleContext,
+): RoutedAnswer {
   const m = EXEC_MESSAGES[ctx.locale];
   if (plan.kind === 'refused') {
-    return { decision: { ...decision, verdict: 'deny', status: 'permission_denied', gate: 'scope', rule: `exec_${plan.why}`, reason: m.refused(plan.why, plan.name, plan.detail) } };
+    return {
+      decision: {
+        ...decision,
+        verdict: 'deny',
+        status: 'permission_denied',
+        gate: 'scope',
+        rule: `exec_${plan.why}`,
+        reason: m.refused(plan.why, plan.name, plan.detail),
+      },
+    };
   }
   const project = ctx.env.CLAUDE_PROJECT_DIR?.trim() || event.cwd || process.cwd();
   const secrets: string[] = [];
   try {
     for (const [k, start] of plan.starts.entries()) {
-      secrets.push(leaveTicket(
-        ctx.stateDir,
-        {
+      secrets.push(
+        leaveTicket(ctx.stateDir, {
           v: 1,
           program: start.program,
           args: start.args,
@@ -58,9 +72,21 @@ export function settleStart(plan: Exclude<LaunchPlan, { kind: 'none' | 'sandboxe
     }
   } catch (err) {
     const detail = err instanceof Error ? err.message : String(err);
-    return { decision: { ...decision, verdict: 'deny', status: 'state_error', gate: 'scope', rule: 'exec_ticket', reason: m.ticketsFailed(plan.starts[0]!.name, detail) } };
+    return {
+      decision: {
+        ...decision,
+        verdict: 'deny',
+        status: 'state_error',
+        gate: 'scope',
+        rule: 'exec_ticket',
+        reason: m.ticketsFailed(plan.starts[0]!.name, detail),
+      },
+    };
   }
   // Claude Code applies `updatedInput` only with a decision: `ask` stays a question, anything let through is `allow`.
   const verdict = decision.verdict === 'ask' ? 'ask' : 'allow';
-  return { decision: { ...decision, verdict }, updatedInput: { ...event.tool_input, command: launcherCommand(map, plan.starts, plan.ops, secrets) } };
+  return {
+    decision: { ...decision, verdict },
+    updatedInput: { ...event.tool_input, command: launcherCommand(map, plan.starts, plan.ops, secrets) },
+  };
 }

@@ -75,7 +75,9 @@ function readTicket(path: string): Ticket | null {
 
 /** Whether a ticket is for exactly this start and still valid. */
 export function ticketFits(ticket: Ticket, program: string, args: readonly string[], now: number): boolean {
-  return ticket.program === program && ticket.args.length === args.length && ticket.args.every((a, k) => a === args[k]) && ticket.expires > now;
+  return (
+    ticket.program === program && ticket.args.length === args.length && ticket.args.every((a, k) => a === args[k]) && ticket.expires > now
+  );
 }
 
 /**

@@ -53,7 +53,10 @@ export function parseHookArgs(argv: readonly string[]): { ok: true; args: HookAr
       case '--allowed-tools': {
         const v = value();
         if (v === undefined) return { ok: false, error: { kind: 'missing', flag } };
-        args.allowedTools = v.split(',').map((s) => s.trim()).filter(Boolean);
+        args.allowedTools = v
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean);
         break;
       }
       case '--side-effect-level': {

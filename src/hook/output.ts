@@ -22,7 +22,9 @@ export function preToolUseResponse(verdict: Verdict, reason: string): HookRespon
 
 /** A verdict that also replaces the tool's input (Claude Code's `updatedInput`: the launcher form of a start). */
 export function preToolUseRewrite(verdict: 'allow' | 'ask', reason: string, updatedInput: Record<string, unknown>): HookResponse {
-  const output = { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: verdict, permissionDecisionReason: reason, updatedInput } };
+  const output = {
+    hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: verdict, permissionDecisionReason: reason, updatedInput },
+  };
   return { stdout: `${JSON.stringify(output)}\n`, stderr: '', exitCode: 0 };
 }
 

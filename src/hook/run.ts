@@ -43,8 +43,19 @@ interface HookContext {
   host: HostAdapter;
 }
 
-function failurePre(ctx: HookContext, event: HookEvent | null, status: string, reason: string, policySha: string | null = null): HookResponse {
-  if (event) keepReceipt(ctx, event, eventReceipt(event, { verdict: 'deny', status, gate: 'hook', rule: status, reason }, policySha, new Date(), Date.now() - ctx.started));
+function failurePre(
+  ctx: HookContext,
+  event: HookEvent | null,
+  status: string,
+  reason: string,
+  policySha: string | null = null,
+): HookResponse {
+  if (event)
+    keepReceipt(
+      ctx,
+      event,
+      eventReceipt(event, { verdict: 'deny', status, gate: 'hook', rule: status, reason }, policySha, new Date(), Date.now() - ctx.started),
+    );
   return event && event.hook_event_name === 'PreToolUse' ? ctx.host.answer('deny', reason) : ctx.host.blockUnread(reason);
 }
 
@@ -76,9 +87,27 @@ function checkDeadline(ctx: HookContext): void {
 
 function handleToolEvent(ctx: HookContext, event: ToolEvent, index: PolicyIndex, store: StateStore): HookResponse {
   if (event.hook_event_name === 'PostToolUse') {
-    const result = store.transact(event.session_id, ctx.deadline, () => decidePost(index, launchRoute(event, ctx.stateDir, ctx.host.name, lazyLaunchPlan).judged, ctx.env, lazyShellResolver, profileReader(ctx, event, index)));
+    const result = store.transact(event.session_id, ctx.deadline, () =>
+      decidePost(
+        index,
+        launchRoute(event, ctx.stateDir, ctx.host.name, lazyLaunchPlan).judged,
+        ctx.env,
+        lazyShellResolver,
+        profileReader(ctx, event, index),
+      ),
+    );
     if (result.ops.length > 0) {
-      keepReceipt(ctx, event, eventReceipt(event, { verdict: 'abstain', status: 'ok', gate: 'identity', rule: 'post_tool_use', reason: result.note }, index.sha256, new Date(), Date.now() - ctx.started));
+      keepReceipt(
+        ctx,
+        event,
+        eventReceipt(
+          event,
+          { verdict: 'abstain', status: 'ok', gate: 'identity', rule: 'post_tool_use', reason: result.note },
+          index.sha256,
+          new Date(),
+          Date.now() - ctx.started,
+        ),
+      );
     }
     return SILENT;
   }
@@ -98,7 +127,18 @@ function handleToolEvent(ctx: HookContext, event: ToolEvent, index: PolicyIndex,
   const route = launchRoute(event, ctx.stateDir, ctx.host.name, lazyLaunchPlan);
   const result = store.transact(event.session_id, ctx.deadline, (state) => {
     const profile = profileReader(ctx, event, index);
-    const decision = decide({ event: route.judged, index, state, env: ctx.env, options, isProtected, pinned, shell: lazyShellResolver, locale: ctx.locale, ...(profile ? { profileState: profile } : {}) });
+    const decision = decide({
+      event: route.judged,
+      index,
+      state,
+      env: ctx.env,
+      options,
+      isProtected,
+      pinned,
+      shell: lazyShellResolver,
+      locale: ctx.locale,
+      ...(profile ? { profileState: profile } : {}),
+    });
     return { ops: decision.ops as StateOp[], decision };
   });
   const { decision } = result;
@@ -108,9 +148,16 @@ function handleToolEvent(ctx: HookContext, event: ToolEvent, index: PolicyIndex,
     decision.verdict === 'ask' && !ctx.host.asks
       ? { ...decision, verdict: 'deny' as const, reason: messagesFor(ctx.locale).askWithoutHost(ctx.host.title, decision.reason) }
       : decision;
-  const { decision: answered, updatedInput } = routeAnswer(route, event, asked, { stateDir: ctx.stateDir, env: ctx.env, locale: ctx.locale, policySha: index.sha256 }, lazySettleStart);
+  const { decision: answered, updatedInput } = routeAnswer(
+    route,
+    event,
+    asked,
+    { stateDir: ctx.stateDir, env: ctx.env, locale: ctx.locale, policySha: index.sha256 },
+    lazySettleStart,
+  );
   keepReceipt(ctx, event, decisionReceipt(event, answered, index.sha256, new Date(), Date.now() - ctx.started));
-  if (updatedInput && answered.verdict !== 'deny' && answered.verdict !== 'abstain') return preToolUseRewrite(answered.verdict, answered.would !== undefined ? '' : answered.reason, updatedInput);
+  if (updatedInput && answered.verdict !== 'deny' && answered.verdict !== 'abstain')
+    return preToolUseRewrite(answered.verdict, answered.would !== undefined ? '' : answered.reason, updatedInput);
   // Audit mode answers as if the call had passed: the refusal's reason is for the receipt only.
   return ctx.host.answer(answered.verdict, answered.would !== undefined ? '' : answered.reason);
 }
@@ -118,24 +165,32 @@ function handleToolEvent(ctx: HookContext, event: ToolEvent, index: PolicyIndex,
 /** Whether Claude Code's sandbox holds the guarded paths: read from its settings once, when gate 0 first asks. */
 function sandboxHolds(ctx: HookContext, event: ToolEvent, index: PolicyIndex): () => boolean {
   let holds: boolean | undefined;
-  return () => (holds ??= claudeSandboxHolds({ policyPath: index.path, env: ctx.env, cwd: event.cwd ?? process.cwd(), stateDir: ctx.stateDir }));
+  return () =>
+    (holds ??= claudeSandboxHolds({ policyPath: index.path, env: ctx.env, cwd: event.cwd ?? process.cwd(), stateDir: ctx.stateDir }));
 }
 
 /** The domain's profile state, read only when a gate asks (SPEC §9.4); none where the policy names none. */
 function profileReader(ctx: HookContext, event: ToolEvent, index: PolicyIndex) {
   const def = index.settings.identity?.profile_state;
-  return def === undefined ? undefined : profileStateReader(def, { policyPath: index.path, env: ctx.env, cwd: event.cwd ?? process.cwd(), deadline: ctx.deadline });
+  return def === undefined
+    ? undefined
+    : profileStateReader(def, { policyPath: index.path, env: ctx.env, cwd: event.cwd ?? process.cwd(), deadline: ctx.deadline });
 }
 
 /** Appends a receipt; one of another host names it, and the tool as that host called it. */
 function keepReceipt(ctx: HookContext, event: HookEvent, receipt: Receipt): void {
   const hostTool = 'host_tool_name' in event ? event.host_tool_name : undefined;
-  appendReceipt(ctx.stateDir, ctx.host.name === 'claude-code' ? receipt : { ...receipt, host: ctx.host.name, ...(hostTool !== undefined ? { host_tool_name: hostTool } : {}) });
+  appendReceipt(
+    ctx.stateDir,
+    ctx.host.name === 'claude-code'
+      ? receipt
+      : { ...receipt, host: ctx.host.name, ...(hostTool !== undefined ? { host_tool_name: hostTool } : {}) },
+  );
 }
 
 function hookContext(argv: readonly string[], env: Env, started: number, prefs: Preferences, host: HostName) {
   const parsedArgs = parseHookArgs(argv);
-  const stateDir = env.PERSONA_GATE_STATE_DIR?.trim() ? env.PERSONA_GATE_STATE_DIR : prefs.stateDir ?? defaultStateDir(env);
+  const stateDir = env.PERSONA_GATE_STATE_DIR?.trim() ? env.PERSONA_GATE_STATE_DIR : (prefs.stateDir ?? defaultStateDir(env));
   const ctx: HookContext = {
     env,
     args: parsedArgs.ok ? parsedArgs.args : { host, confirmOn: 'post' },
@@ -149,7 +204,13 @@ function hookContext(argv: readonly string[], env: Env, started: number, prefs: 
 }
 
 /** Everything the hook does once stdin is read: the whole path from bytes to a response. */
-export function processEvent(text: string, argv: readonly string[], env: Env, started = Date.now(), prefs: Preferences = readPreferences(env)): HookResponse {
+export function processEvent(
+  text: string,
+  argv: readonly string[],
+  env: Env,
+  started = Date.now(),
+  prefs: Preferences = readPreferences(env),
+): HookResponse {
   const host = hostArg(argv);
   if (host === null) return unknownHost(argv, env, prefs);
   const { ctx, argsError } = hookContext(argv, env, started, prefs, host);
@@ -180,7 +241,8 @@ export function processEvent(text: string, argv: readonly string[], env: Env, st
   } catch (err) {
     const m = messagesFor(ctx.locale);
     if (err instanceof StateError) return refuse(ctx, event, 'state_error', m.stateError(err.message));
-    if (err instanceof DeadlinePassed || err instanceof DeadlineStop) return refuse(ctx, event, 'deadline', m.deadline(deadlineMs(ctx.env)));
+    if (err instanceof DeadlinePassed || err instanceof DeadlineStop)
+      return refuse(ctx, event, 'deadline', m.deadline(deadlineMs(ctx.env)));
     return refuse(ctx, event, 'internal_error', m.internalError(err instanceof Error ? err.message : String(err)));
   }
 }
@@ -200,7 +262,10 @@ async function runHook(argv: readonly string[], env: Env, host: HostAdapter | nu
   const prefs = readPreferences(env);
   if (host === null) return unknownHost(argv, env, prefs);
   const m0 = messagesFor(localeFor(null, env, prefs.locale ?? 'en'));
-  const input = await readStdin(MAX_EVENT_BYTES, { at: started + deadlineMs(env), onDeadline: () => emit(host.blockUnread(m0.deadline(deadlineMs(env)))) });
+  const input = await readStdin(MAX_EVENT_BYTES, {
+    at: started + deadlineMs(env),
+    onDeadline: () => emit(host.blockUnread(m0.deadline(deadlineMs(env)))),
+  });
   if (!input.ok) return host.blockUnread(m0.eventTooLarge(MAX_EVENT_BYTES));
   return processEvent(input.text, argv, env, started, prefs);
 }
@@ -210,7 +275,12 @@ function handleEvent(ctx: HookContext, event: HookEvent, prefs: Preferences): Ho
   const m0 = messagesFor(ctx.locale);
   // Where the host lets the model choose the event's cwd (Codex: the command's workdir), the policy is
   // looked for from the session's own directory, the one the host started the hook in.
-  const location = locatePolicy({ explicit: ctx.args.config, env, userDefault: prefs.policy, cwd: ctx.host.cwdFromModel === true ? process.cwd() : event.cwd });
+  const location = locatePolicy({
+    explicit: ctx.args.config,
+    env,
+    userDefault: prefs.policy,
+    cwd: ctx.host.cwdFromModel === true ? process.cwd() : event.cwd,
+  });
   let store: StateStore | null = null;
   let stateProblem: string | null = null;
   try {
@@ -228,7 +298,17 @@ function handleEvent(ctx: HookContext, event: HookEvent, prefs: Preferences): Ho
   if (event.hook_event_name === 'SessionStart') {
     const result = store.transact(event.session_id, ctx.deadline, () => decideSessionStart(event));
     if (result.ops.length > 0) {
-      keepReceipt(ctx, event, eventReceipt(event, { verdict: 'abstain', status: 'ok', gate: 'identity', rule: 'session_start', reason: result.note }, index.sha256, new Date(), Date.now() - started));
+      keepReceipt(
+        ctx,
+        event,
+        eventReceipt(
+          event,
+          { verdict: 'abstain', status: 'ok', gate: 'identity', rule: 'session_start', reason: result.note },
+          index.sha256,
+          new Date(),
+          Date.now() - started,
+        ),
+      );
     }
     return SILENT;
   }
@@ -248,7 +328,8 @@ export function hookMain(argv: readonly string[], env: Env = process.env): void 
     charDevice = false;
   }
   const onTerminal = charDevice && (require('node:tty') as typeof import('node:tty')).isatty(0);
-  if (onTerminal || argv.includes('--help') || argv.includes('-h')) return emit(hookHelp(charDevice, localeFor(null, env, readPreferences(env).locale ?? 'en')));
+  if (onTerminal || argv.includes('--help') || argv.includes('-h'))
+    return emit(hookHelp(charDevice, localeFor(null, env, readPreferences(env).locale ?? 'en')));
   const hostName = hostArg(argv);
   const host = hostName === null ? null : hostAdapter(hostName);
   const fail = (err: unknown) => {

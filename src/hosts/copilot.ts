@@ -54,7 +54,8 @@ export const SHAPE: HostEventShape = {
   },
   callIds: ['tool_use_id'],
   resultField: 'tool_result',
-  mcpResult: (result) => (isPlainObject(result) && typeof result.text_result_for_llm === 'string' ? [{ type: 'text', text: result.text_result_for_llm }] : null),
+  mcpResult: (result) =>
+    isPlainObject(result) && typeof result.text_result_for_llm === 'string' ? [{ type: 'text', text: result.text_result_for_llm }] : null,
   // Copilot names an MCP tool `<server>-<tool>`; its own tools have no `-` in their names. The server
   // is read as the part before the first `-`, so a server whose name has one must be renamed in
   // Copilot's MCP configuration for the policy's `mcp__server__tool` names to match.

@@ -81,7 +81,8 @@ function claudeInput(mapping: ToolMapping, input: Record<string, unknown>): { in
     // An argument vector (some hosts pass one) is read as the command line a shell would be given.
     next.command = Array.isArray(command) && command.every((w) => typeof w === 'string') ? command.map(quoteWord).join(' ') : command;
     const directory = mapping.directory !== undefined ? input[mapping.directory] : undefined;
-    if (typeof directory === 'string' && directory.trim() !== '' && typeof next.command === 'string') next.command = `cd ${quoteWord(directory)} && ${next.command}`;
+    if (typeof directory === 'string' && directory.trim() !== '' && typeof next.command === 'string')
+      next.command = `cd ${quoteWord(directory)} && ${next.command}`;
     if (mapping.background?.(input) === true) next.run_in_background = true;
   }
   if (mapping.patch !== undefined) {

@@ -48,7 +48,8 @@ export function runBundle(file: string, requireFn: NodeJS.Require): unknown {
   const script = compileBundle(file, requireFn);
   const listed = process.env.PERSONA_GATE_WRITE_CODE_CACHE;
   if (listed !== undefined) {
-    if (listed === '1' || listed.split(',').includes(basename(file))) process.on('exit', () => writeFileSync(`${file}.cache`, script.createCachedData()));
+    if (listed === '1' || listed.split(',').includes(basename(file)))
+      process.on('exit', () => writeFileSync(`${file}.cache`, script.createCachedData()));
   } else if (script.cachedDataRejected !== false) {
     process.on('exit', () => replaceCache(file, script));
   }

@@ -57,7 +57,8 @@ export const lazyShellResolver: ShellResolver = (index, event, opts) => {
 
 /** The excluded launcher's reading of a line that names a launched program: with the shell reader, whose parser it uses. */
 export const lazyLaunchPlan: typeof launchPlan = (command, map) => load('launchPlan', 'shell.js')(command, map);
-export const lazySettleStart: typeof settleStart = (plan, map, event, decision, ctx) => load('settleStart', 'shell.js')(plan, map, event, decision, ctx);
+export const lazySettleStart: typeof settleStart = (plan, map, event, decision, ctx) =>
+  load('settleStart', 'shell.js')(plan, map, event, decision, ctx);
 
 /** Claude Code's adapter is the hook's own; another host's comes from dist/hosts.js, loaded for that host's calls only. */
 export function hostAdapter(name: HostName): HostAdapter {

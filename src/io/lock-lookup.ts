@@ -20,7 +20,12 @@ export function lockBeside(policyPath: string): PinnedLookup {
   let loaded: Loaded | undefined;
   const load = (): Loaded => {
     const read = readRegularFile(path, MAX_LOCK_BYTES);
-    if (!read.ok) return read.code === 'ENOENT' ? null : { unreadable: `${path}: ${read.code === 'not_regular' ? 'not a regular file' : read.code === 'too_large' ? 'larger than 8 MiB' : read.code}` };
+    if (!read.ok)
+      return read.code === 'ENOENT'
+        ? null
+        : {
+            unreadable: `${path}: ${read.code === 'not_regular' ? 'not a regular file' : read.code === 'too_large' ? 'larger than 8 MiB' : read.code}`,
+          };
     let json: unknown;
     try {
       json = JSON.parse(read.bytes.toString('utf8'));

@@ -147,12 +147,22 @@ function indexBytes(entries: IndexEntries | undefined): Buffer[] {
  * Records that `bytes` validated, with the settings' positions `core` and the named entries; a
  * cache that cannot be written only costs the next call a validation.
  */
-export function recordValidated(cacheDir: string, policyPath: string, bytes: Buffer, sha: string, core: unknown = null, entries?: IndexEntries): void {
+export function recordValidated(
+  cacheDir: string,
+  policyPath: string,
+  bytes: Buffer,
+  sha: string,
+  core: unknown = null,
+  entries?: IndexEntries,
+): void {
   const target = policyCacheEntry(cacheDir, policyPath, bytes.length);
   const tmp = `${target}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   try {
     ensurePrivateDir(cacheDir);
-    writeFileSync(tmp, Buffer.concat([Buffer.from(`${MAGIC}${sha} ${JSON.stringify(core)}\n`, 'utf8'), ...indexBytes(entries), bytes]), { mode: 0o600, flag: 'wx' });
+    writeFileSync(tmp, Buffer.concat([Buffer.from(`${MAGIC}${sha} ${JSON.stringify(core)}\n`, 'utf8'), ...indexBytes(entries), bytes]), {
+      mode: 0o600,
+      flag: 'wx',
+    });
     renameSync(tmp, target);
     // The positions' directory an earlier layout kept beside the entry.
     rmSync(`${target.slice(0, -'.validated'.length)}.index`, { recursive: true, force: true });

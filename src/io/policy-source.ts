@@ -48,7 +48,8 @@ export function locatePolicy(opts: { explicit?: string; env: Env; userDefault?: 
     searched.push(candidate);
     if (existsSync(candidate)) return { path: candidate, searched };
   }
-  if (opts.userDefault !== undefined) return { path: resolve(base, opts.userDefault), searched: [...searched, resolve(base, opts.userDefault)] };
+  if (opts.userDefault !== undefined)
+    return { path: resolve(base, opts.userDefault), searched: [...searched, resolve(base, opts.userDefault)] };
   if (opts.cwd !== undefined && isAbsolute(opts.cwd)) {
     let dir = opts.cwd;
     for (;;) {
@@ -71,7 +72,10 @@ export const MAX_POLICY_BYTES = 64 * 1024 * 1024;
  * MAX_POLICY_BYTES is read, opened without waiting for a FIFO's writer; the CLI also reads a
  * pipe or a process substitution (`--config <(…)`), which a person is there to end.
  */
-export function readPolicyBytes(path: string, hookPath = false): { ok: true; bytes: Buffer; owner: number } | { ok: false; error: PolicyError } {
+export function readPolicyBytes(
+  path: string,
+  hookPath = false,
+): { ok: true; bytes: Buffer; owner: number } | { ok: false; error: PolicyError } {
   let fd: number | undefined;
   try {
     fd = openSync(path, hookPath ? constants.O_RDONLY | constants.O_NONBLOCK : 'r');
@@ -81,7 +85,7 @@ export function readPolicyBytes(path: string, hookPath = false): { ok: true; byt
     return { ok: true, bytes: st.isFile() ? readWhole(fd, st.size) : readFileSync(fd), owner: st.uid };
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    return { ok: false, error: { kind: 'unreadable', path, detail: code === 'ENOENT' ? 'no such file' : code ?? String(err) } };
+    return { ok: false, error: { kind: 'unreadable', path, detail: code === 'ENOENT' ? 'no such file' : (code ?? String(err)) } };
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
@@ -115,18 +119,30 @@ function parseBytes(path: string, bytes: Buffer, locale: 'en' | 'es'): { ok: tru
     // Where it stops being JSON, as a person finds it: line, column and the line itself.
     const at = lazyJsonErrorAt(text, err);
     const t = RULE_MESSAGES[locale];
-    const message = at ? t.notJsonAt(at.trailingComma ? t.trailingComma() : at.detail, at.line, at.column, at.excerpt[0].trim()) : t.notJson((err as Error).message);
+    const message = at
+      ? t.notJsonAt(at.trailingComma ? t.trailingComma() : at.detail, at.line, at.column, at.excerpt[0].trim())
+      : t.notJson((err as Error).message);
     return { ok: false, error: { kind: 'invalid', path, problems: [{ path: '(root)', message }], ...(at ? { at } : {}) } };
   }
 }
 
-function validateJson(path: string, json: unknown, validate: Validate, locale: 'en' | 'es'): { ok: true; policy: Policy } | { ok: false; error: PolicyError } {
+function validateJson(
+  path: string,
+  json: unknown,
+  validate: Validate,
+  locale: 'en' | 'es',
+): { ok: true; policy: Policy } | { ok: false; error: PolicyError } {
   const result = validate(json, locale, path);
   if (!result.ok) return { ok: false, error: { kind: 'invalid', path, problems: result.problems } };
   return { ok: true, policy: result.policy };
 }
 
-export function validateBytes(path: string, bytes: Buffer, validate: Validate, locale: 'en' | 'es' = 'en'): { ok: true; policy: Policy } | { ok: false; error: PolicyError } {
+export function validateBytes(
+  path: string,
+  bytes: Buffer,
+  validate: Validate,
+  locale: 'en' | 'es' = 'en',
+): { ok: true; policy: Policy } | { ok: false; error: PolicyError } {
   const parsed = parseBytes(path, bytes, locale);
   return parsed.ok ? validateJson(path, parsed.json, validate, locale) : parsed;
 }
@@ -201,7 +217,12 @@ export function loadPolicy(path: string, opts: { cacheDir?: string; validate?: V
  * the policy's bytes and the lock's bytes together, and an ordinary call expands the lock again
  * from the bytes read on this call, without the validator; nothing derived is taken from the cache.
  */
-function loadPinnedPolicy(path: string, policyBytes: Buffer, opts: { cacheDir?: string; validate?: Validate; locale?: 'en' | 'es' }, json?: unknown): PolicyLoad {
+function loadPinnedPolicy(
+  path: string,
+  policyBytes: Buffer,
+  opts: { cacheDir?: string; validate?: Validate; locale?: 'en' | 'es' },
+  json?: unknown,
+): PolicyLoad {
   const lockPath = join(dirname(resolve(path)), LOCK_FILE);
   // A lock that is not a regular file, or too large, is read as no lock: the policy then fails
   // validation (its catalog.mcp names servers no lock holds) and every call is denied.
@@ -226,6 +247,7 @@ function loadPinnedPolicy(path: string, policyBytes: Buffer, opts: { cacheDir?: 
   const validated = validateBytes(path, policyBytes, opts.validate ?? lazyValidator, opts.locale);
   if (!validated.ok) return validated;
   const sha = sha256Hex(policyBytes);
-  if (cacheDir !== undefined && lockBytes.length > 0) recordValidated(cacheDir, path, both, sha, { lock_sha256: validated.policy.pinned?.settings.sha256 ?? '' });
+  if (cacheDir !== undefined && lockBytes.length > 0)
+    recordValidated(cacheDir, path, both, sha, { lock_sha256: validated.policy.pinned?.settings.sha256 ?? '' });
   return { ok: true, index: buildPolicyIndex(validated.policy, sha, path) };
 }

@@ -21,7 +21,17 @@ import { latin1Text, utf8Text } from './text';
 export type Span = [number, number];
 
 /** The members a call reads whole: the catalog's settings and the top-level ones. */
-export const SETTINGS = ['include', 'families', 'meta_tools', 'programs', 'identity', 'defaults', 'persona_env', 'stage_env', 'locale'] as const;
+export const SETTINGS = [
+  'include',
+  'families',
+  'meta_tools',
+  'programs',
+  'identity',
+  'defaults',
+  'persona_env',
+  'stage_env',
+  'locale',
+] as const;
 export type SettingName = (typeof SETTINGS)[number];
 export const CATALOG_SETTINGS: ReadonlySet<string> = new Set(['include', 'families', 'meta_tools', 'programs']);
 
@@ -288,7 +298,10 @@ function isStageShape(v: unknown): boolean {
     optional(v.allowed_tools, names) &&
     optional(v.side_effect_level, isLevel) &&
     optional(v.max_iterations, (n) => Number.isInteger(n) && (n as number) > 0) &&
-    optional(v.on_exit, (x) => isObject(x) && onlyKeys(x, ['on_complete', 'on_failure']) && optional(x.on_complete, isName) && optional(x.on_failure, isName))
+    optional(
+      v.on_exit,
+      (x) => isObject(x) && onlyKeys(x, ['on_complete', 'on_failure']) && optional(x.on_complete, isName) && optional(x.on_failure, isName),
+    )
   );
 }
 
@@ -311,14 +324,36 @@ const OPERANDS = ['reads', 'writes', 'destroys'];
 
 /** The shape `catalog.programs` validates to (schema.ts), for a program (`top`) or one of its subcommands. */
 function isProgramShape(v: unknown, top: boolean): boolean {
-  if (!isObject(v) || !onlyKeys(v, top ? ['description', 'level', 'options', 'operands', 'subcommands', 'persistent', 'closed'] : ['description', 'level', 'options', 'operands', 'subcommands'])) return false;
+  if (
+    !isObject(v) ||
+    !onlyKeys(
+      v,
+      top
+        ? ['description', 'level', 'options', 'operands', 'subcommands', 'persistent', 'closed']
+        : ['description', 'level', 'options', 'operands', 'subcommands'],
+    )
+  )
+    return false;
   return (
     optional(v.description, (d) => typeof d === 'string') &&
     optional(v.level, isLevel) &&
     optional(v.operands, (o) => OPERANDS.includes(o as string)) &&
     optional(v.persistent, (p) => typeof p === 'boolean') &&
     optional(v.closed, (c) => typeof c === 'boolean') &&
-    optional(v.options, (os) => Array.isArray(os) && os.every((o) => isObject(o) && onlyKeys(o, ['names', 'arg', 'role', 'level']) && names(o.names) && optional(o.arg, (a) => a === 'none' || a === 'required' || a === 'optional') && optional(o.role, (r) => ROLES.includes(r as string)) && optional(o.level, isLevel))) &&
+    optional(
+      v.options,
+      (os) =>
+        Array.isArray(os) &&
+        os.every(
+          (o) =>
+            isObject(o) &&
+            onlyKeys(o, ['names', 'arg', 'role', 'level']) &&
+            names(o.names) &&
+            optional(o.arg, (a) => a === 'none' || a === 'required' || a === 'optional') &&
+            optional(o.role, (r) => ROLES.includes(r as string)) &&
+            optional(o.level, isLevel),
+        ),
+    ) &&
     optional(v.subcommands, (subs) => isObject(subs) && Object.values(subs).every((sub) => isProgramShape(sub, false)))
   );
 }
@@ -333,12 +368,29 @@ const SETTING_SHAPES: Record<SettingName, (v: unknown) => boolean> = {
     onlyKeys(v, ['reads', 'switches', 'label', 'profile_state']) &&
     optional(v.reads, names) &&
     optional(v.switches, names) &&
-    optional(v.profile_state, (p) => isObject(p) && (onlyKeys(p, ['file']) ? isName(p.file) : onlyKeys(p, ['command', 'path']) && names(p.command) && (p.command as unknown[]).length > 0 && optional(p.path, isName))) &&
-    optional(v.label, (l) => isObject(l) && (l.from === 'response' ? onlyKeys(l, ['from', 'path']) && isName(l.path) : l.from === 'env' && onlyKeys(l, ['from', 'name']) && isName(l.name))),
+    optional(
+      v.profile_state,
+      (p) =>
+        isObject(p) &&
+        (onlyKeys(p, ['file'])
+          ? isName(p.file)
+          : onlyKeys(p, ['command', 'path']) && names(p.command) && (p.command as unknown[]).length > 0 && optional(p.path, isName)),
+    ) &&
+    optional(
+      v.label,
+      (l) =>
+        isObject(l) &&
+        (l.from === 'response'
+          ? onlyKeys(l, ['from', 'path']) && isName(l.path)
+          : l.from === 'env' && onlyKeys(l, ['from', 'name']) && isName(l.name)),
+    ),
   defaults: (v) =>
     isObject(v) &&
     onlyKeys(v, ['confirm', 'unknown_tools', 'on_pass']) &&
-    optional(v.confirm, (c) => isObject(c) && Object.entries(c).every(([k, t]) => (LEVELS as readonly string[]).includes(k) && isTier(t))) &&
+    optional(
+      v.confirm,
+      (c) => isObject(c) && Object.entries(c).every(([k, t]) => (LEVELS as readonly string[]).includes(k) && isTier(t)),
+    ) &&
     optional(v.unknown_tools, (u) => u === 'allow' || u === 'ask' || u === 'deny') &&
     optional(v.on_pass, (p) => p === 'abstain' || p === 'allow'),
   persona_env: isName,
@@ -398,9 +450,51 @@ export function settingMembers(bytes: Buffer): SettingMembers {
 
 /** The member names the schema itself uses: a persona of such a name is read from the whole policy. */
 export const SCHEMA_KEYS: ReadonlySet<string> = new Set([
-  '$schema', 'version', 'catalog', 'include', 'families', 'commands', 'meta_tools', 'programs', 'personas', 'identity', 'defaults', 'persona_env', 'stage_env', 'locale',
-  'options', 'names', 'arg', 'role', 'operands', 'subcommands', 'persistent', 'closed',
-  'description', 'level', 'tools', 'confirm', 'owner', 'bash', 'ceiling', 'agent_types', 'delegates', 'stages', 'name', 'allowed_tools', 'side_effect_level',
-  'max_iterations', 'on_exit', 'on_complete', 'on_failure', 'reads', 'switches', 'label', 'from', 'path', 'unknown_tools', 'on_pass', ...LEVELS,
+  '$schema',
+  'version',
+  'catalog',
+  'include',
+  'families',
+  'commands',
+  'meta_tools',
+  'programs',
+  'personas',
+  'identity',
+  'defaults',
+  'persona_env',
+  'stage_env',
+  'locale',
+  'options',
+  'names',
+  'arg',
+  'role',
+  'operands',
+  'subcommands',
+  'persistent',
+  'closed',
+  'description',
+  'level',
+  'tools',
+  'confirm',
+  'owner',
+  'bash',
+  'ceiling',
+  'agent_types',
+  'delegates',
+  'stages',
+  'name',
+  'allowed_tools',
+  'side_effect_level',
+  'max_iterations',
+  'on_exit',
+  'on_complete',
+  'on_failure',
+  'reads',
+  'switches',
+  'label',
+  'from',
+  'path',
+  'unknown_tools',
+  'on_pass',
+  ...LEVELS,
 ]);
-

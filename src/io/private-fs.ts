@@ -55,7 +55,9 @@ function linkError(path: string): StateError {
 function ownerAndMode(path: string, st: Stats, what: 'file' | 'directory'): void {
   const uid = currentUid();
   if (uid !== null && st.uid !== uid) {
-    throw new StateError(`${path} belongs to uid ${st.uid}, not to this user (uid ${uid}); remove it${what === 'directory' ? ' or use a state directory of your own' : ''}`);
+    throw new StateError(
+      `${path} belongs to uid ${st.uid}, not to this user (uid ${uid}); remove it${what === 'directory' ? ' or use a state directory of your own' : ''}`,
+    );
   }
   if ((st.mode & 0o022) !== 0) {
     throw new StateError(
@@ -233,4 +235,3 @@ export function appendPrivateFile(path: string, text: string): void {
     closeSync(fd);
   }
 }
-

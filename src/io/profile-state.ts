@@ -24,7 +24,10 @@ function readFileState(path: string): ProfileObservation {
   if (read.ok) return { ok: true, fingerprint: `file:${sha256Hex(read.bytes)}` };
   // No file is a state of its own (no profile active); anything else cannot be told apart from a change.
   if (read.code === 'ENOENT') return { ok: true, fingerprint: 'file:absent' };
-  return { ok: false, detail: read.code === 'not_regular' ? 'not a regular file' : read.code === 'too_large' ? 'larger than 1 MiB' : read.code };
+  return {
+    ok: false,
+    detail: read.code === 'not_regular' ? 'not a regular file' : read.code === 'too_large' ? 'larger than 1 MiB' : read.code,
+  };
 }
 
 function runCommandState(def: { command: string[]; path?: string | undefined }, env: Env, cwd: string, msLeft: number): ProfileObservation {
@@ -56,8 +59,14 @@ function runCommandState(def: { command: string[]; path?: string | undefined }, 
  * asks (a call that changes no state never reads it). A command runs without a shell, in the
  * event's working directory, with what is left of the deadline.
  */
-export function profileStateReader(def: ProfileState, opts: { policyPath: string; env: Env; cwd: string; deadline: number }): ProfileStateReader {
+export function profileStateReader(
+  def: ProfileState,
+  opts: { policyPath: string; env: Env; cwd: string; deadline: number },
+): ProfileStateReader {
   let seen: ProfileObservation | undefined;
   return () =>
-    (seen ??= 'file' in def ? readFileState(profileFilePath(def.file, opts.policyPath, opts.env)) : runCommandState(def, opts.env, opts.cwd, opts.deadline - Date.now() - 100));
+    (seen ??=
+      'file' in def
+        ? readFileState(profileFilePath(def.file, opts.policyPath, opts.env))
+        : runCommandState(def, opts.env, opts.cwd, opts.deadline - Date.now() - 100));
 }

@@ -35,7 +35,9 @@ export function landingPathOf(p: string): string {
   } catch {
     // a missing component or a dangling link: walk it
   }
-  const parts = resolve(p).split(sep).filter((x) => x !== '');
+  const parts = resolve(p)
+    .split(sep)
+    .filter((x) => x !== '');
   let current: string = sep;
   let hops = 0;
   while (parts.length > 0) {
@@ -59,7 +61,9 @@ export function landingPathOf(p: string): string {
       return join(next, ...parts);
     }
     const absolute = isAbsolute(target) ? target : join(current, target);
-    const rest = resolve(absolute).split(sep).filter((x) => x !== '');
+    const rest = resolve(absolute)
+      .split(sep)
+      .filter((x) => x !== '');
     parts.unshift(...rest);
     current = sep;
   }
@@ -93,7 +97,9 @@ export function landingResolver(): (p: string) => string {
   const under = (dir: string, rest: readonly string[]) => (rest.length === 0 ? dir : childOf(dir, rest.join('/')));
   return (p) => {
     if (sep !== '/') return landingPathOf(p);
-    const parts = resolve(p).split('/').filter((x) => x !== '');
+    const parts = resolve(p)
+      .split('/')
+      .filter((x) => x !== '');
     let current = '/';
     let hops = 0;
     while (parts.length > 0) {
@@ -106,7 +112,11 @@ export function landingResolver(): (p: string) => string {
       }
       if (++hops > 40) return landingPathOf(p);
       if (target.split('/').includes('..')) return landingPathOf(p);
-      parts.unshift(...resolve(current, target).split('/').filter((x) => x !== ''));
+      parts.unshift(
+        ...resolve(current, target)
+          .split('/')
+          .filter((x) => x !== ''),
+      );
       current = '/';
     }
     return current;
@@ -124,7 +134,19 @@ function within(child: string, parent: string): boolean {
 }
 
 /** What a work tree may track that guards the session, as it appears in git's index. */
-const TRACKED_GUARDS = ['.claude/settings.json', '.claude/settings.local.json', '.claude/persona-gate', '.codex/hooks.json', '.codex/config.toml', '.gemini/settings.json', '.gemini/trustedFolders.json', '.qwen/settings.json', '.factory/hooks.json', '.factory/settings.json', '.github/hooks/'];
+const TRACKED_GUARDS = [
+  '.claude/settings.json',
+  '.claude/settings.local.json',
+  '.claude/persona-gate',
+  '.codex/hooks.json',
+  '.codex/config.toml',
+  '.gemini/settings.json',
+  '.gemini/trustedFolders.json',
+  '.qwen/settings.json',
+  '.factory/hooks.json',
+  '.factory/settings.json',
+  '.github/hooks/',
+];
 const MAX_INDEX_BYTES = 64 * 1024 * 1024;
 const MAX_GITDIR_BYTES = 64 * 1024;
 
@@ -153,11 +175,14 @@ function trackedGuard(dir: string, policyPath: string | null): string | null {
       const read = readRegularFile(join(gitDir, 'index'), MAX_INDEX_BYTES);
       if (!read.ok) {
         if (read.code === 'ENOENT') return null;
-        return read.code === 'too_large' ? 'the files git tracks here (an index too large to check)' : 'the files git tracks here (an index persona-gate cannot read)';
+        return read.code === 'too_large'
+          ? 'the files git tracks here (an index too large to check)'
+          : 'the files git tracks here (an index persona-gate cannot read)';
       }
       const index = read.bytes;
       const names = [...TRACKED_GUARDS, ...(policyPath && within(policyPath, d) ? [policyPath.slice(d.length + 1)] : [])];
-      for (const name of names) if (index.includes(name)) return `a guarded file git tracks (${name}), which this would replace with another commit's version`;
+      for (const name of names)
+        if (index.includes(name)) return `a guarded file git tracks (${name}), which this would replace with another commit's version`;
       return null;
     }
     if (dirname(d) === d) return null;
@@ -181,11 +206,14 @@ function nameRule(path: string): string | null {
   if (dir === '.factory' && /^(hooks|settings(\.local)?)\.json$/i.test(file)) return `the Droid hook registration (${file})`;
   // Copilot: its trusted folders and settings decide whether a project's hooks run at all (disableAllHooks)
   if (dir === '.copilot' && /^(config|settings(\.local)?)\.json$/i.test(file)) return `the Copilot settings (${file})`;
-  if (dir === 'copilot' && basename(dirname(dirname(path))).toLowerCase() === '.github' && /^settings(\.local)?\.json$/i.test(file)) return `the Copilot settings (${file})`;
-  if (dir === 'hooks' && /\.json$/i.test(file) && ['.copilot', '.github'].includes(basename(dirname(dirname(path))).toLowerCase())) return `the Copilot hook registration (${file})`;
+  if (dir === 'copilot' && basename(dirname(dirname(path))).toLowerCase() === '.github' && /^settings(\.local)?\.json$/i.test(file))
+    return `the Copilot settings (${file})`;
+  if (dir === 'hooks' && /\.json$/i.test(file) && ['.copilot', '.github'].includes(basename(dirname(dirname(path))).toLowerCase()))
+    return `the Copilot hook registration (${file})`;
   // MCP server configurations: a server defined there answers the identity read, or runs under a catalogued tool's name
   if (/^\.mcp\.json$/i.test(file)) return `an MCP server configuration (${file})`;
-  if ((dir === '.factory' && /^mcp\.json$/i.test(file)) || (dir === '.copilot' && /^mcp-config\.json$/i.test(file))) return `an MCP server configuration (${file})`;
+  if ((dir === '.factory' && /^mcp\.json$/i.test(file)) || (dir === '.copilot' && /^mcp-config\.json$/i.test(file)))
+    return `an MCP server configuration (${file})`;
   // git runs what these say (hooks, diff.external, core.fsmonitor, aliases): code the gate never sees
   if (dir === '.git' && file === 'config') return "git's configuration (.git/config), which can make git run commands";
   if (dir === 'hooks' && basename(dirname(dirname(path))) === '.git') return `a git hook (.git/hooks/${file}), which git runs`;
@@ -232,17 +260,40 @@ function hostRegistrations(home: string, env: Env): Guard[] {
     { path: join(home, '.factory', 'settings.json'), what: 'the Droid settings', tree: false },
   ];
   // Every shell the agent's host starts reads these first: an alias or function written there runs in later calls.
-  for (const rc of ['.bashrc', '.bash_profile', '.bash_login', '.bash_logout', '.bash_aliases', '.profile', '.zshrc', '.zshenv', '.zprofile', '.zlogin', '.inputrc']) {
+  for (const rc of [
+    '.bashrc',
+    '.bash_profile',
+    '.bash_login',
+    '.bash_logout',
+    '.bash_aliases',
+    '.profile',
+    '.zshrc',
+    '.zshenv',
+    '.zprofile',
+    '.zlogin',
+    '.inputrc',
+  ]) {
     guards.push({ path: join(home, rc), what: `a shell startup file (~/${rc}), which later shells run`, tree: false });
   }
-  guards.push({ path: '/etc/profile', what: 'a shell startup file (/etc/profile)', tree: false }, { path: '/etc/profile.d', what: 'the shell startup files in /etc/profile.d', tree: true }, { path: '/etc/bash.bashrc', what: 'a shell startup file (/etc/bash.bashrc)', tree: false });
+  guards.push(
+    { path: '/etc/profile', what: 'a shell startup file (/etc/profile)', tree: false },
+    { path: '/etc/profile.d', what: 'the shell startup files in /etc/profile.d', tree: true },
+    { path: '/etc/bash.bashrc', what: 'a shell startup file (/etc/bash.bashrc)', tree: false },
+  );
   // Gemini's home, trusted-folders file and system settings can each be moved by a variable.
   const geminiHome = env.GEMINI_CLI_HOME?.trim();
   if (geminiHome) {
-    guards.push({ path: join(geminiHome, '.gemini', 'settings.json'), what: 'the Gemini settings', tree: false }, { path: join(geminiHome, '.gemini', 'trustedFolders.json'), what: 'the Gemini trusted folders', tree: false });
+    guards.push(
+      { path: join(geminiHome, '.gemini', 'settings.json'), what: 'the Gemini settings', tree: false },
+      { path: join(geminiHome, '.gemini', 'trustedFolders.json'), what: 'the Gemini trusted folders', tree: false },
+    );
   }
   const qwenHome = env.QWEN_HOME?.trim();
-  if (qwenHome) guards.push({ path: join(qwenHome, 'settings.json'), what: 'the Qwen settings', tree: false }, { path: join(qwenHome, 'trustedFolders.json'), what: 'the Qwen trusted folders', tree: false });
+  if (qwenHome)
+    guards.push(
+      { path: join(qwenHome, 'settings.json'), what: 'the Qwen settings', tree: false },
+      { path: join(qwenHome, 'trustedFolders.json'), what: 'the Qwen trusted folders', tree: false },
+    );
   for (const [name, what] of [
     ['GEMINI_CLI_TRUSTED_FOLDERS_PATH', 'the Gemini trusted folders'],
     ['GEMINI_CLI_SYSTEM_SETTINGS_PATH', 'the Gemini system settings'],
@@ -256,8 +307,16 @@ function hostRegistrations(home: string, env: Env): Guard[] {
   }
   const configDir = env.CLAUDE_CONFIG_DIR?.trim();
   if (configDir) {
-    guards.push({ path: join(configDir, 'settings.json'), what: 'the hook registration in CLAUDE_CONFIG_DIR (settings.json)', tree: false });
-    guards.push({ path: join(configDir, 'settings.local.json'), what: 'the hook registration in CLAUDE_CONFIG_DIR (settings.local.json)', tree: false });
+    guards.push({
+      path: join(configDir, 'settings.json'),
+      what: 'the hook registration in CLAUDE_CONFIG_DIR (settings.json)',
+      tree: false,
+    });
+    guards.push({
+      path: join(configDir, 'settings.local.json'),
+      what: 'the hook registration in CLAUDE_CONFIG_DIR (settings.local.json)',
+      tree: false,
+    });
   }
   return guards;
 }
@@ -267,7 +326,8 @@ function projectRegistrations(dir: string): Guard[] {
   const guards: Guard[] = [];
   for (let d = dir; ; d = parentOf(d)) {
     const claude = childOf(d, '.claude');
-    for (const file of ['settings.json', 'settings.local.json']) guards.push({ path: childOf(claude, file), what: `the hook registration (${file})`, tree: false });
+    for (const file of ['settings.json', 'settings.local.json'])
+      guards.push({ path: childOf(claude, file), what: `the hook registration (${file})`, tree: false });
     guards.push({ path: childOf(claude, 'persona-gate.json'), what: 'a persona-gate policy', tree: false });
     if (parentOf(d) === d) break;
   }
@@ -396,7 +456,8 @@ export function makeProtectedPathCheck(opts: ProtectionOptions): ProtectedPathCh
 
   /** A host directory (`.claude`, …) that exists or would be a project's own, or a directory that holds one. */
   const holdsHostDir = (dir: string, cwd: string): string | null => {
-    if (HOST_DIRS.includes(basename(dir).toLowerCase()) && (existsSync(dir) || within(cwd, dirname(dir)))) return `${basename(dir)}, which holds hook registrations`;
+    if (HOST_DIRS.includes(basename(dir).toLowerCase()) && (existsSync(dir) || within(cwd, dirname(dir))))
+      return `${basename(dir)}, which holds hook registrations`;
     for (const name of HOST_DIRS) if (existsSync(join(dir, name))) return `${join(dir, name)}, which holds hook registrations`;
     return null;
   };
@@ -423,7 +484,10 @@ export function makeProtectedPathCheck(opts: ProtectionOptions): ProtectedPathCh
     if (effect === 'into') {
       for (const p of candidates) {
         for (const g of guards) if (!g.tree && dirname(g.path) === p) return g.what;
-        if (HOST_DIRS.includes(basename(p).toLowerCase()) || (basename(p).toLowerCase() === 'hooks' && ['.copilot', '.github'].includes(basename(dirname(p)).toLowerCase()))) {
+        if (
+          HOST_DIRS.includes(basename(p).toLowerCase()) ||
+          (basename(p).toLowerCase() === 'hooks' && ['.copilot', '.github'].includes(basename(dirname(p)).toLowerCase()))
+        ) {
           return `${basename(p)}, which holds hook registrations`;
         }
       }
@@ -461,7 +525,8 @@ export function makeProtectedPathCheck(opts: ProtectionOptions): ProtectedPathCh
       if (effect !== 'write' && effect !== 'into' && HOST_DIRS.some((d) => segmentMatcher(last).test(d)) && /[*?[]/.test(last)) {
         if (effect === 'mention') continue;
         const parent = sep + pattern.slice(0, -1).join(sep);
-        if (!/[*?[]/.test(parent) && HOST_DIRS.some((d) => existsSync(join(parent, d)))) return `a directory that holds hook registrations (${path})`;
+        if (!/[*?[]/.test(parent) && HOST_DIRS.some((d) => existsSync(join(parent, d))))
+          return `a directory that holds hook registrations (${path})`;
       }
     }
     return null;
@@ -472,7 +537,8 @@ export function makeProtectedPathCheck(opts: ProtectionOptions): ProtectedPathCh
     const spelled = expandHome(path, home);
     const kernel = kernelPath(base, spelled);
     // `d/../x` where d does not exist yet: a link the line makes first decides where it lands
-    if (kernel === null && effect !== 'mention') return `a path through .. after a directory that does not exist yet (${path}), which a link made first would send elsewhere`;
+    if (kernel === null && effect !== 'mention')
+      return `a path through .. after a directory that does not exist yet (${path}), which a link made first would send elsewhere`;
     const absolute = kernel ?? resolve(base, spelled);
     const guards = guardsFor(resolve(base));
     if (effect === 'tracked') return trackedGuard(absolute, opts.policyPath ? resolve(opts.policyPath) : null);
@@ -482,7 +548,8 @@ export function makeProtectedPathCheck(opts: ProtectionOptions): ProtectedPathCh
     }
     if (/^~[^/]/.test(path) && effect !== 'mention') return "a path in another user's home (~user), which persona-gate does not resolve";
     // a pattern under /proc may reach a process's cwd, root or descriptors (`/proc/self/cw?/…`)
-    if (pattern && effect !== 'mention' && /^\/proc\//.test(absolute)) return 'a pattern through another process, which persona-gate cannot resolve';
+    if (pattern && effect !== 'mention' && /^\/proc\//.test(absolute))
+      return 'a pattern through another process, which persona-gate cannot resolve';
     if (pattern && /[*?[]|[@!+*?]\(/.test(path)) return checkPattern(absolute, effect, guards);
     return checkLiteral(absolute, effect, guards, base);
   };

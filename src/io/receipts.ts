@@ -22,6 +22,6 @@ export function appendReceipt(stateDir: string, receipt: Receipt): string | null
     appendPrivateFile(receiptsFile(stateDir, receipt.session_id), `${JSON.stringify(receipt)}\n`);
     return null;
   } catch (err) {
-    return err instanceof Error && err.name === 'StateError' ? err.message : errno(err) ?? String(err);
+    return err instanceof Error && err.name === 'StateError' ? err.message : (errno(err) ?? String(err));
   }
 }

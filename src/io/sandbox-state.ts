@@ -33,13 +33,23 @@ export function claudeSandboxHolds(opts: { policyPath: string; env: Env; cwd: st
   const project = projectOf(opts.policyPath, opts.env, opts.cwd);
   const configDir = opts.env.CLAUDE_CONFIG_DIR?.trim() || join(opts.env.HOME ?? '', '.claude');
   // highest precedence first
-  const scopes = [opts.managed ?? managedSettingsFile(), join(project, '.claude', 'settings.local.json'), join(project, '.claude', 'settings.json'), join(configDir, 'settings.json')]
+  const scopes = [
+    opts.managed ?? managedSettingsFile(),
+    join(project, '.claude', 'settings.local.json'),
+    join(project, '.claude', 'settings.json'),
+    join(configDir, 'settings.json'),
+  ]
     .map((path) => readJsonObject(path, MAX_SETTINGS_BYTES))
     .filter((s): s is Json => s !== null)
     .map((s) => (isPlainObject(s.sandbox) ? s.sandbox : {}));
   const winning = (key: string): unknown => scopes.find((s) => s[key] !== undefined)?.[key];
   if (winning('enabled') !== true || winning('failIfUnavailable') !== true || winning('allowUnsandboxedCommands') !== false) return false;
-  const denied = new Set(scopes.flatMap((s) => (isPlainObject(s.filesystem) && Array.isArray(s.filesystem.denyWrite) ? s.filesystem.denyWrite : [])).filter((p): p is string => typeof p === 'string').map((p) => resolve(p)));
+  const denied = new Set(
+    scopes
+      .flatMap((s) => (isPlainObject(s.filesystem) && Array.isArray(s.filesystem.denyWrite) ? s.filesystem.denyWrite : []))
+      .filter((p): p is string => typeof p === 'string')
+      .map((p) => resolve(p)),
+  );
   // the policy, and the state directory where the session's confirmations live
   return [opts.policyPath, ...(opts.stateDir !== undefined ? [opts.stateDir] : [])].every((p) => denied.has(resolve(p)));
 }

@@ -1,7 +1,29 @@
-import { agentTypesOf, bashPrefixesOf, buildPolicyIndex, builtinToolsOf, familyGlobsOf, toolsToCommands, type BashPrefix, type FamilyGlob, type MemoryPolicyIndex, type PolicyIndex, type PolicySettings } from '../core/policy-index';
+import {
+  agentTypesOf,
+  bashPrefixesOf,
+  buildPolicyIndex,
+  builtinToolsOf,
+  familyGlobsOf,
+  toolsToCommands,
+  type BashPrefix,
+  type FamilyGlob,
+  type MemoryPolicyIndex,
+  type PolicyIndex,
+  type PolicySettings,
+} from '../core/policy-index';
 import { isDotted } from '../core/chars';
 import { own } from '../core/own';
-import { commandWithDefaults, DEFAULT_PERSONA_ENV, DEFAULT_STAGE_ENV, defaultsWithDefaults, familyWithDefaults, identityWithDefaults, personaWithDefaults, policyWithDefaults, programsWithDefaults } from '../policy/defaults';
+import {
+  commandWithDefaults,
+  DEFAULT_PERSONA_ENV,
+  DEFAULT_STAGE_ENV,
+  defaultsWithDefaults,
+  familyWithDefaults,
+  identityWithDefaults,
+  personaWithDefaults,
+  policyWithDefaults,
+  programsWithDefaults,
+} from '../policy/defaults';
 import type { Level } from '../core/levels';
 import type { CommandDef, FamilyDef, PersonaDef, Policy } from '../policy/schema';
 import type { BucketRead, IndexEntries, IndexKind } from './policy-cache';
@@ -36,7 +58,10 @@ import { utf8Text } from './text';
  */
 
 /** What the cache records for a validated policy: the settings' spans and the named entries. */
-export function indexEntries(policy: Policy, spans: PolicySpans): { core: Partial<Record<SettingName, Span>>; entries: IndexEntries } | null {
+export function indexEntries(
+  policy: Policy,
+  spans: PolicySpans,
+): { core: Partial<Record<SettingName, Span>>; entries: IndexEntries } | null {
   const entries: IndexEntries = { c: [], t: [], p: [], a: [], f: [] };
   const named = (list: [string, ...unknown[]][], names: string[], of: Map<string, Span>) => {
     for (const name of names) {
@@ -75,7 +100,13 @@ export const TAKES_MCP: unique symbol = Symbol('takes mcp');
  * checked positions, TAKES_MCP when the bytes have a member named `mcp` (the caller reads them with
  * the lock). Trusted positions are those of a policy recorded as one without `mcp`.
  */
-export function openSpanIndex(bytes: Buffer, sha256: string, path: string, core: unknown, cache: SpanCache): PolicyIndex | null | typeof TAKES_MCP {
+export function openSpanIndex(
+  bytes: Buffer,
+  sha256: string,
+  path: string,
+  core: unknown,
+  cache: SpanCache,
+): PolicyIndex | null | typeof TAKES_MCP {
   if (typeof core !== 'object' || core === null || Array.isArray(core)) return null;
   const trusted = cache.trusted;
   // Checked, each setting's span must be the last member of the name with a value of its kind.
@@ -173,8 +204,14 @@ export function openSpanIndex(bytes: Buffer, sha256: string, path: string, core:
    * must be `usable`, and an absent entry is believed only when the name does not occur in the
    * bytes; otherwise the answer is the whole policy's.
    */
-  function lookup<T>(kind: IndexKind, name: string, usable: (name: string) => boolean, verify: (entry: unknown[]) => T | typeof MISMATCH): Lookup<T> {
-    if (!trusted && !usable(name)) return usableName(name) && !occurs(bytes, name) ? { fast: true, value: undefined } : { fast: false, stale: false };
+  function lookup<T>(
+    kind: IndexKind,
+    name: string,
+    usable: (name: string) => boolean,
+    verify: (entry: unknown[]) => T | typeof MISMATCH,
+  ): Lookup<T> {
+    if (!trusted && !usable(name))
+      return usableName(name) && !occurs(bytes, name) ? { fast: true, value: undefined } : { fast: false, stale: false };
     const entry = entryOf(kind, name);
     if (entry === null) return { fast: false, stale: true };
     if (entry === undefined) {
@@ -192,12 +229,14 @@ export function openSpanIndex(bytes: Buffer, sha256: string, path: string, core:
     return value;
   }
 
-  const commandUsable = (key: unknown): key is string => typeof key === 'string' && (trusted || (usableName(key) && isDotted(key) && own(families ?? {}, key) === undefined));
+  const commandUsable = (key: unknown): key is string =>
+    typeof key === 'string' && (trusted || (usableName(key) && isDotted(key) && own(families ?? {}, key) === undefined));
   const commandAt = (key: string, start: unknown, end: unknown): CommandDef | typeof MISMATCH => {
     const value = memberAt(bytes, [start, end], key, !trusted);
     return value !== MISMATCH && (trusted || isCommandShape(value)) ? commandWithDefaults(value) : MISMATCH;
   };
-  const personaUsable = (name: unknown): name is string => typeof name === 'string' && (trusted || (usableName(name) && !SCHEMA_KEYS.has(name)));
+  const personaUsable = (name: unknown): name is string =>
+    typeof name === 'string' && (trusted || (usableName(name) && !SCHEMA_KEYS.has(name)));
   const personaAt = (name: string, start: unknown, end: unknown): PersonaDef | typeof MISMATCH => {
     const value = memberAt(bytes, [start, end], name, !trusted);
     return value !== MISMATCH && (trusted || isPersonaShape(value)) ? personaWithDefaults(value) : MISMATCH;
@@ -218,7 +257,12 @@ export function openSpanIndex(bytes: Buffer, sha256: string, path: string, core:
   const command = (key: string): CommandDef | undefined =>
     whole
       ? whole.command(key)
-      : memo(commands, key, () => answer(lookup('c', key, commandUsable, ([, s, e]) => commandAt(key, s, e)), (w) => w.command(key)));
+      : memo(commands, key, () =>
+          answer(
+            lookup('c', key, commandUsable, ([, s, e]) => commandAt(key, s, e)),
+            (w) => w.command(key),
+          ),
+        );
 
   const commandForTool = (tool: string): string | undefined =>
     whole
@@ -237,7 +281,14 @@ export function openSpanIndex(bytes: Buffer, sha256: string, path: string, core:
         );
 
   const persona = (name: string): PersonaDef | undefined =>
-    whole ? whole.persona(name) : memo(personas, name, () => answer(lookup('p', name, personaUsable, ([, s, e]) => personaAt(name, s, e)), (w) => w.persona(name)));
+    whole
+      ? whole.persona(name)
+      : memo(personas, name, () =>
+          answer(
+            lookup('p', name, personaUsable, ([, s, e]) => personaAt(name, s, e)),
+            (w) => w.persona(name),
+          ),
+        );
 
   const personaOfAgentType = (agentType: string): string | undefined =>
     whole
@@ -258,14 +309,17 @@ export function openSpanIndex(bytes: Buffer, sha256: string, path: string, core:
   const familyLevel = (name: string): Level | undefined =>
     whole
       ? whole.familyLevels.get(name)
-      : memo(familyLevels, name, () =>
-          answer(
-            lookup('f', name, usableName, ([, s, e]) => {
-              const value = memberAt(bytes, [s, e], name, false);
-              return value === MISMATCH ? MISMATCH : familyWithDefaults(value).level;
-            }),
-            (w) => w.familyLevels.get(name),
-          ) ?? familyMap.get(name),
+      : memo(
+          familyLevels,
+          name,
+          () =>
+            answer(
+              lookup('f', name, usableName, ([, s, e]) => {
+                const value = memberAt(bytes, [s, e], name, false);
+                return value === MISMATCH ? MISMATCH : familyWithDefaults(value).level;
+              }),
+              (w) => w.familyLevels.get(name),
+            ) ?? familyMap.get(name),
         );
   /** All the families, for their tools' patterns: trusted, read only when a call needs those. */
   const allFamilies = (): Record<string, FamilyDef> => {

@@ -2,7 +2,16 @@ import { closeSync, fstatSync, linkSync, lstatSync, readdirSync, unlinkSync, wri
 import { join } from 'node:path';
 import { applyOps, emptyState, parseState, type SessionState, type StateOp } from '../core/state';
 import { sessionKey } from './hash';
-import { checkPrivateDir, checkPrivateFile, ensurePrivateDir, ensureStateDir, errno, openPrivateFile, readWhole, StateError } from './private-fs';
+import {
+  checkPrivateDir,
+  checkPrivateFile,
+  ensurePrivateDir,
+  ensureStateDir,
+  errno,
+  openPrivateFile,
+  readWhole,
+  StateError,
+} from './private-fs';
 import { utf8Text } from './text';
 
 export { ensurePrivateDir, StateError };
@@ -56,7 +65,6 @@ interface Listing {
   snapshots: number[];
   temporaries: string[];
 }
-
 
 export class StateStore {
   readonly sessionsDir: string;
@@ -216,7 +224,11 @@ export class StateStore {
    * Runs `decide` on the latest state and publishes the operations it returns. When another
    * process published first, decides again on the newer state, until `deadline` (epoch ms).
    */
-  transact<R extends { ops: readonly StateOp[] }>(sessionId: string, deadline: number, decide: (state: SessionState) => R): R & { state: SessionState } {
+  transact<R extends { ops: readonly StateOp[] }>(
+    sessionId: string,
+    deadline: number,
+    decide: (state: SessionState) => R,
+  ): R & { state: SessionState } {
     const dir = this.sessionDir(sessionId);
     for (let attempt = 0; ; attempt++) {
       const latest = this.readLatest(dir);

@@ -6,9 +6,7 @@ export type ServerConfig =
   | { type: 'stdio'; command: string; args: string[]; env: Record<string, string> }
   | { type: 'http'; url: string; headers: Record<string, string> };
 
-export type ServersRead =
-  | { ok: true; servers: Map<string, ServerConfig> }
-  | { ok: false; problem: 'missing' | 'invalid'; detail: string };
+export type ServersRead = { ok: true; servers: Map<string, ServerConfig> } | { ok: false; problem: 'missing' | 'invalid'; detail: string };
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -34,13 +32,16 @@ function serverConfig(name: string, raw: unknown, env: Env): ServerConfig | stri
   let config: ServerConfig;
   if (type === 'stdio') {
     if (typeof r.command !== 'string' || r.command === '') return `server "${name}": "command" must be a non-empty string`;
-    if (r.args !== undefined && !(Array.isArray(r.args) && r.args.every((a) => typeof a === 'string'))) return `server "${name}": "args" must be an array of strings`;
+    if (r.args !== undefined && !(Array.isArray(r.args) && r.args.every((a) => typeof a === 'string')))
+      return `server "${name}": "args" must be an array of strings`;
     if (r.env !== undefined && !isStringRecord(r.env)) return `server "${name}": "env" must map names to strings`;
     config = {
       type: 'stdio',
       command: expand(r.command, env, missing),
       args: ((r.args as string[] | undefined) ?? []).map((a) => expand(a, env, missing)),
-      env: Object.fromEntries(Object.entries((r.env as Record<string, string> | undefined) ?? {}).map(([k, v]) => [k, expand(v, env, missing)])),
+      env: Object.fromEntries(
+        Object.entries((r.env as Record<string, string> | undefined) ?? {}).map(([k, v]) => [k, expand(v, env, missing)]),
+      ),
     };
   } else if (type === 'http') {
     if (typeof r.url !== 'string' || r.url === '') return `server "${name}": "url" must be a non-empty string`;
@@ -48,7 +49,9 @@ function serverConfig(name: string, raw: unknown, env: Env): ServerConfig | stri
     config = {
       type: 'http',
       url: expand(r.url, env, missing),
-      headers: Object.fromEntries(Object.entries((r.headers as Record<string, string> | undefined) ?? {}).map(([k, v]) => [k, expand(v, env, missing)])),
+      headers: Object.fromEntries(
+        Object.entries((r.headers as Record<string, string> | undefined) ?? {}).map(([k, v]) => [k, expand(v, env, missing)]),
+      ),
     };
   } else {
     return `server "${name}": transport ${JSON.stringify(type)} is not supported (stdio and http are)`;
@@ -74,7 +77,8 @@ export function readMcpServers(dir: string, env: Env): ServersRead {
     return { ok: false, problem: 'invalid', detail: `${path}: ${(err as Error).message}` };
   }
   const servers = (json as { mcpServers?: unknown } | null)?.mcpServers;
-  if (typeof servers !== 'object' || servers === null || Array.isArray(servers)) return { ok: false, problem: 'invalid', detail: `${path}: no "mcpServers" object` };
+  if (typeof servers !== 'object' || servers === null || Array.isArray(servers))
+    return { ok: false, problem: 'invalid', detail: `${path}: no "mcpServers" object` };
   const out = new Map<string, ServerConfig>();
   for (const name of Object.keys(servers).sort()) {
     const config = serverConfig(name, (servers as Record<string, unknown>)[name], env);

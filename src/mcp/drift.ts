@@ -13,7 +13,9 @@ function annotationChanges(was: Annotations, now: Annotations) {
 /** Every drift from `pinned` to `live`, sorted by server, then tool; `servers` limits the comparison. */
 export function lockDrift(pinned: Lock, live: Lock, servers?: readonly string[]): Drift[] {
   const out: Drift[] = [];
-  const names = [...new Set([...Object.keys(pinned.servers), ...Object.keys(live.servers)])].filter((s) => servers === undefined || servers.includes(s)).sort();
+  const names = [...new Set([...Object.keys(pinned.servers), ...Object.keys(live.servers)])]
+    .filter((s) => servers === undefined || servers.includes(s))
+    .sort();
   for (const server of names) {
     const a = pinned.servers[server];
     const b = live.servers[server];

@@ -18,7 +18,10 @@ export const mcpToolName = (server: string, tool: string) => `mcp__${server}__${
 
 /** `work_create` → `work.create`: separators become dots, empty segments are dropped. */
 function segments(text: string): string {
-  return text.split(/[_\-.\s]+/).filter(Boolean).join('.');
+  return text
+    .split(/[_\-.\s]+/)
+    .filter(Boolean)
+    .join('.');
 }
 
 /** What the wildcards of a glob matched, joined: `ledger_*` on `ledger_entry_add` → `entry.add`. */
@@ -55,7 +58,12 @@ function claimsFor(serverName: string, server: McpServerDef, tool: string): { ex
     let rest: string | null = null;
     if (rule.prefix !== undefined && tool.startsWith(rule.prefix)) rest = segments(tool.slice(rule.prefix.length));
     else if (rule.glob !== undefined && globToRegExp(rule.glob).test(tool)) rest = globRest(rule.glob, tool) ?? '';
-    if (rest !== null) patterns.push({ family, key: `${family}.${rest || segments(tool)}`, path: [...base, rule.prefix !== undefined && tool.startsWith(rule.prefix) ? 'prefix' : 'glob'] });
+    if (rest !== null)
+      patterns.push({
+        family,
+        key: `${family}.${rest || segments(tool)}`,
+        path: [...base, rule.prefix !== undefined && tool.startsWith(rule.prefix) ? 'prefix' : 'glob'],
+      });
   }
   return { explicit, patterns };
 }
@@ -88,14 +96,16 @@ export function expandMcp(policy: Policy, read: LockRead, lockPath: string, t: M
       continue;
     }
     for (const [family, rule] of Object.entries(server.families)) {
-      if (rule.prefix === undefined && rule.glob === undefined && rule.tools === undefined) at([...serverPath, 'families', family], t.ruleEmpty());
+      if (rule.prefix === undefined && rule.glob === undefined && rule.tools === undefined)
+        at([...serverPath, 'families', family], t.ruleEmpty());
       if (own(policy.catalog.families, family)) at([...serverPath, 'families', family], t.familyDeclaredTwice(family));
       for (const [tool, key] of Object.entries(rule.tools ?? {})) {
         if (!own(locked.tools, tool)) at([...serverPath, 'families', family, 'tools', tool], t.toolNotInLock(serverName, tool));
         if (!key.startsWith(`${family}.`)) at([...serverPath, 'families', family, 'tools', tool], t.keyOutsideFamily(key, family));
       }
     }
-    for (const tool of Object.keys(server.tools)) if (!own(locked.tools, tool)) at([...serverPath, 'tools', tool], t.toolNotInLock(serverName, tool));
+    for (const tool of Object.keys(server.tools))
+      if (!own(locked.tools, tool)) at([...serverPath, 'tools', tool], t.toolNotInLock(serverName, tool));
     server.exclude.forEach((tool, i) => {
       if (!own(locked.tools, tool)) at([...serverPath, 'exclude', i], t.toolNotInLock(serverName, tool));
     });
@@ -125,7 +135,8 @@ export function expandMcp(policy: Policy, read: LockRead, lockPath: string, t: M
         at([...overridePath, 'level'], t.levelLowered(override.level, entry.level, tool));
       }
       const level = override?.level !== undefined && exceeds(override.level, entry.level) ? override.level : entry.level;
-      const taken = keyOwner.get(claim.key) ?? (own(policy.catalog.commands, claim.key) ? jsonPath(['catalog', 'commands', claim.key]) : undefined);
+      const taken =
+        keyOwner.get(claim.key) ?? (own(policy.catalog.commands, claim.key) ? jsonPath(['catalog', 'commands', claim.key]) : undefined);
       if (taken !== undefined) {
         at(claim.path, t.keyTaken(claim.key, taken));
         continue;
@@ -161,11 +172,17 @@ export function expandMcp(policy: Policy, read: LockRead, lockPath: string, t: M
     for (const [family, rule] of Object.entries(server.families)) {
       if (own(policy.catalog.families, family)) continue;
       const highest = memberLevels.get(family);
-      const candidates = [rule.level, highest, created.has(family) ? families[family]!.level : undefined].filter((l): l is Level => l !== undefined);
+      const candidates = [rule.level, highest, created.has(family) ? families[family]!.level : undefined].filter(
+        (l): l is Level => l !== undefined,
+      );
       const level = candidates.reduce<Level>((a, b) => (exceeds(b, a) ? b : a), 'none');
       const previous = created.has(family) ? families[family] : undefined;
       const description = rule.description ?? previous?.description;
-      families[family] = { ...(description !== undefined ? { description } : {}), level: candidates.length > 0 ? level : 'read_only', tools: [] };
+      families[family] = {
+        ...(description !== undefined ? { description } : {}),
+        level: candidates.length > 0 ? level : 'read_only',
+        tools: [],
+      };
       created.add(family);
     }
   }
@@ -182,7 +199,10 @@ export function expandMcp(policy: Policy, read: LockRead, lockPath: string, t: M
   const expanded: Policy = {
     ...policy,
     catalog: { ...policy.catalog, commands, families },
-    pinned: { settings: { lock: lockPath, sha256: read.sha256, stamp: read.stamp ?? '', servers: pinnedServers.sort(), unlisted: unlisted.sort() }, origins },
+    pinned: {
+      settings: { lock: lockPath, sha256: read.sha256, stamp: read.stamp ?? '', servers: pinnedServers.sort(), unlisted: unlisted.sort() },
+      origins,
+    },
   };
   return { policy: expanded, problems, paths };
 }

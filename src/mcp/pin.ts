@@ -20,7 +20,13 @@ function transportFor(config: ServerConfig, cwd: string, env: Readonly<Record<st
   }
   const merged: Record<string, string> = {};
   for (const [k, v] of Object.entries(env)) if (v !== undefined) merged[k] = v;
-  const transport = new StdioClientTransport({ command: config.command, args: config.args, env: { ...merged, ...config.env }, cwd, stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: config.command,
+    args: config.args,
+    env: { ...merged, ...config.env },
+    cwd,
+    stderr: 'pipe',
+  });
   transport.stderr?.on('data', (chunk: Buffer) => {
     stderr.push(chunk.toString('utf8'));
     while (stderr.join('').length > 4000 && stderr.length > 1) stderr.shift();
@@ -33,7 +39,13 @@ async function listAll(client: Client): Promise<ListedTool[]> {
   let cursor: string | undefined;
   for (let page = 0; page < MAX_PAGES; page++) {
     const result = await client.listTools(cursor === undefined ? {} : { cursor });
-    for (const t of result.tools) tools.push({ name: t.name, description: t.description, inputSchema: t.inputSchema, annotations: t.annotations as Record<string, unknown> | undefined });
+    for (const t of result.tools)
+      tools.push({
+        name: t.name,
+        description: t.description,
+        inputSchema: t.inputSchema,
+        annotations: t.annotations as Record<string, unknown> | undefined,
+      });
     cursor = result.nextCursor;
     if (cursor === undefined || cursor === '') return tools;
   }
@@ -41,7 +53,11 @@ async function listAll(client: Client): Promise<ListedTool[]> {
 }
 
 /** Connects to one server, lists every page of its tools, and closes it; a failure or the timeout is a value. */
-export async function listServer(server: string, config: ServerConfig, opts: { cwd: string; env: Readonly<Record<string, string | undefined>>; timeoutMs: number }): Promise<ServerListing> {
+export async function listServer(
+  server: string,
+  config: ServerConfig,
+  opts: { cwd: string; env: Readonly<Record<string, string | undefined>>; timeoutMs: number },
+): Promise<ServerListing> {
   const stderr: string[] = [];
   let transport: Transport | null = null;
   const client = new Client({ name: 'persona-gate-pin', version: '0.1.0' });
@@ -75,6 +91,9 @@ export async function listServer(server: string, config: ServerConfig, opts: { c
 }
 
 /** Every server at once; the listings come back in the order given. */
-export function listServers(servers: readonly [string, ServerConfig][], opts: { cwd: string; env: Readonly<Record<string, string | undefined>>; timeoutMs: number }): Promise<ServerListing[]> {
+export function listServers(
+  servers: readonly [string, ServerConfig][],
+  opts: { cwd: string; env: Readonly<Record<string, string | undefined>>; timeoutMs: number },
+): Promise<ServerListing[]> {
   return Promise.all(servers.map(([name, config]) => listServer(name, config, opts)));
 }

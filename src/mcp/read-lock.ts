@@ -26,9 +26,7 @@ const LockSchema = z.strictObject({
   ),
 });
 
-export type LockRead =
-  | { ok: true; lock: Lock; sha256: string; stamp?: string }
-  | { ok: false; missing: boolean; detail: string };
+export type LockRead = { ok: true; lock: Lock; sha256: string; stamp?: string } | { ok: false; missing: boolean; detail: string };
 
 /** Parses a lock's bytes; a lock that is not the shape `pin` writes is refused whole. */
 export function parseLock(bytes: Buffer): LockRead {

@@ -66,7 +66,10 @@ export function programsWithDefaults(value: unknown = {}, where = 'catalog.progr
   return value as Policy['catalog']['programs'];
 }
 
-export function defaultsWithDefaults(value: unknown = { confirm: {}, unknown_tools: 'ask', on_pass: 'abstain' }, where = 'defaults'): Policy['defaults'] {
+export function defaultsWithDefaults(
+  value: unknown = { confirm: {}, unknown_tools: 'ask', on_pass: 'abstain' },
+  where = 'defaults',
+): Policy['defaults'] {
   const defaults = object(value, where);
   fill(defaults, 'confirm', () => ({}));
   fill(defaults, 'unknown_tools', () => 'ask');

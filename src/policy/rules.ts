@@ -95,7 +95,8 @@ const delegatesArePersonas: Rule = (policy, t) => {
   const out: PolicyProblem[] = [];
   for (const [name, persona] of Object.entries(policy.personas)) {
     persona.delegates.forEach((delegate, i) => {
-      if (!own(policy.personas, delegate)) out.push(problem(['personas', name, 'delegates', i], t.delegateNotPersona(delegate, Object.keys(policy.personas))));
+      if (!own(policy.personas, delegate))
+        out.push(problem(['personas', name, 'delegates', i], t.delegateNotPersona(delegate, Object.keys(policy.personas))));
     });
   }
   return out;
@@ -121,7 +122,8 @@ const identityCommandsDeclared: Rule = (policy, t) => {
   if (!identity) return out;
   for (const field of ['reads', 'switches'] as const) {
     identity[field].forEach((key, i) => {
-      if (!own(policy.catalog.commands, key)) out.push(problem(['identity', field, i], t.notACommand(key, Object.keys(policy.catalog.commands))));
+      if (!own(policy.catalog.commands, key))
+        out.push(problem(['identity', field, i], t.notACommand(key, Object.keys(policy.catalog.commands))));
     });
   }
   identity.reads.forEach((key, i) => {
@@ -160,7 +162,12 @@ function entryFamilies(policy: Policy, entry: string): string[] | null {
 /** Every name an `allowed_tools` entry may be: families, command keys, their tools and the built-in tools. */
 function knownEntries(policy: Policy): string[] {
   const commands = Object.entries(policy.catalog.commands);
-  return [...catalogFamilies(policy).keys(), ...commands.map(([key]) => key), ...commands.flatMap(([, def]) => def.tools), ...builtinTools(policy).keys()];
+  return [
+    ...catalogFamilies(policy).keys(),
+    ...commands.map(([key]) => key),
+    ...commands.flatMap(([, def]) => def.tools),
+    ...builtinTools(policy).keys(),
+  ];
 }
 
 const stageToolsWithinReach: Rule = (policy, t) => {

@@ -26,7 +26,8 @@ export function lockPathFor(policyPath: string | undefined): string {
 export function validatePolicy(value: unknown, locale: 'en' | 'es' = 'en', policyPath?: string, lock?: LockRead): PolicyValidation {
   z.config(locale === 'es' ? z.locales.es() : z.locales.en());
   const parsed = PolicySchema.safeParse(value);
-  if (!parsed.success) return { ok: false, problems: parsed.error.issues.flatMap((issue) => issueProblems(issue, value, RULE_MESSAGES[locale])) };
+  if (!parsed.success)
+    return { ok: false, problems: parsed.error.issues.flatMap((issue) => issueProblems(issue, value, RULE_MESSAGES[locale])) };
   let policy: Policy = parsed.data;
   let problems: PolicyProblem[] = [];
   if (policy.catalog.mcp) {
@@ -59,8 +60,14 @@ function schemaAt(schema: z.core.$ZodType, path: readonly Segment[]): z.core.$Zo
   };
   for (const segment of path) {
     at = at.flatMap(unwrap).flatMap((s) => {
-      const def = s._zod.def as unknown as { type: string; shape?: Record<string, z.core.$ZodType>; valueType?: z.core.$ZodType; element?: z.core.$ZodType };
-      if (def.type === 'object' && typeof segment === 'string' && def.shape && Object.hasOwn(def.shape, segment)) return [def.shape[segment]!];
+      const def = s._zod.def as unknown as {
+        type: string;
+        shape?: Record<string, z.core.$ZodType>;
+        valueType?: z.core.$ZodType;
+        element?: z.core.$ZodType;
+      };
+      if (def.type === 'object' && typeof segment === 'string' && def.shape && Object.hasOwn(def.shape, segment))
+        return [def.shape[segment]!];
       if (def.type === 'record' && def.valueType) return [def.valueType];
       if (def.type === 'array' && typeof segment === 'number' && def.element) return [def.element];
       return [];
@@ -102,7 +109,12 @@ function issueProblems(issue: z.core.$ZodIssue, value: unknown, t: RuleMessages)
     if (typeof got === 'string') return [{ path: jsonPath(path), message: t.badValue(got, issue.values as string[]) }];
   }
   if (issue.code === 'invalid_type' && missing) return [{ path: jsonPath(path), message: t.required(key) }];
-  if (issue.code === 'invalid_union' && 'options' in issue && Array.isArray(issue.options) && issue.options.every((v) => typeof v === 'string')) {
+  if (
+    issue.code === 'invalid_union' &&
+    'options' in issue &&
+    Array.isArray(issue.options) &&
+    issue.options.every((v) => typeof v === 'string')
+  ) {
     if (typeof got === 'string') return [{ path: jsonPath(path), message: t.badValue(got, issue.options as string[]) }];
   }
   return [{ path: jsonPath(path), message: issue.message }];

@@ -84,7 +84,17 @@ export function runCase(index: PolicyIndex, testCase: TestCase, deps: CaseDeps):
   };
   let state: SessionState = emptyState();
   const judge = (event: ToolEvent) =>
-    decide({ event, index, state, env, options: { confirmOn: 'post' }, isProtected: deps.isProtected, ...(deps.pinned ? { pinned: deps.pinned } : {}), ...(deps.shell ? { shell: deps.shell } : {}), ...(deps.locale ? { locale: deps.locale } : {}) });
+    decide({
+      event,
+      index,
+      state,
+      env,
+      options: { confirmOn: 'post' },
+      isProtected: deps.isProtected,
+      ...(deps.pinned ? { pinned: deps.pinned } : {}),
+      ...(deps.shell ? { shell: deps.shell } : {}),
+      ...(deps.locale ? { locale: deps.locale } : {}),
+    });
   const before: CaseResult['before'] = [];
   testCase.before.forEach((call: EarlierTestCall, i) => {
     const event = eventFor(call, i + 1, deps.cwd);

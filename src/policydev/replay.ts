@@ -68,7 +68,12 @@ export function replay(index: PolicyIndex, steps: readonly ReplayStep[], deps: R
     const event = preEvent(call, step.agent_type);
     if (step.kind === 'post') {
       if (answered.get(call.tool_use_id) === 'deny') return;
-      const post = decidePost(index, { ...event, hook_event_name: 'PostToolUse', tool_response: step.result.response }, deps.env, deps.shell);
+      const post = decidePost(
+        index,
+        { ...event, hook_event_name: 'PostToolUse', tool_response: step.result.response },
+        deps.env,
+        deps.shell,
+      );
       if (post.ops.length > 0) states.set(call.session_id, applyOps(state, post.ops));
       return;
     }
@@ -117,7 +122,11 @@ export function summarize(rows: readonly ReplayRow[]): SummaryRow[] {
     else groups.set(key, { persona: r.persona, command_key: r.command_key, status: r.status, verdict: r.verdict, calls: 1 });
   }
   return [...groups.values()].sort(
-    (a, b) => ORDER[a.verdict] - ORDER[b.verdict] || b.calls - a.calls || (a.persona ?? '').localeCompare(b.persona ?? '') || a.command_key.localeCompare(b.command_key),
+    (a, b) =>
+      ORDER[a.verdict] - ORDER[b.verdict] ||
+      b.calls - a.calls ||
+      (a.persona ?? '').localeCompare(b.persona ?? '') ||
+      a.command_key.localeCompare(b.command_key),
   );
 }
 

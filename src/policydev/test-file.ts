@@ -72,8 +72,14 @@ const Case = z.strictObject({
   name: name.describe('what the case checks, in words: printed with ok or FAIL'),
   persona: name.optional().describe("the session's persona (as persona_env would set it); omitted: unscoped"),
   stage: name.optional().describe("the session's stage (as stage_env would set it)"),
-  env: z.record(z.string(), z.string()).optional().describe('the environment the decision sees (PERSONA_GATE_LOCALE, a label variable …); a case sees no other'),
-  before: z.array(EarlierCall).default([]).describe('earlier calls of the same session, decided in order; those let through run (PostToolUse)'),
+  env: z
+    .record(z.string(), z.string())
+    .optional()
+    .describe('the environment the decision sees (PERSONA_GATE_LOCALE, a label variable …); a case sees no other'),
+  before: z
+    .array(EarlierCall)
+    .default([])
+    .describe('earlier calls of the same session, decided in order; those let through run (PostToolUse)'),
   call: Call.describe('the tool call under test'),
   expect: Expect.describe('what the policy must answer'),
 });
@@ -84,7 +90,9 @@ export const TestFileSchema = z.strictObject({
     .string()
     .min(1)
     .optional()
-    .describe('the policy under test, relative to this file; default: --config, else NAME.json beside this NAME.test.json, else the policy found as usual'),
+    .describe(
+      'the policy under test, relative to this file; default: --config, else NAME.json beside this NAME.test.json, else the policy found as usual',
+    ),
   cases: z.array(Case).min(1).describe('the cases, each decided in a fresh session'),
 });
 
@@ -106,6 +114,9 @@ export function parseTestFile(value: unknown): TestFileParse {
   if (result.success) return { ok: true, file: result.data };
   return {
     ok: false,
-    problems: result.error.issues.map((issue) => ({ path: issue.path.length > 0 ? issue.path.map(String).join('.') : '(root)', message: issue.message })),
+    problems: result.error.issues.map((issue) => ({
+      path: issue.path.length > 0 ? issue.path.map(String).join('.') : '(root)',
+      message: issue.message,
+    })),
   };
 }

@@ -200,7 +200,8 @@ export function replaySteps(scan: TranscriptScan): ReplayStep[] {
     const type = launch ? str(launch.tool_input.subagent_type) : undefined;
     if (type !== undefined) launchedType.set(agentId, type);
   }
-  const agentTypeOf = (c: TranscriptCall) => (c.agent_id !== undefined ? scan.agentTypes.get(c.agent_id) ?? launchedType.get(c.agent_id) : undefined);
+  const agentTypeOf = (c: TranscriptCall) =>
+    c.agent_id !== undefined ? (scan.agentTypes.get(c.agent_id) ?? launchedType.get(c.agent_id)) : undefined;
   const keyed: { at: number; order: number; step: ReplayStep }[] = [];
   for (const call of scan.calls) {
     const agentType = agentTypeOf(call);
@@ -208,7 +209,11 @@ export function replaySteps(scan: TranscriptScan): ReplayStep[] {
     keyed.push({ at: call.at, order: call.order, step: { kind: 'pre', call, ...extra } });
     const result = scan.results.get(call.tool_use_id);
     if (result && !result.is_error) {
-      keyed.push({ at: Math.max(result.at, call.at), order: Math.max(result.order, call.order + 0.5), step: { kind: 'post', call, result, ...extra } });
+      keyed.push({
+        at: Math.max(result.at, call.at),
+        order: Math.max(result.order, call.order + 0.5),
+        step: { kind: 'post', call, result, ...extra },
+      });
     }
   }
   return keyed.sort((a, b) => a.at - b.at || a.order - b.order).map((k) => k.step);

@@ -3,7 +3,18 @@ import type { Script } from './syntax/ast';
 import { MAX_DEPTH, ParseError, parseScript } from './syntax/parser';
 import { walkScript, type FoundCommand } from './syntax/walk';
 import { literalWord, type Word } from './syntax/word';
-import { inSystemDirectory, PROJECT_RUNNERS, READING_OPTION_CLUSTER, RUNNER_SUBCOMMANDS, SHELL_VALUE_OPTIONS, SHELLS, SHOPT_KEEPS_READING, SOURCES, WRAPPERS, type WrapperSpec } from './programs';
+import {
+  inSystemDirectory,
+  PROJECT_RUNNERS,
+  READING_OPTION_CLUSTER,
+  RUNNER_SUBCOMMANDS,
+  SHELL_VALUE_OPTIONS,
+  SHELLS,
+  SHOPT_KEEPS_READING,
+  SOURCES,
+  WRAPPERS,
+  type WrapperSpec,
+} from './programs';
 
 /**
  * From parsed simple commands to what actually runs: leading assignments and wrappers (`sudo`,
@@ -106,7 +117,6 @@ export function baseName(program: string): string {
   return slash === -1 ? program : program.slice(slash + 1);
 }
 
-
 type Peeled =
   | { kind: 'run'; words: Word[]; completed?: boolean; opaque?: Reason; via?: string; chdir?: (string | null)[]; writes?: Word[] }
   | { kind: 'reparse'; source: string; dynamic: boolean; via: string; writes?: Word[] }
@@ -114,12 +124,18 @@ type Peeled =
   | { kind: 'lookup' };
 
 /** The words after a wrapper's options and leading operands. */
-function afterOptions(rest: Word[], valueOptions: readonly string[], positional: number, commandOption?: readonly string[]): { at: number; command?: Word } {
+function afterOptions(
+  rest: Word[],
+  valueOptions: readonly string[],
+  positional: number,
+  commandOption?: readonly string[],
+): { at: number; command?: Word } {
   let j = 1;
   let leading = positional;
   while (j < rest.length) {
     const w = rest[j]!.text;
-    if (commandOption?.includes(w) || (commandOption?.includes('-c') && /^-[a-zA-Z]+c$/.test(w))) return { at: j + 2, command: rest[j + 1] ?? literalWord('') };
+    if (commandOption?.includes(w) || (commandOption?.includes('-c') && /^-[a-zA-Z]+c$/.test(w)))
+      return { at: j + 2, command: rest[j + 1] ?? literalWord('') };
     const eq = w.indexOf('=');
     if (eq > 0 && commandOption?.includes(w.slice(0, eq))) return { at: j + 1, command: { ...rest[j]!, text: w.slice(eq + 1) } };
     if (w === '--') return { at: j + 1 };
@@ -133,7 +149,29 @@ function afterOptions(rest: Word[], valueOptions: readonly string[], positional:
   return { at: j };
 }
 
-const SSH_VALUE_OPTIONS = new Set(['-p', '-i', '-l', '-o', '-F', '-J', '-L', '-R', '-D', '-b', '-c', '-E', '-e', '-m', '-O', '-Q', '-S', '-w', '-W', '-B', '-I']);
+const SSH_VALUE_OPTIONS = new Set([
+  '-p',
+  '-i',
+  '-l',
+  '-o',
+  '-F',
+  '-J',
+  '-L',
+  '-R',
+  '-D',
+  '-b',
+  '-c',
+  '-E',
+  '-e',
+  '-m',
+  '-O',
+  '-Q',
+  '-S',
+  '-w',
+  '-W',
+  '-B',
+  '-I',
+]);
 
 /** The command words ssh runs on the remote host, after its options and the host; null when it runs none. */
 function sshCommand(args: Word[]): Word[] | null {
@@ -209,7 +247,9 @@ function wrapperWrites(rest: Word[], wrapper: WrapperSpec, at: number, command: 
     if (wrapper.writesOperands) out.push(w);
   }
   // valgrind's `--log-file=out.%p` names a file per process: any text may stand where a % is
-  return wrapper.writeNamesExpand ? out.map((w) => (w.text.includes('%') ? { ...w, text: w.text.replace(/%(q\{[^}]*\}|.)?/g, '*'), pattern: true } : w)) : out;
+  return wrapper.writeNamesExpand
+    ? out.map((w) => (w.text.includes('%') ? { ...w, text: w.text.replace(/%(q\{[^}]*\}|.)?/g, '*'), pattern: true } : w))
+    : out;
 }
 
 const PROJECT_RUNNER_SET: ReadonlySet<string> = new Set(PROJECT_RUNNERS);
@@ -319,16 +359,28 @@ function peel(words: Word[], assignments: string[]): Peeled {
       if (parts !== null) {
         const source = parts.map((x) => x.text).join(' ');
         // env -S decodes escapes of its own (`\_` is a space) and runs in the -C directory: not read as shell code
-        if (source.includes('\\') || rest.some((w) => /^-[a-zA-Z0-9]*C|^--c/.test(w.text))) return { kind: 'run', words: rest, opaque: { id: 'env_split_escapes', subject: 'env -S' } };
+        if (source.includes('\\') || rest.some((w) => /^-[a-zA-Z0-9]*C|^--c/.test(w.text)))
+          return { kind: 'run', words: rest, opaque: { id: 'env_split_escapes', subject: 'env -S' } };
         return { kind: 'reparse', source, dynamic: parts.some((x) => x.dynamic), via: 'env -S' };
       }
     }
     let found: { at: number; command?: Word } = afterOptions(rest, wrapper.valueOptions, wrapper.positional ?? 0, wrapper.commandOption);
     if (!found.command && wrapper.commandOption) {
-      const k = rest.findIndex((w, idx) => idx > 0 && (wrapper.commandOption!.some((o) => w.text === o || w.text.startsWith(`${o}=`)) || (wrapper.commandOption!.includes('-c') && /^-[a-zA-Z]+c$/.test(w.text))));
+      const k = rest.findIndex(
+        (w, idx) =>
+          idx > 0 &&
+          (wrapper.commandOption!.some((o) => w.text === o || w.text.startsWith(`${o}=`)) ||
+            (wrapper.commandOption!.includes('-c') && /^-[a-zA-Z]+c$/.test(w.text))),
+      );
       if (k !== -1) {
         const w = rest[k]!;
-        found = { at: rest.length, command: w.text.startsWith('--') && w.text.includes('=') ? { ...w, text: w.text.slice(w.text.indexOf('=') + 1) } : rest[k + 1] ?? literalWord('') };
+        found = {
+          at: rest.length,
+          command:
+            w.text.startsWith('--') && w.text.includes('=')
+              ? { ...w, text: w.text.slice(w.text.indexOf('=') + 1) }
+              : (rest[k + 1] ?? literalWord('')),
+        };
       }
     }
     const { at, command } = found;
@@ -336,14 +388,19 @@ function peel(words: Word[], assignments: string[]): Peeled {
     const unknown = name === 'xargs' ? null : unknownOption(rest, wrapper, name, command ? rest.length : at, command);
     if (unknown !== null) return { kind: 'run', words: rest, opaque: { id: 'wrapper_option_unknown', subject: name, detail: unknown } };
     // strace -o '|cmd' / '!cmd' pipes its output into a command
-    if (writes.some((w) => w.text.startsWith('|') || w.text.startsWith('!'))) return { kind: 'run', words: rest, opaque: { id: 'wrapper_writes_into_command', subject: name } };
-    if (wrapper.opaque) return { kind: 'run', words: rest, opaque: { id: 'wrapper_opaque', subject: name, detail: wrapper.opaque }, writes };
-    const runs = (wrapper.runsOptions ?? []).find((o) => rest.slice(1, command ? rest.length : at).some((w) => w.text === o || w.text.startsWith(`${o}=`)));
+    if (writes.some((w) => w.text.startsWith('|') || w.text.startsWith('!')))
+      return { kind: 'run', words: rest, opaque: { id: 'wrapper_writes_into_command', subject: name } };
+    if (wrapper.opaque)
+      return { kind: 'run', words: rest, opaque: { id: 'wrapper_opaque', subject: name, detail: wrapper.opaque }, writes };
+    const runs = (wrapper.runsOptions ?? []).find((o) =>
+      rest.slice(1, command ? rest.length : at).some((w) => w.text === o || w.text.startsWith(`${o}=`)),
+    );
     if (runs) return { kind: 'run', words: rest, opaque: { id: 'wrapper_runs_program', subject: name, detail: runs }, writes };
     if (name === 'xargs') {
       // clusters that end in an option taking a value (`-0I {}`, `-rn 1`) are not read
       for (const w of rest.slice(1, at)) {
-        if (/^-[^-]/.test(w.text) && !/^-[0rtpxo]+$/.test(w.text) && !/^-[IinlLsdEeaP]/.test(w.text)) return { kind: 'run', words: rest, opaque: { id: 'xargs_cluster', subject: w.text } };
+        if (/^-[^-]/.test(w.text) && !/^-[0rtpxo]+$/.test(w.text) && !/^-[IinlLsdEeaP]/.test(w.text))
+          return { kind: 'run', words: rest, opaque: { id: 'xargs_cluster', subject: w.text } };
       }
     }
     let j = at;
@@ -353,7 +410,13 @@ function peel(words: Word[], assignments: string[]): Peeled {
     if (command) {
       const extra = wrapper.joinsIntoShell ? rest.slice(at) : [];
       const parts = [command, ...extra];
-      return { kind: 'reparse', source: parts.map((x) => x.text).join(' '), dynamic: parts.some((x) => x.dynamic), via: `${name} -c`, writes };
+      return {
+        kind: 'reparse',
+        source: parts.map((x) => x.text).join(' '),
+        dynamic: parts.some((x) => x.dynamic),
+        via: `${name} -c`,
+        writes,
+      };
     }
     const inner = rest.slice(j);
     const chdir: (string | null)[] = [];
@@ -384,12 +447,26 @@ function peel(words: Word[], assignments: string[]): Peeled {
       return { kind: 'reparse', source: inner.map((x) => x.text).join(' '), dynamic: inner.some((x) => x.dynamic), via: name, writes };
     }
     if (name === 'xargs') {
-      const replace = rest.slice(1, at).findIndex((w) => /^-[Ii]/.test(w.text) || w.text === '--replace' || w.text.startsWith('--replace='));
+      const replace = rest
+        .slice(1, at)
+        .findIndex((w) => /^-[Ii]/.test(w.text) || w.text === '--replace' || w.text.startsWith('--replace='));
       if (replace !== -1) {
         const option = rest[1 + replace]!.text;
         // -I takes the next word; -i and --replace take theirs only attached, `{}` without one
-        const token = option === '-I' ? rest[2 + replace]?.text ?? '{}' : option.startsWith('--replace=') ? option.slice(10) : option.length > 2 && !option.startsWith('--') ? option.slice(2) : '{}';
-        return { kind: 'run', words: inner.map((w) => (token !== '' && w.text.includes(token) ? { ...w, dynamic: true } : w)), completed: false, via: name };
+        const token =
+          option === '-I'
+            ? (rest[2 + replace]?.text ?? '{}')
+            : option.startsWith('--replace=')
+              ? option.slice(10)
+              : option.length > 2 && !option.startsWith('--')
+                ? option.slice(2)
+                : '{}';
+        return {
+          kind: 'run',
+          words: inner.map((w) => (token !== '' && w.text.includes(token) ? { ...w, dynamic: true } : w)),
+          completed: false,
+          via: name,
+        };
       }
     }
     return { kind: 'run', words: inner, completed: wrapper.completes === true, via: name, chdir, writes };
@@ -401,9 +478,16 @@ function peel(words: Word[], assignments: string[]): Peeled {
     while (j < inner.length && inner[j]!.text.startsWith('-')) j += inner[j]!.text === '--' ? 1 : 1;
     // the name is looked up in the project's own programs first (node_modules/.bin, a virtualenv,
     // binstubs, an .envrc's PATH): what runs may not be the program of that name on PATH
-    if (j < inner.length) return { kind: 'run', words: rest, opaque: { id: 'runs_project_program', subject: `${name} ${rest[1].text}`, detail: inner[j]!.text }, via: `${name} ${rest[1].text}` };
+    if (j < inner.length)
+      return {
+        kind: 'run',
+        words: rest,
+        opaque: { id: 'runs_project_program', subject: `${name} ${rest[1].text}`, detail: inner[j]!.text },
+        via: `${name} ${rest[1].text}`,
+      };
   }
-  if (name === 'ip' && rest[1]?.text === 'netns' && rest[2]?.text === 'exec' && rest.length > 4) return { kind: 'run', words: rest.slice(4), via: 'ip netns exec' };
+  if (name === 'ip' && rest[1]?.text === 'netns' && rest[2]?.text === 'exec' && rest.length > 4)
+    return { kind: 'run', words: rest.slice(4), via: 'ip netns exec' };
   if (name === 'find') {
     const commands = findCommands(rest.slice(1));
     if (commands.length > 0) return { kind: 'run', words: rest, via: 'find' };
@@ -414,7 +498,13 @@ function peel(words: Word[], assignments: string[]): Peeled {
       const w = rest[j]!.text;
       const powershell = lower.startsWith('pwsh') || lower.startsWith('powershell');
       // -k, -H, -O nullglob, -o keyword …: the script's words are not read as the reader reads them
-      if (!powershell && (READING_OPTION_CLUSTER.test(w) || ((w === '-O' || w === '-o') && !SHOPT_KEEPS_READING.has(rest[j + 1]?.text ?? '') && !/^(errexit|nounset|pipefail|xtrace|noglob|posix|errtrace|functrace|noclobber|verbose)$/.test(rest[j + 1]?.text ?? '')))) {
+      if (
+        !powershell &&
+        (READING_OPTION_CLUSTER.test(w) ||
+          ((w === '-O' || w === '-o') &&
+            !SHOPT_KEEPS_READING.has(rest[j + 1]?.text ?? '') &&
+            !/^(errexit|nounset|pipefail|xtrace|noglob|posix|errtrace|functrace|noclobber|verbose)$/.test(rest[j + 1]?.text ?? '')))
+      ) {
         return { kind: 'run', words: rest, opaque: { id: 'shell_changes_reading', subject: name, detail: w } };
       }
       if ((!powershell && /^-[a-zA-Z]*c[a-zA-Z]*$/.test(w)) || /^-(command|c)$/i.test(w) || w === '--command') {
@@ -430,7 +520,8 @@ function peel(words: Word[], assignments: string[]): Peeled {
         continue;
       }
       if (w === '-' || w === '--') break;
-      if (!w.startsWith('-') && !w.startsWith('+')) return { kind: 'run', words: rest, opaque: { id: 'shell_runs_script', subject: name, detail: w } };
+      if (!w.startsWith('-') && !w.startsWith('+'))
+        return { kind: 'run', words: rest, opaque: { id: 'shell_runs_script', subject: name, detail: w } };
     }
     return { kind: 'run', words: rest, opaque: { id: 'shell_reads_stdin', subject: name } };
   }
@@ -439,16 +530,21 @@ function peel(words: Word[], assignments: string[]): Peeled {
     return { kind: 'reparse', source: args.map((w) => w.text).join(' '), dynamic: args.some((w) => w.dynamic), via: name };
   }
   if (name === 'alias') {
-    const bodies = rest.slice(1).filter((w) => w.text.includes('=')).map((w) => ({ source: w.text.slice(w.text.indexOf('=') + 1), dynamic: w.dynamic }));
+    const bodies = rest
+      .slice(1)
+      .filter((w) => w.text.includes('='))
+      .map((w) => ({ source: w.text.slice(w.text.indexOf('=') + 1), dynamic: w.dynamic }));
     return { kind: 'reparse-many', sources: bodies, via: 'alias' };
   }
   if (name === 'trap') {
     const args = rest.slice(1).filter((w) => w.text !== '--');
-    if (args.length >= 2 && !args[0]!.text.startsWith('-')) return { kind: 'reparse', source: args[0]!.text, dynamic: args[0]!.dynamic, via: 'trap' };
+    if (args.length >= 2 && !args[0]!.text.startsWith('-'))
+      return { kind: 'reparse', source: args[0]!.text, dynamic: args[0]!.dynamic, via: 'trap' };
     return { kind: 'run', words: rest };
   }
   if (SOURCES.has(name)) return { kind: 'run', words: rest, opaque: { id: 'runs_file_in_shell', subject: name } };
-  if (name === 'enable' && rest.some((w) => w.text.startsWith('-f'))) return { kind: 'run', words: rest, opaque: { id: 'enable_loads_code', subject: 'enable' } };
+  if (name === 'enable' && rest.some((w) => w.text.startsWith('-f')))
+    return { kind: 'run', words: rest, opaque: { id: 'enable_loads_code', subject: 'enable' } };
   return { kind: 'run', words: rest };
 }
 
@@ -485,7 +581,15 @@ function commandsOf(parse: ShellParse, depth: number, conditional: boolean, walk
 }
 
 /** Peels one command's wrappers layer by layer and records what finally runs. */
-function runWords(start: Word[], redirects: Redirect[], cond: boolean, completedAtStart: boolean, viaAtStart: string[], depth: number, walk: Walk): string | undefined {
+function runWords(
+  start: Word[],
+  redirects: Redirect[],
+  cond: boolean,
+  completedAtStart: boolean,
+  viaAtStart: string[],
+  depth: number,
+  walk: Walk,
+): string | undefined {
   let words = start;
   const assignments: string[] = [];
   const via = [...viaAtStart];
@@ -497,7 +601,19 @@ function runWords(start: Word[], redirects: Redirect[], cond: boolean, completed
     const peeled = peel(words, assignments);
     if (peeled.kind === 'lookup') break;
     if ((peeled.kind === 'run' || peeled.kind === 'reparse') && peeled.writes && peeled.writes.length > 0) {
-      walk.out.push({ name: '', program: null, args: [], redirects: peeled.writes.map((target) => ({ op: '>', target })), conditional: cond, completed: false, assignments: [], via: [...via], chdir: [...chdir], depth, source: walk.source });
+      walk.out.push({
+        name: '',
+        program: null,
+        args: [],
+        redirects: peeled.writes.map((target) => ({ op: '>', target })),
+        conditional: cond,
+        completed: false,
+        assignments: [],
+        via: [...via],
+        chdir: [...chdir],
+        depth,
+        source: walk.source,
+      });
     }
     if (peeled.kind === 'reparse' || peeled.kind === 'reparse-many') {
       if (completed) return `arguments xargs reads at run time, handed to a command line read again (${peeled.via})`;
@@ -557,7 +673,19 @@ function runWords(start: Word[], redirects: Redirect[], cond: boolean, completed
     words = peeled.words;
   }
   if (!recorded && (redirects.length > 0 || assignments.length > 0)) {
-    walk.out.push({ name: '', program: null, args: [], redirects, conditional: cond, completed: false, assignments: [...assignments], via: [], chdir: [...chdir], depth, source: walk.source });
+    walk.out.push({
+      name: '',
+      program: null,
+      args: [],
+      redirects,
+      conditional: cond,
+      completed: false,
+      assignments: [...assignments],
+      via: [],
+      chdir: [...chdir],
+      depth,
+      source: walk.source,
+    });
   }
   return undefined;
 }
@@ -566,5 +694,7 @@ function runWords(start: Word[], redirects: Redirect[], cond: boolean, completed
 export function readCommandLine(src: string, powershell = false): ShellReadingRaw {
   const walk: Walk = { out: [], source: src, scripts: [], sources: [], functions: [], powershell };
   const unparsable = invocationsOf(parseShell(src, 0, powershell), src, 0, false, walk);
-  return unparsable ? { invocations: [], scripts: [], sources: [], functions: [], unparsable } : { invocations: walk.out, scripts: walk.scripts, sources: walk.sources, functions: walk.functions };
+  return unparsable
+    ? { invocations: [], scripts: [], sources: [], functions: [], unparsable }
+    : { invocations: walk.out, scripts: walk.scripts, sources: walk.sources, functions: walk.functions };
 }

@@ -57,7 +57,11 @@ export interface Parsed<T = unknown> {
   dashdash: boolean;
 }
 
-const slice = (w: Word, from: number): Word => ({ ...w, text: w.text.slice(from), quotedAt: w.quotedAt === undefined || w.quotedAt < 0 ? -1 : Math.max(0, w.quotedAt - from) });
+const slice = (w: Word, from: number): Word => ({
+  ...w,
+  text: w.text.slice(from),
+  quotedAt: w.quotedAt === undefined || w.quotedAt < 0 ? -1 : Math.max(0, w.quotedAt - from),
+});
 
 interface Tables<T> {
   short: Map<string, GetoptOption<T>>;
@@ -99,7 +103,16 @@ function longOption<T>(t: Tables<T>, name: string): { option: GetoptOption<T>; f
 
 export function getopt<T>(words: readonly Word[], spec: GetoptSpec<T>, from = 0): Parsed<T> {
   const t = tablesOf(spec);
-  const out: Parsed<T> = { used: [], operands: [], operandAt: [], unknown: [], ambiguous: [], missingValue: [], end: words.length, dashdash: false };
+  const out: Parsed<T> = {
+    used: [],
+    operands: [],
+    operandAt: [],
+    unknown: [],
+    ambiguous: [],
+    missingValue: [],
+    end: words.length,
+    dashdash: false,
+  };
   let k = from;
   const operand = (at: number) => {
     out.operands.push(words[at]!);

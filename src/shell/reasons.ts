@@ -79,7 +79,8 @@ const EN: Table = {
   catalogued: (s) => `${s} is a catalogued command`,
   unlisted: (s) => `${s} is not one of its program's catalogued commands`,
   redirect_writes: (s) => `${s} writes a file`,
-  writes_config_that_runs: () => 'a write to git, ssh, curl or wget configuration or git hooks, which make later calls run commands or write files',
+  writes_config_that_runs: () =>
+    'a write to git, ssh, curl or wget configuration or git hooks, which make later calls run commands or write files',
 };
 
 /** Spanish: the same reasons, made the first time a call in Spanish asks for one. */
@@ -139,7 +140,8 @@ const spanish = (): Table => ({
   prompt_expansion: () => 'una expansión de prompt (${…@P}) ejecuta las órdenes de un valor',
   script_block: (s) => `${s} recibe un bloque de script`,
   dotnet_call: (s) => `${s} (una llamada a .NET)`,
-  runtime_arithmetic: () => 'un valor que solo se conoce al ejecutar, evaluado como aritmética, donde un subíndice de array puede ejecutar una orden',
+  runtime_arithmetic: () =>
+    'un valor que solo se conoce al ejecutar, evaluado como aritmética, donde un subíndice de array puede ejecutar una orden',
   source_reads_stdin: (s) => `${s} ejecuta órdenes leídas de la entrada estándar`,
   takes_commands_at_terminal: (s) => `${s} acepta órdenes en un terminal`,
   runs_commands_from_input: (s) => `${s} ejecuta las órdenes que le da su entrada`,
@@ -153,7 +155,8 @@ const spanish = (): Table => ({
   catalogued: (s) => `${s} es un comando catalogado`,
   unlisted: (s) => `${s} no es uno de los comandos catalogados de su programa`,
   redirect_writes: (s) => `${s} escribe un fichero`,
-  writes_config_that_runs: () => 'una escritura en la configuración de git, ssh, curl o wget o en los hooks de git, que hacen que llamadas posteriores ejecuten órdenes o escriban ficheros',
+  writes_config_that_runs: () =>
+    'una escritura en la configuración de git, ssh, curl o wget o en los hooks de git, que hacen que llamadas posteriores ejecuten órdenes o escriban ficheros',
 });
 
 const TEXTS = tablesOnFirstUse<Table>({ en: () => EN, es: spanish });

@@ -18,7 +18,14 @@ import { partsText, viewOf, type Word } from './syntax/word';
 /** The excluded launcher's plan of a line and its answer (src/exec), shipped in this bundle beside the reader whose parser it uses. */
 export { launchPlan } from '../exec/plan';
 export { settleStart } from '../exec/settle';
-import { inProgramDirectory, inSystemDirectory, READING_OPTION_CLUSTER, READS_WHATEVER_ARGUMENTS, RUNTIME_VARIABLES, SHOPT_KEEPS_READING } from './programs';
+import {
+  inProgramDirectory,
+  inSystemDirectory,
+  READING_OPTION_CLUSTER,
+  READS_WHATEVER_ARGUMENTS,
+  RUNTIME_VARIABLES,
+  SHOPT_KEEPS_READING,
+} from './programs';
 
 /**
  * SPEC §3 step 3 and §9 items 1–5 for Bash and PowerShell: every program a command line may run,
@@ -35,7 +42,12 @@ const NOT_A_FILE = /^\/dev\/(null|stdout|stderr|tty|fd\/\d+|zero)$/;
 /** Builtins that set the variables their operands name. */
 const NAMING_SETTERS = new Set(['declare', 'typeset', 'local', 'export', 'readonly', 'read', 'mapfile', 'readarray', 'getopts', 'unset']);
 /** The options of those builtins that take a value which is not a variable's name. */
-const SETTER_VALUE_OPTIONS: Readonly<Record<string, string>> = { __proto__: null as never, read: 'dinNptu', mapfile: 'dnOsuc', readarray: 'dnOsuc' };
+const SETTER_VALUE_OPTIONS: Readonly<Record<string, string>> = {
+  __proto__: null as never,
+  read: 'dinNptu',
+  mapfile: 'dnOsuc',
+  readarray: 'dnOsuc',
+};
 /** The builtins that declare variables: `-n` makes a nameref, `-i` an integer. */
 const DECLARERS = ['declare', 'typeset', 'local'];
 /** `set -o` options that change how later words are read. */
@@ -55,7 +67,8 @@ function shellOptionsChangingReading(invocations: readonly Invocation[]): string
         const t = args[k]!.text;
         if (args[k]!.dynamic) return 'set with an option known only at run time';
         if (READING_OPTION_CLUSTER.test(t)) return `set ${t}, which changes how later words are read`;
-        if (t === '-o' && READING_SET_OPTIONS.test(args[k + 1]?.text ?? '')) return `set -o ${args[k + 1]!.text}, which changes how later words are read`;
+        if (t === '-o' && READING_SET_OPTIONS.test(args[k + 1]?.text ?? ''))
+          return `set -o ${args[k + 1]!.text}, which changes how later words are read`;
       }
     }
     if (inv.name === 'shopt' && !args.some((w) => w.text === '-u')) {
@@ -64,18 +77,26 @@ function shellOptionsChangingReading(invocations: readonly Invocation[]): string
         if (w.dynamic || w.pattern) return 'shopt with an option known only at run time';
         if (w.text.startsWith('-')) continue;
         // nullglob drops a pattern that matches nothing: harmless in a line with no pattern
-        if (w.text === 'nullglob' && !setOptions && !invocations.some((i) => i.args.some((a) => a.pattern) || i.redirects.some((r) => r.target.pattern))) continue;
-        if (setOptions ? READING_SET_OPTIONS.test(w.text) : !SHOPT_KEEPS_READING.has(w.text)) return `shopt ${w.text}, which changes how the line's words are read`;
+        if (
+          w.text === 'nullglob' &&
+          !setOptions &&
+          !invocations.some((i) => i.args.some((a) => a.pattern) || i.redirects.some((r) => r.target.pattern))
+        )
+          continue;
+        if (setOptions ? READING_SET_OPTIONS.test(w.text) : !SHOPT_KEEPS_READING.has(w.text))
+          return `shopt ${w.text}, which changes how the line's words are read`;
       }
     }
-    if ((inv.name === 'mapfile' || inv.name === 'readarray') && args.some((w) => /^-[a-zA-Z]*C/.test(w.text))) return `${inv.name} -C runs a callback`;
+    if ((inv.name === 'mapfile' || inv.name === 'readarray') && args.some((w) => /^-[a-zA-Z]*C/.test(w.text)))
+      return `${inv.name} -C runs a callback`;
     if (NAMING_SETTERS.has(inv.name) || (inv.name === 'printf' && args.some((w) => /^-[a-zA-Z]*v/.test(w.text)))) {
       const values = SETTER_VALUE_OPTIONS[inv.name] ?? '';
       let operand = 0;
       for (let k = 0; k < args.length; k++) {
         const w = args[k]!;
         if (w.dynamic && w.text.startsWith('-')) return `${inv.name} with an option known only at run time (${w.text})`;
-        if (/^-[a-zA-Z]*n/.test(w.text) && DECLARERS.includes(inv.name)) return `${inv.name} ${w.text}: a nameref, through which an assignment sets another variable`;
+        if (/^-[a-zA-Z]*n/.test(w.text) && DECLARERS.includes(inv.name))
+          return `${inv.name} ${w.text}: a nameref, through which an assignment sets another variable`;
         if (w.text.startsWith('-') && w.text.length > 1) {
           // an option that takes a value: the rest of the word, or the next word, is not a name (`read -rp PROMPT`)
           for (let c = 1; c < w.text.length; c++) {
@@ -113,7 +134,11 @@ function arithmeticTexts(facts: TreeFacts, invocations: readonly Invocation[]): 
     }
   }
   if (invocations.some((inv) => DECLARERS.includes(inv.name) && inv.args.some((w) => /^[-+][a-zA-Z]*i/.test(w.text)))) {
-    for (const inv of invocations) out.push(...inv.assignments.map((a) => a.slice(a.indexOf('=') + 1)), ...inv.args.filter((w) => w.text.includes('=')).map((w) => w.text.slice(w.text.indexOf('=') + 1)));
+    for (const inv of invocations)
+      out.push(
+        ...inv.assignments.map((a) => a.slice(a.indexOf('=') + 1)),
+        ...inv.args.filter((w) => w.text.includes('=')).map((w) => w.text.slice(w.text.indexOf('=') + 1)),
+      );
   }
   return out;
 }
@@ -127,8 +152,10 @@ function runtimeNames(facts: TreeFacts, invocations: readonly Invocation[]): Set
       const value = a.slice(a.indexOf('=') + 1).replace(/\$\(\([^]*?\)\)/g, '');
       if (value.includes('$') || value.includes('`') || value.startsWith('(')) names.add(a.split(/[=+[]/)[0]!);
     }
-    if (RUNTIME_VALUE_SETTERS.has(inv.name) || inv.name === 'printf') for (const w of inv.args) if (/^[A-Za-z_]\w*$/.test(w.text)) names.add(w.text);
-    if (DECLARERS.includes(inv.name) || inv.name === 'export' || inv.name === 'readonly') for (const w of inv.args) if (w.text.includes('=') && (w.dynamic || w.text.includes('$'))) names.add(w.text.split(/[=+[]/)[0]!);
+    if (RUNTIME_VALUE_SETTERS.has(inv.name) || inv.name === 'printf')
+      for (const w of inv.args) if (/^[A-Za-z_]\w*$/.test(w.text)) names.add(w.text);
+    if (DECLARERS.includes(inv.name) || inv.name === 'export' || inv.name === 'readonly')
+      for (const w of inv.args) if (w.text.includes('=') && (w.dynamic || w.text.includes('$'))) names.add(w.text.split(/[=+[]/)[0]!);
   }
   return names;
 }
@@ -143,7 +170,8 @@ function variablesSet(invocations: readonly Invocation[], withoutAssignment: rea
   const nameOf = (text: string) => text.split(/[=[]/)[0]!.replace(/\+$/, '');
   for (const inv of invocations) {
     for (const a of inv.assignments) set.add(nameOf(a));
-    if (NAMING_SETTERS.has(inv.name) || inv.name === 'printf') for (const w of inv.args) if (!w.text.startsWith('-')) set.add(nameOf(w.text));
+    if (NAMING_SETTERS.has(inv.name) || inv.name === 'printf')
+      for (const w of inv.args) if (!w.text.startsWith('-')) set.add(nameOf(w.text));
   }
   return set;
 }
@@ -185,7 +213,13 @@ export function invocationWords(inv: Invocation): string {
   return end > start && end <= inv.source.length ? inv.source.slice(start, end) : words.map((x) => x.text).join(' ');
 }
 
-const word = (text: string, like?: Word): Word => ({ text, dynamic: like?.dynamic ?? false, pattern: like?.pattern ?? false, quoted: like?.quoted ?? false, ansi: false });
+const word = (text: string, like?: Word): Word => ({
+  text,
+  dynamic: like?.dynamic ?? false,
+  pattern: like?.pattern ?? false,
+  quoted: like?.quoted ?? false,
+  ansi: false,
+});
 
 /** An ANSI-C quoted string, `$'…'` (linear: no nested repetition). */
 const ANSI_C_QUOTE = /\$'[^'\\]*(?:\\[\s\S][^'\\]*)*'/g;
@@ -241,10 +275,26 @@ function cEscapeSpellings(text: string): string[] {
 }
 
 /** Variables whose value programs run or load (`GIT_SEQUENCE_EDITOR`, `SUDO_ASKPASS`, `*_COMMAND`). */
-const COMMAND_VARIABLE = /(EDITOR|PAGER|COMMAND|CMD|SHELL|PROGRAM|ASKPASS|HOOK|HOOKS|EXEC|PRELOAD|OPT|OPTS|OPTIONS|DEFAULTS|SUFFIX|RC|ENV|PROFILE|PATH)$|^(GIT_|LD_|DYLD_|BASH_|ZSTD_|XDG_|PS[0-4]$|PROMPT_|(GZIP|BZIP2?|HOME|TAPE|VERSION_CONTROL)$)/;
+const COMMAND_VARIABLE =
+  /(EDITOR|PAGER|COMMAND|CMD|SHELL|PROGRAM|ASKPASS|HOOK|HOOKS|EXEC|PRELOAD|OPT|OPTS|OPTIONS|DEFAULTS|SUFFIX|RC|ENV|PROFILE|PATH)$|^(GIT_|LD_|DYLD_|BASH_|ZSTD_|XDG_|PS[0-4]$|PROMPT_|(GZIP|BZIP2?|HOME|TAPE|VERSION_CONTROL)$)/;
 
 /** Builtins that set variables by name (`printf -v PS4`, `read PATH`, `export BASH_ENV`). */
-const VARIABLE_SETTERS = new Set(['export', 'declare', 'typeset', 'local', 'readonly', 'printf', 'read', 'mapfile', 'readarray', 'getopts', 'let', 'set-variable', 'new-variable', 'sv']);
+const VARIABLE_SETTERS = new Set([
+  'export',
+  'declare',
+  'typeset',
+  'local',
+  'readonly',
+  'printf',
+  'read',
+  'mapfile',
+  'readarray',
+  'getopts',
+  'let',
+  'set-variable',
+  'new-variable',
+  'sv',
+]);
 
 /** SPEC §9.1: a simple command's level, what it runs that cannot be read, and what it does to paths, read through the program registry. */
 function classify(inv: Invocation, powershell: boolean, index: PolicyIndex): Classified {
@@ -264,21 +314,53 @@ function classify(inv: Invocation, powershell: boolean, index: PolicyIndex): Cla
       const variable = w.text.split(/[=[]/)[0]!.replace(/\+$/, '');
       return RUNTIME_VARIABLES.has(variable) || (/^[A-Za-z_]\w*$/.test(variable) && COMMAND_VARIABLE.test(variable));
     });
-    if (changes) return { level: 'process_exec', kind: 'exec', opaque: { id: 'sets_runtime_variable', subject: `${name} ${changes.text.split(/[=[]/)[0]}` }, effects: [] };
+    if (changes)
+      return {
+        level: 'process_exec',
+        kind: 'exec',
+        opaque: { id: 'sets_runtime_variable', subject: `${name} ${changes.text.split(/[=[]/)[0]}` },
+        effects: [],
+      };
   }
-  if (name === 'hash' && args.some((w) => w.text !== '--' && /^-[a-zA-Z]*p/.test(w.text))) return { level: 'process_exec', kind: 'exec', opaque: { id: 'hash_path', subject: 'hash -p' }, effects: [] };
+  if (name === 'hash' && args.some((w) => w.text !== '--' && /^-[a-zA-Z]*p/.test(w.text)))
+    return { level: 'process_exec', kind: 'exec', opaque: { id: 'hash_path', subject: 'hash -p' }, effects: [] };
   const spec = programFor(index, name, powershell);
   if (!spec) {
     // `--help` and `--version` of any program only print
-    if (args.length === 1 && (args[0]!.text === '--help' || args[0]!.text === '--version') && !args[0]!.dynamic && !program.includes('/')) return { level: 'read_only', kind: 'reader', reason: { id: 'help', subject: inv.name }, effects: [] };
+    if (args.length === 1 && (args[0]!.text === '--help' || args[0]!.text === '--version') && !args[0]!.dynamic && !program.includes('/'))
+      return { level: 'read_only', kind: 'reader', reason: { id: 'help', subject: inv.name }, effects: [] };
     return { level: 'process_exec', kind: 'exec', opaque: { id: 'unknown_program', subject: inv.name }, effects: [] };
   }
   const c = classifyWith(spec, args);
-  return { level: c.level, kind: c.kind, ...(c.opaque ? { opaque: c.opaque } : c.reason ? { reason: c.reason } : {}), path: c.path, effects: c.effects };
+  return {
+    level: c.level,
+    kind: c.kind,
+    ...(c.opaque ? { opaque: c.opaque } : c.reason ? { reason: c.reason } : {}),
+    path: c.path,
+    effects: c.effects,
+  };
 }
 
 /** Interpreters with a read-eval-print loop: started without code, they run what arrives on stdin. */
-const REPL_NAMES: ReadonlySet<string> = new Set(['node', 'nodejs', 'ruby', 'irb', 'pry', 'perl', 'php', 'lua', 'luajit', 'deno', 'bun', 'tclsh', 'wish', 'julia', 'ghci', 'jshell', 'R']);
+const REPL_NAMES: ReadonlySet<string> = new Set([
+  'node',
+  'nodejs',
+  'ruby',
+  'irb',
+  'pry',
+  'perl',
+  'php',
+  'lua',
+  'luajit',
+  'deno',
+  'bun',
+  'tclsh',
+  'wish',
+  'julia',
+  'ghci',
+  'jshell',
+  'R',
+]);
 /** `/^(python[\d.]*|pypy[\d.]*|node|nodejs|ruby|…|R)$/`: python and pypy with any version after them. */
 export function isRepl(base: string): boolean {
   if (REPL_NAMES.has(base)) return true;
@@ -296,7 +378,37 @@ const CODE_OPTIONS = /^(-[a-zA-Z]*[cemp]|--eval|--print|--command|-r|--require)$
  * Programs that, given a terminal, take commands from it: shell escapes (`!cmd` in a pager or an
  * editor), debuggers, database shells, terminal multiplexers, `script`, `expect`, `parallel`.
  */
-const TAKES_COMMANDS = new Set(['script', 'expect', 'gdb', 'lldb', 'vim', 'vi', 'nvim', 'ex', 'view', 'vimdiff', 'ed', 'red', 'emacs', 'nano', 'less', 'more', 'most', 'pg', 'man', 'parallel', 'ftp', 'sqlite3', 'mysql', 'mariadb', 'psql', 'mongosh', 'mongo', 'tmux', 'screen']);
+const TAKES_COMMANDS = new Set([
+  'script',
+  'expect',
+  'gdb',
+  'lldb',
+  'vim',
+  'vi',
+  'nvim',
+  'ex',
+  'view',
+  'vimdiff',
+  'ed',
+  'red',
+  'emacs',
+  'nano',
+  'less',
+  'more',
+  'most',
+  'pg',
+  'man',
+  'parallel',
+  'ftp',
+  'sqlite3',
+  'mysql',
+  'mariadb',
+  'psql',
+  'mongosh',
+  'mongo',
+  'tmux',
+  'screen',
+]);
 /** `/^[gmn]?awk$/` */
 const AWK_NAMES: ReadonlySet<string> = new Set(['awk', 'gawk', 'mawk', 'nawk']);
 /** Paths that are a program's stdin. */
@@ -313,15 +425,19 @@ function readsCodeFromStdin(inv: Invocation, opaque: Reason | undefined): Reason
   if (opaque?.id === 'starts_shell' || opaque?.id === 'shell_reads_stdin') return opaque;
   const base = inv.name.slice(inv.name.lastIndexOf('/') + 1);
   const args = inv.args.map((w) => w.text);
-  if ((base === 'source' || base === '.') && (args.length === 0 || STDIN_PATH.test(args[0]!))) return { id: 'source_reads_stdin', subject: base };
+  if ((base === 'source' || base === '.') && (args.length === 0 || STDIN_PATH.test(args[0]!)))
+    return { id: 'source_reads_stdin', subject: base };
   if (TAKES_COMMANDS.has(base)) return { id: 'takes_commands_at_terminal', subject: base };
   // `script FILE` starts a shell (FILE is where it records), read here as a wrapper around FILE.
   const wrapper = inv.via.find((v) => TAKES_COMMANDS.has(v));
   if (wrapper !== undefined) return { id: 'takes_commands_at_terminal', subject: wrapper };
-  if (AWK_NAMES.has(base) && args.some((a, i) => !/^-[Fv]/.test(a) && !/^-[Fv]$/.test(args[i - 1] ?? '') && /system\s*\(|\|/.test(a))) return { id: 'runs_commands_from_input', subject: base };
-  if (base === 'sed' && args.some((a) => /(^|[;{}\n])\s*e(\s|;|$)|\/[gpIiMm0-9]*e[gpIiMm0-9]*(\s|;|$)/.test(a))) return { id: 'sed_runs_commands_from_input', subject: 'sed' };
+  if (AWK_NAMES.has(base) && args.some((a, i) => !/^-[Fv]/.test(a) && !/^-[Fv]$/.test(args[i - 1] ?? '') && /system\s*\(|\|/.test(a)))
+    return { id: 'runs_commands_from_input', subject: base };
+  if (base === 'sed' && args.some((a) => /(^|[;{}\n])\s*e(\s|;|$)|\/[gpIiMm0-9]*e[gpIiMm0-9]*(\s|;|$)/.test(a)))
+    return { id: 'sed_runs_commands_from_input', subject: 'sed' };
   if (!isRepl(base)) return null;
-  if (args.some((a) => a === '-' || a === '-i' || a === '--interactive' || a === 'repl')) return opaque ?? { id: 'reads_code_from_stdin', subject: base };
+  if (args.some((a) => a === '-' || a === '-i' || a === '--interactive' || a === 'repl'))
+    return opaque ?? { id: 'reads_code_from_stdin', subject: base };
   for (const a of args) {
     if (CODE_OPTIONS.test(a) || !a.startsWith('-')) return null;
   }
@@ -381,7 +497,9 @@ function workingDirectories(invocations: readonly Invocation[]): string[] | null
   // DIRSTACK[1]=DIR sends the next popd anywhere; with `shopt -s cdable_vars`, `cd x` goes where $x says
   const words = invocations.flatMap((inv) => [...inv.assignments, ...inv.args.map((w) => w.text)]);
   if (words.some((w) => w.includes('DIRSTACK'))) return null;
-  const cdableVars = words.includes('cdable_vars') || invocations.some((inv) => (inv.name === 'shopt' || inv.name === 'set') && inv.args.some((w) => w.dynamic));
+  const cdableVars =
+    words.includes('cdable_vars') ||
+    invocations.some((inv) => (inv.name === 'shopt' || inv.name === 'set') && inv.args.some((w) => w.dynamic));
   for (const inv of invocations) {
     const name = inv.name.toLowerCase();
     if (DIRECTORY_CHANGERS.has(name) && cdableVars) return null;
@@ -479,7 +597,8 @@ function matchPrefix(index: PolicyIndex, inv: Invocation, powershell: boolean): 
     for (let k = 1; k < prefix.words.length; k++) {
       const expected = prefix.words[k]!;
       const w = tail[k - 1]!;
-      if (w.dynamic || w.pattern) return { dynamic: `${[inv.program!.text, ...tail.slice(0, k).map((x) => x.text)].join(' ')} could be ${prefix.words.join(' ')}` };
+      if (w.dynamic || w.pattern)
+        return { dynamic: `${[inv.program!.text, ...tail.slice(0, k).map((x) => x.text)].join(' ')} could be ${prefix.words.join(' ')}` };
       if (w.text !== expected) {
         ok = false;
         break;
@@ -488,7 +607,10 @@ function matchPrefix(index: PolicyIndex, inv: Invocation, powershell: boolean): 
     if (ok) return { key: prefix.key };
     if (read?.uncertain && prefix.words.slice(1).every((w) => inv.args.some((a) => a.text === w))) couldBe ??= prefix.words.join(' ');
   }
-  if (couldBe !== null) return { dynamic: `${[inv.program!.text, ...inv.args.map((w) => w.text)].join(' ')} could be ${couldBe}, behind an option persona-gate does not know` };
+  if (couldBe !== null)
+    return {
+      dynamic: `${[inv.program!.text, ...inv.args.map((w) => w.text)].join(' ')} could be ${couldBe}, behind an option persona-gate does not know`,
+    };
   return null;
 }
 
@@ -531,7 +653,8 @@ export function expandBraces(text: string): string[] | null {
     const to = numeric ? Number(b) : b.charCodeAt(0);
     if (Math.abs(to - from) > MAX_BRACE_ALTERNATIVES) return null;
     alternatives = [];
-    for (let n = from; from <= to ? n <= to : n >= to; n += from <= to ? 1 : -1) alternatives.push(numeric ? String(n) : String.fromCharCode(n));
+    for (let n = from; from <= to ? n <= to : n >= to; n += from <= to ? 1 : -1)
+      alternatives.push(numeric ? String(n) : String.fromCharCode(n));
   } else {
     const rest = expandBraces(tail);
     return rest === null ? null : rest.map((r) => `${head}{${body}}${r}`);
@@ -591,7 +714,8 @@ function pathPieces(text: string): string[] | null {
  * ~/.curlrc); and the system's program directories, whose programs the reader takes for the
  * known ones, with the usual ones of the home that come first on PATH (`~/.local/bin`).
  */
-const RUNS_COMMANDS_LATER = /(^|\/)(\.git(\/(.+\/)?(config|hooks(\/.*)?))?|\.gitconfig|\.config\/git(\/config)?|\.ssh(\/config)?|\.curlrc|\.wgetrc|config)$|(^|\/)(\.local\/bin|\.cargo\/bin|\.bun\/bin|\.deno\/bin|\.npm-global\/bin|\.pyenv\/shims)(\/|$)|^~\/(bin|go\/bin)(\/|$)/i;
+const RUNS_COMMANDS_LATER =
+  /(^|\/)(\.git(\/(.+\/)?(config|hooks(\/.*)?))?|\.gitconfig|\.config\/git(\/config)?|\.ssh(\/config)?|\.curlrc|\.wgetrc|config)$|(^|\/)(\.local\/bin|\.cargo\/bin|\.bun\/bin|\.deno\/bin|\.npm-global\/bin|\.pyenv\/shims)(\/|$)|^~\/(bin|go\/bin)(\/|$)/i;
 /** The names a glob segment must be able to match for a pattern to reach those files. */
 const RUNS_COMMANDS_DIRS = ['.git', '.gitconfig', '.config', '.ssh', '.curlrc', '.wgetrc'];
 
@@ -603,7 +727,8 @@ function configThatRunsCommands(path: string, pattern: boolean, dotglob: boolean
   const segments: string[] = [];
   for (const segment of path.replace(/\/+/g, '/').split('/')) {
     if (segment === '.') continue;
-    if (segment === '..' && segments.length > 0 && segments[segments.length - 1] !== '..' && segments[segments.length - 1] !== '') segments.pop();
+    if (segment === '..' && segments.length > 0 && segments[segments.length - 1] !== '..' && segments[segments.length - 1] !== '')
+      segments.pop();
     else segments.push(segment);
   }
   const text = segments.join('/').replace(/(.)\/$/, '$1');
@@ -656,7 +781,11 @@ export function powershellAsPosix(command: string): string | null {
       const end = command.indexOf('#>', k + 2);
       take(' ');
       k = end === -1 ? n : end + 2;
-    } else if (c === '@' && (command[k + 1] === "'" || command[k + 1] === '"') && (command[k + 2] === '\n' || (command[k + 2] === '\r' && command[k + 3] === '\n'))) {
+    } else if (
+      c === '@' &&
+      (command[k + 1] === "'" || command[k + 1] === '"') &&
+      (command[k + 2] === '\n' || (command[k + 2] === '\r' && command[k + 3] === '\n'))
+    ) {
       const quote = command[k + 1]!;
       const bodyStart = command.indexOf('\n', k) + 1;
       const endMark = command.indexOf(`\n${quote}@`, bodyStart - 1);
@@ -709,7 +838,15 @@ function powershellExpression(inv: Invocation): Invocation | 'expression' | null
   const t = first.text;
   if (!(first.dynamic || /^[$[@(0-9'"]/.test(t) || first.quoted)) return null;
   const eq = inv.args[0];
-  if (/^\$[A-Za-z_][\w:.]*$/.test(t) && eq && /^[-+*/%]?=$/.test(eq.text) && inv.args[1] && !inv.args[1].dynamic && !/^[$[@(0-9'"-]/.test(inv.args[1].text) && !inv.args[1].quoted) {
+  if (
+    /^\$[A-Za-z_][\w:.]*$/.test(t) &&
+    eq &&
+    /^[-+*/%]?=$/.test(eq.text) &&
+    inv.args[1] &&
+    !inv.args[1].dynamic &&
+    !/^[$[@(0-9'"-]/.test(inv.args[1].text) &&
+    !inv.args[1].quoted
+  ) {
     const [program, ...args] = inv.args.slice(1);
     return { ...inv, name: baseName(program!.text), program: program!, args };
   }
@@ -717,7 +854,11 @@ function powershellExpression(inv: Invocation): Invocation | 'expression' | null
 }
 
 /** SPEC §3 step 3 and §9 for Bash and PowerShell: what the command line runs, writes, and asks of persona-gate. */
-export function readShellCall(index: PolicyIndex, event: ToolEvent, opts: { sandboxed?: () => boolean; locale?: Locale } = {}): ShellReading | null {
+export function readShellCall(
+  index: PolicyIndex,
+  event: ToolEvent,
+  opts: { sandboxed?: () => boolean; locale?: Locale } = {},
+): ShellReading | null {
   if (event.tool_name !== 'Bash' && event.tool_name !== 'PowerShell') return null;
   const command = event.tool_input.command;
   if (typeof command !== 'string') return unreadable('the command is missing or not a string');
@@ -765,15 +906,21 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent, opts: { sand
   const facts = treeFacts(raw.scripts);
   const arithmetic = arithmeticTexts(facts, raw.invocations);
   // variables set without an assignment word: `${NAME:=…}`, `for NAME in`, `select NAME in`, arithmetic (`((PATH=1))`)
-  const setInArithmetic = arithmetic.flatMap((t) => [...t.matchAll(/(?<!\w)([A-Za-z_]\w*)\s*(?:[-+*/%&|^]|<<|>>)?=(?!=)/g)].map((m) => m[1]!));
+  const setInArithmetic = arithmetic.flatMap((t) =>
+    [...t.matchAll(/(?<!\w)([A-Za-z_]\w*)\s*(?:[-+*/%&|^]|<<|>>)?=(?!=)/g)].map((m) => m[1]!),
+  );
   const setWithoutAssignment = [...facts.defaulted, ...facts.loops.map((l) => l.name), ...setInArithmetic];
   const set = variablesSet(raw.invocations, setWithoutAssignment);
   // `$HOME/…` is the home (`~/…`) when nothing in the line sets HOME (`HOME=x`, `read HOME`, `for HOME in`)
   const homeKnown = () => !set.has('HOME');
   const addEffect = (given: Word, effect: PathEffect, program: string): string | null => {
-    const path = given.dynamic && HOME_PATH.test(given.text) && homeKnown() ? word(given.text.replace(/^\$\{?HOME\}?/, '~'), { ...given, dynamic: false }) : given;
+    const path =
+      given.dynamic && HOME_PATH.test(given.text) && homeKnown()
+        ? word(given.text.replace(/^\$\{?HOME\}?/, '~'), { ...given, dynamic: false })
+        : given;
     if (NOT_A_FILE.test(path.text)) return null;
-    if (path.text.startsWith('~') && effect !== 'mention' && !homeKnown()) return `a path in the home directory (${path.text}) after the line changes HOME`;
+    if (path.text.startsWith('~') && effect !== 'mention' && !homeKnown())
+      return `a path in the home directory (${path.text}) after the line changes HOME`;
     if (path.text.length > MAX_PATH_LENGTH) return `a path longer than ${MAX_PATH_LENGTH} characters`;
     if (path.dynamic) {
       // Under the OS sandbox a computed write target runs: the kernel refuses it if it is guarded.
@@ -794,7 +941,15 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent, opts: { sand
         const words = [inv.program!, ...inv.args].map((w) => w.text).join(' ');
         const runs = /::|\.invoke\(|\[scriptblock\]|\.(start|run)\(/i.test(words);
         const call: Reason = { id: 'dotnet_call', subject: words.slice(0, 60) };
-        invocations.push({ program: '', args: [words], words, path: [], level: runs ? 'process_exec' : 'none', kind: runs ? 'exec' : 'builtin', ...(runs ? { opaque: call } : {}) });
+        invocations.push({
+          program: '',
+          args: [words],
+          words,
+          path: [],
+          level: runs ? 'process_exec' : 'none',
+          kind: runs ? 'exec' : 'builtin',
+          ...(runs ? { opaque: call } : {}),
+        });
         if (runs) {
           opaque.push(call);
           part('process_exec', words, call, invocations.length - 1);
@@ -802,7 +957,8 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent, opts: { sand
         }
         const pieces = pathPieces(words);
         if (pieces === null) return unreadable(`more than ${MAX_PIECES} paths in one expression`);
-        for (const piece of pieces) if (addEffect(word(piece), 'mention', 'a PowerShell expression')) return unreadable(`more than ${MAX_EFFECTS} paths to check`);
+        for (const piece of pieces)
+          if (addEffect(word(piece), 'mention', 'a PowerShell expression')) return unreadable(`more than ${MAX_EFFECTS} paths to check`);
         continue;
       }
       if (expression) inv = expression;
@@ -828,7 +984,8 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent, opts: { sand
       if (r.op === '>&' && /^(\d+|-)$/.test(r.target.text)) continue;
       if (NOT_A_FILE.test(r.target.text)) continue;
       const problem = addEffect(r.target, 'write', inv.name);
-      if (problem) return unreadable(problem.startsWith('a path computed') ? `a write target computed at run time (${r.target.text})` : problem);
+      if (problem)
+        return unreadable(problem.startsWith('a path computed') ? `a write target computed at run time (${r.target.text})` : problem);
       const redirect = `${r.op} ${r.target.text}`;
       part('workspace_write', redirect, { id: 'redirect_writes', subject: redirect });
       everyInvocationReads = false;
@@ -843,7 +1000,15 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent, opts: { sand
       if (isStateChangingGateCall(gate.args, inv.completed)) {
         gateCommands.push(`persona-gate's own state (persona-gate ${gate.args.map((w) => w.text).join(' ')})`.replace(/ \)$/, ')'));
       }
-      invocations.push({ program: 'persona-gate', args: gate.args.map((w) => w.text), words: invocationWords(inv), path: [], level: 'read_only', kind: 'gate', reason: { id: 'reads', subject: 'persona-gate' } });
+      invocations.push({
+        program: 'persona-gate',
+        args: gate.args.map((w) => w.text),
+        words: invocationWords(inv),
+        path: [],
+        level: 'read_only',
+        kind: 'gate',
+        reason: { id: 'reads', subject: 'persona-gate' },
+      });
       part('read_only', invocationWords(inv), { id: 'reads', subject: 'persona-gate' }, invocations.length - 1);
       continue;
     }
@@ -855,10 +1020,25 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent, opts: { sand
         const subject = subjectForCommand(index, match.key, 'shell');
         if (subject) {
           if (!matched.some((s) => s.key === subject.key)) matched.push(subject);
-          invocations.push({ program: inv.name, args: inv.args.map((w) => w.text), words: invocationWords(inv), path: [], level: subject.level ?? 'process_exec', kind: 'catalogued', key: subject.key, reason: { id: 'catalogued', subject: subject.key } });
+          invocations.push({
+            program: inv.name,
+            args: inv.args.map((w) => w.text),
+            words: invocationWords(inv),
+            path: [],
+            level: subject.level ?? 'process_exec',
+            kind: 'catalogued',
+            key: subject.key,
+            reason: { id: 'catalogued', subject: subject.key },
+          });
           if (identity?.reads.includes(subject.key)) {
             // it surely runs only as a plain command of the line itself: no condition, wrapper, redirection, function of that name or code read again
-            const plain = !inv.conditional && inv.via.length === 0 && inv.redirects.length === 0 && inv.depth === 0 && !functions.has(inv.name) && inv.assignments.length === 0;
+            const plain =
+              !inv.conditional &&
+              inv.via.length === 0 &&
+              inv.redirects.length === 0 &&
+              inv.depth === 0 &&
+              !functions.has(inv.name) &&
+              inv.assignments.length === 0;
             if (plain) unconditionalRead = true;
             else conditionalRead = true;
           } else if (subject.level === null || exceeds(subject.level, 'read_only')) everyInvocationReads = false;
@@ -871,7 +1051,15 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent, opts: { sand
     if (isClosed(index, inv.name)) {
       const words = [inv.program.text, ...inv.args.map((w) => w.text)].join(' ');
       unlisted.push(inv.completed ? `${words} … (arguments added at run time)` : words);
-      invocations.push({ program: inv.name, args: inv.args.map((w) => w.text), words: invocationWords(inv), path: [], level: 'process_exec', kind: 'unlisted', reason: { id: 'unlisted', subject: inv.name } });
+      invocations.push({
+        program: inv.name,
+        args: inv.args.map((w) => w.text),
+        words: invocationWords(inv),
+        path: [],
+        level: 'process_exec',
+        kind: 'unlisted',
+        reason: { id: 'unlisted', subject: inv.name },
+      });
       if (switchPrograms.has(inv.name)) mayRearm = true;
       everyInvocationReads = false;
       continue;
@@ -889,11 +1077,25 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent, opts: { sand
     }
     // `… | xargs rm`: what the program is handed at run time is not in the line
     if (inv.completed && classified.opaque === undefined && !COMPLETED_READERS.has(inv.name)) {
-      classified = { ...classified, level: 'process_exec', kind: 'exec', opaque: { id: 'xargs_runs_with_read_arguments', subject: inv.name } };
+      classified = {
+        ...classified,
+        level: 'process_exec',
+        kind: 'exec',
+        opaque: { id: 'xargs_runs_with_read_arguments', subject: inv.name },
+      };
     }
     const words = invocationWords(inv);
     const why = classified.opaque ?? classified.reason;
-    invocations.push({ program: inv.name, args: inv.args.map((w) => w.text), words, path: classified.path ?? [], level: classified.level, kind: classified.kind, ...(classified.opaque ? { opaque: classified.opaque } : {}), ...(why ? { reason: why } : {}) });
+    invocations.push({
+      program: inv.name,
+      args: inv.args.map((w) => w.text),
+      words,
+      path: classified.path ?? [],
+      level: classified.level,
+      kind: classified.kind,
+      ...(classified.opaque ? { opaque: classified.opaque } : {}),
+      ...(why ? { reason: why } : {}),
+    });
     part(classified.level, words, why, invocations.length - 1);
     // next to an identity read, only readers: a builtin (`exit`, `set -n`, `trap`) may keep the read from running
     if (classified.kind !== 'reader' || classified.opaque || classified.effects.length > 0) everyInvocationReads = false;
@@ -913,7 +1115,8 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent, opts: { sand
         const pieces = pathPieces(w.text);
         if (pieces === null) return unreadable(`more than ${MAX_PIECES} paths handed to ${inv.name}`);
         // a guarded path handed to it is refused naming the invocation in its words
-        for (const piece of pieces) if (addEffect(word(piece), 'mention', quoteWords(words))) return unreadable(`more than ${MAX_EFFECTS} paths to check`);
+        for (const piece of pieces)
+          if (addEffect(word(piece), 'mention', quoteWords(words))) return unreadable(`more than ${MAX_EFFECTS} paths to check`);
       }
     }
   }
@@ -922,12 +1125,21 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent, opts: { sand
   // /dev/fd/N, /dev/stdin, /proc/self/fd/N and any spelling of them (`//dev/./fd/3`, `cd /dev/fd;
   // >3`): a guarded file opened by a redirection is as good as written.
   // One computed at run time matters only in a line that writes anything, or runs code it cannot read.
-  const writesAnything = readRedirects.length > 0 && (opaque.length > 0 || effects.some((e) => e.effect !== 'mention') || raw.invocations.some((inv) => inv.redirects.some((r) => WRITE_REDIRECTS.has(r.op) && !(r.op === '>&' && /^(\d+|-)$/.test(r.target.text)))));
+  const writesAnything =
+    readRedirects.length > 0 &&
+    (opaque.length > 0 ||
+      effects.some((e) => e.effect !== 'mention') ||
+      raw.invocations.some((inv) =>
+        inv.redirects.some((r) => WRITE_REDIRECTS.has(r.op) && !(r.op === '>&' && /^(\d+|-)$/.test(r.target.text))),
+      ));
   for (const target of readRedirects) {
     if (/^~[^/]/.test(target.text)) return unreadable(`a redirection from ${target.text}, a directory persona-gate does not resolve`);
     if (target.dynamic && !writesAnything) continue;
     const problem = addEffect(target, 'mention', 'a redirection (<), whose descriptor /dev/fd/N can open it again for writing');
-    if (problem) return unreadable(problem.startsWith('a path computed') ? `a redirection from a path computed at run time (${target.text})` : problem);
+    if (problem)
+      return unreadable(
+        problem.startsWith('a path computed') ? `a redirection from a path computed at run time (${target.text})` : problem,
+      );
   }
 
   // GLOBIGNORE set turns dotglob on too
@@ -936,11 +1148,14 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent, opts: { sand
     everyInvocationReads = false;
     const why: Reason = { id: 'writes_config_that_runs' };
     opaque.push(why);
-    const target = effects.find((e) => e.effect !== 'mention' && e.effect !== 'tracked' && configThatRunsCommands(e.path, e.pattern, dotglob))!;
+    const target = effects.find(
+      (e) => e.effect !== 'mention' && e.effect !== 'tracked' && configThatRunsCommands(e.path, e.pattern, dotglob),
+    )!;
     part('process_exec', `${target.program} ${target.path}`.trim(), why);
   }
 
-  if (arithmetic.some((t) => /\$\{?\w+\}?\s*(?:[-+*/%&|^]|<<|>>)?=(?!=)/.test(t))) return unreadable('arithmetic that assigns a variable named at run time');
+  if (arithmetic.some((t) => /\$\{?\w+\}?\s*(?:[-+*/%&|^]|<<|>>)?=(?!=)/.test(t)))
+    return unreadable('arithmetic that assigns a variable named at run time');
   for (const variable of setWithoutAssignment) {
     if (RUNTIME_VARIABLES.has(variable) || COMMAND_VARIABLE.test(variable)) {
       const why: Reason = { id: 'sets_variable_runs', subject: variable };
@@ -959,7 +1174,11 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent, opts: { sand
     everyInvocationReads = false;
     const why: Reason = { id: 'runtime_arithmetic' };
     opaque.push(why);
-    part('process_exec', arithmetic.find((t) => /\$\((?!\()|`|\$[0-9@*#]/.test(t) || [...runtime].some((name) => t.includes(name))) ?? '', why);
+    part(
+      'process_exec',
+      arithmetic.find((t) => /\$\((?!\()|`|\$[0-9@*#]/.test(t) || [...runtime].some((name) => t.includes(name))) ?? '',
+      why,
+    );
   }
 
   // Code the gate cannot read may reach anything the line names: catalogued programs, persona-gate, guarded paths.
@@ -969,7 +1188,10 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent, opts: { sand
     // what the line hands to code it runs: every word and here-document of its trees, but the
     // programs the reader read (a program's own name is not handed to the code it runs)
     const programWords = new Set(raw.invocations.map((inv) => inv.program?.node).filter((n) => n !== undefined));
-    const handed = [...facts.words.filter((w) => !programWords.has(w)).flatMap((w) => [viewOf(w).text, partsText(w)]), ...facts.heredocs].join('\n');
+    const handed = [
+      ...facts.words.filter((w) => !programWords.has(w)).flatMap((w) => [viewOf(w).text, partsText(w)]),
+      ...facts.heredocs,
+    ].join('\n');
     const texts = spellings(handed);
     for (const name of names) {
       if (new RegExp(`(?<![A-Za-z0-9_])${escapeRegExp(name)}(?![A-Za-z0-9_])`, 'i').test(texts)) opaqueNames.push(name);
@@ -985,14 +1207,19 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent, opts: { sand
     const pieces = pathPieces([...facts.words.map((w) => viewOf(w).text), ...facts.heredocs].join('\n'));
     if (pieces === null) return unreadable(`more than ${MAX_PIECES} paths in a line that runs code persona-gate cannot read`);
     for (const piece of pieces) {
-      if (addEffect(word(piece), 'mention', opaqueProgram ?? 'code persona-gate cannot read')) return unreadable(`more than ${MAX_EFFECTS} paths to check`);
+      if (addEffect(word(piece), 'mention', opaqueProgram ?? 'code persona-gate cannot read'))
+        return unreadable(`more than ${MAX_EFFECTS} paths to check`);
       // opaque code may add to a name it is handed (`XZ_OPT=-S.json xz .claude/settings`): under a
       // host's directory, or near persona-gate, what starts with the name is checked too
-      if ((HOST_DIRS.test(piece) || piece.includes('persona-gate')) && addEffect(word(`${parentOf(piece)}/*`, { ...word(''), pattern: true }), 'mention', opaqueProgram ?? 'code persona-gate cannot read')) {
+      if (
+        (HOST_DIRS.test(piece) || piece.includes('persona-gate')) &&
+        addEffect(word(`${parentOf(piece)}/*`, { ...word(''), pattern: true }), 'mention', opaqueProgram ?? 'code persona-gate cannot read')
+      ) {
         return unreadable(`more than ${MAX_EFFECTS} paths to check`);
       }
     }
-    if (opaqueNames.includes('persona-gate')) gateCommands.push(`persona-gate's own state (persona-gate named in code persona-gate cannot read: ${reasonText(opaque[0]!)})`);
+    if (opaqueNames.includes('persona-gate'))
+      gateCommands.push(`persona-gate's own state (persona-gate named in code persona-gate cannot read: ${reasonText(opaque[0]!)})`);
     if (opaqueNames.some((n) => switchPrograms.has(n))) mayRearm = true;
   }
 
@@ -1000,7 +1227,13 @@ export function readShellCall(index: PolicyIndex, event: ToolEvent, opts: { sand
   if (directories === null && effects.some((e) => !isAbsoluteOrHome(e.path))) {
     return unreadable('a relative path used after a change to a directory known only at run time');
   }
-  const confirmsIdentity = unconditionalRead && !conditionalRead && everyInvocationReads && unlisted.length === 0 && opaque.length === 0 && !matched.some((s) => identity?.switches.includes(s.key));
+  const confirmsIdentity =
+    unconditionalRead &&
+    !conditionalRead &&
+    everyInvocationReads &&
+    unlisted.length === 0 &&
+    opaque.length === 0 &&
+    !matched.some((s) => identity?.switches.includes(s.key));
   const decided = level === 'none' ? [] : parts.filter((p) => p.level === level);
   const opaquePart = opaque.length > 0 ? parts.find((p) => opaque.includes(p.reason)) : undefined;
   return {

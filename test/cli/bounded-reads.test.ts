@@ -33,7 +33,8 @@ function project() {
   const home = join(dir, 'home');
   mkdirSync(home);
   const env = cleanEnv({ HOME: home, PERSONA_GATE_STATE_DIR: join(dir, 'state'), PERSONA_GATE_DEADLINE_MS: String(DEADLINE) });
-  const call = (command: string, cwd = dir, extraEnv: Record<string, string> = {}): Ran => runCli(['hook'], { input: preEvent('Bash', { command }, { cwd }), env: { ...env, ...extraEnv }, timeout: DEADLINE + 20_000 });
+  const call = (command: string, cwd = dir, extraEnv: Record<string, string> = {}): Ran =>
+    runCli(['hook'], { input: preEvent('Bash', { command }, { cwd }), env: { ...env, ...extraEnv }, timeout: DEADLINE + 20_000 });
   return { dir, home, policy, call };
 }
 
@@ -89,7 +90,11 @@ describe('no read on the hook path blocks or runs without end', () => {
       const r = p.call('ls');
       expect(r.ms).toBeLessThan(ANSWERED_WITHIN);
       expect(r.code).toBe(0);
-      const mcp = runCli(['hook'], { input: preEvent('mcp__aeat__modelo_list', {}, { cwd: p.dir }), env: cleanEnv({ HOME: p.home, PERSONA_GATE_STATE_DIR: join(p.dir, 'state'), PERSONA_GATE_DEADLINE_MS: String(DEADLINE) }), timeout: DEADLINE + 20_000 });
+      const mcp = runCli(['hook'], {
+        input: preEvent('mcp__aeat__modelo_list', {}, { cwd: p.dir }),
+        env: cleanEnv({ HOME: p.home, PERSONA_GATE_STATE_DIR: join(p.dir, 'state'), PERSONA_GATE_DEADLINE_MS: String(DEADLINE) }),
+        timeout: DEADLINE + 20_000,
+      });
       expect(mcp.ms).toBeLessThan(ANSWERED_WITHIN);
       expect(mcp.code).toBe(0);
     });

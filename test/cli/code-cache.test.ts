@@ -26,8 +26,19 @@ function decide(dist: string, event: string, persona: string, args: string[] = [
   const dir = tempDir();
   const policyPath = join(dir, 'policy.json');
   writeFileSync(policyPath, readFileSync(TAX_POLICY_PATH, 'utf8'));
-  const env = cleanEnv({ PERSONA_GATE_STATE_DIR: join(dir, 'state'), PERSONA_GATE_CONFIG: policyPath, PERSONA_GATE_PERSONA: persona, HOME: dir });
-  const r = spawnSync(process.execPath, [join(dist, 'persona-gate.cjs'), 'hook', ...args], { input: event, env, encoding: 'utf8', cwd: ROOT, timeout: 30_000 });
+  const env = cleanEnv({
+    PERSONA_GATE_STATE_DIR: join(dir, 'state'),
+    PERSONA_GATE_CONFIG: policyPath,
+    PERSONA_GATE_PERSONA: persona,
+    HOME: dir,
+  });
+  const r = spawnSync(process.execPath, [join(dist, 'persona-gate.cjs'), 'hook', ...args], {
+    input: event,
+    env,
+    encoding: 'utf8',
+    cwd: ROOT,
+    timeout: 30_000,
+  });
   return { stdout: r.stdout, stderr: r.stderr, code: r.status };
 }
 

@@ -21,7 +21,15 @@ function setup() {
 }
 
 function event(hook: 'PreToolUse' | 'PostToolUse', tool: string, id: string, extra: Record<string, unknown> = {}): string {
-  return JSON.stringify({ hook_event_name: hook, session_id: SESSION, tool_name: tool, tool_input: {}, tool_use_id: id, cwd: ROOT, ...extra });
+  return JSON.stringify({
+    hook_event_name: hook,
+    session_id: SESSION,
+    tool_name: tool,
+    tool_input: {},
+    tool_use_id: id,
+    cwd: ROOT,
+    ...extra,
+  });
 }
 
 const hook = (env: Record<string, string>, input: string) => runCliAsync(['hook'], { input, env });
@@ -34,7 +42,9 @@ describe('state store under concurrent hook processes', () => {
     // Reads let through before the storm; their PostToolUse arrive during it.
     for (let i = 0; i < 16; i++) expect((await hook(env, event('PreToolUse', 'mcp__aeat__whoami', `read-${i}`))).code).toBe(0);
     const storm = [
-      ...Array.from({ length: 16 }, (_, i) => event('PostToolUse', 'mcp__aeat__whoami', `read-${i}`, { tool_response: [{ type: 'text', text: `Erika ${i}` }] })),
+      ...Array.from({ length: 16 }, (_, i) =>
+        event('PostToolUse', 'mcp__aeat__whoami', `read-${i}`, { tool_response: [{ type: 'text', text: `Erika ${i}` }] }),
+      ),
       ...Array.from({ length: 8 }, (_, i) => event('PreToolUse', 'mcp__aeat__profile_switch', `switch-${i}`)),
       ...Array.from({ length: 8 }, (_, i) => event('PreToolUse', 'mcp__aeat__whoami', `late-read-${i}`)),
       ...Array.from({ length: 16 }, (_, i) => event('PreToolUse', 'mcp__aeat__modelo_work_create', `mutate-${i}`)),
@@ -52,8 +62,12 @@ describe('state store under concurrent hook processes', () => {
     const after = await Promise.all([
       ...Array.from({ length: 32 }, (_, i) => hook(env, event('PreToolUse', 'mcp__aeat__modelo_work_create', `after-${i}`))),
       // Confirmations of reads let through before the final switch arrive now: they must not count.
-      ...Array.from({ length: 8 }, (_, i) => hook(env, event('PostToolUse', 'mcp__aeat__whoami', `late-read-${i}`, { tool_response: [{ type: 'text', text: 'Erik' }] }))),
-      ...Array.from({ length: 8 }, (_, i) => hook(env, event('PostToolUse', 'mcp__aeat__whoami', `read-${i}`, { tool_response: [{ type: 'text', text: 'Erik' }] }))),
+      ...Array.from({ length: 8 }, (_, i) =>
+        hook(env, event('PostToolUse', 'mcp__aeat__whoami', `late-read-${i}`, { tool_response: [{ type: 'text', text: 'Erik' }] })),
+      ),
+      ...Array.from({ length: 8 }, (_, i) =>
+        hook(env, event('PostToolUse', 'mcp__aeat__whoami', `read-${i}`, { tool_response: [{ type: 'text', text: 'Erik' }] })),
+      ),
     ]);
     const mutations = after.slice(0, 32);
     for (const r of mutations) {
@@ -70,7 +84,9 @@ describe('state store under concurrent hook processes', () => {
     for (let round = 0; round < rounds; round++) {
       const { env } = setup();
       const results = await Promise.all(
-        Array.from({ length: 64 }, (_, i) => hook(env, event('PreToolUse', i % 2 ? 'mcp__aeat__profile_switch' : 'mcp__aeat__whoami', `storm-${i}`))),
+        Array.from({ length: 64 }, (_, i) =>
+          hook(env, event('PreToolUse', i % 2 ? 'mcp__aeat__profile_switch' : 'mcp__aeat__whoami', `storm-${i}`)),
+        ),
       );
       for (const r of results) expect(r.stdout, r.stdout).toBe('');
       expect(show(env).epoch).toBe(32);
@@ -84,14 +100,23 @@ describe('state store under concurrent hook processes', () => {
     policy.personas.verifier.stages[1].max_iterations = 10;
     const policyPath = join(dir, 'policy.json');
     writeFileSync(policyPath, JSON.stringify(policy));
-    const env = cleanEnv({ PERSONA_GATE_STATE_DIR: stateDir, PERSONA_GATE_CONFIG: policyPath, HOME: dir, PERSONA_GATE_PERSONA: 'verifier', PERSONA_GATE_DEADLINE_MS: '30000' });
+    const env = cleanEnv({
+      PERSONA_GATE_STATE_DIR: stateDir,
+      PERSONA_GATE_CONFIG: policyPath,
+      HOME: dir,
+      PERSONA_GATE_PERSONA: 'verifier',
+      PERSONA_GATE_DEADLINE_MS: '30000',
+    });
     expect(runCli(['stage', 'enter', 'file', '--session', SESSION], { env }).code).toBe(0);
-    const results = await Promise.all(Array.from({ length: 32 }, (_, i) => hook(env, event('PreToolUse', 'mcp__aeat__modelo_list', `list-${i}`))));
+    const results = await Promise.all(
+      Array.from({ length: 32 }, (_, i) => hook(env, event('PreToolUse', 'mcp__aeat__modelo_list', `list-${i}`))),
+    );
     const verdicts = results.map((r) => verdictOf(r.stdout));
     expect(verdicts.filter((v) => v === 'abstain')).toHaveLength(10);
     const refused = results.filter((r) => verdictOf(r.stdout) === 'deny');
     expect(refused).toHaveLength(22);
-    for (const r of refused) expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecisionReason).toMatch(/has used all 10 calls of stage "file"/);
+    for (const r of refused)
+      expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecisionReason).toMatch(/has used all 10 calls of stage "file"/);
     expect(show(env).iterations.file).toBe(10);
   });
 
@@ -103,14 +128,20 @@ describe('state store under concurrent hook processes', () => {
       // Reads let through, then a storm of confirmations and switches, some killed at random moments.
       for (let i = 0; i < 4; i++) await hook(env, event('PreToolUse', 'mcp__aeat__whoami', `r${round}-${i}`));
       const children = Array.from({ length: 12 }, (_, i) => {
-        const input = i % 3 === 0 ? event('PreToolUse', 'mcp__aeat__profile_switch', `s${round}-${i}`) : event('PostToolUse', 'mcp__aeat__whoami', `r${round}-${i % 4}`, { tool_response: [{ type: 'text', text: 'Erika' }] });
+        const input =
+          i % 3 === 0
+            ? event('PreToolUse', 'mcp__aeat__profile_switch', `s${round}-${i}`)
+            : event('PostToolUse', 'mcp__aeat__whoami', `r${round}-${i % 4}`, { tool_response: [{ type: 'text', text: 'Erika' }] });
         const child = spawn(process.execPath, [BIN, 'hook'], { env, cwd: ROOT, stdio: ['pipe', 'ignore', 'ignore'] });
         child.stdin.on('error', () => {});
         child.stdin.end(input);
         const done = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-        setTimeout(() => {
-          if (child.exitCode === null && child.kill('SIGKILL')) killed++;
-        }, 30 + Math.floor(Math.random() * 50));
+        setTimeout(
+          () => {
+            if (child.exitCode === null && child.kill('SIGKILL')) killed++;
+          },
+          30 + Math.floor(Math.random() * 50),
+        );
         return done;
       });
       await Promise.all(children);

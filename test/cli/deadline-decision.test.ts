@@ -13,13 +13,18 @@ describe('the deadline during a decision', () => {
   it('denies, and says so in the receipt, when deciding outlasts the deadline', () => {
     const dir = tempDir();
     const policy = JSON.parse(readFileSync(TAX_POLICY_PATH, 'utf8'));
-    for (let k = 0; k < 150_000; k++) policy.catalog.commands[`ledger.bulk${k}.op`] = { level: 'read_only', tools: [`mcp__bulk__op${k}`], bash: [`bulk${k} op`] };
+    for (let k = 0; k < 150_000; k++)
+      policy.catalog.commands[`ledger.bulk${k}.op`] = { level: 'read_only', tools: [`mcp__bulk__op${k}`], bash: [`bulk${k} op`] };
     const policyPath = join(dir, 'policy.json');
     writeFileSync(policyPath, JSON.stringify(policy));
     const env = cleanEnv({ PERSONA_GATE_CONFIG: policyPath, HOME: dir });
     const call = (stateDir: string, deadline: number) => {
       const started = Date.now();
-      const r = runCli(['hook'], { input: preEvent('Bash', { command: 'ls' }, { cwd: dir }), env: { ...env, PERSONA_GATE_STATE_DIR: stateDir, PERSONA_GATE_DEADLINE_MS: String(deadline) }, timeout: 120_000 });
+      const r = runCli(['hook'], {
+        input: preEvent('Bash', { command: 'ls' }, { cwd: dir }),
+        env: { ...env, PERSONA_GATE_STATE_DIR: stateDir, PERSONA_GATE_DEADLINE_MS: String(deadline) },
+        timeout: 120_000,
+      });
       return { r, took: Date.now() - started };
     };
     // With room to decide, the call is answered on its merits; this is how long the decision takes.
@@ -31,7 +36,10 @@ describe('the deadline during a decision', () => {
     const short = call(stateDir, 1000);
     expect(short.r).toMatchObject({ stdout: denyJson(en.deadline(1000)), stderr: '', code: 0 });
     const receipts = readdirSync(join(stateDir, 'receipts'));
-    const lines = readFileSync(join(stateDir, 'receipts', receipts[0]!), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = readFileSync(join(stateDir, 'receipts', receipts[0]!), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines.at(-1)).toMatchObject({ verdict: 'deny', status: 'deadline', gate: 'hook' });
     // Stopped inside the validation, not after it: well before the decision would have ended.
     expect(short.took).toBeGreaterThan(1000);

@@ -5,7 +5,8 @@ import { en } from '../../src/core/messages';
 import { cleanEnv } from '../helpers/cli';
 import { ROOT } from '../helpers/policy';
 
-const demo = (env: Record<string, string>) => spawnSync(process.execPath, [join(ROOT, 'scripts', 'demo.mjs')], { encoding: 'utf8', env: cleanEnv(env), timeout: 120_000 });
+const demo = (env: Record<string, string>) =>
+  spawnSync(process.execPath, [join(ROOT, 'scripts', 'demo.mjs')], { encoding: 'utf8', env: cleanEnv(env), timeout: 120_000 });
 
 describe('npm run demo', () => {
   it('fits the width, says what the rows and verdicts are, and prints every reason whole', () => {
@@ -17,7 +18,9 @@ describe('npm run demo', () => {
     const text = r.stdout.replace(/\s+/g, ' ');
     expect(text).toContain('All rows are one session, demo-session');
     expect(text).toMatch(/ \(recorded\) not a call: an event the host sent after a call \(PostToolUse\)/);
-    expect(text).toContain(" abstain let through: persona-gate has no objection and says nothing, so the host's own permission rules decide");
+    expect(text).toContain(
+      " abstain let through: persona-gate has no objection and says nothing, so the host's own permission rules decide",
+    );
     // The reasons the old demo cut at the terminal's edge: the owner and the next step are there.
     expect(text).toContain(en.handoff('modelo-preparer', 'modelo.export', 'verifier').replace(/^persona-gate: /, ''));
     expect(text).not.toContain('…');

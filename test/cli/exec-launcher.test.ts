@@ -43,25 +43,59 @@ function deployment() {
     ].join('\n') + '\n',
   );
   chmodSync(join(bin, 'aeat'), 0o755);
-  const env = cleanEnv({ HOME: home, PERSONA_GATE_STATE_DIR: stateDir, PATH: `${bin}${delimiter}${process.env.PATH}`, CLAUDE_PROJECT_DIR: project, PERSONA_GATE_PERSONA: 'modelo-preparer' });
+  const env = cleanEnv({
+    HOME: home,
+    PERSONA_GATE_STATE_DIR: stateDir,
+    PATH: `${bin}${delimiter}${process.env.PATH}`,
+    CLAUDE_PROJECT_DIR: project,
+    PERSONA_GATE_PERSONA: 'modelo-preparer',
+  });
   const init = runCli(['init', '--hardened', '--dir', project], { env, cwd: project });
   expect(init.code, init.stderr).toBe(0);
   const real = join(bin, 'aeat');
   let n = 0;
   const pre = (command: string, extra: Record<string, unknown> = {}) => {
     const id = `toolu_${++n}`;
-    const r = runCli(['hook'], { input: JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 's1', tool_name: 'Bash', tool_input: { command, ...extra }, tool_use_id: id, cwd: project }), env, cwd: project });
+    const r = runCli(['hook'], {
+      input: JSON.stringify({
+        hook_event_name: 'PreToolUse',
+        session_id: 's1',
+        tool_name: 'Bash',
+        tool_input: { command, ...extra },
+        tool_use_id: id,
+        cwd: project,
+      }),
+      env,
+      cwd: project,
+    });
     expect(r.code, r.stderr).toBe(0);
     const out = r.stdout === '' ? null : JSON.parse(r.stdout).hookSpecificOutput;
     return { id, out };
   };
   const post = (command: string, id: string, stdout: string) =>
-    runCli(['hook'], { input: JSON.stringify({ hook_event_name: 'PostToolUse', session_id: 's1', tool_name: 'Bash', tool_input: { command }, tool_use_id: id, tool_response: { stdout, stderr: '', interrupted: false }, cwd: project }), env, cwd: project });
-  const sh = (command: string, input = '') => spawnSync('bash', ['-c', command], { cwd: project, env, input, encoding: 'utf8', timeout: 30_000 });
+    runCli(['hook'], {
+      input: JSON.stringify({
+        hook_event_name: 'PostToolUse',
+        session_id: 's1',
+        tool_name: 'Bash',
+        tool_input: { command },
+        tool_use_id: id,
+        tool_response: { stdout, stderr: '', interrupted: false },
+        cwd: project,
+      }),
+      env,
+      cwd: project,
+    });
+  const sh = (command: string, input = '') =>
+    spawnSync('bash', ['-c', command], { cwd: project, env, input, encoding: 'utf8', timeout: 30_000 });
   const ran = () => (existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n') : []);
   const receipts = () =>
     readdirSync(join(stateDir, 'receipts'))
-      .flatMap((f) => readFileSync(join(stateDir, 'receipts', f), 'utf8').trim().split('\n'))
+      .flatMap((f) =>
+        readFileSync(join(stateDir, 'receipts', f), 'utf8')
+          .trim()
+          .split('\n'),
+      )
       .map((l) => JSON.parse(l))
       .filter((r) => r.hook_event === 'ExecStart');
   return { dir, project, home, stateDir, real, init, env, pre, post, sh, ran, receipts };
@@ -82,18 +116,40 @@ describe('the excluded launcher, built', () => {
     // the domain's profile state (identity.profile_state: ~/.aeat/active-profile) is the program's to write
     expect(map).toMatchObject({ v: 1, runtime: NODE, launcher: LAUNCHER, programs: { aeat: d.real }, writable: [join(d.home, '.aeat')] });
     // doctor --hardened sees the launcher in place
-    const doctor = runCli(['doctor', '--hardened', '--dir', d.project, '--json'], { env: { ...d.env, PERSONA_GATE_CLAUDE_BIN: '/nonexistent' }, cwd: d.project });
+    const doctor = runCli(['doctor', '--hardened', '--dir', d.project, '--json'], {
+      env: { ...d.env, PERSONA_GATE_CLAUDE_BIN: '/nonexistent' },
+      cwd: d.project,
+    });
     const checks = JSON.parse(doctor.stdout).checks as { level: string; text: string }[];
-    expect(checks).toContainEqual(expect.objectContaining({ level: 'ok', text: expect.stringContaining(`aeat (${d.real}) starts only through the launcher`) }));
+    expect(checks).toContainEqual(
+      expect.objectContaining({ level: 'ok', text: expect.stringContaining(`aeat (${d.real}) starts only through the launcher`) }),
+    );
     // …and a settings file without the entry
     delete settings.sandbox.excludedCommands;
     writeFileSync(join(d.home, '.claude', 'settings.json'), JSON.stringify(settings));
-    const after = JSON.parse(runCli(['doctor', '--hardened', '--dir', d.project, '--json'], { env: { ...d.env, PERSONA_GATE_CLAUDE_BIN: '/nonexistent' }, cwd: d.project }).stdout).checks;
-    expect(after).toContainEqual(expect.objectContaining({ level: 'fail', text: expect.stringContaining('aeat: the launcher is not the excluded command') }));
+    const after = JSON.parse(
+      runCli(['doctor', '--hardened', '--dir', d.project, '--json'], {
+        env: { ...d.env, PERSONA_GATE_CLAUDE_BIN: '/nonexistent' },
+        cwd: d.project,
+      }).stdout,
+    ).checks;
+    expect(after).toContainEqual(
+      expect.objectContaining({ level: 'fail', text: expect.stringContaining('aeat: the launcher is not the excluded command') }),
+    );
     // …and a project that takes commands out of the sandbox itself
     writeFileSync(join(d.project, '.claude', 'settings.json'), JSON.stringify({ sandbox: { excludedCommands: ['python3 *'] } }));
-    const project = JSON.parse(runCli(['doctor', '--hardened', '--dir', d.project, '--json'], { env: { ...d.env, PERSONA_GATE_CLAUDE_BIN: '/nonexistent' }, cwd: d.project }).stdout).checks;
-    expect(project).toContainEqual(expect.objectContaining({ level: 'fail', text: expect.stringContaining('takes commands out of the sandbox (sandbox.excludedCommands: python3 *)') }));
+    const project = JSON.parse(
+      runCli(['doctor', '--hardened', '--dir', d.project, '--json'], {
+        env: { ...d.env, PERSONA_GATE_CLAUDE_BIN: '/nonexistent' },
+        cwd: d.project,
+      }).stdout,
+    ).checks;
+    expect(project).toContainEqual(
+      expect.objectContaining({
+        level: 'fail',
+        text: expect.stringContaining('takes commands out of the sandbox (sandbox.excludedCommands: python3 *)'),
+      }),
+    );
   });
 
   it('the hook rewrites a start it lets through, and refuses one it cannot judge', () => {
@@ -101,69 +157,95 @@ describe('the excluded launcher, built', () => {
     const who = d.pre('aeat whoami');
     expect(who.out).toMatchObject({ permissionDecision: 'allow' });
     expect(who.out.updatedInput.command).toMatch(new RegExp(`^${NODE} ${LAUNCHER} ${d.real} --persona-gate-ticket=[0-9a-f]{32} whoami$`));
-    expect(d.pre('aeat modelo export').out).toMatchObject({ permissionDecision: 'deny', permissionDecisionReason: en.handoff('modelo-preparer', 'modelo.export', 'verifier') });
+    expect(d.pre('aeat modelo export').out).toMatchObject({
+      permissionDecision: 'deny',
+      permissionDecisionReason: en.handoff('modelo-preparer', 'modelo.export', 'verifier'),
+    });
     const refused = d.pre('x=$(aeat whoami); echo $x').out;
     expect(refused).toMatchObject({ permissionDecision: 'deny' });
     expect(refused.updatedInput).toBeUndefined();
-    expect(d.pre('aeat whoami && git status').out).toMatchObject({ permissionDecision: 'deny', permissionDecisionReason: EXEC_MESSAGES.en.refused('mixed', 'aeat', 'aeat whoami && git status') });
+    expect(d.pre('aeat whoami && git status').out).toMatchObject({
+      permissionDecision: 'deny',
+      permissionDecisionReason: EXEC_MESSAGES.en.refused('mixed', 'aeat', 'aeat whoami && git status'),
+    });
     // a line that does not name the program is answered as before…
     expect(d.pre('git status').out).toBeNull();
     // …unless it asks to leave the sandbox, where the program is there unchecked
-    expect(d.pre('git status', { dangerouslyDisableSandbox: true }).out).toMatchObject({ permissionDecision: 'deny', permissionDecisionReason: EXEC_MESSAGES.en.refused('unsandboxed', 'aeat', 'git status') });
+    expect(d.pre('git status', { dangerouslyDisableSandbox: true }).out).toMatchObject({
+      permissionDecision: 'deny',
+      permissionDecisionReason: EXEC_MESSAGES.en.refused('unsandboxed', 'aeat', 'git status'),
+    });
   });
 
-  it.skipIf(noBwrap !== null)('an allowed start runs with its real output, stdin and exit status; a refused one does not run and says why', () => {
-    const d = deployment();
-    // Identity first: the read runs through the launcher, and its post event (the rewritten line) confirms.
-    const who = d.pre('aeat whoami');
-    const whoRun = d.sh(who.out.updatedInput.command);
-    expect(whoRun).toMatchObject({ status: 0, stdout: 'aeat: ran whoami\n' });
-    expect(d.post(who.out.updatedInput.command, who.id, whoRun.stdout).code).toBe(0);
+  it.skipIf(noBwrap !== null)(
+    'an allowed start runs with its real output, stdin and exit status; a refused one does not run and says why',
+    () => {
+      const d = deployment();
+      // Identity first: the read runs through the launcher, and its post event (the rewritten line) confirms.
+      const who = d.pre('aeat whoami');
+      const whoRun = d.sh(who.out.updatedInput.command);
+      expect(whoRun).toMatchObject({ status: 0, stdout: 'aeat: ran whoami\n' });
+      expect(d.post(who.out.updatedInput.command, who.id, whoRun.stdout).code).toBe(0);
 
-    const create = d.pre('aeat modelo work create --title "Q3 draft"');
-    expect(create.out).toMatchObject({ permissionDecision: 'allow' });
-    expect(d.sh(create.out.updatedInput.command)).toMatchObject({ status: 0, stdout: 'aeat: ran modelo work create --title Q3 draft\n' });
+      const create = d.pre('aeat modelo work create --title "Q3 draft"');
+      expect(create.out).toMatchObject({ permissionDecision: 'allow' });
+      expect(d.sh(create.out.updatedInput.command)).toMatchObject({ status: 0, stdout: 'aeat: ran modelo work create --title Q3 draft\n' });
 
-    const check = d.pre('aeat modelo check');
-    expect(d.sh(check.out.updatedInput.command)).toMatchObject({ status: 3, stdout: 'aeat: ran modelo check\n', stderr: 'aeat: 2 problems\n' });
+      const check = d.pre('aeat modelo check');
+      expect(d.sh(check.out.updatedInput.command)).toMatchObject({
+        status: 3,
+        stdout: 'aeat: ran modelo check\n',
+        stderr: 'aeat: 2 problems\n',
+      });
 
-    const list = d.pre('aeat modelo list -');
-    expect(d.sh(list.out.updatedInput.command, 'hello\n')).toMatchObject({ status: 0, stdout: 'aeat: ran modelo list -\nhello\n' });
+      const list = d.pre('aeat modelo list -');
+      expect(d.sh(list.out.updatedInput.command, 'hello\n')).toMatchObject({ status: 0, stdout: 'aeat: ran modelo list -\nhello\n' });
 
-    // One ticket, one start: the same rewritten line again is refused.
-    const again = d.sh(check.out.updatedInput.command);
-    expect(again).toMatchObject({ status: 126, stdout: '' });
-    expect(again.stderr).toBe(`${EXEC_MESSAGES.en.noTicket(d.real)}\n`);
+      // One ticket, one start: the same rewritten line again is refused.
+      const again = d.sh(check.out.updatedInput.command);
+      expect(again).toMatchObject({ status: 126, stdout: '' });
+      expect(again.stderr).toBe(`${EXEC_MESSAGES.en.noTicket(d.real)}\n`);
 
-    // The launcher form without the secret of its ticket: refused, and the ticket is still there for the call it was left for.
-    const create2 = d.pre('aeat modelo list');
-    expect(d.sh(`${NODE} ${LAUNCHER} ${d.real} modelo list`)).toMatchObject({ status: 126, stdout: '' });
-    expect(d.sh(create2.out.updatedInput.command)).toMatchObject({ status: 0, stdout: 'aeat: ran modelo list\n' });
+      // The launcher form without the secret of its ticket: refused, and the ticket is still there for the call it was left for.
+      const create2 = d.pre('aeat modelo list');
+      expect(d.sh(`${NODE} ${LAUNCHER} ${d.real} modelo list`)).toMatchObject({ status: 126, stdout: '' });
+      expect(d.sh(create2.out.updatedInput.command)).toMatchObject({ status: 0, stdout: 'aeat: ran modelo list\n' });
 
-    // The export the hook refused, typed as the launcher form or straight at the launcher: no ticket, no start.
-    const direct = d.sh(`${LAUNCHER} ${d.real} modelo export`);
-    expect(direct.status).toBe(126);
-    expect(direct.stderr).toContain('this start was not judged by persona-gate');
-    expect(d.sh(`${LAUNCHER} /bin/sh -c 'echo escaped'`)).toMatchObject({ status: 126, stdout: '', stderr: `${EXEC_MESSAGES.en.notLaunched('/bin/sh')}\n` });
+      // The export the hook refused, typed as the launcher form or straight at the launcher: no ticket, no start.
+      const direct = d.sh(`${LAUNCHER} ${d.real} modelo export`);
+      expect(direct.status).toBe(126);
+      expect(direct.stderr).toContain('this start was not judged by persona-gate');
+      expect(d.sh(`${LAUNCHER} /bin/sh -c 'echo escaped'`)).toMatchObject({
+        status: 126,
+        stdout: '',
+        stderr: `${EXEC_MESSAGES.en.notLaunched('/bin/sh')}\n`,
+      });
 
-    expect(d.ran()).toEqual(['whoami', 'modelo work create --title Q3 draft', 'modelo check', 'modelo list -', 'modelo list']);
-    const starts = d.receipts();
-    expect(starts.filter((r) => r.verdict === 'allow').map((r) => [r.command_key, r.persona, r.session_id])).toEqual([
-      ['config.profile.status', 'modelo-preparer', 's1'],
-      ['modelo.work.create', 'modelo-preparer', 's1'],
-      ['modelo.check', 'modelo-preparer', 's1'],
-      ['modelo.list', 'modelo-preparer', 's1'],
-      ['modelo.list', 'modelo-preparer', 's1'],
-    ]);
-    expect(starts.filter((r) => r.verdict === 'deny')).toHaveLength(4);
-  });
+      expect(d.ran()).toEqual(['whoami', 'modelo work create --title Q3 draft', 'modelo check', 'modelo list -', 'modelo list']);
+      const starts = d.receipts();
+      expect(starts.filter((r) => r.verdict === 'allow').map((r) => [r.command_key, r.persona, r.session_id])).toEqual([
+        ['config.profile.status', 'modelo-preparer', 's1'],
+        ['modelo.work.create', 'modelo-preparer', 's1'],
+        ['modelo.check', 'modelo-preparer', 's1'],
+        ['modelo.list', 'modelo-preparer', 's1'],
+        ['modelo.list', 'modelo-preparer', 's1'],
+      ]);
+      expect(starts.filter((r) => r.verdict === 'deny')).toHaveLength(4);
+    },
+  );
 
   it.skipIf(noBwrap !== null)('the launched program cannot write what the sandbox protects, and writes its own profile state', () => {
     const d = deployment();
     const who = d.pre('aeat whoami');
     d.post(who.out.updatedInput.command, who.id, d.sh(who.out.updatedInput.command).stdout);
     const profile = join(d.home, '.aeat', 'active-profile');
-    const targets = [join(d.project, '.claude', 'settings.local.json'), join(d.project, '.claude', 'persona-gate.json'), join(d.home, '.claude', 'settings.json'), join(d.stateDir, 'forged'), profile];
+    const targets = [
+      join(d.project, '.claude', 'settings.local.json'),
+      join(d.project, '.claude', 'persona-gate.json'),
+      join(d.home, '.claude', 'settings.json'),
+      join(d.stateDir, 'forged'),
+      profile,
+    ];
     const before = targets.map((t) => (existsSync(t) ? readFileSync(t, 'utf8') : null));
     for (const target of targets) {
       // `--out` is not a catalogued command of a closed program: the policy refuses it, so the test

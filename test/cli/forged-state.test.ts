@@ -1,5 +1,18 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { en } from '../../src/core/messages';
@@ -33,7 +46,16 @@ function withSnapshot() {
   return s;
 }
 
-const forgedState = JSON.stringify({ v: 1, confirmed: true, label: null, epoch: 0, pending_reads: {}, persona: 'auditor', stage: null, iterations: {} });
+const forgedState = JSON.stringify({
+  v: 1,
+  confirmed: true,
+  label: null,
+  epoch: 0,
+  pending_reads: {},
+  persona: 'auditor',
+  stage: null,
+  iterations: {},
+});
 const stateDenied = (detail: string) => ({ stdout: denyJson(en.stateError(detail)), stderr: '', code: 0 });
 /** Unscoped, this call passes; under the forged persona "auditor" (none such) it would be refused. */
 const probe = () => preEvent('Read');
@@ -70,7 +92,9 @@ describe('hook: forged session snapshots are refused, never used', () => {
     writeFileSync(target, forgedState, { mode: 0o600 });
     const snapshot = join(s.session, '2.json');
     linkSync(target, snapshot);
-    expect(runCli(['hook'], { input: probe(), env: s.env })).toMatchObject(stateDenied(`${snapshot} has 2 hard links, not one as the files persona-gate writes; remove it`));
+    expect(runCli(['hook'], { input: probe(), env: s.env })).toMatchObject(
+      stateDenied(`${snapshot} has 2 hard links, not one as the files persona-gate writes; remove it`),
+    );
   });
 
   it('a snapshot that is a FIFO (without blocking on it)', () => {
@@ -85,7 +109,9 @@ describe('hook: forged session snapshots are refused, never used', () => {
     const s = withSnapshot();
     const snapshot = join(s.session, '2.json');
     mkdirSync(snapshot);
-    expect(runCli(['hook'], { input: probe(), env: s.env })).toMatchObject(stateDenied(`${snapshot} is a directory, not a file persona-gate wrote; remove it`));
+    expect(runCli(['hook'], { input: probe(), env: s.env })).toMatchObject(
+      stateDenied(`${snapshot} is a directory, not a file persona-gate wrote; remove it`),
+    );
   });
 
   it("another user's snapshot (uid 65534), even for root", () => {
@@ -94,7 +120,9 @@ describe('hook: forged session snapshots are refused, never used', () => {
     writeFileSync(snapshot, forgedState, { mode: 0o600 });
     chownSync(snapshot, 65534, 65534);
     const uid = process.getuid!();
-    expect(runCli(['hook'], { input: probe(), env: s.env })).toMatchObject(stateDenied(`${snapshot} belongs to uid 65534, not to this user (uid ${uid}); remove it`));
+    expect(runCli(['hook'], { input: probe(), env: s.env })).toMatchObject(
+      stateDenied(`${snapshot} belongs to uid 65534, not to this user (uid ${uid}); remove it`),
+    );
   });
 
   it('a snapshot other users can write', () => {
@@ -102,7 +130,9 @@ describe('hook: forged session snapshots are refused, never used', () => {
     const snapshot = join(s.session, '2.json');
     writeFileSync(snapshot, forgedState);
     chmodSync(snapshot, 0o666);
-    expect(runCli(['hook'], { input: probe(), env: s.env })).toMatchObject(stateDenied(`${snapshot} is writable by other users, so it may not be what persona-gate wrote; remove it`));
+    expect(runCli(['hook'], { input: probe(), env: s.env })).toMatchObject(
+      stateDenied(`${snapshot} is writable by other users, so it may not be what persona-gate wrote; remove it`),
+    );
   });
 
   it('a session directory that is a symbolic link', () => {
@@ -112,7 +142,9 @@ describe('hook: forged session snapshots are refused, never used', () => {
     writeFileSync(join(elsewhere, '1.json'), forgedState, { mode: 0o600 });
     mkdirSync(join(s.stateDir, 'sessions'), { recursive: true, mode: 0o700 });
     symlinkSync(elsewhere, s.session);
-    expect(runCli(['hook'], { input: probe(), env: s.env })).toMatchObject(stateDenied(`${s.session} is a symbolic link, which persona-gate never follows in its state directory; remove it`));
+    expect(runCli(['hook'], { input: probe(), env: s.env })).toMatchObject(
+      stateDenied(`${s.session} is a symbolic link, which persona-gate never follows in its state directory; remove it`),
+    );
   });
 
   it('a sessions directory other users can write', () => {
@@ -120,7 +152,9 @@ describe('hook: forged session snapshots are refused, never used', () => {
     mkdirSync(join(s.stateDir, 'sessions'), { recursive: true, mode: 0o700 });
     chmodSync(join(s.stateDir, 'sessions'), 0o777);
     const dir = join(s.stateDir, 'sessions');
-    expect(runCli(['hook'], { input: probe(), env: s.env })).toMatchObject(stateDenied(`${dir} is writable by other users; run chmod go-w ${dir}`));
+    expect(runCli(['hook'], { input: probe(), env: s.env })).toMatchObject(
+      stateDenied(`${dir} is writable by other users; run chmod go-w ${dir}`),
+    );
   });
 
   it("a state directory reached through this user's symbolic link", () => {
@@ -132,7 +166,9 @@ describe('hook: forged session snapshots are refused, never used', () => {
     const stateDir = join(link, 'state');
     const r = runCli(['hook'], { input: probe(), env: { ...s.env, PERSONA_GATE_STATE_DIR: stateDir } });
     expect(r).toMatchObject(
-      stateDenied(`the state directory ${stateDir} is reached through ${link}, a symbolic link of this user; use the directory it points to (PERSONA_GATE_STATE_DIR) or remove the link`),
+      stateDenied(
+        `the state directory ${stateDir} is reached through ${link}, a symbolic link of this user; use the directory it points to (PERSONA_GATE_STATE_DIR) or remove the link`,
+      ),
     );
     expect(readdirSync(real)).toEqual([]);
   });
@@ -156,7 +192,10 @@ describe('hook: receipts are never written through a forged file', () => {
     writeFileSync(target, '', { mode: 0o600 });
     mkdirSync(join(s.stateDir, 'receipts'), { recursive: true, mode: 0o700 });
     make(s.receipts, target);
-    const r = runCli(['hook'], { input: preEvent('mcp__aeat__modelo_work_create'), env: { ...s.env, PERSONA_GATE_PERSONA: 'coordinator' } });
+    const r = runCli(['hook'], {
+      input: preEvent('mcp__aeat__modelo_work_create'),
+      env: { ...s.env, PERSONA_GATE_PERSONA: 'coordinator' },
+    });
     expect(r).toEqual({ ...expected, ms: r.ms });
     expect(readFileSync(target, 'utf8')).toBe('');
     expect(existsSync(`${target}-missing`)).toBe(false);
@@ -169,7 +208,10 @@ describe('hook: receipts are never written through a forged file', () => {
     mkdirSync(elsewhere, { mode: 0o700 });
     mkdirSync(s.stateDir, { mode: 0o700 });
     symlinkSync(elsewhere, join(s.stateDir, 'receipts'));
-    const r = runCli(['hook'], { input: preEvent('mcp__aeat__modelo_work_create'), env: { ...s.env, PERSONA_GATE_PERSONA: 'coordinator' } });
+    const r = runCli(['hook'], {
+      input: preEvent('mcp__aeat__modelo_work_create'),
+      env: { ...s.env, PERSONA_GATE_PERSONA: 'coordinator' },
+    });
     expect(r).toEqual({ ...expected, ms: r.ms });
     expect(readdirSync(elsewhere)).toEqual([]);
   });
@@ -205,7 +247,10 @@ describe('hook: the policy cache', () => {
   /** A command of the example policy without an owner. */
   const unowned = (made: Made) => {
     const commands = JSON.parse(readFileSync(TAX_POLICY_PATH, 'utf8')).catalog.commands as Record<string, { owner?: string }>;
-    return named(made.entries.c, Object.keys(commands).find((k) => commands[k]!.owner === undefined)!);
+    return named(
+      made.entries.c,
+      Object.keys(commands).find((k) => commands[k]!.owner === undefined)!,
+    );
   };
   /** The tool pointed at an unowned command: its key and its span. */
   const toOtherCommand = (made: Made) => {
@@ -234,9 +279,12 @@ describe('hook: the policy cache', () => {
     it('an entry deleted: the name is taken as absent', () => {
       const s = setup();
       const { env, expected } = reference(s);
-      record(s, positions(s, (made) => {
-        made.entries.t = made.entries.t.filter((e) => e[0] !== 'mcp__aeat__modelo_export');
-      }));
+      record(
+        s,
+        positions(s, (made) => {
+          made.entries.t = made.entries.t.filter((e) => e[0] !== 'mcp__aeat__modelo_export');
+        }),
+      );
       const r = runCli(['hook'], { input: ownerCall(), env });
       expect(r.code).toBe(0);
       expect(r.stdout).not.toBe(expected.stdout);
@@ -275,7 +323,11 @@ describe('hook: the policy cache', () => {
       expect(forged).not.toBe(text);
       expect(forged.length).toBe(text.length);
       // Its positions are right for the forged bytes, its copy is of them.
-      record(s, positions(s, () => {}, Buffer.from(forged)), Buffer.from(forged));
+      record(
+        s,
+        positions(s, () => {}, Buffer.from(forged)),
+        Buffer.from(forged),
+      );
       const r = runCli(['hook'], { input: ownerCall(), env });
       expect(r).toEqual({ ...expected, ms: r.ms });
       expect(readFileSync(entry).equals(original)).toBe(true);
@@ -323,7 +375,11 @@ describe('hook: the policy cache', () => {
       const edited = `  ${text.replace('"owner": "verifier", ', '"owner": "verifier",')}`.replace(/\n\s*$/, '').padEnd(text.length, ' ');
       expect(edited.length).toBe(text.length);
       writeFileSync(s.policyPath, edited);
-      record(s, positions(s, () => {}, before), Buffer.from(edited));
+      record(
+        s,
+        positions(s, () => {}, before),
+        Buffer.from(edited),
+      );
       const r = runCli(['hook'], { input: ownerCall(), env });
       expect(r).toMatchObject({ stdout: expected.stdout, code: 0 });
     });
@@ -331,11 +387,13 @@ describe('hook: the policy cache', () => {
     it.runIf(asRoot)('the large policy: every entry deleted, or every tool pointed at one command', () => {
       const s = others();
       writeFileSync(s.policyPath, JSON.stringify(largePolicy(), null, 2));
-      expect(largePolicyDecisions(s, (made) => {
-        for (const kind of ['c', 'p', 'a', 'f'] as const) made.entries[kind] = [];
-        const one = made.entries.t[0]!;
-        made.entries.t = made.entries.t.map((e) => [e[0], ...one.slice(1)]);
-      })).toBe(true);
+      expect(
+        largePolicyDecisions(s, (made) => {
+          for (const kind of ['c', 'p', 'a', 'f'] as const) made.entries[kind] = [];
+          const one = made.entries.t[0]!;
+          made.entries.t = made.entries.t.map((e) => [e[0], ...one.slice(1)]);
+        }),
+      ).toBe(true);
     });
 
     it('a policy this user cannot write', () => {
@@ -347,7 +405,13 @@ describe('hook: the policy cache', () => {
       if (asRoot) chownSync(home, 65534, 65534);
       const env = { ...s.env, HOME: home, PERSONA_GATE_STATE_DIR: join(home, 'state'), PERSONA_GATE_PERSONA: 'modelo-preparer' };
       const run = () => {
-        const r = spawnSync(process.execPath, [BIN, 'hook'], { input: ownerCall(), env, encoding: 'utf8', cwd: '/', ...(asRoot ? { uid: 65534, gid: 65534 } : {}) });
+        const r = spawnSync(process.execPath, [BIN, 'hook'], {
+          input: ownerCall(),
+          env,
+          encoding: 'utf8',
+          cwd: '/',
+          ...(asRoot ? { uid: 65534, gid: 65534 } : {}),
+        });
         return { stdout: r.stdout, stderr: r.stderr, code: r.status };
       };
       if (asRoot) chownSync(s.policyPath, 65534, 65534);
@@ -444,7 +508,9 @@ describe('hook: the policy cache', () => {
       const cacheDir = join(s.stateDir, 'policy-cache');
       symlinkSync(elsewhere, cacheDir);
       const r = runCli(['hook'], { input: ownerCall(), env: s.env });
-      expect(r).toMatchObject(stateDenied(`${cacheDir} is a symbolic link, which persona-gate never follows in its state directory; remove it`));
+      expect(r).toMatchObject(
+        stateDenied(`${cacheDir} is a symbolic link, which persona-gate never follows in its state directory; remove it`),
+      );
       expect(readdirSync(elsewhere)).toEqual([]);
     });
   });
@@ -515,7 +581,11 @@ describe('hook: a state directory behind a symbolic link of root, for another us
     const stateDir = join(userLink, 'sub');
     const refused = runAs({ ...s.env, HOME: s.home, PERSONA_GATE_STATE_DIR: stateDir });
     expect({ stdout: refused.stdout, code: refused.status }).toEqual({
-      stdout: denyJson(en.stateError(`the state directory ${stateDir} is reached through ${userLink}, a symbolic link of this user; use the directory it points to (PERSONA_GATE_STATE_DIR) or remove the link`)),
+      stdout: denyJson(
+        en.stateError(
+          `the state directory ${stateDir} is reached through ${userLink}, a symbolic link of this user; use the directory it points to (PERSONA_GATE_STATE_DIR) or remove the link`,
+        ),
+      ),
       code: 0,
     });
   });

@@ -36,7 +36,11 @@ describe('hook: failing closed', () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
     expect(r.stdout).toBe(
-      denyJson(en.invalidPolicy(s.policyPath, ['catalog.families.modelo.level: "write" is not one of "none", "read_only", "workspace_write", "process_exec", "network"'])),
+      denyJson(
+        en.invalidPolicy(s.policyPath, [
+          'catalog.families.modelo.level: "write" is not one of "none", "read_only", "workspace_write", "process_exec", "network"',
+        ]),
+      ),
     );
   });
 
@@ -45,7 +49,9 @@ describe('hook: failing closed', () => {
     const r = runCli(['hook'], { input: preEvent('Read'), env: s.env });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
-    expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecisionReason).toMatch(/^persona-gate: the policy .* is not valid: \(root\): not valid JSON/);
+    expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecisionReason).toMatch(
+      /^persona-gate: the policy .* is not valid: \(root\): not valid JSON/,
+    );
   });
 
   it('denies when the policy cannot be read', () => {
@@ -63,14 +69,26 @@ describe('hook: failing closed', () => {
   });
 
   it.each([
-    ['malformed JSON', '{"hook_event_name": "PreToolUse", ', en.eventMalformed('Expected double-quoted property name in JSON at position 34')],
+    [
+      'malformed JSON',
+      '{"hook_event_name": "PreToolUse", ',
+      en.eventMalformed('Expected double-quoted property name in JSON at position 34'),
+    ],
     ['empty input', '', en.eventEmpty()],
     ['whitespace only', ' \n\t ', en.eventEmpty()],
     ['an array', '[]', en.eventShape('expected a JSON object, got an array')],
     ['a scalar', '42', en.eventShape('expected a JSON object, got number')],
     ['null', 'null', en.eventShape('expected a JSON object, got null')],
-    ['no hook_event_name', '{"session_id":"s","tool_name":"Read","tool_input":{}}', en.eventShape('hook_event_name is missing or not a string')],
-    ['an unknown hook event', '{"hook_event_name":"Notification","session_id":"s"}', en.eventShape('unsupported hook_event_name "Notification"')],
+    [
+      'no hook_event_name',
+      '{"session_id":"s","tool_name":"Read","tool_input":{}}',
+      en.eventShape('hook_event_name is missing or not a string'),
+    ],
+    [
+      'an unknown hook event',
+      '{"hook_event_name":"Notification","session_id":"s"}',
+      en.eventShape('unsupported hook_event_name "Notification"'),
+    ],
   ])('exits 2 with the reason on stderr for %s', (_name, input, reason) => {
     const s = setup();
     const r = runCli(['hook'], { input, env: s.env });
@@ -99,7 +117,14 @@ describe('hook: failing closed', () => {
 
   it('accepts extra fields Claude Code adds between versions', () => {
     const s = setup();
-    const event = { ...JSON.parse(preEvent('Read')), prompt_id: 'p1', effort: 'high', agent_id: 'a1', permission_mode: 'default', transcript_path: '/x' };
+    const event = {
+      ...JSON.parse(preEvent('Read')),
+      prompt_id: 'p1',
+      effort: 'high',
+      agent_id: 'a1',
+      permission_mode: 'default',
+      transcript_path: '/x',
+    };
     const r = runCli(['hook'], { input: JSON.stringify(event), env: s.env });
     expect(r).toMatchObject({ stdout: '', stderr: '', code: 0 });
   });
@@ -108,7 +133,17 @@ describe('hook: failing closed', () => {
     const s = setup();
     const r = runCli(['hook'], { input: preEvent('Read'), env: { ...s.env, PERSONA_GATE_PERSONA: 'auditor' } });
     expect(r).toMatchObject({
-      stdout: denyJson(en.unknownPersona('auditor', ['classifier', 'coordinator', 'ledger-groomer', 'modelo-preparer', 'onboarding', 'reconciler', 'verifier'])),
+      stdout: denyJson(
+        en.unknownPersona('auditor', [
+          'classifier',
+          'coordinator',
+          'ledger-groomer',
+          'modelo-preparer',
+          'onboarding',
+          'reconciler',
+          'verifier',
+        ]),
+      ),
       code: 0,
     });
   });
@@ -133,25 +168,45 @@ describe('hook: failing closed', () => {
   it('denies on an unknown hook option', () => {
     const s = setup();
     const r = runCli(['hook', '--bogus'], { input: preEvent('Read'), env: s.env });
-    expect(r).toMatchObject({ stdout: denyJson(en.hookUsage(en.hookUnknownOption('--bogus', ['--config', '--host', '--confirm-on', '--allowed-tools', '--side-effect-level', '--help']))), code: 0 });
+    expect(r).toMatchObject({
+      stdout: denyJson(
+        en.hookUsage(
+          en.hookUnknownOption('--bogus', ['--config', '--host', '--confirm-on', '--allowed-tools', '--side-effect-level', '--help']),
+        ),
+      ),
+      code: 0,
+    });
     expect(r.stdout).not.toContain('internal error');
   });
 
   it.each([
-    [['--confg', 'p.json'], 'unknown option --confg (did you mean --config?); the options are --config, --host, --confirm-on, --allowed-tools, --side-effect-level, --help'],
-    [['--side-effect-level', 'read_olny'], '--side-effect-level takes none, read_only, workspace_write, process_exec, network, not "read_olny" (did you mean read_only?)'],
+    [
+      ['--confg', 'p.json'],
+      'unknown option --confg (did you mean --config?); the options are --config, --host, --confirm-on, --allowed-tools, --side-effect-level, --help',
+    ],
+    [
+      ['--side-effect-level', 'read_olny'],
+      '--side-effect-level takes none, read_only, workspace_write, process_exec, network, not "read_olny" (did you mean read_only?)',
+    ],
     [['--confirm-on=prr'], '--confirm-on takes pre, post, not "prr" (did you mean pre?)'],
     [['--config'], '--config needs a value'],
   ])('denies %j as a usage error that says what to pass', (args, problem) => {
     const s = setup();
     const r = runCli(['hook', ...args], { input: preEvent('Read'), env: s.env });
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout).hookSpecificOutput).toMatchObject({ permissionDecision: 'deny', permissionDecisionReason: en.hookUsage(problem) });
+    expect(JSON.parse(r.stdout).hookSpecificOutput).toMatchObject({
+      permissionDecision: 'deny',
+      permissionDecisionReason: en.hookUsage(problem),
+    });
   });
 
   it('denies at its own deadline when stdin never ends', async () => {
     const s = setup();
-    const r = await runCliAsync(['hook'], { input: '{"hook_event_name":', env: { ...s.env, PERSONA_GATE_DEADLINE_MS: '400' }, keepStdinOpen: true });
+    const r = await runCliAsync(['hook'], {
+      input: '{"hook_event_name":',
+      env: { ...s.env, PERSONA_GATE_DEADLINE_MS: '400' },
+      keepStdinOpen: true,
+    });
     expect(r).toMatchObject({ stdout: '', stderr: `${en.deadline(400)}\n`, code: 2 });
     expect(r.ms).toBeLessThan(5000);
   });
@@ -160,7 +215,10 @@ describe('hook: failing closed', () => {
     const s = setup();
     mkdirSync(s.stateDir, { recursive: true, mode: 0o700 });
     writeFileSync(join(s.stateDir, 'receipts'), 'a file where the receipts directory should be');
-    const denied = runCli(['hook'], { input: preEvent('mcp__aeat__modelo_work_create'), env: { ...s.env, PERSONA_GATE_PERSONA: 'coordinator' } });
+    const denied = runCli(['hook'], {
+      input: preEvent('mcp__aeat__modelo_work_create'),
+      env: { ...s.env, PERSONA_GATE_PERSONA: 'coordinator' },
+    });
     expect(JSON.parse(denied.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
     const passed = runCli(['hook'], { input: preEvent('Read'), env: s.env });
     expect(passed).toMatchObject({ stdout: '', stderr: '', code: 0 });
@@ -187,20 +245,32 @@ describe('the binary', () => {
     const dir = copyDist();
     rmSync(join(dir, 'hook.js'));
     const s = setup();
-    const r = spawnSync(process.execPath, [join(dir, 'persona-gate.cjs'), 'hook'], { input: preEvent('Read'), env: s.env, encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [join(dir, 'persona-gate.cjs'), 'hook'], {
+      input: preEvent('Read'),
+      env: s.env,
+      encoding: 'utf8',
+    });
     expect(r.status).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/^persona-gate: the hook could not start \(.*ENOENT.*\)\. The call is denied\.\n$/);
   });
 
-  it('blocks another host\'s call with exit 2 when the hosts\' adapters cannot be loaded; Claude Code\'s calls do not need them', () => {
+  it("blocks another host's call with exit 2 when the hosts' adapters cannot be loaded; Claude Code's calls do not need them", () => {
     const dir = copyDist();
     const s = setup();
-    const r = spawnSync(process.execPath, [join(dir, 'persona-gate.cjs'), 'hook', '--host', 'codex'], { input: preEvent('mcp__aeat__modelo_work_create'), env: { ...s.env, PERSONA_GATE_PERSONA: 'coordinator' }, encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [join(dir, 'persona-gate.cjs'), 'hook', '--host', 'codex'], {
+      input: preEvent('mcp__aeat__modelo_work_create'),
+      env: { ...s.env, PERSONA_GATE_PERSONA: 'coordinator' },
+      encoding: 'utf8',
+    });
     expect(r.status).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/^persona-gate: the hook could not start \(.*ENOENT.*hosts\.js.*\)\. The call is denied\.\n$/);
-    const own = spawnSync(process.execPath, [join(dir, 'persona-gate.cjs'), 'hook'], { input: preEvent('mcp__aeat__modelo_work_create'), env: { ...s.env, PERSONA_GATE_PERSONA: 'coordinator' }, encoding: 'utf8' });
+    const own = spawnSync(process.execPath, [join(dir, 'persona-gate.cjs'), 'hook'], {
+      input: preEvent('mcp__aeat__modelo_work_create'),
+      env: { ...s.env, PERSONA_GATE_PERSONA: 'coordinator' },
+      encoding: 'utf8',
+    });
     expect(own.status).toBe(0);
     expect(JSON.parse(own.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
   });
@@ -210,7 +280,11 @@ describe('the binary', () => {
     expect(readFileSync(join(dist, 'persona-gate.js'))).toStrictEqual(readFileSync(join(dist, 'persona-gate.cjs')));
     const s = setup();
     const answers = ['persona-gate.cjs', 'persona-gate.js'].map((bin) =>
-      spawnSync(process.execPath, [join(dist, bin), 'hook'], { input: preEvent('mcp__aeat__modelo_work_create'), env: { ...s.env, PERSONA_GATE_PERSONA: 'coordinator' }, encoding: 'utf8' }),
+      spawnSync(process.execPath, [join(dist, bin), 'hook'], {
+        input: preEvent('mcp__aeat__modelo_work_create'),
+        env: { ...s.env, PERSONA_GATE_PERSONA: 'coordinator' },
+        encoding: 'utf8',
+      }),
     );
     for (const r of answers) expect(r.status).toBe(0);
     expect(JSON.parse(answers[0]!.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
@@ -226,7 +300,11 @@ describe('the binary', () => {
     writeFileSync(join(root, 'pkg', 'package.json'), '{"type":"module"}\n');
     const s = setup();
     for (const bin of ['persona-gate.js', 'persona-gate.cjs']) {
-      const r = spawnSync(process.execPath, [join(dist, bin), 'hook'], { input: preEvent('mcp__aeat__modelo_work_create'), env: { ...s.env, PERSONA_GATE_PERSONA: 'coordinator' }, encoding: 'utf8' });
+      const r = spawnSync(process.execPath, [join(dist, bin), 'hook'], {
+        input: preEvent('mcp__aeat__modelo_work_create'),
+        env: { ...s.env, PERSONA_GATE_PERSONA: 'coordinator' },
+        encoding: 'utf8',
+      });
       expect(r.status, `${bin}: ${r.stderr}`).toBe(0);
       expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
     }
@@ -238,7 +316,11 @@ describe('the binary', () => {
       const dir = copyDist();
       if (cache === null) rmSync(join(dir, 'hook.js.cache'));
       else writeFileSync(join(dir, 'hook.js.cache'), cache);
-      const r = spawnSync(process.execPath, [join(dir, 'persona-gate.cjs'), 'hook'], { input: preEvent('mcp__aeat__modelo_work_create'), env: { ...s.env, PERSONA_GATE_PERSONA: 'coordinator' }, encoding: 'utf8' });
+      const r = spawnSync(process.execPath, [join(dir, 'persona-gate.cjs'), 'hook'], {
+        input: preEvent('mcp__aeat__modelo_work_create'),
+        env: { ...s.env, PERSONA_GATE_PERSONA: 'coordinator' },
+        encoding: 'utf8',
+      });
       expect(r.status).toBe(0);
       expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
     }

@@ -15,7 +15,15 @@ function setup(extra: Record<string, string> = {}) {
 }
 
 const post = (tool: string, id: string, response: unknown) =>
-  JSON.stringify({ hook_event_name: 'PostToolUse', session_id: 'cli-session', tool_name: tool, tool_input: {}, tool_use_id: id, tool_response: response, cwd: ROOT });
+  JSON.stringify({
+    hook_event_name: 'PostToolUse',
+    session_id: 'cli-session',
+    tool_name: tool,
+    tool_input: {},
+    tool_use_id: id,
+    tool_response: response,
+    cwd: ROOT,
+  });
 const start = (source: string) => JSON.stringify({ hook_event_name: 'SessionStart', session_id: 'cli-session', source, cwd: ROOT });
 
 describe('hook: the identity flow across processes', () => {
@@ -24,15 +32,22 @@ describe('hook: the identity flow across processes', () => {
     const mutate = () => runCli(['hook'], { input: preEvent('mcp__aeat__modelo_work_create'), env });
     expect(mutate().stdout).toBe(denyJson(en.identityRequired()));
 
-    expect(runCli(['hook'], { input: preEvent('mcp__aeat__whoami', {}, { tool_use_id: 'who-1' }), env })).toMatchObject({ stdout: '', code: 0 });
+    expect(runCli(['hook'], { input: preEvent('mcp__aeat__whoami', {}, { tool_use_id: 'who-1' }), env })).toMatchObject({
+      stdout: '',
+      code: 0,
+    });
     // Let through but not yet run: still refused.
     expect(mutate().stdout).toBe(denyJson(en.identityRequired()));
-    expect(runCli(['hook'], { input: post('mcp__aeat__whoami', 'who-1', [{ type: 'text', text: 'Erika Example (NIF 00000000T)' }]), env })).toMatchObject({ stdout: '', stderr: '', code: 0 });
+    expect(
+      runCli(['hook'], { input: post('mcp__aeat__whoami', 'who-1', [{ type: 'text', text: 'Erika Example (NIF 00000000T)' }]), env }),
+    ).toMatchObject({ stdout: '', stderr: '', code: 0 });
     expect(mutate()).toMatchObject({ stdout: '', code: 0 });
 
     // The filing asks, echoing whose profile it touches.
     const filing = runCli(['hook'], { input: preEvent('mcp__aeat__modelo_export'), env });
-    expect(filing.stdout).toBe(decisionJson('ask', en.confirmationRequired(en.identityEcho('Erika Example (NIF 00000000T)'), 'modelo.export')));
+    expect(filing.stdout).toBe(
+      decisionJson('ask', en.confirmationRequired(en.identityEcho('Erika Example (NIF 00000000T)'), 'modelo.export')),
+    );
 
     expect(runCli(['hook'], { input: preEvent('mcp__aeat__profile_switch'), env }).stdout).toBe('');
     expect(mutate().stdout).toBe(denyJson(en.identityRequired()));
@@ -80,10 +95,54 @@ describe('hook: the identity flow across processes', () => {
     const lines = log.stdout.trim().split('\n');
     expect(lines).toHaveLength(1);
     const receipt = JSON.parse(lines[0]!);
-    expect(Object.keys(receipt)).toEqual(expect.arrayContaining(['v', 'ts', 'session_id', 'agent_id', 'agent_type', 'tool_use_id', 'hook_event', 'tool_name', 'command_key', 'family', 'level', 'persona', 'stage', 'verdict', 'status', 'gate', 'reason', 'scope', 'policy_sha256', 'elapsed_ms']));
-    expect(receipt).toMatchObject({ v: 1, session_id: 'cli-session', agent_id: 'a1', agent_type: 'modelo-preparer', tool_use_id: 'toolu_cli', hook_event: 'PreToolUse', tool_name: 'mcp__aeat__modelo_export', command_key: 'modelo.export', family: 'modelo', level: 'workspace_write', persona: 'modelo-preparer', verdict: 'deny', status: 'handoff_denied', gate: 'handoff' });
+    expect(Object.keys(receipt)).toEqual(
+      expect.arrayContaining([
+        'v',
+        'ts',
+        'session_id',
+        'agent_id',
+        'agent_type',
+        'tool_use_id',
+        'hook_event',
+        'tool_name',
+        'command_key',
+        'family',
+        'level',
+        'persona',
+        'stage',
+        'verdict',
+        'status',
+        'gate',
+        'reason',
+        'scope',
+        'policy_sha256',
+        'elapsed_ms',
+      ]),
+    );
+    expect(receipt).toMatchObject({
+      v: 1,
+      session_id: 'cli-session',
+      agent_id: 'a1',
+      agent_type: 'modelo-preparer',
+      tool_use_id: 'toolu_cli',
+      hook_event: 'PreToolUse',
+      tool_name: 'mcp__aeat__modelo_export',
+      command_key: 'modelo.export',
+      family: 'modelo',
+      level: 'workspace_write',
+      persona: 'modelo-preparer',
+      verdict: 'deny',
+      status: 'handoff_denied',
+      gate: 'handoff',
+    });
     expect(receipt.policy_sha256).toMatch(/^[0-9a-f]{64}$/);
-    expect(receipt.scope).toEqual({ persona: 'modelo-preparer', stage: null, families: ['modelo', 'ledger', 'config', 'file_read'], allowed_tools: null, ceiling: 'workspace_write' });
+    expect(receipt.scope).toEqual({
+      persona: 'modelo-preparer',
+      stage: null,
+      families: ['modelo', 'ledger', 'config', 'file_read'],
+      allowed_tools: null,
+      ceiling: 'workspace_write',
+    });
     void stateDir;
   });
 
@@ -95,7 +154,10 @@ describe('hook: the identity flow across processes', () => {
     policy.locale = 'es';
     const path = join(dir, 'es.json');
     writeFileSync(path, JSON.stringify(policy));
-    const viaPolicy = runCli(['hook'], { input: preEvent('mcp__aeat__modelo_work_create'), env: { ...env, PERSONA_GATE_CONFIG: path, PERSONA_GATE_PERSONA: '' } });
+    const viaPolicy = runCli(['hook'], {
+      input: preEvent('mcp__aeat__modelo_work_create'),
+      env: { ...env, PERSONA_GATE_CONFIG: path, PERSONA_GATE_PERSONA: '' },
+    });
     expect(viaPolicy.stdout).toBe(denyJson(es.identityRequired()));
   });
 
@@ -103,7 +165,11 @@ describe('hook: the identity flow across processes', () => {
     const { env } = setup();
     const args = ['hook', '--allowed-tools', 'Read,Grep,modelo', '--side-effect-level', 'read_only'];
     expect(runCli(args, { input: preEvent('Read'), env }).stdout).toBe('');
-    expect(runCli(args, { input: preEvent('Glob'), env }).stdout).toBe(denyJson(en.stageScope(en.dispatchWho(), en.dispatchStage(), 'Glob', ['Read', 'Grep', 'modelo'])));
-    expect(runCli(args, { input: preEvent('mcp__aeat__modelo_work_create'), env }).stdout).toBe(denyJson(en.stageCeiling(en.dispatchWho(), en.dispatchStage(), 'modelo.work.create', 'workspace_write', 'read_only')));
+    expect(runCli(args, { input: preEvent('Glob'), env }).stdout).toBe(
+      denyJson(en.stageScope(en.dispatchWho(), en.dispatchStage(), 'Glob', ['Read', 'Grep', 'modelo'])),
+    );
+    expect(runCli(args, { input: preEvent('mcp__aeat__modelo_work_create'), env }).stdout).toBe(
+      denyJson(en.stageCeiling(en.dispatchWho(), en.dispatchStage(), 'modelo.work.create', 'workspace_write', 'read_only')),
+    );
   });
 });

@@ -11,7 +11,12 @@ const hasScript = spawnSync('script', ['--version'], { encoding: 'utf8' }).statu
 describe('hook --help', () => {
   it('prints its help at once and exits 0 when no event is fed (stdin /dev/null)', () => {
     const started = Date.now();
-    const r = spawnSync(process.execPath, [BIN, 'hook', '--help'], { stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8', env: cleanEnv(), timeout: 30_000 });
+    const r = spawnSync(process.execPath, [BIN, 'hook', '--help'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      encoding: 'utf8',
+      env: cleanEnv(),
+      timeout: 30_000,
+    });
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/^Usage: persona-gate hook \[--config PATH\]/);
     expect(r.stderr).toBe('');
@@ -29,7 +34,12 @@ describe('hook --help', () => {
 
   it('denies, exit 2 and nothing on stdout, when stdin is /dev/null and no help was asked for (SPEC §5: no event)', () => {
     for (const locale of ['en', 'es'] as const) {
-      const r = spawnSync(process.execPath, [BIN, 'hook'], { stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8', env: cleanEnv({ PERSONA_GATE_LOCALE: locale }), timeout: 30_000 });
+      const r = spawnSync(process.execPath, [BIN, 'hook'], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        encoding: 'utf8',
+        env: cleanEnv({ PERSONA_GATE_LOCALE: locale }),
+        timeout: 30_000,
+      });
       expect(r.status).toBe(2);
       expect(r.stdout).toBe('');
       expect(r.stderr).toBe(`${messagesFor(locale).eventEmpty()}\n`);
@@ -38,7 +48,11 @@ describe('hook --help', () => {
 
   it.skipIf(!hasScript)('prints its help at once on a terminal', () => {
     const started = Date.now();
-    const r = spawnSync('script', ['-qec', `${process.execPath} ${BIN} hook`, '/dev/null'], { encoding: 'utf8', env: cleanEnv(), timeout: 30_000 });
+    const r = spawnSync('script', ['-qec', `${process.execPath} ${BIN} hook`, '/dev/null'], {
+      encoding: 'utf8',
+      env: cleanEnv(),
+      timeout: 30_000,
+    });
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('Usage: persona-gate hook');
     expect(Date.now() - started).toBeLessThan(4000);
@@ -50,10 +64,17 @@ describe('locale', () => {
     const dir = tempDir();
     const policy = join(dir, 'policy.json');
     writeFileSync(policy, JSON.stringify({ ...JSON.parse(readFileSync(TAX_POLICY_PATH, 'utf8')), locale: 'en' }));
-    const env = cleanEnv({ HOME: dir, PERSONA_GATE_STATE_DIR: join(dir, 'state'), PERSONA_GATE_CONFIG_HOME: join(dir, 'prefs'), PERSONA_GATE_CONFIG: policy });
+    const env = cleanEnv({
+      HOME: dir,
+      PERSONA_GATE_STATE_DIR: join(dir, 'state'),
+      PERSONA_GATE_CONFIG_HOME: join(dir, 'prefs'),
+      PERSONA_GATE_CONFIG: policy,
+    });
     expect(runCli(['config', 'set', 'locale', 'es'], { env }).code).toBe(0);
     expect(runCli(['validate'], { env }).stdout).toContain(': válida (');
     const r = runCli(['hook'], { env: { ...env, PERSONA_GATE_PERSONA: 'coordinator' }, input: preEvent('mcp__aeat__modelo_export') });
-    expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecisionReason).toMatch(/^persona-gate: the coordinator persona may not run modelo\.export/);
+    expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecisionReason).toMatch(
+      /^persona-gate: the coordinator persona may not run modelo\.export/,
+    );
   });
 });

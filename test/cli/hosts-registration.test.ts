@@ -18,7 +18,12 @@ function project(opts: { installed?: boolean } = {}) {
     symlinkSync(join(ROOT, 'dist', 'persona-gate.cjs'), join(dir, 'node_modules', '.bin', 'persona-gate'));
     writeFileSync(join(dir, 'package.json'), JSON.stringify({ devDependencies: { 'persona-gate': '*' } }));
   }
-  const env = cleanEnv({ HOME: home, PATH: `${bin}:${process.env.PATH}`, PERSONA_GATE_STATE_DIR: join(dir, 'state'), CODEX_HOME: join(home, '.codex') });
+  const env = cleanEnv({
+    HOME: home,
+    PATH: `${bin}:${process.env.PATH}`,
+    PERSONA_GATE_STATE_DIR: join(dir, 'state'),
+    CODEX_HOME: join(home, '.codex'),
+  });
   return { dir, home, env };
 }
 
@@ -67,14 +72,18 @@ describe('init --host', () => {
     writeFileSync(join(p.home, '.copilot', 'config.json'), JSON.stringify({ trustedFolders: [] }));
     const r = runCli(['doctor', '--host', 'copilot', '--dir', p.dir], { env: p.env, cwd: p.dir });
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain(`FAIL  ${p.dir} is not a trusted folder in ${join(p.home, '.copilot', 'config.json')}: Copilot skips the project's .github/hooks`);
+    expect(r.stdout).toContain(
+      `FAIL  ${p.dir} is not a trusted folder in ${join(p.home, '.copilot', 'config.json')}: Copilot skips the project's .github/hooks`,
+    );
     expect(r.stdout).toContain(`FAIL  ${join(p.dir, '.github', 'copilot', 'settings.local.json')} switches every Copilot hook off`);
   });
 
   it('a project install: the portable command where the host sets CLAUDE_PROJECT_DIR', () => {
     const p = project({ installed: true });
     expect(runCli(['init', '--host', 'qwen', '--dir', p.dir], { env: p.env }).code).toBe(0);
-    expect(json(join(p.dir, '.qwen', 'settings.json')).hooks.PreToolUse[0].hooks[0]).toEqual(entry('"$CLAUDE_PROJECT_DIR"/node_modules/.bin/persona-gate hook --host qwen', 10000));
+    expect(json(join(p.dir, '.qwen', 'settings.json')).hooks.PreToolUse[0].hooks[0]).toEqual(
+      entry('"$CLAUDE_PROJECT_DIR"/node_modules/.bin/persona-gate hook --host qwen', 10000),
+    );
   });
 
   it('keeps every other setting and hook, and is idempotent', () => {
@@ -98,7 +107,12 @@ describe('init --host', () => {
     const p = project();
     const path = join(p.dir, '.gemini', 'settings.json');
     mkdirSync(join(p.dir, '.gemini'));
-    writeFileSync(path, JSON.stringify({ hooks: { BeforeTool: [{ matcher: '.*', hooks: [{ type: 'command', command: 'persona-gate hook', timeout: 10000 }] }] } }));
+    writeFileSync(
+      path,
+      JSON.stringify({
+        hooks: { BeforeTool: [{ matcher: '.*', hooks: [{ type: 'command', command: 'persona-gate hook', timeout: 10000 }] }] },
+      }),
+    );
     const r = runCli(['init', '--host', 'gemini', '--dir', p.dir], { env: p.env });
     expect(r.stdout).toContain('replaced the hook command persona-gate hook');
     expect(json(path).hooks.BeforeTool[0].hooks[0].command).toBe('persona-gate hook --host gemini');
@@ -116,8 +130,14 @@ describe('init --host', () => {
 
   it('an unknown host, or --hardened with another host: a usage error', () => {
     const p = project();
-    expect(runCli(['init', '--host', 'cursor', '--dir', p.dir], { env: p.env })).toMatchObject({ code: 1, stderr: expect.stringContaining('--host takes claude-code, codex, copilot, gemini, qwen, droid, not cursor') });
-    expect(runCli(['init', '--host', 'gemini', '--hardened', '--dir', p.dir], { env: p.env })).toMatchObject({ code: 1, stderr: expect.stringContaining('--hardened is for Claude Code') });
+    expect(runCli(['init', '--host', 'cursor', '--dir', p.dir], { env: p.env })).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('--host takes claude-code, codex, copilot, gemini, qwen, droid, not cursor'),
+    });
+    expect(runCli(['init', '--host', 'gemini', '--hardened', '--dir', p.dir], { env: p.env })).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('--hardened is for Claude Code'),
+    });
   });
 
   it('a misspelt host: the nearest one is named', () => {
@@ -129,7 +149,9 @@ describe('init --host', () => {
         stderr: 'persona-gate: --host takes claude-code, codex, copilot, gemini, qwen, droid, not claude (did you mean claude-code?)\n',
       });
     }
-    expect(runCli(['init', '--host', 'qwn', '--dir', p.dir], { env: { ...p.env, PERSONA_GATE_LOCALE: 'es' } }).stderr).toContain('no qwn (¿quería decir qwen?)');
+    expect(runCli(['init', '--host', 'qwn', '--dir', p.dir], { env: { ...p.env, PERSONA_GATE_LOCALE: 'es' } }).stderr).toContain(
+      'no qwn (¿quería decir qwen?)',
+    );
   });
 });
 
@@ -151,7 +173,12 @@ describe('doctor --host', () => {
     expect(none.stdout).toContain('FAIL  the hook is not registered for Gemini CLI BeforeTool');
     expect(none.stdout).toContain(`FAIL  ${p.dir} is not a trusted folder`);
     mkdirSync(join(p.dir, '.gemini'));
-    writeFileSync(join(p.dir, '.gemini', 'settings.json'), JSON.stringify({ hooks: { BeforeTool: [{ matcher: '.*', hooks: [{ type: 'command', command: 'persona-gate hook', timeout: 10 }] }] } }));
+    writeFileSync(
+      join(p.dir, '.gemini', 'settings.json'),
+      JSON.stringify({
+        hooks: { BeforeTool: [{ matcher: '.*', hooks: [{ type: 'command', command: 'persona-gate hook', timeout: 10 }] }] },
+      }),
+    );
     const bad = runCli(['doctor', '--host', 'gemini', '--dir', p.dir, '--json'], { env: p.env, cwd: p.dir });
     const body = JSON.parse(bad.stdout);
     expect(body.ok).toBe(false);
@@ -170,7 +197,10 @@ describe('doctor --host', () => {
     writeFileSync(join(p.home, '.gemini', 'trustedFolders.json'), JSON.stringify({ [join(p.dir, '..')]: 'TRUST_FOLDER' }));
     const ok = runCli(['doctor', '--host', 'gemini', '--dir', p.dir], { env: p.env, cwd: p.dir });
     expect(ok.stdout).toContain(`ok    ${p.dir} is a trusted folder`);
-    writeFileSync(join(p.home, '.gemini', 'trustedFolders.json'), JSON.stringify({ [join(p.dir, '..')]: 'TRUST_FOLDER', [p.dir]: 'DO_NOT_TRUST' }));
+    writeFileSync(
+      join(p.home, '.gemini', 'trustedFolders.json'),
+      JSON.stringify({ [join(p.dir, '..')]: 'TRUST_FOLDER', [p.dir]: 'DO_NOT_TRUST' }),
+    );
     const settings = join(p.dir, '.gemini', 'settings.json');
     writeFileSync(settings, JSON.stringify({ ...json(settings), hooksConfig: { enabled: false } }));
     const off = runCli(['doctor', '--host', 'gemini', '--dir', p.dir], { env: { ...p.env, GITHUB_SHA: 'abc' }, cwd: p.dir });
@@ -193,8 +223,12 @@ describe('codex: the trust Codex needs before it runs a hook', () => {
     const toml = readFileSync(config, 'utf8');
     expect(toml.startsWith('model = "x"\n\n[projects."/srv/a"]\ntrust_level = "trusted"\n')).toBe(true);
     // The hash Codex 0.171.0 computes for this entry (read back from its own hook listing).
-    expect(toml).toContain(`[hooks.state."${hooksPath}:pre_tool_use:0:0"]\ntrusted_hash = "sha256:4f80dda5f0b4dcebffcb487e29401bad2140fed13284560c75fa606a601a2900"`);
-    expect(runCli(['init', '--host', 'codex', '--dir', p.dir], { env: p.env }).stdout).toContain(`${config} already trusts persona-gate's hook entries`);
+    expect(toml).toContain(
+      `[hooks.state."${hooksPath}:pre_tool_use:0:0"]\ntrusted_hash = "sha256:4f80dda5f0b4dcebffcb487e29401bad2140fed13284560c75fa606a601a2900"`,
+    );
+    expect(runCli(['init', '--host', 'codex', '--dir', p.dir], { env: p.env }).stdout).toContain(
+      `${config} already trusts persona-gate's hook entries`,
+    );
     const ok = runCli(['doctor', '--host', 'codex', '--dir', p.dir], { env: p.env, cwd: p.dir });
     expect(ok.stdout).toContain(`ok    Codex trusts the hook ${hooksPath}:pre_tool_use:0:0`);
     expect(ok.code).toBe(0);
@@ -204,7 +238,9 @@ describe('codex: the trust Codex needs before it runs a hook', () => {
     writeFileSync(hooksPath, JSON.stringify(hooks));
     const modified = runCli(['doctor', '--host', 'codex', '--dir', p.dir], { env: p.env, cwd: p.dir });
     expect(modified.code).toBe(1);
-    expect(modified.stdout).toContain(`FAIL  the trust recorded for the hook ${hooksPath}:pre_tool_use:0:0 in ${config} is for another command, timeout or matcher`);
+    expect(modified.stdout).toContain(
+      `FAIL  the trust recorded for the hook ${hooksPath}:pre_tool_use:0:0 in ${config} is for another command, timeout or matcher`,
+    );
     writeFileSync(config, `${readFileSync(config, 'utf8')}\n[hooks.state."${hooksPath}:post_tool_use:0:0"]\nenabled = false\n`);
     const off = runCli(['doctor', '--host', 'codex', '--dir', p.dir], { env: p.env, cwd: p.dir });
     expect(off.stdout).toContain(`FAIL  ${config} switches the hook ${hooksPath}:post_tool_use:0:0 off (enabled = false)`);
@@ -216,7 +252,7 @@ describe('codex: the trust Codex needs before it runs a hook', () => {
 });
 
 describe('doctor --host qwen', () => {
-  it("fails where a project switches every hook off, passes where the system settings pin them on", () => {
+  it('fails where a project switches every hook off, passes where the system settings pin them on', () => {
     const p = project();
     runCli(['init', '--host', 'qwen', '--dir', p.dir], { env: p.env });
     const settings = join(p.dir, '.qwen', 'settings.json');
@@ -228,7 +264,10 @@ describe('doctor --host qwen', () => {
     expect(off.stdout).toContain(`FAIL  ${settings} switches every Qwen Code hook off (disableAllHooks: true)`);
     const system = join(p.dir, 'system-settings.json');
     writeFileSync(system, JSON.stringify({ disableAllHooks: false }));
-    const pinned = runCli(['doctor', '--host', 'qwen', '--dir', p.dir], { env: { ...p.env, QWEN_CODE_SYSTEM_SETTINGS_PATH: system }, cwd: p.dir });
+    const pinned = runCli(['doctor', '--host', 'qwen', '--dir', p.dir], {
+      env: { ...p.env, QWEN_CODE_SYSTEM_SETTINGS_PATH: system },
+      cwd: p.dir,
+    });
     expect(pinned.stdout).toContain(`ok    ${system} pins disableAllHooks to false`);
     expect(pinned.code).toBe(0);
   });

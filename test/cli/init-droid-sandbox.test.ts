@@ -17,7 +17,12 @@ function project(programs: boolean) {
   if (programs) for (const p of ['bwrap', 'socat']) writeFileSync(join(bin, p), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
   symlinkSync(BIN, join(bin, 'persona-gate'));
   const state = join(home, 'state');
-  const env = cleanEnv({ HOME: home, PERSONA_GATE_STATE_DIR: state, PERSONA_GATE_CONFIG_HOME: join(home, 'prefs'), PATH: programs ? `${bin}:/usr/bin:/bin` : bin });
+  const env = cleanEnv({
+    HOME: home,
+    PERSONA_GATE_STATE_DIR: state,
+    PERSONA_GATE_CONFIG_HOME: join(home, 'prefs'),
+    PATH: programs ? `${bin}:/usr/bin:/bin` : bin,
+  });
   const settings = join(home, '.factory', 'settings.json');
   const userSettings = (text: string) => {
     mkdirSync(join(home, '.factory'), { recursive: true });
@@ -47,7 +52,15 @@ describe('init --host droid: the sandbox in the default deployment', () => {
     // per-command, Droid's default: whole-process is not asked for
     expect(s.sandbox.mode).toBeUndefined();
     const deny: string[] = s.sandbox.filesystem.denyWrite;
-    for (const path of ['/srv/secret', join(p.dir, '.claude'), join(p.dir, '.factory'), p.settings, join(p.home, '.factory', 'hooks.json'), ROOT]) expect(deny).toContain(path);
+    for (const path of [
+      '/srv/secret',
+      join(p.dir, '.claude'),
+      join(p.dir, '.factory'),
+      p.settings,
+      join(p.home, '.factory', 'hooks.json'),
+      ROOT,
+    ])
+      expect(deny).toContain(path);
     // nothing under a denied directory is named again (Droid would make it as an empty placeholder)
     expect(deny.filter((d) => d.startsWith(`${join(p.dir, '.claude')}/`))).toEqual([]);
     // the hook, sandboxed too, writes its state: never denied, always allowed, and made before the session

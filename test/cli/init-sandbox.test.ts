@@ -18,11 +18,19 @@ function project(programs: boolean) {
   if (programs) for (const p of ['bwrap', 'socat']) writeFileSync(join(bin, p), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
   symlinkSync(BIN, join(bin, 'persona-gate'));
   mkdirSync(join(dir, '.claude'));
-  const env = cleanEnv({ HOME: home, PERSONA_GATE_STATE_DIR: join(home, 'state'), PERSONA_GATE_CONFIG_HOME: join(home, 'prefs'), PATH: programs ? `${bin}:/usr/bin:/bin` : bin });
+  const env = cleanEnv({
+    HOME: home,
+    PERSONA_GATE_STATE_DIR: join(home, 'state'),
+    PERSONA_GATE_CONFIG_HOME: join(home, 'prefs'),
+    PATH: programs ? `${bin}:/usr/bin:/bin` : bin,
+  });
   delete env.CLAUDE_CONFIG_DIR;
   const local = join(dir, '.claude', 'settings.local.json');
   const tar = () => {
-    const r = runCli(['hook'], { input: preEvent('Bash', { command: 'tar -xf release.tar' }, { cwd: dir }), env: { ...env, PERSONA_GATE_PERSONA: 'implementer' } });
+    const r = runCli(['hook'], {
+      input: preEvent('Bash', { command: 'tar -xf release.tar' }, { cwd: dir }),
+      env: { ...env, PERSONA_GATE_PERSONA: 'implementer' },
+    });
     return r.stdout === '' ? 'pass' : (JSON.parse(r.stdout).hookSpecificOutput.permissionDecision as string);
   };
   return { dir, home, env, local, tar };
@@ -33,11 +41,14 @@ describe('init: the sandbox in the default deployment', () => {
     const p = project(true);
     const r = runCli(['init', '--example', 'software-team', '--dir', p.dir], { env: p.env, cwd: p.dir });
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain(en.initSandbox(p.local, 'sandbox.enabled: true, sandbox.failIfUnavailable: true, sandbox.allowUnsandboxedCommands: false'));
+    expect(r.stdout).toContain(
+      en.initSandbox(p.local, 'sandbox.enabled: true, sandbox.failIfUnavailable: true, sandbox.allowUnsandboxedCommands: false'),
+    );
     const local = JSON.parse(readFileSync(p.local, 'utf8'));
     expect(local.sandbox).toMatchObject({ enabled: true, failIfUnavailable: true, allowUnsandboxedCommands: false });
     const policy = join(p.dir, '.claude', 'persona-gate.json');
-    for (const guarded of [policy, join(p.dir, '.claude', 'settings.json'), p.local, join(p.home, 'state'), ROOT]) expect(local.sandbox.filesystem.denyWrite).toContain(guarded);
+    for (const guarded of [policy, join(p.dir, '.claude', 'settings.json'), p.local, join(p.home, 'state'), ROOT])
+      expect(local.sandbox.filesystem.denyWrite).toContain(guarded);
     expect(local.permissions.deny).toContain(`Edit(/${policy})`);
     // the committed settings hold no path of this machine
     expect(readFileSync(join(p.dir, '.claude', 'settings.json'), 'utf8')).not.toContain(p.home);
@@ -46,7 +57,9 @@ describe('init: the sandbox in the default deployment', () => {
     expect(p.tar()).toBe('pass');
     expect(runCli(['doctor', '--dir', p.dir], { env: p.env, cwd: p.dir }).stdout).toContain(en.checkSandboxHolds());
     // run again: nothing new
-    expect(runCli(['init', '--example', 'software-team', '--dir', p.dir], { env: p.env, cwd: p.dir }).stdout).toContain(en.initSandboxKept(p.local));
+    expect(runCli(['init', '--example', 'software-team', '--dir', p.dir], { env: p.env, cwd: p.dir }).stdout).toContain(
+      en.initSandboxKept(p.local),
+    );
   });
 
   it('starts a closed program only through the launcher, and leaves an open one where it is', () => {
@@ -73,7 +86,11 @@ describe('init: the sandbox in the default deployment', () => {
     const map = JSON.parse(readFileSync(join(p.home, 'state', 'exec.json'), 'utf8'));
     expect(map.programs).toEqual({ aeat });
     // the hook now rewrites an allowed start to the launcher form, and refuses a start it cannot judge
-    const hook = (command: string) => JSON.parse(runCli(['hook'], { input: preEvent('Bash', { command }, { cwd: p.dir }), env: { ...env, PERSONA_GATE_PERSONA: 'modelo-preparer' } }).stdout || '{}');
+    const hook = (command: string) =>
+      JSON.parse(
+        runCli(['hook'], { input: preEvent('Bash', { command }, { cwd: p.dir }), env: { ...env, PERSONA_GATE_PERSONA: 'modelo-preparer' } })
+          .stdout || '{}',
+      );
     expect(hook('aeat whoami').hookSpecificOutput?.updatedInput?.command).toContain('persona-gate-exec.cjs');
     expect(hook('x=$(aeat whoami); echo $x').hookSpecificOutput?.permissionDecision).toBe('deny');
 

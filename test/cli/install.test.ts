@@ -6,14 +6,25 @@ import { cleanEnv, tempDir } from '../helpers/cli';
 import { cliEn } from '../../src/cli/messages';
 import { ROOT } from '../helpers/policy';
 
-const npm = (args: string[], cwd: string) => execFileSync('npm', args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' }, timeout: 600_000 });
+const npm = (args: string[], cwd: string) =>
+  execFileSync('npm', args, {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' },
+    timeout: 600_000,
+  });
 
 /**
  * A fresh project installs the package (from a tarball, or from a git URL), runs init and doctor
  * with the installed binary, and the command init registered decides a call from another directory.
  */
 function checkInstalled(project: string): void {
-  const env = cleanEnv({ HOME: project, PERSONA_GATE_STATE_DIR: join(project, 'state'), PERSONA_GATE_CONFIG_HOME: join(project, 'prefs'), PATH: process.env.PATH! });
+  const env = cleanEnv({
+    HOME: project,
+    PERSONA_GATE_STATE_DIR: join(project, 'state'),
+    PERSONA_GATE_CONFIG_HOME: join(project, 'prefs'),
+    PATH: process.env.PATH!,
+  });
   const bin = join(project, 'node_modules', '.bin', 'persona-gate');
   const init = spawnSync(bin, ['init'], { cwd: project, env, encoding: 'utf8' });
   expect(init.status).toBe(0);
@@ -26,14 +37,28 @@ function checkInstalled(project: string): void {
   expect(settings).not.toContain(project);
   const command = JSON.parse(settings).hooks.PreToolUse[0].hooks[0].command as string;
   expect(command).toBe('"$CLAUDE_PROJECT_DIR"/node_modules/.bin/persona-gate hook');
-  expect(JSON.parse(readFileSync(join(project, '.claude', 'persona-gate.json'), 'utf8')).$schema).toBe('../node_modules/persona-gate/schema.json');
+  expect(JSON.parse(readFileSync(join(project, '.claude', 'persona-gate.json'), 'utf8')).$schema).toBe(
+    '../node_modules/persona-gate/schema.json',
+  );
   const doctor = spawnSync(bin, ['doctor'], { cwd: project, env, encoding: 'utf8' });
   expect(doctor.stdout).toContain(`ok    the hook command exists: ${join(project, 'node_modules', '.bin', 'persona-gate')}`);
   expect(doctor.stdout).toContain('ok    the policy');
   expect(doctor.status).toBe(0);
   const elsewhere = tempDir('pg-elsewhere-');
-  const event = JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 'installed', tool_name: 'mcp__aeat__modelo_export', tool_input: {}, tool_use_id: 'toolu_1', cwd: elsewhere });
-  const r = spawnSync('/bin/sh', ['-c', command], { cwd: elsewhere, input: event, encoding: 'utf8', env: { ...env, CLAUDE_PROJECT_DIR: project, PERSONA_GATE_PERSONA: 'coordinator' } });
+  const event = JSON.stringify({
+    hook_event_name: 'PreToolUse',
+    session_id: 'installed',
+    tool_name: 'mcp__aeat__modelo_export',
+    tool_input: {},
+    tool_use_id: 'toolu_1',
+    cwd: elsewhere,
+  });
+  const r = spawnSync('/bin/sh', ['-c', command], {
+    cwd: elsewhere,
+    input: event,
+    encoding: 'utf8',
+    env: { ...env, CLAUDE_PROJECT_DIR: project, PERSONA_GATE_PERSONA: 'coordinator' },
+  });
   expect(r.status).toBe(0);
   expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
 }

@@ -14,7 +14,12 @@ function project(settings?: string) {
   symlinkSync(BIN, join(bin, 'persona-gate'));
   mkdirSync(join(dir, '.claude'));
   if (settings !== undefined) writeFileSync(join(dir, '.claude', 'settings.json'), settings);
-  const env = cleanEnv({ HOME: dir, PERSONA_GATE_STATE_DIR: join(dir, 'state'), PERSONA_GATE_CONFIG_HOME: join(dir, 'prefs'), PATH: `${bin}:${join(ROOT, 'node_modules', '.bin')}:${process.env.PATH}` });
+  const env = cleanEnv({
+    HOME: dir,
+    PERSONA_GATE_STATE_DIR: join(dir, 'state'),
+    PERSONA_GATE_CONFIG_HOME: join(dir, 'prefs'),
+    PATH: `${bin}:${join(ROOT, 'node_modules', '.bin')}:${process.env.PATH}`,
+  });
   return { dir, bin, env, settingsPath: join(dir, '.claude', 'settings.json'), policyPath: join(dir, '.claude', 'persona-gate.json') };
 }
 
@@ -27,14 +32,24 @@ function installInProject(dir: string): void {
 
 /** Runs a registered hook command the way Claude Code does: through the shell, with $CLAUDE_PROJECT_DIR set, from any directory. */
 function runRegistered(command: string, event: string, opts: { env: Record<string, string>; cwd: string; projectDir: string }) {
-  const r = spawnSync('/bin/sh', ['-c', command], { input: event, env: { ...opts.env, CLAUDE_PROJECT_DIR: opts.projectDir }, cwd: opts.cwd, encoding: 'utf8', timeout: 30_000 });
+  const r = spawnSync('/bin/sh', ['-c', command], {
+    input: event,
+    env: { ...opts.env, CLAUDE_PROJECT_DIR: opts.projectDir },
+    cwd: opts.cwd,
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
   return { stdout: r.stdout, stderr: r.stderr, code: r.status };
 }
 
 /** Every string in a JSON value. */
-const strings = (v: unknown): string[] => (typeof v === 'string' ? [v] : typeof v === 'object' && v !== null ? Object.values(v).flatMap(strings) : []);
+const strings = (v: unknown): string[] =>
+  typeof v === 'string' ? [v] : typeof v === 'object' && v !== null ? Object.values(v).flatMap(strings) : [];
 
-const registered = (settingsPath: string) => JSON.parse(readFileSync(settingsPath, 'utf8')).hooks.PreToolUse.flatMap((g: any) => g.hooks).map((h: any) => h.command) as string[];
+const registered = (settingsPath: string) =>
+  JSON.parse(readFileSync(settingsPath, 'utf8'))
+    .hooks.PreToolUse.flatMap((g: any) => g.hooks)
+    .map((h: any) => h.command) as string[];
 
 describe('init', () => {
   it('writes a starter policy and registers the three hooks with onFailure: block', () => {
@@ -46,7 +61,9 @@ describe('init', () => {
       expect(settings.hooks[event]).toHaveLength(1);
       expect(settings.hooks[event][0].hooks[0]).toEqual({ type: 'command', command: 'persona-gate hook', timeout: 10, onFailure: 'block' });
     }
-    expect(r.stdout).toContain('the hook runs persona-gate hook: the persona-gate on PATH (a global install, npm i -g <a persona-gate tarball or git URL: see docs/install.md>)');
+    expect(r.stdout).toContain(
+      'the hook runs persona-gate hook: the persona-gate on PATH (a global install, npm i -g <a persona-gate tarball or git URL: see docs/install.md>)',
+    );
     expect(r.stdout).not.toContain('is not on PATH');
     expect(runCli(['validate', '--config', p.policyPath], { env: p.env }).code).toBe(0);
   });
@@ -62,10 +79,14 @@ describe('init', () => {
         const json = JSON.parse(text);
         // the domain's profile file is named from each user's home (~/…): the same on every machine
         if (json.identity?.profile_state?.file !== undefined) delete json.identity.profile_state.file;
-        const words = strings(json).flatMap((v) => v.split(/\s+/)).map((w) => w.replace(/["']/g, ''));
+        const words = strings(json)
+          .flatMap((v) => v.split(/\s+/))
+          .map((w) => w.replace(/["']/g, ''));
         expect(words.filter((w) => /^(\/|~\/|[A-Za-z]:\\)/.test(w))).toEqual([]);
       }
-      expect(registered(p.settingsPath)).toEqual([inProject ? '"$CLAUDE_PROJECT_DIR"/node_modules/.bin/persona-gate hook' : 'persona-gate hook']);
+      expect(registered(p.settingsPath)).toEqual([
+        inProject ? '"$CLAUDE_PROJECT_DIR"/node_modules/.bin/persona-gate hook' : 'persona-gate hook',
+      ]);
     }
   });
 
@@ -78,26 +99,50 @@ describe('init', () => {
       const [command] = registered(p.settingsPath);
       const elsewhere = tempDir('pg-elsewhere-');
       // A global install needs persona-gate on PATH; a project install needs nothing but the project.
-      const env = inProject ? { ...p.env, PATH: process.env.PATH!, PERSONA_GATE_PERSONA: 'coordinator' } : { ...p.env, PERSONA_GATE_PERSONA: 'coordinator' };
+      const env = inProject
+        ? { ...p.env, PATH: process.env.PATH!, PERSONA_GATE_PERSONA: 'coordinator' }
+        : { ...p.env, PERSONA_GATE_PERSONA: 'coordinator' };
       const r = runRegistered(command!, event, { env, cwd: elsewhere, projectDir: p.dir });
       expect(r.code).toBe(0);
       expect(JSON.parse(r.stdout).hookSpecificOutput).toMatchObject({ permissionDecision: 'deny' });
-      expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecisionReason).toContain('the coordinator persona may not run modelo.export');
+      expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecisionReason).toContain(
+        'the coordinator persona may not run modelo.export',
+      );
     }
   });
 
   it('replaces an entry that names a path of one machine, keeping its flags and everything else', () => {
     const old = 'node "/old/checkout/dist/persona-gate.js" hook --confirm-on pre';
     const mine = { type: 'command', command: 'my-guard' };
-    const p = project(JSON.stringify({ model: 'opus', hooks: { PreToolUse: [{ matcher: '*', hooks: [mine, { type: 'command', command: old, timeout: 10, onFailure: 'block' }] }] } }));
+    const p = project(
+      JSON.stringify({
+        model: 'opus',
+        hooks: { PreToolUse: [{ matcher: '*', hooks: [mine, { type: 'command', command: old, timeout: 10, onFailure: 'block' }] }] },
+      }),
+    );
     installInProject(p.dir);
     const before = runCli(['doctor', '--dir', p.dir], { env: p.env, cwd: p.dir });
-    expect(before.stdout).toContain(`FAIL  the hook command does not exist: /old/checkout/dist/persona-gate.js (${p.settingsPath} names a path of another machine or of a moved checkout: every tool call is refused)\n      fix: run persona-gate init: it replaces the entry`);
+    expect(before.stdout).toContain(
+      `FAIL  the hook command does not exist: /old/checkout/dist/persona-gate.js (${p.settingsPath} names a path of another machine or of a moved checkout: every tool call is refused)\n      fix: run persona-gate init: it replaces the entry`,
+    );
     const r = runCli(['init', '--dir', p.dir], { env: p.env });
     expect(r.stdout).toContain(`replaced the hook command ${old}: it names a path of one machine`);
     const settings = JSON.parse(readFileSync(p.settingsPath, 'utf8'));
     expect(settings.model).toBe('opus');
-    expect(settings.hooks.PreToolUse).toEqual([{ matcher: '*', hooks: [mine, { type: 'command', command: '"$CLAUDE_PROJECT_DIR"/node_modules/.bin/persona-gate hook --confirm-on pre', timeout: 10, onFailure: 'block' }] }]);
+    expect(settings.hooks.PreToolUse).toEqual([
+      {
+        matcher: '*',
+        hooks: [
+          mine,
+          {
+            type: 'command',
+            command: '"$CLAUDE_PROJECT_DIR"/node_modules/.bin/persona-gate hook --confirm-on pre',
+            timeout: 10,
+            onFailure: 'block',
+          },
+        ],
+      },
+    ]);
     const after = runCli(['doctor', '--dir', p.dir], { env: p.env, cwd: p.dir });
     expect(after.stdout).toContain(`ok    the hook command exists: ${join(p.dir, 'node_modules', '.bin', 'persona-gate')}`);
     expect(after.stdout).not.toContain('a path of');
@@ -109,11 +154,18 @@ describe('init', () => {
     const example = readFileSync(join(ROOT, 'examples', 'tax-filing.json'), 'utf8').split('\n');
     const written = readFileSync(p.policyPath, 'utf8').split('\n');
     expect(written.length).toBe(example.length - 2);
-    expect(written).toEqual(example.filter((l) => !l.includes('"$schema"') && !l.includes('"locale"')).map((l) => (l === '  "stage_env": "PERSONA_GATE_STAGE",' ? l.slice(0, -1) : l)));
+    expect(written).toEqual(
+      example
+        .filter((l) => !l.includes('"$schema"') && !l.includes('"locale"'))
+        .map((l) => (l === '  "stage_env": "PERSONA_GATE_STAGE",' ? l.slice(0, -1) : l)),
+    );
     const q = project();
     runCli(['init', '--dir', q.dir, '--locale', 'es'], { env: q.env });
     expect(JSON.parse(readFileSync(q.policyPath, 'utf8')).locale).toBe('es');
-    expect(runCli(['init', '--dir', q.dir, '--locale', 'fr'], { env: q.env })).toMatchObject({ code: 1, stderr: 'persona-gate init: --locale takes en or es, not "fr"\n' });
+    expect(runCli(['init', '--dir', q.dir, '--locale', 'fr'], { env: q.env })).toMatchObject({
+      code: 1,
+      stderr: 'persona-gate init: --locale takes en or es, not "fr"\n',
+    });
   });
 
   it('says so when the command it registers cannot be found here', () => {
@@ -133,8 +185,15 @@ describe('init', () => {
     expect(readFileSync(p.policyPath, 'utf8')).toBe(policy);
   });
 
-  it('keeps the user\'s own settings and hooks', () => {
-    const own = { model: 'opus', permissions: { allow: ['Read'] }, hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'my-guard' }] }], Stop: [{ hooks: [{ type: 'command', command: 'notify' }] }] } };
+  it("keeps the user's own settings and hooks", () => {
+    const own = {
+      model: 'opus',
+      permissions: { allow: ['Read'] },
+      hooks: {
+        PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'my-guard' }] }],
+        Stop: [{ hooks: [{ type: 'command', command: 'notify' }] }],
+      },
+    };
     const p = project(JSON.stringify(own));
     runCli(['init', '--dir', p.dir, '--example', 'merge-captain'], { env: p.env });
     const settings = JSON.parse(readFileSync(p.settingsPath, 'utf8'));
@@ -147,10 +206,14 @@ describe('init', () => {
   });
 
   it('adds onFailure to an existing persona-gate entry that lacks it', () => {
-    const p = project(JSON.stringify({ hooks: { PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: 'npx persona-gate hook' }] }] } }));
+    const p = project(
+      JSON.stringify({ hooks: { PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: 'npx persona-gate hook' }] }] } }),
+    );
     runCli(['init', '--dir', p.dir], { env: p.env });
     const settings = JSON.parse(readFileSync(p.settingsPath, 'utf8'));
-    expect(settings.hooks.PreToolUse).toEqual([{ matcher: '*', hooks: [{ type: 'command', command: 'npx persona-gate hook', onFailure: 'block', timeout: 10 }] }]);
+    expect(settings.hooks.PreToolUse).toEqual([
+      { matcher: '*', hooks: [{ type: 'command', command: 'npx persona-gate hook', onFailure: 'block', timeout: 10 }] },
+    ]);
   });
 
   it('writes each starter with its test file, which persona-gate test then runs against it', () => {
@@ -160,7 +223,9 @@ describe('init', () => {
       expect(r.code).toBe(0);
       const testPath = join(p.dir, '.claude', 'persona-gate.test.json');
       expect(r.stdout).toContain(`wrote ${testPath}, the example's policy tests: persona-gate test runs them`);
-      expect(JSON.parse(readFileSync(testPath, 'utf8')).cases).toEqual(JSON.parse(readFileSync(join(ROOT, 'examples', `${example}.test.json`), 'utf8')).cases);
+      expect(JSON.parse(readFileSync(testPath, 'utf8')).cases).toEqual(
+        JSON.parse(readFileSync(join(ROOT, 'examples', `${example}.test.json`), 'utf8')).cases,
+      );
       const ran = JSON.parse(runCli(['test', '--json'], { env: p.env, cwd: p.dir }).stdout);
       expect(ran.files[0]).toMatchObject({ error: null, policy: '.claude/persona-gate.json' });
       expect(ran.passed).toBeGreaterThan(10);
@@ -183,8 +248,12 @@ describe('init', () => {
     expect(runCli(['init', '--dir', p.dir, '--example', 'software-team'], { env: p.env }).code).toBe(0);
     const plain = runCli(['init', '--dir', p.dir], { env: p.env });
     expect(plain.code).toBe(0);
-    expect(plain.stdout).toContain(`kept the existing policy ${p.policyPath} (to start over from a starter instead: persona-gate init --example NAME --force)`);
-    expect(runCli(['init', '--dir', p.dir, '--example', 'merge-captain'], { env: { ...p.env, PERSONA_GATE_LOCALE: 'es' } }).stderr).toContain('ya existe y no es el ejemplo merge-captain, así que no se ha cambiado nada');
+    expect(plain.stdout).toContain(
+      `kept the existing policy ${p.policyPath} (to start over from a starter instead: persona-gate init --example NAME --force)`,
+    );
+    expect(
+      runCli(['init', '--dir', p.dir, '--example', 'merge-captain'], { env: { ...p.env, PERSONA_GATE_LOCALE: 'es' } }).stderr,
+    ).toContain('ya existe y no es el ejemplo merge-captain, así que no se ha cambiado nada');
   });
 
   it('replaces the policy and its test file with --force', () => {
@@ -194,12 +263,16 @@ describe('init', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`replaced ${p.policyPath} with the merge-captain example (--force)`);
     expect(JSON.parse(readFileSync(p.policyPath, 'utf8')).personas.merge_captain).toBeDefined();
-    expect(JSON.parse(readFileSync(join(p.dir, '.claude', 'persona-gate.test.json'), 'utf8')).cases[0].name).toBe('the reviewer reads a pull request');
+    expect(JSON.parse(readFileSync(join(p.dir, '.claude', 'persona-gate.test.json'), 'utf8')).cases[0].name).toBe(
+      'the reviewer reads a pull request',
+    );
   });
 
-  it("names the next step in the form this install runs: npx for a project install, the bare name for one on PATH", () => {
+  it('names the next step in the form this install runs: npx for a project install, the bare name for one on PATH', () => {
     const global = project();
-    expect(runCli(['init', '--dir', global.dir], { env: global.env }).stdout).toContain('next: persona-gate doctor, then start Claude Code');
+    expect(runCli(['init', '--dir', global.dir], { env: global.env }).stdout).toContain(
+      'next: persona-gate doctor, then start Claude Code',
+    );
     const local = project();
     installInProject(local.dir);
     const r = runCli(['init', '--dir', local.dir], { env: { ...local.env, PATH: process.env.PATH! }, cwd: local.dir });
@@ -207,7 +280,9 @@ describe('init', () => {
     expect(r.stdout).toContain('npx persona-gate test runs them');
     const es = project();
     installInProject(es.dir);
-    expect(runCli(['init', '--dir', es.dir], { env: { ...es.env, PERSONA_GATE_LOCALE: 'es' } }).stdout).toContain('siguiente: npx persona-gate doctor');
+    expect(runCli(['init', '--dir', es.dir], { env: { ...es.env, PERSONA_GATE_LOCALE: 'es' } }).stdout).toContain(
+      'siguiente: npx persona-gate doctor',
+    );
   });
 
   it('uninstall --purge removes the test file init wrote, and keeps one the user changed', () => {
@@ -257,7 +332,11 @@ describe('doctor', () => {
   });
 
   it('reports each missing piece with its fix', () => {
-    const p = project(JSON.stringify({ hooks: { PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: 'node /nowhere/persona-gate.js hook' }] }] } }));
+    const p = project(
+      JSON.stringify({
+        hooks: { PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: 'node /nowhere/persona-gate.js hook' }] }] },
+      }),
+    );
     const r = runCli(['doctor', '--dir', p.dir], { env: p.env, cwd: p.dir });
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('FAIL  the hook is not registered for PostToolUse\n      fix: run persona-gate init');
@@ -282,9 +361,13 @@ describe('doctor', () => {
 describe('doctor checks', () => {
   it('warns that a committed command naming a path of this machine breaks other clones', () => {
     const command = `node ${JSON.stringify(BIN)} hook`;
-    const p = project(JSON.stringify({ hooks: { PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command, onFailure: 'block' }] }] } }));
+    const p = project(
+      JSON.stringify({ hooks: { PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command, onFailure: 'block' }] }] } }),
+    );
     const r = runCli(['doctor', '--dir', p.dir], { env: p.env, cwd: p.dir });
-    expect(r.stdout).toContain(`warn  the hook command in ${p.settingsPath} names ${BIN}, a path of this machine: on a teammate's clone, a moved checkout or in CI every tool call is refused\n      fix: run persona-gate init`);
+    expect(r.stdout).toContain(
+      `warn  the hook command in ${p.settingsPath} names ${BIN}, a path of this machine: on a teammate's clone, a moved checkout or in CI every tool call is refused\n      fix: run persona-gate init`,
+    );
   });
 
   it('fails a persona or stage the environment names that the policy does not declare', () => {
@@ -292,10 +375,20 @@ describe('doctor checks', () => {
     runCli(['init', '--dir', p.dir], { env: p.env });
     const typo = runCli(['doctor', '--dir', p.dir], { env: { ...p.env, PERSONA_GATE_PERSONA: 'cordinator' }, cwd: p.dir });
     expect(typo.code).toBe(1);
-    expect(typo.stdout).toMatch(/^FAIL  PERSONA_GATE_PERSONA=cordinator is not a persona of the policy \(accepted: coordinator, .*verifier.*\): every tool call is refused\n      fix: correct or unset PERSONA_GATE_PERSONA$/m);
-    const good = runCli(['doctor', '--dir', p.dir], { env: { ...p.env, PERSONA_GATE_PERSONA: 'verifier', PERSONA_GATE_STAGE: 'review' }, cwd: p.dir });
-    expect(good.stdout).toContain('ok    PERSONA_GATE_PERSONA=verifier is a persona of the policy\nok    PERSONA_GATE_STAGE=review is a stage of the persona');
-    const stage = runCli(['doctor', '--dir', p.dir], { env: { ...p.env, PERSONA_GATE_PERSONA: 'verifier', PERSONA_GATE_STAGE: 'revew' }, cwd: p.dir });
+    expect(typo.stdout).toMatch(
+      /^FAIL  PERSONA_GATE_PERSONA=cordinator is not a persona of the policy \(accepted: coordinator, .*verifier.*\): every tool call is refused\n      fix: correct or unset PERSONA_GATE_PERSONA$/m,
+    );
+    const good = runCli(['doctor', '--dir', p.dir], {
+      env: { ...p.env, PERSONA_GATE_PERSONA: 'verifier', PERSONA_GATE_STAGE: 'review' },
+      cwd: p.dir,
+    });
+    expect(good.stdout).toContain(
+      'ok    PERSONA_GATE_PERSONA=verifier is a persona of the policy\nok    PERSONA_GATE_STAGE=review is a stage of the persona',
+    );
+    const stage = runCli(['doctor', '--dir', p.dir], {
+      env: { ...p.env, PERSONA_GATE_PERSONA: 'verifier', PERSONA_GATE_STAGE: 'revew' },
+      cwd: p.dir,
+    });
     expect(stage.stdout).toContain('FAIL  PERSONA_GATE_STAGE=revew is not a stage of verifier (accepted: review, file)');
   });
 
@@ -303,7 +396,9 @@ describe('doctor checks', () => {
     const p = project();
     runCli(['init', '--dir', p.dir], { env: p.env });
     const r = runCli(['doctor', '--dir', p.dir], { env: p.env, cwd: p.dir });
-    expect(r.stdout).toContain(`ok    the state directory ${join(p.dir, 'state')} does not exist yet: the hook creates it (mode 0700) on first use`);
+    expect(r.stdout).toContain(
+      `ok    the state directory ${join(p.dir, 'state')} does not exist yet: the hook creates it (mode 0700) on first use`,
+    );
     expect(existsSync(join(p.dir, 'state'))).toBe(false);
     expect(existsSync(join(p.dir, 'prefs'))).toBe(false);
   });
@@ -315,7 +410,12 @@ describe('doctor checks', () => {
     expect(r.code).toBe(1);
     const body = JSON.parse(r.stdout);
     expect(body).toMatchObject({ ok: false, failed: 1 });
-    expect(body.checks).toContainEqual({ section: 'setup', level: 'fail', text: expect.stringContaining('PERSONA_GATE_PERSONA=cordinator'), fix: 'correct or unset PERSONA_GATE_PERSONA' });
+    expect(body.checks).toContainEqual({
+      section: 'setup',
+      level: 'fail',
+      text: expect.stringContaining('PERSONA_GATE_PERSONA=cordinator'),
+      fix: 'correct or unset PERSONA_GATE_PERSONA',
+    });
     expect(body.checks).toContainEqual(expect.objectContaining({ section: 'hardened', level: 'warn' }));
   });
 });
@@ -326,7 +426,13 @@ describe('validate --json', () => {
     runCli(['init', '--dir', p.dir], { env: p.env });
     const ok = runCli(['validate', '--json', '--config', p.policyPath], { env: p.env });
     expect(ok.code).toBe(0);
-    expect(JSON.parse(ok.stdout)).toMatchObject({ valid: true, path: p.policyPath, personas: expect.arrayContaining(['coordinator', 'modelo-preparer', 'verifier']), problems: [], sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(JSON.parse(ok.stdout)).toMatchObject({
+      valid: true,
+      path: p.policyPath,
+      personas: expect.arrayContaining(['coordinator', 'modelo-preparer', 'verifier']),
+      problems: [],
+      sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
     writeFileSync(p.policyPath, '{"version": 1, "catalog": {}, "personas": {"x": {"families": ["nope"], "ceiling": "loud"}}}');
     const bad = runCli(['validate', '--json', '--config', p.policyPath], { env: p.env });
     expect(bad.code).toBe(1);
@@ -334,7 +440,10 @@ describe('validate --json', () => {
     expect(body.valid).toBe(false);
     expect(body.problems.map((x: { path: string }) => x.path)).toContain('personas.x.ceiling');
     writeFileSync(p.policyPath, '{');
-    expect(JSON.parse(runCli(['validate', '--json', '--config', p.policyPath], { env: p.env }).stdout)).toMatchObject({ valid: false, problems: [{ path: '' }] });
+    expect(JSON.parse(runCli(['validate', '--json', '--config', p.policyPath], { env: p.env }).stdout)).toMatchObject({
+      valid: false,
+      problems: [{ path: '' }],
+    });
   });
 });
 
@@ -344,37 +453,68 @@ function hardenedProject(opts: { sandboxPrograms?: boolean } = {}) {
   const home = tempDir('pg-home-');
   const bin = tempDir('pg-bin-');
   mkdirSync(join(dir, '.claude'));
-  if (opts.sandboxPrograms !== false) for (const p of ['bwrap', 'socat']) writeFileSync(join(bin, p), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+  if (opts.sandboxPrograms !== false)
+    for (const p of ['bwrap', 'socat']) writeFileSync(join(bin, p), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
   symlinkSync(BIN, join(bin, 'persona-gate'));
-  const env = cleanEnv({ HOME: home, PERSONA_GATE_STATE_DIR: join(home, 'state'), PERSONA_GATE_CONFIG_HOME: join(home, 'prefs'), PATH: `${bin}:${join(ROOT, 'node_modules', '.bin')}` });
+  const env = cleanEnv({
+    HOME: home,
+    PERSONA_GATE_STATE_DIR: join(home, 'state'),
+    PERSONA_GATE_CONFIG_HOME: join(home, 'prefs'),
+    PATH: `${bin}:${join(ROOT, 'node_modules', '.bin')}`,
+  });
   delete env.CLAUDE_CONFIG_DIR;
-  return { dir, home, env, userSettings: join(home, '.claude', 'settings.json'), projectSettings: join(dir, '.claude', 'settings.json'), policyPath: join(dir, '.claude', 'persona-gate.json') };
+  return {
+    dir,
+    home,
+    env,
+    userSettings: join(home, '.claude', 'settings.json'),
+    projectSettings: join(dir, '.claude', 'settings.json'),
+    policyPath: join(dir, '.claude', 'persona-gate.json'),
+  };
 }
 
 describe('init --hardened', () => {
-  it('registers at user level, turns the sandbox on with no way out, and guards persona-gate\'s files', () => {
+  it("registers at user level, turns the sandbox on with no way out, and guards persona-gate's files", () => {
     const p = hardenedProject();
     const r = runCli(['init', '--hardened', '--dir', p.dir], { env: p.env, cwd: p.dir });
     expect(r.code).toBe(0);
     expect(existsSync(p.projectSettings)).toBe(false);
     const settings = JSON.parse(readFileSync(p.userSettings, 'utf8'));
     const command = `node ${JSON.stringify(join(ROOT, 'dist', 'persona-gate.cjs'))} hook`;
-    for (const event of ['PreToolUse', 'PostToolUse', 'SessionStart']) expect(settings.hooks[event][0].hooks).toEqual([{ type: 'command', command, timeout: 10, onFailure: 'block' }]);
+    for (const event of ['PreToolUse', 'PostToolUse', 'SessionStart'])
+      expect(settings.hooks[event][0].hooks).toEqual([{ type: 'command', command, timeout: 10, onFailure: 'block' }]);
     expect(settings.sandbox).toMatchObject({ enabled: true, failIfUnavailable: true, allowUnsandboxedCommands: false });
     const beside = (name: string) => join(p.dir, '.claude', name);
-    const guarded = [join(p.home, 'state'), p.policyPath, beside('persona-gate.lock.json'), beside('persona-gate.test.json'), p.userSettings, join(p.home, '.claude', 'persona-gate-launch.json'), p.projectSettings, beside('settings.local.json'), join(p.home, 'prefs', 'config.json'), ROOT];
+    const guarded = [
+      join(p.home, 'state'),
+      p.policyPath,
+      beside('persona-gate.lock.json'),
+      beside('persona-gate.test.json'),
+      p.userSettings,
+      join(p.home, '.claude', 'persona-gate-launch.json'),
+      p.projectSettings,
+      beside('settings.local.json'),
+      join(p.home, 'prefs', 'config.json'),
+      ROOT,
+    ];
     expect(settings.sandbox.filesystem.denyWrite).toEqual(guarded);
     expect(settings.permissions.deny).toEqual(guarded.map((g) => `Edit(/${g}${g === ROOT || g.endsWith('state') ? '/**' : ''})`));
     expect(statSync(join(p.home, 'state')).mode & 0o777).toBe(0o700);
     expect(runCli(['validate', '--config', p.policyPath], { env: p.env }).code).toBe(0);
-    expect(r.stdout).toContain('needs an administrator (init does not do these):\n  - copy the "hooks", "sandbox" and "permissions" entries of');
+    expect(r.stdout).toContain(
+      'needs an administrator (init does not do these):\n  - copy the "hooks", "sandbox" and "permissions" entries of',
+    );
     expect(r.stdout).toContain('/etc/claude-code/managed-settings.json');
   });
 
-  it('changes nothing when run twice, and keeps the user\'s own settings', () => {
+  it("changes nothing when run twice, and keeps the user's own settings", () => {
     const p = hardenedProject();
     mkdirSync(join(p.home, '.claude'));
-    const own = { model: 'opus', sandbox: { network: { allowedDomains: ['example.com'] }, filesystem: { denyWrite: ['~/secrets'] } }, permissions: { allow: ['Read'], deny: ['Bash(rm -rf:*)'] } };
+    const own = {
+      model: 'opus',
+      sandbox: { network: { allowedDomains: ['example.com'] }, filesystem: { denyWrite: ['~/secrets'] } },
+      permissions: { allow: ['Read'], deny: ['Bash(rm -rf:*)'] },
+    };
     writeFileSync(p.userSettings, JSON.stringify(own));
     runCli(['init', '--hardened', '--dir', p.dir], { env: p.env, cwd: p.dir });
     const first = readFileSync(p.userSettings, 'utf8');
@@ -397,8 +537,13 @@ describe('init --hardened', () => {
     const configDir = tempDir('pg-ccdir-');
     writeFileSync(join(configDir, 'settings.json'), JSON.stringify({ sandbox: { enabled: false, allowUnsandboxedCommands: true } }));
     const r = runCli(['init', '--hardened', '--dir', p.dir], { env: { ...p.env, CLAUDE_CONFIG_DIR: configDir }, cwd: p.dir });
-    expect(r.stdout).toContain(`turned on Claude Code's sandbox in ${join(configDir, 'settings.json')} (sandbox.enabled: true, sandbox.failIfUnavailable: true, sandbox.allowUnsandboxedCommands: false)`);
-    expect(JSON.parse(readFileSync(join(configDir, 'settings.json'), 'utf8')).sandbox).toMatchObject({ enabled: true, allowUnsandboxedCommands: false });
+    expect(r.stdout).toContain(
+      `turned on Claude Code's sandbox in ${join(configDir, 'settings.json')} (sandbox.enabled: true, sandbox.failIfUnavailable: true, sandbox.allowUnsandboxedCommands: false)`,
+    );
+    expect(JSON.parse(readFileSync(join(configDir, 'settings.json'), 'utf8')).sandbox).toMatchObject({
+      enabled: true,
+      allowUnsandboxedCommands: false,
+    });
     expect(existsSync(p.userSettings)).toBe(false);
   });
 
@@ -412,7 +557,9 @@ describe('init --hardened', () => {
     expect(readFileSync(p.userSettings, 'utf8')).toBe('{ "sandbox": ');
     expect(existsSync(p.policyPath)).toBe(false);
     writeFileSync(p.userSettings, JSON.stringify({ sandbox: { filesystem: { denyWrite: 'x' } } }));
-    expect(runCli(['init', '--hardened', '--dir', p.dir], { env: p.env, cwd: p.dir }).stderr).toContain('"sandbox.filesystem.denyWrite" is not an object');
+    expect(runCli(['init', '--hardened', '--dir', p.dir], { env: p.env, cwd: p.dir }).stderr).toContain(
+      '"sandbox.filesystem.denyWrite" is not an object',
+    );
   });
 
   it('speaks Spanish', () => {
@@ -429,10 +576,14 @@ describe('doctor --hardened', () => {
     runCli(['init', '--no-sandbox', '--dir', p.dir], { env: p.env, cwd: p.dir });
     const r = runCli(['doctor', '--hardened', '--dir', p.dir], { env: p.env, cwd: p.dir });
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain(`FAIL  the hook is not registered at user level (${p.userSettings}): only a project file starts it\n      fix: run persona-gate init --hardened`);
+    expect(r.stdout).toContain(
+      `FAIL  the hook is not registered at user level (${p.userSettings}): only a project file starts it\n      fix: run persona-gate init --hardened`,
+    );
     expect(r.stdout).toContain("FAIL  Claude Code's sandbox is off: the agent's shell can write whatever this user can");
     expect(r.stdout).toContain('FAIL  a command can leave the sandbox through dangerouslyDisableSandbox');
-    expect(r.stdout).toContain(`FAIL  persona-gate's state directory ${join(p.home, 'state')} is not guarded from the sandboxed shell and the edit tools`);
+    expect(r.stdout).toContain(
+      `FAIL  persona-gate's state directory ${join(p.home, 'state')} is not guarded from the sandboxed shell and the edit tools`,
+    );
     expect(r.stdout).toContain(`FAIL  the policy ${p.policyPath} is not guarded`);
     expect(r.stdout).toContain(`ok    persona-gate runs from ${ROOT}, outside the workspace`);
   });
@@ -450,12 +601,14 @@ describe('doctor --hardened', () => {
     // One warning for the whole deployment, as many as --hardened lists being missing.
     const [, missing] = /warn {2}(\d+) of its/.exec(section)!;
     const strict = runCli(['doctor', '--hardened', '--dir', p.dir], { env: p.env, cwd: p.dir });
-    expect((strict.stdout.match(/^(FAIL|warn) /gm) ?? []).length - (r.stdout.slice(0, r.stdout.indexOf('hardened deployment')).match(/^(FAIL|warn) /gm) ?? []).length).toBe(Number(missing));
+    expect(
+      (strict.stdout.match(/^(FAIL|warn) /gm) ?? []).length -
+        (r.stdout.slice(0, r.stdout.indexOf('hardened deployment')).match(/^(FAIL|warn) /gm) ?? []).length,
+    ).toBe(Number(missing));
     expect(r.stdout.trimEnd().split('\n').pop()).toMatch(/^all checks passed \((\d+) warnings?\)$/);
     const es = runCli(['doctor', '--dir', p.dir], { env: { ...p.env, PERSONA_GATE_LOCALE: 'es' }, cwd: p.dir });
     expect(es.stdout).toMatch(/aviso \d+ de sus \d+ partes no están en su sitio/);
   });
-
 
   it('passes after init --hardened, warning only about what needs an administrator', () => {
     const p = hardenedProject();
@@ -471,13 +624,15 @@ describe('doctor --hardened', () => {
     expect(r.code).toBe(0);
   });
 
-  it('fails when a project file turns the sandbox off, or the sandbox\'s programs are missing', () => {
+  it("fails when a project file turns the sandbox off, or the sandbox's programs are missing", () => {
     const p = hardenedProject({ sandboxPrograms: false });
     runCli(['init', '--hardened', '--dir', p.dir], { env: p.env, cwd: p.dir });
     writeFileSync(join(p.dir, '.claude', 'settings.local.json'), JSON.stringify({ sandbox: { enabled: false } }));
     const r = runCli(['doctor', '--hardened', '--dir', p.dir], { env: p.env, cwd: p.dir });
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain(`FAIL  the project's settings turn Claude Code's sandbox off (${join(p.dir, '.claude', 'settings.local.json')})`);
+    expect(r.stdout).toContain(
+      `FAIL  the project's settings turn Claude Code's sandbox off (${join(p.dir, '.claude', 'settings.local.json')})`,
+    );
     expect(r.stdout).toContain("FAIL  the sandbox's programs are missing: bwrap, socat\n      fix: apt-get install bubblewrap socat");
   });
 });
@@ -534,7 +689,12 @@ describe('log', () => {
     const denied = runCli(['log', '--status', 'permission_denied'], { env }).stdout;
     expect(rowsOf(denied)).toHaveLength(1);
     expect(rowsOf(denied)[0]).toMatch(/coordinator +deny +mcp__aeat__modelo_work_create →/);
-    expect(runCli(['log', '--persona', 'modelo-preparer', '--json'], { env }).stdout.trim().split('\n').map((l) => JSON.parse(l).status)).toEqual(['handoff_denied']);
+    expect(
+      runCli(['log', '--persona', 'modelo-preparer', '--json'], { env })
+        .stdout.trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).status),
+    ).toEqual(['handoff_denied']);
   });
 
   it('fits the width, wraps every reason in full, and says what the rows and verdicts are', () => {
@@ -548,9 +708,13 @@ describe('log', () => {
     expect(r.stdout).toMatch(/^ {2}abstain {2}let through: persona-gate has no objection/m);
     expect(r.stdout).not.toMatch(/^ {2}ask /m);
     // Every reason is there whole: its words, in order, across the wrapped lines.
-    const receipts = runCli(['log', '--json'], { env }).stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const receipts = runCli(['log', '--json'], { env })
+      .stdout.trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     const text = r.stdout.replace(/\s+/g, ' ');
-    for (const receipt of receipts.filter((x) => x.reason)) expect(text).toContain(`${receipt.status}: ${receipt.reason.replace(/^persona-gate: /, '')}`);
+    for (const receipt of receipts.filter((x) => x.reason))
+      expect(text).toContain(`${receipt.status}: ${receipt.reason.replace(/^persona-gate: /, '')}`);
     expect(r.stdout).not.toContain('…');
     expect(r.stdout).not.toContain('\u001b[');
   });
@@ -577,18 +741,25 @@ describe('log', () => {
     await new Promise((resolve) => setTimeout(resolve, 1500));
     child.kill();
     expect(out.split('\n')[0]).toBe('persona-gate log --follow: each decision as it is made, until');
-    for (const verdict of ['deny', 'ask', 'allow', 'abstain', '(recorded)', 'deny*']) expect(out).toMatch(new RegExp(`^  ${verdict.replace(/[()*]/g, '\\$&')} +\\S`, 'm'));
+    for (const verdict of ['deny', 'ask', 'allow', 'abstain', '(recorded)', 'deny*'])
+      expect(out).toMatch(new RegExp(`^  ${verdict.replace(/[()*]/g, '\\$&')} +\\S`, 'm'));
     for (const line of out.trimEnd().split('\n')) expect(line.length, line).toBeLessThanOrEqual(72);
     const rows = rowsOf(out);
     expect(rows).toHaveLength(4);
     expect(new Set(rows.map((r) => r.indexOf(r.includes('abstain') ? 'abstain' : 'deny'))).size).toBe(1);
-    expect(out.replace(/\s+/g, ' ')).toContain('and modelo.export is owned by the verifier persona. Finish your part and hand off to verifier');
+    expect(out.replace(/\s+/g, ' ')).toContain(
+      'and modelo.export is owned by the verifier persona. Finish your part and hand off to verifier',
+    );
   });
 
   it.skipIf(spawnSync('script', ['--version']).status !== 0)('colours the verdicts on a terminal only, and not under NO_COLOR', () => {
     const env = logged();
     const onTerminal = (extra: Record<string, string>) =>
-      spawnSync('script', ['-qec', `${process.execPath} ${BIN} log`, '/dev/null'], { encoding: 'utf8', env: { ...env, ...extra }, timeout: 30_000 }).stdout;
+      spawnSync('script', ['-qec', `${process.execPath} ${BIN} log`, '/dev/null'], {
+        encoding: 'utf8',
+        env: { ...env, ...extra },
+        timeout: 30_000,
+      }).stdout;
     expect(onTerminal({})).toContain('\u001b[31mdeny\u001b[0m');
     expect(onTerminal({ NO_COLOR: '1' })).not.toContain('\u001b[');
     expect(onTerminal({ TERM: 'dumb' })).not.toContain('\u001b[');
@@ -599,7 +770,9 @@ describe('Spanish', () => {
   it('speaks Spanish in the CLI outputs', () => {
     const p = project();
     const env = { ...p.env, PERSONA_GATE_LOCALE: 'es', PERSONA_GATE_CONFIG: TAX_POLICY_PATH };
-    expect(runCli(['explain', '--persona', 'coordinator', 'mcp__aeat__modelo_work_create'], { env }).stdout).toMatch(/^veredicto: deny[\s\S]*puertas:[\s\S]*scope +rechaza +persona-gate: la persona coordinator no puede ejecutar/);
+    expect(runCli(['explain', '--persona', 'coordinator', 'mcp__aeat__modelo_work_create'], { env }).stdout).toMatch(
+      /^veredicto: deny[\s\S]*puertas:[\s\S]*scope +rechaza +persona-gate: la persona coordinator no puede ejecutar/,
+    );
     expect(runCli(['list', '--persona', 'verifier'], { env }).stdout).toMatch(/^persona verifier: techo workspace_write/);
     expect(runCli(['validate'], { env }).stdout).toMatch(/válida \(7 personas, 22 órdenes\)/);
     const bad = join(p.dir, 'bad.json');
@@ -607,7 +780,9 @@ describe('Spanish', () => {
     const invalid = runCli(['validate', '--config', bad], { env });
     expect(invalid.stderr).toContain('catalog.families.modelo.level: "escritura" no es uno de "none", "read_only"');
     expect(invalid.stderr).toContain('1 problema');
-    expect(runCli(['session', 'reset', '--session', 's'], { env }).stderr).toBe('persona-gate: no hay ninguna sesión s (las sesiones que ha visto persona-gate: persona-gate log)\n');
+    expect(runCli(['session', 'reset', '--session', 's'], { env }).stderr).toBe(
+      'persona-gate: no hay ninguna sesión s (las sesiones que ha visto persona-gate: persona-gate log)\n',
+    );
     runCli(['session', 'persona', 'verifier', '--session', 's'], { env });
     expect(runCli(['session', 'reset', '--session', 's'], { env }).stdout).toBe('sesión s: reiniciada\n');
     expect(runCli(['init', '--dir', p.dir], { env }).stdout).toContain('registrado el hook para');

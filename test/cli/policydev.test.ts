@@ -12,11 +12,14 @@ function setup(extra: Record<string, string> = {}) {
 const lastLine = (text: string) => text.trimEnd().split('\n').pop();
 
 describe('persona-gate test', () => {
-  const examples = readdirSync(join(ROOT, 'examples')).filter((f) => f.endsWith('.json') && !f.endsWith('.test.json') && 'personas' in readJson(join(ROOT, 'examples', f)));
+  const examples = readdirSync(join(ROOT, 'examples')).filter(
+    (f) => f.endsWith('.json') && !f.endsWith('.test.json') && 'personas' in readJson(join(ROOT, 'examples', f)),
+  );
 
   it('ships a test file for every example policy', () => {
     expect(examples.length).toBeGreaterThan(1);
-    for (const example of examples) expect(existsSync(join(ROOT, 'examples', example.replace(/\.json$/, '.test.json'))), example).toBe(true);
+    for (const example of examples)
+      expect(existsSync(join(ROOT, 'examples', example.replace(/\.json$/, '.test.json'))), example).toBe(true);
   });
 
   /**
@@ -42,7 +45,10 @@ describe('persona-gate test', () => {
     const { dir, env } = setup();
     mkdirSync(join(dir, '.claude'));
     writeFileSync(join(dir, '.claude', 'persona-gate.json'), readFileSync(join(ROOT, 'examples', example)));
-    writeFileSync(join(dir, '.claude', 'persona-gate.test.json'), readFileSync(join(ROOT, 'examples', example.replace(/\.json$/, '.test.json'))));
+    writeFileSync(
+      join(dir, '.claude', 'persona-gate.test.json'),
+      readFileSync(join(ROOT, 'examples', example.replace(/\.json$/, '.test.json'))),
+    );
     const copied = runCli(['test', '--json'], { env, cwd: dir });
     const shipped = runCli(['test', '--json', join('examples', example.replace(/\.json$/, '.test.json'))], { env: setup().env });
     const outcome = (r: typeof copied) => JSON.parse(r.stdout).files[0].cases.map((c: { name: string; ok: boolean }) => [c.name, c.ok]);
@@ -58,8 +64,19 @@ describe('persona-gate test', () => {
       JSON.stringify({
         policy: TAX_POLICY_PATH,
         cases: [
-          { name: 'reads are fine', persona: 'coordinator', call: { tool: 'mcp__aeat__modelo_list' }, expect: { verdict: 'abstain', status: 'ok' } },
-          { name: 'the preparer files (wrongly expected)', persona: 'modelo-preparer', before: [{ tool: 'mcp__aeat__whoami' }], call: { tool: 'mcp__aeat__modelo_export' }, expect: { verdict: 'ask' } },
+          {
+            name: 'reads are fine',
+            persona: 'coordinator',
+            call: { tool: 'mcp__aeat__modelo_list' },
+            expect: { verdict: 'abstain', status: 'ok' },
+          },
+          {
+            name: 'the preparer files (wrongly expected)',
+            persona: 'modelo-preparer',
+            before: [{ tool: 'mcp__aeat__whoami' }],
+            call: { tool: 'mcp__aeat__modelo_export' },
+            expect: { verdict: 'ask' },
+          },
         ],
       }),
     );
@@ -79,7 +96,18 @@ describe('persona-gate test', () => {
       ].join('\n'),
     );
     const json = JSON.parse(runCli(['test', '--json', file], { env, cwd: dir }).stdout);
-    expect(json).toMatchObject({ passed: 1, failed: 1, files: [{ cases: [{ ok: true }, { ok: false, mismatches: ['verdict'], actual: { verdict: 'deny', status: 'handoff_denied', gate: 'handoff' } }] }] });
+    expect(json).toMatchObject({
+      passed: 1,
+      failed: 1,
+      files: [
+        {
+          cases: [
+            { ok: true },
+            { ok: false, mismatches: ['verdict'], actual: { verdict: 'deny', status: 'handoff_denied', gate: 'handoff' } },
+          ],
+        },
+      ],
+    });
   });
 
   it('reads .claude/persona-gate.test.json by default, against the policy found as usual', () => {
@@ -88,10 +116,16 @@ describe('persona-gate test', () => {
     writeFileSync(join(dir, '.claude', 'persona-gate.json'), readFileSync(TAX_POLICY_PATH));
     writeFileSync(
       join(dir, '.claude', 'persona-gate.test.json'),
-      JSON.stringify({ cases: [{ name: 'coordinator reads', persona: 'coordinator', call: { tool: 'mcp__aeat__modelo_list' }, expect: { verdict: 'abstain' } }] }),
+      JSON.stringify({
+        cases: [
+          { name: 'coordinator reads', persona: 'coordinator', call: { tool: 'mcp__aeat__modelo_list' }, expect: { verdict: 'abstain' } },
+        ],
+      }),
     );
     const r = runCli(['test'], { env, cwd: dir });
-    expect(r.stdout).toBe(`.claude/persona-gate.test.json (policy .claude/persona-gate.json)\n  ok    coordinator reads\n1 passed, 0 failed\n`);
+    expect(r.stdout).toBe(
+      `.claude/persona-gate.test.json (policy .claude/persona-gate.json)\n  ok    coordinator reads\n1 passed, 0 failed\n`,
+    );
     expect(r.code).toBe(0);
   });
 
@@ -128,7 +162,15 @@ function transcriptLine(value: Record<string, unknown>): string {
 const use = (id: string, name: string, input: Record<string, unknown>, ts: string) =>
   transcriptLine({ type: 'assistant', timestamp: ts, message: { role: 'assistant', content: [{ type: 'tool_use', id, name, input }] } });
 const answer = (id: string, text: string, ts: string, isError = false) =>
-  transcriptLine({ type: 'user', timestamp: ts, message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: [{ type: 'text', text }], ...(isError ? { is_error: true } : {}) }] }, toolUseResult: [{ type: 'text', text }] });
+  transcriptLine({
+    type: 'user',
+    timestamp: ts,
+    message: {
+      role: 'user',
+      content: [{ type: 'tool_result', tool_use_id: id, content: [{ type: 'text', text }], ...(isError ? { is_error: true } : {}) }],
+    },
+    toolUseResult: [{ type: 'text', text }],
+  });
 
 describe('persona-gate replay', () => {
   function recorded(dir: string): string {
@@ -160,10 +202,14 @@ describe('persona-gate replay', () => {
     expect(r.code).toBe(0);
     const lines = r.stdout.split('\n');
     expect(lines[0]).toMatch(/^#\s+session\s+persona\s+call\s+verdict\s+status\s+reason$/);
-    expect(lines[1]).toMatch(/^1\s+sess-1\s+modelo-preparer\s+modelo\.work\.create\s+deny\s+identity_required\s+this session has not yet confirmed/);
+    expect(lines[1]).toMatch(
+      /^1\s+sess-1\s+modelo-preparer\s+modelo\.work\.create\s+deny\s+identity_required\s+this session has not yet confirmed/,
+    );
     expect(lines[2]).toMatch(/^2\s+sess-1\s+modelo-preparer\s+config\.profile\.status\s+abstain\s+ok$/);
     expect(lines[3]).toMatch(/^3\s+sess-1\s+modelo-preparer\s+modelo\.work\.create\s+abstain\s+ok$/);
-    expect(lines[4]).toMatch(/^4\s+sess-1\s+modelo-preparer\s+modelo\.export\s+deny\s+handoff_denied\s+the modelo-preparer persona may not run modelo\.export/);
+    expect(lines[4]).toMatch(
+      /^4\s+sess-1\s+modelo-preparer\s+modelo\.export\s+deny\s+handoff_denied\s+the modelo-preparer persona may not run modelo\.export/,
+    );
     expect(r.stdout).toContain('by persona, command and status:');
     expect(r.stdout).toMatch(/^ {2}modelo-preparer\s+modelo\.work\.create\s+identity_required\s+deny\s+1$/m);
     expect(r.stdout).toContain('4 calls in 1 session (1 transcript): 2 refused, 0 asked, 2 let through (0 allow, 2 abstain)');
@@ -180,7 +226,9 @@ describe('persona-gate replay', () => {
   it('prints every call as JSON with --json, and only the refusals with --refused', () => {
     const { dir, env } = setup();
     const file = recorded(dir);
-    const report = JSON.parse(runCli(['replay', file, '--config', TAX_POLICY_PATH, '--persona', 'modelo-preparer', '--json'], { env, cwd: dir }).stdout);
+    const report = JSON.parse(
+      runCli(['replay', file, '--config', TAX_POLICY_PATH, '--persona', 'modelo-preparer', '--json'], { env, cwd: dir }).stdout,
+    );
     expect(report.calls.map((c: any) => [c.tool_use_id, c.verdict, c.status])).toEqual([
       ['t1', 'deny', 'identity_required'],
       ['t2', 'abstain', 'ok'],
@@ -189,8 +237,16 @@ describe('persona-gate replay', () => {
     ]);
     expect(report.verdicts).toEqual({ deny: 2, ask: 0, allow: 0, abstain: 2 });
     expect(report.skipped).toMatchObject({ not_json: 1, not_object: 1 });
-    const refused = runCli(['replay', file, '--config', TAX_POLICY_PATH, '--persona', 'modelo-preparer', '--refused'], { env, cwd: dir }).stdout;
-    expect(refused.split('\n').filter((l) => /^\d+\s+sess-1/.test(l)).map((l) => l.split(/\s+/)[0])).toEqual(['1', '4']);
+    const refused = runCli(['replay', file, '--config', TAX_POLICY_PATH, '--persona', 'modelo-preparer', '--refused'], {
+      env,
+      cwd: dir,
+    }).stdout;
+    expect(
+      refused
+        .split('\n')
+        .filter((l) => /^\d+\s+sess-1/.test(l))
+        .map((l) => l.split(/\s+/)[0]),
+    ).toEqual(['1', '4']);
   });
 
   it('reads a directory of transcripts and sidechains, and survives files that are all garbage', () => {
@@ -201,12 +257,21 @@ describe('persona-gate replay', () => {
     writeFileSync(
       join(project, 'sess-1', 'subagents', 'agent-a1.jsonl'),
       [
-        transcriptLine({ type: 'assistant', isSidechain: true, agentId: 'a1', timestamp: '2026-01-01T10:00:06.500Z', message: { content: [{ type: 'tool_use', id: 's1', name: 'mcp__aeat__modelo_export', input: {} }] } }),
+        transcriptLine({
+          type: 'assistant',
+          isSidechain: true,
+          agentId: 'a1',
+          timestamp: '2026-01-01T10:00:06.500Z',
+          message: { content: [{ type: 'tool_use', id: 's1', name: 'mcp__aeat__modelo_export', input: {} }] },
+        }),
       ].join('\n'),
     );
     writeFileSync(join(project, 'sess-1', 'subagents', 'agent-a1.meta.json'), JSON.stringify({ agentType: 'verifier' }));
     writeFileSync(join(project, 'garbage.jsonl'), '\u0000\u0001\n{{{\n[]\n"x"\n42\n');
-    const report = JSON.parse(runCli(['replay', join(dir, 'projects'), '--config', TAX_POLICY_PATH, '--persona', 'modelo-preparer', '--json'], { env, cwd: dir }).stdout);
+    const report = JSON.parse(
+      runCli(['replay', join(dir, 'projects'), '--config', TAX_POLICY_PATH, '--persona', 'modelo-preparer', '--json'], { env, cwd: dir })
+        .stdout,
+    );
     expect(report.calls.map((c: any) => [c.tool_use_id, c.agent_type, c.persona, c.verdict, c.status])).toEqual([
       ['t1', null, 'modelo-preparer', 'deny', 'identity_required'],
       ['t2', null, 'modelo-preparer', 'abstain', 'ok'],
@@ -221,9 +286,15 @@ describe('persona-gate replay', () => {
 
   it('exits 1 when there is nothing to replay', () => {
     const { dir, env } = setup();
-    expect(runCli(['replay', join(dir, 'nope'), '--config', TAX_POLICY_PATH], { env })).toMatchObject({ code: 1, stderr: `persona-gate replay: ${join(dir, 'nope')} does not exist\n` });
+    expect(runCli(['replay', join(dir, 'nope'), '--config', TAX_POLICY_PATH], { env })).toMatchObject({
+      code: 1,
+      stderr: `persona-gate replay: ${join(dir, 'nope')} does not exist\n`,
+    });
     mkdirSync(join(dir, 'empty'));
-    expect(runCli(['replay', join(dir, 'empty'), '--config', TAX_POLICY_PATH], { env })).toMatchObject({ code: 1, stderr: `persona-gate replay: no transcript (*.jsonl) under ${join(dir, 'empty')}\n` });
+    expect(runCli(['replay', join(dir, 'empty'), '--config', TAX_POLICY_PATH], { env })).toMatchObject({
+      code: 1,
+      stderr: `persona-gate replay: no transcript (*.jsonl) under ${join(dir, 'empty')}\n`,
+    });
   });
 });
 
@@ -242,12 +313,23 @@ describe('enforcement: audit, end to end', () => {
     const { env } = auditProject();
     const r = runCli(['hook'], { input: preEvent('mcp__aeat__modelo_work_create', { modelo: '303' }), env });
     expect(r).toMatchObject({ code: 0, stdout: '', stderr: '' });
-    const receipts = runCli(['log', '--json'], { env }).stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const receipts = runCli(['log', '--json'], { env })
+      .stdout.trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(receipts).toHaveLength(1);
-    expect(receipts[0]).toMatchObject({ verdict: 'abstain', would: 'deny', status: 'permission_denied', gate: 'scope', command_key: 'modelo.work.create' });
+    expect(receipts[0]).toMatchObject({
+      verdict: 'abstain',
+      would: 'deny',
+      status: 'permission_denied',
+      gate: 'scope',
+      command_key: 'modelo.work.create',
+    });
     expect(receipts[0].reason).toContain('the coordinator persona may not run modelo.work.create');
     const log = runCli(['log', '--status', 'permission_denied'], { env }).stdout;
-    expect(log).toMatch(/coordinator +deny\* +mcp__aeat__modelo_work_create → modelo\.work\.create\n +permission_denied: the coordinator persona/);
+    expect(log).toMatch(
+      /coordinator +deny\* +mcp__aeat__modelo_work_create → modelo\.work\.create\n +permission_denied: the coordinator persona/,
+    );
     expect(log).toMatch(/^ {2}deny\* +audit mode: the verdict the policy would give; the call was answered as if it passed$/m);
     expect(runCli(['log', '--would', '--json'], { env }).stdout.trim().split('\n')).toHaveLength(1);
   });
@@ -255,7 +337,9 @@ describe('enforcement: audit, end to end', () => {
   it('answers allow with no reason when the policy auto-approves passing calls', () => {
     const { env } = auditProject((p) => (p.defaults.on_pass = 'allow'));
     const r = runCli(['hook'], { input: preEvent('mcp__aeat__modelo_work_create', { modelo: '303' }), env });
-    expect(JSON.parse(r.stdout)).toEqual({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', permissionDecisionReason: '' } });
+    expect(JSON.parse(r.stdout)).toEqual({
+      hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', permissionDecisionReason: '' },
+    });
   });
 
   it('still enforces self-protection', () => {

@@ -15,13 +15,22 @@ describe('the hook follows the domain’s profile state', () => {
     const profile = join(home, '.aeat', 'active-profile');
     writeFileSync(profile, 'Erika Example (NIF 00000000T)\n');
     const stateDir = join(dir, 'state');
-    const env = cleanEnv({ HOME: home, PERSONA_GATE_CONFIG: TAX_POLICY_PATH, PERSONA_GATE_STATE_DIR: stateDir, PERSONA_GATE_PERSONA: 'modelo-preparer' });
+    const env = cleanEnv({
+      HOME: home,
+      PERSONA_GATE_CONFIG: TAX_POLICY_PATH,
+      PERSONA_GATE_STATE_DIR: stateDir,
+      PERSONA_GATE_PERSONA: 'modelo-preparer',
+    });
     const hook = (event: string) => runCli(['hook'], { input: event, env });
     let n = 0;
     const read = () => {
       const id = `toolu_read${++n}`;
       expect(hook(preEvent('mcp__aeat__whoami', {}, { tool_use_id: id, cwd: dir }))).toMatchObject({ stdout: '', code: 0 });
-      const post = preEvent('mcp__aeat__whoami', {}, { tool_use_id: id, cwd: dir, hook_event_name: 'PostToolUse', tool_response: [{ type: 'text', text: 'Erika' }] });
+      const post = preEvent(
+        'mcp__aeat__whoami',
+        {},
+        { tool_use_id: id, cwd: dir, hook_event_name: 'PostToolUse', tool_response: [{ type: 'text', text: 'Erika' }] },
+      );
       expect(hook(post)).toMatchObject({ stdout: '', code: 0 });
     };
     const mutate = () => hook(preEvent('mcp__aeat__modelo_work_create', {}, { tool_use_id: `toolu_m${++n}`, cwd: dir }));
@@ -37,7 +46,10 @@ describe('the hook follows the domain’s profile state', () => {
     expect(mutate()).toMatchObject({ stdout: '', code: 0 });
 
     const file = readdirSync(join(stateDir, 'receipts'))[0]!;
-    const rules = readFileSync(join(stateDir, 'receipts', file), 'utf8').trim().split('\n').map((l) => JSON.parse(l).rule as string);
+    const rules = readFileSync(join(stateDir, 'receipts', file), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l).rule as string);
     expect(rules.filter((r) => r === 'profile_changed')).toHaveLength(2);
   });
 });

@@ -22,11 +22,14 @@ describe('persona-gate programs', () => {
     expect(r.stdout).toMatch(/^ {2}push +network +uploads to a remote$/m);
     expect(r.stdout).toMatch(/^ {2}status +read_only /m);
     expect(r.stdout).toContain('any other subcommand: process_exec, opaque');
-    const json = JSON.parse(runCli(['programs', 'sed', '--json'], { env: env(), cwd: tempDir() }).stdout) as { level: string; reader: string };
+    const json = JSON.parse(runCli(['programs', 'sed', '--json'], { env: env(), cwd: tempDir() }).stdout) as {
+      level: string;
+      reader: string;
+    };
     expect(json).toMatchObject({ level: 'read_only', reader: 'sed' });
   });
 
-  it("shows what the policy adds: a program it declares, whether it is closed, the commands it catalogues", () => {
+  it('shows what the policy adds: a program it declares, whether it is closed, the commands it catalogues', () => {
     const r = runCli(['programs', 'aeat', '--config', TAX_POLICY_PATH], { env: env(), cwd: tempDir() });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('declared by the policy, closed: only its catalogued commands may run');
@@ -43,7 +46,11 @@ describe('persona-gate programs', () => {
   });
 
   it('stops quietly when its reader stops reading', () => {
-    const r = spawnSync('sh', ['-c', `"${process.execPath}" "${BIN}" programs | head -1`], { encoding: 'utf8', env: env(), cwd: tempDir() });
+    const r = spawnSync('sh', ['-c', `"${process.execPath}" "${BIN}" programs | head -1`], {
+      encoding: 'utf8',
+      env: env(),
+      cwd: tempDir(),
+    });
     expect(r.stdout).toMatch(/^\d+ programs/);
     expect(r.stderr).toBe('');
   });

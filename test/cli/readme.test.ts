@@ -22,7 +22,15 @@ function project(): { base: string; dir: string; env: Record<string, string> } {
   const base = realpathSync(tempDir('pg-readme-'));
   const dir = join(base, 'my-project');
   mkdirSync(join(dir, 'node_modules', '.bin'), { recursive: true });
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'my-project', version: '1.0.0', private: true, devDependencies: { 'persona-gate': 'file:persona-gate-0.1.0.tgz' } }));
+  writeFileSync(
+    join(dir, 'package.json'),
+    JSON.stringify({
+      name: 'my-project',
+      version: '1.0.0',
+      private: true,
+      devDependencies: { 'persona-gate': 'file:persona-gate-0.1.0.tgz' },
+    }),
+  );
   symlinkSync(ROOT, join(dir, 'node_modules', 'persona-gate'));
   symlinkSync('../persona-gate/dist/persona-gate.cjs', join(dir, 'node_modules', '.bin', 'persona-gate'));
   mkdirSync(join(base, 'home'));
@@ -84,8 +92,17 @@ describe('the refusals the README shows as the model reads them in Claude Code',
   const texts = [...README.matchAll(/```text\n(PreToolUse:(\w+) hook error: (.*))\n```/g)].map((m) => ({ tool: m[2]!, reason: m[3]! }));
   const policy = join(ROOT, 'examples', 'software-team.json');
   const reason = (persona: string, tool: string, input: Record<string, unknown>): string => {
-    const event = JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 'readme', tool_name: tool, tool_input: input, cwd: tempDir('pg-readme-cwd-') });
-    const r = runCli(['hook', '--config', policy], { input: event, env: cleanEnv({ PERSONA_GATE_PERSONA: persona, PERSONA_GATE_STATE_DIR: join(tempDir('pg-readme-state-'), 'state') }) });
+    const event = JSON.stringify({
+      hook_event_name: 'PreToolUse',
+      session_id: 'readme',
+      tool_name: tool,
+      tool_input: input,
+      cwd: tempDir('pg-readme-cwd-'),
+    });
+    const r = runCli(['hook', '--config', policy], {
+      input: event,
+      env: cleanEnv({ PERSONA_GATE_PERSONA: persona, PERSONA_GATE_STATE_DIR: join(tempDir('pg-readme-state-'), 'state') }),
+    });
     expect(r.code).toBe(0);
     return JSON.parse(r.stdout).hookSpecificOutput.permissionDecisionReason as string;
   };
@@ -101,6 +118,8 @@ describe('the refusals the README shows as the model reads them in Claude Code',
   });
 
   it('the researcher editing', () => {
-    expect(reason('researcher', 'Edit', { file_path: join(tempDir('pg-readme-project-'), 'package.json'), old_string: 'a', new_string: 'b' })).toBe(texts[1]!.reason);
+    expect(
+      reason('researcher', 'Edit', { file_path: join(tempDir('pg-readme-project-'), 'package.json'), old_string: 'a', new_string: 'b' }),
+    ).toBe(texts[1]!.reason);
   });
 });

@@ -28,7 +28,12 @@ function project() {
     if (sandbox === null) rmSync(join(dir, '.claude', 'settings.local.json'), { force: true });
     else writeFileSync(join(dir, '.claude', 'settings.local.json'), JSON.stringify({ sandbox }));
   };
-  const SANDBOX = { enabled: true, failIfUnavailable: true, allowUnsandboxedCommands: false, filesystem: { denyWrite: [policy, join(dir, 'state')] } };
+  const SANDBOX = {
+    enabled: true,
+    failIfUnavailable: true,
+    allowUnsandboxedCommands: false,
+    filesystem: { denyWrite: [policy, join(dir, 'state')] },
+  };
   const verdict = (command: string, sandboxed: boolean | Record<string, unknown>): string => {
     local(sandboxed === false ? null : sandboxed === true ? SANDBOX : sandboxed);
     const r = runCli(['hook'], { input: preEvent('Bash', { command }, { cwd: dir }), env });

@@ -15,7 +15,18 @@ function project() {
   const stateDir = join(dir, 'state');
   const env = cleanEnv({ PERSONA_GATE_STATE_DIR: stateDir, CLAUDE_PROJECT_DIR: dir, HOME: dir, PERSONA_GATE_PERSONA: 'merge_captain' });
   const call = (tool: string, input: Record<string, unknown>) =>
-    runCli(['hook'], { input: JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 'agent-session', tool_name: tool, tool_input: input, tool_use_id: 't', cwd: dir }), env, cwd: dir });
+    runCli(['hook'], {
+      input: JSON.stringify({
+        hook_event_name: 'PreToolUse',
+        session_id: 'agent-session',
+        tool_name: tool,
+        tool_input: input,
+        tool_use_id: 't',
+        cwd: dir,
+      }),
+      env,
+      cwd: dir,
+    });
   return { dir, policyPath, stateDir, env, call };
 }
 
@@ -27,9 +38,17 @@ describe('the agent cannot switch its own gate off', () => {
     ['Write', { file_path: 'state/sessions/x.json', content: '{}' }, "persona-gate's state directory"],
     ['Bash', { command: 'rm -rf state' }, "persona-gate's state directory"],
     ['Bash', { command: 'echo {} > .claude/persona-gate.json' }, 'the persona-gate policy'],
-    ['Bash', { command: 'persona-gate session reset --session agent-session' }, "persona-gate's own state (persona-gate session reset --session agent-session)"],
+    [
+      'Bash',
+      { command: 'persona-gate session reset --session agent-session' },
+      "persona-gate's own state (persona-gate session reset --session agent-session)",
+    ],
     // npx may run a project's own persona-gate: the line is opaque, and names persona-gate
-    ['Bash', { command: 'npx persona-gate stage enter apply_repair --session agent-session' }, "persona-gate's own state (persona-gate named in code persona-gate cannot read: npx runs the project's own programs (node_modules/.bin) before any on PATH)"],
+    [
+      'Bash',
+      { command: 'npx persona-gate stage enter apply_repair --session agent-session' },
+      "persona-gate's own state (persona-gate named in code persona-gate cannot read: npx runs the project's own programs (node_modules/.bin) before any on PATH)",
+    ],
   ])('%s %j is denied under a persona', (tool, input, what) => {
     const p = project();
     expect(p.call(tool, input)).toMatchObject({ stdout: denyJson(en.protectedTarget(what)), code: 0 });
@@ -42,8 +61,12 @@ describe('the agent cannot switch its own gate off', () => {
     const p = project();
     // The last case: `state` alone is no path, but the line runs code persona-gate cannot read and names `state/`.
     if (program === 'ls') {
-      expect(p.call('Bash', { command }).stdout).toBe(denyJson(en.protectedMention(what, "`node -e \"require('fs').rmSync('state', { recursive: true })\"`")));
-      expect(p.call('Bash', { command: `node -e "require('fs').rmSync('state/', { recursive: true })"` }).stdout).toBe(denyJson(en.protectedMention(what, "`node -e \"require('fs').rmSync('state/', { recursive: true })\"`")));
+      expect(p.call('Bash', { command }).stdout).toBe(
+        denyJson(en.protectedMention(what, "`node -e \"require('fs').rmSync('state', { recursive: true })\"`")),
+      );
+      expect(p.call('Bash', { command: `node -e "require('fs').rmSync('state/', { recursive: true })"` }).stdout).toBe(
+        denyJson(en.protectedMention(what, "`node -e \"require('fs').rmSync('state/', { recursive: true })\"`")),
+      );
       return;
     }
     expect(p.call('Bash', { command })).toMatchObject({ stdout: denyJson(en.protectedMention(what, `\`${command}\``)), code: 0 });
@@ -51,7 +74,10 @@ describe('the agent cannot switch its own gate off', () => {
 
   it('denies restoring a guarded file from history: git checkout replaces its path operands', () => {
     const p = project();
-    expect(p.call('Bash', { command: 'git checkout -- .claude/persona-gate.json' })).toMatchObject({ stdout: denyJson(en.protectedTarget('the persona-gate policy')), code: 0 });
+    expect(p.call('Bash', { command: 'git checkout -- .claude/persona-gate.json' })).toMatchObject({
+      stdout: denyJson(en.protectedTarget('the persona-gate policy')),
+      code: 0,
+    });
   });
 
   it('follows a symlink to the policy', () => {
@@ -65,7 +91,13 @@ describe('the agent cannot switch its own gate off', () => {
   it('asks instead of denying in an unscoped session', () => {
     const p = project();
     const r = runCli(['hook'], {
-      input: JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 's', tool_name: 'Write', tool_input: { file_path: join(p.dir, '.claude/settings.json') }, cwd: p.dir }),
+      input: JSON.stringify({
+        hook_event_name: 'PreToolUse',
+        session_id: 's',
+        tool_name: 'Write',
+        tool_input: { file_path: join(p.dir, '.claude/settings.json') },
+        cwd: p.dir,
+      }),
       env: { ...p.env, PERSONA_GATE_PERSONA: '' },
     });
     expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecision).toBe('ask');

@@ -2,7 +2,18 @@
 // Node host, spawns hooks with a unix socket on stdin), a pipe, a file or a terminal; on the Node
 // running the tests and on Node 22 (installed from npm into a cache folder on first use).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { closeSync, constants, copyFileSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  copyFileSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { createServer, connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,7 +31,13 @@ function setup(extra: Record<string, string> = {}) {
   const dir = tempDir();
   const policyPath = join(dir, 'policy.json');
   writeFileSync(policyPath, readFileSync(TAX_POLICY_PATH, 'utf8'));
-  const env = cleanEnv({ PERSONA_GATE_STATE_DIR: join(dir, 'state'), PERSONA_GATE_CONFIG: policyPath, PERSONA_GATE_PERSONA: 'coordinator', HOME: dir, ...extra });
+  const env = cleanEnv({
+    PERSONA_GATE_STATE_DIR: join(dir, 'state'),
+    PERSONA_GATE_CONFIG: policyPath,
+    PERSONA_GATE_PERSONA: 'coordinator',
+    HOME: dir,
+    ...extra,
+  });
   for (const key of Object.keys(env)) if (key.startsWith('NODE_')) delete env[key];
   return { dir, env };
 }
@@ -63,7 +80,12 @@ sys.stdout.write(json.dumps({'stdout': out.decode(), 'stderr': err.decode(), 'co
 
 function viaPty(cmd: string[], env: Record<string, string>, input: string): Ran {
   const started = Date.now();
-  const r = spawnSync('python3', ['-c', PTY_RUNNER, input, ...cmd], { env: { ...process.env, PG_CHILD_ENV: JSON.stringify(env) }, encoding: 'utf8', timeout: 90_000, cwd: ROOT });
+  const r = spawnSync('python3', ['-c', PTY_RUNNER, input, ...cmd], {
+    env: { ...process.env, PG_CHILD_ENV: JSON.stringify(env) },
+    encoding: 'utf8',
+    timeout: 90_000,
+    cwd: ROOT,
+  });
   if (r.status !== 0) throw new Error(`pty runner failed: ${r.stderr}`);
   return { ...(JSON.parse(r.stdout) as Omit<Ran, 'ms'>), ms: Date.now() - started };
 }
@@ -150,9 +172,14 @@ describe('the ways of spawning used below give the stdin they claim', () => {
 
 const linuxX64 = process.platform === 'linux' && process.arch === 'x64';
 const runtimes: { name: string; node: () => string; permissionFlag: string }[] = [
-  { name: `Node ${process.version} (running the tests)`, node: () => process.execPath, permissionFlag: Number(process.versions.node.split('.')[0]) >= 22 ? '--permission' : '--experimental-permission' },
+  {
+    name: `Node ${process.version} (running the tests)`,
+    node: () => process.execPath,
+    permissionFlag: Number(process.versions.node.split('.')[0]) >= 22 ? '--permission' : '--experimental-permission',
+  },
 ];
-if (process.version !== `v${NODE22_VERSION}` && linuxX64) runtimes.push({ name: `Node v${NODE22_VERSION}`, node: () => installedNode(NODE22_VERSION), permissionFlag: '--permission' });
+if (process.version !== `v${NODE22_VERSION}` && linuxX64)
+  runtimes.push({ name: `Node v${NODE22_VERSION}`, node: () => installedNode(NODE22_VERSION), permissionFlag: '--permission' });
 
 describe.each(runtimes)('hook stdin on $name', (runtime) => {
   let node = '';

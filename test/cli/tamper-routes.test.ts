@@ -94,11 +94,15 @@ function write(path: string, text: string, mode?: number): void {
 function installPackage(pkg: string): void {
   mkdirSync(pkg, { recursive: true });
   cpSync(join(ROOT, 'dist'), join(pkg, 'dist'), { recursive: true });
-  for (const file of ['package.json', 'schema.json', join('hooks', 'hooks.json')]) write(join(pkg, file), readFileSync(join(ROOT, file), 'utf8'));
+  for (const file of ['package.json', 'schema.json', join('hooks', 'hooks.json')])
+    write(join(pkg, file), readFileSync(join(ROOT, file), 'utf8'));
 }
 
 function git(cwd: string, ...args: string[]): void {
-  const r = spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'commit.gpgsign=false', ...args], { cwd, encoding: 'utf8' });
+  const r = spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'commit.gpgsign=false', ...args], {
+    cwd,
+    encoding: 'utf8',
+  });
   if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
 }
 
@@ -109,7 +113,8 @@ function makeWorld(opts: WorldOptions = {}): World {
   const home = join(root, 'home');
   const claudeConfigDir = join(root, 'claude-config');
   const prefix = join(root, 'prefix');
-  const pkg = opts.install === 'local' ? join(project, 'node_modules', 'persona-gate') : join(prefix, 'lib', 'node_modules', 'persona-gate');
+  const pkg =
+    opts.install === 'local' ? join(project, 'node_modules', 'persona-gate') : join(prefix, 'lib', 'node_modules', 'persona-gate');
 
   installPackage(pkg);
   mkdirSync(join(prefix, 'bin'), { recursive: true });
@@ -149,7 +154,14 @@ function makeWorld(opts: WorldOptions = {}): World {
   const base: Record<string, string> = {};
   for (const [k, v] of Object.entries(cleanEnv())) if (!k.startsWith('npm_') && k !== 'CLAUDE_CONFIG_DIR') base[k] = v;
   // The subject here is the verdict, not the deadline: give a loaded machine room.
-  const shared = { ...base, PERSONA_GATE_DEADLINE_MS: '30000', HOME: home, CLAUDE_PROJECT_DIR: project, CLAUDE_CONFIG_DIR: claudeConfigDir, PATH: `${join(prefix, 'bin')}:${process.env.PATH ?? ''}` };
+  const shared = {
+    ...base,
+    PERSONA_GATE_DEADLINE_MS: '30000',
+    HOME: home,
+    CLAUDE_PROJECT_DIR: project,
+    CLAUDE_CONFIG_DIR: claudeConfigDir,
+    PATH: `${join(prefix, 'bin')}:${process.env.PATH ?? ''}`,
+  };
   return {
     root,
     project,
@@ -160,7 +172,14 @@ function makeWorld(opts: WorldOptions = {}): World {
     stateDir,
     prefsFile,
     hookEnv: shared,
-    shellEnv: { ...shared, npm_config_prefix: prefix, npm_config_cache: join(root, 'npm-cache'), npm_config_update_notifier: 'false', npm_config_audit: 'false', npm_config_fund: 'false' },
+    shellEnv: {
+      ...shared,
+      npm_config_prefix: prefix,
+      npm_config_cache: join(root, 'npm-cache'),
+      npm_config_update_notifier: 'false',
+      npm_config_audit: 'false',
+      npm_config_fund: 'false',
+    },
   };
 }
 
@@ -231,7 +250,11 @@ interface Ran {
   code: number | null;
 }
 
-function run(cmd: string, args: string[], opts: { cwd: string; env: Record<string, string>; input?: string; timeoutMs?: number }): Promise<Ran> {
+function run(
+  cmd: string,
+  args: string[],
+  opts: { cwd: string; env: Record<string, string>; input?: string; timeoutMs?: number },
+): Promise<Ran> {
   return new Promise((done, fail) => {
     const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env });
     let stdout = '';
@@ -278,15 +301,30 @@ function receiptFor(w: World, toolUseId: string): { status?: string; verdict?: s
 
 async function sendHook(w: World, mode: Mode, tool: string, input: Record<string, unknown>, args: string[] = ['hook']): Promise<Verdict> {
   const toolUseId = `toolu_tamper_${++nextId}`;
-  const event = { hook_event_name: 'PreToolUse', session_id: SESSION, tool_name: tool, tool_input: input, tool_use_id: toolUseId, cwd: w.project };
+  const event = {
+    hook_event_name: 'PreToolUse',
+    session_id: SESSION,
+    tool_name: tool,
+    tool_input: input,
+    tool_use_id: toolUseId,
+    cwd: w.project,
+  };
   const env = { ...w.hookEnv, PERSONA_GATE_PERSONA: mode === 'persona' ? PERSONA : '' };
-  const r = await run(process.execPath, [join(w.pkg, 'dist', 'persona-gate.cjs'), ...args], { cwd: w.project, env, input: JSON.stringify(event) });
+  const r = await run(process.execPath, [join(w.pkg, 'dist', 'persona-gate.cjs'), ...args], {
+    cwd: w.project,
+    env,
+    input: JSON.stringify(event),
+  });
   const receipt = receiptFor(w, toolUseId);
   if (r.code === 2) return { verdict: 'deny', status: receipt?.status ?? null, reason: r.stderr.trim() };
   if (r.code !== 0) return { verdict: `hook exit ${r.code}`, status: null, reason: r.stderr.trim() };
   if (r.stdout.trim() === '') return { verdict: 'abstain', status: receipt?.status ?? null, reason: '' };
   const out = JSON.parse(r.stdout) as { hookSpecificOutput: { permissionDecision: string; permissionDecisionReason: string } };
-  return { verdict: out.hookSpecificOutput.permissionDecision, status: receipt?.status ?? null, reason: out.hookSpecificOutput.permissionDecisionReason };
+  return {
+    verdict: out.hookSpecificOutput.permissionDecision,
+    status: receipt?.status ?? null,
+    reason: out.hookSpecificOutput.permissionDecisionReason,
+  };
 }
 
 /** The identity read a careful agent makes first, so that the identity gate is not what stops a route. */
@@ -306,7 +344,12 @@ interface Step {
 
 const bash = (command: string, more: Partial<Step> = {}): Step => ({ tool: 'Bash', input: { command }, touches: true, ...more });
 const ps = (command: string): Step => ({ tool: 'PowerShell', input: { command }, touches: true });
-const writeTool = (file_path: string, content = EVIL_SETTINGS, more: Partial<Step> = {}): Step => ({ tool: 'Write', input: { file_path, content }, touches: true, ...more });
+const writeTool = (file_path: string, content = EVIL_SETTINGS, more: Partial<Step> = {}): Step => ({
+  tool: 'Write',
+  input: { file_path, content },
+  touches: true,
+  ...more,
+});
 
 /** Runs a step the hook did not refuse, as the host would. Returns what happened, for the failure message. */
 async function execute(w: World, step: Step): Promise<string> {
@@ -316,7 +359,11 @@ async function execute(w: World, step: Step): Promise<string> {
   }
   if (step.tool === 'PowerShell') {
     if (!HAS_PWSH) return 'not run: pwsh is not installed here';
-    const r = await run('pwsh', ['-NoProfile', '-Command', String(step.input.command)], { cwd: w.project, env: w.shellEnv, timeoutMs: 30_000 });
+    const r = await run('pwsh', ['-NoProfile', '-Command', String(step.input.command)], {
+      cwd: w.project,
+      env: w.shellEnv,
+      timeoutMs: 30_000,
+    });
     return `pwsh exit ${r.code}`;
   }
   const path = resolve(w.project, String(step.input.file_path));
@@ -364,7 +411,10 @@ const sameInode = (a: string, b: string) => {
 const ROUTES: Route[] = [
   // The project's .claude directory, whole.
   { name: 'rm -rf .claude', steps: () => [bash('rm -rf .claude')] },
-  { name: 'mv .claude x && mkdir .claude && mv x/persona-gate.json .claude/', steps: () => [bash('mv .claude x && mkdir .claude && mv x/persona-gate.json .claude/')] },
+  {
+    name: 'mv .claude x && mkdir .claude && mv x/persona-gate.json .claude/',
+    steps: () => [bash('mv .claude x && mkdir .claude && mv x/persona-gate.json .claude/')],
+  },
   { name: 'mv .claude .claude.bak', steps: () => [bash('mv .claude .claude.bak')] },
   { name: 'chmod -R 000 .claude', steps: () => [bash('chmod -R 000 .claude')] },
   { name: 'chmod 000 .claude/settings.json', steps: () => [bash('chmod 000 .claude/settings.json')] },
@@ -378,13 +428,20 @@ const ROUTES: Route[] = [
   { name: 'install -m 644 -t .claude evil/settings.json', steps: () => [bash('install -m 644 -t .claude evil/settings.json')] },
   { name: 'rsync -a evil/ .claude/', steps: () => [bash('rsync -a evil/ .claude/')] },
   { name: 'git checkout HEAD~1 -- .claude', world: { git: true }, steps: () => [bash('git checkout HEAD~1 -- .claude')] },
-  { name: 'git checkout HEAD~1 -- .claude/settings.json', world: { git: true }, steps: () => [bash('git checkout HEAD~1 -- .claude/settings.json')] },
+  {
+    name: 'git checkout HEAD~1 -- .claude/settings.json',
+    world: { git: true },
+    steps: () => [bash('git checkout HEAD~1 -- .claude/settings.json')],
+  },
   { name: 'git checkout HEAD~1 -- .', world: { git: true }, steps: () => [bash('git checkout HEAD~1 -- .')] },
   { name: 'git reset --hard HEAD~1', world: { git: true }, steps: () => [bash('git reset --hard HEAD~1')] },
   { name: 'mv evil.json .claude/settings.json', steps: () => [bash('mv evil.json .claude/settings.json')] },
   { name: 'cd .claude && rm settings.json', steps: () => [bash('cd .claude && rm settings.json')] },
   // Links.
-  { name: 'ln -s .claude c && echo … > c/settings.local.json', steps: () => [bash(`ln -s .claude c && echo '{"disableAllHooks":true}' > c/settings.local.json`)] },
+  {
+    name: 'ln -s .claude c && echo … > c/settings.local.json',
+    steps: () => [bash(`ln -s .claude c && echo '{"disableAllHooks":true}' > c/settings.local.json`)],
+  },
   {
     name: 'dangling symlink, then a write through it in a later call',
     world: { noLocalSettings: true },
@@ -409,7 +466,10 @@ const ROUTES: Route[] = [
   },
   {
     name: 'hard link, then a write to it in a later call',
-    steps: (w) => [bash('ln .claude/settings.json h.json'), bash('echo x > h.json', { touches: () => sameInode(join(w.project, 'h.json'), join(w.project, '.claude', 'settings.json')) })],
+    steps: (w) => [
+      bash('ln .claude/settings.json h.json'),
+      bash('echo x > h.json', { touches: () => sameInode(join(w.project, 'h.json'), join(w.project, '.claude', 'settings.json')) }),
+    ],
   },
   {
     name: 'echo x > h.json, h.json a hard link to .claude/settings.json made before the session',
@@ -432,16 +492,33 @@ const ROUTES: Route[] = [
   { name: 'rm -rf ~/.local/state', steps: () => [bash('rm -rf ~/.local/state')] },
   { name: 'rm -rf ~/.local/state/persona-gate/sessions', steps: () => [bash('rm -rf ~/.local/state/persona-gate/sessions')] },
   { name: 'chmod -R 000 ~/.local', steps: () => [bash('chmod -R 000 ~/.local')] },
-  { name: 'echo … > ~/.config/persona-gate/config.json', steps: () => [bash(`echo '{"stateDir":"/tmp/elsewhere"}' > ~/.config/persona-gate/config.json`)] },
+  {
+    name: 'echo … > ~/.config/persona-gate/config.json',
+    steps: () => [bash(`echo '{"stateDir":"/tmp/elsewhere"}' > ~/.config/persona-gate/config.json`)],
+  },
   // The user-level, $CLAUDE_CONFIG_DIR and managed registrations.
   { name: 'echo … > ~/.claude/settings.json', steps: () => [bash(`echo '{"disableAllHooks":true}' > ~/.claude/settings.json`)] },
   { name: 'cp evil.json ~/.claude/settings.json', steps: () => [bash('cp evil.json ~/.claude/settings.json')] },
   { name: 'Write ~/.claude/settings.json', steps: (w) => [writeTool(join(w.home, '.claude', 'settings.json'))] },
-  { name: 'echo … > $CLAUDE_CONFIG_DIR/settings.json (the path written out)', steps: (w) => [bash(`echo '{"disableAllHooks":true}' > ${w.claudeConfigDir}/settings.json`)] },
-  { name: 'echo … > "$CLAUDE_CONFIG_DIR/settings.json"', steps: () => [bash(`echo '{"disableAllHooks":true}' > "$CLAUDE_CONFIG_DIR/settings.json"`, { status: 'any' })] },
+  {
+    name: 'echo … > $CLAUDE_CONFIG_DIR/settings.json (the path written out)',
+    steps: (w) => [bash(`echo '{"disableAllHooks":true}' > ${w.claudeConfigDir}/settings.json`)],
+  },
+  {
+    name: 'echo … > "$CLAUDE_CONFIG_DIR/settings.json"',
+    steps: () => [bash(`echo '{"disableAllHooks":true}' > "$CLAUDE_CONFIG_DIR/settings.json"`, { status: 'any' })],
+  },
   { name: 'Write $CLAUDE_CONFIG_DIR/settings.json', steps: (w) => [writeTool(join(w.claudeConfigDir, 'settings.json'))] },
-  { name: 'echo … > /etc/claude-code/managed-settings.json', decideOnly: true, steps: () => [bash(`echo '{"disableAllHooks":true}' > /etc/claude-code/managed-settings.json`)] },
-  { name: 'Write /etc/claude-code/managed-settings.json', decideOnly: true, steps: () => [writeTool('/etc/claude-code/managed-settings.json')] },
+  {
+    name: 'echo … > /etc/claude-code/managed-settings.json',
+    decideOnly: true,
+    steps: () => [bash(`echo '{"disableAllHooks":true}' > /etc/claude-code/managed-settings.json`)],
+  },
+  {
+    name: 'Write /etc/claude-code/managed-settings.json',
+    decideOnly: true,
+    steps: () => [writeTool('/etc/claude-code/managed-settings.json')],
+  },
   // persona-gate's own installation: the package root.
   { name: 'rm -rf <package>/dist', steps: (w) => [bash(`rm -rf ${w.pkg}/dist`)] },
   { name: 'rm -rf <package>', steps: (w) => [bash(`rm -rf ${w.pkg}`)] },
@@ -451,21 +528,43 @@ const ROUTES: Route[] = [
   { name: 'rm <package>/hooks/hooks.json', steps: (w) => [bash(`rm ${w.pkg}/hooks/hooks.json`)] },
   { name: 'Write <package>/hooks/hooks.json', steps: (w) => [writeTool(join(w.pkg, 'hooks', 'hooks.json'), '{}')] },
   { name: 'npm uninstall -g persona-gate', steps: () => [bash('npm uninstall -g persona-gate')] },
-  { name: 'npm uninstall persona-gate (installed in the project)', world: { install: 'local' }, steps: () => [bash('npm uninstall persona-gate')] },
-  { name: 'rm -rf node_modules (persona-gate installed in the project)', world: { install: 'local' }, steps: () => [bash('rm -rf node_modules')] },
+  {
+    name: 'npm uninstall persona-gate (installed in the project)',
+    world: { install: 'local' },
+    steps: () => [bash('npm uninstall persona-gate')],
+  },
+  {
+    name: 'rm -rf node_modules (persona-gate installed in the project)',
+    world: { install: 'local' },
+    steps: () => [bash('rm -rf node_modules')],
+  },
   // PowerShell.
-  { name: "PowerShell [IO.File]::WriteAllText('.claude/settings.json','{}')", steps: () => [ps("[IO.File]::WriteAllText('.claude/settings.json','{}')")] },
+  {
+    name: "PowerShell [IO.File]::WriteAllText('.claude/settings.json','{}')",
+    steps: () => [ps("[IO.File]::WriteAllText('.claude/settings.json','{}')")],
+  },
   { name: 'PowerShell Copy-Item evil.json .claude/settings.json', steps: () => [ps('Copy-Item evil.json .claude/settings.json')] },
   { name: 'PowerShell Remove-Item -Recurse .claude', steps: () => [ps('Remove-Item -Recurse .claude')] },
   // Changing the persona or the session from inside.
   {
     name: 'python3 subprocess.run persona-gate session persona verifier',
-    steps: () => [bash(`python3 -c "import subprocess; subprocess.run(['persona-gate','session','persona','verifier','--session','${SESSION}'])"`)],
+    steps: () => [
+      bash(`python3 -c "import subprocess; subprocess.run(['persona-gate','session','persona','verifier','--session','${SESSION}'])"`),
+    ],
   },
   { name: 'echo session persona verifier | xargs persona-gate', steps: () => [bash('echo session persona verifier | xargs persona-gate')] },
-  { name: 'echo session persona verifier --session s | xargs persona-gate', steps: () => [bash(`echo session persona verifier --session ${SESSION} | xargs persona-gate`)] },
-  { name: "echo 'persona-gate session reset --session s' | sh", steps: () => [bash(`echo 'persona-gate session reset --session ${SESSION}' | sh`)] },
-  { name: 'find . -maxdepth 0 -exec persona-gate session reset --session s \\;', steps: () => [bash(`find . -maxdepth 0 -exec persona-gate session reset --session ${SESSION} \\;`)] },
+  {
+    name: 'echo session persona verifier --session s | xargs persona-gate',
+    steps: () => [bash(`echo session persona verifier --session ${SESSION} | xargs persona-gate`)],
+  },
+  {
+    name: "echo 'persona-gate session reset --session s' | sh",
+    steps: () => [bash(`echo 'persona-gate session reset --session ${SESSION}' | sh`)],
+  },
+  {
+    name: 'find . -maxdepth 0 -exec persona-gate session reset --session s \\;',
+    steps: () => [bash(`find . -maxdepth 0 -exec persona-gate session reset --session ${SESSION} \\;`)],
+  },
 ];
 
 /**
@@ -480,15 +579,22 @@ async function walkRoute(route: Route, expect: import('vitest').ExpectStatic): P
   const log: string[] = [];
   for (const step of route.steps(w)) {
     const touches = typeof step.touches === 'function' ? step.touches(w) : step.touches;
-    const answers = { unscoped: await sendHook(w, 'unscoped', step.tool, step.input), persona: await sendHook(w, 'persona', step.tool, step.input) };
+    const answers = {
+      unscoped: await sendHook(w, 'unscoped', step.tool, step.input),
+      persona: await sendHook(w, 'persona', step.tool, step.input),
+    };
     const refusedBy = (v: Verdict) => v.verdict === 'deny' || v.verdict === 'ask';
     const shown = `${step.tool} ${JSON.stringify(step.input)} → unscoped ${answers.unscoped.verdict} (${answers.unscoped.status}), ${PERSONA} ${answers.persona.verdict} (${answers.persona.status})`;
     if (touches) {
       for (const mode of ['persona', 'unscoped'] as const) {
         const got = answers[mode];
         const want = mode === 'persona' ? 'deny' : 'ask';
-        if (step.status === 'any') expect.soft(mode === 'persona' ? got.verdict === 'deny' : refusedBy(got), `${mode}: ${shown}: must be refused`).toBe(true);
-        else expect.soft({ verdict: got.verdict, status: got.status }, `${mode}: ${shown}: must be ${want} (protected)`).toEqual({ verdict: want, status: 'protected' });
+        if (step.status === 'any')
+          expect.soft(mode === 'persona' ? got.verdict === 'deny' : refusedBy(got), `${mode}: ${shown}: must be refused`).toBe(true);
+        else
+          expect
+            .soft({ verdict: got.verdict, status: got.status }, `${mode}: ${shown}: must be ${want} (protected)`)
+            .toEqual({ verdict: want, status: 'protected' });
       }
     }
     if ((refusedBy(answers.unscoped) && refusedBy(answers.persona)) || route.decideOnly) {
@@ -518,25 +624,66 @@ interface Ordinary {
 }
 
 const ORDINARY: Ordinary[] = [
-  { command: 'cat .claude/settings.json', check: (w, out) => assertEq(out.stdout, readFileSync(join(w.project, '.claude', 'settings.json'), 'utf8')) },
-  { command: 'cp .claude/settings.json <root>/backup.json', check: (w) => assertEq(readFileSync(join(w.root, 'backup.json'), 'utf8'), readFileSync(join(w.project, '.claude', 'settings.json'), 'utf8')) },
-  { command: 'cp .claude/settings.json settings.backup.json', check: (w) => assertEq(readFileSync(join(w.project, 'settings.backup.json'), 'utf8'), readFileSync(join(w.project, '.claude', 'settings.json'), 'utf8')) },
+  {
+    command: 'cat .claude/settings.json',
+    check: (w, out) => assertEq(out.stdout, readFileSync(join(w.project, '.claude', 'settings.json'), 'utf8')),
+  },
+  {
+    command: 'cp .claude/settings.json <root>/backup.json',
+    check: (w) =>
+      assertEq(readFileSync(join(w.root, 'backup.json'), 'utf8'), readFileSync(join(w.project, '.claude', 'settings.json'), 'utf8')),
+  },
+  {
+    command: 'cp .claude/settings.json settings.backup.json',
+    check: (w) =>
+      assertEq(
+        readFileSync(join(w.project, 'settings.backup.json'), 'utf8'),
+        readFileSync(join(w.project, '.claude', 'settings.json'), 'utf8'),
+      ),
+  },
   { command: 'ls -la .claude && head -c 64 .claude/persona-gate.json', check: (_w, out) => assertEq(out.code, 0) },
-  { command: 'mkdir -p build && cp src/a.ts build/', check: (w) => assertEq(readFileSync(join(w.project, 'build', 'a.ts'), 'utf8'), readFileSync(join(w.project, 'src', 'a.ts'), 'utf8')) },
+  {
+    command: 'mkdir -p build && cp src/a.ts build/',
+    check: (w) => assertEq(readFileSync(join(w.project, 'build', 'a.ts'), 'utf8'), readFileSync(join(w.project, 'src', 'a.ts'), 'utf8')),
+  },
   { command: 'rm -rf node_modules', check: (w) => assertEq(existsSync(join(w.project, 'node_modules')), false) },
   { command: 'echo hi > notes.txt', check: (w) => assertEq(readFileSync(join(w.project, 'notes.txt'), 'utf8'), 'hi\n') },
   { command: 'ln -s src/index.ts idx.ts', check: (w) => assertEq(readlinkSync(join(w.project, 'idx.ts')), 'src/index.ts') },
   { command: 'chmod +x scripts/run.sh', check: (w) => assertEq(statSync(join(w.project, 'scripts', 'run.sh')).mode & 0o111, 0o111) },
-  { command: 'git checkout -- src/a.ts', world: { git: true }, check: (w) => assertEq(readFileSync(join(w.project, 'src', 'a.ts'), 'utf8'), 'export const a = 1;\n') },
-  { command: 'git diff -- .claude/settings.json && git log --oneline -- .claude', world: { git: true }, check: (_w, out) => assertEq(out.code, 0) },
+  {
+    command: 'git checkout -- src/a.ts',
+    world: { git: true },
+    check: (w) => assertEq(readFileSync(join(w.project, 'src', 'a.ts'), 'utf8'), 'export const a = 1;\n'),
+  },
+  {
+    command: 'git diff -- .claude/settings.json && git log --oneline -- .claude',
+    world: { git: true },
+    check: (_w, out) => assertEq(out.code, 0),
+  },
   { command: 'cp -r src dist2', check: (w) => assertEq(readFileSync(join(w.project, 'dist2', 'a.ts'), 'utf8'), 'export const a = 1;\n') },
-  { command: 'mv src/a.ts src/b.ts && rm src/index.ts', check: (w) => assertEq([existsSync(join(w.project, 'src', 'b.ts')), existsSync(join(w.project, 'src', 'index.ts'))], [true, false]) },
-  { command: "sed -i 's/1/2/' src/a.ts", check: (w) => assertEq(readFileSync(join(w.project, 'src', 'a.ts'), 'utf8'), 'export const a = 2;\n') },
-  { command: 'rm -rf build dist2 && mkdir -p build/out && touch build/out/x', check: (w) => assertEq(existsSync(join(w.project, 'build', 'out', 'x')), true) },
+  {
+    command: 'mv src/a.ts src/b.ts && rm src/index.ts',
+    check: (w) => assertEq([existsSync(join(w.project, 'src', 'b.ts')), existsSync(join(w.project, 'src', 'index.ts'))], [true, false]),
+  },
+  {
+    command: "sed -i 's/1/2/' src/a.ts",
+    check: (w) => assertEq(readFileSync(join(w.project, 'src', 'a.ts'), 'utf8'), 'export const a = 2;\n'),
+  },
+  {
+    command: 'rm -rf build dist2 && mkdir -p build/out && touch build/out/x',
+    check: (w) => assertEq(existsSync(join(w.project, 'build', 'out', 'x')), true),
+  },
   { command: 'persona-gate session show --session s', check: (_w, out) => assertEq(out.code, 0) },
   { command: 'persona-gate log --json --session s', check: (_w, out) => assertEq(out.stdout.includes('mcp__aeat__whoami'), true) },
   { command: 'tail -n 1 ~/.local/state/persona-gate/receipts/*.jsonl', check: (_w, out) => assertEq(out.stdout.includes('"v":1'), true) },
-  { command: 'cp -r .claude <root>/claude-backup', check: (w) => assertEq(readFileSync(join(w.root, 'claude-backup', 'settings.json'), 'utf8'), readFileSync(join(w.project, '.claude', 'settings.json'), 'utf8')) },
+  {
+    command: 'cp -r .claude <root>/claude-backup',
+    check: (w) =>
+      assertEq(
+        readFileSync(join(w.root, 'claude-backup', 'settings.json'), 'utf8'),
+        readFileSync(join(w.project, '.claude', 'settings.json'), 'utf8'),
+      ),
+  },
   { command: 'tar czf backup.tgz .claude src', check: (w) => assertEq(statSync(join(w.project, 'backup.tgz')).size > 0, true) },
   {
     command: 'git add -A && git commit -qm wip',
@@ -546,7 +693,8 @@ const ORDINARY: Ordinary[] = [
 ];
 
 function assertEq(actual: unknown, expected: unknown): void {
-  if (JSON.stringify(actual) !== JSON.stringify(expected)) throw new Error(`expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
+  if (JSON.stringify(actual) !== JSON.stringify(expected))
+    throw new Error(`expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
 }
 
 describe('ordinary work beside the guarded files is let through, and works', () => {

@@ -36,7 +36,10 @@ async function scenario(opts: {
   const markers = Object.fromEntries(Object.keys(opts.subagents ?? {}).map((name) => [name, `E2E-ROLE:${name}`]));
   const model = await startModel({ main: opts.turns, ...(opts.subagents ?? {}) }, markers);
   const project = makeProject(opts.project);
-  cleanup.push(() => model.close(), () => rmSync(project.dir, { recursive: true, force: true }));
+  cleanup.push(
+    () => model.close(),
+    () => rmSync(project.dir, { recursive: true, force: true }),
+  );
   const run = await runClaude(project, model.url, { env: opts.env, extraArgs: opts.extraArgs });
   expect(run.code, run.stderr).toBe(0);
   return { project, model, results: toolResults(model.requests), ran: project.executed().map((e) => e.tool) };
@@ -48,8 +51,11 @@ const create = call('mcp__aeat__modelo_work_create', { modelo: '303' });
 const exportIt = call('mcp__aeat__modelo_export', { modelo: '303' });
 
 describeConfined('persona-gate inside the real Claude Code', () => {
-  it('refuses a command outside the persona\'s scope', async () => {
-    const { results, ran } = await scenario({ turns: [whoami, create, call('mcp__aeat__modelo_list')], env: { PERSONA_GATE_PERSONA: 'coordinator' } });
+  it("refuses a command outside the persona's scope", async () => {
+    const { results, ran } = await scenario({
+      turns: [whoami, create, call('mcp__aeat__modelo_list')],
+      env: { PERSONA_GATE_PERSONA: 'coordinator' },
+    });
     expect(ran).toEqual(['whoami', 'modelo_list']);
     expect(results[1]).toMatchObject({ name: 'mcp__aeat__modelo_work_create', isError: true });
     expect(results[1]!.content).toContain('the coordinator persona may not run modelo.work.create');
@@ -76,14 +82,20 @@ describeConfined('persona-gate inside the real Claude Code', () => {
     expect(ran).toEqual(['whoami']);
     expect(results[1]!.isError).toBe(true);
     // The label came from the whoami's PostToolUse response.
-    expect(results[1]!.content.startsWith("[Active profile: Erika Example (NIF 00000000T)] persona-gate: modelo.export needs the user's confirmation.")).toBe(true);
+    expect(
+      results[1]!.content.startsWith(
+        "[Active profile: Erika Example (NIF 00000000T)] persona-gate: modelo.export needs the user's confirmation.",
+      ),
+    ).toBe(true);
   });
 
   it('lets a subagent bound to a persona do what its parent may not', async () => {
     const { ran, results } = await scenario({
       turns: [create, call('Agent', { subagent_type: 'modelo-preparer', description: 'prepare', prompt: 'Prepare modelo 303.' })],
       subagents: { 'modelo-preparer': [whoami, create, exportIt] },
-      project: { agents: { 'modelo-preparer': { description: 'Prepares modelo drafts.', prompt: 'E2E-ROLE:modelo-preparer. You prepare modelos.' } } },
+      project: {
+        agents: { 'modelo-preparer': { description: 'Prepares modelo drafts.', prompt: 'E2E-ROLE:modelo-preparer. You prepare modelos.' } },
+      },
       env: { PERSONA_GATE_PERSONA: 'coordinator' },
     });
     expect(results[0]!.content).toContain('the coordinator persona may not run modelo.work.create');
@@ -93,7 +105,12 @@ describeConfined('persona-gate inside the real Claude Code', () => {
 
   it('refuses a command through the meta tool exactly as the direct call', async () => {
     const { results, ran } = await scenario({
-      turns: [whoami, exportIt, call('mcp__aeat__execute', { command: 'modelo.export' }), call('mcp__aeat__execute', { command: 'modelo.list' })],
+      turns: [
+        whoami,
+        exportIt,
+        call('mcp__aeat__execute', { command: 'modelo.export' }),
+        call('mcp__aeat__execute', { command: 'modelo.list' }),
+      ],
       env: { PERSONA_GATE_PERSONA: 'modelo-preparer' },
     });
     expect(ran).toEqual(['whoami', 'execute:modelo.list']);
@@ -104,7 +121,11 @@ describeConfined('persona-gate inside the real Claude Code', () => {
   it('catches a Bash bypass of the filing', async () => {
     const policy = taxPolicyWithShell();
     const { results, project } = await scenario({
-      turns: [whoami, call('Bash', { command: 'touch bypass.txt && sudo bash -c "aeat modelo export --modelo 303"' }), call('Bash', { command: 'touch allowed.txt' })],
+      turns: [
+        whoami,
+        call('Bash', { command: 'touch bypass.txt && sudo bash -c "aeat modelo export --modelo 303"' }),
+        call('Bash', { command: 'touch allowed.txt' }),
+      ],
       env: { PERSONA_GATE_PERSONA: 'modelo-preparer' },
       project: { policy },
     });
@@ -114,7 +135,10 @@ describeConfined('persona-gate inside the real Claude Code', () => {
   });
 
   it('denies every call when the policy is broken, rather than failing open', async () => {
-    const { results, ran } = await scenario({ turns: [whoami, call('mcp__aeat__modelo_list')], project: { policyText: '{ "version": 1, "catalog": ' } });
+    const { results, ran } = await scenario({
+      turns: [whoami, call('mcp__aeat__modelo_list')],
+      project: { policyText: '{ "version": 1, "catalog": ' },
+    });
     expect(ran).toEqual([]);
     expect(results[0]!.content).toContain('is not valid');
   });
@@ -123,7 +147,11 @@ describeConfined('persona-gate inside the real Claude Code', () => {
     const { project } = await scenario({ turns: [whoami, create], env: { PERSONA_GATE_PERSONA: 'coordinator' } });
     const receipts = require('node:fs')
       .readdirSync(join(project.stateDir, 'receipts'))
-      .flatMap((f: string) => readFileSync(join(project.stateDir, 'receipts', f), 'utf8').trim().split('\n'))
+      .flatMap((f: string) =>
+        readFileSync(join(project.stateDir, 'receipts', f), 'utf8')
+          .trim()
+          .split('\n'),
+      )
       .map((l: string) => JSON.parse(l));
     const pre = receipts.filter((r: any) => r.hook_event === 'PreToolUse');
     expect(pre.map((r: any) => [r.command_key, r.verdict, r.status])).toEqual([
@@ -135,18 +163,33 @@ describeConfined('persona-gate inside the real Claude Code', () => {
 
   it('replays a recorded session to the verdicts the hook gave, call by call', async () => {
     const { project } = await scenario({
-      turns: [create, whoami, create, call('Agent', { subagent_type: 'modelo-preparer', description: 'prepare', prompt: 'Prepare modelo 303.' }), call('Bash', { command: 'ls' })],
-      subagents: { 'modelo-preparer': [create, whoami, create, call('mcp__aeat__profile_switch', { profile: 'Erik Example' }), create, exportIt] },
-      project: { agents: { 'modelo-preparer': { description: 'Prepares modelo drafts.', prompt: 'E2E-ROLE:modelo-preparer. You prepare modelos.' } } },
+      turns: [
+        create,
+        whoami,
+        create,
+        call('Agent', { subagent_type: 'modelo-preparer', description: 'prepare', prompt: 'Prepare modelo 303.' }),
+        call('Bash', { command: 'ls' }),
+      ],
+      subagents: {
+        'modelo-preparer': [create, whoami, create, call('mcp__aeat__profile_switch', { profile: 'Erik Example' }), create, exportIt],
+      },
+      project: {
+        agents: { 'modelo-preparer': { description: 'Prepares modelo drafts.', prompt: 'E2E-ROLE:modelo-preparer. You prepare modelos.' } },
+      },
       env: { PERSONA_GATE_PERSONA: 'coordinator' },
     });
     const receipts = stateReceipts(project.stateDir);
-    const hook = receipts.filter((r) => r.hook_event === 'PreToolUse').map((r) => [r.tool_use_id, r.agent_type, r.persona, r.command_key, r.verdict, r.status]);
+    const hook = receipts
+      .filter((r) => r.hook_event === 'PreToolUse')
+      .map((r) => [r.tool_use_id, r.agent_type, r.persona, r.command_key, r.verdict, r.status]);
     // The transcripts Claude Code wrote for this session, its subagent's sidechain among them.
     const transcripts = join(project.home, '.claude', 'projects');
-    const replayed = runCli(['replay', transcripts, '--config', join(project.dir, '.claude', 'persona-gate.json'), '--persona', 'coordinator', '--json'], {
-      env: cleanEnv({ HOME: project.home, PERSONA_GATE_STATE_DIR: project.stateDir }),
-    });
+    const replayed = runCli(
+      ['replay', transcripts, '--config', join(project.dir, '.claude', 'persona-gate.json'), '--persona', 'coordinator', '--json'],
+      {
+        env: cleanEnv({ HOME: project.home, PERSONA_GATE_STATE_DIR: project.stateDir }),
+      },
+    );
     expect(replayed.code, replayed.stderr).toBe(0);
     const report = JSON.parse(replayed.stdout);
     const rows = report.calls.map((r: any) => [r.tool_use_id, r.agent_type, r.persona, r.command_key, r.verdict, r.status]);

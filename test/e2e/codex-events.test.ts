@@ -19,7 +19,8 @@ beforeAll(() => {
 
 const FIXTURES = join(ROOT, 'test', 'fixtures', 'hosts', 'codex');
 const PATCH_ADD = '*** Begin Patch\n*** Add File: notes.txt\n+hello\n+world\n*** End Patch\n';
-const PATCH_MOVE = '*** Begin Patch\n*** Update File: notes.txt\n*** Move to: moved.txt\n@@\n-hello\n+hola\n world\n*** Add File: sub/other.txt\n+x\n*** Delete File: sub/gone.txt\n*** End Patch\n';
+const PATCH_MOVE =
+  '*** Begin Patch\n*** Update File: notes.txt\n*** Move to: moved.txt\n@@\n-hello\n+hola\n world\n*** Add File: sub/other.txt\n+x\n*** Delete File: sub/gone.txt\n*** End Patch\n';
 
 const TURNS: ResponsesTurn[] = [
   [{ name: 'exec_command', input: { cmd: 'aeat modelo list' } }],
@@ -30,7 +31,24 @@ const TURNS: ResponsesTurn[] = [
   [{ name: 'view_image', input: { path: 'moved.txt' } }],
   [{ name: 'list_mcp_resources', input: {} }],
   [{ name: 'read_mcp_resource', input: { server: 'aeat', uri: 'file:///x' } }],
-  [{ name: 'request_user_input', input: { questions: [{ id: 'q1', header: 'Q', question: 'Which?', options: [{ label: 'a', description: 'A' }, { label: 'b', description: 'B' }] }] } }],
+  [
+    {
+      name: 'request_user_input',
+      input: {
+        questions: [
+          {
+            id: 'q1',
+            header: 'Q',
+            question: 'Which?',
+            options: [
+              { label: 'a', description: 'A' },
+              { label: 'b', description: 'B' },
+            ],
+          },
+        ],
+      },
+    },
+  ],
   [{ name: 'create_goal', input: { objective: 'prepare modelo 303' } }],
   [{ name: 'exec_command', input: { cmd: 'pwd', workdir: '/tmp' } }],
   [{ name: 'exec_command', input: { cmd: 'bash', tty: true, yield_time_ms: 500 } }],
@@ -41,10 +59,21 @@ const TURNS: ResponsesTurn[] = [
 ];
 
 function fixtureName(e: Record<string, any>): string {
-  const event = ({ PreToolUse: 'pre', PostToolUse: 'post', SessionStart: 'session-start', UserPromptSubmit: 'user-prompt-submit', Stop: 'stop' } as Record<string, string>)[e.hook_event_name] ?? e.hook_event_name;
+  const event =
+    (
+      {
+        PreToolUse: 'pre',
+        PostToolUse: 'post',
+        SessionStart: 'session-start',
+        UserPromptSubmit: 'user-prompt-submit',
+        Stop: 'stop',
+      } as Record<string, string>
+    )[e.hook_event_name] ?? e.hook_event_name;
   if (typeof e.tool_name !== 'string') return event;
-  if (e.tool_name === 'Bash') return `${event}-${({ 'aeat modelo list': 'bash', pwd: 'bash-workdir', bash: 'bash-tty-shell' } as Record<string, string>)[e.tool_input.command] ?? 'bash-other'}`;
-  if (e.tool_name === 'apply_patch') return `${event}-${String(e.tool_input.command).includes('Move to') ? 'apply-patch-move-add-delete' : 'apply-patch-add'}`;
+  if (e.tool_name === 'Bash')
+    return `${event}-${({ 'aeat modelo list': 'bash', pwd: 'bash-workdir', bash: 'bash-tty-shell' } as Record<string, string>)[e.tool_input.command] ?? 'bash-other'}`;
+  if (e.tool_name === 'apply_patch')
+    return `${event}-${String(e.tool_input.command).includes('Move to') ? 'apply-patch-move-add-delete' : 'apply-patch-add'}`;
   return `${event}-${e.tool_name.replace(/^mcp__aeat__/, 'mcp-aeat-').replace(/_/g, '-')}`;
 }
 
@@ -59,7 +88,14 @@ function shape(e: Record<string, any>, root: string): unknown {
     tool_input: event.tool_input,
     cwd: event.cwd,
     source: event.source,
-    tool_response: event.tool_response === undefined ? undefined : event.tool_name === 'create_goal' ? Object.keys(event.tool_response).sort() : typeof event.tool_response === 'string' ? typeof event.tool_response : event.tool_response,
+    tool_response:
+      event.tool_response === undefined
+        ? undefined
+        : event.tool_name === 'create_goal'
+          ? Object.keys(event.tool_response).sort()
+          : typeof event.tool_response === 'string'
+            ? typeof event.tool_response
+            : event.tool_response,
   };
 }
 
@@ -89,7 +125,9 @@ describeConfined('the real Codex CLI: the events a hook gets (fixtures for the a
       mkdirSync(FIXTURES, { recursive: true });
       for (const [name, e] of recorded) writeFileSync(join(FIXTURES, `${name}.json`), `${JSON.stringify(e, null, 2)}\n`);
     }
-    const committed = readdirSync(FIXTURES).filter((f) => f.endsWith('.json')).map((f) => f.replace(/\.json$/, ''));
+    const committed = readdirSync(FIXTURES)
+      .filter((f) => f.endsWith('.json'))
+      .map((f) => f.replace(/\.json$/, ''));
     expect([...recorded.keys()].sort()).toEqual(committed.sort());
     // No event for write_stdin: what it typed ran (the tty shell's post event shows it) without a hook seeing it.
     expect(project.aeatRuns()).toEqual(['modelo list', 'modelo export 303']);

@@ -6,7 +6,14 @@ import { taxPolicyWithShell } from '../helpers/policy';
 import { runCli } from '../helpers/cli';
 import { codexTrustToml, makeCodexProject, personaGateEnv, runCodex, type CodexProject, type CodexProjectOptions } from './support/codex';
 import { describeConfined } from './support/loopback-only';
-import { responsesToolOutputs, startResponsesModel, type ResponsesCall, type ResponsesModel, type ResponsesToolOutput, type ResponsesTurn } from './support/responses-model';
+import {
+  responsesToolOutputs,
+  startResponsesModel,
+  type ResponsesCall,
+  type ResponsesModel,
+  type ResponsesToolOutput,
+  type ResponsesTurn,
+} from './support/responses-model';
 
 // The pinned Codex CLI, installed into the test cache on first use (a download the first time).
 beforeAll(() => {
@@ -31,7 +38,8 @@ function register(project: CodexProject): void {
   const config = join(project.codexHome, 'config.toml');
   const byInit = readFileSync(config, 'utf8');
   const hooksPath = join(project.codexHome, 'hooks.json');
-  for (const table of codexTrustToml(hooksPath, JSON.parse(readFileSync(hooksPath, 'utf8'))).split('\n\n')) expect(byInit).toContain(table.trim());
+  for (const table of codexTrustToml(hooksPath, JSON.parse(readFileSync(hooksPath, 'utf8'))).split('\n\n'))
+    expect(byInit).toContain(table.trim());
 }
 
 const cleanup: (() => Promise<void> | void)[] = [];
@@ -39,10 +47,18 @@ afterEach(async () => {
   while (cleanup.length > 0) await cleanup.pop()!();
 });
 
-async function session(opts: { turns: ResponsesTurn[]; persona?: string; project?: CodexProjectOptions; untrusted?: boolean }): Promise<{ project: CodexProject; model: ResponsesModel; outputs: ResponsesToolOutput[]; ran: string[] }> {
+async function session(opts: {
+  turns: ResponsesTurn[];
+  persona?: string;
+  project?: CodexProjectOptions;
+  untrusted?: boolean;
+}): Promise<{ project: CodexProject; model: ResponsesModel; outputs: ResponsesToolOutput[]; ran: string[] }> {
   const model = await startResponsesModel(opts.turns);
   const project = makeCodexProject(opts.project);
-  cleanup.push(() => model.close(), () => rmSync(dirname(project.dir), { recursive: true, force: true }));
+  cleanup.push(
+    () => model.close(),
+    () => rmSync(dirname(project.dir), { recursive: true, force: true }),
+  );
   register(project);
   if (opts.untrusted) {
     const config = join(project.codexHome, 'config.toml');
@@ -68,10 +84,12 @@ function policyWithShell(): unknown {
 }
 
 /** Types into the last command the model started, by the session id Codex reported for it. */
-const typeInto = (chars: string): ResponsesTurn => (requests) => {
-  const id = /session ID (\d+)/.exec(JSON.stringify(requests.at(-1)?.body.input ?? []))?.[1];
-  return [{ name: 'write_stdin', input: { session_id: Number(id ?? 0), chars, yield_time_ms: 1500 } }];
-};
+const typeInto =
+  (chars: string): ResponsesTurn =>
+  (requests) => {
+    const id = /session ID (\d+)/.exec(JSON.stringify(requests.at(-1)?.body.input ?? []))?.[1];
+    return [{ name: 'write_stdin', input: { session_id: Number(id ?? 0), chars, yield_time_ms: 1500 } }];
+  };
 
 describeConfined('persona-gate inside the real Codex CLI', () => {
   it('gates the shell and MCP tools of a modelo-preparer: handoff refused, identity gate, allowed work runs', async () => {
@@ -85,7 +103,12 @@ describeConfined('persona-gate inside the real Codex CLI', () => {
         mcp('modelo_work_create', { modelo: '303' }),
         shell('aeat modelo export 303'),
         shell('aeat modelo list'),
-        [{ name: 'apply_patch', raw: '*** Begin Patch\n*** Update File: .claude/persona-gate.json\n@@\n-{\n+{"version": 1}\n*** End Patch\n' }],
+        [
+          {
+            name: 'apply_patch',
+            raw: '*** Begin Patch\n*** Update File: .claude/persona-gate.json\n@@\n-{\n+{"version": 1}\n*** End Patch\n',
+          },
+        ],
         [{ name: 'exec_command', input: { cmd: 'bash', tty: true, yield_time_ms: 500 } }],
         typeInto('aeat modelo export 303\nexit\n'),
         // Codex applies a patch given to `apply_patch` in a shell command itself, as a Bash call.
@@ -94,27 +117,40 @@ describeConfined('persona-gate inside the real Codex CLI', () => {
     });
     // The mutation before whoami was refused; after the whoami ran (PostToolUse, matched by call id) it ran.
     expect(ran).toEqual(['whoami', 'modelo_work_create']);
-    expect(outputs[0]!.output).toMatch(/^Tool call blocked by PreToolUse hook: .*this session has not yet confirmed which profile is active/);
+    expect(outputs[0]!.output).toMatch(
+      /^Tool call blocked by PreToolUse hook: .*this session has not yet confirmed which profile is active/,
+    );
     expect(outputs[2]!.output).toContain('draft created');
     // The handoff never reached the program, and the model was told whose it is.
-    expect(outputs[3]!.output).toMatch(/^Command blocked by PreToolUse hook: .*it is an irreversible handoff owned by the verifier persona.*\. Command: aeat modelo export 303$/s);
+    expect(outputs[3]!.output).toMatch(
+      /^Command blocked by PreToolUse hook: .*it is an irreversible handoff owned by the verifier persona.*\. Command: aeat modelo export 303$/s,
+    );
     expect(outputs[4]!.output).toContain('aeat modelo list: ok');
     expect(project.aeatRuns()).toEqual(['modelo list']);
     // apply_patch is read for the files it writes: the policy is not among the files it may touch.
     expect(outputs[5]!.output).toMatch(/^Command blocked by PreToolUse hook: .*would change the persona-gate policy/);
     expect(readFileSync(join(project.dir, '.claude', 'persona-gate.json'), 'utf8')).toBe(JSON.stringify(policy));
     // An interactive shell is refused (write_stdin would feed it unseen), so there is nothing to type the handoff into.
-    expect(outputs[6]!.output).toMatch(/^Command blocked by PreToolUse hook: persona-gate: bash reads commands from stdin, and this host can give a running command input later without persona-gate seeing it/);
+    expect(outputs[6]!.output).toMatch(
+      /^Command blocked by PreToolUse hook: persona-gate: bash reads commands from stdin, and this host can give a running command input later without persona-gate seeing it/,
+    );
     expect(outputs[7]!.output).toMatch(/^write_stdin failed/);
-    expect(outputs[8]!.output).toMatch(/^Command blocked by PreToolUse hook: .*hands a persona-gate policy, which guards this session, to apply_patch/);
+    expect(outputs[8]!.output).toMatch(
+      /^Command blocked by PreToolUse hook: .*hands a persona-gate policy, which guards this session, to apply_patch/,
+    );
     expect(existsSync(join(project.dir, '.claude', 'persona-gate.local.json'))).toBe(false);
     expect(project.aeatRuns()).toEqual(['modelo list']);
   });
 
-  it('refuses an MCP tool outside the persona\'s scope and lets a read run', async () => {
-    const { outputs, ran } = await session({ persona: 'coordinator', turns: [mcp('modelo_work_create', { modelo: '303' }), mcp('modelo_list')] });
+  it("refuses an MCP tool outside the persona's scope and lets a read run", async () => {
+    const { outputs, ran } = await session({
+      persona: 'coordinator',
+      turns: [mcp('modelo_work_create', { modelo: '303' }), mcp('modelo_list')],
+    });
     expect(ran).toEqual(['modelo_list']);
-    expect(outputs[0]!.output).toMatch(/^Tool call blocked by PreToolUse hook: .*the coordinator persona may not run modelo\.work\.create.*\. Tool: mcp__aeat__modelo_work_create$/s);
+    expect(outputs[0]!.output).toMatch(
+      /^Tool call blocked by PreToolUse hook: .*the coordinator persona may not run modelo\.work\.create.*\. Tool: mcp__aeat__modelo_work_create$/s,
+    );
     expect(outputs[1]!.output).toContain('modelo 303 (draft)');
   });
 
@@ -134,7 +170,11 @@ describeConfined('persona-gate inside the real Codex CLI', () => {
     });
     expect(ran).toEqual([]);
     expect(project.aeatRuns()).toEqual([]);
-    expect(outputs.map((o) => o.output.startsWith('Command blocked by PreToolUse hook: ') || o.output.startsWith('Tool call blocked by PreToolUse hook: '))).toEqual([true, true]);
+    expect(
+      outputs.map(
+        (o) => o.output.startsWith('Command blocked by PreToolUse hook: ') || o.output.startsWith('Tool call blocked by PreToolUse hook: '),
+      ),
+    ).toEqual([true, true]);
     for (const o of outputs) expect(o.output).toContain('is not valid');
   });
 

@@ -29,11 +29,18 @@ function policy() {
   return taxPolicyWithShell();
 }
 
-async function session(turns: ToolUse[][], persona: string | null, opts: CopilotProjectOptions & { register?: boolean; distrust?: boolean } = {}) {
+async function session(
+  turns: ToolUse[][],
+  persona: string | null,
+  opts: CopilotProjectOptions & { register?: boolean; distrust?: boolean } = {},
+) {
   const model: ChatModel = await startChatModel(turns);
   // The folder's trust is init's to record, as a user's init would.
   const project: CopilotProject = makeCopilotProject({ policy: policy(), trustFolder: false, ...opts });
-  cleanup.push(() => model.close(), () => rmSync(project.dir, { recursive: true, force: true }));
+  cleanup.push(
+    () => model.close(),
+    () => rmSync(project.dir, { recursive: true, force: true }),
+  );
   if (opts.register !== false) {
     const said = initHost('copilot', project);
     expect(said).toContain(`trusted ${realpathSync(project.dir)} in ${join(project.home, '.copilot', 'config.json')}`);
@@ -84,7 +91,9 @@ describeConfined('persona-gate inside the real Copilot CLI', () => {
   });
 
   it('a broken policy: nothing runs, and the model is told why', async () => {
-    const { results, mcpRan, aeatRan } = await session([bash('aeat modelo list'), mcp('modelo_list')], 'modelo-preparer', { policyText: '{ "version": 1, "catalog": ' });
+    const { results, mcpRan, aeatRan } = await session([bash('aeat modelo list'), mcp('modelo_list')], 'modelo-preparer', {
+      policyText: '{ "version": 1, "catalog": ',
+    });
     expect(aeatRan).toEqual([]);
     expect(mcpRan).toEqual([]);
     for (const r of results) {

@@ -56,7 +56,11 @@ function deployed(): { project: Project; node: string; guarded: string[] } {
   const node = join(runtime, 'node');
   copyFileSync(process.execPath, node);
   const env = cleanEnv({ HOME: project.home, PERSONA_GATE_STATE_DIR: project.stateDir });
-  const init = spawnSync(node, [HOOK, 'init', '--command', `${node} ${JSON.stringify(HOOK)} hook`, '--dir', project.dir], { cwd: project.dir, env, encoding: 'utf8' });
+  const init = spawnSync(node, [HOOK, 'init', '--command', `${node} ${JSON.stringify(HOOK)} hook`, '--dir', project.dir], {
+    cwd: project.dir,
+    env,
+    encoding: 'utf8',
+  });
   expect(init.status, init.stderr).toBe(0);
   const local = JSON.parse(readFileSync(join(project.dir, '.claude', 'settings.local.json'), 'utf8'));
   expect(local.sandbox.filesystem.denyWrite).toContain(node);
@@ -107,7 +111,10 @@ describeConfined('the default deployment in the real Claude Code, with its sandb
       ['dated log', 'echo logged | tee "log-$(date +%F).txt"'],
       ['computed targets', 'wc -l $(git ls-files src)'],
       // (`git add -A` would meet the placeholders Claude Code's sandbox mounts for the dotfiles it denies)
-      ['commit', `git add src docs && git -c user.name=t -c user.email=t@example.com commit -qm "$(cat <<'EOF'\nAdd the guide\n\nWith its template.\nEOF\n)" && git log --format=%s -1`],
+      [
+        'commit',
+        `git add src docs && git -c user.name=t -c user.email=t@example.com commit -qm "$(cat <<'EOF'\nAdd the guide\n\nWith its template.\nEOF\n)" && git log --format=%s -1`,
+      ],
     ];
     const tamper: [string, string][] = [
       ['link then ..', "ln -s .claude/agents d && sed -i 's/preparer/x/' d/../persona-gate.json"],
@@ -116,13 +123,29 @@ describeConfined('the default deployment in the real Claude Code, with its sandb
       ['rename parent', 'mv .claude .claude-old'],
       ['remove', 'rm -rf .claude'],
       ['runtime', `cp /bin/true ${node}`],
-      ['user settings', `node -e "require('fs').writeFileSync(Buffer.from('${Buffer.from(join(project.home, '.claude', 'settings.json')).toString('base64')}', 'base64').toString(), '{}')"`],
-      ['launch file', `node -e "require('fs').writeFileSync(Buffer.from('${Buffer.from(join(project.home, '.claude', 'persona-gate-launch.json')).toString('base64')}', 'base64').toString(), '{}')"`],
+      [
+        'user settings',
+        `node -e "require('fs').writeFileSync(Buffer.from('${Buffer.from(join(project.home, '.claude', 'settings.json')).toString('base64')}', 'base64').toString(), '{}')"`,
+      ],
+      [
+        'launch file',
+        `node -e "require('fs').writeFileSync(Buffer.from('${Buffer.from(join(project.home, '.claude', 'persona-gate-launch.json')).toString('base64')}', 'base64').toString(), '{}')"`,
+      ],
       ['hard link', 'ln .claude/persona-gate.json p.json && echo x >> p.json'],
-      ['state', `node -e "require('fs').writeFileSync(Buffer.from('${Buffer.from(join(project.stateDir, 'forged')).toString('base64')}', 'base64').toString(), 'x')"`],
-      ['installation', `node -e "require('fs').appendFileSync(Buffer.from('${Buffer.from(join(ROOT, 'dist', 'persona-gate.cjs')).toString('base64')}', 'base64').toString(), '//')"`],
+      [
+        'state',
+        `node -e "require('fs').writeFileSync(Buffer.from('${Buffer.from(join(project.stateDir, 'forged')).toString('base64')}', 'base64').toString(), 'x')"`,
+      ],
+      [
+        'installation',
+        `node -e "require('fs').appendFileSync(Buffer.from('${Buffer.from(join(ROOT, 'dist', 'persona-gate.cjs')).toString('base64')}', 'base64').toString(), '//')"`,
+      ],
     ];
-    const calls: ToolUse[][] = [[{ name: 'mcp__aeat__whoami', input: {} }], ...ordinary.map(([, c]) => bash(c)), ...tamper.map(([, c]) => bash(c))];
+    const calls: ToolUse[][] = [
+      [{ name: 'mcp__aeat__whoami', input: {} }],
+      ...ordinary.map(([, c]) => bash(c)),
+      ...tamper.map(([, c]) => bash(c)),
+    ];
     const model = await startModel({ main: calls });
     cleanup.push(() => model.close());
     const run = await runClaude(project, model.url, {

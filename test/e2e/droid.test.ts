@@ -32,7 +32,10 @@ function policy() {
 async function session(turns: ToolUse[][], persona: string | null, opts: DroidProjectOptions & { modelId?: string } = {}) {
   const model: ChatModel = await startChatModel(turns);
   const project: DroidProject = makeDroidProject({ policy: policy(), ...opts });
-  cleanup.push(() => model.close(), () => rmSync(project.dir, { recursive: true, force: true }));
+  cleanup.push(
+    () => model.close(),
+    () => rmSync(project.dir, { recursive: true, force: true }),
+  );
   // The gate's own answers, with Droid's sandbox left off: under it, Droid's sandbox answers a
   // file tool's write to a denied path before the hook is asked (droid-sandbox.test.ts).
   initHost('droid', project, ['--no-sandbox']);
@@ -42,7 +45,9 @@ async function session(turns: ToolUse[][], persona: string | null, opts: DroidPr
   return { project, results: chatToolResults(model.requests), mcpRan: project.executed().map((e) => e.tool), aeatRan: project.aeatRan() };
 }
 
-const execute = (command: string): ToolUse[] => [{ name: 'Execute', input: { command, summary: 'run it', riskLevel: 'low', riskLevelReason: 'a scripted step' } }];
+const execute = (command: string): ToolUse[] => [
+  { name: 'Execute', input: { command, summary: 'run it', riskLevel: 'low', riskLevelReason: 'a scripted step' } },
+];
 const mcp = (tool: string, input: Record<string, unknown> = {}): ToolUse[] => [{ name: `aeat___${tool}`, input }];
 
 describeConfined('persona-gate inside the real Factory Droid', () => {
@@ -79,7 +84,9 @@ describeConfined('persona-gate inside the real Factory Droid', () => {
   });
 
   it('a broken policy: nothing runs, and the model is told why', async () => {
-    const { results, mcpRan, aeatRan } = await session([execute('aeat modelo list'), mcp('modelo_list')], 'modelo-preparer', { policyText: '{ "version": 1, "catalog": ' });
+    const { results, mcpRan, aeatRan } = await session([execute('aeat modelo list'), mcp('modelo_list')], 'modelo-preparer', {
+      policyText: '{ "version": 1, "catalog": ',
+    });
     expect(aeatRan).toEqual([]);
     expect(mcpRan).toEqual([]);
     for (const r of results) {
@@ -89,8 +96,18 @@ describeConfined('persona-gate inside the real Factory Droid', () => {
   });
 
   it('with a GPT model Droid edits through ApplyPatch: a patch that writes the policy never applies, one that writes elsewhere does', async () => {
-    const patch = (path: string) => [{ name: 'ApplyPatch', input: `*** Begin Patch\n*** Add File: notes.txt\n+a note\n*** Add File: ${path}\n+{}\n*** End Patch\n` as unknown as Record<string, unknown> }];
-    const { project, results } = await session([mcp('whoami'), patch('.claude/persona-gate.json'), patch('other.txt')], null, { modelId: 'gpt-5-codex' });
+    const patch = (path: string) => [
+      {
+        name: 'ApplyPatch',
+        input: `*** Begin Patch\n*** Add File: notes.txt\n+a note\n*** Add File: ${path}\n+{}\n*** End Patch\n` as unknown as Record<
+          string,
+          unknown
+        >,
+      },
+    ];
+    const { project, results } = await session([mcp('whoami'), patch('.claude/persona-gate.json'), patch('other.txt')], null, {
+      modelId: 'gpt-5-codex',
+    });
     expect(results[1]!.content).toContain('which guards this session');
     expect(JSON.parse(readFileSync(join(project.dir, '.claude', 'persona-gate.json'), 'utf8')).version).toBe(1);
     expect(results[2]!.content).toContain('Success');

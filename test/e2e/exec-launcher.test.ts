@@ -1,5 +1,16 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, closeSync, constants, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  constants,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
@@ -63,158 +74,212 @@ function fifoLog(path: string): { lines(): string[]; close(): void } {
  * it launches, outside the project.
  */
 function deployment(policy: Record<string, any> = taxPolicyWithShell(), mode: 'hardened' | 'default' = 'hardened') {
-    const project = makeProject({ policy, registerInProject: false });
-    cleanup.push(() => rmSync(project.dir, { recursive: true, force: true }));
-    const opt = mkdtempSync(join(tmpdir(), 'pg-e2e-opt-'));
-    cleanup.push(() => rmSync(opt, { recursive: true, force: true }));
-    const bin = join(opt, 'aeat', 'bin');
-    mkdirSync(bin, { recursive: true });
-    const real = join(bin, 'aeat');
-    const log = fifoLog(join(opt, 'aeat', 'starts.fifo'));
-    cleanup.push(() => log.close());
-    writeFileSync(real, `#!/bin/sh\nprintf '%s\\n' "$*" > ${JSON.stringify(join(opt, 'aeat', 'starts.fifo'))}\necho "aeat: ran $* (sandboxed=\${SANDBOX_RUNTIME:-no})"\n`);
-    chmodSync(real, 0o755);
-    const PATH = `${bin}${delimiter}${process.env.PATH}`;
-    const how = mode === 'hardened' ? ['--hardened'] : ['--command', `node ${JSON.stringify(HOOK)} hook`];
-    const init = runCli(['init', ...how, '--dir', project.dir], { env: cleanEnv({ HOME: project.home, PERSONA_GATE_STATE_DIR: project.stateDir, PATH }), cwd: project.dir });
-    expect(init.code, init.stderr).toBe(0);
-    expect(init.stdout).toContain(`aeat (${real}) now starts only through persona-gate's launcher`);
-    const launcher = join(ROOT, 'dist', 'persona-gate-exec.cjs');
-    const extraArgs = mode === 'hardened' ? [] : ['--settings', join(project.home, '.claude', 'persona-gate-launch.json')];
+  const project = makeProject({ policy, registerInProject: false });
+  cleanup.push(() => rmSync(project.dir, { recursive: true, force: true }));
+  const opt = mkdtempSync(join(tmpdir(), 'pg-e2e-opt-'));
+  cleanup.push(() => rmSync(opt, { recursive: true, force: true }));
+  const bin = join(opt, 'aeat', 'bin');
+  mkdirSync(bin, { recursive: true });
+  const real = join(bin, 'aeat');
+  const log = fifoLog(join(opt, 'aeat', 'starts.fifo'));
+  cleanup.push(() => log.close());
+  writeFileSync(
+    real,
+    `#!/bin/sh\nprintf '%s\\n' "$*" > ${JSON.stringify(join(opt, 'aeat', 'starts.fifo'))}\necho "aeat: ran $* (sandboxed=\${SANDBOX_RUNTIME:-no})"\n`,
+  );
+  chmodSync(real, 0o755);
+  const PATH = `${bin}${delimiter}${process.env.PATH}`;
+  const how = mode === 'hardened' ? ['--hardened'] : ['--command', `node ${JSON.stringify(HOOK)} hook`];
+  const init = runCli(['init', ...how, '--dir', project.dir], {
+    env: cleanEnv({ HOME: project.home, PERSONA_GATE_STATE_DIR: project.stateDir, PATH }),
+    cwd: project.dir,
+  });
+  expect(init.code, init.stderr).toBe(0);
+  expect(init.stdout).toContain(`aeat (${real}) now starts only through persona-gate's launcher`);
+  const launcher = join(ROOT, 'dist', 'persona-gate-exec.cjs');
+  const extraArgs = mode === 'hardened' ? [] : ['--settings', join(project.home, '.claude', 'persona-gate-launch.json')];
 
   return { project, real, launcher, log, PATH, extraArgs };
 }
 
 describeConfined('the excluded launcher in the real Claude Code, with its sandbox on', () => {
-  it.skipIf(skip !== null).each(['hardened', 'default'] as const)(`%s deployment: each start of aeat is judged; no other route reaches it${skip ? ` (skipped: ${skip})` : ''}`, async (mode) => {
-    const { project, real, launcher, log, PATH, extraArgs } = deployment(taxPolicyWithShell(), mode);
-    const calls: [string, ToolUse[]][] = [
-      ['whoami', bash('aeat whoami')],
-      ['create', bash('aeat modelo work create')],
-      ['export', bash('aeat modelo export')],
-      ['script', bash("printf '#!/bin/sh\\naeat modelo export\\n' > x.sh && sh x.sh")],
-      ['python', bash(`python3 -c 'import os; os.system("aeat modelo export")'`)],
-      ['jobs', bash('jobs -x aeat modelo export')],
-      ['zgrep', bash("echo x > f && GREP='aeat modelo export' zgrep x f")],
-      ['absolute', bash(`${real} modelo export`)],
-      ['launcher', bash(`${launcher} ${real} modelo export`)],
-      ['split launcher', bash(`${launcher.slice(0, 6)}''${launcher.slice(6)} ${real.slice(0, 6)}''${real.slice(6)} modelo export`)],
-      ['env', bash('env aeat modelo export')],
-      ['copy', bash(`cp ${real} ./copy && ./copy modelo export`)],
-      ['sh -c', bash("sh -c 'aeat modelo export'")],
-      ['which', bash('$(which aeat) modelo export')],
-      ['plant', bash(`mkdir -p bin && printf '#!/bin/sh\\necho "PLANTED sandboxed=$SANDBOX_RUNTIME"\\n' > bin/ae""at && chmod +x bin/ae""at && echo planted`)],
-      ['planted', bash('./bin/aeat modelo export')],
-      ['read', [{ name: 'Read', input: { file_path: real } }]],
-      // Routes the shell reader cannot see (the name decoded at run time): what stops them is the sandbox.
-      ['b64 name', bash(`python3 -c "import os,base64; os.system(base64.b64decode('${b64('aeat modelo export')}').decode())"`)],
-      ['b64 path', bash(`python3 -c "import os,base64; os.system(base64.b64decode('${b64(`${real} modelo export`)}').decode())"`)],
-      ['b64 launcher', bash(`python3 -c "import os,base64; os.system(base64.b64decode('${b64(`${launcher} ${real} modelo export`)}').decode())"`)],
-      ['b64 read', bash(`python3 -c "import base64; print(open(base64.b64decode('${b64(real)}').decode()).read())"`)],
-      ['octal script', bash("printf '#!/bin/sh\\n\\141eat modelo export\\n' > y.sh && sh y.sh")],
-      ['node', bash(`node -e "require('child_process').execSync(Buffer.from('${b64('aeat modelo export')}', 'base64').toString(), { stdio: 'inherit' })"`)],
-      ['control', bash('echo "sandboxed=$SANDBOX_RUNTIME"')],
-    ];
-    const model = await startModel({ main: calls.map(([, c]) => c) });
-    cleanup.push(() => model.close());
-    const run = await runClaude(project, model.url, { env: { PERSONA_GATE_PERSONA: 'modelo-preparer', PATH }, extraArgs, timeoutMs: 240_000 });
-    expect(run.code, run.stderr).toBe(0);
-    const results = toolResults(model.requests);
-    expect(results).toHaveLength(calls.length);
-    const by = Object.fromEntries(calls.map(([name], k) => [name, results[k]!]));
-    const shown = JSON.stringify(by, null, 1);
-    process.stderr.write(`exec-launcher e2e results (${mode}):\n${shown}\n`);
+  it.skipIf(skip !== null).each(['hardened', 'default'] as const)(
+    `%s deployment: each start of aeat is judged; no other route reaches it${skip ? ` (skipped: ${skip})` : ''}`,
+    async (mode) => {
+      const { project, real, launcher, log, PATH, extraArgs } = deployment(taxPolicyWithShell(), mode);
+      const calls: [string, ToolUse[]][] = [
+        ['whoami', bash('aeat whoami')],
+        ['create', bash('aeat modelo work create')],
+        ['export', bash('aeat modelo export')],
+        ['script', bash("printf '#!/bin/sh\\naeat modelo export\\n' > x.sh && sh x.sh")],
+        ['python', bash(`python3 -c 'import os; os.system("aeat modelo export")'`)],
+        ['jobs', bash('jobs -x aeat modelo export')],
+        ['zgrep', bash("echo x > f && GREP='aeat modelo export' zgrep x f")],
+        ['absolute', bash(`${real} modelo export`)],
+        ['launcher', bash(`${launcher} ${real} modelo export`)],
+        ['split launcher', bash(`${launcher.slice(0, 6)}''${launcher.slice(6)} ${real.slice(0, 6)}''${real.slice(6)} modelo export`)],
+        ['env', bash('env aeat modelo export')],
+        ['copy', bash(`cp ${real} ./copy && ./copy modelo export`)],
+        ['sh -c', bash("sh -c 'aeat modelo export'")],
+        ['which', bash('$(which aeat) modelo export')],
+        [
+          'plant',
+          bash(
+            `mkdir -p bin && printf '#!/bin/sh\\necho "PLANTED sandboxed=$SANDBOX_RUNTIME"\\n' > bin/ae""at && chmod +x bin/ae""at && echo planted`,
+          ),
+        ],
+        ['planted', bash('./bin/aeat modelo export')],
+        ['read', [{ name: 'Read', input: { file_path: real } }]],
+        // Routes the shell reader cannot see (the name decoded at run time): what stops them is the sandbox.
+        ['b64 name', bash(`python3 -c "import os,base64; os.system(base64.b64decode('${b64('aeat modelo export')}').decode())"`)],
+        ['b64 path', bash(`python3 -c "import os,base64; os.system(base64.b64decode('${b64(`${real} modelo export`)}').decode())"`)],
+        [
+          'b64 launcher',
+          bash(`python3 -c "import os,base64; os.system(base64.b64decode('${b64(`${launcher} ${real} modelo export`)}').decode())"`),
+        ],
+        ['b64 read', bash(`python3 -c "import base64; print(open(base64.b64decode('${b64(real)}').decode()).read())"`)],
+        ['octal script', bash("printf '#!/bin/sh\\n\\141eat modelo export\\n' > y.sh && sh y.sh")],
+        [
+          'node',
+          bash(
+            `node -e "require('child_process').execSync(Buffer.from('${b64('aeat modelo export')}', 'base64').toString(), { stdio: 'inherit' })"`,
+          ),
+        ],
+        ['control', bash('echo "sandboxed=$SANDBOX_RUNTIME"')],
+      ];
+      const model = await startModel({ main: calls.map(([, c]) => c) });
+      cleanup.push(() => model.close());
+      const run = await runClaude(project, model.url, {
+        env: { PERSONA_GATE_PERSONA: 'modelo-preparer', PATH },
+        extraArgs,
+        timeoutMs: 240_000,
+      });
+      expect(run.code, run.stderr).toBe(0);
+      const results = toolResults(model.requests);
+      expect(results).toHaveLength(calls.length);
+      const by = Object.fromEntries(calls.map(([name], k) => [name, results[k]!]));
+      const shown = JSON.stringify(by, null, 1);
+      process.stderr.write(`exec-launcher e2e results (${mode}):\n${shown}\n`);
 
-    // Ordinary work: the identity read and the draft ran outside the sandbox, with their output.
-    expect(by.whoami!.content, shown).toContain('aeat: ran whoami (sandboxed=no)');
-    expect(by.create!.content, shown).toContain('aeat: ran modelo work create (sandboxed=no)');
-    // The handoff, however it is spelled, is refused with its reason.
-    for (const name of ['export', 'absolute', 'launcher', 'split launcher']) expect(by[name]!.content, name).toContain(en.handoff('modelo-preparer', 'modelo.export', 'verifier'));
-    // The planted program ran, inside the sandbox.
-    expect(`${by.plant!.content}${by.planted!.content}`).not.toContain('sandboxed=no');
-    expect(by.control!.content).toContain('sandboxed=1');
-    // The hidden routes ran (the reader let them through) and found no program: it does not exist in the sandbox.
-    expect(by['b64 name']!.content, shown).toMatch(/aeat: not found/);
-    expect(by['b64 path']!.content, shown).toMatch(/aeat: not found|No such file or directory|Permission denied/);
-    expect(by['b64 read']!.content, shown).toMatch(/FileNotFoundError|PermissionError/);
-    // (the reader decodes printf's escapes, so it refuses this one itself)
-    expect(by['octal script']!.content, shown).toMatch(/aeat: not found|names aeat, which the policy controls/);
-    expect(by.node!.content, shown).toMatch(/aeat: not found/);
-    // The launcher, started from inside the sandbox, has no ticket and refuses.
-    expect(by['b64 launcher']!.content, shown).toMatch(/not judged by persona-gate|No such file or directory/);
-    // What really started: the two ordinary calls, nothing else.
-    await new Promise((r) => setTimeout(r, 200));
-    expect(log.lines()).toEqual(['whoami', 'modelo work create']);
-    // The receipts of the starts name the persona and the command.
-    const receipts = readdirSync(join(project.stateDir, 'receipts')).map((f) => readFileSync(join(project.stateDir, 'receipts', f), 'utf8')).join('');
-    const execReceipts = receipts.split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((r) => r.hook_event === 'ExecStart');
-    // A refusal receipt would mean a route reached the launcher outside the sandbox (inside, the
-    // state directory is read-only and the launcher's receipt cannot be written).
-    expect(execReceipts.filter((r) => r.verdict !== 'allow')).toEqual([]);
-    const starts = execReceipts.filter((r) => r.verdict === 'allow');
-    expect(starts.map((r) => [r.command_key, r.persona])).toEqual([
-      ['config.profile.status', 'modelo-preparer'],
-      ['modelo.work.create', 'modelo-preparer'],
-    ]);
-  });
+      // Ordinary work: the identity read and the draft ran outside the sandbox, with their output.
+      expect(by.whoami!.content, shown).toContain('aeat: ran whoami (sandboxed=no)');
+      expect(by.create!.content, shown).toContain('aeat: ran modelo work create (sandboxed=no)');
+      // The handoff, however it is spelled, is refused with its reason.
+      for (const name of ['export', 'absolute', 'launcher', 'split launcher'])
+        expect(by[name]!.content, name).toContain(en.handoff('modelo-preparer', 'modelo.export', 'verifier'));
+      // The planted program ran, inside the sandbox.
+      expect(`${by.plant!.content}${by.planted!.content}`).not.toContain('sandboxed=no');
+      expect(by.control!.content).toContain('sandboxed=1');
+      // The hidden routes ran (the reader let them through) and found no program: it does not exist in the sandbox.
+      expect(by['b64 name']!.content, shown).toMatch(/aeat: not found/);
+      expect(by['b64 path']!.content, shown).toMatch(/aeat: not found|No such file or directory|Permission denied/);
+      expect(by['b64 read']!.content, shown).toMatch(/FileNotFoundError|PermissionError/);
+      // (the reader decodes printf's escapes, so it refuses this one itself)
+      expect(by['octal script']!.content, shown).toMatch(/aeat: not found|names aeat, which the policy controls/);
+      expect(by.node!.content, shown).toMatch(/aeat: not found/);
+      // The launcher, started from inside the sandbox, has no ticket and refuses.
+      expect(by['b64 launcher']!.content, shown).toMatch(/not judged by persona-gate|No such file or directory/);
+      // What really started: the two ordinary calls, nothing else.
+      await new Promise((r) => setTimeout(r, 200));
+      expect(log.lines()).toEqual(['whoami', 'modelo work create']);
+      // The receipts of the starts name the persona and the command.
+      const receipts = readdirSync(join(project.stateDir, 'receipts'))
+        .map((f) => readFileSync(join(project.stateDir, 'receipts', f), 'utf8'))
+        .join('');
+      const execReceipts = receipts
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l))
+        .filter((r) => r.hook_event === 'ExecStart');
+      // A refusal receipt would mean a route reached the launcher outside the sandbox (inside, the
+      // state directory is read-only and the launcher's receipt cannot be written).
+      expect(execReceipts.filter((r) => r.verdict !== 'allow')).toEqual([]);
+      const starts = execReceipts.filter((r) => r.verdict === 'allow');
+      expect(starts.map((r) => [r.command_key, r.persona])).toEqual([
+        ['config.profile.status', 'modelo-preparer'],
+        ['modelo.work.create', 'modelo-preparer'],
+      ]);
+    },
+  );
 
-  it.skipIf(skip !== null)(`the control: with the installation readable in the sandbox, a hidden route starts the program${skip ? ` (skipped: ${skip})` : ''}`, async () => {
-    const { project, log, PATH } = deployment();
-    const userSettings = join(project.home, '.claude', 'settings.json');
-    const settings = JSON.parse(readFileSync(userSettings, 'utf8'));
-    settings.sandbox.filesystem.denyRead = [];
-    settings.permissions.deny = settings.permissions.deny.filter((r: string) => !r.startsWith('Read('));
-    writeFileSync(userSettings, JSON.stringify(settings, null, 2));
-    const model = await startModel({ main: [[{ name: 'mcp__aeat__whoami', input: {} }], bash(`python3 -c "import os,base64; os.system(base64.b64decode('${b64('aeat modelo export')}').decode())"`)] });
-    cleanup.push(() => model.close());
-    const run = await runClaude(project, model.url, { env: { PERSONA_GATE_PERSONA: 'modelo-preparer', PATH }, timeoutMs: 120_000 });
-    expect(run.code, run.stderr).toBe(0);
-    expect(toolResults(model.requests)[1]!.content).toContain('aeat: ran modelo export (sandboxed=1)');
-    await new Promise((r) => setTimeout(r, 200));
-    expect(log.lines()).toEqual(['modelo export']);
-  });
+  it.skipIf(skip !== null)(
+    `the control: with the installation readable in the sandbox, a hidden route starts the program${skip ? ` (skipped: ${skip})` : ''}`,
+    async () => {
+      const { project, log, PATH } = deployment();
+      const userSettings = join(project.home, '.claude', 'settings.json');
+      const settings = JSON.parse(readFileSync(userSettings, 'utf8'));
+      settings.sandbox.filesystem.denyRead = [];
+      settings.permissions.deny = settings.permissions.deny.filter((r: string) => !r.startsWith('Read('));
+      writeFileSync(userSettings, JSON.stringify(settings, null, 2));
+      const model = await startModel({
+        main: [
+          [{ name: 'mcp__aeat__whoami', input: {} }],
+          bash(`python3 -c "import os,base64; os.system(base64.b64decode('${b64('aeat modelo export')}').decode())"`),
+        ],
+      });
+      cleanup.push(() => model.close());
+      const run = await runClaude(project, model.url, { env: { PERSONA_GATE_PERSONA: 'modelo-preparer', PATH }, timeoutMs: 120_000 });
+      expect(run.code, run.stderr).toBe(0);
+      expect(toolResults(model.requests)[1]!.content).toContain('aeat: ran modelo export (sandboxed=1)');
+      await new Promise((r) => setTimeout(r, 200));
+      expect(log.lines()).toEqual(['modelo export']);
+    },
+  );
 
-  it.skipIf(skip !== null)(`the verifier's export asks for confirmation on the rewritten start; with nobody to answer it does not start${skip ? ` (skipped: ${skip})` : ''}`, async () => {
-    const policy = taxPolicyWithShell();
-    policy.personas.verifier.families.push('shell');
-    policy.personas.verifier.ceiling = 'process_exec';
-    policy.personas.verifier.stages = [];
-    const { project, log, PATH } = deployment(policy);
-    const model = await startModel({ main: [bash('aeat whoami'), bash('aeat modelo export')] });
-    cleanup.push(() => model.close());
-    // claude -p has nobody to answer a question (not even under bypassPermissions): the ask stands as a refusal.
-    const run = await runClaude(project, model.url, { env: { PERSONA_GATE_PERSONA: 'verifier', PATH }, timeoutMs: 120_000 });
-    expect(run.code, run.stderr).toBe(0);
-    const results = toolResults(model.requests);
-    process.stderr.write(`exec-launcher verifier results:\n${JSON.stringify(results, null, 1)}\n`);
-    expect(results[0]!.content).toContain('aeat: ran whoami (sandboxed=no)');
-    expect(results[1]!.content).toContain(en.confirmationRequired(en.identityEcho(null), 'modelo.export'));
-    await new Promise((r) => setTimeout(r, 200));
-    expect(log.lines()).toEqual(['whoami']);
-  });
+  it.skipIf(skip !== null)(
+    `the verifier's export asks for confirmation on the rewritten start; with nobody to answer it does not start${skip ? ` (skipped: ${skip})` : ''}`,
+    async () => {
+      const policy = taxPolicyWithShell();
+      policy.personas.verifier.families.push('shell');
+      policy.personas.verifier.ceiling = 'process_exec';
+      policy.personas.verifier.stages = [];
+      const { project, log, PATH } = deployment(policy);
+      const model = await startModel({ main: [bash('aeat whoami'), bash('aeat modelo export')] });
+      cleanup.push(() => model.close());
+      // claude -p has nobody to answer a question (not even under bypassPermissions): the ask stands as a refusal.
+      const run = await runClaude(project, model.url, { env: { PERSONA_GATE_PERSONA: 'verifier', PATH }, timeoutMs: 120_000 });
+      expect(run.code, run.stderr).toBe(0);
+      const results = toolResults(model.requests);
+      process.stderr.write(`exec-launcher verifier results:\n${JSON.stringify(results, null, 1)}\n`);
+      expect(results[0]!.content).toContain('aeat: ran whoami (sandboxed=no)');
+      expect(results[1]!.content).toContain(en.confirmationRequired(en.identityEcho(null), 'modelo.export'));
+      await new Promise((r) => setTimeout(r, 200));
+      expect(log.lines()).toEqual(['whoami']);
+    },
+  );
 
   // The residue: a project's own exclusion takes a program out of the sandbox, where the launched
   // program is not hidden. With allowUnsandboxedCommands: false only in user settings Claude Code
   // honours it; a --settings file (what persona-gate launch passes) holds against it.
-  it.skipIf(skip !== null)(`a project's excludedCommands reaches the program unless a --settings file forbids it${skip ? ` (skipped: ${skip})` : ''}`, async () => {
-    const script = bash(`printf 'import os, base64\\nos.system(base64.b64decode("${b64('aeat modelo export')}").decode())\\n' > w.py`);
-    const outcome = async (extraArgs: string[]) => {
-      const { project, log, PATH } = deployment();
-      writeFileSync(join(project.dir, '.claude', 'settings.json'), JSON.stringify({ sandbox: { excludedCommands: ['python3 *'] } }));
-      const settingsFile = join(project.home, 'launch.json');
-      writeFileSync(settingsFile, JSON.stringify({ sandbox: { enabled: true, failIfUnavailable: true, allowUnsandboxedCommands: false } }));
-      const model = await startModel({ main: [[{ name: 'mcp__aeat__whoami', input: {} }], script, bash('python3 w.py')] });
-      cleanup.push(() => model.close());
-      const run = await runClaude(project, model.url, { env: { PERSONA_GATE_PERSONA: 'modelo-preparer', PATH }, extraArgs: extraArgs.map((a) => a.replace('SETTINGS', settingsFile)), timeoutMs: 120_000 });
-      expect(run.code, run.stderr).toBe(0);
-      await new Promise((r) => setTimeout(r, 200));
-      return { content: toolResults(model.requests)[2]!.content, starts: log.lines() };
-    };
-    const open = await outcome([]);
-    expect(open.content).toContain('aeat: ran modelo export (sandboxed=no)');
-    expect(open.starts).toEqual(['modelo export']);
-    const held = await outcome(['--settings', 'SETTINGS']);
-    expect(held.content).toContain('aeat: not found');
-    expect(held.starts).toEqual([]);
-  });
+  it.skipIf(skip !== null)(
+    `a project's excludedCommands reaches the program unless a --settings file forbids it${skip ? ` (skipped: ${skip})` : ''}`,
+    async () => {
+      const script = bash(`printf 'import os, base64\\nos.system(base64.b64decode("${b64('aeat modelo export')}").decode())\\n' > w.py`);
+      const outcome = async (extraArgs: string[]) => {
+        const { project, log, PATH } = deployment();
+        writeFileSync(join(project.dir, '.claude', 'settings.json'), JSON.stringify({ sandbox: { excludedCommands: ['python3 *'] } }));
+        const settingsFile = join(project.home, 'launch.json');
+        writeFileSync(
+          settingsFile,
+          JSON.stringify({ sandbox: { enabled: true, failIfUnavailable: true, allowUnsandboxedCommands: false } }),
+        );
+        const model = await startModel({ main: [[{ name: 'mcp__aeat__whoami', input: {} }], script, bash('python3 w.py')] });
+        cleanup.push(() => model.close());
+        const run = await runClaude(project, model.url, {
+          env: { PERSONA_GATE_PERSONA: 'modelo-preparer', PATH },
+          extraArgs: extraArgs.map((a) => a.replace('SETTINGS', settingsFile)),
+          timeoutMs: 120_000,
+        });
+        expect(run.code, run.stderr).toBe(0);
+        await new Promise((r) => setTimeout(r, 200));
+        return { content: toolResults(model.requests)[2]!.content, starts: log.lines() };
+      };
+      const open = await outcome([]);
+      expect(open.content).toContain('aeat: ran modelo export (sandboxed=no)');
+      expect(open.starts).toEqual(['modelo export']);
+      const held = await outcome(['--settings', 'SETTINGS']);
+      expect(held.content).toContain('aeat: not found');
+      expect(held.starts).toEqual([]);
+    },
+  );
 });

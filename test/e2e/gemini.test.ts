@@ -63,7 +63,10 @@ describeConfined('Gemini CLI: the events a hook gets (fixtures for the adapter)'
       ['read_file', { name: 'read_file', input: { file_path: file } }],
       ['read_file.relative', { name: 'read_file', input: { file_path: 'notes.txt' } }],
       ['write_file', { name: 'write_file', input: { file_path: join(p.dir, 'new.txt'), content: 'new content\n' } }],
-      ['replace', { name: 'replace', input: { file_path: file, instruction: 'Say bye, not hello.', old_string: 'hello', new_string: 'bye' } }],
+      [
+        'replace',
+        { name: 'replace', input: { file_path: file, instruction: 'Say bye, not hello.', old_string: 'hello', new_string: 'bye' } },
+      ],
       ['list_directory', { name: 'list_directory', input: { dir_path: p.dir } }],
       ['glob', { name: 'glob', input: { pattern: '*.txt' } }],
       ['grep_search', { name: 'grep_search', input: { pattern: 'bye', dir_path: p.dir } }],
@@ -71,13 +74,20 @@ describeConfined('Gemini CLI: the events a hook gets (fixtures for the adapter)'
       ['google_web_search', { name: 'google_web_search', input: { query: 'modelo 303' } }],
       ['write_todos', { name: 'write_todos', input: { todos: [{ description: 'Prepare modelo 303.', status: 'in_progress' }] } }],
       ['list_background_processes', { name: 'list_background_processes', input: {} }],
-      ['update_topic', { name: 'update_topic', input: { strategic_intent: 'Prepare the draft.', title: 'Modelo 303', summary: 'Drafting.' } }],
+      [
+        'update_topic',
+        { name: 'update_topic', input: { strategic_intent: 'Prepare the draft.', title: 'Modelo 303', summary: 'Drafting.' } },
+      ],
       ['invoke_agent', { name: 'invoke_agent', input: { agent_name: 'generalist', prompt: 'Read the first line of notes.txt.' } }],
       // The subagent's first turn: its calls reach the same hook, in the same session, with nothing to tell them apart.
       ['read_file.subagent', { name: 'read_file', input: { file_path: 'notes.txt', start_line: 1, end_line: 1 } }],
     ];
     // gemini-2.5-pro: write_todos is offered only to Gemini 2 models.
-    const ran = await run(p, script.map(([, c]) => [c]), { args: ['-m', 'gemini-2.5-pro'] });
+    const ran = await run(
+      p,
+      script.map(([, c]) => [c]),
+      { args: ['-m', 'gemini-2.5-pro'] },
+    );
     const events = p.events();
     const session = events[0]!.session_id as string;
     const labelOf = new Map(script.map(([label, c]) => [JSON.stringify([c.name, c.input]), label]));
@@ -85,7 +95,10 @@ describeConfined('Gemini CLI: the events a hook gets (fixtures for the adapter)'
     const byName: Record<string, unknown> = {};
     for (const event of events) {
       const tool = event.tool_name as string | undefined;
-      const name = tool === undefined ? `${event.hook_event_name}.${event.source ?? event.reason}` : `${event.hook_event_name}.${labelOf.get(JSON.stringify([tool, event.tool_input])) ?? tool}`;
+      const name =
+        tool === undefined
+          ? `${event.hook_event_name}.${event.source ?? event.reason}`
+          : `${event.hook_event_name}.${labelOf.get(JSON.stringify([tool, event.tool_input])) ?? tool}`;
       expect(byName[name], `${name} recorded twice`).toBeUndefined();
       byName[name] = event;
     }
@@ -95,7 +108,15 @@ describeConfined('Gemini CLI: the events a hook gets (fixtures for the adapter)'
     // What every event carries; a call id is not among it.
     for (const event of events) {
       const base = ['session_id', 'transcript_path', 'cwd', 'hook_event_name', 'timestamp'];
-      const extra = event.hook_event_name === 'SessionStart' ? ['source'] : ['tool_name', 'tool_input', ...(event.hook_event_name === 'AfterTool' ? ['tool_response'] : []), ...(String(event.tool_name).startsWith('mcp_') ? ['mcp_context'] : [])];
+      const extra =
+        event.hook_event_name === 'SessionStart'
+          ? ['source']
+          : [
+              'tool_name',
+              'tool_input',
+              ...(event.hook_event_name === 'AfterTool' ? ['tool_response'] : []),
+              ...(String(event.tool_name).startsWith('mcp_') ? ['mcp_context'] : []),
+            ];
       expect(Object.keys(event).sort()).toEqual([...base, ...extra].sort());
       expect(event.session_id).toBe(session);
       expect(event.cwd).toBe(p.dir);
@@ -107,11 +128,27 @@ describeConfined('Gemini CLI: the events a hook gets (fixtures for the adapter)'
       args: [join(ROOT, 'test', 'e2e', 'support', 'mcp-server.mjs')],
     });
     // An MCP tool's result is Gemini's parts, its text fenced as untrusted.
-    expect((byName['AfterTool.mcp_aeat_whoami'] as any).tool_response.llmContent).toEqual([{ text: '<untrusted_context>\nErika Example (NIF 00000000T)\n</untrusted_context>' }]);
+    expect((byName['AfterTool.mcp_aeat_whoami'] as any).tool_response.llmContent).toEqual([
+      { text: '<untrusted_context>\nErika Example (NIF 00000000T)\n</untrusted_context>' },
+    ]);
     expect(p.executed().map((e) => e.tool)).toEqual(['whoami', 'modelo_list', 'execute:modelo.list']);
     // The tools the model was offered: the names the adapter maps.
     expect(offeredTools(ran.model.requests)).toEqual(
-      expect.arrayContaining(['run_shell_command', 'read_file', 'write_file', 'replace', 'list_directory', 'glob', 'grep_search', 'web_fetch', 'google_web_search', 'write_todos', 'invoke_agent', 'mcp_aeat_whoami', 'mcp_aeat_modelo_work_create']),
+      expect.arrayContaining([
+        'run_shell_command',
+        'read_file',
+        'write_file',
+        'replace',
+        'list_directory',
+        'glob',
+        'grep_search',
+        'web_fetch',
+        'google_web_search',
+        'write_todos',
+        'invoke_agent',
+        'mcp_aeat_whoami',
+        'mcp_aeat_modelo_work_create',
+      ]),
     );
 
     // The fixtures the unit tests read are these events, as they were; compared with what differs from run to run taken out.
@@ -119,10 +156,15 @@ describeConfined('Gemini CLI: the events a hook gets (fixtures for the adapter)'
     if (update) {
       rmSync(FIXTURES, { recursive: true, force: true });
       mkdirSync(FIXTURES, { recursive: true });
-      for (const [name, event] of Object.entries(byName)) writeFileSync(join(FIXTURES, `${name}.json`), `${JSON.stringify(event, null, 2)}\n`);
+      for (const [name, event] of Object.entries(byName))
+        writeFileSync(join(FIXTURES, `${name}.json`), `${JSON.stringify(event, null, 2)}\n`);
     }
     const stored = readdirSync(FIXTURES).filter((f) => f.endsWith('.json'));
-    expect(stored.sort()).toEqual(Object.keys(byName).map((n) => `${n}.json`).sort());
+    expect(stored.sort()).toEqual(
+      Object.keys(byName)
+        .map((n) => `${n}.json`)
+        .sort(),
+    );
     for (const f of stored) {
       const fixture = JSON.parse(readFileSync(join(FIXTURES, f), 'utf8'));
       const fixtureRoot = (fixture.cwd as string).replace(/\/project$/, '');
@@ -135,7 +177,10 @@ describeConfined('Gemini CLI: the events a hook gets (fixtures for the adapter)'
         delete b.tool_input?.context;
       }
       // The result texts of tools that reach the outside, list the folder or search it vary; their shape does not.
-      if (a.tool_response !== undefined && /^(web_fetch|google_web_search|list_directory|glob|grep_search|invoke_agent|write_file|replace)$/.test(a.tool_name)) {
+      if (
+        a.tool_response !== undefined &&
+        /^(web_fetch|google_web_search|list_directory|glob|grep_search|invoke_agent|write_file|replace)$/.test(a.tool_name)
+      ) {
         expect(Object.keys(a.tool_response).sort(), f).toEqual(Object.keys(b.tool_response).sort());
         delete a.tool_response;
         delete b.tool_response;
@@ -154,8 +199,16 @@ describeConfined('persona-gate inside the real Gemini CLI (hook --host gemini)',
     // The example policy, with the shell in the modelo-preparer's reach (as shipped, the shell tool itself is outside it).
     const policy = taxPolicyWithShell();
     const p = project({ policy });
-    const { results } = await run(p, [create, whoami, create, shell('aeat modelo export 303'), shell('aeat modelo list')], { env: { PERSONA_GATE_PERSONA: 'modelo-preparer' } });
-    expect(results.map((r) => r.name)).toEqual(['mcp_aeat_modelo_work_create', 'mcp_aeat_whoami', 'mcp_aeat_modelo_work_create', 'run_shell_command', 'run_shell_command']);
+    const { results } = await run(p, [create, whoami, create, shell('aeat modelo export 303'), shell('aeat modelo list')], {
+      env: { PERSONA_GATE_PERSONA: 'modelo-preparer' },
+    });
+    expect(results.map((r) => r.name)).toEqual([
+      'mcp_aeat_modelo_work_create',
+      'mcp_aeat_whoami',
+      'mcp_aeat_modelo_work_create',
+      'run_shell_command',
+      'run_shell_command',
+    ]);
     // Refused before the whoami: Gemini hands the model the reason as the call's error.
     expect(results[0]!.response.error).toMatch(/^Tool execution blocked: .*this session has not yet confirmed which profile is active/s);
     // Allowed after it: the AfterTool of the whoami, matched by tool and input (Gemini has no call id), confirmed the session.
@@ -167,16 +220,20 @@ describeConfined('persona-gate inside the real Gemini CLI (hook --host gemini)',
     expect(results[4]!.text).toContain('aeat modelo list: ok');
   }, 120_000);
 
-  it('refuses an MCP tool outside the persona\'s scope, and runs the read it may run', async () => {
+  it("refuses an MCP tool outside the persona's scope, and runs the read it may run", async () => {
     const p = project();
-    const { results } = await run(p, [whoami, create, call('mcp_aeat_modelo_list', { modelo: '303' })], { env: { PERSONA_GATE_PERSONA: 'coordinator' } });
+    const { results } = await run(p, [whoami, create, call('mcp_aeat_modelo_list', { modelo: '303' })], {
+      env: { PERSONA_GATE_PERSONA: 'coordinator' },
+    });
     expect(p.executed().map((e) => e.tool)).toEqual(['whoami', 'modelo_list']);
     expect(results[1]!.response.error).toMatch(/^Tool execution blocked: .*the coordinator persona may not run modelo\.work\.create/s);
   }, 120_000);
 
-  it('turns a confirm-tier command into a refusal that says a person must approve, naming the profile from the whoami\'s result', async () => {
+  it("turns a confirm-tier command into a refusal that says a person must approve, naming the profile from the whoami's result", async () => {
     const p = project();
-    const { results } = await run(p, [whoami, call('mcp_aeat_modelo_export', { modelo: '303' })], { env: { PERSONA_GATE_PERSONA: 'verifier' } });
+    const { results } = await run(p, [whoami, call('mcp_aeat_modelo_export', { modelo: '303' })], {
+      env: { PERSONA_GATE_PERSONA: 'verifier' },
+    });
     expect(p.executed().map((e) => e.tool)).toEqual(['whoami']);
     expect(results[1]!.response.error).toMatch(/^Tool execution blocked: /);
     expect(results[1]!.text).toContain('[Active profile: Erika Example (NIF 00000000T)]');

@@ -54,7 +54,8 @@ for (const t of targets) {
 `;
 
 function externalAddress(): string | undefined {
-  for (const list of Object.values(networkInterfaces())) for (const a of list ?? []) if (a.family === 'IPv4' && !a.internal) return a.address;
+  for (const list of Object.values(networkInterfaces()))
+    for (const a of list ?? []) if (a.family === 'IPv4' && !a.internal) return a.address;
   return undefined;
 }
 
@@ -85,7 +86,9 @@ describeConfined('the loopback-only confinement of agent hosts', () => {
 
     // Unconfined, the probe reaches this machine's other ports (so it can tell a reachable one).
     // (Asynchronously: the servers answer from this process.)
-    const outside = JSON.parse((await promisify(execFile)(process.execPath, ['-e', PROBE, JSON.stringify(targets)], { encoding: 'utf8', timeout: 30_000 })).stdout);
+    const outside = JSON.parse(
+      (await promisify(execFile)(process.execPath, ['-e', PROBE, JSON.stringify(targets)], { encoding: 'utf8', timeout: 30_000 })).stdout,
+    );
     expect(outside[`127.0.0.1:${other}`]).toBe('other');
     expect(outside[`127.0.0.1:${anyAddress}`]).toBe('any-address');
     if (external) expect(outside[`${external}:${anyAddress}`]).toBe('any-address');

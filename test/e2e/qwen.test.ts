@@ -39,7 +39,9 @@ async function scenario(opts: {
   const turns = typeof opts.turns === 'function' ? opts.turns(project) : opts.turns;
   const model = await startChatModel(turns);
   cleanup.push(() => model.close());
-  const run = await runQwen(project, model.url, { env: { ...(opts.persona ? { PERSONA_GATE_PERSONA: opts.persona } : {}), ...opts.env?.(project) } });
+  const run = await runQwen(project, model.url, {
+    env: { ...(opts.persona ? { PERSONA_GATE_PERSONA: opts.persona } : {}), ...opts.env?.(project) },
+  });
   expect(run.code, run.stderr).toBe(0);
   const results = chatToolResults(model.requests);
   // Every scripted call came back with a result: none was dropped on the way.
@@ -97,7 +99,11 @@ describeConfined('persona-gate inside the real Qwen Code', () => {
   it("refuses an MCP tool outside the persona's scope, called through tool_call or directly, and runs a read it may do", async () => {
     const { results, ran } = await scenario({
       persona: 'coordinator',
-      turns: [deferred('mcp__aeat__modelo_work_create', { modelo: '303' }), call('mcp__aeat__modelo_work_create', { modelo: '303' }), deferred('mcp__aeat__modelo_list')],
+      turns: [
+        deferred('mcp__aeat__modelo_work_create', { modelo: '303' }),
+        call('mcp__aeat__modelo_work_create', { modelo: '303' }),
+        deferred('mcp__aeat__modelo_list'),
+      ],
     });
     expect(ran).toEqual(['modelo_list']);
     expect(results[0]!.content).toContain('the coordinator persona may not run modelo.work.create');
@@ -145,14 +151,22 @@ describeConfined('persona-gate inside the real Qwen Code', () => {
     });
     expect(ran).toEqual(['whoami']);
     // The label came from the whoami's PostToolUse response (Qwen Code's llmContent parts).
-    expect(results[1]!.content.startsWith("[Active profile: Erika Example (NIF 00000000T)] persona-gate: modelo.export needs the user's confirmation.")).toBe(true);
+    expect(
+      results[1]!.content.startsWith(
+        "[Active profile: Erika Example (NIF 00000000T)] persona-gate: modelo.export needs the user's confirmation.",
+      ),
+    ).toBe(true);
     expect(results[1]!.content).toContain('Qwen Code cannot ask a person from here, so the call is denied');
   });
 
   // What Qwen Code itself lets through, which persona-gate cannot see: docs/threat-model.md and doctor --host qwen say so.
   it('is switched off by a project .qwen/settings.json that disables all hooks, unless the system settings pin it', async () => {
     const handoff = [shell('aeat modelo export 303')];
-    const off = await scenario({ persona: 'modelo-preparer', project: { policy: shellPolicy(), projectSettings: { disableAllHooks: true } }, turns: handoff });
+    const off = await scenario({
+      persona: 'modelo-preparer',
+      project: { policy: shellPolicy(), projectSettings: { disableAllHooks: true } },
+      turns: handoff,
+    });
     expect(off.project.aeatRuns()).toEqual(['modelo export 303']);
     expect(existsSync(join(off.project.stateDir, 'receipts'))).toBe(false);
 

@@ -28,10 +28,16 @@ function shown(tool: string): string {
 }
 
 /** Claude Code, as `persona`, in a project with the software-team starter, making `calls(project)` one per turn. */
-async function run(persona: string, calls: (p: Project) => ToolUse[]): Promise<{ results: ReturnType<typeof toolResults>; project: Project }> {
+async function run(
+  persona: string,
+  calls: (p: Project) => ToolUse[],
+): Promise<{ results: ReturnType<typeof toolResults>; project: Project }> {
   const project = makeProject({ policy: JSON.parse(readFileSync(join(ROOT, 'examples', 'software-team.json'), 'utf8')) });
   const model = await startModel({ main: calls(project).map((c) => [c]) }, {});
-  cleanup.push(() => model.close(), () => rmSync(project.dir, { recursive: true, force: true }));
+  cleanup.push(
+    () => model.close(),
+    () => rmSync(project.dir, { recursive: true, force: true }),
+  );
   const r = await runClaude(project, model.url, { env: { PERSONA_GATE_PERSONA: persona } });
   expect(r.code, r.stderr).toBe(0);
   return { results: toolResults(model.requests), project };

@@ -53,9 +53,16 @@ function hardenedProject(): { project: Project; userSettings: string; policyPath
   const policy = taxPolicyWithShell();
   const project = makeProject({ policy, registerInProject: false });
   cleanup.push(() => rmSync(project.dir, { recursive: true, force: true }));
-  const init = runCli(['init', '--hardened', '--dir', project.dir], { env: cleanEnv({ HOME: project.home, PERSONA_GATE_STATE_DIR: project.stateDir }), cwd: project.dir });
+  const init = runCli(['init', '--hardened', '--dir', project.dir], {
+    env: cleanEnv({ HOME: project.home, PERSONA_GATE_STATE_DIR: project.stateDir }),
+    cwd: project.dir,
+  });
   expect(init.code, init.stderr).toBe(0);
-  return { project, userSettings: join(project.home, '.claude', 'settings.json'), policyPath: join(project.dir, '.claude', 'persona-gate.json') };
+  return {
+    project,
+    userSettings: join(project.home, '.claude', 'settings.json'),
+    policyPath: join(project.dir, '.claude', 'persona-gate.json'),
+  };
 }
 
 function preReceipts(project: Project): { tool: string; key: string; verdict: string; status: string }[] {
@@ -110,7 +117,9 @@ describeConfined('the hardened deployment in the real Claude Code, with its sand
 
     // The gate decided every call: it let the writes through (it cannot see them) and refused the
     // handoff, its reason reaching the model.
-    expect(results[7]!.content).toContain('the modelo-preparer persona may not run modelo.export: it is an irreversible handoff owned by the verifier persona');
+    expect(results[7]!.content).toContain(
+      'the modelo-preparer persona may not run modelo.export: it is an irreversible handoff owned by the verifier persona',
+    );
     expect(preReceipts(project)).toEqual([
       { tool: 'mcp__aeat__whoami', key: 'config.profile.status', verdict: 'abstain', status: 'ok' },
       ...Array.from({ length: 6 }, () => ({ tool: 'Bash', key: 'Bash', verdict: 'abstain', status: 'ok' })),
@@ -125,7 +134,11 @@ describeConfined('the hardened deployment in the real Claude Code, with its sand
     writeFileSync(userSettings, JSON.stringify(settings, null, 2));
     const localSettings = join(project.dir, '.claude', 'settings.local.json');
     const model = await startModel({
-      main: [[{ name: 'mcp__aeat__whoami', input: {} }], bash(hiddenWrite(join(project.stateDir, 'forged'))), bash(hiddenWrite(localSettings))],
+      main: [
+        [{ name: 'mcp__aeat__whoami', input: {} }],
+        bash(hiddenWrite(join(project.stateDir, 'forged'))),
+        bash(hiddenWrite(localSettings)),
+      ],
     });
     cleanup.push(() => model.close());
     const run = await runClaude(project, model.url, { env: { PERSONA_GATE_PERSONA: 'modelo-preparer' } });

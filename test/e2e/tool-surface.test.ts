@@ -36,12 +36,27 @@ afterEach(async () => {
 
 const call = (name: string, input: Record<string, unknown> = {}): ToolUse[] => [{ name, input }];
 const MARKER = 'E2E-ROLE:verifier';
-const CLAUDE_ARGS = (project: Project) => ['-p', 'Do the scripted task.', '--mcp-config', project.mcpConfig, '--strict-mcp-config', '--output-format', 'json', '--model', 'claude-sonnet-4-5', '--allowedTools', 'mcp__aeat__*,Read,Agent'];
+const CLAUDE_ARGS = (project: Project) => [
+  '-p',
+  'Do the scripted task.',
+  '--mcp-config',
+  project.mcpConfig,
+  '--strict-mcp-config',
+  '--output-format',
+  'json',
+  '--model',
+  'claude-sonnet-4-5',
+  '--allowedTools',
+  'mcp__aeat__*,Read,Agent',
+];
 
 async function setUp(scripts: Record<string, ToolUse[][]>): Promise<{ project: Project; model: ScriptedModel }> {
   const model = await startModel({ main: [], ...scripts }, { verifier: MARKER });
   const project = makeProject();
-  cleanup.push(() => model.close(), () => rmSync(project.dir, { recursive: true, force: true }));
+  cleanup.push(
+    () => model.close(),
+    () => rmSync(project.dir, { recursive: true, force: true }),
+  );
   return { project, model };
 }
 
@@ -49,7 +64,12 @@ async function setUp(scripts: Record<string, ToolUse[][]>): Promise<{ project: P
 async function launch(project: Project, model: ScriptedModel, launchArgs: string[]) {
   const env = claudeEnv(project, model.url);
   const args = [HOOK, 'launch', ...launchArgs, '--program', hostCli('claude-code'), '--', ...CLAUDE_ARGS(project)];
-  const run = await runConfined(process.execPath, args, { cwd: project.dir, env, forward: [Number(new URL(model.url).port)], timeoutMs: 90_000 });
+  const run = await runConfined(process.execPath, args, {
+    cwd: project.dir,
+    env,
+    forward: [Number(new URL(model.url).port)],
+    timeoutMs: 90_000,
+  });
   expect(run.code, run.stderr).toBe(0);
   return run;
 }
@@ -60,7 +80,10 @@ const offered = (model: ScriptedModel, role: string) => offeredTools(model.reque
 function userVerifier(project: Project): string {
   const path = join(project.dir, '.claude', 'agents', 'verifier.md');
   mkdirSync(join(project.dir, '.claude', 'agents'), { recursive: true });
-  writeFileSync(path, `---\nname: verifier\ndescription: Checks and files modelos.\nmodel: inherit\ncolor: green\n---\n${MARKER}. You verify modelos before filing.\n`);
+  writeFileSync(
+    path,
+    `---\nname: verifier\ndescription: Checks and files modelos.\nmodel: inherit\ncolor: green\n---\n${MARKER}. You verify modelos before filing.\n`,
+  );
   return path;
 }
 
@@ -82,7 +105,16 @@ describeConfined('the tools each persona is offered, in the real Claude Code', (
       expect(all, hidden).toContain(hidden);
       expect(tools, hidden).not.toContain(hidden);
     }
-    for (const kept of ['Read', 'Glob', 'Grep', 'mcp__aeat__whoami', 'mcp__aeat__modelo_list', 'mcp__aeat__modelo_export', 'mcp__aeat__execute']) expect(tools, kept).toContain(kept);
+    for (const kept of [
+      'Read',
+      'Glob',
+      'Grep',
+      'mcp__aeat__whoami',
+      'mcp__aeat__modelo_list',
+      'mcp__aeat__modelo_export',
+      'mcp__aeat__execute',
+    ])
+      expect(tools, kept).toContain(kept);
     const results = toolResults(model.requests);
     // The hidden tool, called anyway: Claude Code refuses it itself, before any hook.
     expect(results[1]).toMatchObject({ name: 'mcp__aeat__ledger_list', isError: true });
@@ -97,10 +129,18 @@ describeConfined('the tools each persona is offered, in the real Claude Code', (
     expect(project.executed().map((e) => e.tool)).toEqual(['whoami']);
   });
 
-  it('a subagent defined by persona-gate agents is offered its persona\'s tools, and its delegating session keeps what the subagent needs', async () => {
+  it("a subagent defined by persona-gate agents is offered its persona's tools, and its delegating session keeps what the subagent needs", async () => {
     const { project, model } = await setUp({
-      main: [call('mcp__aeat__modelo_work_create', { modelo: '303' }), call('Agent', { subagent_type: 'verifier', description: 'verify', prompt: 'Verify modelo 303.' })],
-      verifier: [call('mcp__aeat__whoami'), call('mcp__aeat__ledger_list'), call('mcp__aeat__execute', { command: 'ledger.list' }), call('mcp__aeat__modelo_list')],
+      main: [
+        call('mcp__aeat__modelo_work_create', { modelo: '303' }),
+        call('Agent', { subagent_type: 'verifier', description: 'verify', prompt: 'Verify modelo 303.' }),
+      ],
+      verifier: [
+        call('mcp__aeat__whoami'),
+        call('mcp__aeat__ledger_list'),
+        call('mcp__aeat__execute', { command: 'ledger.list' }),
+        call('mcp__aeat__modelo_list'),
+      ],
     });
     const path = userVerifier(project);
     const wrote = runCli(['agents'], { cwd: project.dir, env: cleanEnv({ HOME: project.home }) });
@@ -114,8 +154,10 @@ describeConfined('the tools each persona is offered, in the real Claude Code', (
     const main = offered(model, 'main');
     console.log(`verifier subagent (its definition from persona-gate agents): ${sub.length} tools: ${sub.join(' ')}`);
     console.log(`coordinator, launched without --as-agent: ${main.length} tools: ${main.join(' ')}`);
-    for (const hidden of ['Bash', 'Write', 'Edit', 'Agent', 'WebFetch', 'mcp__aeat__ledger_list']) expect(sub, hidden).not.toContain(hidden);
-    for (const kept of ['Read', 'mcp__aeat__whoami', 'mcp__aeat__modelo_list', 'mcp__aeat__modelo_export']) expect(sub, kept).toContain(kept);
+    for (const hidden of ['Bash', 'Write', 'Edit', 'Agent', 'WebFetch', 'mcp__aeat__ledger_list'])
+      expect(sub, hidden).not.toContain(hidden);
+    for (const kept of ['Read', 'mcp__aeat__whoami', 'mcp__aeat__modelo_list', 'mcp__aeat__modelo_export'])
+      expect(sub, kept).toContain(kept);
     // The coordinator's session drops what no persona it delegates to may use, and keeps the rest for them.
     for (const hidden of ['Bash', 'Write', 'Edit', 'WebFetch', 'WebSearch']) expect(main, hidden).not.toContain(hidden);
     for (const kept of ['Agent', 'Read', 'mcp__aeat__whoami', 'mcp__aeat__modelo_export']) expect(main, kept).toContain(kept);
@@ -133,9 +175,12 @@ describeConfined('the tools each persona is offered, in the real Claude Code', (
     expect(project.executed().map((e) => e.tool)).toEqual(['whoami', 'modelo_list']);
   });
 
-  it('launch --as-agent offers the main session exactly its persona\'s tools, while its subagents keep theirs', async () => {
+  it("launch --as-agent offers the main session exactly its persona's tools, while its subagents keep theirs", async () => {
     const { project, model } = await setUp({
-      main: [call('mcp__aeat__modelo_work_create', { modelo: '303' }), call('Agent', { subagent_type: 'verifier', description: 'verify', prompt: 'Verify modelo 303.' })],
+      main: [
+        call('mcp__aeat__modelo_work_create', { modelo: '303' }),
+        call('Agent', { subagent_type: 'verifier', description: 'verify', prompt: 'Verify modelo 303.' }),
+      ],
       verifier: [call('mcp__aeat__modelo_list')],
     });
     userVerifier(project);
@@ -145,8 +190,18 @@ describeConfined('the tools each persona is offered, in the real Claude Code', (
     const sub = offered(model, 'verifier');
     console.log(`coordinator, launched --as-agent: ${main.length} tools: ${main.join(' ')}`);
     console.log(`its verifier subagent: ${sub.length} tools: ${sub.join(' ')}`);
-    for (const hidden of ['Bash', 'Write', 'Edit', 'WebFetch', 'mcp__aeat__modelo_work_create', 'mcp__aeat__modelo_export', 'mcp__aeat__profile_switch']) expect(main, hidden).not.toContain(hidden);
-    for (const kept of ['Agent', 'Read', 'mcp__aeat__whoami', 'mcp__aeat__modelo_list', 'mcp__aeat__ledger_list']) expect(main, kept).toContain(kept);
+    for (const hidden of [
+      'Bash',
+      'Write',
+      'Edit',
+      'WebFetch',
+      'mcp__aeat__modelo_work_create',
+      'mcp__aeat__modelo_export',
+      'mcp__aeat__profile_switch',
+    ])
+      expect(main, hidden).not.toContain(hidden);
+    for (const kept of ['Agent', 'Read', 'mcp__aeat__whoami', 'mcp__aeat__modelo_list', 'mcp__aeat__ledger_list'])
+      expect(main, kept).toContain(kept);
     for (const kept of ['mcp__aeat__modelo_export', 'mcp__aeat__modelo_work_create']) expect(sub, kept).toContain(kept);
     // The hidden tool, called anyway, is refused by Claude Code before any hook; the main session runs as the coordinator's agent type.
     expect(toolResults(model.requests)[0]!.content).toContain('No such tool available: mcp__aeat__modelo_work_create');
@@ -157,7 +212,6 @@ describeConfined('the tools each persona is offered, in the real Claude Code', (
     ]);
     expect(project.executed().map((e) => e.tool)).toEqual(['modelo_list']);
   });
-
 });
 
 describeConfined('the tools each persona is offered, in the real Copilot CLI, Droid, Gemini CLI and Qwen Code', () => {
@@ -169,14 +223,30 @@ describeConfined('the tools each persona is offered, in the real Copilot CLI, Dr
   }, 900_000);
 
   /** `persona-gate launch --host H` for a host that speaks Chat Completions, confined like the others. */
-  async function launchChat(host: 'copilot' | 'droid', project: Project & { pathDirs: string[] }, url: string, env: Record<string, string>, hostArgs: string[], launchArgs: string[] = []) {
+  async function launchChat(
+    host: 'copilot' | 'droid',
+    project: Project & { pathDirs: string[] },
+    url: string,
+    env: Record<string, string>,
+    hostArgs: string[],
+    launchArgs: string[] = [],
+  ) {
     const args = [HOOK, 'launch', '--host', host, ...launchArgs, '--program', hostCli(host), '--', ...hostArgs];
-    const run = await runConfined(process.execPath, args, { cwd: project.dir, env: hostEnv(project, env), forward: [Number(new URL(url).port)], timeoutMs: 120_000 });
+    const run = await runConfined(process.execPath, args, {
+      cwd: project.dir,
+      env: hostEnv(project, env),
+      forward: [Number(new URL(url).port)],
+      timeoutMs: 120_000,
+    });
     expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
   }
 
-  it('Copilot: launch --host copilot offers the model only the persona\'s tools, by Copilot\'s names', async () => {
-    const turns = [[{ name: 'aeat-whoami', input: {} }], [{ name: 'aeat-ledger_list', input: {} }], [{ name: 'aeat-execute', input: { command: 'ledger.list' } }]];
+  it("Copilot: launch --host copilot offers the model only the persona's tools, by Copilot's names", async () => {
+    const turns = [
+      [{ name: 'aeat-whoami', input: {} }],
+      [{ name: 'aeat-ledger_list', input: {} }],
+      [{ name: 'aeat-execute', input: { command: 'ledger.list' } }],
+    ];
     const copilotEnv = (url: string) => ({
       COPILOT_OFFLINE: 'true',
       COPILOT_PROVIDER_BASE_URL: url,
@@ -189,14 +259,25 @@ describeConfined('the tools each persona is offered, in the real Copilot CLI, Dr
     const args = ['-p', 'Do the scripted task.', '--allow-all-tools', '--no-auto-update', '--no-ask-user', '--disable-builtin-mcps'];
     const plainModel = await startChatModel([]);
     const plain = makeCopilotProject({ trustFolder: true });
-    cleanup.push(() => plainModel.close(), () => rmSync(plain.dir, { recursive: true, force: true }));
-    const ran = await runConfined(hostCli('copilot'), args, { cwd: plain.dir, env: hostEnv(plain, copilotEnv(plainModel.url)), forward: [Number(new URL(plainModel.url).port)], timeoutMs: 120_000 });
+    cleanup.push(
+      () => plainModel.close(),
+      () => rmSync(plain.dir, { recursive: true, force: true }),
+    );
+    const ran = await runConfined(hostCli('copilot'), args, {
+      cwd: plain.dir,
+      env: hostEnv(plain, copilotEnv(plainModel.url)),
+      forward: [Number(new URL(plainModel.url).port)],
+      timeoutMs: 120_000,
+    });
     expect(ran.code, ran.stderr).toBe(0);
     const all = offeredChatTools(plainModel.requests[0]!.body);
 
     const model = await startChatModel(turns);
     const project = makeCopilotProject({ trustFolder: false });
-    cleanup.push(() => model.close(), () => rmSync(project.dir, { recursive: true, force: true }));
+    cleanup.push(
+      () => model.close(),
+      () => rmSync(project.dir, { recursive: true, force: true }),
+    );
     initHost('copilot', project);
     await launchChat('copilot', project, model.url, copilotEnv(model.url), args, ['--persona', 'verifier']);
     const tools = offeredChatTools(model.requests[0]!.body);
@@ -215,21 +296,36 @@ describeConfined('the tools each persona is offered, in the real Copilot CLI, Dr
     expect(project.executed().map((e) => e.tool)).toEqual(['whoami']);
   }, 240_000);
 
-  it('Droid: launch --host droid offers droid exec only the persona\'s tools, its MCP tools by selector', async () => {
-    const turns = [[{ name: 'aeat___whoami', input: {} }], [{ name: 'aeat___ledger_list', input: {} }], [{ name: 'aeat___execute', input: { command: 'ledger.list' } }]];
+  it("Droid: launch --host droid offers droid exec only the persona's tools, its MCP tools by selector", async () => {
+    const turns = [
+      [{ name: 'aeat___whoami', input: {} }],
+      [{ name: 'aeat___ledger_list', input: {} }],
+      [{ name: 'aeat___execute', input: { command: 'ledger.list' } }],
+    ];
     const args = (model: string) => ['exec', '--auto', 'high', '-m', `custom:${model}-0`, 'Do the scripted task.'];
     const env = { NO_COLOR: '1', FACTORY_AIRGAP_ENABLED: 'true' };
     const plainModel = await startChatModel([]);
     const plain = makeDroidProject({});
-    cleanup.push(() => plainModel.close(), () => rmSync(plain.dir, { recursive: true, force: true }));
+    cleanup.push(
+      () => plainModel.close(),
+      () => rmSync(plain.dir, { recursive: true, force: true }),
+    );
     writeDroidModel(plain, plainModel.url);
-    const ran = await runConfined(hostCli('droid'), args(DROID_MODEL), { cwd: plain.dir, env: hostEnv(plain, env), forward: [Number(new URL(plainModel.url).port)], timeoutMs: 120_000 });
+    const ran = await runConfined(hostCli('droid'), args(DROID_MODEL), {
+      cwd: plain.dir,
+      env: hostEnv(plain, env),
+      forward: [Number(new URL(plainModel.url).port)],
+      timeoutMs: 120_000,
+    });
     expect(ran.code, ran.stderr).toBe(0);
     const all = offeredChatTools(plainModel.requests[0]!.body);
 
     const model = await startChatModel(turns);
     const project = makeDroidProject({});
-    cleanup.push(() => model.close(), () => rmSync(project.dir, { recursive: true, force: true }));
+    cleanup.push(
+      () => model.close(),
+      () => rmSync(project.dir, { recursive: true, force: true }),
+    );
     writeDroidModel(project, model.url);
     initHost('droid', project);
     await launchChat('droid', project, model.url, env, args(DROID_MODEL), ['--persona', 'verifier']);
@@ -241,7 +337,8 @@ describeConfined('the tools each persona is offered, in the real Copilot CLI, Dr
       expect(tools, hidden).not.toContain(hidden);
     }
     expect(tools).not.toContain('aeat___ledger_list');
-    for (const kept of ['Read', 'Grep', 'Glob', 'aeat___whoami', 'aeat___modelo_export', 'aeat___execute']) expect(tools, kept).toContain(kept);
+    for (const kept of ['Read', 'Grep', 'Glob', 'aeat___whoami', 'aeat___modelo_export', 'aeat___execute'])
+      expect(tools, kept).toContain(kept);
     const results = chatToolResults(model.requests);
     console.log(`Droid, a hidden tool called anyway: ${JSON.stringify(results[1])}`);
     // Measured: so does Droid; the hook refuses it.
@@ -250,12 +347,15 @@ describeConfined('the tools each persona is offered, in the real Copilot CLI, Dr
     expect(project.executed().map((e) => e.tool)).toEqual(['whoami']);
   }, 240_000);
 
-  it('Qwen Code: launch --host qwen offers the model only the persona\'s core tools; its MCP tools stay (no flag takes them off)', async () => {
+  it("Qwen Code: launch --host qwen offers the model only the persona's core tools; its MCP tools stay (no flag takes them off)", async () => {
     const runs: string[][] = [];
     for (const launchArgs of [undefined, ['--persona', 'verifier']]) {
       const model = await startChatModel([]);
       const project = makeQwenProject({});
-      cleanup.push(() => model.close(), () => project.cleanup());
+      cleanup.push(
+        () => model.close(),
+        () => project.cleanup(),
+      );
       const run = await runQwen(project, model.url, launchArgs ? { launch: launchArgs } : {});
       expect(run.code, run.stderr).toBe(0);
       const body = model.requests[0]!.body;
@@ -273,7 +373,7 @@ describeConfined('the tools each persona is offered, in the real Copilot CLI, Dr
     expect(tools).toContain('mcp__aeat__ledger_list');
   }, 240_000);
 
-  it('Gemini CLI: launch --host gemini takes the persona\'s out-of-scope tools off through a policy file', async () => {
+  it("Gemini CLI: launch --host gemini takes the persona's out-of-scope tools off through a policy file", async () => {
     const before = makeGeminiProject({});
     cleanup.push(() => rmSync(before.root, { recursive: true, force: true }));
     const plain = await runGemini(before, []);
@@ -281,7 +381,9 @@ describeConfined('the tools each persona is offered, in the real Copilot CLI, Dr
     const all = geminiOffered(plain.model.requests);
     const project = makeGeminiProject({});
     cleanup.push(() => rmSync(project.root, { recursive: true, force: true }));
-    const run = await runGemini(project, [[{ name: 'mcp_aeat_whoami', input: {} }], [{ name: 'mcp_aeat_ledger_list', input: {} }]], { launch: ['--persona', 'verifier'] });
+    const run = await runGemini(project, [[{ name: 'mcp_aeat_whoami', input: {} }], [{ name: 'mcp_aeat_ledger_list', input: {} }]], {
+      launch: ['--persona', 'verifier'],
+    });
     expect(run.code, run.stderr).toBe(0);
     const tools = geminiOffered(run.model.requests);
     console.log(`Gemini CLI: ${all.length} tools offered without launch: ${all.join(' ')}`);
@@ -290,7 +392,8 @@ describeConfined('the tools each persona is offered, in the real Copilot CLI, Dr
       expect(all, hidden).toContain(hidden);
       expect(tools, hidden).not.toContain(hidden);
     }
-    for (const kept of ['read_file', 'glob', 'grep_search', 'mcp_aeat_whoami', 'mcp_aeat_modelo_export', 'mcp_aeat_execute']) expect(tools, kept).toContain(kept);
+    for (const kept of ['read_file', 'glob', 'grep_search', 'mcp_aeat_whoami', 'mcp_aeat_modelo_export', 'mcp_aeat_execute'])
+      expect(tools, kept).toContain(kept);
     const results = geminiToolResults(run.model.requests);
     console.log(`Gemini CLI, a hidden tool called anyway: ${JSON.stringify(results[1])}`);
     // Gemini CLI refuses a tool it did not offer itself, before any hook.

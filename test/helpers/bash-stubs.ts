@@ -63,18 +63,82 @@ export interface StubLine {
 
 /** Programs whose stub records its call and does nothing else. */
 export const PLAIN_STUBS = [
-  'aeat', 'gh', 'git', 'npm', 'npx', 'node', 'python3', 'python', 'make', 'curl', 'wget', 'ls', 'rm', 'cp', 'mv', 'mkdir',
-  'touch', 'chmod', 'ln', 'jq', 'date', 'tar', 'diff', 'awk', 'perl', 'ruby', 'vim', 'uniq', 'persona-gate', 'sleep', 'kill',
-  'pwd', 'test', '[', 'which', 'id', 'whoami', 'stat', 'rg', 'yarn', 'pnpm', 'docker', 'ssh-add', 'scp', 'rsync', 'sqlite3',
+  'aeat',
+  'gh',
+  'git',
+  'npm',
+  'npx',
+  'node',
+  'python3',
+  'python',
+  'make',
+  'curl',
+  'wget',
+  'ls',
+  'rm',
+  'cp',
+  'mv',
+  'mkdir',
+  'touch',
+  'chmod',
+  'ln',
+  'jq',
+  'date',
+  'tar',
+  'diff',
+  'awk',
+  'perl',
+  'ruby',
+  'vim',
+  'uniq',
+  'persona-gate',
+  'sleep',
+  'kill',
+  'pwd',
+  'test',
+  '[',
+  'which',
+  'id',
+  'whoami',
+  'stat',
+  'rg',
+  'yarn',
+  'pnpm',
+  'docker',
+  'ssh-add',
+  'scp',
+  'rsync',
+  'sqlite3',
 ] as const;
 /** Filters: recorded, then the real program copies its input through (tee: cat, writing no file). */
 export const PASS_THROUGH = ['cat', 'tee', 'echo', 'printf', 'grep', 'head', 'tail', 'sort', 'sed', 'tr', 'cut', 'wc'] as const;
 /** Real wrappers: recorded, then the real program runs its command (found on the stub PATH). */
 export const REAL_WRAPPERS = ['env', 'timeout', 'nohup', 'nice', 'ionice', 'stdbuf', 'xargs'] as const;
 /** Stubbed runners: recorded, then they run what the real one would. */
-export const RUNNER_STUBS = ['sudo', 'doas', 'time', 'setsid', 'chronic', 'unbuffer', 'unshare', 'su', 'script', 'watch', 'ssh', 'find'] as const;
+export const RUNNER_STUBS = [
+  'sudo',
+  'doas',
+  'time',
+  'setsid',
+  'chronic',
+  'unbuffer',
+  'unshare',
+  'su',
+  'script',
+  'watch',
+  'ssh',
+  'find',
+] as const;
 export const SHELL_STUBS = ['bash', 'sh', 'dash', 'zsh', 'ksh'] as const;
-export const STUBBED: ReadonlySet<string> = new Set<string>([...PLAIN_STUBS, ...PASS_THROUGH, ...REAL_WRAPPERS, ...RUNNER_STUBS, ...SHELL_STUBS, 'true', 'false']);
+export const STUBBED: ReadonlySet<string> = new Set<string>([
+  ...PLAIN_STUBS,
+  ...PASS_THROUGH,
+  ...REAL_WRAPPERS,
+  ...RUNNER_STUBS,
+  ...SHELL_STUBS,
+  'true',
+  'false',
+]);
 
 /** Programs that run another program named in their arguments (or a shell reading its input). */
 export const RUNNERS: ReadonlySet<string> = new Set<string>([...REAL_WRAPPERS, ...RUNNER_STUBS, ...SHELL_STUBS]);
@@ -121,7 +185,8 @@ function stubScript(name: string, lib: string): string {
   else if (name === 'false') tail = 'exit 1';
   else if (name === 'tee') tail = `exec ${real('cat')}`;
   else if (name === 'sort') tail = `for a; do case $a in -o*|--output*) exit 0 ;; esac; done\nexec ${real('sort')} "$@"`;
-  else if (name === 'sed') tail = `for a; do case $a in --in-place*) exit 0 ;; --*) ;; -*i*) exit 0 ;; esac; done\nexec ${real('sed')} --sandbox "$@"`;
+  else if (name === 'sed')
+    tail = `for a; do case $a in --in-place*) exit 0 ;; --*) ;; -*i*) exit 0 ;; esac; done\nexec ${real('sed')} --sandbox "$@"`;
   else if ((SHELL_STUBS as readonly string[]).includes(name)) tail = `${pass}exec /bin/bash --noprofile --norc "$@"`;
   else if ((REAL_WRAPPERS as readonly string[]).includes(name)) tail = `${pass}exec ${real(name)} "$@"`;
   else if ((PASS_THROUGH as readonly string[]).includes(name)) tail = `exec ${real(name)} "$@"`;
@@ -194,7 +259,13 @@ export function createBashStubs(): BashStubs {
    * makes no progress for `limitSeconds` has its whole process group killed; the driver is started
    * again after it.
    */
-  const drive = async (out: string, records: string[], from: number, limitSeconds: number, statuses: Map<number, number>): Promise<void> => {
+  const drive = async (
+    out: string,
+    records: string[],
+    from: number,
+    limitSeconds: number,
+    statuses: Map<number, number>,
+  ): Promise<void> => {
     let next = from;
     while (next < from + records.length) {
       const start = next;
@@ -203,14 +274,15 @@ export function createBashStubs(): BashStubs {
         let pending = '';
         let stderr = '';
         let killed = false;
-        const arm = () => setTimeout(() => {
-          killed = true;
-          try {
-            process.kill(-child.pid!, 'SIGKILL');
-          } catch {
-            // already gone
-          }
-        }, limitSeconds * 1000);
+        const arm = () =>
+          setTimeout(() => {
+            killed = true;
+            try {
+              process.kill(-child.pid!, 'SIGKILL');
+            } catch {
+              // already gone
+            }
+          }, limitSeconds * 1000);
         let timer = arm();
         child.stdout.on('data', (d: Buffer) => {
           pending += d.toString();
@@ -261,7 +333,13 @@ export function createBashStubs(): BashStubs {
       const lines = [{ line, stubStatus }];
       const out = prepare(lines, 0);
       // timeout(1) makes a process group of the driver and the line, and kills all of it.
-      const r = spawnSync(timeoutProgram, ['-s', 'KILL', String(timeoutSeconds), '/bin/bash', ...args(out, 0)], { env, cwd: home, input: recordsOf(lines).join(''), stdio: ['pipe', 'pipe', 'pipe'], encoding: 'utf8' });
+      const r = spawnSync(timeoutProgram, ['-s', 'KILL', String(timeoutSeconds), '/bin/bash', ...args(out, 0)], {
+        env,
+        cwd: home,
+        input: recordsOf(lines).join(''),
+        stdio: ['pipe', 'pipe', 'pipe'],
+        encoding: 'utf8',
+      });
       const statuses = new Map<number, number>();
       parseStatuses(r.stdout, statuses);
       if ((r.status === TIMED_OUT || r.signal === 'SIGKILL') && !statuses.has(0)) statuses.set(0, TIMED_OUT);

@@ -36,7 +36,10 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): Record
 }
 
 /** Runs the built CLI the way a hook host does: input on stdin, output read back whole. */
-export function runCli(args: string[], opts: { input?: string | Buffer; env?: Record<string, string>; cwd?: string; timeout?: number } = {}): Ran {
+export function runCli(
+  args: string[],
+  opts: { input?: string | Buffer; env?: Record<string, string>; cwd?: string; timeout?: number } = {},
+): Ran {
   const started = Date.now();
   const r = spawnSync(process.execPath, [BIN, ...args], {
     input: opts.input ?? '',
@@ -49,7 +52,10 @@ export function runCli(args: string[], opts: { input?: string | Buffer; env?: Re
   return { stdout: r.stdout, stderr: r.stderr, code: r.status, ms: Date.now() - started };
 }
 
-export function runCliAsync(args: string[], opts: { input?: string; env?: Record<string, string>; cwd?: string; keepStdinOpen?: boolean } = {}): Promise<Ran> {
+export function runCliAsync(
+  args: string[],
+  opts: { input?: string; env?: Record<string, string>; cwd?: string; keepStdinOpen?: boolean } = {},
+): Promise<Ran> {
   return new Promise((resolve, reject) => {
     const started = Date.now();
     const child = spawn(process.execPath, [BIN, ...args], { env: opts.env ?? cleanEnv(), cwd: opts.cwd ?? ROOT });
@@ -75,5 +81,13 @@ export function decisionJson(decision: 'allow' | 'ask' | 'deny', reason: string)
 }
 
 export function preEvent(tool: string, input: Record<string, unknown> = {}, extra: Record<string, unknown> = {}): string {
-  return JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 'cli-session', tool_name: tool, tool_input: input, tool_use_id: 'toolu_cli', cwd: ROOT, ...extra });
+  return JSON.stringify({
+    hook_event_name: 'PreToolUse',
+    session_id: 'cli-session',
+    tool_name: tool,
+    tool_input: input,
+    tool_use_id: 'toolu_cli',
+    cwd: ROOT,
+    ...extra,
+  });
 }

@@ -44,10 +44,14 @@ export function installedPackage(spec: string, pkg: string, timeoutMs = 900_000)
   rmSync(staging, { recursive: true, force: true });
   mkdirSync(staging, { recursive: true });
   try {
-    execFileSync('npm', ['install', '--prefix', staging, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--loglevel=error', spec], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-      timeout: timeoutMs,
-    });
+    execFileSync(
+      'npm',
+      ['install', '--prefix', staging, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--loglevel=error', spec],
+      {
+        stdio: ['ignore', 'ignore', 'pipe'],
+        timeout: timeoutMs,
+      },
+    );
     if (installedVersion(staging, pkg) !== version) throw new Error(`npm install ${spec} did not install ${pkg}@${version}`);
     rmSync(dir, { recursive: true, force: true });
     renameSync(staging, dir);

@@ -33,7 +33,12 @@ export function recordedEventsHook(host: HostName, policy: unknown) {
   afterAll(() => rmSync(state, { recursive: true, force: true }));
   const policyPath = join(state, 'policy.json');
   writeFileSync(policyPath, JSON.stringify(policy));
-  const env = (persona: string) => ({ PERSONA_GATE_CONFIG: policyPath, PERSONA_GATE_STATE_DIR: state, PERSONA_GATE_PERSONA: persona, HOME: state });
+  const env = (persona: string) => ({
+    PERSONA_GATE_CONFIG: policyPath,
+    PERSONA_GATE_STATE_DIR: state,
+    PERSONA_GATE_PERSONA: persona,
+    HOME: state,
+  });
   const hook = (name: string, persona: string, change: (e: any) => void = () => {}): HookResponse => {
     const e = fixture(name);
     change(e);

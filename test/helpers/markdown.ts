@@ -70,7 +70,8 @@ export function brokenLinks(file: string): string[] {
       continue;
     }
     if (anchor !== undefined && anchor !== '') {
-      if (!statSync(resolved).isFile() || !anchors(readFileSync(resolved, 'utf8')).has(anchor.toLowerCase())) broken.push(`${file}:${line}: ${target}: no heading with that anchor`);
+      if (!statSync(resolved).isFile() || !anchors(readFileSync(resolved, 'utf8')).has(anchor.toLowerCase()))
+        broken.push(`${file}:${line}: ${target}: no heading with that anchor`);
     }
   }
   return broken;

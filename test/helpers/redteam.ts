@@ -35,7 +35,11 @@ const modelProtected = makeProtectedPathCheck({
   env: {},
 });
 
-export function judge(command: string, ceiling: 'network' | 'workspace_write' = 'network', opts: { cwd?: string; isProtected?: ProtectedPathCheck } = {}): Decision {
+export function judge(
+  command: string,
+  ceiling: 'network' | 'workspace_write' = 'network',
+  opts: { cwd?: string; isProtected?: ProtectedPathCheck } = {},
+): Decision {
   return run(INDEX[ceiling], pre('Bash', { command }, { cwd: opts.cwd ?? '/work/project' }), {
     state: confirmed(),
     env: { PERSONA_GATE_PERSONA: 'modelo-preparer' },
@@ -55,14 +59,25 @@ function realRun(line: string, opts: { cwd: string; env: Record<string, string>;
   const file = join(tempDir('pg-run-'), 'stderr');
   const fd = openSync(file, 'w');
   try {
-    spawnSync('bash', ['-c', line], { cwd: opts.cwd, env: opts.env, ...(opts.input !== undefined ? { input: opts.input, stdio: ['pipe', 'ignore', fd] } : { stdio: ['ignore', 'ignore', fd] }), timeout: 10_000 });
+    spawnSync('bash', ['-c', line], {
+      cwd: opts.cwd,
+      env: opts.env,
+      ...(opts.input !== undefined ? { input: opts.input, stdio: ['pipe', 'ignore', fd] } : { stdio: ['ignore', 'ignore', fd] }),
+      timeout: 10_000,
+    });
   } finally {
     closeSync(fd);
   }
   return readFileSync(file, 'utf8');
 }
 
-export const GIT_ENV = { GIT_AUTHOR_NAME: 'a', GIT_AUTHOR_EMAIL: 'a@b', GIT_COMMITTER_NAME: 'a', GIT_COMMITTER_EMAIL: 'a@b', GIT_CONFIG_NOSYSTEM: '1' };
+export const GIT_ENV = {
+  GIT_AUTHOR_NAME: 'a',
+  GIT_AUTHOR_EMAIL: 'a@b',
+  GIT_COMMITTER_NAME: 'a',
+  GIT_COMMITTER_EMAIL: 'a@b',
+  GIT_CONFIG_NOSYSTEM: '1',
+};
 
 /**
  * Runs `line` with bash in a fresh directory, a stub `aeat` first on PATH; returns what the stub

@@ -33,7 +33,13 @@ export function makeJudge(index = agreementIndex()): Judge {
     prefsFile: '/tmp/pg-agreement-home/.config/persona-gate/config.json',
     home: '/tmp/pg-agreement-home',
   });
-  return (command) => run(index, pre('Bash', { command }, { cwd: '/work/project' }), { state: confirmed(), env: { PERSONA_GATE_PERSONA: PERSONA }, isProtected, shell: readShellCall });
+  return (command) =>
+    run(index, pre('Bash', { command }, { cwd: '/work/project' }), {
+      state: confirmed(),
+      env: { PERSONA_GATE_PERSONA: PERSONA },
+      isProtected,
+      shell: readShellCall,
+    });
 }
 
 /** Programs that start a catalogued `bash` prefix (`aeat`). */
@@ -125,7 +131,8 @@ export function compare(line: string, decision: Decision, run: StubRun | null, j
     const runner = (RUNNERS.has(r.program) && (handedOff.has(r.id) || missingReported(r) || readThrough)) || peeled;
     // A catalogued program run by opaque code whose name the line does not spell out is the residue SPEC §9.8 states.
     const hiddenInOpaque = opaque(r) && (!catalogued.has(r.program) || !line.includes(r.program));
-    if (!runner && !hiddenInOpaque && judge(asCommand(r)).verdict === 'deny') disagreements.push({ kind: 'refused alone', program: r, verdict: decision.verdict });
+    if (!runner && !hiddenInOpaque && judge(asCommand(r)).verdict === 'deny')
+      disagreements.push({ kind: 'refused alone', program: r, verdict: decision.verdict });
     if (reported.has(r.program) || runner) continue;
     // a program bash could not find ran nothing; only a catalogued name matters then
     if (r.notFound && !catalogued.has(r.program)) continue;
@@ -141,7 +148,9 @@ export function compare(line: string, decision: Decision, run: StubRun | null, j
 /** A compared line, for a failure message. */
 export function explainComparison(c: Comparison): string {
   const ran = c.run?.ran.map((r) => `${r.notFound ? '(not found) ' : ''}${asCommand(r)}`) ?? [];
-  const reported = c.reading.unparsable ? [`unparsable: ${c.reading.unparsable}`] : c.reading.invocations.map((i) => [i.name, ...i.args.map((a) => a.text)].join(' ') || '(redirection only)');
+  const reported = c.reading.unparsable
+    ? [`unparsable: ${c.reading.unparsable}`]
+    : c.reading.invocations.map((i) => [i.name, ...i.args.map((a) => a.text)].join(' ') || '(redirection only)');
   return [
     `line: ${JSON.stringify(c.line)}`,
     `  verdict under ${PERSONA}: ${c.verdict} (${c.status})`,

@@ -41,15 +41,44 @@ function quotedWord(word: string, tagPrefix: string): fc.Arbitrary<Gen> {
 }
 
 export const AEAT_CATALOGUED = [
-  'modelo list', 'modelo show', 'modelo check', 'modelo export', 'modelo export --modelo 303', 'modelo record', 'ledger list',
-  'ledger entry delete 42', 'bank reconcile', 'config profile create erika', 'whoami', 'modelo work create --modelo 303',
+  'modelo list',
+  'modelo show',
+  'modelo check',
+  'modelo export',
+  'modelo export --modelo 303',
+  'modelo record',
+  'ledger list',
+  'ledger entry delete 42',
+  'bank reconcile',
+  'config profile create erika',
+  'whoami',
+  'modelo work create --modelo 303',
 ];
-export const AEAT_UNCATALOGUED = ['export modelo', 'modelo --year 2026 export', '--profile p modelo export', 'modelo', 'modelo exporter', 'ledger entry'];
+export const AEAT_UNCATALOGUED = [
+  'export modelo',
+  'modelo --year 2026 export',
+  '--profile p modelo export',
+  'modelo',
+  'modelo exporter',
+  'ledger entry',
+];
 const GH = ['pr list', 'pr merge 1', 'pr view 2', 'api repos/o/r'];
 const OTHERS: [string, string][] = [
-  ['git', 'status'], ['git', 'push'], ['npm', 'test'], ['node', '-e 1'], ['python3', "-c print(1)"], ['make', 'all'],
-  ['curl', '-s http://127.0.0.1:9'], ['ls', '-la'], ['cat', 'README.md'], ['grep', '-r x .'], ['rm', '-rf build'],
-  ['cp', 'a b'], ['mv', 'a b'], ['tee', 'out.txt'], ['frobnicate', '--all'],
+  ['git', 'status'],
+  ['git', 'push'],
+  ['npm', 'test'],
+  ['node', '-e 1'],
+  ['python3', '-c print(1)'],
+  ['make', 'all'],
+  ['curl', '-s http://127.0.0.1:9'],
+  ['ls', '-la'],
+  ['cat', 'README.md'],
+  ['grep', '-r x .'],
+  ['rm', '-rf build'],
+  ['cp', 'a b'],
+  ['mv', 'a b'],
+  ['tee', 'out.txt'],
+  ['frobnicate', '--all'],
 ];
 
 interface Call {
@@ -58,32 +87,99 @@ interface Call {
 }
 
 const call: fc.Arbitrary<Call & { tags: string[] }> = fc.oneof(
-  { weight: 4, arbitrary: fc.constantFrom(...AEAT_CATALOGUED).map((a) => ({ program: 'aeat', args: a.split(' '), tags: ['aeat:catalogued'] })) },
-  { weight: 2, arbitrary: fc.constantFrom(...AEAT_UNCATALOGUED).map((a) => ({ program: 'aeat', args: a.split(' '), tags: ['aeat:uncatalogued'] })) },
+  {
+    weight: 4,
+    arbitrary: fc.constantFrom(...AEAT_CATALOGUED).map((a) => ({ program: 'aeat', args: a.split(' '), tags: ['aeat:catalogued'] })),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom(...AEAT_UNCATALOGUED).map((a) => ({ program: 'aeat', args: a.split(' '), tags: ['aeat:uncatalogued'] })),
+  },
   { weight: 1, arbitrary: fc.constantFrom(...GH).map((a) => ({ program: 'gh', args: a.split(' '), tags: ['gh'] })) },
   { weight: 3, arbitrary: fc.constantFrom(...OTHERS).map(([p, a]) => ({ program: p, args: a.split(' '), tags: [`program:${p}`] })) },
 );
 
 /** A call's words, the program word and some arguments quoted. */
 const callWords: fc.Arbitrary<Gen & { words: string[] }> = call.chain((c) =>
-  fc.tuple(quotedWord(c.program, 'program'), fc.tuple(...c.args.map((a) => fc.oneof({ weight: 6, arbitrary: fc.constant(gen(PLAIN.test(a) ? a : squote(a))) }, { weight: 1, arbitrary: quotedWord(a, 'arg') })))).map(([p, as]) => ({
-    words: [p.src, ...as.map((a) => a.src)],
-    src: [p.src, ...as.map((a) => a.src)].join(' '),
-    tags: [...c.tags, ...p.tags, ...as.flatMap((a) => a.tags)],
-  })),
+  fc
+    .tuple(
+      quotedWord(c.program, 'program'),
+      fc.tuple(
+        ...c.args.map((a) =>
+          fc.oneof(
+            { weight: 6, arbitrary: fc.constant(gen(PLAIN.test(a) ? a : squote(a))) },
+            { weight: 1, arbitrary: quotedWord(a, 'arg') },
+          ),
+        ),
+      ),
+    )
+    .map(([p, as]) => ({
+      words: [p.src, ...as.map((a) => a.src)],
+      src: [p.src, ...as.map((a) => a.src)].join(' '),
+      tags: [...c.tags, ...p.tags, ...as.flatMap((a) => a.tags)],
+    })),
 );
 
 const ASSIGNMENTS = ['', '', '', '', 'FOO=1 ', 'A="x y" ', 'LC_ALL=C B=2 '];
 const WRAPPERS = [
-  '', '', '', '', '', '', '', '', 'sudo ', 'sudo -u root ', 'env ', 'env A=1 ', 'env -u HOME ', 'timeout 5 ', 'timeout -s KILL 5 ', 'nohup ', 'nice -n 5 ',
-  'command ', 'time ', 'stdbuf -oL ', 'setsid ', 'exec ', 'sudo env X=1 nohup nice ', 'unshare -r ', 'chronic ', 'builtin command ', 'env -- ',
+  '',
+  '',
+  '',
+  '',
+  '',
+  '',
+  '',
+  '',
+  'sudo ',
+  'sudo -u root ',
+  'env ',
+  'env A=1 ',
+  'env -u HOME ',
+  'timeout 5 ',
+  'timeout -s KILL 5 ',
+  'nohup ',
+  'nice -n 5 ',
+  'command ',
+  'time ',
+  'stdbuf -oL ',
+  'setsid ',
+  'exec ',
+  'sudo env X=1 nohup nice ',
+  'unshare -r ',
+  'chronic ',
+  'builtin command ',
+  'env -- ',
 ];
-const REDIRECTS = ['', '', '', '', ' > out.txt', ' >> build.log 2>&1', ' 2>/dev/null', ' &> /dev/null', ' < /dev/null', ' >| f', ' <<< "x"', ' 2>&1'];
-const GAPS: [number, string][] = [[20, ' '], [1, ' \\\n'], [1, ' \\\n\t'], [1, '  ']];
+const REDIRECTS = [
+  '',
+  '',
+  '',
+  '',
+  ' > out.txt',
+  ' >> build.log 2>&1',
+  ' 2>/dev/null',
+  ' &> /dev/null',
+  ' < /dev/null',
+  ' >| f',
+  ' <<< "x"',
+  ' 2>&1',
+];
+const GAPS: [number, string][] = [
+  [20, ' '],
+  [1, ' \\\n'],
+  [1, ' \\\n\t'],
+  [1, '  '],
+];
 
 /** One simple command: assignments, a wrapper, a call, redirections; words joined by spaces or line continuations. */
 export const simple: fc.Arbitrary<Gen> = fc
-  .tuple(fc.constantFrom(...ASSIGNMENTS), fc.constantFrom(...WRAPPERS), callWords, fc.constantFrom(...REDIRECTS), fc.array(fc.oneof(...GAPS.map(([weight, g]) => ({ weight, arbitrary: fc.constant(g) }))), { minLength: 12, maxLength: 12 }))
+  .tuple(
+    fc.constantFrom(...ASSIGNMENTS),
+    fc.constantFrom(...WRAPPERS),
+    callWords,
+    fc.constantFrom(...REDIRECTS),
+    fc.array(fc.oneof(...GAPS.map(([weight, g]) => ({ weight, arbitrary: fc.constant(g) }))), { minLength: 12, maxLength: 12 }),
+  )
   .map(([assign, wrapper, c, redirect, gaps]) => {
     const words = [...(assign + wrapper).split(' ').filter(Boolean), ...c.words];
     const src = words.reduce((acc, w, k) => (k === 0 ? w : `${acc}${gaps[k % gaps.length]!}${w}`), '') + redirect;
@@ -99,15 +195,41 @@ export const simple: fc.Arbitrary<Gen> = fc
 const simpleAeat: fc.Arbitrary<Gen> = simple.filter((s) => s.tags.some((t) => t.startsWith('aeat:')));
 
 const OPERATORS: [string, string][] = [
-  [' ; ', ';'], [' && ', '&&'], [' || ', '||'], [' | ', '|'], [' |& ', '|&'], [' & ', '&'], ['\n', 'newline'], [';\n', ';newline'], [' &\n', '&newline'], [';', ';tight'], ['&&', '&&tight'], ['|', '|tight'],
+  [' ; ', ';'],
+  [' && ', '&&'],
+  [' || ', '||'],
+  [' | ', '|'],
+  [' |& ', '|&'],
+  [' & ', '&'],
+  ['\n', 'newline'],
+  [';\n', ';newline'],
+  [' &\n', '&newline'],
+  [';', ';tight'],
+  ['&&', '&&tight'],
+  ['|', '|tight'],
 ];
 
 const HEREDOC_OPENERS: [string, string, string][] = [
-  ['cat', '', 'cat'], ['cat', ' > out.txt', 'cat>file'], ['cat', ' | sh', 'cat|sh'], ['bash', '', 'bash'], ['tee out.txt', '', 'tee'], [':', '', ':'], ['cat', ' ; aeat modelo export', 'cat;same-line-command'],
+  ['cat', '', 'cat'],
+  ['cat', ' > out.txt', 'cat>file'],
+  ['cat', ' | sh', 'cat|sh'],
+  ['bash', '', 'bash'],
+  ['tee out.txt', '', 'tee'],
+  [':', '', ':'],
+  ['cat', ' ; aeat modelo export', 'cat;same-line-command'],
 ];
 const DELIMITERS = ['EOF', 'END', 'X_1'];
 type DelimQuote = 'plain' | 'single' | 'double' | 'backslash' | 'partial';
-const renderDelimiter = (d: string, q: DelimQuote) => (q === 'plain' ? d : q === 'single' ? `'${d}'` : q === 'double' ? `"${d}"` : q === 'backslash' ? `\\${d}` : `${d.slice(0, 1)}'${d.slice(1)}'`);
+const renderDelimiter = (d: string, q: DelimQuote) =>
+  q === 'plain'
+    ? d
+    : q === 'single'
+      ? `'${d}'`
+      : q === 'double'
+        ? `"${d}"`
+        : q === 'backslash'
+          ? `\\${d}`
+          : `${d.slice(0, 1)}'${d.slice(1)}'`;
 
 function heredoc(inner: fc.Arbitrary<Gen>): fc.Arbitrary<Gen> {
   const bodyLine = (delim: string) =>
@@ -140,7 +262,12 @@ function heredoc(inner: fc.Arbitrary<Gen>): fc.Arbitrary<Gen> {
       const end = h.terminated ? [`${h.dash ? '\t' : ''}${h.delim}`] : [];
       const doc = `${before} <<${h.dash ? '-' : ''}${renderDelimiter(h.delim, h.quote)}${rest}\n${[...lines, ...end].join('\n')}`;
       const parts = body.map(([l]) => l);
-      const tags = [`heredoc:${openerTag}`, `heredoc-delimiter:${h.quote}`, ...(h.dash ? ['heredoc:<<-'] : []), ...(h.terminated ? [] : ['heredoc:unterminated'])];
+      const tags = [
+        `heredoc:${openerTag}`,
+        `heredoc-delimiter:${h.quote}`,
+        ...(h.dash ? ['heredoc:<<-'] : []),
+        ...(h.terminated ? [] : ['heredoc:unterminated']),
+      ];
       let src = h.inSubstitution ? `x=$(${doc}\n)` : doc;
       if (h.inSubstitution) tags.push('heredoc:in-$()');
       if (h.after && h.terminated) {
@@ -163,9 +290,19 @@ export function commandLine(depth = 3): fc.Arbitrary<Gen> {
       { weight: 6, arbitrary: simple },
       {
         weight: 4,
-        arbitrary: fc.tuple(tie('cmd'), fc.constantFrom(...OPERATORS), tie('cmd')).map(([a, [op, tag], b]) => merge(`${a.src}${op}${b.src}`, [a, b], `operator:${tag}`)),
+        arbitrary: fc
+          .tuple(tie('cmd'), fc.constantFrom(...OPERATORS), tie('cmd'))
+          .map(([a, [op, tag], b]) => merge(`${a.src}${op}${b.src}`, [a, b], `operator:${tag}`)),
       },
-      { weight: 1, arbitrary: wrapIn(tie('cmd'), [['subshell', (s) => `( ${s} )`], ['subshell-tight', (s) => `(${s})`], ['group', (s) => `{ ${s}; }`], ['group-newline', (s) => `{\n${s}\n}`]]) },
+      {
+        weight: 1,
+        arbitrary: wrapIn(tie('cmd'), [
+          ['subshell', (s) => `( ${s} )`],
+          ['subshell-tight', (s) => `(${s})`],
+          ['group', (s) => `{ ${s}; }`],
+          ['group-newline', (s) => `{\n${s}\n}`],
+        ]),
+      },
       {
         weight: 2,
         arbitrary: wrapIn(tie('cmd'), [
@@ -330,5 +467,7 @@ export function commandLine(depth = 3): fc.Arbitrary<Gen> {
 }
 
 export function generatedLine(depth = 3): fc.Arbitrary<GeneratedLine> {
-  return fc.tuple(commandLine(depth), fc.constantFrom<0 | 1>(0, 0, 0, 1)).map(([g, stubStatus]) => ({ src: g.src, tags: [...new Set(g.tags)], stubStatus }));
+  return fc
+    .tuple(commandLine(depth), fc.constantFrom<0 | 1>(0, 0, 0, 1))
+    .map(([g, stubStatus]) => ({ src: g.src, tags: [...new Set(g.tags)], stubStatus }));
 }

@@ -177,7 +177,10 @@ function mCommand(st: Node): string {
     case 'ForClause': {
       const loop = c.Loop;
       // ours keeps `for i` (no `in`) apart from `for i in` (an empty list); mvdan/sh does not
-      const head = kind(loop) === 'CStyleLoop' ? `cfor${mSubs([loop.Init, loop.Cond, loop.Post])}` : `${c.Select ? 'select' : 'for'} ${loop.Name.Value}:${list(loop.Items).length}${mSubs([loop.Items])}`;
+      const head =
+        kind(loop) === 'CStyleLoop'
+          ? `cfor${mSubs([loop.Init, loop.Cond, loop.Post])}`
+          : `${c.Select ? 'select' : 'for'} ${loop.Name.Value}:${list(loop.Items).length}${mSubs([loop.Items])}`;
       return `${head} do${mScript(c.Do)}${mRedirects(redirs)}`;
     }
     case 'CaseClause': {
@@ -315,7 +318,27 @@ function oCommand(c: Command): string {
 
 const pick = <T>(...xs: T[]) => fc.constantFrom(...xs);
 const NAMES = pick('echo', 'ls', 'cat', 'grep', 'git', 'a', 'b', 'x1', 'printf', 'true', ':', 'test', 'wc');
-const ARGS = pick('-n', '--all', 'x', 'foo.txt', '/tmp/a', '.', '*.ts', '{a,b}', '~/x', 'a=b', '-', '--', '1', 'then', 'fi', '{', '}', 'a:b', '%s');
+const ARGS = pick(
+  '-n',
+  '--all',
+  'x',
+  'foo.txt',
+  '/tmp/a',
+  '.',
+  '*.ts',
+  '{a,b}',
+  '~/x',
+  'a=b',
+  '-',
+  '--',
+  '1',
+  'then',
+  'fi',
+  '{',
+  '}',
+  'a:b',
+  '%s',
+);
 const VARS = pick('x', 'HOME', 'y_2', '1', '@', '#', '?');
 const PLAIN_TEXT = pick('a', 'b c', ' ', 'x y z', '', '-');
 
@@ -328,15 +351,37 @@ function word(d: number): fc.Arbitrary<string> {
   const piece: fc.Arbitrary<string> = fc.oneof(
     { weight: 16, arbitrary: ARGS },
     { weight: 2, arbitrary: PLAIN_TEXT.map((t) => `'${t}'`) },
-    { weight: 2, arbitrary: fc.array(fc.oneof(PLAIN_TEXT, VARS.map((v) => `$${v}`), ...(inner ? [inner.map((s) => `$(${s})`)] : [])), { maxLength: 2 }).map((xs) => `"${xs.join('')}"`) },
+    {
+      weight: 2,
+      arbitrary: fc
+        .array(
+          fc.oneof(
+            PLAIN_TEXT,
+            VARS.map((v) => `$${v}`),
+            ...(inner ? [inner.map((s) => `$(${s})`)] : []),
+          ),
+          { maxLength: 2 },
+        )
+        .map((xs) => `"${xs.join('')}"`),
+    },
     { weight: 2, arbitrary: VARS.map((v) => `$${v}`) },
-    { weight: 2, arbitrary: fc.tuple(pick('x', 'y'), pick(':-', '-', ':=', '#', '%', '/a/'), fc.oneof(ARGS, ...(inner ? [inner.map((s) => `$(${s})`)] : []))).map(([v, op, w]) => `\${${v}${op}${w}}`) },
+    {
+      weight: 2,
+      arbitrary: fc
+        .tuple(pick('x', 'y'), pick(':-', '-', ':=', '#', '%', '/a/'), fc.oneof(ARGS, ...(inner ? [inner.map((s) => `$(${s})`)] : [])))
+        .map(([v, op, w]) => `\${${v}${op}${w}}`),
+    },
     { weight: 1, arbitrary: pick('${#x}', '${!x}', '${x[1]}', '$((1 + 2))', '$((x*3))', '\\;', '\\ ', 'a\\"b', "$'\\n'", '$"x"') },
     ...(inner
       ? [
           { weight: 2, arbitrary: inner.map((s) => `$(${s})`) },
           { weight: 1, arbitrary: inner.map((s) => `$( ${s} )`) },
-          { weight: 2, arbitrary: fc.array(fc.tuple(NAMES, fc.array(ARGS, { maxLength: 2 })), { minLength: 1, maxLength: 2 }).map((cs) => `\`${cs.map(([n, as]) => [n, ...as].join(' ')).join('; ')}\``) },
+          {
+            weight: 2,
+            arbitrary: fc
+              .array(fc.tuple(NAMES, fc.array(ARGS, { maxLength: 2 })), { minLength: 1, maxLength: 2 })
+              .map((cs) => `\`${cs.map(([n, as]) => [n, ...as].join(' ')).join('; ')}\``),
+          },
           { weight: 2, arbitrary: fc.tuple(pick('<', '>'), inner).map(([op, s]) => `${op}(${s})`) },
           { weight: 1, arbitrary: inner.map((s) => `$(( $(${s}) + 1 ))`) },
         ]
@@ -355,9 +400,14 @@ function redirect(d: number): fc.Arbitrary<string> {
 }
 
 function simple(d: number): fc.Arbitrary<string> {
-  const assign = (names: fc.Arbitrary<string>) => fc.tuple(names, pick('=', '+='), fc.oneof(pick('', '1'), word(d))).map(([n, op, v]) => `${n}${op}${v}`);
+  const assign = (names: fc.Arbitrary<string>) =>
+    fc.tuple(names, pick('=', '+='), fc.oneof(pick('', '1'), word(d))).map(([n, op, v]) => `${n}${op}${v}`);
   const call = fc
-    .tuple(fc.array(assign(pick('A', 'b', 'X_1')), { maxLength: 1 }), fc.oneof({ weight: 5, arbitrary: NAMES }, { weight: 1, arbitrary: word(d).filter((w) => w !== '{' && w !== '}') }), fc.array(fc.oneof({ weight: 4, arbitrary: word(d) }, { weight: 1, arbitrary: redirect(d) }), { maxLength: 2 }))
+    .tuple(
+      fc.array(assign(pick('A', 'b', 'X_1')), { maxLength: 1 }),
+      fc.oneof({ weight: 5, arbitrary: NAMES }, { weight: 1, arbitrary: word(d).filter((w) => w !== '{' && w !== '}') }),
+      fc.array(fc.oneof({ weight: 4, arbitrary: word(d) }, { weight: 1, arbitrary: redirect(d) }), { maxLength: 2 }),
+    )
     .map(([as, name, rest]) => [...as, name, ...rest].join(' '));
   // mvdan/sh refuses an array element assigned for one command (`a[1]=x cmd`, which bash takes): alone only
   const assignments = fc.array(assign(pick('A', 'arr[1]', 'arr[$i]')), { minLength: 1, maxLength: 2 }).map((as) => as.join(' '));
@@ -366,8 +416,12 @@ function simple(d: number): fc.Arbitrary<string> {
 
 /** One statement: a list of pipelines. */
 function andOr(d: number, n: number): fc.Arbitrary<string> {
-  const pipeline = fc.tuple(fc.boolean(), fc.array(command(d, n), { minLength: 1, maxLength: 2 }), pick(' | ', '|', ' |& ')).map(([neg, cs, bar]) => (neg ? '! ' : '') + cs.join(bar));
-  const list = fc.tuple(pipeline, fc.array(fc.tuple(pick(' && ', ' || ', '&&', ' ||\n'), pipeline), { maxLength: 1 })).map(([p, rest]) => p + rest.map(([op, q]) => op + q).join(''));
+  const pipeline = fc
+    .tuple(fc.boolean(), fc.array(command(d, n), { minLength: 1, maxLength: 2 }), pick(' | ', '|', ' |& '))
+    .map(([neg, cs, bar]) => (neg ? '! ' : '') + cs.join(bar));
+  const list = fc
+    .tuple(pipeline, fc.array(fc.tuple(pick(' && ', ' || ', '&&', ' ||\n'), pipeline), { maxLength: 1 }))
+    .map(([p, rest]) => p + rest.map(([op, q]) => op + q).join(''));
   if (n === 0) return list;
   // A function definition stands alone: mvdan/sh reads `f() { …; } | b` as a function whose body
   // is the pipeline `{ …; } | b`, where bash pipes the definition.
@@ -387,7 +441,11 @@ function script(d: number, n: number): fc.Arbitrary<string> {
   const known = scripts.get(key);
   if (known) return known;
   const s = fc
-    .tuple(fc.array(fc.tuple(andOr(d, n), pick('; ', ';', ' & ', '\n', '&')), { minLength: 0, maxLength: 1 }), andOr(d, n), pick('', ';', ' &', '\n'))
+    .tuple(
+      fc.array(fc.tuple(andOr(d, n), pick('; ', ';', ' & ', '\n', '&')), { minLength: 0, maxLength: 1 }),
+      andOr(d, n),
+      pick('', ';', ' &', '\n'),
+    )
     .map(([xs, last, end]) => xs.map(([a, sep]) => a + sep).join('') + last + end);
   scripts.set(key, s);
   return s;
@@ -407,14 +465,25 @@ function command(d: number, n: number): fc.Arbitrary<string> {
     fc.tuple(script(d, n - 1), redirs).map(([s, r]) => `(${s})${r}`),
     fc.tuple(script(d, n - 1), redirs).map(([s, r]) => `( ${s} )${r}`),
     fc.tuple(b, redirs).map(([s, r]) => `{ ${s}}${r}`),
-    fc.tuple(b, b, fc.option(fc.tuple(b, b), { nil: undefined }), fc.option(b, { nil: undefined })).map(([c, t, elif, e]) => `if ${c}then ${t}${elif ? `elif ${elif[0]}then ${elif[1]}` : ''}${e ? `else ${e}` : ''}fi`),
+    fc
+      .tuple(b, b, fc.option(fc.tuple(b, b), { nil: undefined }), fc.option(b, { nil: undefined }))
+      .map(([c, t, elif, e]) => `if ${c}then ${t}${elif ? `elif ${elif[0]}then ${elif[1]}` : ''}${e ? `else ${e}` : ''}fi`),
     fc.tuple(pick('while', 'until'), b, b).map(([k, c, s]) => `${k} ${c}do ${s}done`),
     fc.tuple(pick('i', 'f'), fc.array(w, { maxLength: 3 }), b).map(([v, ws, s]) => `for ${v} in ${ws.join(' ')}; do ${s}done`),
     b.map((s) => `for ((i = 0; i < 3; i++)); do ${s}done`),
-    fc.tuple(w, fc.array(fc.tuple(fc.array(w, { minLength: 1, maxLength: 2 }), b, pick(';;', ';&', ';;&')), { minLength: 1, maxLength: 2 })).map(([subj, items]) => `case ${subj} in ${items.map(([ps, s, t]) => `${ps.join('|')}) ${s}${t} `).join('')}esac`),
+    fc
+      .tuple(w, fc.array(fc.tuple(fc.array(w, { minLength: 1, maxLength: 2 }), b, pick(';;', ';&', ';;&')), { minLength: 1, maxLength: 2 }))
+      .map(([subj, items]) => `case ${subj} in ${items.map(([ps, s, t]) => `${ps.join('|')}) ${s}${t} `).join('')}esac`),
     fc.tuple(pick('x + 1', 'i++', 'a == b', 'x = 2 * (y + 1)'), redirs).map(([e, r]) => `((${e}))${r}`),
     // mvdan/sh reads a left operand that looks like a unary operator (`-n`) as one: never generated
-    fc.tuple(w.filter((a) => !a.startsWith('-')), pick('==', '!=', '=~', '<'), w, pick('', ' && -n x', ' || -z $y')).map(([a, op, b2, more]) => `[[ ${a} ${op} ${b2}${more} ]]`),
+    fc
+      .tuple(
+        w.filter((a) => !a.startsWith('-')),
+        pick('==', '!=', '=~', '<'),
+        w,
+        pick('', ' && -n x', ' || -z $y'),
+      )
+      .map(([a, op, b2, more]) => `[[ ${a} ${op} ${b2}${more} ]]`),
     fc.tuple(pick('-n', '-f', '-z'), w).map(([op, a]) => `[[ ${op} ${a} ]]`),
   );
   return fc.oneof({ weight: 4, arbitrary: simple(d) }, { weight: 1, arbitrary: compound });
@@ -424,10 +493,14 @@ export const line = script(1, 1);
 
 // ---------------------------------------------------------------------------------------------
 
-
 /** A line of the grammar with one character deleted, inserted or the line cut short: mostly lines bash rejects. */
 export const mutatedLine = fc
-  .tuple(line, fc.nat(), fc.constantFrom('delete', 'insert', 'cut'), fc.constantFrom('(', ')', '{', '}', ';', '|', '&', '"', "'", '`', '$(', '<', 'fi', 'done', '\n'))
+  .tuple(
+    line,
+    fc.nat(),
+    fc.constantFrom('delete', 'insert', 'cut'),
+    fc.constantFrom('(', ')', '{', '}', ';', '|', '&', '"', "'", '`', '$(', '<', 'fi', 'done', '\n'),
+  )
   .map(([src, at, how, piece]) => {
     const k = src.length === 0 ? 0 : at % src.length;
     if (how === 'delete') return src.slice(0, k) + src.slice(k + 1);

@@ -22,7 +22,9 @@ import { describePath } from '../helpers/describe-path';
 
 // Every run spawns real processes: a couple of hundred sequences per `npm test`. GUARDED_RUNS sets
 // the count; under PROPERTY_RUNS (the long property run) it is a hundredth of that, at least 200.
-const RUNS = Number(process.env.GUARDED_RUNS ?? (process.env.PROPERTY_RUNS ? Math.max(200, Math.floor(Number(process.env.PROPERTY_RUNS) / 100)) : 200));
+const RUNS = Number(
+  process.env.GUARDED_RUNS ?? (process.env.PROPERTY_RUNS ? Math.max(200, Math.floor(Number(process.env.PROPERTY_RUNS) / 100)) : 200),
+);
 
 const PERSONA = 'builder';
 const policy = readJson(TAX_POLICY_PATH) as { personas: Record<string, unknown> };
@@ -32,7 +34,13 @@ const index = indexOf(policy);
 // ---------------------------------------------------------------------------------------------
 // The tree.
 
-const GUARDED_FILES = ['.claude/settings.json', '.claude/settings.local.json', '.claude/persona-gate.json', 'state/sessions/abc.json', 'state/receipts/abc.jsonl'];
+const GUARDED_FILES = [
+  '.claude/settings.json',
+  '.claude/settings.local.json',
+  '.claude/persona-gate.json',
+  'state/sessions/abc.json',
+  'state/receipts/abc.jsonl',
+];
 
 function makeTree(): string {
   const root = mkdtempSync(join(tmpdir(), 'pg-guarded-'));
@@ -60,7 +68,14 @@ function makeTree(): string {
 /** The guarded files, the directories above them, every entry of the state directory and any `.claude/persona-gate*.json`. */
 function snapshot(root: string): Record<string, string> {
   const project = join(root, 'project');
-  const paths = new Set<string>(['project', 'project/.claude', 'project/state', 'project/state/sessions', 'project/state/receipts', 'home/.config/persona-gate/config.json']);
+  const paths = new Set<string>([
+    'project',
+    'project/.claude',
+    'project/state',
+    'project/state/sessions',
+    'project/state/receipts',
+    'home/.config/persona-gate/config.json',
+  ]);
   for (const f of GUARDED_FILES) paths.add(`project/${f}`);
   const list = (dir: string) => {
     try {
@@ -114,7 +129,19 @@ const PATHS = [
   'out.json',
 ] as const;
 /** Where a link may point: guarded files (some not there yet), their directories, ordinary files. */
-const TARGETS = ['.claude', '.claude/settings.json', '.claude/settings.local.json', '.claude/persona-gate.json', '.claude/missing.json', 'state', 'state/sessions/abc.json', 'src', 'notes.txt', 'l1', '@/.claude'] as const;
+const TARGETS = [
+  '.claude',
+  '.claude/settings.json',
+  '.claude/settings.local.json',
+  '.claude/persona-gate.json',
+  '.claude/missing.json',
+  'state',
+  'state/sessions/abc.json',
+  'src',
+  'notes.txt',
+  'l1',
+  '@/.claude',
+] as const;
 const SOURCES = ['evil.json', 'evil/settings.json', 'evil', 'evil/.', 'src', 'notes.txt', 'l1'] as const;
 const LINKS = ['l1', 'l2', 'l3', 'docs/l4'] as const;
 
@@ -129,13 +156,32 @@ type Op =
 
 const path = fc.constantFrom(...PATHS);
 const opArb: fc.Arbitrary<Op> = fc.oneof(
-  fc.record({ op: fc.constant('write' as const), via: fc.constantFrom('>' as const, '>>' as const, 'tee' as const, 'Write' as const), path }),
-  fc.record({ op: fc.constant('symlink' as const), target: fc.constantFrom(...TARGETS), link: fc.constantFrom(...LINKS), force: fc.boolean() }),
+  fc.record({
+    op: fc.constant('write' as const),
+    via: fc.constantFrom('>' as const, '>>' as const, 'tee' as const, 'Write' as const),
+    path,
+  }),
+  fc.record({
+    op: fc.constant('symlink' as const),
+    target: fc.constantFrom(...TARGETS),
+    link: fc.constantFrom(...LINKS),
+    force: fc.boolean(),
+  }),
   fc.record({ op: fc.constant('hardlink' as const), target: fc.constantFrom(...TARGETS), link: fc.constantFrom(...LINKS) }),
   fc.record({ op: fc.constant('mv' as const), from: fc.oneof(path, fc.constantFrom(...SOURCES)), to: path }),
   fc.record({ op: fc.constant('rm' as const), flags: fc.constantFrom('' as const, '-f' as const, '-r' as const, '-rf' as const), path }),
-  fc.record({ op: fc.constant('chmod' as const), mode: fc.constantFrom('000' as const, '644' as const, 'a-w' as const), recursive: fc.boolean(), path }),
-  fc.record({ op: fc.constant('cp' as const), form: fc.constantFrom('cp' as const, 'cp -t' as const, 'cp -r' as const, 'cp -rT' as const), from: fc.constantFrom(...SOURCES), to: path }),
+  fc.record({
+    op: fc.constant('chmod' as const),
+    mode: fc.constantFrom('000' as const, '644' as const, 'a-w' as const),
+    recursive: fc.boolean(),
+    path,
+  }),
+  fc.record({
+    op: fc.constant('cp' as const),
+    form: fc.constantFrom('cp' as const, 'cp -t' as const, 'cp -r' as const, 'cp -rT' as const),
+    from: fc.constantFrom(...SOURCES),
+    to: path,
+  }),
 );
 
 /** `@/` stands for the project's absolute path. */
@@ -145,7 +191,8 @@ function toolCall(op: Op, project: string): { tool: 'Bash' | 'Write'; input: Rec
   const p = (s: string) => at(project, s);
   switch (op.op) {
     case 'write':
-      if (op.via === 'Write') return { tool: 'Write', input: { file_path: resolve(project, p(op.path)), content: '{"disableAllHooks":true}\n' } };
+      if (op.via === 'Write')
+        return { tool: 'Write', input: { file_path: resolve(project, p(op.path)), content: '{"disableAllHooks":true}\n' } };
       if (op.via === 'tee') return { tool: 'Bash', input: { command: `echo '{"disableAllHooks":true}' | tee ${p(op.path)}` } };
       return { tool: 'Bash', input: { command: `echo '{"disableAllHooks":true}' ${op.via} ${p(op.path)}` } };
     case 'symlink':
@@ -176,7 +223,12 @@ function execute(call: { tool: 'Bash' | 'Write'; input: Record<string, unknown> 
       return `failed (${(err as NodeJS.ErrnoException).code})`;
     }
   }
-  const r = spawnSync('bash', ['-c', String(call.input.command)], { cwd: project, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home }, input: '', timeout: 10_000 });
+  const r = spawnSync('bash', ['-c', String(call.input.command)], {
+    cwd: project,
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home },
+    input: '',
+    timeout: 10_000,
+  });
   return `exit ${r.status}`;
 }
 
@@ -196,8 +248,16 @@ function runSequence(ops: Op[]): void {
         prefsFile: join(home, '.config', 'persona-gate', 'config.json'),
         home,
       });
-      const decision = run(index, pre(call.tool, call.input, { cwd: project, session_id: 'prop' }), { state: confirmed(), env: { PERSONA_GATE_PERSONA: PERSONA }, isProtected, shell: readShellCall });
-      const shown = call.tool === 'Write' ? `Write ${String(call.input.file_path).replace(project, '@')}` : String(call.input.command).replaceAll(project, '@');
+      const decision = run(index, pre(call.tool, call.input, { cwd: project, session_id: 'prop' }), {
+        state: confirmed(),
+        env: { PERSONA_GATE_PERSONA: PERSONA },
+        isProtected,
+        shell: readShellCall,
+      });
+      const shown =
+        call.tool === 'Write'
+          ? `Write ${String(call.input.file_path).replace(project, '@')}`
+          : String(call.input.command).replaceAll(project, '@');
       if (decision.verdict === 'deny') {
         log.push(`${shown}  → deny (${decision.status})`);
         continue;

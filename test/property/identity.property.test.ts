@@ -71,8 +71,23 @@ type Step =
 const kind = fc.constantFrom<Kind>('read', 'switch', 'readonly', 'mutate');
 const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 6, arbitrary: fc.record({ t: fc.constant('pre' as const), kind, tool: fc.nat(3), id: fc.nat(6), viaMeta: fc.boolean() }) },
-  { weight: 4, arbitrary: fc.record({ t: fc.constant('post' as const), kind, tool: fc.nat(3), id: fc.nat(6), label: fc.constantFrom('Erik', 'Erika', 'Erik S.L.') }) },
-  { weight: 1, arbitrary: fc.record({ t: fc.constant('start' as const), source: fc.constantFrom('clear' as const, 'startup' as const, 'resume' as const, 'compact' as const) }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      t: fc.constant('post' as const),
+      kind,
+      tool: fc.nat(3),
+      id: fc.nat(6),
+      label: fc.constantFrom('Erik', 'Erika', 'Erik S.L.'),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      t: fc.constant('start' as const),
+      source: fc.constantFrom('clear' as const, 'startup' as const, 'resume' as const, 'compact' as const),
+    }),
+  },
 );
 
 /** The commands of the example policy whose tier is confirm. */
@@ -102,7 +117,9 @@ function runSequence(steps: Step[], confirmOn: 'pre' | 'post'): void {
       const tool = toolFor(s.kind, s.tool);
       const key = commandKey(tool);
       const useMeta = s.t === 'pre' && s.viaMeta && key !== undefined;
-      const event = useMeta ? pre('mcp__aeat__execute', { command: key }, { tool_use_id: `id${s.id}` }) : pre(tool, { file_path: '/tmp/f', command: 'ls' }, { tool_use_id: `id${s.id}` });
+      const event = useMeta
+        ? pre('mcp__aeat__execute', { command: key }, { tool_use_id: `id${s.id}` })
+        : pre(tool, { file_path: '/tmp/f', command: 'ls' }, { tool_use_id: `id${s.id}` });
       if (s.t === 'pre') {
         const d = decide({ event, index, state, env: {}, options: { confirmOn }, isProtected: () => null });
         const expected = model.pre(s.kind, `id${s.id}`, CONFIRM_TIER.has(tool) ? 'ask' : 'abstain');
@@ -121,11 +138,25 @@ function runSequence(steps: Step[], confirmOn: 'pre' | 'post'): void {
 }
 
 describe('identity gate against the reference model (SPEC §6)', () => {
-  it(`agrees on ${RUNS} random sequences with --confirm-on post`, () => {
-    fc.assert(fc.property(fc.array(step, { minLength: 1, maxLength: 30 }), (steps) => runSequence(steps, 'post')), { numRuns: RUNS });
-  }, TIMEOUT);
+  it(
+    `agrees on ${RUNS} random sequences with --confirm-on post`,
+    () => {
+      fc.assert(
+        fc.property(fc.array(step, { minLength: 1, maxLength: 30 }), (steps) => runSequence(steps, 'post')),
+        { numRuns: RUNS },
+      );
+    },
+    TIMEOUT,
+  );
 
-  it(`agrees on ${RUNS} random sequences with --confirm-on pre`, () => {
-    fc.assert(fc.property(fc.array(step, { minLength: 1, maxLength: 30 }), (steps) => runSequence(steps, 'pre')), { numRuns: RUNS });
-  }, TIMEOUT);
+  it(
+    `agrees on ${RUNS} random sequences with --confirm-on pre`,
+    () => {
+      fc.assert(
+        fc.property(fc.array(step, { minLength: 1, maxLength: 30 }), (steps) => runSequence(steps, 'pre')),
+        { numRuns: RUNS },
+      );
+    },
+    TIMEOUT,
+  );
 });

@@ -1,7 +1,15 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBashStubs, type BashStubs, type StubLine, type StubRun } from '../helpers/bash-stubs';
-import { agreementIndex, cataloguedPrograms, compare, explainComparison, makeJudge, PERSONA, type Comparison } from '../helpers/shell-agreement';
+import {
+  agreementIndex,
+  cataloguedPrograms,
+  compare,
+  explainComparison,
+  makeJudge,
+  PERSONA,
+  type Comparison,
+} from '../helpers/shell-agreement';
 import { generatedLine, type GeneratedLine } from '../helpers/shell-grammar';
 
 /**
@@ -17,7 +25,12 @@ import { generatedLine, type GeneratedLine } from '../helpers/shell-grammar';
 
 const RUNS = Number(process.env.SHELL_FUZZ_RUNS ?? 10_000);
 // A fixed seed in CI (the run must not depend on luck); a new one on every other run, to keep looking.
-const SEED = process.env.SHELL_FUZZ_SEED !== undefined ? Number(process.env.SHELL_FUZZ_SEED) : process.env.CI ? 20261130 : (Date.now() ^ (Math.random() * 0x7fffffff)) | 0;
+const SEED =
+  process.env.SHELL_FUZZ_SEED !== undefined
+    ? Number(process.env.SHELL_FUZZ_SEED)
+    : process.env.CI
+      ? 20261130
+      : (Date.now() ^ (Math.random() * 0x7fffffff)) | 0;
 const CHUNK = 5_000;
 const arbitrary = generatedLine();
 
@@ -70,7 +83,10 @@ describe('bash and the shell reader agree on what a line runs', () => {
         const slow = runs.flatMap((r, k) => (r.timedOut ? [k] : []));
         retried.push(...slow.map((k) => distinct.get(keys[k]!)!.line));
         if (slow.length > 0) {
-          const again = await stubs.runMany(slow.map((k) => distinct.get(keys[k]!)!), { timeoutSeconds: 15 });
+          const again = await stubs.runMany(
+            slow.map((k) => distinct.get(keys[k]!)!),
+            { timeoutSeconds: 15 },
+          );
           slow.forEach((k, j) => (runs[k] = again[j]!));
           const hung = slow.filter((k) => runs[k]!.timedOut).map((k) => keys[k]);
           expect(hung, 'lines bash did not finish').toEqual([]);
@@ -104,7 +120,13 @@ describe('bash and the shell reader agree on what a line runs', () => {
 });
 
 /** The first failure shrunk, which constructs fail how often, and the shortest failing line per construct. */
-function report(failures: Failure[], tagTotals: Map<string, number>, stubs: BashStubs, judge: ReturnType<typeof makeJudge>, catalogued: Set<string>): string {
+function report(
+  failures: Failure[],
+  tagTotals: Map<string, number>,
+  stubs: BashStubs,
+  judge: ReturnType<typeof makeJudge>,
+  catalogued: Set<string>,
+): string {
   const first = failures[0]!;
   let shrunk: Comparison | null = null;
   let replayed: string | null = null;
@@ -121,7 +143,12 @@ function report(failures: Failure[], tagTotals: Map<string, number>, stubs: Bash
   const byTag = new Map<string, Failure[]>();
   for (const f of failures) for (const t of f.tags) byTag.set(t, [...(byTag.get(t) ?? []), f]);
   const table = [...byTag.entries()]
-    .map(([tag, fs]) => ({ tag, failed: fs.length, total: tagTotals.get(tag) ?? 0, shortest: fs.reduce((a, b) => (b.comparison.line.length < a.comparison.line.length ? b : a)) }))
+    .map(([tag, fs]) => ({
+      tag,
+      failed: fs.length,
+      total: tagTotals.get(tag) ?? 0,
+      shortest: fs.reduce((a, b) => (b.comparison.line.length < a.comparison.line.length ? b : a)),
+    }))
     .sort((a, b) => b.failed / b.total - a.failed / a.total || b.failed - a.failed);
   return [
     `${failures.length} generated lines run a program the reader did not report, or one ${PERSONA} is refused, and are let through (seed ${SEED}).`,

@@ -19,8 +19,15 @@ const scenario = fc
   .chain((familyLevels) =>
     fc.record({
       familyLevels: fc.constant(familyLevels),
-      commands: fc.tuple(...familyLevels.map((fl) => fc.array(fc.record({ level: atMost(fl), tier: fc.constantFrom('auto', 'confirm', 'block') }), { minLength: 1, maxLength: 3 }))),
-      personaFamilies: fc.subarray(familyLevels.map((_, i) => `f${i}`), { minLength: 1 }),
+      commands: fc.tuple(
+        ...familyLevels.map((fl) =>
+          fc.array(fc.record({ level: atMost(fl), tier: fc.constantFrom('auto', 'confirm', 'block') }), { minLength: 1, maxLength: 3 }),
+        ),
+      ),
+      personaFamilies: fc.subarray(
+        familyLevels.map((_, i) => `f${i}`),
+        { minLength: 1 },
+      ),
       ceiling: level,
       includeBuiltins: fc.boolean(),
     }),
@@ -38,53 +45,74 @@ const scenario = fc
   });
 
 describe('stages only narrow', () => {
-  it(`whatever a stage allows, the persona without the stage allows too (${RUNS} cases)`, () => {
-    fc.assert(
-      fc.property(scenario, ({ base, stage, call }) => {
-        const families = Object.fromEntries(base.familyLevels.map((l, i) => [`f${i}`, { level: l }]));
-        const commands: Record<string, unknown> = {};
-        base.commands.forEach((cmds, f) =>
-          cmds.forEach((c, i) => {
-            commands[`f${f}.c${i}`] = { level: c.level, confirm: c.tier, tools: [`mcp__t__f${f}_c${i}`] };
-          }),
-        );
-        const personaFamilies = base.includeBuiltins ? [...base.personaFamilies, 'file_read', 'shell'] : base.personaFamilies;
-        const raw = {
-          version: 1,
-          catalog: { include: base.includeBuiltins ? ['claude-code'] : [], families, commands },
-          personas: { p: { families: personaFamilies, ceiling: base.ceiling, stages: [{ name: 's', ...stage }] } },
-        };
-        const index = buildPolicyIndex(PolicySchema.parse(raw), 'x', '/p.json');
-        const state = { ...emptyState(), confirmed: true };
-        const judge = (env: Record<string, string>) =>
-          decide({ event: pre(call), index, state, env, options: { confirmOn: 'post' }, isProtected: () => null });
-        const withStage = judge({ PERSONA_GATE_PERSONA: 'p', PERSONA_GATE_STAGE: 's' });
-        const without = judge({ PERSONA_GATE_PERSONA: 'p' });
-        if (withStage.verdict !== 'deny') {
-          expect(without.verdict).toBe(withStage.verdict);
-        }
-        // And the stage's effective ceiling is never above the persona's.
-        if (withStage.scope.ceiling !== null) expect(levelRank(withStage.scope.ceiling)).toBeLessThanOrEqual(levelRank(base.ceiling));
-      }),
-      { numRuns: RUNS },
-    );
-  }, TIMEOUT);
+  it(
+    `whatever a stage allows, the persona without the stage allows too (${RUNS} cases)`,
+    () => {
+      fc.assert(
+        fc.property(scenario, ({ base, stage, call }) => {
+          const families = Object.fromEntries(base.familyLevels.map((l, i) => [`f${i}`, { level: l }]));
+          const commands: Record<string, unknown> = {};
+          base.commands.forEach((cmds, f) =>
+            cmds.forEach((c, i) => {
+              commands[`f${f}.c${i}`] = { level: c.level, confirm: c.tier, tools: [`mcp__t__f${f}_c${i}`] };
+            }),
+          );
+          const personaFamilies = base.includeBuiltins ? [...base.personaFamilies, 'file_read', 'shell'] : base.personaFamilies;
+          const raw = {
+            version: 1,
+            catalog: { include: base.includeBuiltins ? ['claude-code'] : [], families, commands },
+            personas: { p: { families: personaFamilies, ceiling: base.ceiling, stages: [{ name: 's', ...stage }] } },
+          };
+          const index = buildPolicyIndex(PolicySchema.parse(raw), 'x', '/p.json');
+          const state = { ...emptyState(), confirmed: true };
+          const judge = (env: Record<string, string>) =>
+            decide({ event: pre(call), index, state, env, options: { confirmOn: 'post' }, isProtected: () => null });
+          const withStage = judge({ PERSONA_GATE_PERSONA: 'p', PERSONA_GATE_STAGE: 's' });
+          const without = judge({ PERSONA_GATE_PERSONA: 'p' });
+          if (withStage.verdict !== 'deny') {
+            expect(without.verdict).toBe(withStage.verdict);
+          }
+          // And the stage's effective ceiling is never above the persona's.
+          if (withStage.scope.ceiling !== null) expect(levelRank(withStage.scope.ceiling)).toBeLessThanOrEqual(levelRank(base.ceiling));
+        }),
+        { numRuns: RUNS },
+      );
+    },
+    TIMEOUT,
+  );
 
-  it(`a registration's --allowed-tools / --side-effect-level only narrow too (${RUNS} cases)`, () => {
-    fc.assert(
-      fc.property(scenario, ({ base, stage, call }) => {
-        const families = Object.fromEntries(base.familyLevels.map((l, i) => [`f${i}`, { level: l }]));
-        const commands: Record<string, unknown> = {};
-        base.commands.forEach((cmds, f) => cmds.forEach((c, i) => (commands[`f${f}.c${i}`] = { level: c.level, confirm: c.tier, tools: [`mcp__t__f${f}_c${i}`] })));
-        const raw = { version: 1, catalog: { include: base.includeBuiltins ? ['claude-code'] : [], families, commands }, defaults: { unknown_tools: 'allow' } };
-        const index = buildPolicyIndex(PolicySchema.parse(raw), 'x', '/p.json');
-        const state = { ...emptyState(), confirmed: true };
-        const judge = (dispatch?: { allowedTools?: string[]; sideEffectLevel?: Level }) =>
-          decide({ event: pre(call), index, state, env: {}, options: { confirmOn: 'post', ...(dispatch ? { dispatch } : {}) }, isProtected: () => null });
-        const narrowed = judge({ allowedTools: stage.allowed_tools, sideEffectLevel: stage.side_effect_level });
-        if (narrowed.verdict !== 'deny') expect(judge().verdict).toBe(narrowed.verdict);
-      }),
-      { numRuns: RUNS },
-    );
-  }, TIMEOUT);
+  it(
+    `a registration's --allowed-tools / --side-effect-level only narrow too (${RUNS} cases)`,
+    () => {
+      fc.assert(
+        fc.property(scenario, ({ base, stage, call }) => {
+          const families = Object.fromEntries(base.familyLevels.map((l, i) => [`f${i}`, { level: l }]));
+          const commands: Record<string, unknown> = {};
+          base.commands.forEach((cmds, f) =>
+            cmds.forEach((c, i) => (commands[`f${f}.c${i}`] = { level: c.level, confirm: c.tier, tools: [`mcp__t__f${f}_c${i}`] })),
+          );
+          const raw = {
+            version: 1,
+            catalog: { include: base.includeBuiltins ? ['claude-code'] : [], families, commands },
+            defaults: { unknown_tools: 'allow' },
+          };
+          const index = buildPolicyIndex(PolicySchema.parse(raw), 'x', '/p.json');
+          const state = { ...emptyState(), confirmed: true };
+          const judge = (dispatch?: { allowedTools?: string[]; sideEffectLevel?: Level }) =>
+            decide({
+              event: pre(call),
+              index,
+              state,
+              env: {},
+              options: { confirmOn: 'post', ...(dispatch ? { dispatch } : {}) },
+              isProtected: () => null,
+            });
+          const narrowed = judge({ allowedTools: stage.allowed_tools, sideEffectLevel: stage.side_effect_level });
+          if (narrowed.verdict !== 'deny') expect(judge().verdict).toBe(narrowed.verdict);
+        }),
+        { numRuns: RUNS },
+      );
+    },
+    TIMEOUT,
+  );
 });

@@ -23,9 +23,10 @@ const RUNS = Number(process.env.STORE_SCHEDULES ?? 500);
 const writers: fc.Memo<Writer[]> = fc.memo((depth) =>
   fc.array(
     fc.record({
-      stall: depth <= 1
-        ? fc.constant(null)
-        : fc.option(fc.record({ at: fc.constantFrom<Stall>('decide', 'beforeLink'), meanwhile: writers(depth - 1) }), { freq: 2 }),
+      stall:
+        depth <= 1
+          ? fc.constant(null)
+          : fc.option(fc.record({ at: fc.constantFrom<Stall>('decide', 'beforeLink'), meanwhile: writers(depth - 1) }), { freq: 2 }),
     }),
     { minLength: 1, maxLength: depth >= 3 ? KEEP_SNAPSHOTS + 4 : 6 },
   ),
@@ -49,23 +50,27 @@ function run(dir: string, writer: Writer, seen: number[]): void {
 }
 
 describe('the snapshot store against a counter', () => {
-  it(`loses and doubles no update however writers interleave (${RUNS} schedules)`, () => {
-    fc.assert(
-      fc.property(writers(3), (schedule) => {
-        const dir = mkdtempSync(join(tmpdir(), 'pg-store-prop-'));
-        try {
-          const seen: number[] = [];
-          for (const writer of schedule) run(dir, writer, seen);
-          const total = count(schedule);
-          const store = new StateStore(dir).open();
-          expect(store.read('s').state.iterations.x).toBe(total);
-          expect([...seen].sort((a, b) => a - b)).toEqual(Array.from({ length: total }, (_, i) => i + 1));
-          expect(readdirSync(store.sessionDir('s')).filter((f) => f.endsWith('.json')).length).toBeLessThanOrEqual(KEEP_SNAPSHOTS);
-        } finally {
-          rmSync(dir, { recursive: true, force: true });
-        }
-      }),
-      { numRuns: RUNS },
-    );
-  }, 60_000 + RUNS * 20);
+  it(
+    `loses and doubles no update however writers interleave (${RUNS} schedules)`,
+    () => {
+      fc.assert(
+        fc.property(writers(3), (schedule) => {
+          const dir = mkdtempSync(join(tmpdir(), 'pg-store-prop-'));
+          try {
+            const seen: number[] = [];
+            for (const writer of schedule) run(dir, writer, seen);
+            const total = count(schedule);
+            const store = new StateStore(dir).open();
+            expect(store.read('s').state.iterations.x).toBe(total);
+            expect([...seen].sort((a, b) => a - b)).toEqual(Array.from({ length: total }, (_, i) => i + 1));
+            expect(readdirSync(store.sessionDir('s')).filter((f) => f.endsWith('.json')).length).toBeLessThanOrEqual(KEEP_SNAPSHOTS);
+          } finally {
+            rmSync(dir, { recursive: true, force: true });
+          }
+        }),
+        { numRuns: RUNS },
+      );
+    },
+    60_000 + RUNS * 20,
+  );
 });

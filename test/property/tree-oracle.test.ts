@@ -18,7 +18,9 @@ import { line, mutatedLine, viaMvdan, viaOurs } from '../helpers/tree-forms';
 
 // mvdan-sh parses about 150 kB of text a second: 1,000 lines by default, a twentieth of the count
 // under PROPERTY_RUNS (the long property run), at least that.
-const RUNS = Number(process.env.TREE_ORACLE_RUNS ?? (process.env.PROPERTY_RUNS ? Math.max(1000, Math.floor(Number(process.env.PROPERTY_RUNS) / 20)) : 1000));
+const RUNS = Number(
+  process.env.TREE_ORACLE_RUNS ?? (process.env.PROPERTY_RUNS ? Math.max(1000, Math.floor(Number(process.env.PROPERTY_RUNS) / 20)) : 1000),
+);
 const SEED = Number(process.env.TREE_ORACLE_SEED ?? 20261202);
 const TIMEOUT = 60_000 + RUNS * 10;
 

@@ -1,5 +1,16 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -20,7 +31,12 @@ function setup(opts: { world?: boolean } = {}) {
   const stateDir = join(dir, 'state');
   const policyPath = join(dir, 'policy.json');
   writeFileSync(policyPath, readFileSync(TAX_POLICY_PATH));
-  const env = cleanEnv({ PERSONA_GATE_STATE_DIR: stateDir, PERSONA_GATE_CONFIG: policyPath, HOME: dir, PERSONA_GATE_DEADLINE_MS: String(DEADLINE) });
+  const env = cleanEnv({
+    PERSONA_GATE_STATE_DIR: stateDir,
+    PERSONA_GATE_CONFIG: policyPath,
+    HOME: dir,
+    PERSONA_GATE_DEADLINE_MS: String(DEADLINE),
+  });
   return { dir, stateDir, policyPath, env };
 }
 
@@ -91,7 +107,9 @@ describe('fault injection', () => {
     chmodSync(join(s.stateDir, 'sessions'), 0o500);
     const r = runAs(NOBODY, preEvent('mcp__aeat__whoami'), s.env);
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecisionReason).toBe(en.stateError(`cannot create ${join(s.stateDir, 'sessions', sessionKey('cli-session'))}: EACCES`));
+    expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecisionReason).toBe(
+      en.stateError(`cannot create ${join(s.stateDir, 'sessions', sessionKey('cli-session'))}: EACCES`),
+    );
   });
 
   it('denies when the state directory is a symbolic link to elsewhere', () => {
@@ -100,7 +118,14 @@ describe('fault injection', () => {
     try {
       symlinkSync(elsewhere, s.stateDir);
       const r = runCli(['hook'], { input: preEvent('Read'), env: s.env });
-      expect(r).toMatchObject({ stdout: denyJson(en.stateError(`the state directory ${s.stateDir} is reached through ${s.stateDir}, a symbolic link of this user; use the directory it points to (PERSONA_GATE_STATE_DIR) or remove the link`)), code: 0 });
+      expect(r).toMatchObject({
+        stdout: denyJson(
+          en.stateError(
+            `the state directory ${s.stateDir} is reached through ${s.stateDir}, a symbolic link of this user; use the directory it points to (PERSONA_GATE_STATE_DIR) or remove the link`,
+          ),
+        ),
+        code: 0,
+      });
     } finally {
       rmSync(elsewhere, { recursive: true, force: true });
     }
@@ -111,7 +136,14 @@ describe('fault injection', () => {
     mkdirSync(s.stateDir, { mode: 0o700 });
     chownSync(s.stateDir, NOBODY, NOBODY);
     const r = runCli(['hook'], { input: preEvent('Read'), env: s.env });
-    expect(r).toMatchObject({ stdout: denyJson(en.stateError(`${s.stateDir} belongs to uid ${NOBODY}, not to this user (uid ${process.getuid!()}); remove it or use a state directory of your own`)), code: 0 });
+    expect(r).toMatchObject({
+      stdout: denyJson(
+        en.stateError(
+          `${s.stateDir} belongs to uid ${NOBODY}, not to this user (uid ${process.getuid!()}); remove it or use a state directory of your own`,
+        ),
+      ),
+      code: 0,
+    });
   });
 
   it('denies when the state directory is writable by others', () => {
@@ -119,14 +151,24 @@ describe('fault injection', () => {
     mkdirSync(s.stateDir, { mode: 0o700 });
     chmodSync(s.stateDir, 0o777);
     const r = runCli(['hook'], { input: preEvent('Read'), env: s.env });
-    expect(r).toMatchObject({ stdout: denyJson(en.stateError(`${s.stateDir} is writable by other users; run chmod go-w ${s.stateDir}`)), code: 0 });
+    expect(r).toMatchObject({
+      stdout: denyJson(en.stateError(`${s.stateDir} is writable by other users; run chmod go-w ${s.stateDir}`)),
+      code: 0,
+    });
   });
 
   it('denies when a session state file is a directory', () => {
     const s = setup();
     mkdirSync(join(s.stateDir, 'sessions', sessionKey('cli-session'), '1.json'), { recursive: true });
     const r = runCli(['hook'], { input: preEvent('Read'), env: s.env });
-    expect(r).toMatchObject({ stdout: denyJson(en.stateError(`${join(s.stateDir, 'sessions', sessionKey('cli-session'), '1.json')} is a directory, not a file persona-gate wrote; remove it`)), code: 0 });
+    expect(r).toMatchObject({
+      stdout: denyJson(
+        en.stateError(
+          `${join(s.stateDir, 'sessions', sessionKey('cli-session'), '1.json')} is a directory, not a file persona-gate wrote; remove it`,
+        ),
+      ),
+      code: 0,
+    });
   });
 
   it('has no lock to leave held: a writer killed mid-publish leaves a temporary file that is ignored', () => {
@@ -153,7 +195,9 @@ describe('fault injection', () => {
   it('denies within its deadline under contention it cannot win', async () => {
     const s = setup();
     const env = { ...s.env, PERSONA_GATE_DEADLINE_MS: '1', PERSONA_GATE_PERSONA: 'verifier', PERSONA_GATE_STAGE: 'file' };
-    const results = await Promise.all(Array.from({ length: 16 }, () => runCliAsync(['hook'], { input: preEvent('mcp__aeat__whoami'), env })));
+    const results = await Promise.all(
+      Array.from({ length: 16 }, () => runCliAsync(['hook'], { input: preEvent('mcp__aeat__whoami'), env })),
+    );
     for (const r of results) {
       expect([0, 2]).toContain(r.code);
       if (r.code === 0 && r.stdout !== '') expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
@@ -171,14 +215,21 @@ describe('fault injection', () => {
     it.skipIf(!mounted)('denies a state-changing call, and keeps the verdict of the others (tmpfs of 256 KiB, filled)', () => {
       try {
         const stateDir = join(mountPoint, 'state');
-        const env = cleanEnv({ PERSONA_GATE_STATE_DIR: stateDir, PERSONA_GATE_CONFIG: TAX_POLICY_PATH, HOME: mountPoint, PERSONA_GATE_PERSONA: 'coordinator' });
+        const env = cleanEnv({
+          PERSONA_GATE_STATE_DIR: stateDir,
+          PERSONA_GATE_CONFIG: TAX_POLICY_PATH,
+          HOME: mountPoint,
+          PERSONA_GATE_PERSONA: 'coordinator',
+        });
         // The policy is cached while there is room; then the disk is filled.
         expect(runCli(['hook'], { input: preEvent('Read'), env }).code).toBe(0);
         const filler = join(mountPoint, 'filler');
         spawnSync('dd', ['if=/dev/zero', `of=${filler}`, 'bs=4k', 'count=1000']);
         const write = runCli(['hook'], { input: preEvent('mcp__aeat__whoami'), env });
         expect(write.code).toBe(0);
-        expect(JSON.parse(write.stdout).hookSpecificOutput.permissionDecisionReason).toBe(en.stateError('cannot write the session state: ENOSPC'));
+        expect(JSON.parse(write.stdout).hookSpecificOutput.permissionDecisionReason).toBe(
+          en.stateError('cannot write the session state: ENOSPC'),
+        );
         const refused = runCli(['hook'], { input: preEvent('mcp__aeat__modelo_work_create'), env });
         expect(JSON.parse(refused.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
         expect(runCli(['hook'], { input: preEvent('mcp__aeat__modelo_list'), env })).toMatchObject({ stdout: '', code: 0 });

@@ -20,15 +20,35 @@ const policy = JSON.parse(readFileSync(TAX_POLICY_PATH, 'utf8'));
 const commands: Record<string, { level?: string; tools?: string[] }> = policy.catalog.commands;
 const familyLevel = (key: string) => policy.catalog.families[key.split('.')[0]!]?.level;
 const harmless = (level: string | undefined) => level === 'none' || level === 'read_only';
-const safeKeys = new Set(Object.entries(commands).filter(([k, c]) => harmless(c.level ?? familyLevel(k)) || policy.identity.switches.includes(k)).map(([k]) => k));
+const safeKeys = new Set(
+  Object.entries(commands)
+    .filter(([k, c]) => harmless(c.level ?? familyLevel(k)) || policy.identity.switches.includes(k))
+    .map(([k]) => k),
+);
 const safeTools = new Set([
-  ...Object.entries(commands).filter(([k]) => safeKeys.has(k)).flatMap(([, c]) => c.tools ?? []),
+  ...Object.entries(commands)
+    .filter(([k]) => safeKeys.has(k))
+    .flatMap(([, c]) => c.tools ?? []),
   ...CLAUDE_CODE_CATALOG.tools.filter(([, level]) => harmless(level)).flatMap(([, , names]) => names),
 ]);
-const knownTools = [...Object.values(commands).flatMap((c) => c.tools ?? []), ...CLAUDE_CODE_CATALOG.tools.flatMap(([, , names]) => names), 'mcp__aeat__execute'];
+const knownTools = [
+  ...Object.values(commands).flatMap((c) => c.tools ?? []),
+  ...CLAUDE_CODE_CATALOG.tools.flatMap(([, , names]) => names),
+  'mcp__aeat__execute',
+];
 
 const mutate = (s: string) =>
-  fc.constantFrom(s.toUpperCase(), s.toLowerCase(), `${s} `, `${s}\u200b`, s.replace('o', '\u043e'), s.replace('_', '-'), s.slice(0, -1), `${s}x`, `\u0000${s}`);
+  fc.constantFrom(
+    s.toUpperCase(),
+    s.toLowerCase(),
+    `${s} `,
+    `${s}\u200b`,
+    s.replace('o', '\u043e'),
+    s.replace('_', '-'),
+    s.slice(0, -1),
+    `${s}x`,
+    `\u0000${s}`,
+  );
 const toolName = fc.oneof(
   { weight: 5, arbitrary: fc.constantFrom(...knownTools) },
   { weight: 3, arbitrary: fc.constantFrom(...knownTools).chain(mutate) },
@@ -41,15 +61,31 @@ const toolInput = fc.oneof(
   { weight: 2, arbitrary: fc.dictionary(fc.string(), fc.jsonValue()) },
   { weight: 1, arbitrary: fc.anything() },
 );
-const optionalField = fc.oneof({ weight: 6, arbitrary: fc.constant(undefined) }, { weight: 3, arbitrary: fc.string() }, { weight: 1, arbitrary: fc.anything() });
+const optionalField = fc.oneof(
+  { weight: 6, arbitrary: fc.constant(undefined) },
+  { weight: 3, arbitrary: fc.string() },
+  { weight: 1, arbitrary: fc.anything() },
+);
 const eventValue = fc.record(
   {
-    hook_event_name: fc.oneof({ weight: 8, arbitrary: fc.constant('PreToolUse') }, { weight: 1, arbitrary: fc.constantFrom('PostToolUse', 'SessionStart', 'Stop', 'pretooluse') }, { weight: 1, arbitrary: fc.anything() }),
-    session_id: fc.oneof({ weight: 8, arbitrary: fc.constantFrom('fz-1', 'fz-2', '../fz') }, { weight: 1, arbitrary: fc.string() }, { weight: 1, arbitrary: fc.anything() }),
+    hook_event_name: fc.oneof(
+      { weight: 8, arbitrary: fc.constant('PreToolUse') },
+      { weight: 1, arbitrary: fc.constantFrom('PostToolUse', 'SessionStart', 'Stop', 'pretooluse') },
+      { weight: 1, arbitrary: fc.anything() },
+    ),
+    session_id: fc.oneof(
+      { weight: 8, arbitrary: fc.constantFrom('fz-1', 'fz-2', '../fz') },
+      { weight: 1, arbitrary: fc.string() },
+      { weight: 1, arbitrary: fc.anything() },
+    ),
     tool_name: toolName,
     tool_input: toolInput,
     tool_use_id: optionalField,
-    agent_type: fc.oneof({ weight: 6, arbitrary: fc.constant(undefined) }, { weight: 2, arbitrary: fc.constantFrom('verifier', 'coordinator', 'general-purpose') }, { weight: 1, arbitrary: fc.anything() }),
+    agent_type: fc.oneof(
+      { weight: 6, arbitrary: fc.constant(undefined) },
+      { weight: 2, arbitrary: fc.constantFrom('verifier', 'coordinator', 'general-purpose') },
+      { weight: 1, arbitrary: fc.anything() },
+    ),
     agent_id: optionalField,
     cwd: optionalField,
   },
@@ -57,7 +93,15 @@ const eventValue = fc.record(
 );
 const rawInput = fc.oneof(
   { weight: 8, arbitrary: eventValue.map((v) => JSON.stringify(v) ?? '') },
-  { weight: 1, arbitrary: eventValue.chain((v) => fc.nat().map((n) => { const s = JSON.stringify(v) ?? ''; return s.slice(0, n % (s.length + 1)); })) },
+  {
+    weight: 1,
+    arbitrary: eventValue.chain((v) =>
+      fc.nat().map((n) => {
+        const s = JSON.stringify(v) ?? '';
+        return s.slice(0, n % (s.length + 1));
+      }),
+    ),
+  },
   { weight: 1, arbitrary: fc.oneof(fc.string(), fc.json()) },
 );
 
@@ -72,15 +116,22 @@ function mayPass(text: string): boolean {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
   if (v.hook_event_name !== 'PreToolUse') return false;
   if (typeof v.session_id !== 'string' || v.session_id.length === 0 || v.session_id.length > 4096) return false;
-  if (typeof v.tool_name !== 'string' || typeof v.tool_input !== 'object' || v.tool_input === null || Array.isArray(v.tool_input)) return false;
-  for (const f of ['tool_use_id', 'agent_type', 'agent_id', 'cwd']) if (v[f] !== undefined && v[f] !== null && typeof v[f] !== 'string') return false;
+  if (typeof v.tool_name !== 'string' || typeof v.tool_input !== 'object' || v.tool_input === null || Array.isArray(v.tool_input))
+    return false;
+  for (const f of ['tool_use_id', 'agent_type', 'agent_id', 'cwd'])
+    if (v[f] !== undefined && v[f] !== null && typeof v[f] !== 'string') return false;
   if (v.tool_name === 'mcp__aeat__execute') return typeof v.tool_input.command === 'string' && safeKeys.has(v.tool_input.command);
   return safeTools.has(v.tool_name);
 }
 
 function setup() {
   const dir = tempDir();
-  return cleanEnv({ PERSONA_GATE_STATE_DIR: join(dir, 'state'), PERSONA_GATE_CONFIG: TAX_POLICY_PATH, HOME: dir, PERSONA_GATE_PERSONA: 'modelo-preparer' });
+  return cleanEnv({
+    PERSONA_GATE_STATE_DIR: join(dir, 'state'),
+    PERSONA_GATE_CONFIG: TAX_POLICY_PATH,
+    HOME: dir,
+    PERSONA_GATE_PERSONA: 'modelo-preparer',
+  });
 }
 
 describe('generated events never fail open', () => {

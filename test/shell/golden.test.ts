@@ -20,7 +20,14 @@ const FILE = join(__dirname, 'golden', 'readings.jsonl');
 const CEILINGS: Level[] = ['read_only', 'workspace_write', 'process_exec', 'network'];
 const base = taxIndex().policy!;
 const policy = structuredClone(base);
-for (const ceiling of CEILINGS) policy.personas[`shell-${ceiling}`] = { families: ['modelo', 'ledger', 'config', 'shell', 'file_read'], ceiling, agent_types: [], delegates: [], stages: [] };
+for (const ceiling of CEILINGS)
+  policy.personas[`shell-${ceiling}`] = {
+    families: ['modelo', 'ledger', 'config', 'shell', 'file_read'],
+    ceiling,
+    agent_types: [],
+    delegates: [],
+    stages: [],
+  };
 const index = buildPolicyIndex(policy, 'sha', '/work/project/.claude/persona-gate.json');
 const isProtected = makeProtectedPathCheck({
   policyPath: '/work/project/.claude/persona-gate.json',
@@ -44,7 +51,9 @@ function readingOf(tool: 'Bash' | 'PowerShell', command: string): Omit<Row, 'too
     ? { unparsable: true }
     : {
         level: r.level,
-        invocations: r.invocations.map((i) => `${i.program || '(redirect)'}:${i.kind}:${i.level}${i.key ? `:${i.key}` : ''}${i.opaque ? ':opaque' : ''}`),
+        invocations: r.invocations.map(
+          (i) => `${i.program || '(redirect)'}:${i.kind}:${i.level}${i.key ? `:${i.key}` : ''}${i.opaque ? ':opaque' : ''}`,
+        ),
         matched: r.matched.map((m) => m.key),
         ...(r.unlisted.length > 0 ? { unlisted: r.unlisted.length } : {}),
         ...(r.opaque.length > 0 ? { opaque: r.opaque.length } : {}),
@@ -58,13 +67,24 @@ function readingOf(tool: 'Bash' | 'PowerShell', command: string): Omit<Row, 'too
       };
   const verdicts: Record<string, string> = {};
   for (const persona of [null, ...CEILINGS.map((c) => `shell-${c}`)]) {
-    const d = run(index, event, { state: confirmed(), env: persona ? { PERSONA_GATE_PERSONA: persona } : {}, isProtected, shell: readShellCall });
+    const d = run(index, event, {
+      state: confirmed(),
+      env: persona ? { PERSONA_GATE_PERSONA: persona } : {},
+      isProtected,
+      shell: readShellCall,
+    });
     verdicts[persona ?? 'unscoped'] = `${d.verdict} ${d.status} ${d.rule}`;
   }
   return { reading, verdicts };
 }
 
-const rows: Row[] = existsSync(FILE) ? readFileSync(FILE, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Row) : [];
+const rows: Row[] = existsSync(FILE)
+  ? readFileSync(FILE, 'utf8')
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Row)
+  : [];
 
 describe('the reading of the shell corpora', () => {
   if (process.env.UPDATE_GOLDEN === '1') {
@@ -79,13 +99,19 @@ describe('the reading of the shell corpora', () => {
     it('reports the rows that changed', () => {
       const changed = rows.flatMap((r) => {
         const now = readingOf(r.tool, r.command);
-        return JSON.stringify(now) === JSON.stringify({ reading: r.reading, verdicts: r.verdicts }) ? [] : [{ command: r.command, was: { reading: r.reading, verdicts: r.verdicts }, now }];
+        return JSON.stringify(now) === JSON.stringify({ reading: r.reading, verdicts: r.verdicts })
+          ? []
+          : [{ command: r.command, was: { reading: r.reading, verdicts: r.verdicts }, now }];
       });
       writeFileSync(process.env.GOLDEN_REPORT!, changed.map((c) => JSON.stringify(c)).join('\n') + '\n');
     });
   }
   it('holds lines', () => expect(rows.length).toBeGreaterThan(800));
   it.each(rows.map((r, i) => [i + 1, r] as const))('row %i', (_n, row) => {
-    expect({ command: row.command, ...readingOf(row.tool, row.command) }).toEqual({ command: row.command, reading: row.reading, verdicts: row.verdicts });
+    expect({ command: row.command, ...readingOf(row.tool, row.command) }).toEqual({
+      command: row.command,
+      reading: row.reading,
+      verdicts: row.verdicts,
+    });
   });
 });

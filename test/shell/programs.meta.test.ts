@@ -16,19 +16,27 @@ const files = readdirSync(DIR).filter((f) => f.endsWith('.test.ts'));
 /** Every row's line, by file: the first element of each `[line, { … }]` row. */
 const lines = files.flatMap((f) => {
   const text = readFileSync(join(DIR, f), 'utf8');
-  return [...text.matchAll(/^\s*\[\s*(['"`])((?:\\.|(?!\1).)*)\1\s*,\s*\{/gm)].map((m) => ({ file: f, line: m[2]!.replace(/\\(['"`\\])/g, '$1') }));
+  return [...text.matchAll(/^\s*\[\s*(['"`])((?:\\.|(?!\1).)*)\1\s*,\s*\{/gm)].map((m) => ({
+    file: f,
+    line: m[2]!.replace(/\\(['"`\\])/g, '$1'),
+  }));
 });
 
 /** The program a row's line runs first (after assignments). */
 function programOf(line: string): string {
-  const words = line.trim().split(/\s+/).filter((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w));
+  const words = line
+    .trim()
+    .split(/\s+/)
+    .filter((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w));
   return (words[0] ?? '').replace(/^.*\//, '');
 }
 
 function optionsThatDo(spec: CommandSpec, seen = new Set<CommandSpec>()): OptionSpec[] {
   if (seen.has(spec)) return [];
   seen.add(spec);
-  const own = (spec.options ?? []).filter((o) => o.role !== undefined || o.level !== undefined || o.opaque !== undefined || o.mode !== undefined);
+  const own = (spec.options ?? []).filter(
+    (o) => o.role !== undefined || o.level !== undefined || o.opaque !== undefined || o.mode !== undefined,
+  );
   const subs = Object.keys(spec.subcommands ?? {}).flatMap((name) => {
     const sub = subcommandOf(spec, name);
     return sub ? optionsThatDo(sub, seen) : [];
@@ -45,7 +53,9 @@ describe('the program registry and its tests', () => {
 
   it.each(names)('%s: every option that changes what a line does appears in a row', (name) => {
     const rows = lines.filter((l) => programOf(l.line) === name).map((l) => l.line);
-    const missing = optionsThatDo(programSpec(name)!).filter((o) => !rows.some((r) => o.names.some((n) => new RegExp(`(^|\\s)${n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(=|\\s|$)`).test(r))));
+    const missing = optionsThatDo(programSpec(name)!).filter(
+      (o) => !rows.some((r) => o.names.some((n) => new RegExp(`(^|\\s)${n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(=|\\s|$)`).test(r))),
+    );
     expect(missing.map((o) => o.names.join('/'))).toEqual([]);
   });
 });

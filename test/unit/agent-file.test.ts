@@ -6,7 +6,7 @@ describe('agent definition files', () => {
   it.each([
     ['tools: Read, Grep, mcp__aeat__whoami', ['Read', 'Grep', 'mcp__aeat__whoami']],
     ['tools: [Read, "Grep"]', ['Read', 'Grep']],
-    ['tools:\n  - Read\n  - \'Grep\'  # a comment', ['Read', 'Grep']],
+    ["tools:\n  - Read\n  - 'Grep'  # a comment", ['Read', 'Grep']],
     ['tools:\n- Read\n- Grep', ['Read', 'Grep']],
     ['tools: []', []],
     ['tools:', []],
@@ -32,6 +32,8 @@ describe('agent definition files', () => {
 
   it('keeps CRLF line ends', () => {
     const text = '---\r\nname: a\r\ntools: Bash\r\n---\r\nbody\r\n';
-    expect(renderAgentFile(withList(parseAgentFile(text), 'tools', ['Read'], 'a'))).toBe('---\r\nname: a\r\ntools: Read\r\n---\r\nbody\r\n');
+    expect(renderAgentFile(withList(parseAgentFile(text), 'tools', ['Read'], 'a'))).toBe(
+      '---\r\nname: a\r\ntools: Read\r\n---\r\nbody\r\n',
+    );
   });
 });

@@ -48,12 +48,19 @@ const RULES: Record<string, Rule> = {
   shell: { runtime: ['core', 'exec/plan.ts', 'exec/settle.ts', 'exec/map.ts'], types: ['policy'], packages: [] },
   exec: { runtime: ['core', 'io', 'shell'], packages: ['node:*'] },
   // io/lazy loads the other bundles (types only from them) and keeps Claude Code's adapter in the hook
-  io: { runtime: ['core', 'policy', 'mcp', 'hosts/claude-code.ts', 'hosts/host.ts'], types: ['exec', 'shell', 'hosts'], packages: ['node:*'] },
+  io: {
+    runtime: ['core', 'policy', 'mcp', 'hosts/claude-code.ts', 'hosts/host.ts'],
+    types: ['exec', 'shell', 'hosts'],
+    packages: ['node:*'],
+  },
   // the adapters answer in the hook's output shapes
   hosts: { runtime: ['core', 'hook/output.ts'], types: ['io'], packages: ['node:*'] },
   hook: { runtime: ['core', 'io', 'hosts', 'exec/route.ts'], types: ['shell', 'policy', 'exec'], packages: ['node:*'] },
   policydev: { runtime: ['core', 'policy', 'io', 'shell'], packages: ['zod', 'node:*'] },
-  cli: { runtime: ['core', 'policy', 'mcp', 'shell', 'exec', 'io', 'hosts', 'hook', 'policydev'], packages: ['commander', 'conf', 'node:*'] },
+  cli: {
+    runtime: ['core', 'policy', 'mcp', 'shell', 'exec', 'io', 'hosts', 'hook', 'policydev'],
+    packages: ['commander', 'conf', 'node:*'],
+  },
   // the binary requires dist/cli.js for every subcommand but `hook`
   bin: { runtime: ['cli', 'io'], types: ['cli'], packages: ['node:*'], bundles: ['./cli.js'] },
 };
@@ -65,7 +72,8 @@ interface Import {
   typeOnly: boolean;
 }
 
-const IMPORT = /^[ \t]*(import|export)\s+(type\s+)?([^;'"]*?)\s*from\s*['"]([^'"]+)['"]|^[ \t]*import\s*['"]([^'"]+)['"]|\b(?:import|require)\(\s*['"]([^'"]+)['"]\s*\)/gm;
+const IMPORT =
+  /^[ \t]*(import|export)\s+(type\s+)?([^;'"]*?)\s*from\s*['"]([^'"]+)['"]|^[ \t]*import\s*['"]([^'"]+)['"]|\b(?:import|require)\(\s*['"]([^'"]+)['"]\s*\)/gm;
 
 /** The imports of one file's source: static ones, side-effect ones, import() and require() of a literal. */
 function importsOf(file: string, source: string): Import[] {
@@ -93,7 +101,8 @@ function target(imp: Import, srcFiles: ReadonlySet<string>): { module: string; f
 }
 
 const moduleOf = (file: string) => file.split('/')[0]!;
-const packageOf = (spec: string) => (spec.startsWith('node:') ? 'node:*' : spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!);
+const packageOf = (spec: string) =>
+  spec.startsWith('node:') ? 'node:*' : spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!;
 
 /** Every import the table does not allow, as `file: specifier (why)`. */
 function violations(imports: Import[], rules: Record<string, Rule>, srcFiles: ReadonlySet<string>): string[] {
@@ -164,7 +173,16 @@ describe('the layers of src/', () => {
   });
 
   describe('the check fails on an import the table does not allow', () => {
-    const files = new Set(['core/a.ts', 'core/b.ts', 'io/x.ts', 'cli/main.ts', 'hosts/host.ts', 'hosts/other.ts', 'hook/output.ts', 'hook/run.ts']);
+    const files = new Set([
+      'core/a.ts',
+      'core/b.ts',
+      'io/x.ts',
+      'cli/main.ts',
+      'hosts/host.ts',
+      'hosts/other.ts',
+      'hook/output.ts',
+      'hook/run.ts',
+    ]);
     const rules: Record<string, Rule> = {
       core: { runtime: [], types: ['io'], packages: [] },
       io: { runtime: ['core', 'hosts/host.ts'], packages: ['node:*'] },
@@ -175,7 +193,9 @@ describe('the layers of src/', () => {
     const check = (file: string, source: string) => violations(importsOf(file, source), rules, files);
 
     it('an upward import, from core to cli or io, fails', () => {
-      expect(check('core/a.ts', "import { cliMain } from '../cli/main';")).toEqual(['core/a.ts: ../cli/main (core may not import cli/main.ts)']);
+      expect(check('core/a.ts', "import { cliMain } from '../cli/main';")).toEqual([
+        'core/a.ts: ../cli/main (core may not import cli/main.ts)',
+      ]);
       expect(check('core/a.ts', "import { x } from '../io/x';\nexport { y } from '../io/x';")).toHaveLength(2);
       expect(check('core/a.ts', "const m = require('../io/x');")).toHaveLength(1);
       expect(check('core/a.ts', "const m = await import('../io/x');")).toHaveLength(1);
@@ -186,7 +206,9 @@ describe('the layers of src/', () => {
       expect(check('core/a.ts', "import type { X } from '../io/x';")).toEqual([]);
       expect(check('core/a.ts', "import { type X, type Y } from '../io/x';")).toEqual([]);
       expect(check('core/a.ts', "import { type X, y } from '../io/x';")).toHaveLength(1);
-      expect(check('core/a.ts', "import type { X } from '../cli/main';")).toEqual(['core/a.ts: ../cli/main (core may not import cli/main.ts, even for types)']);
+      expect(check('core/a.ts', "import type { X } from '../cli/main';")).toEqual([
+        'core/a.ts: ../cli/main (core may not import cli/main.ts, even for types)',
+      ]);
     });
 
     it('a file allowed by name allows no other file of its module', () => {
@@ -210,7 +232,9 @@ describe('the layers of src/', () => {
     it('a bundle required by its file name passes only where the table lists it', () => {
       const withBundle = { ...rules, cli: { ...rules.cli!, bundles: ['./hook.js'] } };
       expect(violations(importsOf('cli/main.ts', "require('./hook.js');"), withBundle, files)).toEqual([]);
-      expect(violations(importsOf('io/x.ts', "require('./hook.js');"), withBundle, files)).toEqual(['io/x.ts: ./hook.js (no such file io/hook.js.ts)']);
+      expect(violations(importsOf('io/x.ts', "require('./hook.js');"), withBundle, files)).toEqual([
+        'io/x.ts: ./hook.js (no such file io/hook.js.ts)',
+      ]);
     });
 
     it('a module without a rule, and an import of a file that does not exist, fail', () => {
@@ -287,7 +311,9 @@ describe('the hook loads neither commander nor conf nor zod', () => {
   });
 
   it('the hook bundle loads the validator only lazily, by its file name', () => {
-    expect(buildExternals()).toEqual(expect.arrayContaining(['./policy-validate.js', './cli.js', './shell.js', './hosts.js', './mcp-pin.js']));
+    expect(buildExternals()).toEqual(
+      expect.arrayContaining(['./policy-validate.js', './cli.js', './shell.js', './hosts.js', './mcp-pin.js']),
+    );
     const lazy = readFileSync(join(ROOT, 'src/io/lazy.ts'), 'utf8');
     expect(lazy).not.toMatch(/^import (?!type)[^;]*from '\.\.\/policy\/validate'/m);
   });

@@ -23,7 +23,9 @@ describe('CLI help', () => {
     for (const command of allCommands(programIn('es'))) {
       const text = command.helpInformation();
       expect(text, command.name()).toMatch(/^Uso: /);
-      expect(text, command.name()).not.toMatch(/Usage:|Arguments:|Options:|Commands:|\[options\]|\[command\]|display help|output the version|\(default:|<path>|<name>|<file>/);
+      expect(text, command.name()).not.toMatch(
+        /Usage:|Arguments:|Options:|Commands:|\[options\]|\[command\]|display help|output the version|\(default:|<path>|<name>|<file>/,
+      );
     }
   });
 
@@ -40,9 +42,15 @@ describe('CLI help', () => {
     ["error: option '--format <format>' argument 'x' is invalid.", "error: el valor 'x' de la opción '--format <format>' no es válido."],
     ["error: unknown option '--bogus'", "error: opción desconocida '--bogus'"],
     ["error: unknown option '--sesion'\n(Did you mean --session?)", "error: opción desconocida '--sesion'\n(¿Quería decir --session?)"],
-    ["error: unknown command 'lst'\n(Did you mean one of list, log?)", "error: comando desconocido 'lst'\n(¿Quería decir una de list, log?)"],
-    ["error: too many arguments for 'schema'. Expected 0 arguments but got 2.", "error: demasiados argumentos para 'schema'. Se esperaban 0 y se recibieron 2."],
-    ["error: too many arguments. Expected 1 argument but got 3.", 'error: demasiados argumentos. Se esperaba 1 y se recibieron 3.'],
+    [
+      "error: unknown command 'lst'\n(Did you mean one of list, log?)",
+      "error: comando desconocido 'lst'\n(¿Quería decir una de list, log?)",
+    ],
+    [
+      "error: too many arguments for 'schema'. Expected 0 arguments but got 2.",
+      "error: demasiados argumentos para 'schema'. Se esperaban 0 y se recibieron 2.",
+    ],
+    ['error: too many arguments. Expected 1 argument but got 3.', 'error: demasiados argumentos. Se esperaba 1 y se recibieron 3.'],
   ])('rewrites %j', (english, spanish) => {
     expect(helpEs.usageError!(english)).toBe(spanish);
   });

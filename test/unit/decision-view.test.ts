@@ -22,7 +22,8 @@ describe('viewFor', () => {
 
 describe('wrapText', () => {
   it('fills lines to the width and loses no word; a word longer than a line is broken, not cut', () => {
-    const text = 'the releaser persona owns npm.publish: hand off to releaser; mcp__a_very_long_server_name__and_a_very_long_tool_name is fine';
+    const text =
+      'the releaser persona owns npm.publish: hand off to releaser; mcp__a_very_long_server_name__and_a_very_long_tool_name is fine';
     const lines = wrapText(text, 20);
     for (const line of lines) expect(line.length).toBeLessThanOrEqual(20);
     expect(lines.join(' ').replace(/\s+/g, ' ')).not.toContain('…');
@@ -33,8 +34,22 @@ describe('wrapText', () => {
 
 describe('renderDecisions', () => {
   const rows = [
-    { time: null, session: null, who: 'researcher', verdict: 'deny', call: 'Bash {"command":"npm publish"}', detail: 'permission_denied: ' + 'the researcher persona may not run npm.publish, owned by the releaser persona. '.repeat(3) },
-    { time: null, session: null, who: 'releaser', verdict: 'ask', call: 'Bash {"command":"npm publish"}', detail: 'npm.publish needs the user\'s confirmation before it runs.' },
+    {
+      time: null,
+      session: null,
+      who: 'researcher',
+      verdict: 'deny',
+      call: 'Bash {"command":"npm publish"}',
+      detail: 'permission_denied: ' + 'the researcher persona may not run npm.publish, owned by the releaser persona. '.repeat(3),
+    },
+    {
+      time: null,
+      session: null,
+      who: 'releaser',
+      verdict: 'ask',
+      call: 'Bash {"command":"npm publish"}',
+      detail: "npm.publish needs the user's confirmation before it runs.",
+    },
   ];
   it('puts each call on its row and its reason under it, within the width, with a legend of the verdicts shown', () => {
     const out = renderDecisions(rows, { width: 60, color: false }, cliEn, { title: 'what these are', oneSession: 's1' });

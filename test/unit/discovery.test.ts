@@ -33,8 +33,12 @@ describe('policy discovery (SPEC §2 order)', () => {
 
   it('then $CLAUDE_PROJECT_DIR/.claude/persona-gate.json, then the user default, then up from cwd', () => {
     const t = tree();
-    expect(locatePolicy({ env: { CLAUDE_PROJECT_DIR: t.other }, userDefault: '/prefs/policy.json', cwd: t.nested }).path).toBe(join(t.other, '.claude', 'persona-gate.json'));
-    expect(locatePolicy({ env: { CLAUDE_PROJECT_DIR: join(t.root, 'missing') }, userDefault: '/prefs/policy.json', cwd: t.nested }).path).toBe('/prefs/policy.json');
+    expect(locatePolicy({ env: { CLAUDE_PROJECT_DIR: t.other }, userDefault: '/prefs/policy.json', cwd: t.nested }).path).toBe(
+      join(t.other, '.claude', 'persona-gate.json'),
+    );
+    expect(
+      locatePolicy({ env: { CLAUDE_PROJECT_DIR: join(t.root, 'missing') }, userDefault: '/prefs/policy.json', cwd: t.nested }).path,
+    ).toBe('/prefs/policy.json');
     expect(locatePolicy({ env: {}, cwd: t.nested }).path).toBe(join(t.project, '.claude', 'persona-gate.json'));
   });
 

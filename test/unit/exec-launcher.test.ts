@@ -44,7 +44,10 @@ describe('tickets: one judged start each', () => {
     expect(takeTicket(dir, secret, '/opt/aeat/bin/aeat', ['modelo', 'export'])).toBeNull();
     expect(takeTicket(dir, secret, '/opt/aeat/bin/aeat', ['modelo', 'work'])).toBeNull();
     expect(takeTicket(dir, 'f'.repeat(32), '/opt/aeat/bin/aeat', ['modelo', 'work', 'create'])).toBeNull();
-    expect(takeTicket(dir, secret, '/opt/aeat/bin/aeat', ['modelo', 'work', 'create'])).toMatchObject({ persona: 'modelo-preparer', command_key: 'modelo.work.create' });
+    expect(takeTicket(dir, secret, '/opt/aeat/bin/aeat', ['modelo', 'work', 'create'])).toMatchObject({
+      persona: 'modelo-preparer',
+      command_key: 'modelo.work.create',
+    });
     expect(takeTicket(dir, secret, '/opt/aeat/bin/aeat', ['modelo', 'work', 'create'])).toBeNull();
     expect(readdirSync(ticketsDir(dir))).toEqual([]);
   });
@@ -68,15 +71,31 @@ describe('tickets: one judged start each', () => {
 
 describe('the launcher decides before it starts anything', () => {
   const env = (dir: string) => ({ PERSONA_GATE_STATE_DIR: dir, HOME: '/nonexistent', PATH: process.env.PATH });
-  const map = (dir: string) => writeFileSync(join(dir, 'exec.json'), JSON.stringify({ v: 1, runtime: '/usr/bin/node', launcher: '/opt/pg/l.cjs', programs: { aeat: '/opt/aeat/bin/aeat' }, readOnly: [dir] }), { mode: 0o600 });
+  const map = (dir: string) =>
+    writeFileSync(
+      join(dir, 'exec.json'),
+      JSON.stringify({
+        v: 1,
+        runtime: '/usr/bin/node',
+        launcher: '/opt/pg/l.cjs',
+        programs: { aeat: '/opt/aeat/bin/aeat' },
+        readOnly: [dir],
+      }),
+      { mode: 0o600 },
+    );
 
   it('refuses without a map, a program it does not launch, or a ticket', () => {
     const dir = stateDir();
-    expect(planLaunch(['/opt/aeat/bin/aeat', 'whoami'], env(dir), '/work/p')).toMatchObject({ refused: EXEC_MESSAGES.en.notLaunched('/opt/aeat/bin/aeat') });
+    expect(planLaunch(['/opt/aeat/bin/aeat', 'whoami'], env(dir), '/work/p')).toMatchObject({
+      refused: EXEC_MESSAGES.en.notLaunched('/opt/aeat/bin/aeat'),
+    });
     map(dir);
     expect(planLaunch(['/bin/sh', '-c', 'x'], env(dir), '/work/p')).toMatchObject({ refused: EXEC_MESSAGES.en.notLaunched('/bin/sh') });
     const none = planLaunch(['/opt/aeat/bin/aeat', 'whoami'], env(dir), '/work/p');
-    expect(none).toMatchObject({ refused: EXEC_MESSAGES.en.noTicket('/opt/aeat/bin/aeat'), receipt: { verdict: 'deny', hook_event: 'ExecStart', session_id: 'persona-gate-exec' } });
+    expect(none).toMatchObject({
+      refused: EXEC_MESSAGES.en.noTicket('/opt/aeat/bin/aeat'),
+      receipt: { verdict: 'deny', hook_event: 'ExecStart', session_id: 'persona-gate-exec' },
+    });
     expect(none.run).toBeUndefined();
     expect(planLaunch([], env(dir), '/work/p').refused).toBe(EXEC_MESSAGES.en.usage());
   });
@@ -85,18 +104,28 @@ describe('the launcher decides before it starts anything', () => {
     const dir = stateDir();
     map(dir);
     const secret = leaveTicket(dir, ticket({ args: ['whoami'], command_key: 'config.profile.status' }));
-    expect(planLaunch(['/opt/aeat/bin/aeat', 'whoami'], env(dir), '/work/p', 'linux').refused).toBe(EXEC_MESSAGES.en.noTicket('/opt/aeat/bin/aeat'));
+    expect(planLaunch(['/opt/aeat/bin/aeat', 'whoami'], env(dir), '/work/p', 'linux').refused).toBe(
+      EXEC_MESSAGES.en.noTicket('/opt/aeat/bin/aeat'),
+    );
     const out = planLaunch(['/opt/aeat/bin/aeat', `--persona-gate-ticket=${secret}`, 'whoami'], env(dir), '/work/p', 'linux');
     if (!out.run) return expect.fail(out.refused);
     expect(out.run.args.slice(-3)).toEqual(['--', '/opt/aeat/bin/aeat', 'whoami']);
-    expect(out.receipt).toMatchObject({ verdict: 'allow', persona: 'modelo-preparer', command_key: 'config.profile.status', session_id: 's', tool_use_id: 't' });
+    expect(out.receipt).toMatchObject({
+      verdict: 'allow',
+      persona: 'modelo-preparer',
+      command_key: 'config.profile.status',
+      session_id: 's',
+      tool_use_id: 't',
+    });
   });
 
   it('refuses where it cannot confine, the ticket taken all the same', () => {
     const dir = stateDir();
     map(dir);
     const secret = leaveTicket(dir, ticket({ args: ['whoami'] }));
-    expect(planLaunch(['/opt/aeat/bin/aeat', `--persona-gate-ticket=${secret}`, 'whoami'], env(dir), '/work/p', 'darwin').refused).toMatch(/Linux only; this is darwin/);
+    expect(planLaunch(['/opt/aeat/bin/aeat', `--persona-gate-ticket=${secret}`, 'whoami'], env(dir), '/work/p', 'darwin').refused).toMatch(
+      /Linux only; this is darwin/,
+    );
     expect(takeTicket(dir, secret, '/opt/aeat/bin/aeat', ['whoami'])).toBeNull();
   });
 });
@@ -114,15 +143,25 @@ describe('the confinement', () => {
 
   it('lets the program write its own state directory, not one that holds a guarded path', () => {
     const exists = () => true;
-    expect(bwrapArgs({ ...base, readOnly: ['/state'], writable: ['/home/u/.aeat'], exists }).join(' ')).toContain('--bind /home/u/.aeat /home/u/.aeat');
-    expect(bwrapArgs({ ...base, readOnly: ['/home/u/.aeat/x'], writable: ['/home/u/.aeat'], exists }).join(' ')).not.toContain('--bind /home/u/.aeat');
-    expect(bwrapArgs({ ...base, readOnly: ['/state'], writable: ['/home/u/.aeat'], exists: (p) => p !== '/home/u/.aeat' }).join(' ')).not.toContain('/home/u/.aeat');
+    expect(bwrapArgs({ ...base, readOnly: ['/state'], writable: ['/home/u/.aeat'], exists }).join(' ')).toContain(
+      '--bind /home/u/.aeat /home/u/.aeat',
+    );
+    expect(bwrapArgs({ ...base, readOnly: ['/home/u/.aeat/x'], writable: ['/home/u/.aeat'], exists }).join(' ')).not.toContain(
+      '--bind /home/u/.aeat',
+    );
+    expect(
+      bwrapArgs({ ...base, readOnly: ['/state'], writable: ['/home/u/.aeat'], exists: (p) => p !== '/home/u/.aeat' }).join(' '),
+    ).not.toContain('/home/u/.aeat');
   });
 
   it('lets the program write its temporary directory unless a guarded path is in or above it', () => {
     const exists = () => true;
-    expect(bwrapArgs({ ...base, readOnly: ['/state'], tmpdir: '/tmp/claude-0', exists }).join(' ')).toContain('--bind /tmp/claude-0 /tmp/claude-0');
-    expect(bwrapArgs({ ...base, readOnly: ['/tmp/claude-0/state'], tmpdir: '/tmp/claude-0', exists }).join(' ')).not.toContain('--bind /tmp/claude-0');
+    expect(bwrapArgs({ ...base, readOnly: ['/state'], tmpdir: '/tmp/claude-0', exists }).join(' ')).toContain(
+      '--bind /tmp/claude-0 /tmp/claude-0',
+    );
+    expect(bwrapArgs({ ...base, readOnly: ['/tmp/claude-0/state'], tmpdir: '/tmp/claude-0', exists }).join(' ')).not.toContain(
+      '--bind /tmp/claude-0',
+    );
     expect(bwrapArgs({ ...base, readOnly: ['/tmp'], tmpdir: '/tmp/claude-0', exists }).join(' ')).not.toContain('--bind /tmp/claude-0');
   });
 

@@ -17,10 +17,18 @@ const REAL = MAP.programs.aeat!;
 describe('the launch plan: which Bash calls start a launched program', () => {
   it.each([
     ['aeat modelo work create', `${N} ${L} ${REAL} modelo work create`, 'aeat modelo work create'],
-    ['aeat whoami && aeat modelo work create', `${N} ${L} ${REAL} whoami && ${N} ${L} ${REAL} modelo work create`, 'aeat whoami && aeat modelo work create'],
+    [
+      'aeat whoami && aeat modelo work create',
+      `${N} ${L} ${REAL} whoami && ${N} ${L} ${REAL} modelo work create`,
+      'aeat whoami && aeat modelo work create',
+    ],
     ['aeat whoami; aeat modelo list', `${N} ${L} ${REAL} whoami ; ${N} ${L} ${REAL} modelo list`, 'aeat whoami ; aeat modelo list'],
     ['aeat whoami || aeat modelo list', `${N} ${L} ${REAL} whoami || ${N} ${L} ${REAL} modelo list`, 'aeat whoami || aeat modelo list'],
-    ['aeat modelo work create --title "Q3 draft"', `${N} ${L} ${REAL} modelo work create --title 'Q3 draft'`, "aeat modelo work create --title 'Q3 draft'"],
+    [
+      'aeat modelo work create --title "Q3 draft"',
+      `${N} ${L} ${REAL} modelo work create --title 'Q3 draft'`,
+      "aeat modelo work create --title 'Q3 draft'",
+    ],
     ["aeat modelo show --note 'it'\\''s'", `${N} ${L} ${REAL} modelo show --note 'it'\\''s'`, "aeat modelo show --note 'it'\\''s'"],
     [`${REAL} modelo list`, `${N} ${L} ${REAL} modelo list`, 'aeat modelo list'],
     [`${L} ${REAL} modelo export`, `${N} ${L} ${REAL} modelo export`, 'aeat modelo export'],
@@ -40,12 +48,18 @@ describe('the launch plan: which Bash calls start a launched program', () => {
     expect(launchPlan('"aeat" modelo export', MAP)).toMatchObject({ kind: 'starts', judged: 'aeat modelo export' });
     expect(mentioned(`echo ${split(L)}`, MAP)).toBe('aeat');
     const continued = (path: string) => `${path.slice(0, 6)}\\\n${path.slice(6)}`;
-    expect(launchPlan(`${continued(L)} ${continued(REAL)} modelo export`, MAP)).toMatchObject({ kind: 'starts', judged: 'aeat modelo export' });
+    expect(launchPlan(`${continued(L)} ${continued(REAL)} modelo export`, MAP)).toMatchObject({
+      kind: 'starts',
+      judged: 'aeat modelo export',
+    });
   });
 
   it('gives the program exactly the words bash would', () => {
     const plan = launchPlan(`aeat modelo work create --title "a b" x\\ y '' -- "--z"`, MAP);
-    expect(plan).toMatchObject({ kind: 'starts', starts: [{ name: 'aeat', program: REAL, args: ['modelo', 'work', 'create', '--title', 'a b', 'x y', '', '--', '--z'] }] });
+    expect(plan).toMatchObject({
+      kind: 'starts',
+      starts: [{ name: 'aeat', program: REAL, args: ['modelo', 'work', 'create', '--title', 'a b', 'x y', '', '--', '--z'] }],
+    });
   });
 
   // The crafted forms: none may leave the sandbox. Refused: they name the program in a form the hook
@@ -114,7 +128,10 @@ describe('the launch plan: which Bash calls start a launched program', () => {
   // runs sandboxed, and so does the script it writes.
   it('a script written and then run is not a start', () => {
     expect(launchPlan("printf '#!/bin/sh\\naeat modelo export\\n' > x.sh && sh x.sh", MAP).kind).toBe('none');
-    expect(launchPlan("printf '#!/bin/sh\\n aeat modelo export\\n' > x.sh && sh x.sh", MAP)).toMatchObject({ kind: 'refused', why: 'not_literal' });
+    expect(launchPlan("printf '#!/bin/sh\\n aeat modelo export\\n' > x.sh && sh x.sh", MAP)).toMatchObject({
+      kind: 'refused',
+      why: 'not_literal',
+    });
   });
 
   it.each(['git status', 'cat aeat.log', 'ls ~/.aeat-profiles', 'echo reaeat', 'npm test'])('%j does not name the program', (line) => {

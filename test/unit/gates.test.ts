@@ -26,7 +26,7 @@ describe('gate 2: persona scope', () => {
   it('names the persona, the command and the way out in the refusal', () => {
     const d = run(tax, pre('mcp__aeat__modelo_work_create'), as('coordinator'));
     expect(d.reason).toBe(
-      'persona-gate: the coordinator persona may not run modelo.work.create: it has side-effect level workspace_write, above the persona\'s ceiling read_only. Use a tool at read_only or below, or hand this step to a persona allowed to workspace_write.',
+      "persona-gate: the coordinator persona may not run modelo.work.create: it has side-effect level workspace_write, above the persona's ceiling read_only. Use a tool at read_only or below, or hand this step to a persona allowed to workspace_write.",
     );
   });
 
@@ -40,7 +40,10 @@ describe('gate 2: persona scope', () => {
     const family = run(tax, pre('mcp__aeat__modelo_export'), as('classifier'));
     expect([family.verdict, family.gate, family.rule]).toEqual(['deny', 'scope', 'family']);
     expect(family.reason).toContain('and modelo.export is owned by the verifier persona. Finish your part and hand off to verifier');
-    const es = run(tax, pre('mcp__aeat__modelo_export'), { ...as('coordinator'), env: { PERSONA_GATE_PERSONA: 'coordinator', PERSONA_GATE_LOCALE: 'es' } });
+    const es = run(tax, pre('mcp__aeat__modelo_export'), {
+      ...as('coordinator'),
+      env: { PERSONA_GATE_PERSONA: 'coordinator', PERSONA_GATE_LOCALE: 'es' },
+    });
     expect(es.reason).toContain('pertenece a la persona verifier. Termina tu parte y pásalo a verifier');
   });
 
@@ -75,13 +78,19 @@ describe('gate 1: persona resolution', () => {
 
   it('binds a subagent to its persona before the session persona and the environment', () => {
     const state = { ...confirmed(), persona: 'coordinator' };
-    const d = run(tax, pre('mcp__aeat__modelo_work_create', {}, { agent_type: 'modelo-preparer' }), { state, env: { PERSONA_GATE_PERSONA: 'coordinator' } });
+    const d = run(tax, pre('mcp__aeat__modelo_work_create', {}, { agent_type: 'modelo-preparer' }), {
+      state,
+      env: { PERSONA_GATE_PERSONA: 'coordinator' },
+    });
     expect(d.persona).toBe('modelo-preparer');
     expect(d.verdict).toBe('abstain');
   });
 
   it('prefers the session persona to the environment', () => {
-    const d = run(tax, pre('mcp__aeat__modelo_work_create'), { state: { ...confirmed(), persona: 'coordinator' }, env: { PERSONA_GATE_PERSONA: 'modelo-preparer' } });
+    const d = run(tax, pre('mcp__aeat__modelo_work_create'), {
+      state: { ...confirmed(), persona: 'coordinator' },
+      env: { PERSONA_GATE_PERSONA: 'modelo-preparer' },
+    });
     expect([d.persona, d.verdict]).toEqual(['coordinator', 'deny']);
   });
 
@@ -172,7 +181,10 @@ describe('gate 7: confirmation tier', () => {
   it('asks for a confirm command, the reason beginning with the identity echo', () => {
     const unlabeled = run(tax, pre('mcp__aeat__modelo_export'), as('verifier'));
     expect(unlabeled.reason.startsWith('[Active profile: none known] ')).toBe(true);
-    const labeled = run(tax, pre('mcp__aeat__modelo_export'), { ...as('verifier'), state: { ...confirmed(), label: 'Erika Example (NIF 00000000T)' } });
+    const labeled = run(tax, pre('mcp__aeat__modelo_export'), {
+      ...as('verifier'),
+      state: { ...confirmed(), label: 'Erika Example (NIF 00000000T)' },
+    });
     expect(labeled.reason.startsWith('[Active profile: Erika Example (NIF 00000000T)] persona-gate: modelo.export needs')).toBe(true);
   });
 
@@ -181,7 +193,10 @@ describe('gate 7: confirmation tier', () => {
     const d = run(merge, pre('mcp__github__add_issue_comment', { body: 'LGTM' }), as('reviewer'));
     expect([d.verdict, d.status]).toEqual(['ask', 'confirmation_required']);
     expect(d.reason).toBe("persona-gate: github.pr.comment needs the user's confirmation before it runs.");
-    const es = run(merge, pre('mcp__github__add_issue_comment'), { ...as('reviewer'), env: { PERSONA_GATE_PERSONA: 'reviewer', PERSONA_GATE_LOCALE: 'es' } });
+    const es = run(merge, pre('mcp__github__add_issue_comment'), {
+      ...as('reviewer'),
+      env: { PERSONA_GATE_PERSONA: 'reviewer', PERSONA_GATE_LOCALE: 'es' },
+    });
     expect(es.reason).toBe('persona-gate: github.pr.comment necesita la confirmación del usuario antes de ejecutarse.');
   });
 
@@ -239,10 +254,13 @@ describe('meta tools', () => {
     void r2;
   });
 
-  it.each([[{ command: 'modelo.nonexistent' }], [{ command: 42 }], [{ command: '' }], [{}]])('an undeclared or malformed key %j is an unknown tool', (input) => {
-    expect(run(tax, pre('mcp__aeat__execute', input), as('verifier')).rule).toBe('unknown_tool');
-    expect(run(tax, pre('mcp__aeat__execute', input), { state: confirmed() }).status).toBe('unknown_tool');
-  });
+  it.each([[{ command: 'modelo.nonexistent' }], [{ command: 42 }], [{ command: '' }], [{}]])(
+    'an undeclared or malformed key %j is an unknown tool',
+    (input) => {
+      expect(run(tax, pre('mcp__aeat__execute', input), as('verifier')).rule).toBe('unknown_tool');
+      expect(run(tax, pre('mcp__aeat__execute', input), { state: confirmed() }).status).toBe('unknown_tool');
+    },
+  );
 });
 
 describe('gate 0: self-protection (file tools)', () => {

@@ -17,11 +17,31 @@ const geminiDeny = (reason: string) => ({ stdout: `{"decision":"deny","reason":"
 const exitTwo = (reason: string) => ({ stdout: '', stderr: `${reason}\n`, exitCode: 2 });
 
 const FORMS: { host: HostName; deny: (reason: string) => object; unread: (reason: string) => object; why: string }[] = [
-  { host: 'codex', deny: claudeJsonDeny, unread: exitTwo, why: 'Codex blocks on the JSON deny and shows the reason; JSON with exit 2 does not block in Codex' },
-  { host: 'copilot', deny: claudeJsonDeny, unread: claudeJsonDeny, why: 'Copilot shows the model the reason; exit 2 would show it only the exit code' },
-  { host: 'droid', deny: claudeJsonDeny, unread: exitTwo, why: 'Droid shows the model "Error: <reason>"; on exit 2 it blocks and shows the reason' },
+  {
+    host: 'codex',
+    deny: claudeJsonDeny,
+    unread: exitTwo,
+    why: 'Codex blocks on the JSON deny and shows the reason; JSON with exit 2 does not block in Codex',
+  },
+  {
+    host: 'copilot',
+    deny: claudeJsonDeny,
+    unread: claudeJsonDeny,
+    why: 'Copilot shows the model the reason; exit 2 would show it only the exit code',
+  },
+  {
+    host: 'droid',
+    deny: claudeJsonDeny,
+    unread: exitTwo,
+    why: 'Droid shows the model "Error: <reason>"; on exit 2 it blocks and shows the reason',
+  },
   { host: 'gemini', deny: geminiDeny, unread: geminiDeny, why: 'Gemini reads a top-level decision' },
-  { host: 'qwen', deny: claudeJsonDeny, unread: exitTwo, why: 'Qwen Code shows the model the reason alone; an exit 2 with an empty stderr would let the call run' },
+  {
+    host: 'qwen',
+    deny: claudeJsonDeny,
+    unread: exitTwo,
+    why: 'Qwen Code shows the model the reason alone; an exit 2 with an empty stderr would let the call run',
+  },
 ];
 
 describe('each host is answered in the form it honours', () => {

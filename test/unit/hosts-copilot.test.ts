@@ -35,7 +35,7 @@ describe('the Copilot adapter reads every recorded event', () => {
     expect(event.session_id).toBe(fixture(name).session_id);
   });
 
-  it('a field the model adds under Claude Code\'s name does not hide the file Copilot writes', () => {
+  it("a field the model adds under Claude Code's name does not hide the file Copilot writes", () => {
     const raw = fixture('pre-create');
     raw.tool_input.file_path = '/tmp/harmless.txt';
     raw.tool_input.path = '/work/.claude/persona-gate.json';
@@ -51,12 +51,15 @@ describe('the Copilot adapter reads every recorded event', () => {
     expect(read('post-apply_patch').written_paths).toEqual(event.written_paths);
   });
 
-  it('PostToolUse carries tool_result; an MCP tool\'s text reads as Claude Code\'s content blocks', () => {
+  it("PostToolUse carries tool_result; an MCP tool's text reads as Claude Code's content blocks", () => {
     const whoami = read('post-mcp-aeat-whoami');
     expect(whoami).toMatchObject({ hook_event_name: 'PostToolUse', tool_name: 'mcp__aeat__whoami', tool_input: {} });
     expect(whoami.tool_response).toEqual([{ type: 'text', text: 'Erika Example (NIF 00000000T)' }]);
     const bash = read('post-bash');
-    expect(bash.tool_response).toEqual({ result_type: 'success', text_result_for_llm: 'aeat: ran modelo list\n<shellId: 0 completed with exit code 0>' });
+    expect(bash.tool_response).toEqual({
+      result_type: 'success',
+      text_result_for_llm: 'aeat: ran modelo list\n<shellId: 0 completed with exit code 0>',
+    });
   });
 
   it('a post-tool event has the same tool and input as its pre-tool event, so the two sign alike', () => {
@@ -67,7 +70,7 @@ describe('the Copilot adapter reads every recorded event', () => {
     }
   });
 
-  it('a subagent\'s events belong to its parent\'s session', () => {
+  it("a subagent's events belong to its parent's session", () => {
     const sub = read('subagent-pre-view');
     const raw = fixture('subagent-pre-view');
     expect(sub.session_id).toBe(raw.parent_agent_id);
@@ -76,8 +79,14 @@ describe('the Copilot adapter reads every recorded event', () => {
   });
 
   it('SessionStart is read; the events persona-gate does not handle are not Copilot events it reads', () => {
-    expect(read('session-start')).toEqual({ hook_event_name: 'SessionStart', session_id: fixture('session-start').session_id, source: 'new', cwd: '/tmp/pg-e2e-H14h6t' });
-    for (const name of ['user-prompt-submit', 'stop', 'session-end', 'post-failure-web_fetch']) expect(adapter.readEvent(fixture(name)).ok).toBe(false);
+    expect(read('session-start')).toEqual({
+      hook_event_name: 'SessionStart',
+      session_id: fixture('session-start').session_id,
+      source: 'new',
+      cwd: '/tmp/pg-e2e-H14h6t',
+    });
+    for (const name of ['user-prompt-submit', 'stop', 'session-end', 'post-failure-web_fetch'])
+      expect(adapter.readEvent(fixture(name)).ok).toBe(false);
   });
 });
 
@@ -99,7 +108,7 @@ describe('recorded events through the whole hook', () => {
     expect(hook('pre-mcp-aeat-modelo_list', 'coordinator')).toEqual({ stdout: '', stderr: '', exitCode: 0 });
   });
 
-  it('the identity gate: a mutation is refused until the recorded whoami\'s post-tool event, matched by signature, has run', () => {
+  it("the identity gate: a mutation is refused until the recorded whoami's post-tool event, matched by signature, has run", () => {
     const session = (e: any) => (e.session_id = 'copilot-identity-unit');
     const create = (e: any) => {
       session(e);

@@ -45,8 +45,12 @@ describe('the Droid adapter reads every recorded event', () => {
     expect(read(`post-applypatch-${name}`).written_paths).toEqual(paths);
   });
 
-  it('PostToolUse carries tool_response as text; an MCP tool\'s reads as Claude Code\'s content blocks', () => {
-    expect(read('post-mcp-aeat-whoami')).toMatchObject({ hook_event_name: 'PostToolUse', tool_name: 'mcp__aeat__whoami', tool_response: [{ type: 'text', text: 'Erika Example (NIF 00000000T)' }] });
+  it("PostToolUse carries tool_response as text; an MCP tool's reads as Claude Code's content blocks", () => {
+    expect(read('post-mcp-aeat-whoami')).toMatchObject({
+      hook_event_name: 'PostToolUse',
+      tool_name: 'mcp__aeat__whoami',
+      tool_response: [{ type: 'text', text: 'Erika Example (NIF 00000000T)' }],
+    });
     expect(read('post-execute').tool_response).toBe('aeat: ran modelo list\n\n\n[Process exited with code 0]');
   });
 
@@ -59,7 +63,12 @@ describe('the Droid adapter reads every recorded event', () => {
   });
 
   it('SessionStart is read; Stop and SessionEnd are not events it reads', () => {
-    expect(read('session-start')).toEqual({ hook_event_name: 'SessionStart', session_id: fixture('session-start').session_id, source: 'startup', cwd: '/tmp/pg-e2e-0oej4M' });
+    expect(read('session-start')).toEqual({
+      hook_event_name: 'SessionStart',
+      session_id: fixture('session-start').session_id,
+      source: 'startup',
+      cwd: '/tmp/pg-e2e-0oej4M',
+    });
     for (const name of ['stop', 'session-end']) expect(adapter.readEvent(fixture(name)).ok).toBe(false);
   });
 });
@@ -71,7 +80,9 @@ describe('recorded events through the whole hook', () => {
   const { state, policyPath, hook, reason } = recordedEventsHook('droid', policy);
 
   it('a shell handoff is refused naming its owner; a list runs', () => {
-    expect(reason(hook('pre-execute', 'modelo-preparer', (e) => (e.tool_input.command = 'aeat modelo export 303')))).toContain('owned by the verifier persona');
+    expect(reason(hook('pre-execute', 'modelo-preparer', (e) => (e.tool_input.command = 'aeat modelo export 303')))).toContain(
+      'owned by the verifier persona',
+    );
     expect(hook('pre-execute', 'modelo-preparer')).toEqual({ stdout: '', stderr: '', exitCode: 0 });
   });
 
@@ -80,10 +91,12 @@ describe('recorded events through the whole hook', () => {
       e.cwd = state;
       e.tool_input.input = e.tool_input.input.replace('/tmp/pg-e2e-Z1ZCo9/moved.txt', policyPath);
     });
-    expect(reason(r)).toBe('persona-gate: this call would change the persona-gate policy, which guards this session. Only the user may change it, outside the agent.');
+    expect(reason(r)).toBe(
+      'persona-gate: this call would change the persona-gate policy, which guards this session. Only the user may change it, outside the agent.',
+    );
   });
 
-  it('the identity gate: a mutation is refused until the recorded whoami\'s post-tool event, matched by signature, has run', () => {
+  it("the identity gate: a mutation is refused until the recorded whoami's post-tool event, matched by signature, has run", () => {
     const session = (e: any) => (e.session_id = 'droid-identity-unit');
     const create = (e: any) => {
       session(e);

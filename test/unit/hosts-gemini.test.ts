@@ -34,11 +34,16 @@ const TOOLS: [string, string][] = [
 describe('the Gemini adapter reads the events Gemini CLI sends', () => {
   it('has a fixture for every row here, and a row for every fixture', () => {
     const names = readdirSync(DIR).map((f) => f.replace(/\.json$/, ''));
-    expect(names.sort()).toEqual(['SessionStart.startup', ...TOOLS.flatMap(([label]) => [`BeforeTool.${label}`, `AfterTool.${label}`])].sort());
+    expect(names.sort()).toEqual(
+      ['SessionStart.startup', ...TOOLS.flatMap(([label]) => [`BeforeTool.${label}`, `AfterTool.${label}`])].sort(),
+    );
   });
 
   it.each(TOOLS)('%s → %s, before and after, with no call id', (label, tool) => {
-    for (const [hostEvent, event] of [['BeforeTool', 'PreToolUse'], ['AfterTool', 'PostToolUse']] as const) {
+    for (const [hostEvent, event] of [
+      ['BeforeTool', 'PreToolUse'],
+      ['AfterTool', 'PostToolUse'],
+    ] as const) {
       const raw = fixture(`${hostEvent}.${label}`);
       const e = read(`${hostEvent}.${label}`);
       expect(e.hook_event_name).toBe(event);
@@ -56,13 +61,21 @@ describe('the Gemini adapter reads the events Gemini CLI sends', () => {
     expect(write.file_path).toBe(fixture('BeforeTool.write_file').tool_input.file_path);
     expect(write.content).toBe('new content\n');
     const edit = read('BeforeTool.replace').tool_input;
-    expect([edit.file_path, edit.old_string, edit.new_string]).toEqual([fixture('BeforeTool.replace').tool_input.file_path, 'hello', 'bye']);
+    expect([edit.file_path, edit.old_string, edit.new_string]).toEqual([
+      fixture('BeforeTool.replace').tool_input.file_path,
+      'hello',
+      'bye',
+    ]);
     expect(read('BeforeTool.read_file.relative').tool_input).toEqual({ file_path: 'notes.txt' });
     expect(read('BeforeTool.mcp_aeat_execute').tool_input).toEqual({ command: 'modelo.list' });
-    expect(read('BeforeTool.invoke_agent').tool_input).toEqual({ agent_name: 'generalist', subagent_type: 'generalist', prompt: 'Read the first line of notes.txt.' });
+    expect(read('BeforeTool.invoke_agent').tool_input).toEqual({
+      agent_name: 'generalist',
+      subagent_type: 'generalist',
+      prompt: 'Read the first line of notes.txt.',
+    });
   });
 
-  it('reads an MCP result as Claude Code\'s content blocks, without Gemini\'s untrusted fence', () => {
+  it("reads an MCP result as Claude Code's content blocks, without Gemini's untrusted fence", () => {
     expect(read('AfterTool.mcp_aeat_whoami').tool_response).toEqual([{ type: 'text', text: 'Erika Example (NIF 00000000T)' }]);
     expect(read('AfterTool.mcp_aeat_modelo_list').tool_response).toEqual([{ type: 'text', text: 'modelo 303 (draft)' }]);
     // Built-in tools keep Gemini's result as it came.
@@ -97,9 +110,15 @@ describe('the Gemini adapter answers in the form Gemini honours', () => {
   });
 
   const hook = (name: string, persona: string, stateDir: string) =>
-    processEvent(JSON.stringify(fixture(name)), ['--host', 'gemini'], { PERSONA_GATE_CONFIG: TAX_POLICY_PATH, PERSONA_GATE_PERSONA: persona, PERSONA_GATE_STATE_DIR: stateDir }, Date.now(), {});
+    processEvent(
+      JSON.stringify(fixture(name)),
+      ['--host', 'gemini'],
+      { PERSONA_GATE_CONFIG: TAX_POLICY_PATH, PERSONA_GATE_PERSONA: persona, PERSONA_GATE_STATE_DIR: stateDir },
+      Date.now(),
+      {},
+    );
 
-  it('answers the recorded events end to end: a refusal in Gemini\'s form, a pass as nothing', () => {
+  it("answers the recorded events end to end: a refusal in Gemini's form, a pass as nothing", () => {
     const state = tempDir('pg-gemini-unit-');
     expect(hook('BeforeTool.mcp_aeat_modelo_list', 'coordinator', state)).toEqual({ stdout: '', stderr: '', exitCode: 0 });
     const denied = hook('BeforeTool.write_file', 'coordinator', state);
@@ -112,18 +131,39 @@ describe('the Gemini adapter answers in the form Gemini honours', () => {
     expect(denied.stdout.endsWith('}\n')).toBe(true);
   });
 
-  it('confirms identity from the whoami\'s AfterTool, matched by tool and input, and takes the label from its result', () => {
+  it("confirms identity from the whoami's AfterTool, matched by tool and input, and takes the label from its result", () => {
     const state = tempDir('pg-gemini-unit-');
-    const create = { ...fixture('BeforeTool.mcp_aeat_modelo_list'), tool_name: 'mcp_aeat_modelo_work_create', mcp_context: { ...fixture('BeforeTool.mcp_aeat_modelo_list').mcp_context, tool_name: 'modelo_work_create' } };
-    const pre = (event: unknown) => processEvent(JSON.stringify(event), ['--host', 'gemini'], { PERSONA_GATE_CONFIG: TAX_POLICY_PATH, PERSONA_GATE_PERSONA: 'modelo-preparer', PERSONA_GATE_STATE_DIR: state }, Date.now(), {});
+    const create = {
+      ...fixture('BeforeTool.mcp_aeat_modelo_list'),
+      tool_name: 'mcp_aeat_modelo_work_create',
+      mcp_context: { ...fixture('BeforeTool.mcp_aeat_modelo_list').mcp_context, tool_name: 'modelo_work_create' },
+    };
+    const pre = (event: unknown) =>
+      processEvent(
+        JSON.stringify(event),
+        ['--host', 'gemini'],
+        { PERSONA_GATE_CONFIG: TAX_POLICY_PATH, PERSONA_GATE_PERSONA: 'modelo-preparer', PERSONA_GATE_STATE_DIR: state },
+        Date.now(),
+        {},
+      );
     expect(JSON.parse(pre(create).stdout).reason).toContain('has not yet confirmed which profile is active');
     expect(pre(fixture('BeforeTool.mcp_aeat_whoami')).stdout).toBe('');
     // Not yet: the whoami has not run.
     expect(JSON.parse(pre(create).stdout).decision).toBe('deny');
     expect(pre(fixture('AfterTool.mcp_aeat_whoami'))).toEqual({ stdout: '', stderr: '', exitCode: 0 });
     expect(pre(create)).toEqual({ stdout: '', stderr: '', exitCode: 0 });
-    const exportCall = { ...create, tool_name: 'mcp_aeat_modelo_export', mcp_context: { ...create.mcp_context, tool_name: 'modelo_export' } };
-    const verifier = processEvent(JSON.stringify(exportCall), ['--host', 'gemini'], { PERSONA_GATE_CONFIG: TAX_POLICY_PATH, PERSONA_GATE_PERSONA: 'verifier', PERSONA_GATE_STATE_DIR: state }, Date.now(), {});
+    const exportCall = {
+      ...create,
+      tool_name: 'mcp_aeat_modelo_export',
+      mcp_context: { ...create.mcp_context, tool_name: 'modelo_export' },
+    };
+    const verifier = processEvent(
+      JSON.stringify(exportCall),
+      ['--host', 'gemini'],
+      { PERSONA_GATE_CONFIG: TAX_POLICY_PATH, PERSONA_GATE_PERSONA: 'verifier', PERSONA_GATE_STATE_DIR: state },
+      Date.now(),
+      {},
+    );
     expect(JSON.parse(verifier.stdout).reason).toContain('[Active profile: Erika Example (NIF 00000000T)]');
   });
 });

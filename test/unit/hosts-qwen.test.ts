@@ -32,8 +32,18 @@ describe('Qwen Code events read as Claude Code events', () => {
     ['pre-monitor', 'Bash', 'monitor', { command: 'echo hi', max_events: 1 }],
     ['pre-read_file', 'Read', 'read_file', { file_path: '/tmp/pg-qwen-yuyZ4d/project/notes.txt' }],
     ['pre-write_file', 'Write', 'write_file', { file_path: '/tmp/pg-qwen-yuyZ4d/project/notes.txt', content: 'hello world\n' }],
-    ['pre-edit', 'Edit', 'edit', { file_path: '/tmp/pg-qwen-yuyZ4d/project/notes.txt', old_string: 'hello world', new_string: 'hello there' }],
-    ['pre-notebook_edit', 'NotebookEdit', 'notebook_edit', { notebook_path: '/tmp/pg-qwen-yuyZ4d/project/book.ipynb', cell_id: 'c1', new_source: '2' }],
+    [
+      'pre-edit',
+      'Edit',
+      'edit',
+      { file_path: '/tmp/pg-qwen-yuyZ4d/project/notes.txt', old_string: 'hello world', new_string: 'hello there' },
+    ],
+    [
+      'pre-notebook_edit',
+      'NotebookEdit',
+      'notebook_edit',
+      { notebook_path: '/tmp/pg-qwen-yuyZ4d/project/book.ipynb', cell_id: 'c1', new_source: '2' },
+    ],
     ['pre-glob', 'Glob', 'glob', { pattern: '*.txt' }],
     ['pre-grep_search', 'Grep', 'grep_search', { pattern: 'hello', glob: '*.txt' }],
     ['pre-list_directory', 'LS', 'list_directory', { path: '/tmp/pg-qwen-yuyZ4d/project' }],
@@ -103,7 +113,10 @@ describe('Qwen Code events read as Claude Code events', () => {
 
   it("reads an MCP tool's result as its content parts, so a label path like 0.text finds the text", () => {
     const raw = fixture('post-mcp-whoami');
-    expect(raw.tool_response).toEqual({ llmContent: [{ text: 'Erika Example (NIF 00000000T)' }], returnDisplay: 'Erika Example (NIF 00000000T)' });
+    expect(raw.tool_response).toEqual({
+      llmContent: [{ text: 'Erika Example (NIF 00000000T)' }],
+      returnDisplay: 'Erika Example (NIF 00000000T)',
+    });
     expect(readTool(raw).tool_response).toEqual([{ text: 'Erika Example (NIF 00000000T)' }]);
   });
 
@@ -153,9 +166,15 @@ describe('Qwen Code events read as Claude Code events', () => {
   });
 
   it('refuses to read what is not an event', () => {
-    for (const raw of [null, [], 'x', { ...fixture('pre-glob'), hook_event_name: 'BeforeTool' }, { ...fixture('pre-glob'), tool_input: 'ls' }, { ...fixture('pre-glob'), session_id: 7 }]) {
+    for (const raw of [
+      null,
+      [],
+      'x',
+      { ...fixture('pre-glob'), hook_event_name: 'BeforeTool' },
+      { ...fixture('pre-glob'), tool_input: 'ls' },
+      { ...fixture('pre-glob'), session_id: 7 },
+    ]) {
       expect(qwen.readEvent(raw).ok).toBe(false);
     }
   });
 });
-

@@ -25,25 +25,71 @@ describe('the adapters read each host into Claude Code terms', () => {
   };
 
   it.each([
-    ['gemini', { hook_event_name: 'BeforeTool', tool_name: 'run_shell_command', tool_input: { command: 'ls' } }, { hook_event_name: 'PreToolUse', tool_name: 'Bash', host_tool_name: 'run_shell_command', tool_input: { command: 'ls' } }],
-    ['gemini', { hook_event_name: 'AfterTool', tool_name: 'replace', tool_input: { file_path: 'a' } }, { hook_event_name: 'PostToolUse', tool_name: 'Edit', tool_input: { file_path: 'a' } }],
-    ['qwen', { hook_event_name: 'PreToolUse', tool_name: 'write_file', tool_call_id: 'c1', tool_input: { file_path: 'a' } }, { tool_name: 'Write', tool_use_id: 'c1' }],
-    ['droid', { hook_event_name: 'PreToolUse', tool_name: 'Execute', tool_input: { command: 'ls', riskLevel: 'low' } }, { tool_name: 'Bash', tool_input: { command: 'ls', riskLevel: 'low' } }],
+    [
+      'gemini',
+      { hook_event_name: 'BeforeTool', tool_name: 'run_shell_command', tool_input: { command: 'ls' } },
+      { hook_event_name: 'PreToolUse', tool_name: 'Bash', host_tool_name: 'run_shell_command', tool_input: { command: 'ls' } },
+    ],
+    [
+      'gemini',
+      { hook_event_name: 'AfterTool', tool_name: 'replace', tool_input: { file_path: 'a' } },
+      { hook_event_name: 'PostToolUse', tool_name: 'Edit', tool_input: { file_path: 'a' } },
+    ],
+    [
+      'qwen',
+      { hook_event_name: 'PreToolUse', tool_name: 'write_file', tool_call_id: 'c1', tool_input: { file_path: 'a' } },
+      { tool_name: 'Write', tool_use_id: 'c1' },
+    ],
+    [
+      'droid',
+      { hook_event_name: 'PreToolUse', tool_name: 'Execute', tool_input: { command: 'ls', riskLevel: 'low' } },
+      { tool_name: 'Bash', tool_input: { command: 'ls', riskLevel: 'low' } },
+    ],
     ['droid', { hook_event_name: 'PreToolUse', tool_name: 'Create', tool_input: { file_path: 'x' } }, { tool_name: 'Write' }],
-    ['copilot', { hook_event_name: 'PreToolUse', tool_name: 'create', tool_input: { path: 'x' } }, { tool_name: 'Write', tool_input: { path: 'x', file_path: 'x' } }],
-    ['copilot', { hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_result: { text_result_for_llm: 'ok' } }, { tool_name: 'Bash', tool_response: { text_result_for_llm: 'ok' } }],
-    ['codex', { hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_use_id: 't', tool_input: { command: ['git', 'commit', '-m', "it's"] } }, { tool_input: { command: "git commit -m 'it'\\''s'" } }],
+    [
+      'copilot',
+      { hook_event_name: 'PreToolUse', tool_name: 'create', tool_input: { path: 'x' } },
+      { tool_name: 'Write', tool_input: { path: 'x', file_path: 'x' } },
+    ],
+    [
+      'copilot',
+      { hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_result: { text_result_for_llm: 'ok' } },
+      { tool_name: 'Bash', tool_response: { text_result_for_llm: 'ok' } },
+    ],
+    [
+      'codex',
+      { hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_use_id: 't', tool_input: { command: ['git', 'commit', '-m', "it's"] } },
+      { tool_input: { command: "git commit -m 'it'\\''s'" } },
+    ],
     ['codex', { hook_event_name: 'PreToolUse', tool_name: 'mcp__aeat__whoami' }, { tool_name: 'mcp__aeat__whoami' }],
     // The agent Gemini runs is agent_name: a subagent_type the model adds beside it does not steer the delegation gate.
-    ['gemini', { hook_event_name: 'BeforeTool', tool_name: 'invoke_agent', tool_input: { agent_name: 'generalist', subagent_type: 'verifier', prompt: 'p' } }, { tool_name: 'Task', tool_input: { subagent_type: 'generalist' } }],
+    [
+      'gemini',
+      {
+        hook_event_name: 'BeforeTool',
+        tool_name: 'invoke_agent',
+        tool_input: { agent_name: 'generalist', subagent_type: 'verifier', prompt: 'p' },
+      },
+      { tool_name: 'Task', tool_input: { subagent_type: 'generalist' } },
+    ],
     // Copilot's create writes path, whatever file_path the model adds.
-    ['copilot', { hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { path: '.claude/persona-gate.json', file_path: 'notes.txt', file_text: '{}' } }, { tool_input: { file_path: '.claude/persona-gate.json', content: '{}' } }],
+    [
+      'copilot',
+      {
+        hook_event_name: 'PreToolUse',
+        tool_name: 'Write',
+        tool_input: { path: '.claude/persona-gate.json', file_path: 'notes.txt', file_text: '{}' },
+      },
+      { tool_input: { file_path: '.claude/persona-gate.json', content: '{}' } },
+    ],
   ] as const)('%s %j', (host, event, expected) => {
     expect(read(host, event)).toMatchObject(expected);
   });
 
   it('a host event without an id carries none (the hook signs the call instead)', () => {
-    expect(read('gemini', { hook_event_name: 'BeforeTool', tool_name: 'read_file', tool_use_id: 'forged' })).not.toHaveProperty('tool_use_id');
+    expect(read('gemini', { hook_event_name: 'BeforeTool', tool_name: 'read_file', tool_use_id: 'forged' })).not.toHaveProperty(
+      'tool_use_id',
+    );
   });
 });
 
@@ -52,7 +98,12 @@ describe('pending reads matched by signature', () => {
   const confirmedAfter = (ops: Parameters<typeof applyOps>[1], start: SessionState = emptyState()) => applyOps(start, ops).confirmed;
 
   it('confirm the epoch they were let through in', () => {
-    expect(confirmedAfter([{ op: 'pending_read', tool_use_id: sig }, { op: 'confirm_read', tool_use_id: sig, label: null }])).toBe(true);
+    expect(
+      confirmedAfter([
+        { op: 'pending_read', tool_use_id: sig },
+        { op: 'confirm_read', tool_use_id: sig, label: null },
+      ]),
+    ).toBe(true);
   });
 
   it('an identical read let through again after a switch, while the first is still pending, confirms neither', () => {
@@ -61,11 +112,23 @@ describe('pending reads matched by signature', () => {
     expect(afterFirst.confirmed).toBe(false);
     expect(afterFirst.pending_reads).toEqual({});
     // A later read, let through alone, confirms again.
-    expect(confirmedAfter([{ op: 'pending_read', tool_use_id: sig }, { op: 'confirm_read', tool_use_id: sig, label: null }], afterFirst)).toBe(true);
+    expect(
+      confirmedAfter(
+        [
+          { op: 'pending_read', tool_use_id: sig },
+          { op: 'confirm_read', tool_use_id: sig, label: null },
+        ],
+        afterFirst,
+      ),
+    ).toBe(true);
   });
 
   it('a call id still goes at a switch, as before', () => {
-    const s = applyOps(emptyState(), [{ op: 'pending_read', tool_use_id: 'toolu_1' }, { op: 'pending_read', tool_use_id: sig }, { op: 'rearm' }]);
+    const s = applyOps(emptyState(), [
+      { op: 'pending_read', tool_use_id: 'toolu_1' },
+      { op: 'pending_read', tool_use_id: sig },
+      { op: 'rearm' },
+    ]);
     expect(s.pending_reads).toEqual({ [sig]: -1 });
   });
 });

@@ -20,7 +20,13 @@ describe('isoTime: the receipt time without the time zone set-up', () => {
   });
 
   it('is toISOString at the edges (epoch, leap day, a year below 1000, the last millisecond of 9999)', () => {
-    for (const text of ['1970-01-01T00:00:00.000Z', '2024-02-29T23:59:59.999Z', '0999-12-31T00:00:00.007Z', '0000-01-01T00:00:00.000Z', '9999-12-31T23:59:59.999Z']) {
+    for (const text of [
+      '1970-01-01T00:00:00.000Z',
+      '2024-02-29T23:59:59.999Z',
+      '0999-12-31T00:00:00.007Z',
+      '0000-01-01T00:00:00.000Z',
+      '9999-12-31T23:59:59.999Z',
+    ]) {
       expect(isoTime(new Date(text))).toBe(text);
     }
   });
@@ -72,13 +78,18 @@ describe('landingResolver: the guarded files’ real paths with one look per dir
 describe('utf8Text and latin1Text: toString without its first-call cost', () => {
   it('give what toString gives, for any bytes and any bounds', () => {
     fc.assert(
-      fc.property(fc.uint8Array({ maxLength: 64 }), fc.integer({ min: -8, max: 80 }), fc.integer({ min: -8, max: 80 }), (raw, start, end) => {
-        const buf = Buffer.from(raw);
-        expect(utf8Text(buf, start, end)).toBe(buf.toString('utf8', start, end));
-        expect(latin1Text(buf, start, end)).toBe(buf.toString('latin1', start, end));
-        expect(utf8Text(buf)).toBe(buf.toString('utf8'));
-        expect(latin1Text(buf)).toBe(buf.toString('latin1'));
-      }),
+      fc.property(
+        fc.uint8Array({ maxLength: 64 }),
+        fc.integer({ min: -8, max: 80 }),
+        fc.integer({ min: -8, max: 80 }),
+        (raw, start, end) => {
+          const buf = Buffer.from(raw);
+          expect(utf8Text(buf, start, end)).toBe(buf.toString('utf8', start, end));
+          expect(latin1Text(buf, start, end)).toBe(buf.toString('latin1', start, end));
+          expect(utf8Text(buf)).toBe(buf.toString('utf8'));
+          expect(latin1Text(buf)).toBe(buf.toString('latin1'));
+        },
+      ),
       { numRuns: 5000 },
     );
   });
@@ -92,7 +103,9 @@ describe('utf8Text and latin1Text: toString without its first-call cost', () => 
 });
 
 describe('absolute, childOf, parentOf: path.resolve, join and dirname without the calls', () => {
-  const pathText = fc.array(fc.constantFrom('/', '.', '..', 'a', 'b', '.claude', ' ', '~'), { maxLength: 14 }).map((parts) => parts.join(''));
+  const pathText = fc
+    .array(fc.constantFrom('/', '.', '..', 'a', 'b', '.claude', ' ', '~'), { maxLength: 14 })
+    .map((parts) => parts.join(''));
   it('absolute is path.resolve for any text', () => {
     fc.assert(
       fc.property(pathText, (p) => {

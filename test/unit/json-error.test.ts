@@ -48,7 +48,12 @@ describe('jsonErrorAt', () => {
   });
 
   it('finds an error exactly where JSON.parse finds one, and none where it finds none', () => {
-    const texts = fc.tuple(fc.json(), fc.nat(), fc.constantFrom('', ',', ']', '}', '"', ':', '\\', 'x', '\n', '0', '-', 'tru'), fc.boolean());
+    const texts = fc.tuple(
+      fc.json(),
+      fc.nat(),
+      fc.constantFrom('', ',', ']', '}', '"', ':', '\\', 'x', '\n', '0', '-', 'tru'),
+      fc.boolean(),
+    );
     fc.assert(
       fc.property(texts, ([json, at, piece, remove]) => {
         const k = json.length === 0 ? 0 : at % json.length;

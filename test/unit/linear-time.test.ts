@@ -27,11 +27,15 @@ function took(command: string): number {
 }
 
 describe('the shell reader runs in linear time', () => {
-  it.each(CONSTRUCTS)('%s, 1 MiB of it', (_name, make) => {
-    const small = took(make(MIB / 16));
-    const whole = took(make(MIB));
-    expect(whole).toBeLessThan(5000);
-    // quadratic growth would make 16 times the input cost about 256 times the time
-    expect(whole).toBeLessThan(Math.max(64 * small, 300));
-  }, 60_000);
+  it.each(CONSTRUCTS)(
+    '%s, 1 MiB of it',
+    (_name, make) => {
+      const small = took(make(MIB / 16));
+      const whole = took(make(MIB));
+      expect(whole).toBeLessThan(5000);
+      // quadratic growth would make 16 times the input cost about 256 times the time
+      expect(whole).toBeLessThan(Math.max(64 * small, 300));
+    },
+    60_000,
+  );
 });

@@ -14,7 +14,10 @@ const mcpEn = MCP_MESSAGES.en;
 const EXAMPLE = join(ROOT, 'examples', 'tax-filing-mcp', '.claude');
 
 function lockOf(tools: Record<string, Record<string, boolean>>): LockRead {
-  const lock: Lock = { version: 1, servers: { s: lockServer(Object.entries(tools).map(([name, annotations]) => ({ name, description: name, annotations }))) } };
+  const lock: Lock = {
+    version: 1,
+    servers: { s: lockServer(Object.entries(tools).map(([name, annotations]) => ({ name, description: name, annotations }))) },
+  };
   return parseLock(Buffer.from(serializeLock(lock)));
 }
 
@@ -35,25 +38,69 @@ describe('annotations → level and tier (SPEC §11, with the MCP defaults for h
 });
 
 describe('catalog.mcp expansion', () => {
-  const lock = lockOf({ a_read: { readOnlyHint: true }, a_write: { openWorldHint: false, destructiveHint: false }, b_send: {}, odd: { readOnlyHint: true } });
+  const lock = lockOf({
+    a_read: { readOnlyHint: true },
+    a_write: { openWorldHint: false, destructiveHint: false },
+    b_send: {},
+    odd: { readOnlyHint: true },
+  });
 
   it('groups by prefix, glob and explicit map into families whose level is their highest member', () => {
-    const r = validatePolicy(policy({ servers: { s: { families: { a: { prefix: 'a_' }, b: { glob: 'b_*' }, c: { tools: { odd: 'c.odd.one' } } } } } }), 'en', undefined, lock);
+    const r = validatePolicy(
+      policy({ servers: { s: { families: { a: { prefix: 'a_' }, b: { glob: 'b_*' }, c: { tools: { odd: 'c.odd.one' } } } } } }),
+      'en',
+      undefined,
+      lock,
+    );
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     expect(Object.keys(r.policy.catalog.commands).sort()).toEqual(['a.read', 'a.write', 'b.send', 'c.odd.one']);
     expect(r.policy.catalog.commands['b.send']).toEqual({ level: 'network', confirm: 'confirm', tools: ['mcp__s__b_send'], bash: [] });
-    expect(r.policy.catalog.families).toMatchObject({ a: { level: 'workspace_write' }, b: { level: 'network' }, c: { level: 'read_only' } });
+    expect(r.policy.catalog.families).toMatchObject({
+      a: { level: 'workspace_write' },
+      b: { level: 'network' },
+      c: { level: 'read_only' },
+    });
     expect(r.policy.pinned?.settings).toMatchObject({ servers: ['s'], unlisted: [] });
   });
 
   it.each([
-    ['a tool in no family', { families: { a: { prefix: 'a_' }, b: { glob: 'b_*' } } }, 'catalog.mcp.servers.s', mcpEn.toolInNoFamily('s', 'odd')],
-    ['a tool in two families', { families: { a: { prefix: 'a_' }, b: { glob: '*' } } }, 'catalog.mcp.servers.s', mcpEn.toolInTwoFamilies('a_read', ['a', 'b'])],
-    ['a level lowered', { families: { x: { glob: '*' } }, tools: { b_send: { level: 'read_only' } } }, 'catalog.mcp.servers.s.tools.b_send.level', mcpEn.levelLowered('read_only', 'network', 'b_send')],
-    ['a family level lowered', { families: { x: { glob: '*', level: 'workspace_write' } } }, 'catalog.mcp.servers.s.families.x.level', mcpEn.familyLowered('workspace_write', 'network', 'b_send')],
-    ['an override of a tool not in the lock', { families: { x: { glob: '*' } }, tools: { gone: { owner: 'v' } } }, 'catalog.mcp.servers.s.tools.gone', mcpEn.toolNotInLock('s', 'gone')],
-    ['a key outside its family', { families: { x: { glob: '*', tools: { odd: 'y.odd' } } } }, 'catalog.mcp.servers.s.families.x.tools.odd', mcpEn.keyOutsideFamily('y.odd', 'x')],
+    [
+      'a tool in no family',
+      { families: { a: { prefix: 'a_' }, b: { glob: 'b_*' } } },
+      'catalog.mcp.servers.s',
+      mcpEn.toolInNoFamily('s', 'odd'),
+    ],
+    [
+      'a tool in two families',
+      { families: { a: { prefix: 'a_' }, b: { glob: '*' } } },
+      'catalog.mcp.servers.s',
+      mcpEn.toolInTwoFamilies('a_read', ['a', 'b']),
+    ],
+    [
+      'a level lowered',
+      { families: { x: { glob: '*' } }, tools: { b_send: { level: 'read_only' } } },
+      'catalog.mcp.servers.s.tools.b_send.level',
+      mcpEn.levelLowered('read_only', 'network', 'b_send'),
+    ],
+    [
+      'a family level lowered',
+      { families: { x: { glob: '*', level: 'workspace_write' } } },
+      'catalog.mcp.servers.s.families.x.level',
+      mcpEn.familyLowered('workspace_write', 'network', 'b_send'),
+    ],
+    [
+      'an override of a tool not in the lock',
+      { families: { x: { glob: '*' } }, tools: { gone: { owner: 'v' } } },
+      'catalog.mcp.servers.s.tools.gone',
+      mcpEn.toolNotInLock('s', 'gone'),
+    ],
+    [
+      'a key outside its family',
+      { families: { x: { glob: '*', tools: { odd: 'y.odd' } } } },
+      'catalog.mcp.servers.s.families.x.tools.odd',
+      mcpEn.keyOutsideFamily('y.odd', 'x'),
+    ],
     ['an empty rule', { families: { x: { glob: '*' }, y: {} } }, 'catalog.mcp.servers.s.families.y', mcpEn.ruleEmpty()],
   ])('refuses %s', (_, server, path, message) => {
     const r = validatePolicy(policy({ servers: { s: server } }), 'en', undefined, lock);
@@ -64,7 +111,10 @@ describe('catalog.mcp expansion', () => {
 
   it('refuses a server the lock does not have, and a hand-written command claiming a pinned tool', () => {
     const r = validatePolicy(
-      policy({ servers: { s: { families: { x: { glob: '*' } } }, t: {} } }, { families: { h: { level: 'read_only' } }, commands: { 'h.c': { tools: ['mcp__s__a_read'] } } }),
+      policy(
+        { servers: { s: { families: { x: { glob: '*' } } }, t: {} } },
+        { families: { h: { level: 'read_only' } }, commands: { 'h.c': { tools: ['mcp__s__a_read'] } } },
+      ),
       'en',
       undefined,
       lock,
@@ -78,15 +128,37 @@ describe('catalog.mcp expansion', () => {
   });
 
   it('reports a general rule broken by a lock-derived command at the catalog.mcp entry behind it', () => {
-    const r = validatePolicy(policy({ servers: { s: { families: { x: { glob: '*' } }, tools: { a_read: { owner: 'nobody' } } } } }), 'en', undefined, lock);
+    const r = validatePolicy(
+      policy({ servers: { s: { families: { x: { glob: '*' } }, tools: { a_read: { owner: 'nobody' } } } } }),
+      'en',
+      undefined,
+      lock,
+    );
     expect(r.ok).toBe(false);
     if (r.ok) return;
     expect(r.problems).toEqual([{ path: 'catalog.mcp.servers.s.tools.a_read.owner', message: 'owner "nobody" is not a declared persona' }]);
   });
 
   it('drift names added, removed, annotations, description and schema changes', () => {
-    const a: Lock = { version: 1, servers: { s: lockServer([{ name: 't', description: 'd', annotations: { readOnlyHint: true } }, { name: 'u', description: 'x' }]) } };
-    const b: Lock = { version: 1, servers: { s: lockServer([{ name: 't', description: 'd2', inputSchema: { type: 'object', properties: {} }, annotations: {} }, { name: 'v', description: 'x' }]), n: { tools: {} } } };
+    const a: Lock = {
+      version: 1,
+      servers: {
+        s: lockServer([
+          { name: 't', description: 'd', annotations: { readOnlyHint: true } },
+          { name: 'u', description: 'x' },
+        ]),
+      },
+    };
+    const b: Lock = {
+      version: 1,
+      servers: {
+        s: lockServer([
+          { name: 't', description: 'd2', inputSchema: { type: 'object', properties: {} }, annotations: {} },
+          { name: 'v', description: 'x' },
+        ]),
+        n: { tools: {} },
+      },
+    };
     expect(lockDrift(a, b)).toEqual([
       { kind: 'server_added', server: 'n' },
       { kind: 'annotations', server: 's', tool: 't', changes: [{ hint: 'readOnlyHint', was: true, now: undefined }] },
@@ -111,7 +183,10 @@ describe('the tax-filing example taken from the lock', () => {
       Object.fromEntries(
         Object.entries(index.policy.catalog.commands).map(([key, def]) => {
           const level = commandLevel(index, key, def);
-          return [key, { level, tier: def.confirm ?? defaultTier(index, level), owner: def.owner ?? null, tools: def.tools, bash: def.bash }];
+          return [
+            key,
+            { level, tier: def.confirm ?? defaultTier(index, level), owner: def.owner ?? null, tools: def.tools, bash: def.bash },
+          ];
         }),
       );
     expect(view(b)).toEqual(view(a));

@@ -41,7 +41,9 @@ describe('CLI and validation messages', () => {
     const { en: ruleMessagesEn, es: ruleMessagesEs } = RULE_MESSAGES;
     expect(Object.keys(ruleMessagesEs).sort()).toEqual(Object.keys(ruleMessagesEn).sort());
     for (const key of Object.keys(ruleMessagesEn) as (keyof typeof ruleMessagesEn)[]) {
-      expect((ruleMessagesEs[key] as (...a: string[]) => string)('a', 'b')).not.toBe((ruleMessagesEn[key] as (...a: string[]) => string)('a', 'b'));
+      expect((ruleMessagesEs[key] as (...a: string[]) => string)('a', 'b')).not.toBe(
+        (ruleMessagesEn[key] as (...a: string[]) => string)('a', 'b'),
+      );
     }
   });
 });

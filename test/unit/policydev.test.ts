@@ -25,14 +25,20 @@ describe('enforcement: audit', () => {
 
   it('answers allow when on_pass is allow, and relaxes an ask as well', () => {
     const index = taxWith((p) => Object.assign(p.defaults, { enforcement: 'audit', on_pass: 'allow' }));
-    const d = run(index, pre('mcp__aeat__modelo_export', { modelo: '303' }), { env: { PERSONA_GATE_PERSONA: 'verifier' }, state: confirmed() });
+    const d = run(index, pre('mcp__aeat__modelo_export', { modelo: '303' }), {
+      env: { PERSONA_GATE_PERSONA: 'verifier' },
+      state: confirmed(),
+    });
     expect(d).toMatchObject({ verdict: 'allow', would: 'ask', status: 'confirmation_required' });
   });
 
   it('is per persona: a persona setting overrides the default, both ways', () => {
     const audited = taxWith((p) => (p.personas.coordinator.enforcement = 'audit'));
     expect(run(audited, create(), { env, state: confirmed() })).toMatchObject({ verdict: 'abstain', would: 'deny' });
-    expect(run(audited, create(), { env: { PERSONA_GATE_PERSONA: 'modelo-preparer' } })).toMatchObject({ verdict: 'deny', status: 'identity_required' });
+    expect(run(audited, create(), { env: { PERSONA_GATE_PERSONA: 'modelo-preparer' } })).toMatchObject({
+      verdict: 'deny',
+      status: 'identity_required',
+    });
     const enforced = taxWith((p) => {
       p.defaults.enforcement = 'audit';
       p.personas.coordinator.enforcement = 'enforce';
@@ -57,13 +63,20 @@ describe('enforcement: audit', () => {
     const switched = run(index, pre('mcp__aeat__profile_switch', { profile: 'x' }), { env, state: confirmed() });
     expect(switched).toMatchObject({ would: 'deny', status: 'permission_denied' });
     expect(switched.ops).toContainEqual({ op: 'rearm' });
-    const staged = run(index, pre('mcp__aeat__modelo_export', {}), { env: { PERSONA_GATE_PERSONA: 'verifier', PERSONA_GATE_STAGE: 'file' }, state: { ...confirmed(), iterations: { file: 5 } } });
+    const staged = run(index, pre('mcp__aeat__modelo_export', {}), {
+      env: { PERSONA_GATE_PERSONA: 'verifier', PERSONA_GATE_STAGE: 'file' },
+      state: { ...confirmed(), iterations: { file: 5 } },
+    });
     expect(staged).toMatchObject({ verdict: 'abstain', would: 'deny', status: 'iteration_limit' });
     expect(applyOps(confirmed(), staged.ops).iterations.file).toBe(1);
   });
 
   it('leaves an enforcing policy as it was', () => {
-    const d = run(taxWith(() => {}), create(), { env, state: confirmed() });
+    const d = run(
+      taxWith(() => {}),
+      create(),
+      { env, state: confirmed() },
+    );
     expect(d).toMatchObject({ verdict: 'deny', status: 'permission_denied' });
     expect('would' in d).toBe(false);
   });
@@ -71,9 +84,22 @@ describe('enforcement: audit', () => {
 
 const line = (value: unknown) => JSON.stringify(value);
 const assistant = (id: string, name: string, input: unknown, ts: string, extra: Record<string, unknown> = {}) =>
-  line({ type: 'assistant', sessionId: 's1', cwd: '/p', timestamp: ts, message: { role: 'assistant', content: [{ type: 'tool_use', id, name, input }] }, ...extra });
+  line({
+    type: 'assistant',
+    sessionId: 's1',
+    cwd: '/p',
+    timestamp: ts,
+    message: { role: 'assistant', content: [{ type: 'tool_use', id, name, input }] },
+    ...extra,
+  });
 const result = (id: string, content: unknown, ts: string, extra: Record<string, unknown> = {}) =>
-  line({ type: 'user', sessionId: 's1', timestamp: ts, message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content, ...(extra.is_error ? { is_error: true } : {}) }] }, ...extra });
+  line({
+    type: 'user',
+    sessionId: 's1',
+    timestamp: ts,
+    message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content, ...(extra.is_error ? { is_error: true } : {}) }] },
+    ...extra,
+  });
 
 describe('transcripts', () => {
   it('skips and counts what it does not understand, and never throws', () => {
@@ -104,8 +130,21 @@ describe('transcripts', () => {
 
   it('orders the calls by time across files, and feeds PostToolUse only from results that are not errors', () => {
     const scan = emptyScan();
-    scanTranscript(scan, [assistant('a', 'Read', {}, '2026-01-01T00:00:01Z'), result('a', 'ok', '2026-01-01T00:00:02Z'), assistant('c', 'Read', {}, '2026-01-01T00:00:05Z'), result('c', 'denied', '2026-01-01T00:00:06Z', { is_error: true })].join('\n'), 'main.jsonl');
-    scanTranscript(scan, [assistant('b', 'Read', {}, '2026-01-01T00:00:03Z', { isSidechain: true, agentId: 'x1' })].join('\n'), 'agent-x1.jsonl');
+    scanTranscript(
+      scan,
+      [
+        assistant('a', 'Read', {}, '2026-01-01T00:00:01Z'),
+        result('a', 'ok', '2026-01-01T00:00:02Z'),
+        assistant('c', 'Read', {}, '2026-01-01T00:00:05Z'),
+        result('c', 'denied', '2026-01-01T00:00:06Z', { is_error: true }),
+      ].join('\n'),
+      'main.jsonl',
+    );
+    scanTranscript(
+      scan,
+      [assistant('b', 'Read', {}, '2026-01-01T00:00:03Z', { isSidechain: true, agentId: 'x1' })].join('\n'),
+      'agent-x1.jsonl',
+    );
     scan.agentTypes.set('x1', 'verifier');
     const steps = replaySteps(scan).map((s) => `${s.kind}:${s.call.tool_use_id}${s.agent_type ? `@${s.agent_type}` : ''}`);
     expect(steps).toEqual(['pre:a', 'post:a', 'pre:b@verifier', 'pre:c']);
@@ -138,7 +177,14 @@ describe('replay', () => {
         assistant('w', 'mcp__aeat__whoami', {}, '2026-01-01T00:00:01Z'),
         result('w', [{ type: 'text', text: 'Erika' }], '2026-01-01T00:00:02Z', { toolUseResult: [{ type: 'text', text: 'Erika' }] }),
         assistant('c', 'mcp__aeat__modelo_work_create', {}, '2026-01-01T00:00:03Z', { isSidechain: true, agentId: 'p1' }),
-        line({ type: 'assistant', sessionId: 's2', timestamp: '2026-01-01T00:00:04Z', message: { content: [{ type: 'tool_use', id: 'other', name: 'mcp__aeat__modelo_work_create', input: {} }] }, isSidechain: true, agentId: 'p2' }),
+        line({
+          type: 'assistant',
+          sessionId: 's2',
+          timestamp: '2026-01-01T00:00:04Z',
+          message: { content: [{ type: 'tool_use', id: 'other', name: 'mcp__aeat__modelo_work_create', input: {} }] },
+          isSidechain: true,
+          agentId: 'p2',
+        }),
       ].join('\n'),
       'main.jsonl',
     );
@@ -197,13 +243,39 @@ describe('policy test cases', () => {
   });
 
   it('reports each expectation that does not hold', () => {
-    const c = parse({ cases: [{ name: 'x', persona: 'coordinator', call: { tool: 'mcp__aeat__modelo_list' }, expect: { verdict: 'deny', status: 'blocked', gate: 'confirmation', rule: 'r', reason: 'nope' } }] });
-    expect(runCase(index(), c, deps)).toMatchObject({ ok: false, mismatches: ['verdict', 'status', 'gate', 'rule', 'reason'], actual: { verdict: 'abstain', status: 'ok' } });
+    const c = parse({
+      cases: [
+        {
+          name: 'x',
+          persona: 'coordinator',
+          call: { tool: 'mcp__aeat__modelo_list' },
+          expect: { verdict: 'deny', status: 'blocked', gate: 'confirmation', rule: 'r', reason: 'nope' },
+        },
+      ],
+    });
+    expect(runCase(index(), c, deps)).toMatchObject({
+      ok: false,
+      mismatches: ['verdict', 'status', 'gate', 'rule', 'reason'],
+      actual: { verdict: 'abstain', status: 'ok' },
+    });
   });
 
   it('judges an audit-mode policy by the verdict it would give', () => {
-    const c = parse({ cases: [{ name: 'x', persona: 'coordinator', call: { tool: 'mcp__aeat__modelo_work_create' }, expect: { verdict: 'deny', status: 'permission_denied' } }] });
-    const r = runCase(taxWith((p) => (p.defaults.enforcement = 'audit')), c, deps);
+    const c = parse({
+      cases: [
+        {
+          name: 'x',
+          persona: 'coordinator',
+          call: { tool: 'mcp__aeat__modelo_work_create' },
+          expect: { verdict: 'deny', status: 'permission_denied' },
+        },
+      ],
+    });
+    const r = runCase(
+      taxWith((p) => (p.defaults.enforcement = 'audit')),
+      c,
+      deps,
+    );
     expect(r).toMatchObject({ ok: true, actual: { verdict: 'deny', answered: 'abstain' } });
   });
 
@@ -215,7 +287,16 @@ describe('policy test cases', () => {
 
   it('starts every case from an empty session', () => {
     expect(emptyState().confirmed).toBe(false);
-    const c = parse({ cases: [{ name: 'x', persona: 'modelo-preparer', call: { tool: 'mcp__aeat__modelo_work_create' }, expect: { verdict: 'deny', status: 'identity_required' } }] });
+    const c = parse({
+      cases: [
+        {
+          name: 'x',
+          persona: 'modelo-preparer',
+          call: { tool: 'mcp__aeat__modelo_work_create' },
+          expect: { verdict: 'deny', status: 'identity_required' },
+        },
+      ],
+    });
     expect(runCase(index(), c, deps).ok).toBe(true);
     expect(runCase(index(), c, deps).ok).toBe(true);
   });

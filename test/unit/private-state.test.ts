@@ -22,7 +22,12 @@ const refused = (fn: () => unknown) => {
 };
 
 describe('policyWithDefaults: the validated form without the validator', () => {
-  const minimal = { version: 1, catalog: { families: { f: { level: 'read_only' } }, commands: { 'f.x': {} } }, personas: { p: { families: ['f'], ceiling: 'read_only' } }, identity: {} };
+  const minimal = {
+    version: 1,
+    catalog: { families: { f: { level: 'read_only' } }, commands: { 'f.x': {} } },
+    personas: { p: { families: ['f'], ceiling: 'read_only' } },
+    identity: {},
+  };
   it.each([
     ['tax-filing', JSON.parse(readFileSync(TAX_POLICY_PATH, 'utf8'))],
     ['merge-captain', JSON.parse(readFileSync(MERGE_POLICY_PATH, 'utf8'))],
@@ -48,7 +53,9 @@ describe('private files and directories', () => {
     expect(readPrivateFile(file)?.toString()).toBe('x');
     expect(readPrivateFile(join(dir, 'missing'))).toBeNull();
     symlinkSync(file, join(dir, 'l'));
-    expect(refused(() => readPrivateFile(join(dir, 'l')))).toBe(`${join(dir, 'l')} is a symbolic link, which persona-gate never follows in its state directory; remove it`);
+    expect(refused(() => readPrivateFile(join(dir, 'l')))).toBe(
+      `${join(dir, 'l')} is a symbolic link, which persona-gate never follows in its state directory; remove it`,
+    );
     linkSync(file, join(dir, 'h'));
     expect(refused(() => readPrivateFile(file))).toBe(`${file} has 2 hard links, not one as the files persona-gate writes; remove it`);
     writeFileSync(join(dir, 'w'), 'x');
@@ -88,7 +95,9 @@ describe('private files and directories', () => {
     symlinkSync(join(state, 'sessions'), join(state, 'link'));
     expect(refused(() => ensurePrivateDir(join(state, 'link')))).toMatch(/is a symbolic link/);
     chmodSync(join(state, 'sessions'), 0o770);
-    expect(refused(() => ensurePrivateDir(join(state, 'sessions')))).toBe(`${join(state, 'sessions')} is writable by other users; run chmod go-w ${join(state, 'sessions')}`);
+    expect(refused(() => ensurePrivateDir(join(state, 'sessions')))).toBe(
+      `${join(state, 'sessions')} is writable by other users; run chmod go-w ${join(state, 'sessions')}`,
+    );
     symlinkSync(join(dir, 'a'), join(dir, 'alias'));
     expect(refused(() => ensureStateDir(join(dir, 'alias', 'b', 'state')))).toMatch(/is reached through .*alias, a symbolic link/);
   });

@@ -17,14 +17,28 @@ const MUTATION = 'mcp__aeat__modelo_work_create';
 const env = { PERSONA_GATE_PERSONA: 'modelo-preparer' };
 
 function call(state: SessionState, tool: string, seen: ProfileObservation | undefined) {
-  return decide({ event: pre(tool), index: tax, state, env, options: { confirmOn: 'post' }, isProtected: () => null, ...(seen ? { profileState: () => seen } : {}) });
+  return decide({
+    event: pre(tool),
+    index: tax,
+    state,
+    env,
+    options: { confirmOn: 'post' },
+    isProtected: () => null,
+    ...(seen ? { profileState: () => seen } : {}),
+  });
 }
 
 /** A session confirmed by the identity read, with the profile state as the read left it. */
 function confirmedWith(seen: ProfileObservation): SessionState {
   const pending = call(emptyState(), 'mcp__aeat__whoami', seen);
   const afterPre = applyOps(emptyState(), pending.ops);
-  const post = decidePost(tax, { ...pre('mcp__aeat__whoami'), hook_event_name: 'PostToolUse', tool_response: [{ type: 'text', text: 'Erika' }] }, env, undefined, () => seen);
+  const post = decidePost(
+    tax,
+    { ...pre('mcp__aeat__whoami'), hook_event_name: 'PostToolUse', tool_response: [{ type: 'text', text: 'Erika' }] },
+    env,
+    undefined,
+    () => seen,
+  );
   return applyOps(afterPre, post.ops);
 }
 
@@ -85,10 +99,18 @@ describe('reading the profile state at the edge', () => {
     made.push(d);
     return d;
   };
-  const reader = (def: Parameters<typeof profileStateReader>[0], home: string) => profileStateReader(def, { policyPath: join(home, 'p', 'persona-gate.json'), env: { HOME: home, PATH: process.env.PATH }, cwd: home, deadline: Date.now() + 10_000 });
+  const reader = (def: Parameters<typeof profileStateReader>[0], home: string) =>
+    profileStateReader(def, {
+      policyPath: join(home, 'p', 'persona-gate.json'),
+      env: { HOME: home, PATH: process.env.PATH },
+      cwd: home,
+      deadline: Date.now() + 10_000,
+    });
 
   it('finds the file from the home directory, absolutely, or beside the policy', () => {
-    expect(profileFilePath('~/.aeat/active-profile', '/x/.claude/persona-gate.json', { HOME: '/home/u' })).toBe('/home/u/.aeat/active-profile');
+    expect(profileFilePath('~/.aeat/active-profile', '/x/.claude/persona-gate.json', { HOME: '/home/u' })).toBe(
+      '/home/u/.aeat/active-profile',
+    );
     expect(profileFilePath('/etc/aeat', '/x/.claude/persona-gate.json', {})).toBe('/etc/aeat');
     expect(profileFilePath('state/profile', '/x/.claude/persona-gate.json', {})).toBe('/x/.claude/state/profile');
   });
@@ -120,7 +142,10 @@ describe('reading the profile state at the edge', () => {
   it('runs a command without a shell, reading a path of its JSON output', () => {
     const home = dir();
     const script = join(home, 'whoami.js');
-    writeFileSync(script, 'process.stdout.write(JSON.stringify({ label: require("fs").readFileSync(process.argv[2], "utf8"), at: Date.now() }))');
+    writeFileSync(
+      script,
+      'process.stdout.write(JSON.stringify({ label: require("fs").readFileSync(process.argv[2], "utf8"), at: Date.now() }))',
+    );
     writeFileSync(join(home, 'profile'), 'erika');
     const def = { command: [process.execPath, script, join(home, 'profile')], path: 'label' };
     const first = reader(def, home)();
@@ -130,7 +155,10 @@ describe('reading the profile state at the edge', () => {
     writeFileSync(join(home, 'profile'), 'other');
     expect(reader(def, home)()).not.toEqual(first);
     expect(reader({ command: [process.execPath, '-e', 'process.exit(3)'] }, home)()).toEqual({ ok: false, detail: 'exit code 3' });
-    expect(reader({ command: [process.execPath, script, join(home, 'profile')], path: 'nope' }, home)()).toEqual({ ok: false, detail: 'no nope in its output' });
+    expect(reader({ command: [process.execPath, script, join(home, 'profile')], path: 'nope' }, home)()).toEqual({
+      ok: false,
+      detail: 'no nope in its output',
+    });
   });
 
   it('reads the state once per call, however many gates ask', () => {

@@ -36,7 +36,12 @@ describe('README.md', () => {
 });
 
 describe('links in README.md and docs/', () => {
-  const files = [README, ...readdirSync(DOCS).filter((f) => f.endsWith('.md')).map((f) => join(DOCS, f))];
+  const files = [
+    README,
+    ...readdirSync(DOCS)
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => join(DOCS, f)),
+  ];
 
   it.each(files.map((f) => [f.slice(ROOT.length + 1), f]))('every relative link of %s resolves', (_name, file) => {
     expect(brokenLinks(file)).toEqual([]);
@@ -44,7 +49,9 @@ describe('links in README.md and docs/', () => {
 
   it('the README links to every page in docs/', () => {
     const linked = new Set(links(readme).map((l) => l.target.split('#')[0]));
-    const pages = readdirSync(DOCS).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`);
+    const pages = readdirSync(DOCS)
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => `docs/${f}`);
     expect(pages.filter((p) => !linked.has(p))).toEqual([]);
   });
 });
@@ -70,7 +77,12 @@ describe('the link checker', () => {
         'README.md:2: docs/b.md: no such file',
         'README.md:2: docs/a.md#nowhere: no heading with that anchor',
       ]);
-      expect([...anchors(readFileSync(join(dir, 'docs', 'a.md'), 'utf8'))]).toEqual(['a-page', 'openai-codex-cli---host-codex-01710', 'notes', 'notes-1']);
+      expect([...anchors(readFileSync(join(dir, 'docs', 'a.md'), 'utf8'))]).toEqual([
+        'a-page',
+        'openai-codex-cli---host-codex-01710',
+        'notes',
+        'notes-1',
+      ]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

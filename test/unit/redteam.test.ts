@@ -61,7 +61,11 @@ const FINDINGS_RUN: Row[] = [
   [`scp -o ProxyCommand='aeat modelo export' f h:/x`, 'echo a > f', 'aeat modelo export'],
   ["rsync -e'aeat modelo export' f h:/x", 'echo a > f', 'aeat modelo export'],
   // git runs what its own files say: hooks and configuration written by ordinary writers
-  ["printf '#!/bin/sh\\naeat modelo export\\n' > .git/hooks/pre-commit; chmod +x .git/hooks/pre-commit; git commit -q --allow-empty -m x", 'git init -q .', 'aeat modelo export'],
+  [
+    "printf '#!/bin/sh\\naeat modelo export\\n' > .git/hooks/pre-commit; chmod +x .git/hooks/pre-commit; git commit -q --allow-empty -m x",
+    'git init -q .',
+    'aeat modelo export',
+  ],
   ["printf '[diff]\\n\\texternal = aeat modelo export\\n' >> .git/config; git diff", `${ONE_COMMIT} && echo b > f`, 'aeat modelo export f'],
   ["git init -q r && printf '[core]\\n\\tfsmonitor = aeat modelo export\\n' >> r/.git/config && git -C r status", '', 'aeat modelo export'],
 ];
@@ -99,7 +103,7 @@ const REFUSED_RUN: Row[] = [
   ['time -p aeat modelo export', '', 'aeat modelo export'],
   ['exec -a x aeat modelo export', '', 'aeat modelo export'],
   ['builtin eval aeat modelo export', '', 'aeat modelo export'],
-  ["command_not_found_handle() { aeat modelo export; }; nosuchprogram", '', 'aeat modelo export'],
+  ['command_not_found_handle() { aeat modelo export; }; nosuchprogram', '', 'aeat modelo export'],
   ['echo $(echo x # )\naeat modelo export\n)', '', 'aeat modelo export'],
   ['case x in (x) aeat modelo export;; esac', '', 'aeat modelo export'],
   ['for ((i=0; i<$(aeat modelo export; echo 1); i++)); do :; done', '', 'aeat modelo export'],
@@ -142,7 +146,11 @@ const FINDINGS_GATE0: [string, string, string][] = [
   ["[[ 'a[$(rm .claude/settings.json)]' -eq 0 ]]", '', 'settings.json'],
   ['a=($(rm .claude/settings.json))', '', 'settings.json'],
   ['cat <(true)# ; rm .claude/settings.json', '', 'settings.json'],
-  ["git init -q r && printf '[core]\\n\\tfsmonitor = \"echo x > ../.claude/settings.json\"\\n' >> r/.git/config && git -C r status", '', 'settings.json'],
+  [
+    'git init -q r && printf \'[core]\\n\\tfsmonitor = "echo x > ../.claude/settings.json"\\n\' >> r/.git/config && git -C r status',
+    '',
+    'settings.json',
+  ],
 ];
 
 describe('findings: a guarded file changes and gate 0 does not refuse the line', () => {
@@ -170,7 +178,7 @@ const REFUSED_GATE0: [string, string, string][] = [
   ['git checkout -q HEAD~1 -- .claude/settings.json', HOOK_HISTORY, 'settings.json'],
   ['git clean -fdx', `git init -q . && echo '{}' > .claude/settings.local.json`, 'settings.local.json'],
   ['mv .claude .claude.off', '', 'settings.json'],
-  ["python3 -c 'import os; os.remove(\".claude/settings.json\")'", '', 'settings.json'],
+  ['python3 -c \'import os; os.remove(".claude/settings.json")\'', '', 'settings.json'],
 ];
 
 describe('regressions: lines that change a guarded file and are refused', () => {
@@ -260,8 +268,8 @@ describe('findings: ordinary developer commands refused', () => {
 
 describe('regressions: ordinary developer commands let through', () => {
   it.each([
-    "git commit -m \"$(cat <<'EOF'\nFix the parser\n\nCo-Authored-By: Claude <noreply@anthropic.com>\nEOF\n)\"",
-    "git add -A && git commit -m \"$(cat <<'EOF'\nMention .claude/settings.json and aeat in the message\nEOF\n)\"",
+    'git commit -m "$(cat <<\'EOF\'\nFix the parser\n\nCo-Authored-By: Claude <noreply@anthropic.com>\nEOF\n)"',
+    'git add -A && git commit -m "$(cat <<\'EOF\'\nMention .claude/settings.json and aeat in the message\nEOF\n)"',
     "cat > notes.md <<'EOF'\n# Notes\nrun `npm test`\nEOF",
     'cat <<EOF > src/config.ts\nexport const HOME = "$HOME";\nEOF',
     'npm test',
@@ -301,6 +309,8 @@ describe('a program named like a member every object inherits is an unknown prog
     expect(r.opaque.length).toBeGreaterThan(0);
   });
   it.each(inherited)('persona-gate %s is a subcommand it does not know, taken as one that changes its state', (name) => {
-    expect(reading(`persona-gate ${name}`).gateCommands).toEqual(reading('persona-gate no-such-subcommand').gateCommands.map((c) => c.replace('no-such-subcommand', name)));
+    expect(reading(`persona-gate ${name}`).gateCommands).toEqual(
+      reading('persona-gate no-such-subcommand').gateCommands.map((c) => c.replace('no-such-subcommand', name)),
+    );
   });
 });

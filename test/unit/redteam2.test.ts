@@ -83,7 +83,11 @@ const REFUSED_GATE0: G0Row[] = [
   ['find . -maxdepth 0 -fprint .claude/settings.json', '', 'settings.json'],
   ['find . -maxdepth 0 -fls .claude/settings.json', '', 'settings.json'],
   ['rm .claude/setting{r..t}.json', '', 'settings.json'],
-  ["tar -xf a.tar --transform='s,^x/,.claude/,'", "mkdir x && echo '{}' > x/settings.json && tar -cf a.tar x/settings.json", 'settings.json'],
+  [
+    "tar -xf a.tar --transform='s,^x/,.claude/,'",
+    "mkdir x && echo '{}' > x/settings.json && tar -cf a.tar x/settings.json",
+    'settings.json',
+  ],
   ['tar -xf a.tar --director .claude', `${STAGED} && tar -cf a.tar settings.json`, 'settings.json'],
   ['install -t .claude settings.json', STAGED, 'settings.json'],
   ['cp -t.claude settings.json', STAGED, 'settings.json'],
@@ -107,10 +111,13 @@ const ONE_COMMIT = 'git init -q . && echo a > f && git add f && git commit -qm o
 
 describe('findings: the owner-only command runs and the gate does not refuse it', () => {
   // sdiff runs its --diff-program with `-y --` and the operands: the catalogued program, its words after
-  it.each<[string, string, string]>([[`sdiff --diff-program=${AEAT} modelo export`, '', 'aeat -y -- modelo export']])('%j', (line, setup, ran) => {
-    whenRan(bashRuns(line, setup), (out) => expect(out).toBe(ran));
-    expect(judge(line).verdict).toBe('deny');
-  });
+  it.each<[string, string, string]>([[`sdiff --diff-program=${AEAT} modelo export`, '', 'aeat -y -- modelo export']])(
+    '%j',
+    (line, setup, ran) => {
+      whenRan(bashRuns(line, setup), (out) => expect(out).toBe(ran));
+      expect(judge(line).verdict).toBe('deny');
+    },
+  );
 });
 
 describe('regressions: lines that run the command and are refused', () => {
@@ -127,7 +134,7 @@ describe('regressions: lines that run the command and are refused', () => {
     ["git -c alias.x='!aeat modelo export' x", '', 'aeat modelo export'],
     ["git difftool -y -x 'aeat modelo export'", `${ONE_COMMIT} && echo b > f`, 'aeat modelo export'],
     ["printf 'modelo export' | xargs aeat", '', 'aeat modelo export'],
-    ["sh -c 'aeat \"$@\"' x modelo export", '', 'aeat modelo export'],
+    ['sh -c \'aeat "$@"\' x modelo export', '', 'aeat modelo export'],
     ['a=(aeat modelo export); "${a[@]}"', '', 'aeat modelo export'],
   ])('%j', (line, setup, ran) => {
     whenRan(bashRuns(line, setup), (out) => expect(out).toContain(ran));
@@ -183,15 +190,29 @@ const RUNTIME_TARGETS: [string, string, string, 'network' | 'workspace_write'][]
   ['tar --remove-files -cf out.tar -T list', 'echo .claude/settings.json > list', 'settings.json', 'workspace_write'],
   ['tar --remove-files -C .claude -cf out.tar settings.json', '', 'settings.json', 'workspace_write'],
   // -P writes a member to the absolute path it names, whatever -C says
-  ['mkdir -p out && tar -xPf a.tar -C out', 'echo x > x && tar -cPf a.tar --transform "s,^$PWD/x,$PWD/.claude/settings.json," "$PWD/x"', 'settings.json', 'workspace_write'],
-  ['mkdir -p out && tar -x --absolute-names -f a.tar -C out', 'echo x > x && tar -cPf a.tar --transform "s,^$PWD/x,$PWD/.claude/settings.json," "$PWD/x"', 'settings.json', 'workspace_write'],
+  [
+    'mkdir -p out && tar -xPf a.tar -C out',
+    'echo x > x && tar -cPf a.tar --transform "s,^$PWD/x,$PWD/.claude/settings.json," "$PWD/x"',
+    'settings.json',
+    'workspace_write',
+  ],
+  [
+    'mkdir -p out && tar -x --absolute-names -f a.tar -C out',
+    'echo x > x && tar -cPf a.tar --transform "s,^$PWD/x,$PWD/.claude/settings.json," "$PWD/x"',
+    'settings.json',
+    'workspace_write',
+  ],
 ];
 
 describe('regressions: targets a line names only at run time, and the line is refused', () => {
   it.each(RUNTIME_TARGETS)('%j', changesAndIsRefused);
 
   it('7z extracts into -oDIR as well as the current directory', () => {
-    expect(reading('7z x a.7z -o/srv/out -y').effects.filter((e) => e.effect === 'beneath').map((e) => e.path)).toEqual(['.', '/srv/out']);
+    expect(
+      reading('7z x a.7z -o/srv/out -y')
+        .effects.filter((e) => e.effect === 'beneath')
+        .map((e) => e.path),
+    ).toEqual(['.', '/srv/out']);
   });
 
   it.each([
@@ -232,7 +253,12 @@ const SPELLED_TARGETS: [string, string, string, 'network' | 'workspace_write'][]
   ['tar -cfo.tar --remove-files .claude/settings.json', '', 'settings.json', 'network'],
   ['tar --cre --file=o.tar --remove-files .claude/settings.json', '', 'settings.json', 'network'],
   ['tar -C .claude -xfa.tar', 'echo x > settings.json && tar -cf a.tar settings.json && rm settings.json', 'settings.json', 'network'],
-  ['tar --extr --file=a.tar -C .claude', 'echo x > settings.json && tar -cf a.tar settings.json && rm settings.json', 'settings.json', 'network'],
+  [
+    'tar --extr --file=a.tar -C .claude',
+    'echo x > settings.json && tar -cf a.tar settings.json && rm settings.json',
+    'settings.json',
+    'network',
+  ],
   ['tar cfT o.tar l --remove-files', 'echo .claude/settings.json > l', 'settings.json', 'workspace_write'],
 ];
 
@@ -271,14 +297,18 @@ describe('regressions: options spelled so that the program or the mode is misrea
     expect(judge(line).verdict).toBe('deny');
   });
 
-  it.each([['npx cat README'], ['npm exec cat README'], ['npx --no-install persona-gate log --json'], ['pnpm exec ls'], ['uv run cat x'], ['bunx cat x']])(
-    '%j may run a program the project planted (node_modules/.bin, a virtualenv): opaque',
-    (line) => {
-      expect(reading(line).level).toBe('process_exec');
-      expect(reading(line).opaque.length).toBeGreaterThan(0);
-      expect(judge(line, 'workspace_write').verdict).toBe('deny');
-    },
-  );
+  it.each([
+    ['npx cat README'],
+    ['npm exec cat README'],
+    ['npx --no-install persona-gate log --json'],
+    ['pnpm exec ls'],
+    ['uv run cat x'],
+    ['bunx cat x'],
+  ])('%j may run a program the project planted (node_modules/.bin, a virtualenv): opaque', (line) => {
+    expect(reading(line).level).toBe('process_exec');
+    expect(reading(line).opaque.length).toBeGreaterThan(0);
+    expect(judge(line, 'workspace_write').verdict).toBe('deny');
+  });
 
   it.each([
     ['env -vu echo rm -f .claude/settings.json'],
@@ -311,16 +341,26 @@ describe('regressions: options spelled so that the program or the mode is misrea
     expect(judge(line, 'workspace_write').verdict).toBe('deny');
   });
 
-  it.each([['sudo -u deploy ls'], ['env -i LANG=C ls'], ['timeout -k 5 10 ls'], ['nice -n 5 ls'], ['nice -10 ls'], ['time -p ls'], ['strace -f -e trace=open ls'], ["script -qc 'ls' /dev/null"], ['flock -n /srv/l ls'], ['watch -n 1 ls']])(
-    '%j is still read through to the command',
-    (line) => {
-      expect(reading(line).opaque).toEqual([]);
-      expect(reading(line).level).toBe(line.startsWith('flock') ? 'workspace_write' : 'read_only');
-    },
-  );
+  it.each([
+    ['sudo -u deploy ls'],
+    ['env -i LANG=C ls'],
+    ['timeout -k 5 10 ls'],
+    ['nice -n 5 ls'],
+    ['nice -10 ls'],
+    ['time -p ls'],
+    ['strace -f -e trace=open ls'],
+    ["script -qc 'ls' /dev/null"],
+    ['flock -n /srv/l ls'],
+    ['watch -n 1 ls'],
+  ])('%j is still read through to the command', (line) => {
+    expect(reading(line).opaque).toEqual([]);
+    expect(reading(line).level).toBe(line.startsWith('flock') ? 'workspace_write' : 'read_only');
+  });
 
   it('an option that names a program a wrapper runs makes the call opaque', () => {
-    expect(reading('dbus-run-session --dbus-daemon=./evil.sh true').opaque).toContain('dbus-run-session --dbus-daemon runs a program it names');
+    expect(reading('dbus-run-session --dbus-daemon=./evil.sh true').opaque).toContain(
+      'dbus-run-session --dbus-daemon runs a program it names',
+    );
     expect(judge('dbus-run-session --dbus-daemon=./evil.sh true', 'workspace_write').verdict).toBe('deny');
     expect(reading('valgrind --db-command=./x.sh ls').level).toBe('process_exec');
   });
@@ -330,7 +370,16 @@ describe('regressions: options spelled so that the program or the mode is misrea
     expect(judge('cat l | xargs -0I {} rm {}', 'workspace_write').verdict).toBe('deny');
   });
 
-  it.each([['ionice -c 3 ls'], ['watch -d ls'], ['strace -f -o /srv/trace.txt ls'], ['time -o /srv/t.txt true'], ['strace -o /srv/trace.txt ls'], ['unzip -l e.zip'], ['unzip -o e.zip -d /srv/out -x "*.md"'], ['cat l | xargs -n1 grep -l TODO']])('%j still passes', (line) => {
+  it.each([
+    ['ionice -c 3 ls'],
+    ['watch -d ls'],
+    ['strace -f -o /srv/trace.txt ls'],
+    ['time -o /srv/t.txt true'],
+    ['strace -o /srv/trace.txt ls'],
+    ['unzip -l e.zip'],
+    ['unzip -o e.zip -d /srv/out -x "*.md"'],
+    ['cat l | xargs -n1 grep -l TODO'],
+  ])('%j still passes', (line) => {
     expect(judge(line, 'network', { cwd: '/srv/work' }).verdict).not.toBe('deny');
   });
 });

@@ -20,7 +20,13 @@ const reading = (line: string) => readShellCall(taxIndex(), pre('Bash', { comman
 type Row = [string, string, string, string[]?, ('workspace_write' | 'network')[]?];
 const BELOW_PROCESS_EXEC = ['workspace_write'] as ('workspace_write' | 'network')[];
 
-function refusedAtBothCeilings(line: string, setup: string, file: string, needs: string[] = [], ceilings: ('workspace_write' | 'network')[] = ['workspace_write', 'network']) {
+function refusedAtBothCeilings(
+  line: string,
+  setup: string,
+  file: string,
+  needs: string[] = [],
+  ceilings: ('workspace_write' | 'network')[] = ['workspace_write', 'network'],
+) {
   whenRan(changedBy(projectTree(setup), line, undefined, needs), (out) => expect(out).toContain(file));
   for (const ceiling of ceilings) {
     const tree = projectTree(setup);
@@ -70,7 +76,11 @@ const OUTPUT_FILES: Row[] = [
   ["csplit -sf .claude/settings. -b 'json%.0d' x 2", "printf '1\\n2\\n3\\n' > x", 'settings.json'],
   // a suffix ending in c, l or t is not a listing; -N restores the name stored in the archive
   ['gunzip -f -Sxt .claude/settings.jsonxt', 'echo x | gzip > .claude/settings.jsonxt', 'settings.json'],
-  ['gunzip -Nf .claude/foo.gz', "echo '{}' > settings.json && gzip -N settings.json && mv settings.json.gz .claude/foo.gz", 'settings.json'],
+  [
+    'gunzip -Nf .claude/foo.gz',
+    "echo '{}' > settings.json && gzip -N settings.json && mv settings.json.gz .claude/foo.gz",
+    'settings.json',
+  ],
   ['zstd -c -qf x -o .claude/settings.json', 'echo x > x', 'settings.json', ['zstd']],
   // options from the environment
   ['XZ_OPT=-S.json xz -f .claude/settings', 'echo x > .claude/settings', 'settings.json', ['xz']],
@@ -82,7 +92,12 @@ const OUTPUT_FILES: Row[] = [
   ['sed -i.json s/x/y/ .claude/settings', 'echo x > .claude/settings', 'settings.json'],
   ['sed --in-place=.json s/x/y/ .claude/settings', 'echo x > .claude/settings', 'settings.json'],
   ["sed -i'.claude/*' s/x/y/ settings.json", 'echo x > settings.json', 'settings.json'],
-  ['patch -b -z .json .claude/settings < p', 'echo a > .claude/settings && echo b > n && diff -u .claude/settings n > p; true', 'settings.json', ['patch']],
+  [
+    'patch -b -z .json .claude/settings < p',
+    'echo a > .claude/settings && echo b > n && diff -u .claude/settings n > p; true',
+    'settings.json',
+    ['patch'],
+  ],
   ['patch -r .claude/settings.json f < p', 'echo a > o && echo b > n && diff -u o n > p; echo c > f', 'settings.json', ['patch']],
   // links made in the line, then written through
   ['cp -l .claude/settings.json x; echo y > x', '', 'settings.json'],
@@ -108,7 +123,11 @@ const GIT: Row[] = [
     [],
     BELOW_PROCESS_EXEC,
   ],
-  ['git checkout-index -f -a --prefix=.claude/', "git init -q . && echo '{}' > settings.json && git add settings.json && git commit -qm a", 'settings.json'],
+  [
+    'git checkout-index -f -a --prefix=.claude/',
+    "git init -q . && echo '{}' > settings.json && git add settings.json && git commit -qm a",
+    'settings.json',
+  ],
 ];
 
 const EXPANSIONS: Row[] = [
@@ -135,20 +154,42 @@ const SPELLINGS: Row[] = [
   ['f=.claude/settings.json; echo x < "$f" > /dev/fd/0', '', 'settings.json'],
   // git: a value-pattern operand, a bare repository, XDG_CONFIG_HOME, abbreviations, a section renamed
   ["git config core.fsmonitor 'rm -f .claude/settings.json; false' list; git status", 'git init -q .', 'settings.json'],
-  [`git init -q --bare g; printf '[core]\\n\\tbare = false\\n\\tworktree = ..\\n\\tfsmonitor = "rm -f .claude/settings.json; false"\\n' >> g/config; git -C g status`, '', 'settings.json'],
+  [
+    `git init -q --bare g; printf '[core]\\n\\tbare = false\\n\\tworktree = ..\\n\\tfsmonitor = "rm -f .claude/settings.json; false"\\n' >> g/config; git -C g status`,
+    '',
+    'settings.json',
+  ],
   [`mkdir -p x/git; ${FSMONITOR} > x/git/config; XDG_CONFIG_HOME=x git status`, 'git init -q .', 'settings.json'],
-  ['git checkout-index -f -a --p=.claude/', "git init -q . && echo '{}' > settings.json && git add settings.json && git commit -qm a", 'settings.json'],
-  ["git config color.x.fsmonitor 'rm -f .claude/settings.json; false'; git config --rename color.x core; git status", 'git init -q .', 'settings.json'],
+  [
+    'git checkout-index -f -a --p=.claude/',
+    "git init -q . && echo '{}' > settings.json && git add settings.json && git commit -qm a",
+    'settings.json',
+  ],
+  [
+    "git config color.x.fsmonitor 'rm -f .claude/settings.json; false'; git config --rename color.x core; git status",
+    'git init -q .',
+    'settings.json',
+  ],
   // env -S has escapes of its own, and runs in the -C directory
   ["env -S'find .claude -name settings.json\\_-delete'", '', 'settings.json'],
   ["env -C .claude -S'rm -f settings.json'", '', 'settings.json'],
   // abbreviated long options, and options from the environment
-  ['seq 1 5000 | sort -S 8k -T . --co=./c.sh > /dev/null', "printf '#!/bin/sh\\nrm -f .claude/settings.json\\ncat\\n' > c.sh && chmod +x c.sh", 'settings.json', [], BELOW_PROCESS_EXEC],
+  [
+    'seq 1 5000 | sort -S 8k -T . --co=./c.sh > /dev/null',
+    "printf '#!/bin/sh\\nrm -f .claude/settings.json\\ncat\\n' > c.sh && chmod +x c.sh",
+    'settings.json',
+    [],
+    BELOW_PROCESS_EXEC,
+  ],
   ["csplit --pre=.claude/settings. -b 'json%.0d' x 2", "printf '1\\n2\\n3\\n' > x", 'settings.json'],
   ['sed --i=.json s/x/y/ .claude/settings', 'echo x > .claude/settings', 'settings.json'],
   ['sed -iings.json s/x/y/ .claude/sett', 'echo x > .claude/sett', 'settings.json'],
   ['cp --li .claude/settings.json x; echo y > x', '', 'settings.json'],
-  ['gunzip --nam -f .claude/foo.gz', "echo '{}' > settings.json && gzip -N settings.json && mv settings.json.gz .claude/foo.gz", 'settings.json'],
+  [
+    'gunzip --nam -f .claude/foo.gz',
+    "echo '{}' > settings.json && gzip -N settings.json && mv settings.json.gz .claude/foo.gz",
+    'settings.json',
+  ],
   ['SIMPLE_BACKUP_SUFFIX=.json cp -b x .claude/settings', 'echo y > x; echo z > .claude/settings', 'settings.json'],
   ['TAPE=.claude/settings.json tar c x', 'echo y > x', 'settings.json'],
   // find's starting point, -iname
@@ -176,7 +217,13 @@ const SHELL_STATE: Row[] = [
   ['set -o history -H\necho .claude/settings.json\nrm -f !$', '', 'settings.json'],
   ["shopt -s expand_aliases\nalias ls='rm -f'\nls .claude/settings.json", '', 'settings.json'],
   // dotglob without its name: a hook copied into .git/hooks
-  ['GLOBIGNORE=x; cp pre-commit */hooks; git commit -qm y --allow-empty', "git init -q . && printf '#!/bin/sh\\nrm -f .claude/settings.json\\n' > pre-commit && chmod +x pre-commit", 'settings.json', [], BELOW_PROCESS_EXEC],
+  [
+    'GLOBIGNORE=x; cp pre-commit */hooks; git commit -qm y --allow-empty',
+    "git init -q . && printf '#!/bin/sh\\nrm -f .claude/settings.json\\n' > pre-commit && chmod +x pre-commit",
+    'settings.json',
+    [],
+    BELOW_PROCESS_EXEC,
+  ],
   // a function of a program's name, defined anywhere, does not hide the program
   ['rm -f .claude/settings.json; rm() { :; }', '', 'settings.json'],
   ['true || tee() { :; }; echo pwned | tee .claude/settings.json', '', 'settings.json'],
@@ -197,9 +244,15 @@ const SHELL_STATE: Row[] = [
   ["sed ':a e rm -f .claude/settings.json' x", 'echo x > x', 'settings.json'],
   ['rg --pre rm x .claude/settings.json', '', 'settings.json', ['rg']],
   // a guarded path glued to other text in opaque code
-  ['python3 -c "import os;os.remove(\'x:.claude/settings.json\'.split(\':\')[1])"', '', 'settings.json', ['python3']],
+  ["python3 -c \"import os;os.remove('x:.claude/settings.json'.split(':')[1])\"", '', 'settings.json', ['python3']],
   // git config --show-scope sets the key
-  ['git config --show-scope core.fsmonitor ./m; git status', "git init -q . && printf '#!/bin/sh\\nrm -f .claude/settings.json\\n' > m && chmod +x m", 'settings.json', [], BELOW_PROCESS_EXEC],
+  [
+    'git config --show-scope core.fsmonitor ./m; git status',
+    "git init -q . && printf '#!/bin/sh\\nrm -f .claude/settings.json\\n' > m && chmod +x m",
+    'settings.json',
+    [],
+    BELOW_PROCESS_EXEC,
+  ],
 ];
 
 const MORE_STATE: Row[] = [
@@ -207,8 +260,18 @@ const MORE_STATE: Row[] = [
   ['shopt -s -q nullglob; cp x .claude/settings.json zz*', 'echo pwned > x', 'settings.json'],
   ["bash -k -c 'cp x .claude/settings.json A=b'", 'echo pwned > x', 'settings.json'],
   // program variables set by arithmetic, or through a name or option computed at run time
-  ['((PATH=1)); ls', "mkdir -p 1 && printf '#!/bin/sh\\necho pwned > .claude/settings.json\\n' > 1/ls && chmod +x 1/ls", 'settings.json', [], BELOW_PROCESS_EXEC],
-  ['x=PATH; let $x=1; ls', "mkdir -p 1 && printf '#!/bin/sh\\necho pwned > .claude/settings.json\\n' > 1/ls && chmod +x 1/ls", 'settings.json'],
+  [
+    '((PATH=1)); ls',
+    "mkdir -p 1 && printf '#!/bin/sh\\necho pwned > .claude/settings.json\\n' > 1/ls && chmod +x 1/ls",
+    'settings.json',
+    [],
+    BELOW_PROCESS_EXEC,
+  ],
+  [
+    'x=PATH; let $x=1; ls',
+    "mkdir -p 1 && printf '#!/bin/sh\\necho pwned > .claude/settings.json\\n' > 1/ls && chmod +x 1/ls",
+    'settings.json',
+  ],
   ['x=n; declare -$x r=PATH; r=bin; ls', PLANTED_LS, 'settings.json'],
   // a line continuation inside the name
   ['for \\\nPATH in bin; do ls; done', PLANTED_LS, 'settings.json', [], BELOW_PROCESS_EXEC],
@@ -222,7 +285,13 @@ describe('regressions: fifth pass, lines the gate read otherwise than bash runs 
   it.each(MORE_STATE)('%j', refusedAtBothCeilings);
   it.each(SHELL_STATE)('%j', refusedAtBothCeilings);
 
-  it.each([['find -H ~ -maxdepth 1 -name .bashrc -delete'], ['find -L ~/.codex -name config.toml -delete'], ['cp m /usr/games/cat'], ['cp m ~/.local/bin/ls'], ['install -m 755 m "$HOME/bin/git"']])('%j is read with its real starting points and targets', (line) => {
+  it.each([
+    ['find -H ~ -maxdepth 1 -name .bashrc -delete'],
+    ['find -L ~/.codex -name config.toml -delete'],
+    ['cp m /usr/games/cat'],
+    ['cp m ~/.local/bin/ls'],
+    ['install -m 755 m "$HOME/bin/git"'],
+  ])('%j is read with its real starting points and targets', (line) => {
     expect(judge(line, 'workspace_write').verdict).toBe('deny');
   });
   it.each(SPELLINGS)('%j', refusedAtBothCeilings);

@@ -22,7 +22,9 @@ function undescribed(node: unknown, path = ''): string[] {
   if (typeof node !== 'object' || node === null) return [];
   const out: string[] = [];
   const properties = (node as { properties?: Record<string, { description?: unknown }> }).properties;
-  if (properties) for (const [key, value] of Object.entries(properties)) if (typeof value.description !== 'string' || value.description === '') out.push(`${path}.${key}`);
+  if (properties)
+    for (const [key, value] of Object.entries(properties))
+      if (typeof value.description !== 'string' || value.description === '') out.push(`${path}.${key}`);
   for (const [key, value] of Object.entries(node)) out.push(...undescribed(value, `${path}/${key}`));
   return out;
 }
@@ -40,6 +42,8 @@ describe('descriptions', () => {
 
   it('names the ladder where a level is asked for', () => {
     const schema = JSON.parse(schemaText());
-    expect(schema.properties.personas.additionalProperties.properties.ceiling.description).toContain('none < read_only < workspace_write < process_exec < network');
+    expect(schema.properties.personas.additionalProperties.properties.ceiling.description).toContain(
+      'none < read_only < workspace_write < process_exec < network',
+    );
   });
 });

@@ -19,7 +19,8 @@ const TABLES = ['ORDINARY', 'DOMAIN', 'BYPASSES', 'UNREADABLE', 'PROTECTED'];
 function corpusLines(): string[] {
   const source = ts.createSourceFile(CORPUS, readFileSync(CORPUS, 'utf8'), ts.ScriptTarget.Latest, true);
   const lines: string[] = [];
-  const literal = (node: ts.Node): string | null => (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) ? node.text : null);
+  const literal = (node: ts.Node): string | null =>
+    ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) ? node.text : null;
   const visit = (node: ts.Node) => {
     if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && TABLES.includes(node.name.text) && node.initializer) {
       let init: ts.Node = node.initializer;
@@ -48,7 +49,10 @@ describe('the shell corpus, run by bash', () => {
   const runs = new Map<string, StubRun>();
   beforeAll(async () => {
     stubs = createBashStubs();
-    const results = await stubs.runMany(lines.map((line) => ({ line })), { timeoutSeconds: 10 });
+    const results = await stubs.runMany(
+      lines.map((line) => ({ line })),
+      { timeoutSeconds: 10 },
+    );
     lines.forEach((line, k) => runs.set(line, results[k]!));
   });
   afterAll(() => stubs.cleanup());
@@ -73,7 +77,8 @@ describe('the stubbed bash', () => {
     stubs = createBashStubs();
   });
   afterAll(() => stubs.cleanup());
-  const ran = (line: string, status: 0 | 1 = 0) => stubs.run(line, status).ran.map((r) => [r.notFound ? '!' : '', r.program, ...r.args].join(' ').trim());
+  const ran = (line: string, status: 0 | 1 = 0) =>
+    stubs.run(line, status).ran.map((r) => [r.notFound ? '!' : '', r.program, ...r.args].join(' ').trim());
 
   it('records each program with its exact arguments', () => {
     expect(ran(`aeat "" 'a b' $'x\\ny' '$HOME' "\\"q\\""`)).toEqual(['aeat  a b x\ny $HOME "q"']);
@@ -85,23 +90,42 @@ describe('the stubbed bash', () => {
   });
 
   it('waits for background jobs and process substitutions', () => {
-    expect(ran('(sleep 0; aeat modelo list) & cat <(gh pr list) >/dev/null').sort()).toEqual(['aeat modelo list', 'cat /dev/fd/63', 'gh pr list', 'sleep 0']);
+    expect(ran('(sleep 0; aeat modelo list) & cat <(gh pr list) >/dev/null').sort()).toEqual([
+      'aeat modelo list',
+      'cat /dev/fd/63',
+      'gh pr list',
+      'sleep 0',
+    ]);
   });
 
   it('runs wrappers, runners and shells for real', () => {
     expect(ran("sudo -u root env A=1 timeout 5 nohup bash -c 'aeat modelo export'")).toEqual([
-      "sudo -u root env A=1 timeout 5 nohup bash -c aeat modelo export",
-      "env A=1 timeout 5 nohup bash -c aeat modelo export",
-      "timeout 5 nohup bash -c aeat modelo export",
-      "nohup bash -c aeat modelo export",
-      "bash -c aeat modelo export",
+      'sudo -u root env A=1 timeout 5 nohup bash -c aeat modelo export',
+      'env A=1 timeout 5 nohup bash -c aeat modelo export',
+      'timeout 5 nohup bash -c aeat modelo export',
+      'nohup bash -c aeat modelo export',
+      'bash -c aeat modelo export',
       'aeat modelo export',
     ]);
-    expect(ran('echo 303 | xargs aeat modelo export --modelo')).toEqual(['xargs aeat modelo export --modelo', 'aeat modelo export --modelo 303']);
-    expect(ran("find . -name '*.json' -exec aeat modelo export {} \\;")).toEqual(['find . -name *.json -exec aeat modelo export {} ;', 'aeat modelo export .']);
-    expect(ran("watch -n 1 aeat modelo export")).toEqual(['watch -n 1 aeat modelo export', 'sh -c aeat modelo export', 'aeat modelo export']);
-    expect(ran("script -qc 'aeat modelo export' /dev/null")).toEqual(['script -qc aeat modelo export /dev/null', 'sh -c aeat modelo export', 'aeat modelo export']);
-    expect(ran("cat <<EOF | sh\naeat modelo export\nEOF")).toEqual(expect.arrayContaining(['cat', 'sh', 'aeat modelo export']));
+    expect(ran('echo 303 | xargs aeat modelo export --modelo')).toEqual([
+      'xargs aeat modelo export --modelo',
+      'aeat modelo export --modelo 303',
+    ]);
+    expect(ran("find . -name '*.json' -exec aeat modelo export {} \\;")).toEqual([
+      'find . -name *.json -exec aeat modelo export {} ;',
+      'aeat modelo export .',
+    ]);
+    expect(ran('watch -n 1 aeat modelo export')).toEqual([
+      'watch -n 1 aeat modelo export',
+      'sh -c aeat modelo export',
+      'aeat modelo export',
+    ]);
+    expect(ran("script -qc 'aeat modelo export' /dev/null")).toEqual([
+      'script -qc aeat modelo export /dev/null',
+      'sh -c aeat modelo export',
+      'aeat modelo export',
+    ]);
+    expect(ran('cat <<EOF | sh\naeat modelo export\nEOF')).toEqual(expect.arrayContaining(['cat', 'sh', 'aeat modelo export']));
   });
 
   it('takes the || branches when every program fails', () => {
@@ -122,8 +146,13 @@ describe('the stubbed bash', () => {
   });
 
   it('finds a program the reader did not report, and a refused command, on a line let through', () => {
-    const fake = (program: string, ...args: string[]): StubRun => ({ ran: [{ program, args, id: '1.0', via: [], notFound: false }], status: 0, timedOut: false });
-    const kinds = (line: string, run: StubRun) => compare(line, judge(line), run, judge, catalogued).disagreements.map((d) => `${d.kind}: ${d.program.program}`);
+    const fake = (program: string, ...args: string[]): StubRun => ({
+      ran: [{ program, args, id: '1.0', via: [], notFound: false }],
+      status: 0,
+      timedOut: false,
+    });
+    const kinds = (line: string, run: StubRun) =>
+      compare(line, judge(line), run, judge, catalogued).disagreements.map((d) => `${d.kind}: ${d.program.program}`);
     expect(kinds('ls', fake('ls', '-la'))).toEqual([]);
     expect(kinds('ls', fake('gh', 'pr', 'list'))).toEqual(['unreported: gh']);
     expect(kinds('aeat modelo list', fake('aeat', 'modelo', 'export'))).toEqual(['refused alone: aeat']);

@@ -7,7 +7,13 @@ import { confirmed, pre, run, taxIndex } from '../helpers/policy';
 
 const base = taxIndex();
 const policy = structuredClone(base.policy);
-policy.personas['shell-preparer'] = { families: ['modelo', 'ledger', 'config', 'shell', 'file_read'], ceiling: 'process_exec', agent_types: [], delegates: [], stages: [] };
+policy.personas['shell-preparer'] = {
+  families: ['modelo', 'ledger', 'config', 'shell', 'file_read'],
+  ceiling: 'process_exec',
+  agent_types: [],
+  delegates: [],
+  stages: [],
+};
 const index = buildPolicyIndex(policy, 'sha', '/work/project/.claude/persona-gate.json');
 const isProtected = makeProtectedPathCheck({
   policyPath: '/work/project/.claude/persona-gate.json',
@@ -17,7 +23,12 @@ const isProtected = makeProtectedPathCheck({
 });
 
 function judge(command: string, persona: string | null, tool: 'Bash' | 'PowerShell' = 'Bash', policyIndex = index): Decision {
-  return run(policyIndex, pre(tool, { command }, { cwd: '/work/project' }), { state: confirmed(), env: persona ? { PERSONA_GATE_PERSONA: persona } : {}, isProtected, shell: readShellCall });
+  return run(policyIndex, pre(tool, { command }, { cwd: '/work/project' }), {
+    state: confirmed(),
+    env: persona ? { PERSONA_GATE_PERSONA: persona } : {},
+    isProtected,
+    shell: readShellCall,
+  });
 }
 
 type Case = [command: string, verdict: 'abstain' | 'deny' | 'ask', status: string, matched: string[]];
@@ -68,7 +79,7 @@ const ORDINARY: Case[] = [
   'git log -p -- .claude/settings.json',
   'ls -la /tmp/pg-corpus-state/receipts',
   'tail -n 5 /tmp/pg-corpus-state/receipts/x.jsonl',
-  'python3 -c "open(\'/tmp/other.json\', \'w\').write(\'{}\')"',
+  "python3 -c \"open('/tmp/other.json', 'w').write('{}')\"",
   'node scripts/build.mjs --out dist/app.json',
   'cd src && echo hi > out.txt',
   'cd build && rm -rf dist',
@@ -123,7 +134,7 @@ const BYPASSES: Case[] = [
   'sh -c "aeat modelo export"',
   "zsh -c 'aeat modelo export'",
   "bash -lc 'aeat modelo export'",
-  "bash -c \"sh -c 'aeat modelo export'\"",
+  'bash -c "sh -c \'aeat modelo export\'"',
   "eval 'aeat modelo export'",
   'eval aeat modelo export',
   'env aeat modelo export',
@@ -208,7 +219,7 @@ const PROTECTED: Case[] = [
   // Programs that are neither known readers nor known writers, handed a protected path.
   `python3 -c "open('.claude/settings.json', 'w').write('{}')"`,
   `node -e "require('fs').writeFileSync('.claude/persona-gate.json', '{}')"`,
-  "perl -e 'open(F, \">.claude/settings.local.json\")'",
+  'perl -e \'open(F, ">.claude/settings.local.json")\'',
   'ruby -e \'File.delete("/work/project/.claude/persona-gate.json")\'',
   'git checkout -- .claude/persona-gate.json',
   'git restore .claude/settings.json',
@@ -227,7 +238,7 @@ const PROTECTED: Case[] = [
   'cd / && cd work/project/.claude && rm persona-gate.json',
   '(cd .claude && sed -i s/block/x/ settings.json)',
   'git -C .claude checkout -- persona-gate.json',
-  'cd .claude && python3 -c "open(\'settings.local.json\', \'w\')"',
+  "cd .claude && python3 -c \"open('settings.local.json', 'w')\"",
 ].map((command) => [command, 'deny', 'protected', []] as Case);
 
 describe('shell corpus under a persona', () => {
@@ -271,7 +282,7 @@ describe('PowerShell, simple forms', () => {
     ['& "aeat" modelo export', 'deny', 'handoff_denied', ['modelo.export']],
     ['Get-Date; & aeat modelo `\n  export', 'deny', 'handoff_denied', ['modelo.export']],
     ['Invoke-Expression "aeat modelo export"', 'deny', 'handoff_denied', ['modelo.export']],
-    ['iex \'aeat modelo export\'', 'deny', 'handoff_denied', ['modelo.export']],
+    ["iex 'aeat modelo export'", 'deny', 'handoff_denied', ['modelo.export']],
     ['Write-Output $(aeat modelo export)', 'deny', 'handoff_denied', ['modelo.export']],
     ['<# aeat modelo export #> Get-Date', 'abstain', 'ok', []],
     ['Set-Content -Path .claude\\settings.json -Value "{}"', 'deny', 'protected', []],

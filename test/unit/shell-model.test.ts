@@ -11,8 +11,21 @@ import { confirmed, pre, run, taxIndex } from '../helpers/policy';
 const policy = structuredClone(taxIndex().policy!);
 policy.personas['modelo-preparer']!.families.push('shell');
 policy.personas['modelo-preparer']!.ceiling = 'network';
-policy.personas['reader'] = { families: ['shell', 'file_read', 'modelo'], ceiling: 'read_only', agent_types: [], delegates: [], stages: [] };
-policy.personas['strict-builder'] = { families: ['shell', 'modelo'], ceiling: 'process_exec', agent_types: [], delegates: [], stages: [], shell: 'strict' };
+policy.personas['reader'] = {
+  families: ['shell', 'file_read', 'modelo'],
+  ceiling: 'read_only',
+  agent_types: [],
+  delegates: [],
+  stages: [],
+};
+policy.personas['strict-builder'] = {
+  families: ['shell', 'modelo'],
+  ceiling: 'process_exec',
+  agent_types: [],
+  delegates: [],
+  stages: [],
+  shell: 'strict',
+};
 const index = buildPolicyIndex(policy, 'sha', '/work/project/.claude/persona-gate.json');
 const isProtected = makeProtectedPathCheck({
   policyPath: '/work/project/.claude/persona-gate.json',
@@ -82,7 +95,7 @@ describe('the classes of bypass, each refused for a persona that may not file', 
     ['python3 -c \'import os; os.system("aeat modelo export")\'', 'unlisted_command', 'opaque_execution'],
     ['node -e \'require("child_process").execSync("aeat modelo export")\'', 'unlisted_command', 'opaque_execution'],
     ['perl -e \'system("aeat modelo export")\'', 'unlisted_command', 'opaque_execution'],
-    ["awk 'BEGIN { system(\"aeat modelo export\") }'", 'unlisted_command', 'opaque_execution'],
+    ['awk \'BEGIN { system("aeat modelo export") }\'', 'unlisted_command', 'opaque_execution'],
     ["sed -n '1e aeat modelo export' /etc/hostname", 'unlisted_command', 'opaque_execution'],
     ["git -c alias.x='!aeat modelo export' x", 'unlisted_command', 'opaque_execution'],
     ['python3 - <<EOF\nimport os\nos.system("aeat modelo export")\nEOF', 'unlisted_command', 'opaque_execution'],
@@ -147,7 +160,7 @@ describe('ordinary work is not refused', () => {
     'Write-Output "Today: $(Get-Date)"',
     '$x = 1 + 2; Write-Output $x',
     '$(Get-Location).Path',
-    "Get-ChildItem | ForEach-Object { $_.Name }",
+    'Get-ChildItem | ForEach-Object { $_.Name }',
   ])('PowerShell %j', (command) => {
     expect(outcome(judge(command, 'modelo-preparer', { tool: 'PowerShell' }))).toEqual(['abstain', 'ok']);
   });
@@ -155,8 +168,14 @@ describe('ordinary work is not refused', () => {
   it('reads a catalogued program inside a PowerShell assignment', () => {
     expect(outcome(judge('$r = aeat modelo export', 'modelo-preparer', { tool: 'PowerShell' }))).toEqual(['deny', 'handoff_denied']);
     expect(outcome(judge('& $cmd modelo export', 'modelo-preparer', { tool: 'PowerShell' }))).toEqual(['deny', 'permission_denied']);
-    expect(outcome(judge("[IO.File]::WriteAllText('.claude/settings.json','{}')", 'modelo-preparer', { tool: 'PowerShell' }))).toEqual(['deny', 'protected']);
-    expect(outcome(judge('Get-ChildItem | ForEach-Object { aeat modelo export }', 'modelo-preparer', { tool: 'PowerShell' }))).toEqual(['deny', 'unlisted_command']);
+    expect(outcome(judge("[IO.File]::WriteAllText('.claude/settings.json','{}')", 'modelo-preparer', { tool: 'PowerShell' }))).toEqual([
+      'deny',
+      'protected',
+    ]);
+    expect(outcome(judge('Get-ChildItem | ForEach-Object { aeat modelo export }', 'modelo-preparer', { tool: 'PowerShell' }))).toEqual([
+      'deny',
+      'unlisted_command',
+    ]);
   });
 });
 
@@ -202,7 +221,7 @@ describe('identity through the shell (SPEC §9.4)', () => {
     const confirmedState = { ...emptyState(), confirmed: true };
     expect(ops('aeat config login --profile other; false && aeat whoami', null)).toContain('rearm');
     expect(ops('aeat whoami || aeat config login --profile other', null, confirmedState)).toContain('rearm');
-    expect(ops("python3 -c 'import os; os.system(\"aeat config profile switch x\")'", null, confirmedState)).toContain('rearm');
+    expect(ops('python3 -c \'import os; os.system("aeat config profile switch x")\'', null, confirmedState)).toContain('rearm');
     expect(ops('aeat config login --profile other; false && aeat whoami', 'modelo-preparer', confirmedState)).toEqual([]);
   });
   it('a catalogued switch re-arms wherever it stands', () => {
@@ -220,15 +239,21 @@ describe('identity through the shell (SPEC §9.4)', () => {
 
 describe('names hidden behind a glob count as names', () => {
   it('a copy of a catalogued program made through a pattern, run in the same line', () => {
-    expect(judge('cp /usr/local/bin/ae?t ./x && ./x modelo export', 'modelo-preparer')).toMatchObject({ verdict: 'deny', rule: 'opaque_execution' });
+    expect(judge('cp /usr/local/bin/ae?t ./x && ./x modelo export', 'modelo-preparer')).toMatchObject({
+      verdict: 'deny',
+      rule: 'opaque_execution',
+    });
     expect(judge('python3 test_*.py', 'modelo-preparer').verdict).toBe('abstain');
   });
 });
 
 describe('shell startup files, which later shells run', () => {
-  it.each(["echo \"alias ls='aeat modelo export'\" >> ~/.bashrc", 'cp evil ~/.bash_profile', 'echo x > /etc/profile.d/x.sh'])('%j is refused', (command) => {
-    expect(judge(command, 'modelo-preparer')).toMatchObject({ verdict: 'deny', status: 'protected' });
-  });
+  it.each(['echo "alias ls=\'aeat modelo export\'" >> ~/.bashrc', 'cp evil ~/.bash_profile', 'echo x > /etc/profile.d/x.sh'])(
+    '%j is refused',
+    (command) => {
+      expect(judge(command, 'modelo-preparer')).toMatchObject({ verdict: 'deny', status: 'protected' });
+    },
+  );
   it('reading them is fine', () => {
     expect(judge('cat ~/.bashrc', 'modelo-preparer').verdict).toBe('abstain');
   });

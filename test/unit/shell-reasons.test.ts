@@ -13,7 +13,10 @@ import { indexOf, pre, run } from '../helpers/policy';
 const policy = {
   version: 1,
   catalog: { include: ['claude-code'] },
-  personas: { researcher: { families: ['file_read', 'shell'], ceiling: 'read_only' }, builder: { families: ['file_read', 'shell'], ceiling: 'workspace_write' } },
+  personas: {
+    researcher: { families: ['file_read', 'shell'], ceiling: 'read_only' },
+    builder: { families: ['file_read', 'shell'], ceiling: 'workspace_write' },
+  },
 };
 const index = indexOf(policy);
 const read = (line: string, locale: 'en' | 'es' = 'en') => readShellCall(index, pre('Bash', { command: line }), { locale })!;
@@ -36,8 +39,18 @@ describe('reason texts', () => {
     ['python3 x.py', { id: 'unknown_program', subject: 'python3' }, 'es', '`python3 x.py` ejecuta código que persona-gate no puede leer'],
     ['> notes.md', { id: 'redirect_writes', subject: '> notes.md' }, 'en', '`> notes.md` writes a file'],
     // a reason that names something besides its subject follows the words after a colon
-    ['bash -k x', { id: 'shell_changes_reading', subject: 'bash', detail: '-k' }, 'en', "`bash -k x`: bash -k changes how the script's words are read"],
-    ['git -c a=b status', { id: 'git_runs_configured_command' }, 'es', '`git -c a=b status`: git -c / --exec-path pueden hacer que git ejecute órdenes'],
+    [
+      'bash -k x',
+      { id: 'shell_changes_reading', subject: 'bash', detail: '-k' },
+      'en',
+      "`bash -k x`: bash -k changes how the script's words are read",
+    ],
+    [
+      'git -c a=b status',
+      { id: 'git_runs_configured_command' },
+      'es',
+      '`git -c a=b status`: git -c / --exec-path pueden hacer que git ejecute órdenes',
+    ],
   ] as const)('says %j with %j in %s', (words, reason, locale, expected) => {
     expect(partText(words, reason as Reason, locale)).toBe(expected);
   });
@@ -77,7 +90,9 @@ describe('the part of a line that decided its level', () => {
   it('says what makes a line opaque in the locale of the call', () => {
     expect(read('sh script.sh').opaque).toEqual(['sh runs the script file script.sh']);
     expect(read('sh script.sh', 'es').opaque).toEqual(['sh ejecuta el fichero de script script.sh']);
-    expect(read('sudo -s ls', 'es').opaqueBecause).toBe('`sudo -s ls`: sudo -s pasa la orden a un shell, que vuelve a expandir sus palabras');
+    expect(read('sudo -s ls', 'es').opaqueBecause).toBe(
+      '`sudo -s ls`: sudo -s pasa la orden a un shell, que vuelve a expandir sus palabras',
+    );
   });
 
   it('says what takes code from stdin in the locale of the call', () => {
@@ -95,22 +110,46 @@ describe('the part of a line that decided its level', () => {
 
 describe('refusals that name the part', () => {
   it.each([
-    ['en', 'researcher', 'curl -s https://x.y', 'it has side-effect level network, above the persona\'s ceiling read_only, because `curl -s https://x.y` reaches the network.'],
-    ['es', 'researcher', 'curl -s https://x.y', 'por encima del techo de la persona, read_only, porque `curl -s https://x.y` accede a la red.'],
-    ['en', 'builder', 'ls; node build.js', 'above the persona\'s ceiling workspace_write, because `node build.js` runs code persona-gate cannot read.'],
+    [
+      'en',
+      'researcher',
+      'curl -s https://x.y',
+      "it has side-effect level network, above the persona's ceiling read_only, because `curl -s https://x.y` reaches the network.",
+    ],
+    [
+      'es',
+      'researcher',
+      'curl -s https://x.y',
+      'por encima del techo de la persona, read_only, porque `curl -s https://x.y` accede a la red.',
+    ],
+    [
+      'en',
+      'builder',
+      'ls; node build.js',
+      "above the persona's ceiling workspace_write, because `node build.js` runs code persona-gate cannot read.",
+    ],
     ['es', 'builder', 'ls; node build.js', 'porque `node build.js` ejecuta código que persona-gate no puede leer.'],
   ] as const)('%s, %s: %j', (locale, persona, line, expected) => {
-    const d = run(index, pre('Bash', { command: line }), { options: { persona }, env: { PERSONA_GATE_LOCALE: locale }, shell: readShellCall });
+    const d = run(index, pre('Bash', { command: line }), {
+      options: { persona },
+      env: { PERSONA_GATE_LOCALE: locale },
+      shell: readShellCall,
+    });
     expect(d.rule).toBe('ceiling');
     expect(d.reason).toContain(expected);
     if (locale === 'es') expect(d.reason).not.toMatch(/reaches|runs code|cannot read/);
   });
 
   it('says the stage ceiling the same way', () => {
-    const staged = indexOf({ ...policy, personas: { builder: { families: ['file_read', 'shell'], ceiling: 'network', stages: [{ name: 'look', side_effect_level: 'read_only' }] } } });
+    const staged = indexOf({
+      ...policy,
+      personas: {
+        builder: { families: ['file_read', 'shell'], ceiling: 'network', stages: [{ name: 'look', side_effect_level: 'read_only' }] },
+      },
+    });
     const d = run(staged, pre('Bash', { command: 'cat a > b' }), { options: { persona: 'builder', stage: 'look' }, shell: readShellCall });
     expect(d.rule).toBe('side_effect_level');
-    expect(d.reason).toContain('above the stage\'s ceiling read_only, because `> b` writes a file.');
+    expect(d.reason).toContain("above the stage's ceiling read_only, because `> b` writes a file.");
   });
 
   it('keeps the message of a tool that is not a shell', () => {

@@ -23,7 +23,11 @@ describe('the first } ends ${…}: a { of its own does not nest', () => {
 
   it('a command after ${x:-{a} is read as the command bash runs', () => {
     // bash: echo gets `{a`, then rm runs, then echo gets `}`
-    expect(commands('echo ${x:-{a} ; rm -rf /tmp/x ; echo }')).toEqual([['echo', '${x:-{a}'], ['rm', '-rf', '/tmp/x'], ['echo', '}']]);
+    expect(commands('echo ${x:-{a} ; rm -rf /tmp/x ; echo }')).toEqual([
+      ['echo', '${x:-{a}'],
+      ['rm', '-rf', '/tmp/x'],
+      ['echo', '}'],
+    ]);
   });
 
   it('${ nests still', () => {
@@ -49,7 +53,9 @@ describe('digits before <( or >( are part of a word, not a redirection', () => {
 describe('process substitutions in [[ ]] run', () => {
   const procs = (src: string) => {
     const parts = (only(parseScript(src)) as Extract<Command, { type: 'test' }>).words.flatMap((w) => w.parts);
-    return parts.filter((p): p is ProcSubst => p.type === 'procsubst').map((p) => (only(p.body) as SimpleCommand).words.map((w) => viewOf(w).text));
+    return parts
+      .filter((p): p is ProcSubst => p.type === 'procsubst')
+      .map((p) => (only(p.body) as SimpleCommand).words.map((w) => viewOf(w).text));
   };
 
   it('after =~, at any depth of the regex parentheses (bash creates y in each)', () => {
@@ -80,9 +86,12 @@ describe('a reserved word with <( or >( after it is a word', () => {
 });
 
 describe('a command cannot be a reserved word that closes a compound command, nor !', () => {
-  it.each(['! fi', '! }', 'a | done', 'a && esac', 'a || then', 'time fi', 'a | ! b', 'a |& ! b'])('%j is rejected, as bash does', (src) => {
-    rejects(src);
-  });
+  it.each(['! fi', '! }', 'a | done', 'a && esac', 'a || then', 'time fi', 'a | ! b', 'a |& ! b'])(
+    '%j is rejected, as bash does',
+    (src) => {
+      rejects(src);
+    },
+  );
 
   it('! before a pipeline, and reserved words as arguments, are read', () => {
     expect(parseScript('! a | b && ! c').statements[0]!.list.first.negated).toBe(true);

@@ -30,7 +30,13 @@ function validated(raw: unknown): Policy {
 function memoryCache(bytes: Buffer, trusted = false) {
   const policy = validated(JSON.parse(bytes.toString('utf8')));
   const made = indexEntries(policy, scanSpans(bytes)!)!;
-  const buckets: Record<IndexKind, unknown[][]> = { c: [...made.entries.c], t: [...made.entries.t], p: [...made.entries.p], a: [...made.entries.a], f: [...made.entries.f] };
+  const buckets: Record<IndexKind, unknown[][]> = {
+    c: [...made.entries.c],
+    t: [...made.entries.t],
+    p: [...made.entries.p],
+    a: [...made.entries.a],
+    f: [...made.entries.f],
+  };
   const seen = { whole: 0, rewrites: 0 };
   const cache = {
     trusted,
@@ -105,9 +111,12 @@ describe('members read alone get the defaults the validator gives them', () => {
   it.each(policies)('%s, member by member', (_name, make) => {
     const raw = make() as Record<string, any>;
     const policy = validated(raw);
-    for (const [key, def] of Object.entries(raw.catalog.commands ?? {})) expect(commandWithDefaults(structuredClone(def))).toStrictEqual(plain(policy.catalog.commands[key]));
-    for (const [key, def] of Object.entries(raw.catalog.families ?? {})) expect(familyWithDefaults(structuredClone(def))).toStrictEqual(plain(policy.catalog.families[key]));
-    for (const [key, def] of Object.entries(raw.personas ?? {})) expect(personaWithDefaults(structuredClone(def))).toStrictEqual(plain(policy.personas[key]));
+    for (const [key, def] of Object.entries(raw.catalog.commands ?? {}))
+      expect(commandWithDefaults(structuredClone(def))).toStrictEqual(plain(policy.catalog.commands[key]));
+    for (const [key, def] of Object.entries(raw.catalog.families ?? {}))
+      expect(familyWithDefaults(structuredClone(def))).toStrictEqual(plain(policy.catalog.families[key]));
+    for (const [key, def] of Object.entries(raw.personas ?? {}))
+      expect(personaWithDefaults(structuredClone(def))).toStrictEqual(plain(policy.personas[key]));
     if (raw.identity) expect(identityWithDefaults(structuredClone(raw.identity))).toStrictEqual(plain(policy.identity));
   });
 });
@@ -140,20 +149,31 @@ describe('the index over the cached positions answers as the whole policy does',
     raw.catalog.commands['modelo.export'].description = 'a "quoted" word';
     const bytes = Buffer.from(JSON.stringify(raw));
     expect(scanSpans(bytes)).toBeNull();
-    expect(openSpanIndex(bytes, 'sha', '/p.json', {}, { trusted: false, bucket: () => ({ ok: true, entries: [] }), rewrite: () => {} })).toBeNull();
+    expect(
+      openSpanIndex(bytes, 'sha', '/p.json', {}, { trusted: false, bucket: () => ({ ok: true, entries: [] }), rewrite: () => {} }),
+    ).toBeNull();
   });
 
   it('bytes with a member named mcp are read with the MCP lock, whatever the cached positions say', () => {
     const raw = tax() as ReturnType<typeof tax> & { catalog: { mcp?: unknown } };
     const c = memoryCache(Buffer.from(JSON.stringify(raw)));
     raw.catalog.mcp = { servers: {} };
-    for (const bytes of [Buffer.from(JSON.stringify(raw)), Buffer.from(JSON.stringify(raw, null, 2)), Buffer.from(JSON.stringify(tax()).replace('"personas":{', '"personas":{"mcp" :\n 1,'))]) {
-      expect(openSpanIndex(bytes, 'sha', '/p.json', c.core, { trusted: false, bucket: () => ({ ok: true, entries: [] }), rewrite: () => {} })).toBe(TAKES_MCP);
+    for (const bytes of [
+      Buffer.from(JSON.stringify(raw)),
+      Buffer.from(JSON.stringify(raw, null, 2)),
+      Buffer.from(JSON.stringify(tax()).replace('"personas":{', '"personas":{"mcp" :\n 1,')),
+    ]) {
+      expect(
+        openSpanIndex(bytes, 'sha', '/p.json', c.core, { trusted: false, bucket: () => ({ ok: true, entries: [] }), rewrite: () => {} }),
+      ).toBe(TAKES_MCP);
     }
   });
 
   it.each([['a'], ['fam.x'], ['ünïcode'], ['a b']])('usable name %s', (name) => expect(usableName(name)).toBe(true));
-  it.each([[''], [' a'], [':a'], [',a'], ['}a'], [']a'], ['a"b'], ['a\\b'], ['a\u0001'], ['\ufffd'], ['\ud800']])('unusable name %j', (name) => expect(usableName(name)).toBe(false));
+  it.each([[''], [' a'], [':a'], [',a'], ['}a'], [']a'], ['a"b'], ['a\\b'], ['a\u0001'], ['\ufffd'], ['\ud800']])(
+    'unusable name %j',
+    (name) => expect(usableName(name)).toBe(false),
+  );
 });
 
 describe('checked positions (a policy of another user): a forged cache changes no answer', () => {
@@ -204,7 +224,10 @@ describe('checked positions (a policy of another user): a forged cache changes n
   });
 
   it('a command pointed at a family of the same name', () => {
-    const raw = { version: 1, catalog: { families: { f: { level: 'read_only' }, 'f.x': { level: 'network' } }, commands: { 'f.y': { tools: ['t'] } } } };
+    const raw = {
+      version: 1,
+      catalog: { families: { f: { level: 'read_only' }, 'f.x': { level: 'network' } }, commands: { 'f.y': { tools: ['t'] } } },
+    };
     const famBytes = Buffer.from(JSON.stringify(raw));
     const c = memoryCache(famBytes);
     const family = scanSpans(famBytes)!;
@@ -299,18 +322,30 @@ describe('trusted positions (a policy of the user running the hook) are taken as
   });
 
   it.each([
-    ['a command at the span of another command', (c: ReturnType<typeof memoryCache>) => {
-      const entry = entryOf(c.buckets.c, 'modelo.export');
-      const other = entryOf(c.buckets.c, 'modelo.list');
-      [entry[1], entry[2]] = [other[1], other[2]];
-    }, (index: PolicyIndex) => index.command('modelo.export')?.owner],
-    ['a persona at a span outside the bytes', (c: ReturnType<typeof memoryCache>) => {
-      entryOf(c.buckets.p, 'verifier')[2] = bytes.length + 10;
-    }, (index: PolicyIndex) => index.persona('verifier')?.ceiling],
-    ['a family at a span that does not parse', (c: ReturnType<typeof memoryCache>) => {
-      const entry = entryOf(c.buckets.f, 'modelo');
-      entry[2] = (entry[1] as number) + 5;
-    }, (index: PolicyIndex) => index.familyLevels.get('modelo')],
+    [
+      'a command at the span of another command',
+      (c: ReturnType<typeof memoryCache>) => {
+        const entry = entryOf(c.buckets.c, 'modelo.export');
+        const other = entryOf(c.buckets.c, 'modelo.list');
+        [entry[1], entry[2]] = [other[1], other[2]];
+      },
+      (index: PolicyIndex) => index.command('modelo.export')?.owner,
+    ],
+    [
+      'a persona at a span outside the bytes',
+      (c: ReturnType<typeof memoryCache>) => {
+        entryOf(c.buckets.p, 'verifier')[2] = bytes.length + 10;
+      },
+      (index: PolicyIndex) => index.persona('verifier')?.ceiling,
+    ],
+    [
+      'a family at a span that does not parse',
+      (c: ReturnType<typeof memoryCache>) => {
+        const entry = entryOf(c.buckets.f, 'modelo');
+        entry[2] = (entry[1] as number) + 5;
+      },
+      (index: PolicyIndex) => index.familyLevels.get('modelo'),
+    ],
   ])('%s: answered from the whole policy, and the cache written again', (_name, forge, ask) => {
     const c = memoryCache(bytes, true);
     forge(c);

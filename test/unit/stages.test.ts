@@ -5,7 +5,10 @@ import { confirmed, mergeIndex, pre, run, taxIndex } from '../helpers/policy';
 
 const tax = taxIndex();
 const merge = mergeIndex();
-const verifier = (stage?: string, state = confirmed()) => ({ env: { PERSONA_GATE_PERSONA: 'verifier', ...(stage ? { PERSONA_GATE_STAGE: stage } : {}) }, state });
+const verifier = (stage?: string, state = confirmed()) => ({
+  env: { PERSONA_GATE_PERSONA: 'verifier', ...(stage ? { PERSONA_GATE_STAGE: stage } : {}) },
+  state,
+});
 
 describe('gate 5: stages (golden)', () => {
   it.each([
@@ -43,15 +46,20 @@ describe('gate 5: stages (golden)', () => {
     expect(run(merge, pre('mcp__ci__rerun'), captain('classify')).status).toBe('permission_denied');
     expect(run(merge, pre('mcp__ci__rerun'), captain('apply_repair')).verdict).toBe('abstain');
     expect(run(merge, pre('mcp__github__merge_pull_request'), captain('apply_repair')).status).toBe('permission_denied');
-    expect(run(merge, pre('mcp__github__merge_pull_request'), { env: { PERSONA_GATE_PERSONA: 'merge_captain' }, state: confirmed() }).status).toBe('confirmation_required');
+    expect(
+      run(merge, pre('mcp__github__merge_pull_request'), { env: { PERSONA_GATE_PERSONA: 'merge_captain' }, state: confirmed() }).status,
+    ).toBe('confirmation_required');
   });
 
   it('takes the session stage before the environment', () => {
-    const d = run(tax, pre('mcp__aeat__modelo_export'), { env: { PERSONA_GATE_PERSONA: 'verifier', PERSONA_GATE_STAGE: 'file' }, state: { ...confirmed(), stage: 'review' } });
+    const d = run(tax, pre('mcp__aeat__modelo_export'), {
+      env: { PERSONA_GATE_PERSONA: 'verifier', PERSONA_GATE_STAGE: 'file' },
+      state: { ...confirmed(), stage: 'review' },
+    });
     expect([d.stage, d.status]).toEqual(['review', 'scope_violation']);
   });
 
-  it('refuses every call when the stage is not one of the persona\'s', () => {
+  it("refuses every call when the stage is not one of the persona's", () => {
     const d = run(tax, pre('Read'), verifier('submit'));
     expect([d.verdict, d.status, d.rule]).toEqual(['deny', 'config_error', 'unknown_stage']);
     expect(d.reason).toContain('accepted: review, file');
@@ -62,7 +70,7 @@ describe('gate 5: stages (golden)', () => {
     expect([d.verdict, d.status]).toEqual(['deny', 'config_error']);
   });
 
-  it('keeps the parent\'s stage away from a subagent bound to another persona', () => {
+  it("keeps the parent's stage away from a subagent bound to another persona", () => {
     const d = run(tax, pre('mcp__aeat__ledger_list', {}, { agent_type: 'classifier' }), verifier('review'));
     expect([d.persona, d.stage, d.verdict]).toEqual(['classifier', null, 'abstain']);
   });
@@ -87,7 +95,11 @@ describe('gate 5: stages (golden)', () => {
     const counted = applyOps(confirmed(), first.ops as StateOp[]);
     expect(Object.getOwnPropertyDescriptor(counted.iterations, name)?.value).toBe(1);
     expect(Object.getPrototypeOf(counted.iterations)).toBe(Object.prototype);
-    const last = run(index, pre('mcp__aeat__modelo_list'), verifier(name, JSON.parse(JSON.stringify({ ...counted, iterations: { [name]: stage.max_iterations } }))));
+    const last = run(
+      index,
+      pre('mcp__aeat__modelo_list'),
+      verifier(name, JSON.parse(JSON.stringify({ ...counted, iterations: { [name]: stage.max_iterations } }))),
+    );
     expect([last.verdict, last.rule]).toEqual(['deny', 'max_iterations']);
   });
 
@@ -112,7 +124,10 @@ describe('gate 5: stages (golden)', () => {
 });
 
 describe('per-registration scope without a persona', () => {
-  const scoped = (allowedTools?: string[], sideEffectLevel?: 'read_only') => ({ state: confirmed(), options: { dispatch: { allowedTools, sideEffectLevel } } });
+  const scoped = (allowedTools?: string[], sideEffectLevel?: 'read_only') => ({
+    state: confirmed(),
+    options: { dispatch: { allowedTools, sideEffectLevel } },
+  });
   it.each<[string, string[] | undefined, 'read_only' | undefined, string]>([
     ['Read', ['Read', 'Grep'], 'read_only', 'ok'],
     ['Glob', ['Read', 'Grep'], 'read_only', 'scope_violation'],
@@ -128,7 +143,11 @@ describe('per-registration scope without a persona', () => {
   });
 
   it('narrows a persona further, never widens it', () => {
-    const d = run(tax, pre('Write', { file_path: '/tmp/x' }), { env: { PERSONA_GATE_PERSONA: 'coordinator' }, state: emptyState(), options: { dispatch: { allowedTools: ['Write'] } } });
+    const d = run(tax, pre('Write', { file_path: '/tmp/x' }), {
+      env: { PERSONA_GATE_PERSONA: 'coordinator' },
+      state: emptyState(),
+      options: { dispatch: { allowedTools: ['Write'] } },
+    });
     expect(d.status).toBe('permission_denied');
     expect(d.gate).toBe('scope');
   });

@@ -64,16 +64,19 @@ describe('the snapshot store', () => {
 
   // A writer that read snapshot N and was descheduled while more than KEEP_SNAPSHOTS others landed
   // finds N+1 deleted; were it to link there, its update would sit below the latest, unread.
-  it.each(['decide', 'beforeLink'] as const)('keeps the update of a writer descheduled at %s while the window moved past its number', (where) => {
-    const writer = stalledWriter(where, KEEP_SNAPSHOTS + 3);
-    const result = writer.rearm();
-    expect(writer.stalled()).toBe(1);
-    const expected = 1 + KEEP_SNAPSHOTS + 3 + 1;
-    expect(result.state.epoch).toBe(expected);
-    expect(writer.store.read('s')).toMatchObject({ seq: expected, state: { epoch: expected } });
-    const kept = snapshotNames(writer.store).map((f) => parseInt(f));
-    expect(kept).toEqual(Array.from({ length: KEEP_SNAPSHOTS }, (_, i) => expected - KEEP_SNAPSHOTS + 1 + i));
-  });
+  it.each(['decide', 'beforeLink'] as const)(
+    'keeps the update of a writer descheduled at %s while the window moved past its number',
+    (where) => {
+      const writer = stalledWriter(where, KEEP_SNAPSHOTS + 3);
+      const result = writer.rearm();
+      expect(writer.stalled()).toBe(1);
+      const expected = 1 + KEEP_SNAPSHOTS + 3 + 1;
+      expect(result.state.epoch).toBe(expected);
+      expect(writer.store.read('s')).toMatchObject({ seq: expected, state: { epoch: expected } });
+      const kept = snapshotNames(writer.store).map((f) => parseInt(f));
+      expect(kept).toEqual(Array.from({ length: KEEP_SNAPSHOTS }, (_, i) => expected - KEEP_SNAPSHOTS + 1 + i));
+    },
+  );
 
   it('removes the temporary file of a number before it deletes the snapshot of that number', () => {
     // Snapshot 2 is deleted by the writer that publishes 2 + KEEP_SNAPSHOTS. A writer that still

@@ -7,7 +7,10 @@ describe('session state operations', () => {
     s = applyOps(s, [{ op: 'rearm' }]);
     s = applyOps(s, [{ op: 'confirm_read', tool_use_id: 'r1', label: 'Erik' }]);
     expect(s.confirmed).toBe(false);
-    s = applyOps(s, [{ op: 'pending_read', tool_use_id: 'r2' }, { op: 'confirm_read', tool_use_id: 'r2', label: 'Erika' }]);
+    s = applyOps(s, [
+      { op: 'pending_read', tool_use_id: 'r2' },
+      { op: 'confirm_read', tool_use_id: 'r2', label: 'Erika' },
+    ]);
     expect([s.confirmed, s.label]).toEqual([true, 'Erika']);
   });
 
@@ -23,18 +26,28 @@ describe('session state operations', () => {
   });
 
   it('resets a stage count when the stage is entered again', () => {
-    let s = applyOps(emptyState(), [{ op: 'enter_stage', stage: 'file' }, { op: 'count', stage: 'file' }, { op: 'count', stage: 'file' }]);
+    let s = applyOps(emptyState(), [
+      { op: 'enter_stage', stage: 'file' },
+      { op: 'count', stage: 'file' },
+      { op: 'count', stage: 'file' },
+    ]);
     expect(s.iterations.file).toBe(2);
     s = applyOps(s, [{ op: 'enter_stage', stage: 'file' }]);
     expect(s.iterations.file).toBe(0);
   });
 
-  it.each([null, [], 'x', { v: 2 }, { ...emptyState(), confirmed: 'yes' }, { ...emptyState(), iterations: { a: -1 } }])('rejects %j as a state', (value) => {
-    expect(parseState(value)).toBeNull();
-  });
+  it.each([null, [], 'x', { v: 2 }, { ...emptyState(), confirmed: 'yes' }, { ...emptyState(), iterations: { a: -1 } }])(
+    'rejects %j as a state',
+    (value) => {
+      expect(parseState(value)).toBeNull();
+    },
+  );
 
   it('round-trips a state', () => {
-    const s = applyOps(emptyState(), [{ op: 'set_persona', persona: 'verifier' }, { op: 'enter_stage', stage: 'review' }]);
+    const s = applyOps(emptyState(), [
+      { op: 'set_persona', persona: 'verifier' },
+      { op: 'enter_stage', stage: 'review' },
+    ]);
     expect(parseState(JSON.parse(JSON.stringify(s)))).toEqual(s);
   });
 });

@@ -5,10 +5,13 @@ import { judgeRun, notFound, PROGRAMS } from '../helpers/programs';
 
 /** The rule for programs the tests run for real (test/programs.txt, .ci/run, test/global-setup.ts). */
 describe('programs the tests run for real', () => {
-  const here = (installed: string[], listed: Record<string, string> = { rsync: 'rsync', pwsh: '-' }) => ({ listed: new Map(Object.entries(listed)), installed: (p: string) => installed.includes(p) });
+  const here = (installed: string[], listed: Record<string, string> = { rsync: 'rsync', pwsh: '-' }) => ({
+    listed: new Map(Object.entries(listed)),
+    installed: (p: string) => installed.includes(p),
+  });
 
   it('reads what bash, sh, env and xargs say they could not find', () => {
-    expect(notFound("bash: line 1: rsync: command not found\n")).toEqual(['rsync']);
+    expect(notFound('bash: line 1: rsync: command not found\n')).toEqual(['rsync']);
     expect(notFound('sh: 1: zstd: not found\n')).toEqual(['zstd']);
     expect(notFound("env: 'rsync': No such file or directory\n")).toEqual(['rsync']);
     expect(notFound('xargs: strace: No such file or directory\n')).toEqual(['strace']);
@@ -16,12 +19,16 @@ describe('programs the tests run for real', () => {
   });
 
   it('fails a real run that needs a program the list does not name, naming it', () => {
-    expect(() => judgeRun('frob x', 'bash: line 1: frob: command not found\n', [], here([]))).toThrow(/needs frob, which is not installed here and not listed in test\/programs.txt/);
+    expect(() => judgeRun('frob x', 'bash: line 1: frob: command not found\n', [], here([]))).toThrow(
+      /needs frob, which is not installed here and not listed in test\/programs.txt/,
+    );
     expect(() => judgeRun('x', '', ['frob'], here([]))).toThrow(/needs frob/);
   });
 
   it('skips, with its reason, a real run whose listed program is not installed here', () => {
-    expect(judgeRun("rsync -a x/ .claude", 'bash: line 1: rsync: command not found\n', [], here([]))).toEqual({ skipped: 'rsync is not installed (apt-get install rsync)' });
+    expect(judgeRun('rsync -a x/ .claude', 'bash: line 1: rsync: command not found\n', [], here([]))).toEqual({
+      skipped: 'rsync is not installed (apt-get install rsync)',
+    });
     expect(judgeRun('pwsh -c 1', '', ['pwsh'], here([]))).toEqual({ skipped: 'pwsh is not installed (no Debian package provides it)' });
   });
 
@@ -32,7 +39,25 @@ describe('programs the tests run for real', () => {
   });
 
   it('lists the programs the real-run rows use, rsync among them, each with a package', () => {
-    for (const program of ['rsync', 'strace', 'valgrind', 'xxd', 'xz', 'zstd', 'patch', 'curl', 'python3', 'rg', 'sudo', 'git', 'bwrap', 'socat', 'unshare', 'ip', 'script']) {
+    for (const program of [
+      'rsync',
+      'strace',
+      'valgrind',
+      'xxd',
+      'xz',
+      'zstd',
+      'patch',
+      'curl',
+      'python3',
+      'rg',
+      'sudo',
+      'git',
+      'bwrap',
+      'socat',
+      'unshare',
+      'ip',
+      'script',
+    ]) {
       expect(PROGRAMS.get(program), program).toMatch(/^[a-z0-9.+-]+$/);
     }
     // .ci/run reads the same list

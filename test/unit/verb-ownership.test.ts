@@ -41,12 +41,14 @@ const POLICY = {
 };
 
 const index = indexOf(POLICY);
-const judge = (persona: string, command: string) => run(index, pre('Bash', { command }), { state: confirmed(), env: { PERSONA_GATE_PERSONA: persona }, shell: readShellCall });
+const judge = (persona: string, command: string) =>
+  run(index, pre('Bash', { command }), { state: confirmed(), env: { PERSONA_GATE_PERSONA: persona }, shell: readShellCall });
 const reading = (command: string) => readShellCall(index, pre('Bash', { command }))!;
 
 describe('a bash prefix owns one verb of a program, not the program', () => {
   it('leaves the rest of npm to the registry: the implementer builds and tests', () => {
-    for (const line of ['npm test', 'npm run build', 'npm run lint']) expect([line, judge('implementer', line).verdict]).not.toEqual([line, 'deny']);
+    for (const line of ['npm test', 'npm run build', 'npm run lint'])
+      expect([line, judge('implementer', line).verdict]).not.toEqual([line, 'deny']);
     expect(judge('implementer', 'npm install').status).toBe('permission_denied');
   });
 
@@ -75,7 +77,10 @@ describe("catalog.programs: a team's own program", () => {
     expect(reading('trk --profile work list').matched.map((m) => m.key)).toEqual(['tracker.list']);
     expect(reading('trk -q issue close 12').matched.map((m) => m.key)).toEqual(['tracker.close']);
     expect(reading('trk issue show 12')).toMatchObject({ level: 'read_only', matched: [], unlisted: [] });
-    expect(reading('trk export -o report.csv')).toMatchObject({ level: 'workspace_write', effects: [expect.objectContaining({ path: 'report.csv', effect: 'write' })] });
+    expect(reading('trk export -o report.csv')).toMatchObject({
+      level: 'workspace_write',
+      effects: [expect.objectContaining({ path: 'report.csv', effect: 'write' })],
+    });
     expect(reading('trk frob').opaque).toEqual([expect.stringMatching(/trk frob is not a subcommand/)]);
     expect(judge('maintainer', 'trk issue close 12').status).toBe('handoff_denied');
     expect(judge('implementer', 'trk issue show 12').verdict).not.toBe('deny');
@@ -94,7 +99,9 @@ describe("catalog.programs: a team's own program", () => {
     const result = validatePolicy(bad);
     expect(result.ok).toBe(false);
     const paths = result.ok ? [] : result.problems.map((p) => p.path);
-    expect(paths).toEqual(expect.arrayContaining(['catalog.programs.trk.options[0].names[0]', 'catalog.programs.trk.subcommands.list.level']));
+    expect(paths).toEqual(
+      expect.arrayContaining(['catalog.programs.trk.options[0].names[0]', 'catalog.programs.trk.subcommands.list.level']),
+    );
     expect(paths.some((p) => p.includes('bin/x'))).toBe(true);
   });
 });

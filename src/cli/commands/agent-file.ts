@@ -38,7 +38,11 @@ function keySpan(front: readonly string[], key: string): [number, number] | null
   return [start, end];
 }
 
-const unquote = (s: string) => s.trim().replace(/^(['"])(.*)\1$/, '$2').trim();
+const unquote = (s: string) =>
+  s
+    .trim()
+    .replace(/^(['"])(.*)\1$/, '$2')
+    .trim();
 
 /** A key's value as a list of names: `a, b`, `[a, b]` or a YAML list; null when the key is absent. */
 export function listValue(file: AgentFile, key: string): string[] | null {
@@ -46,9 +50,17 @@ export function listValue(file: AgentFile, key: string): string[] | null {
   const span = keySpan(file.front, key);
   if (span === null) return null;
   const [start, end] = span;
-  const inline = KEY_LINE.exec(file.front[start]!)![2]!.replace(/\s+#.*$/, '').trim();
+  const inline = KEY_LINE.exec(file.front[start]!)![2]!
+    .replace(/\s+#.*$/, '')
+    .trim();
   const items: string[] = [];
-  if (inline !== '') items.push(...inline.replace(/^\[(.*)\]$/, '$1').split(',').map(unquote));
+  if (inline !== '')
+    items.push(
+      ...inline
+        .replace(/^\[(.*)\]$/, '$1')
+        .split(',')
+        .map(unquote),
+    );
   for (const line of file.front.slice(start + 1, end)) {
     const item = /^\s*-\s*(.*)$/.exec(line.replace(/\s+#.*$/, ''));
     if (item) items.push(unquote(item[1]!));

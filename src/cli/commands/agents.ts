@@ -82,7 +82,15 @@ export function toolDrift(def: AgentDefinition): { extra: string[]; missing: str
 function newDefinition(def: AgentDefinition, index: MemoryPolicyIndex, t: CliMessages): string {
   const persona = index.persona(def.persona)!;
   const description = (persona.description ?? t.agentsDescription(def.persona)).replace(/\s+/g, ' ');
-  return ['---', `name: ${def.agentType}`, `description: ${JSON.stringify(description)}`, `tools: ${def.tools.length > 0 ? def.tools.join(', ') : '[]'}`, '---', t.agentsBody(def.persona), ''].join('\n');
+  return [
+    '---',
+    `name: ${def.agentType}`,
+    `description: ${JSON.stringify(description)}`,
+    `tools: ${def.tools.length > 0 ? def.tools.join(', ') : '[]'}`,
+    '---',
+    t.agentsBody(def.persona),
+    '',
+  ].join('\n');
 }
 
 /** The project a policy belongs to: the folder holding its `.claude/`, else the working directory. */
@@ -95,13 +103,19 @@ export function projectOf(policyPath: string | null): string {
 export function definitionWarnings(index: MemoryPolicyIndex, env: Env, t: CliMessages): string[] {
   return agentDefinitions(index, env, projectOf(index.path)).flatMap((def) => {
     const drift = def.current === null ? null : toolDrift(def);
-    return drift === null ? [] : [`${t.warningPrefix()}${t.agentsDrift(def.path, def.persona, drift.extra, drift.missing)} (${t.agentsFix()})`];
+    return drift === null
+      ? []
+      : [`${t.warningPrefix()}${t.agentsDrift(def.path, def.persona, drift.extra, drift.missing)} (${t.agentsFix()})`];
   });
 }
 
 /** For doctor: each subagent definition in `dir` whose tools differ from the policy found from there (none when no valid policy is found). */
 export function definitionFindings(env: Env, dir: string, t: CliMessages): Finding[] {
-  const location = locatePolicy({ env: { ...env, CLAUDE_PROJECT_DIR: env.CLAUDE_PROJECT_DIR ?? dir }, userDefault: readPreferences(env).policy, cwd: dir });
+  const location = locatePolicy({
+    env: { ...env, CLAUDE_PROJECT_DIR: env.CLAUDE_PROJECT_DIR ?? dir },
+    userDefault: readPreferences(env).policy,
+    cwd: dir,
+  });
   if (location.path === null) return [];
   let index: MemoryPolicyIndex;
   try {
@@ -114,7 +128,9 @@ export function definitionFindings(env: Env, dir: string, t: CliMessages): Findi
   }
   return agentDefinitions(index, env, dir).flatMap((def) => {
     const drift = def.current === null ? null : toolDrift(def);
-    return drift === null ? [] : [{ level: 'warn' as const, text: t.agentsDrift(def.path, def.persona, drift.extra, drift.missing), fix: t.agentsFix() }];
+    return drift === null
+      ? []
+      : [{ level: 'warn' as const, text: t.agentsDrift(def.path, def.persona, drift.extra, drift.missing), fix: t.agentsFix() }];
   });
 }
 
@@ -132,7 +148,11 @@ export function agentsCommand(env: Env, opts: AgentsOptions): CommandResult {
       const drift = toolDrift(def);
       if (drift === null) continue;
       drifted++;
-      lines.push(drift.absent ? t.agentsMissing(shown(def.path), def.persona) : t.agentsDrift(shown(def.path), def.persona, drift.extra, drift.missing));
+      lines.push(
+        drift.absent
+          ? t.agentsMissing(shown(def.path), def.persona)
+          : t.agentsDrift(shown(def.path), def.persona, drift.extra, drift.missing),
+      );
     }
     if (drifted === 0) return { stdout: `${t.agentsInSync(defs.length)}\n`, exitCode: 0 };
     return { stdout: '', stderr: `${lines.join('\n')}\n${t.agentsFix()}\n`, exitCode: 1 };

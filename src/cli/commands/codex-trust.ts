@@ -39,7 +39,10 @@ export function codexTrust(hooksPath: string, file: Json): { key: string; hash: 
           ],
         };
         if (group.matcher !== undefined && !MATCHERLESS.has(event)) identity.matcher = group.matcher;
-        out.push({ key: `${hooksPath}:${snake(event)}:${g}:${h}`, hash: `sha256:${createHash('sha256').update(stableJson(identity)).digest('hex')}` });
+        out.push({
+          key: `${hooksPath}:${snake(event)}:${g}:${h}`,
+          hash: `sha256:${createHash('sha256').update(stableJson(identity)).digest('hex')}`,
+        });
       });
     });
   }

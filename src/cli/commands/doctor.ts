@@ -42,7 +42,9 @@ function hookEntries(file: string): Map<string, Record<string, unknown>[]> {
   for (const event of HOOK_EVENTS) {
     const groups = settings?.hooks?.[event];
     if (!Array.isArray(groups)) continue;
-    for (const group of groups) for (const hook of Array.isArray(group?.hooks) ? group.hooks : []) if (isGateHook(hook?.command)) found.set(event, [...(found.get(event) ?? []), hook]);
+    for (const group of groups)
+      for (const hook of Array.isArray(group?.hooks) ? group.hooks : [])
+        if (isGateHook(hook?.command)) found.set(event, [...(found.get(event) ?? []), hook]);
   }
   return found;
 }
@@ -86,7 +88,8 @@ function stateFinding(stateDir: string, t: CliMessages): Finding {
     }
     if (st.isSymbolicLink()) return problem(`${dir} is a symbolic link`);
     if (!st.isDirectory()) return problem(`${dir} is not a directory`);
-    if (typeof process.getuid === 'function' && st.uid !== process.getuid()) return problem(`${dir} belongs to another user (uid ${st.uid})`);
+    if (typeof process.getuid === 'function' && st.uid !== process.getuid())
+      return problem(`${dir} belongs to another user (uid ${st.uid})`);
     if ((st.mode & 0o022) !== 0) return problem(`${dir} is writable by other users`);
   }
   return { level: 'ok', text: t.checkState(stateDir) };
@@ -95,7 +98,11 @@ function stateFinding(stateDir: string, t: CliMessages): Finding {
 /** The policy the hook would find from this directory, and whether it is valid; then what the environment names in it. */
 export function policyFinding(env: Env, dir: string, t: CliMessages, locale: 'en' | 'es'): Finding[] {
   const findings: Finding[] = [];
-  const location = locatePolicy({ env: { ...env, CLAUDE_PROJECT_DIR: env.CLAUDE_PROJECT_DIR ?? dir }, userDefault: readPreferences(env).policy, cwd: dir });
+  const location = locatePolicy({
+    env: { ...env, CLAUDE_PROJECT_DIR: env.CLAUDE_PROJECT_DIR ?? dir },
+    userDefault: readPreferences(env).policy,
+    cwd: dir,
+  });
   let policy: Policy | null = null;
   if (location.path === null || !existsSync(location.path)) findings.push({ level: 'fail', text: t.checkNoPolicy(), fix: t.fixPolicy() });
   else {
@@ -107,13 +114,19 @@ export function policyFinding(env: Env, dir: string, t: CliMessages, locale: 'en
     } catch {
       problems = 1;
     }
-    findings.push(problems === 0 ? { level: 'ok', text: t.checkPolicy(location.path) } : { level: 'fail', text: t.checkInvalidPolicy(location.path, problems), fix: t.fixInvalidPolicy() });
+    findings.push(
+      problems === 0
+        ? { level: 'ok', text: t.checkPolicy(location.path) }
+        : { level: 'fail', text: t.checkInvalidPolicy(location.path, problems), fix: t.fixInvalidPolicy() },
+    );
   }
   if (policy && location.path !== null) findings.push(...lockFindings(policy, location.path, t));
   // SPEC §9.2: the OS sandbox holds the guarded paths (the default deployment), or only the hook does
   if (policy && location.path !== null) {
     const holds = claudeSandboxHolds({ policyPath: resolve(location.path), env, cwd: dir, stateDir: stateDirFor(env) });
-    findings.push(holds ? { level: 'ok', text: t.checkSandboxHolds() } : { level: 'warn', text: t.checkSandboxOff(), fix: t.fixSandboxOff() });
+    findings.push(
+      holds ? { level: 'ok', text: t.checkSandboxHolds() } : { level: 'warn', text: t.checkSandboxOff(), fix: t.fixSandboxOff() },
+    );
   }
   if (policy) findings.push(...environmentFindings(policy, env, t));
   return findings;
@@ -135,7 +148,14 @@ export function doctorCommand(env: Env, opts: { dir?: string; hardened?: boolean
   const dir = resolve(opts.dir ?? env.CLAUDE_PROJECT_DIR ?? process.cwd());
   const findings: Finding[] = [];
   const projectSettings = join(dir, '.claude', 'settings.json');
-  const files = [...new Set([projectSettings, join(dir, '.claude', 'settings.local.json'), join(env.HOME ?? homedir(), '.claude', 'settings.json'), userSettingsPath(env)])];
+  const files = [
+    ...new Set([
+      projectSettings,
+      join(dir, '.claude', 'settings.local.json'),
+      join(env.HOME ?? homedir(), '.claude', 'settings.json'),
+      userSettingsPath(env),
+    ]),
+  ];
   const commands = new Map<string, string>();
   for (const event of HOOK_EVENTS) {
     const where = files.filter((f) => hookEntries(f).has(event));
@@ -144,7 +164,9 @@ export function doctorCommand(env: Env, opts: { dir?: string; hardened?: boolean
       continue;
     }
     findings.push({ level: 'ok', text: t.checkRegistered(event, where.join(', ')) });
-    for (const f of where) for (const e of hookEntries(f).get(event) ?? []) if (!commands.has(String(e.command)) || f === projectSettings) commands.set(String(e.command), f);
+    for (const f of where)
+      for (const e of hookEntries(f).get(event) ?? [])
+        if (!commands.has(String(e.command)) || f === projectSettings) commands.set(String(e.command), f);
     const entries = where.flatMap((f) => hookEntries(f).get(event) ?? []);
     if (entries.every((e) => e.onFailure === 'block')) findings.push({ level: 'ok', text: t.checkOnFailure(event) });
     else findings.push({ level: 'warn', text: t.checkNoOnFailure(event), fix: t.fixOnFailure() });
@@ -161,7 +183,12 @@ export function doctorCommand(env: Env, opts: { dir?: string; hardened?: boolean
     }
     const target = existsSync(found.target) ? realpathSync(found.target) : found.target;
     if (!targets.includes(target)) targets.push(target);
-    if (!existsSync(found.target)) findings.push({ level: 'fail', text: local ? t.checkStaleCommand(found.target, file) : t.checkNoCommand(found.target), fix: local ? t.fixMachineSpecific() : t.fixCommand() });
+    if (!existsSync(found.target))
+      findings.push({
+        level: 'fail',
+        text: local ? t.checkStaleCommand(found.target, file) : t.checkNoCommand(found.target),
+        fix: local ? t.fixMachineSpecific() : t.fixCommand(),
+      });
     else {
       findings.push({ level: 'ok', text: t.checkCommand(found.target) });
       if (local) findings.push({ level: 'warn', text: t.checkMachineSpecific(local, file), fix: t.fixMachineSpecific() });
@@ -169,12 +196,24 @@ export function doctorCommand(env: Env, opts: { dir?: string; hardened?: boolean
   }
   findings.push(...policyFinding(env, dir, t, locale));
   findings.push(...definitionFindings(env, dir, t));
-  const location = locatePolicy({ env: { ...env, CLAUDE_PROJECT_DIR: env.CLAUDE_PROJECT_DIR ?? dir }, userDefault: readPreferences(env).policy, cwd: dir });
+  const location = locatePolicy({
+    env: { ...env, CLAUDE_PROJECT_DIR: env.CLAUDE_PROJECT_DIR ?? dir },
+    userDefault: readPreferences(env).policy,
+    cwd: dir,
+  });
   const stateDir = stateDirFor(env);
   findings.push(stateFinding(stateDir, t));
   const node = process.versions.node;
-  findings.push(Number(node.split('.')[0]) >= 20 ? { level: 'ok', text: t.checkNode(node) } : { level: 'fail', text: t.checkNodeOld(node), fix: t.fixNode() });
-  const claude = spawnSync(env.PERSONA_GATE_CLAUDE_BIN ?? 'claude', ['--version'], { encoding: 'utf8', timeout: 15_000, env: env as NodeJS.ProcessEnv });
+  findings.push(
+    Number(node.split('.')[0]) >= 20
+      ? { level: 'ok', text: t.checkNode(node) }
+      : { level: 'fail', text: t.checkNodeOld(node), fix: t.fixNode() },
+  );
+  const claude = spawnSync(env.PERSONA_GATE_CLAUDE_BIN ?? 'claude', ['--version'], {
+    encoding: 'utf8',
+    timeout: 15_000,
+    env: env as NodeJS.ProcessEnv,
+  });
   const version = /(\d+\.\d+\.\d+)/.exec(claude.stdout ?? '')?.[1];
   if (claude.error || claude.status !== 0 || !version) findings.push({ level: 'warn', text: t.checkNoClaude(), fix: t.fixNoClaude() });
   else if (compareVersions(version, ON_FAILURE_VERSION) >= 0) findings.push({ level: 'ok', text: t.checkClaude(version) });
@@ -193,18 +232,39 @@ export function doctorCommand(env: Env, opts: { dir?: string; hardened?: boolean
     registeredIn: (file) => hookEntries(file).has('PreToolUse'),
   });
   // SPEC §9.3: each catalogued program starts only through the launcher.
-  hardened.push(...launcherFindings({ dir, stateDir, policyPath, userPath: userSettingsPath(env), managedPath: managedSettingsPath(), t, missing: opts.hardened === true ? 'fail' : 'warn' }));
+  hardened.push(
+    ...launcherFindings({
+      dir,
+      stateDir,
+      policyPath,
+      userPath: userSettingsPath(env),
+      managedPath: managedSettingsPath(),
+      t,
+      missing: opts.hardened === true ? 'fail' : 'warn',
+    }),
+  );
 
   const all = [...findings, ...hardened];
   const fails = all.filter((f) => f.level === 'fail').length;
   const warns = all.filter((f) => f.level === 'warn').length;
   if (opts.json) {
-    const shape = (section: string) => (f: Finding) => ({ section, level: f.level, text: f.text, ...(f.fix && f.level !== 'ok' ? { fix: f.fix } : {}) });
-    const body = { ok: fails === 0, failed: fails, warnings: warns, checks: [...findings.map(shape('setup')), ...hardened.map(shape('hardened'))] };
+    const shape = (section: string) => (f: Finding) => ({
+      section,
+      level: f.level,
+      text: f.text,
+      ...(f.fix && f.level !== 'ok' ? { fix: f.fix } : {}),
+    });
+    const body = {
+      ok: fails === 0,
+      failed: fails,
+      warnings: warns,
+      checks: [...findings.map(shape('setup')), ...hardened.map(shape('hardened'))],
+    };
     return { stdout: `${JSON.stringify(body, null, 2)}\n`, exitCode: fails === 0 ? 0 : 1 };
   }
   // Without --hardened, the hardened deployment is one line: what is missing is counted, and --hardened lists it.
-  const shownHardened = opts.hardened === true ? hardened : [groupHardened(hardened, t, cliInvocation(installedInProject(dir) ? 'project' : 'global', env))];
+  const shownHardened =
+    opts.hardened === true ? hardened : [groupHardened(hardened, t, cliInvocation(installedInProject(dir) ? 'project' : 'global', env))];
   const shown = [...findings, ...shownHardened];
   const lines = [...renderFindings(findings, t), '', t.doctorHardened(), ...renderFindings(shownHardened, t)];
   lines.push('', t.doctorSummary(shown.filter((f) => f.level === 'fail').length, shown.filter((f) => f.level === 'warn').length));
@@ -228,13 +288,19 @@ function environmentFindings(policy: Policy, env: Env, t: CliMessages): Finding[
   const names = Object.keys(policy.personas);
   if (persona) {
     if (names.includes(persona)) out.push({ level: 'ok', text: t.checkEnvPersona(personaEnv, persona) });
-    else out.push({ level: 'fail', text: t.checkEnvPersonaUnknown(personaEnv, persona, names.join(', ')), fix: t.fixEnvPersona(personaEnv) });
+    else
+      out.push({ level: 'fail', text: t.checkEnvPersonaUnknown(personaEnv, persona, names.join(', ')), fix: t.fixEnvPersona(personaEnv) });
   }
   const stage = env[stageEnv]?.trim();
   if (stage) {
     const stages = persona && names.includes(persona) ? (policy.personas[persona]?.stages ?? []).map((s) => s.name) : [];
     if (stages.includes(stage)) out.push({ level: 'ok', text: t.checkEnvStage(stageEnv, stage) });
-    else out.push({ level: 'fail', text: t.checkEnvStageUnknown(stageEnv, stage, persona && names.includes(persona) ? persona : null, stages.join(', ')), fix: t.fixEnvPersona(stageEnv) });
+    else
+      out.push({
+        level: 'fail',
+        text: t.checkEnvStageUnknown(stageEnv, stage, persona && names.includes(persona) ? persona : null, stages.join(', ')),
+        fix: t.fixEnvPersona(stageEnv),
+      });
   }
   return out;
 }

@@ -66,11 +66,19 @@ export function droidGuards(env: Env, dir: string, policyPath: string): Guarded[
   // exist (the MCP lock, before a pin) as an empty placeholder, and the hook, sandboxed too, would
   // read that.
   const trees = list.filter((g) => g.tree);
-  return list.filter((g, i) => list.findIndex((o) => o.path === g.path) === i && !trees.some((d) => d.path !== g.path && within(g.path, d.path)));
+  return list.filter(
+    (g, i) => list.findIndex((o) => o.path === g.path) === i && !trees.some((d) => d.path !== g.path && within(g.path, d.path)),
+  );
 }
 
 /** Turns Droid's sandbox on, write-denies each guarded path and lets the hook write its state directory, keeping every other setting. */
-export function mergeDroidSandbox(settings: Json, guarded: Guarded[], stateDir: string, path: string, t: CliMessages): { settings: Json; sandbox: string[]; guarded: number } {
+export function mergeDroidSandbox(
+  settings: Json,
+  guarded: Guarded[],
+  stateDir: string,
+  path: string,
+  t: CliMessages,
+): { settings: Json; sandbox: string[]; guarded: number } {
   const next = structuredClone(settings);
   if (next.sandbox === undefined) next.sandbox = {};
   if (!isObject(next.sandbox)) throw new CliError(t.initNotObject(path, 'sandbox'));
@@ -107,7 +115,14 @@ export function mergeDroidSandbox(settings: Json, guarded: Guarded[], stateDir: 
  * before anything is written (a settings file that cannot be merged changes nothing); `write`
  * then writes it and returns the lines init prints.
  */
-export function planDroidSandbox(env: Env, dir: string, policyPath: string, wanted: boolean, t: CliMessages, platform: NodeJS.Platform = process.platform): { write(): string[] } {
+export function planDroidSandbox(
+  env: Env,
+  dir: string,
+  policyPath: string,
+  wanted: boolean,
+  t: CliMessages,
+  platform: NodeJS.Platform = process.platform,
+): { write(): string[] } {
   if (!wanted) return { write: () => [t.droidSandboxOptedOut()] };
   const missing = platform === 'linux' ? sandboxMissing(env, platform) : null;
   if (missing === null) return { write: () => [t.droidSandboxNoPlatform(platform)] };
@@ -150,20 +165,29 @@ export function droidSandboxFindings(env: Env, dir: string, policyPath: string |
   const fs = isObject(sandbox.filesystem) ? sandbox.filesystem : {};
   const denied = (Array.isArray(fs.denyWrite) ? fs.denyWrite : []).filter((p): p is string => typeof p === 'string').map((p) => resolve(p));
   const covered = (p: string) => denied.some((d) => within(resolve(p), d));
-  const allowed = (Array.isArray(fs.allowWrite) ? fs.allowWrite : []).filter((p): p is string => typeof p === 'string').map((p) => resolve(p));
+  const allowed = (Array.isArray(fs.allowWrite) ? fs.allowWrite : [])
+    .filter((p): p is string => typeof p === 'string')
+    .map((p) => resolve(p));
   if (covered(stateDir)) findings.push({ level: 'fail', text: t.droidStateDenied(stateDir), fix: t.fixRegisterHost('droid') });
-  else if (!allowed.includes(resolve(stateDir))) findings.push({ level: 'fail', text: t.droidStateNotAllowed(stateDir), fix: t.fixRegisterHost('droid') });
+  else if (!allowed.includes(resolve(stateDir)))
+    findings.push({ level: 'fail', text: t.droidStateNotAllowed(stateDir), fix: t.fixRegisterHost('droid') });
   else findings.push({ level: 'warn', text: t.droidStateWritable(stateDir) });
   const checks: [string, string][] = [
     ...(policyPath ? ([[policyPath, t.hardWhatPolicy()]] as [string, string][]) : []),
     [path, t.hardWhatSettings()],
   ];
-  for (const [p, what] of checks) findings.push(covered(p) ? { level: 'ok', text: t.hardGuarded(what, p) } : { level: 'warn', text: t.hardNotGuarded(what, p), fix: t.fixRegisterHost('droid') });
+  for (const [p, what] of checks)
+    findings.push(
+      covered(p)
+        ? { level: 'ok', text: t.hardGuarded(what, p) }
+        : { level: 'warn', text: t.hardNotGuarded(what, p), fix: t.fixRegisterHost('droid') },
+    );
   for (const d of [join(dir, '.claude'), join(dir, '.factory')]) {
     if (!denied.includes(resolve(d))) findings.push({ level: 'warn', text: t.droidDirNotDenied(d), fix: t.fixRegisterHost('droid') });
   }
   if (denied.includes(resolve(dir, '.claude'))) {
-    for (const p of droidPlaceholders(dir)) if (!existsSync(p)) findings.push({ level: 'fail', text: t.droidPlaceholderMissing(p), fix: t.fixRegisterHost('droid') });
+    for (const p of droidPlaceholders(dir))
+      if (!existsSync(p)) findings.push({ level: 'fail', text: t.droidPlaceholderMissing(p), fix: t.fixRegisterHost('droid') });
   }
   return findings;
 }

@@ -73,13 +73,23 @@ function levelOrigin(policy: Policy | null, key: string, t: McpMessages): string
   return t.levelFromAnnotations(origin.server, origin.tool, hints.length > 0 ? hints.join(', ') : t.noAnnotations());
 }
 
-function describe(decision: Decision, event: ToolEvent, t: CliMessages, policy: Policy | null, mt: McpMessages = MCP_MESSAGES.en, shell: ShellView | null = null): string {
+function describe(
+  decision: Decision,
+  event: ToolEvent,
+  t: CliMessages,
+  policy: Policy | null,
+  mt: McpMessages = MCP_MESSAGES.en,
+  shell: ShellView | null = null,
+): string {
   const s = decision.subject;
   const lines: string[] = [];
   lines.push(t.verdictLine(decision.verdict, decision.status, decision.gate, decision.rule));
   if (decision.reason) lines.push(t.reasonLine(decision.reason));
   if (decision.would !== undefined) lines.push(t.auditLine(decision.would, decision.verdict));
-  const what = s.family === null || s.level === null ? t.callUnknown(s.key, s.unknown ?? t.notInCatalog()) : t.callKnown(s.key, s.family, s.level, s.tier, s.owner, s.via);
+  const what =
+    s.family === null || s.level === null
+      ? t.callUnknown(s.key, s.unknown ?? t.notInCatalog())
+      : t.callKnown(s.key, s.family, s.level, s.tier, s.owner, s.via);
   lines.push(t.callLine(event.tool_name, what));
   const origin = levelOrigin(policy, s.key, mt);
   if (origin !== null) lines.push(mt.originLine(origin));
@@ -118,7 +128,14 @@ export function explainCommand(env: Env, opts: ExplainOptions, tool?: string, in
       ...(opts.persona !== undefined ? { persona: opts.persona } : {}),
       ...(opts.stage !== undefined ? { stage: opts.stage } : {}),
       dispatch: {
-        ...(opts.allowedTools !== undefined ? { allowedTools: opts.allowedTools.split(',').map((t) => t.trim()).filter(Boolean) } : {}),
+        ...(opts.allowedTools !== undefined
+          ? {
+              allowedTools: opts.allowedTools
+                .split(',')
+                .map((t) => t.trim())
+                .filter(Boolean),
+            }
+          : {}),
         ...(isLevel(opts.sideEffectLevel) ? { sideEffectLevel: opts.sideEffectLevel } : {}),
       },
     },

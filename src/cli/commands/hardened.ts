@@ -61,13 +61,23 @@ export interface Guarded {
   what: 'state' | 'policy' | 'settings' | 'prefs' | 'install';
 }
 
-export function guardedPaths(opts: { env: Env; dir: string; stateDir: string; policyPath: string | null; installRoot: string | null }): Guarded[] {
+export function guardedPaths(opts: {
+  env: Env;
+  dir: string;
+  stateDir: string;
+  policyPath: string | null;
+  installRoot: string | null;
+}): Guarded[] {
   const list: Guarded[] = [
     { path: resolve(opts.stateDir), tree: true, what: 'state' },
     ...(opts.policyPath ? [{ path: resolve(opts.policyPath), tree: false, what: 'policy' as const }] : []),
     // the MCP lock and the policy tests beside the policy: every .claude/persona-gate*.json (SPEC §9.2)
     ...(opts.policyPath
-      ? ['persona-gate.lock.json', 'persona-gate.test.json'].map((name) => ({ path: join(dirname(resolve(opts.policyPath!)), name), tree: false, what: 'policy' as const }))
+      ? ['persona-gate.lock.json', 'persona-gate.test.json'].map((name) => ({
+          path: join(dirname(resolve(opts.policyPath!)), name),
+          tree: false,
+          what: 'policy' as const,
+        }))
       : []),
     { path: userSettingsPath(opts.env), tree: false, what: 'settings' },
     { path: launchSettingsPath(opts.env), tree: false, what: 'settings' },
@@ -114,7 +124,12 @@ function arrayAt(parent: Json, key: string, path: string, field: string, t: CliM
 }
 
 /** Turns the sandbox on and guards each path, keeping every other setting. */
-export function mergeHardened(settings: Json, guarded: Guarded[], path: string, t: CliMessages): { settings: Json; sandbox: string[]; guarded: number } {
+export function mergeHardened(
+  settings: Json,
+  guarded: Guarded[],
+  path: string,
+  t: CliMessages,
+): { settings: Json; sandbox: string[]; guarded: number } {
   const next = structuredClone(settings);
   const sandbox = objectAt(next, 'sandbox', path, 'sandbox', t);
   const changedKeys: string[] = [];
@@ -294,13 +309,18 @@ export function hardenedFindings(opts: {
   const offIn = [
     ['.claude/settings.local.json', local],
     ['.claude/settings.json', project],
-  ].filter(([, s]) => sandboxOf(s as Json | null).enabled === false).map(([name]) => join(dir, name as string));
+  ]
+    .filter(([, s]) => sandboxOf(s as Json | null).enabled === false)
+    .map(([name]) => join(dir, name as string));
   if (enabled) findings.push({ level: 'ok', text: t.hardSandboxOn() });
-  else if (offIn.length > 0 && sandboxOf(managed).enabled !== true) findings.push({ level: missing, text: t.hardSandboxTurnedOff(offIn.join(', ')), fix: t.fixSandboxTurnedOff(managedPath) });
+  else if (offIn.length > 0 && sandboxOf(managed).enabled !== true)
+    findings.push({ level: missing, text: t.hardSandboxTurnedOff(offIn.join(', ')), fix: t.fixSandboxTurnedOff(managedPath) });
   else findings.push({ level: missing, text: t.hardSandboxOff(), fix: t.fixHardened() });
-  if (sandboxOf(managed).allowUnsandboxedCommands === false || sandboxOf(user).allowUnsandboxedCommands === false) findings.push({ level: 'ok', text: t.hardNoEscape() });
+  if (sandboxOf(managed).allowUnsandboxedCommands === false || sandboxOf(user).allowUnsandboxedCommands === false)
+    findings.push({ level: 'ok', text: t.hardNoEscape() });
   else findings.push({ level: missing, text: t.hardEscape(), fix: t.fixHardened() });
-  if (sandboxOf(managed).failIfUnavailable === true || sandboxOf(user).failIfUnavailable === true) findings.push({ level: 'ok', text: t.hardFailIfUnavailable() });
+  if (sandboxOf(managed).failIfUnavailable === true || sandboxOf(user).failIfUnavailable === true)
+    findings.push({ level: 'ok', text: t.hardFailIfUnavailable() });
   else findings.push({ level: missing, text: t.hardNoFailIfUnavailable(), fix: t.fixHardened() });
   if ((opts.platform ?? process.platform) === 'linux') {
     const absent = ['bwrap', 'socat'].filter((p) => !onPath(p, env));
@@ -309,7 +329,9 @@ export function hardenedFindings(opts: {
   }
 
   // What the sandboxed shell and the edit tools may not write.
-  const denied = [...deniedWrites(user, dirname(userPath), home), ...deniedWrites(managed, dirname(managedPath), home)].map((p) => resolve(p));
+  const denied = [...deniedWrites(user, dirname(userPath), home), ...deniedWrites(managed, dirname(managedPath), home)].map((p) =>
+    resolve(p),
+  );
   const covered = (path: string) => denied.some((d) => within(resolve(path), d));
   const checks: [string, string][] = [
     [opts.stateDir, t.hardWhatState()],

@@ -6,7 +6,16 @@ import { codexHome, home, HOST_REGISTRATIONS, type HostRegistration } from '../.
 import { CliError, type CommandResult } from '../errors';
 import { CLI_MESSAGES, cliLocale, type CliMessages } from '../messages';
 import { isObject, onPath, readJsonQuiet, readSettings, type Finding, type Json } from './hardened';
-import { EXAMPLES, GLOBAL_HOOK_COMMAND, installedInProject, isGateHook, machineSpecificPath, mergeHooks, PROJECT_HOOK_COMMAND, removeHooks } from './init';
+import {
+  EXAMPLES,
+  GLOBAL_HOOK_COMMAND,
+  installedInProject,
+  isGateHook,
+  machineSpecificPath,
+  mergeHooks,
+  PROJECT_HOOK_COMMAND,
+  removeHooks,
+} from './init';
 import { cliInvocation, purgeStarterTests, writeStarter } from './starter';
 import { commandTarget, policyFinding, renderFindings, stateFindingFor } from './doctor';
 import { codexTrust, readCodexTrust, withCodexTrust } from './codex-trust';
@@ -39,7 +48,11 @@ function gateEntries(file: string, reg: HostRegistration): Map<string, Json[]> {
  */
 function hostHookCommand(dir: string, reg: HostRegistration): { command: string; install: 'project' | 'global' } {
   const inProject = installedInProject(dir);
-  const base = !inProject ? GLOBAL_HOOK_COMMAND : reg.setsProjectDir ? PROJECT_HOOK_COMMAND : `${JSON.stringify(join(dir, 'node_modules', '.bin', 'persona-gate'))} hook`;
+  const base = !inProject
+    ? GLOBAL_HOOK_COMMAND
+    : reg.setsProjectDir
+      ? PROJECT_HOOK_COMMAND
+      : `${JSON.stringify(join(dir, 'node_modules', '.bin', 'persona-gate'))} hook`;
   return { command: `${base} ${reg.hookFlags}`, install: inProject ? 'project' : 'global' };
 }
 
@@ -66,7 +79,8 @@ function geminiTrust(dir: string, env: Env): { path: string; trusted: boolean; a
   for (const [key, value] of Object.entries(folders)) {
     const folder = realOr(value === 'TRUST_PARENT' ? dirname(key) : key);
     if (real !== folder && !real.startsWith(folder.endsWith('/') ? folder : `${folder}/`)) continue;
-    if (best === null || folder.length > best.length) best = { length: folder.length, trusted: value === 'TRUST_FOLDER' || value === 'TRUST_PARENT' };
+    if (best === null || folder.length > best.length)
+      best = { length: folder.length, trusted: value === 'TRUST_FOLDER' || value === 'TRUST_PARENT' };
   }
   return {
     path,
@@ -91,13 +105,17 @@ function geminiSwitches(dir: string, env: Env, t: CliMessages): Finding[] {
     if (settings === null) continue;
     const hooksConfig = isObject(settings.hooksConfig) ? settings.hooksConfig : {};
     if (hooksConfig.enabled === false) findings.push({ level: 'fail', text: t.checkGeminiHooksOff(file), fix: t.fixGeminiHooksOff() });
-    if (Array.isArray(hooksConfig.disabled) && hooksConfig.disabled.some((d) => typeof d === 'string' && (/persona-gate/.test(d) || d === 'persona-gate'))) {
+    if (
+      Array.isArray(hooksConfig.disabled) &&
+      hooksConfig.disabled.some((d) => typeof d === 'string' && (/persona-gate/.test(d) || d === 'persona-gate'))
+    ) {
       findings.push({ level: 'fail', text: t.checkGeminiHookDisabled(file), fix: t.fixGeminiHooksOff() });
     }
     const security = isObject(settings.security) ? settings.security : {};
     if (isObject(security.environmentVariableRedaction) && security.environmentVariableRedaction.enabled === true) redaction = true;
   }
-  if (redaction || env.GITHUB_SHA || env.SURFACE === 'Github') findings.push({ level: 'warn', text: t.checkGeminiRedaction(), fix: t.fixGeminiRedaction() });
+  if (redaction || env.GITHUB_SHA || env.SURFACE === 'Github')
+    findings.push({ level: 'warn', text: t.checkGeminiRedaction(), fix: t.fixGeminiRedaction() });
   return findings;
 }
 
@@ -113,9 +131,11 @@ function qwenSwitches(dir: string, env: Env, t: CliMessages): Finding[] {
   else {
     const userDir = env.QWEN_HOME?.trim() || join(home(env), '.qwen');
     for (const file of [join(dir, '.qwen', 'settings.json'), join(userDir, 'settings.json')]) {
-      if (readJsonQuiet(file)?.disableAllHooks === true) findings.push({ level: 'fail', text: t.checkQwenHooksOff(file), fix: t.fixQwenHooksOff(systemFile) });
+      if (readJsonQuiet(file)?.disableAllHooks === true)
+        findings.push({ level: 'fail', text: t.checkQwenHooksOff(file), fix: t.fixQwenHooksOff(systemFile) });
     }
-    if (system?.disableAllHooks === true) findings.push({ level: 'fail', text: t.checkQwenHooksOff(systemFile), fix: t.fixQwenHooksOff(systemFile) });
+    if (system?.disableAllHooks === true)
+      findings.push({ level: 'fail', text: t.checkQwenHooksOff(systemFile), fix: t.fixQwenHooksOff(systemFile) });
     if (findings.length === 0) findings.push({ level: 'warn', text: t.checkQwenNotPinned(systemFile), fix: t.fixQwenHooksOff(systemFile) });
   }
   return findings;
@@ -173,9 +193,15 @@ function codexTrustFindings(reg: HostRegistration, dir: string, env: Env, t: Cli
     if (parsed === null) continue;
     for (const { key, hash } of codexTrust(file, parsed)) {
       const table = tables.get(key);
-      if (table?.enabled === false) findings.push({ level: 'fail', text: t.checkCodexDisabled(key, config), fix: t.fixRegisterHost('codex') });
+      if (table?.enabled === false)
+        findings.push({ level: 'fail', text: t.checkCodexDisabled(key, config), fix: t.fixRegisterHost('codex') });
       else if (table?.hash === hash) findings.push({ level: 'ok', text: t.checkCodexTrusted(key) });
-      else findings.push({ level: 'fail', text: table ? t.checkCodexModified(key, config) : t.checkCodexUntrusted(key, config), fix: t.fixRegisterHost('codex') });
+      else
+        findings.push({
+          level: 'fail',
+          text: table ? t.checkCodexModified(key, config) : t.checkCodexUntrusted(key, config),
+          fix: t.fixRegisterHost('codex'),
+        });
     }
   }
   return findings;
@@ -200,15 +226,24 @@ export function initHost(
   const { path } = reg.file(dir, env);
   const { settings, original } = readSettings(path, t);
   const chosen = hostHookCommand(dir, reg);
-  const command = opts.command !== undefined ? `${opts.command} ${opts.command.includes('--host') ? '' : reg.hookFlags}`.trim() : chosen.command;
-  const replace = opts.command !== undefined ? () => true : (existing: string) => machineSpecificPath(existing) !== null || !existing.includes(`--host ${host}`);
+  const command =
+    opts.command !== undefined ? `${opts.command} ${opts.command.includes('--host') ? '' : reg.hookFlags}`.trim() : chosen.command;
+  const replace =
+    opts.command !== undefined
+      ? () => true
+      : (existing: string) => machineSpecificPath(existing) !== null || !existing.includes(`--host ${host}`);
   const merged = mergeHooks(settings, command, path, t, replace, reg.layout);
   const cli = cliInvocation(chosen.install, env);
   const policyPath = join(dir, '.claude', 'persona-gate.json');
   // Droid's sandbox, planned before anything is written.
   const droidSandbox = host === 'droid' ? planDroidSandbox(env, dir, policyPath, opts.sandbox !== false, t) : null;
   mkdirSync(dirname(policyPath), { recursive: true });
-  const starter = { example, asked: opts.exampleGiven === true, force: opts.force === true, ...(opts.locale !== undefined ? { locale: opts.locale as 'en' | 'es' } : {}) };
+  const starter = {
+    example,
+    asked: opts.exampleGiven === true,
+    force: opts.force === true,
+    ...(opts.locale !== undefined ? { locale: opts.locale as 'en' | 'es' } : {}),
+  };
   const lines: string[] = writeStarter(policyPath, starter, t, cli);
   if (merged.changed.length > 0 || original === null) {
     writeJson(path, merged.settings);
@@ -249,7 +284,11 @@ export function doctorHost(env: Env, host: OtherHost, opts: { dir?: string; json
   for (const { name, role } of reg.layout.events) {
     const where = reg.files(dir, env).filter((f) => gateEntries(f, reg).has(name));
     if (where.length === 0) {
-      findings.push({ level: role === 'pre' ? 'fail' : 'warn', text: t.checkNotRegistered(`${reg.title} ${name}`), fix: t.fixRegisterHost(host) });
+      findings.push({
+        level: role === 'pre' ? 'fail' : 'warn',
+        text: t.checkNotRegistered(`${reg.title} ${name}`),
+        fix: t.fixRegisterHost(host),
+      });
       continue;
     }
     findings.push({ level: 'ok', text: t.checkRegistered(`${reg.title} ${name}`, where.join(', ')) });
@@ -257,10 +296,12 @@ export function doctorHost(env: Env, host: OtherHost, opts: { dir?: string; json
       for (const entry of gateEntries(f, reg).get(name) ?? []) {
         const command = String(entry.command);
         commands.add(command);
-        if (!command.includes(`--host ${host}`)) findings.push({ level: 'fail', text: t.checkHostFlag(command, host), fix: t.fixRegisterHost(host) });
+        if (!command.includes(`--host ${host}`))
+          findings.push({ level: 'fail', text: t.checkHostFlag(command, host), fix: t.fixRegisterHost(host) });
         const timeout = typeof entry.timeout === 'number' ? entry.timeout : null;
         const seconds = timeout === null ? null : reg.layout.timeoutUnit === 'ms' ? timeout / 1000 : timeout;
-        if (seconds !== null && seconds <= 5) findings.push({ level: 'fail', text: t.checkHostTimeout(timeout!, reg.layout.timeoutUnit), fix: t.fixRegisterHost(host) });
+        if (seconds !== null && seconds <= 5)
+          findings.push({ level: 'fail', text: t.checkHostTimeout(timeout!, reg.layout.timeoutUnit), fix: t.fixRegisterHost(host) });
       }
     }
   }
@@ -273,7 +314,11 @@ export function doctorHost(env: Env, host: OtherHost, opts: { dir?: string; json
   }
   if (host === 'gemini') {
     const trust = geminiTrust(dir, env);
-    findings.push(trust.trusted ? { level: 'ok', text: t.checkHostTrusted(dir, trust.path) } : { level: 'fail', text: t.checkHostUntrusted(dir, trust.path), fix: t.fixRegisterHost(host) });
+    findings.push(
+      trust.trusted
+        ? { level: 'ok', text: t.checkHostTrusted(dir, trust.path) }
+        : { level: 'fail', text: t.checkHostUntrusted(dir, trust.path), fix: t.fixRegisterHost(host) },
+    );
     findings.push(...geminiSwitches(dir, env, t));
   }
   if (host === 'qwen') findings.push(...qwenSwitches(dir, env, t));
@@ -281,9 +326,19 @@ export function doctorHost(env: Env, host: OtherHost, opts: { dir?: string; json
   if (host === 'codex') findings.push(...codexTrustFindings(reg, dir, env, t));
   if (host === 'copilot') {
     const trust = copilotTrust(dir, env);
-    findings.push(trust.trusted ? { level: 'ok', text: t.checkHostTrusted(dir, trust.path) } : { level: 'fail', text: t.checkCopilotUntrusted(dir, trust.path), fix: t.fixRegisterHost(host) });
-    for (const file of [join(dir, '.github', 'copilot', 'settings.json'), join(dir, '.github', 'copilot', 'settings.local.json'), join(copilotHome(env), 'settings.json'), join(copilotHome(env), 'config.json')]) {
-      if (readJsonQuiet(file)?.disableAllHooks === true) findings.push({ level: 'fail', text: t.checkCopilotHooksOff(file), fix: t.fixCopilotHooksOff() });
+    findings.push(
+      trust.trusted
+        ? { level: 'ok', text: t.checkHostTrusted(dir, trust.path) }
+        : { level: 'fail', text: t.checkCopilotUntrusted(dir, trust.path), fix: t.fixRegisterHost(host) },
+    );
+    for (const file of [
+      join(dir, '.github', 'copilot', 'settings.json'),
+      join(dir, '.github', 'copilot', 'settings.local.json'),
+      join(copilotHome(env), 'settings.json'),
+      join(copilotHome(env), 'config.json'),
+    ]) {
+      if (readJsonQuiet(file)?.disableAllHooks === true)
+        findings.push({ level: 'fail', text: t.checkCopilotHooksOff(file), fix: t.fixCopilotHooksOff() });
     }
   }
   findings.push(...policyFinding(env, dir, t, locale));
@@ -292,10 +347,24 @@ export function doctorHost(env: Env, host: OtherHost, opts: { dir?: string; json
   const fails = findings.filter((f) => f.level === 'fail').length;
   const warns = findings.filter((f) => f.level === 'warn').length;
   if (opts.json) {
-    const body = { ok: fails === 0, host, failed: fails, warnings: warns, checks: findings.map((f) => ({ level: f.level, text: f.text, ...(f.fix && f.level !== 'ok' ? { fix: f.fix } : {}) })), lets_through: letsThrough };
+    const body = {
+      ok: fails === 0,
+      host,
+      failed: fails,
+      warnings: warns,
+      checks: findings.map((f) => ({ level: f.level, text: f.text, ...(f.fix && f.level !== 'ok' ? { fix: f.fix } : {}) })),
+      lets_through: letsThrough,
+    };
     return { stdout: `${JSON.stringify(body, null, 2)}\n`, exitCode: fails === 0 ? 0 : 1 };
   }
-  const lines = [...renderFindings(findings, t), '', t.hostLetsThroughHeading(reg.title), ...letsThrough.map((l) => `  - ${l}`), '', t.doctorSummary(fails, warns)];
+  const lines = [
+    ...renderFindings(findings, t),
+    '',
+    t.hostLetsThroughHeading(reg.title),
+    ...letsThrough.map((l) => `  - ${l}`),
+    '',
+    t.doctorSummary(fails, warns),
+  ];
   return { stdout: `${lines.join('\n')}\n`, exitCode: fails === 0 ? 0 : 1 };
 }
 

@@ -9,7 +9,19 @@ import { CLAUDE_LAYOUT, type HookLayout } from '../../hosts/registration';
 export { HOOK_TIMEOUT_SECONDS } from '../../hosts/registration';
 import { cliInvocation, packageRoot, writeStarter, type StarterRequest } from './starter';
 import { mergeLaunchers, mergeLists } from './launcher-settings';
-import { guardedPaths, isObject, managedSettingsPath, mergeHardened, onPath, readSettings, userSettingsPath, within, writableByMe, type Guarded, type Json } from './hardened';
+import {
+  guardedPaths,
+  isObject,
+  managedSettingsPath,
+  mergeHardened,
+  onPath,
+  readSettings,
+  userSettingsPath,
+  within,
+  writableByMe,
+  type Guarded,
+  type Json,
+} from './hardened';
 import { sandboxMissing, writeLaunchSettings } from './sandbox-settings';
 
 export const HOOK_EVENTS = ['PreToolUse', 'PostToolUse', 'SessionStart'] as const;
@@ -41,7 +53,9 @@ export function installedInProject(dir: string): boolean {
 
 /** The registration init writes: no path of this machine in it, so the committed settings work on any clone. */
 export function portableHookCommand(dir: string): { command: string; install: 'project' | 'global' } {
-  return installedInProject(dir) ? { command: PROJECT_HOOK_COMMAND, install: 'project' } : { command: GLOBAL_HOOK_COMMAND, install: 'global' };
+  return installedInProject(dir)
+    ? { command: PROJECT_HOOK_COMMAND, install: 'project' }
+    : { command: GLOBAL_HOOK_COMMAND, install: 'global' };
 }
 
 /** A hook entry runs persona-gate's hook subcommand, however it is spelled. */

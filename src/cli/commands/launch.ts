@@ -52,7 +52,10 @@ export interface Narrowing {
 interface HostLauncher {
   program: string;
   /** The host's arguments that narrow the session (placed before the user's), or a refusal. */
-  narrow(n: Narrowing, ctx: { hostArgs: readonly string[]; t: CliMessages; program: string; env: Env; persona: string }): { before: string[]; after?: string[] };
+  narrow(
+    n: Narrowing,
+    ctx: { hostArgs: readonly string[]; t: CliMessages; program: string; env: Env; persona: string },
+  ): { before: string[]; after?: string[] };
   /** Whether the launch settings file applies (Claude Code's `--settings`). */
   settings: boolean;
 }
@@ -65,7 +68,12 @@ function mcpParts(name: string): [string, string] | null {
 
 /** The host's own names for Claude Code's tools, from its adapter's table; a name the table does not map is the host's too. */
 function hostNames(shape: HostEventShape, claudeTools: readonly string[]): string[] {
-  const names = claudeTools.flatMap((tool) => [tool, ...Object.entries(shape.tools).filter(([, m]) => m.tool === tool).map(([name]) => name)]);
+  const names = claudeTools.flatMap((tool) => [
+    tool,
+    ...Object.entries(shape.tools)
+      .filter(([, m]) => m.tool === tool)
+      .map(([name]) => name),
+  ]);
   return [...new Set(names)];
 }
 
@@ -114,8 +122,17 @@ const LAUNCHERS: Partial<Record<HostName, HostLauncher>> = {
     narrow: (n, ctx) => {
       const rules: string[] = [];
       const rule = (fields: Record<string, string>) =>
-        rules.push(['[[rule]]', ...Object.entries(fields).map(([k, v]) => `${k} = ${JSON.stringify(v)}`), 'decision = "deny"', 'priority = 900', ''].join('\n'));
-      for (const name of hostNames(GEMINI_SHAPE, n.hidden.builtins).filter((name) => Object.hasOwn(GEMINI_SHAPE.tools, name))) rule({ toolName: name });
+        rules.push(
+          [
+            '[[rule]]',
+            ...Object.entries(fields).map(([k, v]) => `${k} = ${JSON.stringify(v)}`),
+            'decision = "deny"',
+            'priority = 900',
+            '',
+          ].join('\n'),
+        );
+      for (const name of hostNames(GEMINI_SHAPE, n.hidden.builtins).filter((name) => Object.hasOwn(GEMINI_SHAPE.tools, name)))
+        rule({ toolName: name });
       for (const tool of n.hidden.tools) {
         const server = /^mcp__(.+?)__\*$/.exec(tool);
         if (server) {
@@ -175,9 +192,17 @@ function droidTools(ctx: { hostArgs: readonly string[]; t: CliMessages; program:
     if ((arg === '-m' || arg === '--model') && ctx.hostArgs[i + 1] !== undefined) model.push(arg, ctx.hostArgs[i + 1]!);
     else if (arg.startsWith('--model=')) model.push(arg);
   });
-  const r = spawnSync(ctx.program, ['exec', '--list-tools', '--output-format', 'json', ...model], { env: { ...ctx.env }, encoding: 'utf8', timeout: 60_000, maxBuffer: 16 * 1024 * 1024 });
+  const r = spawnSync(ctx.program, ['exec', '--list-tools', '--output-format', 'json', ...model], {
+    env: { ...ctx.env },
+    encoding: 'utf8',
+    timeout: 60_000,
+    maxBuffer: 16 * 1024 * 1024,
+  });
   const failed = (detail: string): never => {
-    throw new CliError(ctx.t.launchCannotList(ctx.program, detail), r.error && (r.error as NodeJS.ErrnoException).code === 'ENOENT' ? 127 : 1);
+    throw new CliError(
+      ctx.t.launchCannotList(ctx.program, detail),
+      r.error && (r.error as NodeJS.ErrnoException).code === 'ENOENT' ? 127 : 1,
+    );
   };
   if (r.error) failed((r.error as NodeJS.ErrnoException).code === 'ENOENT' ? ctx.t.launchNotFound() : r.error.message);
   if (r.status !== 0) failed((r.stderr || r.stdout).trim() || `exit ${r.status}`);
@@ -213,7 +238,13 @@ export function launchPlan(env: Env, opts: LaunchOptions, hostArgs: readonly str
   const persona = index.persona(opts.persona);
   if (!persona) throw new CliError(t.launchUnknownPersona(opts.persona, index.personaNames()));
   if (opts.stage !== undefined && !persona.stages.some((s) => s.name === opts.stage)) {
-    throw new CliError(t.launchUnknownStage(opts.persona, opts.stage, persona.stages.map((s) => s.name)));
+    throw new CliError(
+      t.launchUnknownStage(
+        opts.persona,
+        opts.stage,
+        persona.stages.map((s) => s.name),
+      ),
+    );
   }
   if (opts.asAgent && host !== 'claude-code') throw new CliError(t.launchAsAgentClaudeOnly());
   const locked = lockTools(index.path);
@@ -244,7 +275,9 @@ export function launchPlan(env: Env, opts: LaunchOptions, hostArgs: readonly str
 }
 
 export function printedPlan(plan: LaunchPlan): string {
-  return [...Object.entries(plan.env).map(([k, v]) => `${k}=${quoteWord(v)}`), quoteWord(plan.program), ...plan.args.map(quoteWord)].join(' ');
+  return [...Object.entries(plan.env).map(([k, v]) => `${k}=${quoteWord(v)}`), quoteWord(plan.program), ...plan.args.map(quoteWord)].join(
+    ' ',
+  );
 }
 
 const FORWARDED: readonly NodeJS.Signals[] = ['SIGTERM', 'SIGHUP', 'SIGQUIT', 'SIGUSR1', 'SIGUSR2', 'SIGINT'];
@@ -272,7 +305,7 @@ function run(plan: LaunchPlan, env: Env, t: CliMessages): Promise<CommandResult>
     });
     child.on('exit', (code, signal) => {
       done();
-      const number = signal ? constants.signals[signal] ?? 0 : 0;
+      const number = signal ? (constants.signals[signal] ?? 0) : 0;
       resolvePromise({ stdout: '', exitCode: code ?? 128 + number });
     });
   });

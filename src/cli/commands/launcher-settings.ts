@@ -80,7 +80,8 @@ function readCatalogue(policyPath: string, env: Env): { names: string[]; closed:
     const state = result.policy.identity?.profile_state;
     const file = state !== undefined && 'file' in state && typeof state.file === 'string' ? state.file : null;
     const home = env.HOME ?? '';
-    const path = file === null ? null : file.startsWith('~/') ? (home ? join(home, file.slice(2)) : null) : resolve(dirname(policyPath), file);
+    const path =
+      file === null ? null : file.startsWith('~/') ? (home ? join(home, file.slice(2)) : null) : resolve(dirname(policyPath), file);
     return { names, closed, writable: path === null ? [] : [dirname(path)] };
   } catch {
     return null;
@@ -152,8 +153,10 @@ export function mergeLaunchers(
     const real = realpathSync(found);
     if (within(resolve(found), opts.dir) || within(real, opts.dir)) lines.push(t.initNotLaunched(name, t.launchInProject(found)));
     else if (SYSTEM_DIRS.has(dirname(real))) lines.push(t.initNotLaunched(name, t.launchSystem(real)));
-    else if (within(runtime, opts.dir) || within(launcher, opts.dir)) lines.push(t.initNotLaunched(name, t.launchInProject(within(runtime, opts.dir) ? runtime : launcher)));
-    else if (![real, launcher, runtime].every((p) => PLAIN_WORD.test(p))) lines.push(t.initNotLaunched(name, t.launchOddPath([real, launcher, runtime].find((p) => !PLAIN_WORD.test(p))!)));
+    else if (within(runtime, opts.dir) || within(launcher, opts.dir))
+      lines.push(t.initNotLaunched(name, t.launchInProject(within(runtime, opts.dir) ? runtime : launcher)));
+    else if (![real, launcher, runtime].every((p) => PLAIN_WORD.test(p)))
+      lines.push(t.initNotLaunched(name, t.launchOddPath([real, launcher, runtime].find((p) => !PLAIN_WORD.test(p))!)));
     else {
       programs[name] = real;
       const sandbox = objectIn(settings, 'sandbox');
@@ -199,7 +202,15 @@ export function mergeLaunchers(
 }
 
 /** doctor --hardened: each catalogued program launched, excluded and hidden, in user or managed settings. */
-export function launcherFindings(opts: { dir: string; stateDir: string; policyPath: string | null; userPath: string; managedPath: string; t: CliMessages; missing: 'warn' | 'fail' }): Finding[] {
+export function launcherFindings(opts: {
+  dir: string;
+  stateDir: string;
+  policyPath: string | null;
+  userPath: string;
+  managedPath: string;
+  t: CliMessages;
+  missing: 'warn' | 'fail';
+}): Finding[] {
   const { t, missing } = opts;
   let map: ExecMap | null = null;
   try {
@@ -207,15 +218,16 @@ export function launcherFindings(opts: { dir: string; stateDir: string; policyPa
   } catch {
     map = null;
   }
-  const names = opts.policyPath ? cataloguedPrograms(opts.policyPath) ?? [] : [];
+  const names = opts.policyPath ? (cataloguedPrograms(opts.policyPath) ?? []) : [];
   // No map: init --hardened has not run. A map without programs: init said why each was not launched.
   if (map === null) return names.length > 0 ? [{ level: missing, text: t.hardNoLaunchMap(names.join(', ')), fix: t.fixHardened() }] : [];
   if (Object.keys(map.programs).length === 0) return [];
   const layers = [readJsonQuiet(opts.userPath), readJsonQuiet(opts.managedPath)].filter((s): s is Json => s !== null);
-  const listed = (get: (s: Json) => unknown, value: string) => layers.some((s) => {
-    const list = get(s);
-    return Array.isArray(list) && list.includes(value);
-  });
+  const listed = (get: (s: Json) => unknown, value: string) =>
+    layers.some((s) => {
+      const list = get(s);
+      return Array.isArray(list) && list.includes(value);
+    });
   const sandboxOf = (s: Json): Json => (isObject(s.sandbox) ? s.sandbox : {});
   const findings: Finding[] = [];
   let launcherOk = false;
@@ -230,7 +242,9 @@ export function launcherFindings(opts: { dir: string; stateDir: string; policyPa
     const entry = excludedEntry(map.runtime, map.launcher, program);
     const excluded = listed((s) => sandboxOf(s).excludedCommands, entry);
     const hidden = hiddenPaths(program, name).every(
-      (h) => listed((s) => (isObject(sandboxOf(s).filesystem) ? (sandboxOf(s).filesystem as Json).denyRead : undefined), h.path) && listed((s) => (isObject(s.permissions) ? s.permissions.deny : undefined), readRule(h)),
+      (h) =>
+        listed((s) => (isObject(sandboxOf(s).filesystem) ? (sandboxOf(s).filesystem as Json).denyRead : undefined), h.path) &&
+        listed((s) => (isObject(s.permissions) ? s.permissions.deny : undefined), readRule(h)),
     );
     if (!excluded) findings.push({ level: missing, text: t.hardNotExcluded(name, entry), fix: t.fixHardened() });
     if (!hidden) findings.push({ level: missing, text: t.hardNotHidden(name, program), fix: t.fixHardened() });
@@ -243,7 +257,12 @@ export function launcherFindings(opts: { dir: string; stateDir: string; policyPa
     for (const file of [join(opts.dir, '.claude', 'settings.json'), join(opts.dir, '.claude', 'settings.local.json')]) {
       const project = readJsonQuiet(file);
       const entries = project ? sandboxOf(project).excludedCommands : undefined;
-      if (Array.isArray(entries) && entries.length > 0) findings.push({ level: missing, text: t.hardProjectExcluded(file, entries.map(String).join(', ')), fix: t.fixProjectExcluded(opts.managedPath) });
+      if (Array.isArray(entries) && entries.length > 0)
+        findings.push({
+          level: missing,
+          text: t.hardProjectExcluded(file, entries.map(String).join(', ')),
+          fix: t.fixProjectExcluded(opts.managedPath),
+        });
     }
   }
   return findings;

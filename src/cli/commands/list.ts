@@ -43,7 +43,8 @@ export interface ListEntry {
 function shellLines(subject: Subject, ceiling: Level | null, ruling: { gate: string; rule: string } | null): Level | null {
   if (subject.via !== 'builtin' || !SHELL_TOOLS.has(subject.key) || ceiling === null || ceiling === 'network') return null;
   if (ruling === null) return ceiling;
-  const byLevel = (ruling.gate === 'scope' && ruling.rule === 'ceiling') || (ruling.gate === 'stage' && ruling.rule === 'side_effect_level');
+  const byLevel =
+    (ruling.gate === 'scope' && ruling.rule === 'ceiling') || (ruling.gate === 'stage' && ruling.rule === 'side_effect_level');
   return byLevel ? ceiling : null;
 }
 
@@ -51,12 +52,24 @@ function shellLines(subject: Subject, ceiling: Level | null, ruling: { gate: str
  * Every operation of the catalog as this persona (and stage) would see it, the identity gate aside;
  * `extraTools` adds tool names the catalog may not list itself (an MCP lock's), each judged as the hook would.
  */
-export function listEntries(index: MemoryPolicyIndex, personaName: string, stageName: string | undefined, env: Env, extraTools: readonly string[] = []): ListEntry[] {
+export function listEntries(
+  index: MemoryPolicyIndex,
+  personaName: string,
+  stageName: string | undefined,
+  env: Env,
+  extraTools: readonly string[] = [],
+): ListEntry[] {
   const persona = index.persona(personaName);
   if (!persona) throw new CliError(messagesFor(localeFor(index, env)).unknownPersona(personaName, index.personaNames()));
-  const stage = stageName === undefined ? null : persona.stages.find((s) => s.name === stageName) ?? null;
+  const stage = stageName === undefined ? null : (persona.stages.find((s) => s.name === stageName) ?? null);
   if (stageName !== undefined && !stage) {
-    throw new CliError(messagesFor(localeFor(index, env)).unknownStage(personaName, stageName, persona.stages.map((s) => s.name)));
+    throw new CliError(
+      messagesFor(localeFor(index, env)).unknownStage(
+        personaName,
+        stageName,
+        persona.stages.map((s) => s.name),
+      ),
+    );
   }
   const options = { confirmOn: 'post' as const };
   const scope = effectiveScope(personaName, persona, stage, options);
@@ -67,7 +80,17 @@ export function listEntries(index: MemoryPolicyIndex, personaName: string, stage
   }
   for (const glob of index.familyGlobs) {
     const level = index.familyLevels.get(glob.family) ?? 'network';
-    subjects.push({ subject: { key: glob.pattern, family: glob.family, level, tier: index.settings.defaults.confirm[level] ?? 'auto', owner: null, via: 'family_glob' }, tools: [glob.pattern] });
+    subjects.push({
+      subject: {
+        key: glob.pattern,
+        family: glob.family,
+        level,
+        tier: index.settings.defaults.confirm[level] ?? 'auto',
+        owner: null,
+        via: 'family_glob',
+      },
+      tools: [glob.pattern],
+    });
   }
   for (const tool of index.builtinTools.keys()) subjects.push({ subject: resolveTool(index, tool, {}), tools: [tool] });
   for (const tool of extraTools) subjects.push({ subject: resolveTool(index, tool, {}), tools: [tool] });
@@ -111,7 +134,19 @@ export function listEntries(index: MemoryPolicyIndex, personaName: string, stage
       subject.level !== 'none' &&
       subject.level !== 'read_only';
     const tier = lines !== null ? defaultTier(index, lines) : subject.tier;
-    return { key: subject.key, family: subject.family, level: subject.level, tier, tools, allowed, status, gate, identity: needsIdentity, lines_up_to: lines, bash: bash ?? [] };
+    return {
+      key: subject.key,
+      family: subject.family,
+      level: subject.level,
+      tier,
+      tools,
+      allowed,
+      status,
+      gate,
+      identity: needsIdentity,
+      lines_up_to: lines,
+      bash: bash ?? [],
+    };
   });
 }
 
@@ -125,7 +160,10 @@ export function listCommand(env: Env, opts: ListOptions): CommandResult {
   const entries = listEntries(index, personaName, opts.stage, env);
   if (format === 'json') {
     const reach = index.policy ? opaqueReach(index.policy, personaName) : null;
-    return { stdout: `${JSON.stringify({ persona: personaName, stage: opts.stage ?? null, entries, reachable_through_opaque_code: reach?.commands ?? [] }, null, 2)}\n`, exitCode: 0 };
+    return {
+      stdout: `${JSON.stringify({ persona: personaName, stage: opts.stage ?? null, entries, reachable_through_opaque_code: reach?.commands ?? [] }, null, 2)}\n`,
+      exitCode: 0,
+    };
   }
   if (format === 'claude-permissions') {
     const deny = [...new Set(entries.filter((e) => !e.allowed).flatMap((e) => e.tools))].sort();
@@ -142,9 +180,14 @@ export function listCommand(env: Env, opts: ListOptions): CommandResult {
   const sorted = [...entries].sort((a, b) => Number(b.allowed) - Number(a.allowed) || a.key.localeCompare(b.key));
   for (const e of sorted) {
     const names = e.tools.length > 0 ? e.tools.join(' ') : e.bash.join(', ');
-    const reason = e.lines_up_to !== null ? t.shellLines(e.key, e.lines_up_to) : e.allowed ? `${names}${e.identity ? ` ${t.afterIdentity()}` : ''}` : `${e.status} (${e.gate})`;
+    const reason =
+      e.lines_up_to !== null
+        ? t.shellLines(e.key, e.lines_up_to)
+        : e.allowed
+          ? `${names}${e.identity ? ` ${t.afterIdentity()}` : ''}`
+          : `${e.status} (${e.gate})`;
     const may = e.lines_up_to !== null ? t.someLines() : e.allowed ? t.yes() : t.no();
-    const level = e.lines_up_to !== null ? `≤ ${e.lines_up_to}` : e.level ?? '?';
+    const level = e.lines_up_to !== null ? `≤ ${e.lines_up_to}` : (e.level ?? '?');
     lines.push(`${may.padEnd(6)}${(e.allowed ? e.tier : '-').padEnd(9)}${level.padEnd(17)}${e.key.padEnd(34)}${reason}`);
   }
   const reach = index.policy ? opaqueReach(index.policy, personaName) : null;
@@ -156,10 +199,20 @@ export function listCommand(env: Env, opts: ListOptions): CommandResult {
 function listPersonas(index: MemoryPolicyIndex, format: string, t: ReturnType<typeof cliMessages>): CommandResult {
   const personas = index.personaNames().map((name) => {
     const p = index.persona(name)!;
-    return { name, description: p.description ?? null, ceiling: p.ceiling, families: [...p.families], stages: p.stages.map((s) => s.name), agent_types: [...(p.agent_types ?? [])] };
+    return {
+      name,
+      description: p.description ?? null,
+      ceiling: p.ceiling,
+      families: [...p.families],
+      stages: p.stages.map((s) => s.name),
+      agent_types: [...(p.agent_types ?? [])],
+    };
   });
   if (format === 'json') return { stdout: `${JSON.stringify({ personas }, null, 2)}\n`, exitCode: 0 };
   if (format !== 'text') throw new CliError(t.badFormat(format));
-  const lines = [t.listPersonasHeader(index.path ?? ''), ...personas.map((p) => t.listPersonaLine(p.name, p.ceiling, p.families.join(', '), p.stages.join(', '), p.description))];
+  const lines = [
+    t.listPersonasHeader(index.path ?? ''),
+    ...personas.map((p) => t.listPersonaLine(p.name, p.ceiling, p.families.join(', '), p.stages.join(', '), p.description)),
+  ];
   return { stdout: `${lines.join('\n')}\n`, exitCode: 0 };
 }

@@ -37,7 +37,9 @@ function files(env: Env, session?: string): string[] {
   const dir = receiptsDir(stateDirFor(env));
   if (session !== undefined) return [receiptsFile(stateDirFor(env), session)];
   if (!existsSync(dir)) return [];
-  return readdirSync(dir).filter((f) => f.endsWith('.jsonl')).map((f) => join(dir, f));
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.jsonl'))
+    .map((f) => join(dir, f));
 }
 
 function parseLines(text: string): Receipt[] {
@@ -55,12 +57,14 @@ function parseLines(text: string): Receipt[] {
 
 function keep(opts: LogOptions) {
   return (r: Receipt) =>
-    (opts.persona === undefined || r.persona === opts.persona) && (opts.status === undefined || r.status === opts.status) && (opts.would !== true || r.would !== undefined);
+    (opts.persona === undefined || r.persona === opts.persona) &&
+    (opts.status === undefined || r.status === opts.status) &&
+    (opts.would !== true || r.would !== undefined);
 }
 
 export function formatReceipt(r: Receipt, json: boolean): string {
   if (json) return JSON.stringify(r);
-  const what = r.command_key && r.command_key !== r.tool_name ? `${r.tool_name ?? '-'} → ${r.command_key}` : r.tool_name ?? r.hook_event;
+  const what = r.command_key && r.command_key !== r.tool_name ? `${r.tool_name ?? '-'} → ${r.command_key}` : (r.tool_name ?? r.hook_event);
   const who = r.persona ? `${r.persona}${r.stage ? `/${r.stage}` : ''}` : '-';
   const reason = r.reason.length > 100 ? `${r.reason.slice(0, 99)}…` : r.reason;
   // Audit mode: the verdict the call would have been given, marked, in place of the answer it got.
@@ -81,7 +85,11 @@ export function readReceipts(env: Env, opts: LogOptions): Receipt[] {
 export function receiptRow(r: Receipt, t: CliMessages): DecisionRow {
   const pre = r.hook_event === 'PreToolUse';
   const tool = r.host_tool_name ?? r.tool_name;
-  const call = pre ? (r.command_key && r.command_key !== r.tool_name ? `${tool ?? '-'} → ${r.command_key}` : tool ?? r.hook_event) : `${r.hook_event}${tool ? ` ${tool}` : ''}`;
+  const call = pre
+    ? r.command_key && r.command_key !== r.tool_name
+      ? `${tool ?? '-'} → ${r.command_key}`
+      : (tool ?? r.hook_event)
+    : `${r.hook_event}${tool ? ` ${tool}` : ''}`;
   const reason = r.reason.replace(/^persona-gate: /, '');
   return {
     time: r.ts.slice(11, 19),

@@ -60,7 +60,8 @@ function existingLock(path: string, t: PinMessages, required: boolean): Lock | n
   return read.lock;
 }
 
-const countTools = (lock: Lock, servers: readonly string[]) => servers.reduce((n, s) => n + Object.keys(lock.servers[s]?.tools ?? {}).length, 0);
+const countTools = (lock: Lock, servers: readonly string[]) =>
+  servers.reduce((n, s) => n + Object.keys(lock.servers[s]?.tools ?? {}).length, 0);
 
 /**
  * `persona-gate pin [--server NAME] [--check]` (SPEC §11): lists the tools of the project's MCP
@@ -73,8 +74,10 @@ export async function pinCommand(env: Env, opts: PinOptions): Promise<CommandRes
   const timeoutMs = opts.timeout === undefined ? DEFAULT_TIMEOUT_MS : Number(opts.timeout);
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new CliError(t.badTimeout(String(opts.timeout)));
   const configured = readMcpServers(dir, env);
-  if (!configured.ok) throw new CliError(configured.problem === 'missing' ? t.noMcpJson(configured.detail) : t.badMcpJson(configured.detail));
-  if (opts.server !== undefined && !configured.servers.has(opts.server)) throw new CliError(t.unknownServer(opts.server, [...configured.servers.keys()]));
+  if (!configured.ok)
+    throw new CliError(configured.problem === 'missing' ? t.noMcpJson(configured.detail) : t.badMcpJson(configured.detail));
+  if (opts.server !== undefined && !configured.servers.has(opts.server))
+    throw new CliError(t.unknownServer(opts.server, [...configured.servers.keys()]));
   const selected = [...configured.servers].filter(([name]) => opts.server === undefined || name === opts.server);
   const lockPath = join(dir, '.claude', LOCK_FILE);
   const pinned = existingLock(lockPath, t, opts.check === true);
@@ -88,14 +91,16 @@ export async function pinCommand(env: Env, opts: PinOptions): Promise<CommandRes
   }
   const live: Lock = { version: LOCK_VERSION, servers: {} };
   // With --server, the other servers keep what the lock says; without, the lock is exactly .mcp.json's servers.
-  if (opts.server !== undefined && pinned) for (const [name, server] of Object.entries(pinned.servers)) if (name !== opts.server) live.servers[name] = server;
+  if (opts.server !== undefined && pinned)
+    for (const [name, server] of Object.entries(pinned.servers)) if (name !== opts.server) live.servers[name] = server;
   for (const l of listings) if (l.ok) live.servers[l.server] = lockServer(l.tools);
   const names = Object.keys(live.servers).sort();
   const scope = opts.server !== undefined ? [opts.server] : undefined;
   const drift = pinned ? lockDrift(pinned, live, scope) : [];
 
   if (opts.check === true) {
-    if (drift.length === 0) return { stdout: `${t.upToDate(lockPath, scope?.length ?? names.length, countTools(live, scope ?? names))}\n`, exitCode: 0 };
+    if (drift.length === 0)
+      return { stdout: `${t.upToDate(lockPath, scope?.length ?? names.length, countTools(live, scope ?? names))}\n`, exitCode: 0 };
     const lines = drift.map((d) => t.drift(describeDrift(d, t)));
     return { stdout: '', stderr: `${lines.join('\n')}\n${t.driftSummary(drift.length, lockPath)}\n`, exitCode: 1 };
   }

@@ -24,7 +24,10 @@ export function programsCommand(env: Env, opts: { config?: string; json?: boolea
     const rows = names.map((n) => ({ name: n, ...summaryOf(index, n) }));
     if (opts.json) return { stdout: `${JSON.stringify(rows, null, 2)}\n`, exitCode: 0 };
     const width = Math.max(...rows.map((r) => r.name.length));
-    return { stdout: `${t.programsHeader(rows.length)}\n${rows.map((r) => `  ${r.name.padEnd(width)}  ${r.level.padEnd(15)} ${r.summary}${r.declared ? ` ${t.programsDeclared(r.closed)}` : ''}`).join('\n')}\n`, exitCode: 0 };
+    return {
+      stdout: `${t.programsHeader(rows.length)}\n${rows.map((r) => `  ${r.name.padEnd(width)}  ${r.level.padEnd(15)} ${r.summary}${r.declared ? ` ${t.programsDeclared(r.closed)}` : ''}`).join('\n')}\n`,
+      exitCode: 0,
+    };
   }
   const spec = index ? programFor(index, name) : null;
   const d = describeProgram(name, spec ?? undefined);
@@ -34,7 +37,11 @@ export function programsCommand(env: Env, opts: { config?: string; json?: boolea
   }
   const prefixes = index ? index.bashPrefixes().filter((p) => p.words[0] === name || p.words[0]!.endsWith(`/${name}`)) : [];
   const closed = index ? isClosed(index, name) : false;
-  if (opts.json) return { stdout: `${JSON.stringify({ ...d, closed, catalogued: prefixes.map((p) => ({ bash: p.words.join(' '), key: p.key })) }, null, 2)}\n`, exitCode: 0 };
+  if (opts.json)
+    return {
+      stdout: `${JSON.stringify({ ...d, closed, catalogued: prefixes.map((p) => ({ bash: p.words.join(' '), key: p.key })) }, null, 2)}\n`,
+      exitCode: 0,
+    };
   return { stdout: `${render(d, t, closed, prefixes, index !== null && declared.includes(name)).join('\n')}\n`, exitCode: 0 };
 }
 
@@ -45,7 +52,13 @@ function summaryOf(index: MemoryPolicyIndex | null, name: string): { level: stri
   return { level: d?.level ?? '', summary: d?.summary ?? '', declared, closed: index !== null && isClosed(index, name) };
 }
 
-function render(d: ProgramDescription, t: CliMessages, closed: boolean, prefixes: { words: string[]; key: string }[], declared: boolean): string[] {
+function render(
+  d: ProgramDescription,
+  t: CliMessages,
+  closed: boolean,
+  prefixes: { words: string[]; key: string }[],
+  declared: boolean,
+): string[] {
   const lines = [`${d.name}: ${d.summary || t.programsNoSummary()}`, t.programsLevel(d.level, d.opaque ?? null, d.subcommands.length > 0)];
   if (declared) lines.push(t.programsFromPolicy(closed));
   for (const o of d.options) lines.push(`  ${o.names.join(', ')}: ${o.does}`);

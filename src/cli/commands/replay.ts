@@ -144,14 +144,26 @@ function textReport(rows: ReplayRow[], scan: TranscriptScan, unreadable: string[
   const summary = summarize(rows);
   if (summary.length > 0) {
     lines.push(t.replaySummaryHeading());
-    lines.push(...table(t.replaySummaryColumns(), summary.map((s) => [who(s.persona, null, t), s.command_key, s.status, s.verdict, String(s.calls)])).map((l) => `  ${l}`));
+    lines.push(
+      ...table(
+        t.replaySummaryColumns(),
+        summary.map((s) => [who(s.persona, null, t), s.command_key, s.status, s.verdict, String(s.calls)]),
+      ).map((l) => `  ${l}`),
+    );
     lines.push('');
   }
   if (rows.some((r) => r.answered !== undefined)) lines.push(t.replayAuditNote());
   const counts = verdictCounts(rows);
   lines.push(t.replayTotals(rows.length, sessions.size, scan.files, counts));
   const skipped = Object.entries(scan.skipped).filter(([, n]) => n > 0);
-  lines.push(t.replayLines(scan.lines, scan.other, skipped.reduce((n, [, k]) => n + k, 0), skipped.map(([why, n]) => `${why} ${n}`)));
+  lines.push(
+    t.replayLines(
+      scan.lines,
+      scan.other,
+      skipped.reduce((n, [, k]) => n + k, 0),
+      skipped.map(([why, n]) => `${why} ${n}`),
+    ),
+  );
   for (const u of unreadable) lines.push(t.replayUnreadable(u));
   return `${lines.join('\n')}\n`;
 }

@@ -10,10 +10,24 @@ import { CliError, type CommandResult } from '../errors';
 import { policyForCli, stateDirFor, storeForCli } from '../context';
 import { cliMessages } from '../messages';
 
-function record(env: Env, sessionId: string, rule: string, reason: string, persona: string | null, stage: string | null, sha: string | null): void {
+function record(
+  env: Env,
+  sessionId: string,
+  rule: string,
+  reason: string,
+  persona: string | null,
+  stage: string | null,
+  sha: string | null,
+): void {
   appendReceipt(
     stateDirFor(env),
-    eventReceipt({ session_id: sessionId, hook_event_name: 'cli' }, { verdict: 'abstain', status: 'ok', gate: 'cli', rule, reason, persona, stage }, sha, new Date(), 0),
+    eventReceipt(
+      { session_id: sessionId, hook_event_name: 'cli' },
+      { verdict: 'abstain', status: 'ok', gate: 'cli', rule, reason, persona, stage },
+      sha,
+      new Date(),
+      0,
+    ),
   );
 }
 
@@ -27,7 +41,13 @@ export function sessionShow(env: Env, sessionId: string): CommandResult {
     // without a policy, the persona's source is still told from the state and the environment
   }
   const last = lastReceipts(receiptsFile(stateDir, sessionId), 1)[0] ?? null;
-  const body = { session_id: sessionId, file_key: sessionKey(sessionId), seq: snap.seq, ...snap.state, in_effect: effectiveScope(snap.state, env, index, last) };
+  const body = {
+    session_id: sessionId,
+    file_key: sessionKey(sessionId),
+    seq: snap.seq,
+    ...snap.state,
+    in_effect: effectiveScope(snap.state, env, index, last),
+  };
   return { stdout: `${JSON.stringify(body, null, 2)}\n`, exitCode: 0 };
 }
 
@@ -37,7 +57,12 @@ export function sessionReset(env: Env, sessionId: string): CommandResult {
   return { stdout: `${cliMessages(env).sessionReset(sessionId)}\n`, exitCode: 0 };
 }
 
-export function sessionPersona(env: Env, sessionId: string, name: string | undefined, opts: { config?: string; clear?: boolean }): CommandResult {
+export function sessionPersona(
+  env: Env,
+  sessionId: string,
+  name: string | undefined,
+  opts: { config?: string; clear?: boolean },
+): CommandResult {
   const index = policyForCli(env, opts.config);
   const t = cliMessages(env, index);
   let op: StateOp;

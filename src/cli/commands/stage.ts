@@ -14,7 +14,13 @@ function sessionPersonaName(env: Env, persona: string | null, personaEnv: string
 function record(env: Env, sessionId: string, rule: string, reason: string, persona: string, stage: string | null, sha: string): void {
   appendReceipt(
     stateDirFor(env),
-    eventReceipt({ session_id: sessionId, hook_event_name: 'cli' }, { verdict: 'abstain', status: 'ok', gate: 'stage', rule, reason, persona, stage }, sha, new Date(), 0),
+    eventReceipt(
+      { session_id: sessionId, hook_event_name: 'cli' },
+      { verdict: 'abstain', status: 'ok', gate: 'stage', rule, reason, persona, stage },
+      sha,
+      new Date(),
+      0,
+    ),
   );
 }
 
@@ -47,6 +53,14 @@ export function stageExit(env: Env, sessionId: string, opts: { config?: string; 
     const next = (outcome === 'complete' ? stage?.on_exit?.on_complete : stage?.on_exit?.on_failure) ?? null;
     return { ops: [{ op: 'enter_stage' as const, stage: next }], from: state.stage, next, personaName };
   });
-  record(env, sessionId, `stage_exit:${outcome}`, `stage ${from} exited (${outcome}) → ${next ?? '(no stage)'}`, personaName, next, index.sha256);
+  record(
+    env,
+    sessionId,
+    `stage_exit:${outcome}`,
+    `stage ${from} exited (${outcome}) → ${next ?? '(no stage)'}`,
+    personaName,
+    next,
+    index.sha256,
+  );
   return { stdout: `${t.exited(sessionId, from, outcome, next)}\n`, exitCode: 0 };
 }

@@ -36,7 +36,9 @@ export function exampleText(source: string, target: string, schemaFile: string, 
   if (locale !== undefined) want.locale = locale;
 
   let out = text;
-  out = schemaInside ? out.replace(/("\$schema":\s*)"[^"]*"/, (_, k: string) => `${k}${JSON.stringify(rel)}`) : out.replace(/\n[ \t]*"\$schema":\s*"[^"]*",?/, '');
+  out = schemaInside
+    ? out.replace(/("\$schema":\s*)"[^"]*"/, (_, k: string) => `${k}${JSON.stringify(rel)}`)
+    : out.replace(/\n[ \t]*"\$schema":\s*"[^"]*",?/, '');
   out = out.replace(/,(\s*\n[ \t]*"locale":\s*"[^"]*")(\s*\n\})/, '$2').replace(/\n[ \t]*"locale":\s*"[^"]*",/, '');
   if (locale !== undefined) out = out.replace(/\s*\n\}\s*$/, `,\n  "locale": ${JSON.stringify(locale)}\n}\n`);
   try {
@@ -88,7 +90,8 @@ export function writeStarter(policyPath: string, req: StarterRequest, t: CliMess
   const testPath = testFileFor(policyPath);
   const exists = existsSync(policyPath);
   if (exists && !req.force) {
-    if (req.asked && !sameExample(policyPath, join(packageRoot(), 'examples', `${req.example}.json`))) throw new CliError(t.initPolicyExists(policyPath, req.example));
+    if (req.asked && !sameExample(policyPath, join(packageRoot(), 'examples', `${req.example}.json`)))
+      throw new CliError(t.initPolicyExists(policyPath, req.example));
     return [t.initKeptPolicy(policyPath, cli)];
   }
   writeFileSync(policyPath, examplePolicyText(req.example, policyPath, req.locale));
@@ -105,7 +108,8 @@ export function writeStarter(policyPath: string, req: StarterRequest, t: CliMess
 export function purgeStarterTests(policyPath: string, t: CliMessages, examples: readonly string[]): string[] {
   const testPath = testFileFor(policyPath);
   if (!existsSync(testPath)) return [];
-  if (!examples.some((example) => sameExample(testPath, join(packageRoot(), 'examples', `${example}.test.json`)))) return [t.uninstallKeptTests(testPath)];
+  if (!examples.some((example) => sameExample(testPath, join(packageRoot(), 'examples', `${example}.test.json`))))
+    return [t.uninstallKeptTests(testPath)];
   unlinkSync(testPath);
   return [t.uninstallTestsRemoved(testPath)];
 }

@@ -31,8 +31,14 @@ interface PolicyStatus {
 
 /** The policy the hook would find for this project, read and validated; nothing is written. */
 function projectPolicy(env: Env, dir: string, config?: string): PolicyStatus {
-  const location = locatePolicy({ explicit: config, env: { ...env, CLAUDE_PROJECT_DIR: env.CLAUDE_PROJECT_DIR?.trim() || dir }, userDefault: readPreferences(env).policy, cwd: dir });
-  if (location.path === null || !existsSync(location.path)) return { path: location.path, sha256: null, valid: false, problems: 0, index: null };
+  const location = locatePolicy({
+    explicit: config,
+    env: { ...env, CLAUDE_PROJECT_DIR: env.CLAUDE_PROJECT_DIR?.trim() || dir },
+    userDefault: readPreferences(env).policy,
+    cwd: dir,
+  });
+  if (location.path === null || !existsSync(location.path))
+    return { path: location.path, sha256: null, valid: false, problems: 0, index: null };
   let bytes: Buffer;
   try {
     bytes = readFileSync(location.path);
@@ -103,9 +109,12 @@ export function statusCommand(env: Env, opts: { session?: string; json?: boolean
   else lines.push(t.statusPolicyInvalid(policy.path, policy.problems));
   lines.push(session ? t.statusSession(session.id) : t.statusNoSession());
   lines.push(`${t.statusPersonaLabel()} ${personaWords(t, scope)}`);
-  lines.push(`${t.statusStageLabel()} ${scope.stage === null ? t.statusNone() : t.statusStage(scope.stage, scope.stage_source, scope.stage_env)}`);
+  lines.push(
+    `${t.statusStageLabel()} ${scope.stage === null ? t.statusNone() : t.statusStage(scope.stage, scope.stage_source, scope.stage_env)}`,
+  );
   if (!identity) lines.push(`${t.statusIdentityLabel()} ${t.statusNoIdentityGate()}`);
-  else if (session) lines.push(`${t.statusIdentityLabel()} ${session.state.confirmed ? t.statusConfirmed(session.state.label) : t.statusNotConfirmed()}`);
+  else if (session)
+    lines.push(`${t.statusIdentityLabel()} ${session.state.confirmed ? t.statusConfirmed(session.state.label) : t.statusNotConfirmed()}`);
   if (session && session.last.length > 0) lines.push('', t.statusLast(), ...session.last.map((r) => formatReceipt(r, false)));
   return { stdout: `${lines.join('\n')}\n`, exitCode };
 }
@@ -168,7 +177,11 @@ export function uninstallCommand(env: Env, opts: { dir?: string; purge?: boolean
   else {
     if (Object.keys(next).length === 0) unlinkSync(settingsPath);
     else writeFileSync(settingsPath, `${JSON.stringify(next, null, 2)}\n`);
-    lines.push(Object.keys(next).length === 0 ? t.uninstallRemovedFile(settingsPath, removed.join(', ')) : t.uninstallRemoved(settingsPath, removed.join(', ')));
+    lines.push(
+      Object.keys(next).length === 0
+        ? t.uninstallRemovedFile(settingsPath, removed.join(', '))
+        : t.uninstallRemoved(settingsPath, removed.join(', ')),
+    );
   }
   if (opts.purge) {
     if (existsSync(policyPath)) {
@@ -198,7 +211,11 @@ export function uninstallCommand(env: Env, opts: { dir?: string; purge?: boolean
     try {
       const s: unknown = JSON.parse(readFileSync(other, 'utf8'));
       const hooks = isObject(s) && isObject(s.hooks) ? s.hooks : {};
-      const registered = Object.values(hooks).some((groups) => Array.isArray(groups) && groups.some((g) => isObject(g) && Array.isArray(g.hooks) && g.hooks.some((h) => isObject(h) && isGateHook(h.command))));
+      const registered = Object.values(hooks).some(
+        (groups) =>
+          Array.isArray(groups) &&
+          groups.some((g) => isObject(g) && Array.isArray(g.hooks) && g.hooks.some((h) => isObject(h) && isGateHook(h.command))),
+      );
       if (registered) lines.push(t.uninstallElsewhere(other));
     } catch {
       // absent or unreadable: nothing to say
@@ -206,4 +223,3 @@ export function uninstallCommand(env: Env, opts: { dir?: string; purge?: boolean
   }
   return { stdout: `${lines.join('\n')}\n`, exitCode: 0 };
 }
-

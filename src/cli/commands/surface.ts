@@ -35,7 +35,13 @@ export function lockTools(policyPath: string | null): string[] {
   return Object.entries(read.lock.servers).flatMap(([server, s]) => Object.keys(s.tools).map((tool) => mcpToolName(server, tool)));
 }
 
-export function toolSurface(index: MemoryPolicyIndex, personaName: string, stageName: string | undefined, env: Env, locked: readonly string[]): Surface {
+export function toolSurface(
+  index: MemoryPolicyIndex,
+  personaName: string,
+  stageName: string | undefined,
+  env: Env,
+  locked: readonly string[],
+): Surface {
   const commandTools = new Set(Object.values(index.policy.catalog.commands).flatMap((c) => c.tools));
   const extra = [...new Set(locked)].filter((t) => !commandTools.has(t) && !index.builtinTools.has(t));
   const entries = listEntries(index, personaName, stageName, env, extra);
@@ -61,7 +67,9 @@ export function toolSurface(index: MemoryPolicyIndex, personaName: string, stage
 const isGlob = (name: string) => name.includes('*');
 /** Whether `name` (a tool name or glob) is reached by one of `names` (tool names or globs). */
 function reached(name: string, names: readonly string[]): boolean {
-  return names.some((n) => n === name || (isGlob(n) && globToRegExp(n).test(name)) || (isGlob(name) && !isGlob(n) && globToRegExp(name).test(n)));
+  return names.some(
+    (n) => n === name || (isGlob(n) && globToRegExp(n).test(name)) || (isGlob(name) && !isGlob(n) && globToRegExp(name).test(n)),
+  );
 }
 
 /**
@@ -71,7 +79,11 @@ function reached(name: string, names: readonly string[]): boolean {
  * agents this one may launch. A hidden glob that would also take an offered tool is replaced by the
  * hidden tools it matches that are known by name.
  */
-export function sessionHidden(surface: Surface, delegates: readonly Surface[], locked: readonly string[]): { builtins: string[]; tools: string[] } {
+export function sessionHidden(
+  surface: Surface,
+  delegates: readonly Surface[],
+  locked: readonly string[],
+): { builtins: string[]; tools: string[] } {
   const wanted = [surface, ...delegates];
   const offeredAnywhere = wanted.flatMap((s) => [...s.builtinsOffered, ...s.mcpOffered]);
   const builtins = surface.builtinsHidden.filter((t) => !reached(t, offeredAnywhere));

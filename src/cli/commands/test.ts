@@ -60,7 +60,10 @@ function runFile(env: Env, path: string, opts: TestOptions, t: CliMessages): Fil
   }
   const parsed = parseTestFile(value);
   if (!parsed.ok) {
-    report.error = t.testFileInvalid(report.file, parsed.problems.map((p) => `${p.path}: ${p.message}`));
+    report.error = t.testFileInvalid(
+      report.file,
+      parsed.problems.map((p) => `${p.path}: ${p.message}`),
+    );
     return report;
   }
   const config = opts.config ?? (parsed.file.policy !== undefined ? resolve(dirname(path), parsed.file.policy) : policyBeside(path));
@@ -88,9 +91,19 @@ function runFile(env: Env, path: string, opts: TestOptions, t: CliMessages): Fil
 
 function describeFailure(r: CaseResult, t: CliMessages): string[] {
   const e = r.expected;
-  const want = [e.verdict, e.status, e.gate !== undefined ? `gate ${e.gate}` : undefined, e.rule !== undefined ? `rule ${e.rule}` : undefined].filter(Boolean).join(' ');
+  const want = [
+    e.verdict,
+    e.status,
+    e.gate !== undefined ? `gate ${e.gate}` : undefined,
+    e.rule !== undefined ? `rule ${e.rule}` : undefined,
+  ]
+    .filter(Boolean)
+    .join(' ');
   const got = `${r.actual.verdict} ${r.actual.status}`;
-  const lines = [t.testExpected(want, got), t.testDecided(r.actual.command_key, r.actual.persona, r.actual.stage, r.actual.gate, r.actual.rule)];
+  const lines = [
+    t.testExpected(want, got),
+    t.testDecided(r.actual.command_key, r.actual.persona, r.actual.stage, r.actual.gate, r.actual.rule),
+  ];
   if (r.actual.reason !== '') lines.push(t.testReason(r.actual.reason));
   if (e.reason !== undefined && r.mismatches.includes('reason')) lines.push(t.testReasonMissing(e.reason));
   if (r.actual.answered !== undefined) lines.push(t.testAnswered(r.actual.answered));

@@ -18,9 +18,16 @@ export function validateCommand(env: Env, opts: { config?: string; json?: boolea
   const locale = cliLocale(env);
   const t = CLI_MESSAGES[locale];
   const location = locateForCli(env, opts.config);
-  const asJson = (body: Record<string, unknown>, exitCode: number): CommandResult => ({ stdout: `${JSON.stringify(body, null, 2)}\n`, exitCode });
+  const asJson = (body: Record<string, unknown>, exitCode: number): CommandResult => ({
+    stdout: `${JSON.stringify(body, null, 2)}\n`,
+    exitCode,
+  });
   if (location.path === null) {
-    if (opts.json) return asJson({ valid: false, path: null, problems: [{ path: '', message: t.noPolicyFound(location.searched.join(', ')) }], warnings: [] }, 1);
+    if (opts.json)
+      return asJson(
+        { valid: false, path: null, problems: [{ path: '', message: t.noPolicyFound(location.searched.join(', ')) }], warnings: [] },
+        1,
+      );
     throw new CliError(t.noPolicyFound(location.searched.join(', ')));
   }
   let text: string;
@@ -37,26 +44,60 @@ export function validateCommand(env: Env, opts: { config?: string; json?: boolea
   } catch (err) {
     if (opts.json) {
       const at = jsonErrorAt(text, err);
-      const message = at ? t.notJsonAt(location.path, at.line, at.column, at.trailingComma ? t.trailingComma() : at.detail) : t.notJsonFile(location.path, (err as Error).message);
-      return asJson({ valid: false, path: location.path, problems: [{ path: '', message, ...(at ? { line: at.line, column: at.column } : {}) }], warnings: [] }, 1);
+      const message = at
+        ? t.notJsonAt(location.path, at.line, at.column, at.trailingComma ? t.trailingComma() : at.detail)
+        : t.notJsonFile(location.path, (err as Error).message);
+      return asJson(
+        {
+          valid: false,
+          path: location.path,
+          problems: [{ path: '', message, ...(at ? { line: at.line, column: at.column } : {}) }],
+          warnings: [],
+        },
+        1,
+      );
     }
     return { stdout: '', stderr: `${jsonProblem(t, location.path, text, err)}\n`, exitCode: 1 };
   }
   const result = validatePolicy(json, locale, location.path);
   if (result.ok) {
     const warnings = [
-      ...opaqueReachAll(result.policy).map((r) => t.residueWarning(r.persona, r.commands.map((c) => c.bash))),
+      ...opaqueReachAll(result.policy).map((r) =>
+        t.residueWarning(
+          r.persona,
+          r.commands.map((c) => c.bash),
+        ),
+      ),
       ...lockFindings(result.policy, location.path, t).map((f) => `${f.level === 'ok' ? t.notePrefix() : t.warningPrefix()}${f.text}`),
       ...definitionWarnings(buildPolicyIndex(result.policy, sha256Hex(Buffer.from(text, 'utf8')), location.path), env, t),
     ];
     if (opts.json) {
       const sha256 = sha256Hex(Buffer.from(text, 'utf8'));
-      return asJson({ valid: true, path: location.path, sha256, personas: Object.keys(result.policy.personas), commands: Object.keys(result.policy.catalog.commands).length, problems: [], warnings }, 0);
+      return asJson(
+        {
+          valid: true,
+          path: location.path,
+          sha256,
+          personas: Object.keys(result.policy.personas),
+          commands: Object.keys(result.policy.catalog.commands).length,
+          problems: [],
+          warnings,
+        },
+        0,
+      );
     }
     const stderr = warnings.length > 0 ? `${warnings.join('\n')}\n` : '';
-    return { stdout: `${t.valid(location.path, Object.keys(result.policy.personas).length, Object.keys(result.policy.catalog.commands).length)}\n`, ...(stderr ? { stderr } : {}), exitCode: 0 };
+    return {
+      stdout: `${t.valid(location.path, Object.keys(result.policy.personas).length, Object.keys(result.policy.catalog.commands).length)}\n`,
+      ...(stderr ? { stderr } : {}),
+      exitCode: 0,
+    };
   }
-  if (opts.json) return asJson({ valid: false, path: location.path, problems: result.problems.map((p) => ({ path: p.path, message: p.message })), warnings: [] }, 1);
+  if (opts.json)
+    return asJson(
+      { valid: false, path: location.path, problems: result.problems.map((p) => ({ path: p.path, message: p.message })), warnings: [] },
+      1,
+    );
   const lines = result.problems.map((p) => `${location.path}: ${p.path}: ${p.message}`);
   return { stdout: '', stderr: `${lines.join('\n')}\n${t.problems(result.problems.length)}\n`, exitCode: 1 };
 }
@@ -68,5 +109,8 @@ export function lockFindings(policy: Policy, policyPath: string, t: CliMessages)
   if (coverage === null) return [];
   if ('unreadable' in coverage) return [{ level: 'warn', text: t.lockUnreadable(lock, coverage.unreadable) }];
   if (coverage.servers.length === 0) return [];
-  return [{ level: 'ok', text: t.lockPins(lock, coverage.servers) }, ...coverage.unlisted.map((u) => ({ level: 'warn' as const, text: t.lockToolMissing(u.path, u.tool) }))];
+  return [
+    { level: 'ok', text: t.lockPins(lock, coverage.servers) },
+    ...coverage.unlisted.map((u) => ({ level: 'warn' as const, text: t.lockToolMissing(u.path, u.tool) })),
+  ];
 }

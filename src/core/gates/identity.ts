@@ -23,7 +23,15 @@ export const identityGate: Gate = {
       // The gate re-arms when a switch is let through; one run in the background switches later, after
       // a read that would have confirmed the profile it leaves.
       if (event.tool_input.run_in_background === true) {
-        return { ruling: { verdict: 'deny', status: 'identity_required', gate: 'identity', rule: 'background_switch', reason: messages.backgroundSwitch(subject.key) } };
+        return {
+          ruling: {
+            verdict: 'deny',
+            status: 'identity_required',
+            gate: 'identity',
+            rule: 'background_switch',
+            reason: messages.backgroundSwitch(subject.key),
+          },
+        };
       }
       return { note: messages.noteSwitch(subject.key) };
     }
@@ -35,13 +43,37 @@ export const identityGate: Gate = {
       if (identity.profile_state !== undefined && profileNow !== undefined) {
         const where = describeProfileState(identity.profile_state);
         const now = profileNow();
-        if (!now.ok) return { ruling: { verdict: 'deny', status: 'identity_required', gate: 'identity', rule: 'profile_unreadable', reason: messages.profileUnreadable(where, now.detail) } };
-        if (now.fingerprint !== state.profile) return { ruling: { verdict: 'deny', status: 'identity_required', gate: 'identity', rule: 'profile_changed', reason: messages.profileChanged(where) } };
+        if (!now.ok)
+          return {
+            ruling: {
+              verdict: 'deny',
+              status: 'identity_required',
+              gate: 'identity',
+              rule: 'profile_unreadable',
+              reason: messages.profileUnreadable(where, now.detail),
+            },
+          };
+        if (now.fingerprint !== state.profile)
+          return {
+            ruling: {
+              verdict: 'deny',
+              status: 'identity_required',
+              gate: 'identity',
+              rule: 'profile_changed',
+              reason: messages.profileChanged(where),
+            },
+          };
       }
       return { note: messages.noteConfirmed() };
     }
     return {
-      ruling: { verdict: 'deny', status: 'identity_required', gate: 'identity', rule: 'first_mutation', reason: messages.identityRequired() },
+      ruling: {
+        verdict: 'deny',
+        status: 'identity_required',
+        gate: 'identity',
+        rule: 'first_mutation',
+        reason: messages.identityRequired(),
+      },
     };
   },
 };

@@ -71,7 +71,8 @@ export function selfProtection(input: SelfProtectionInput): { ruling: Ruling } |
     const what = touches(target, 'write', false);
     if (what !== null) return refuse('protected_path', messages.protectedTarget(what));
   }
-  if (event.written_paths?.length === 0) return refuse('unreadable_patch', messages.patchUnreadable(event.host_tool_name ?? event.tool_name));
+  if (event.written_paths?.length === 0)
+    return refuse('unreadable_patch', messages.patchUnreadable(event.host_tool_name ?? event.tool_name));
   for (const { path, effect, pattern } of input.shellEffects) {
     if (effect === 'mention') continue;
     if (input.sandboxed !== undefined && onlyMayTouch(effect, pattern) && input.sandboxed()) continue;
@@ -86,6 +87,8 @@ export function selfProtection(input: SelfProtectionInput): { ruling: Ruling } |
     if (what !== null) return refuse('protected_mention', messages.protectedMention(what, program));
   }
   if (input.shellGateCommands.length > 0) return refuse('gate_command', messages.protectedTarget(input.shellGateCommands[0]!));
-  const written = [...fileTargets, ...input.shellEffects.filter((e) => e.effect !== 'mention').map((e) => e.path)].filter((t): t is string => t !== null);
+  const written = [...fileTargets, ...input.shellEffects.filter((e) => e.effect !== 'mention').map((e) => e.path)].filter(
+    (t): t is string => t !== null,
+  );
   return { note: written.length === 0 ? messages.noteWritesNothing() : messages.noteWritesUnguarded([...new Set(written)].join(', ')) };
 }

@@ -68,7 +68,11 @@ export const stageGate: Gate = {
       // A tool of unknown level is held to the strictest reading: it may do anything.
       const level: Level = subject.level ?? 'network';
       if (n.level !== undefined && exceeds(level, n.level)) {
-        return deny('permission_denied', 'side_effect_level', ctx.messages.stageCeiling(n.who, n.stageName, subject.key, level, n.level, subject.because));
+        return deny(
+          'permission_denied',
+          'side_effect_level',
+          ctx.messages.stageCeiling(n.who, n.stageName, subject.key, level, n.level, subject.because),
+        );
       }
     }
     for (const n of list) {

@@ -8,7 +8,13 @@ export const unknownToolGate: Gate = {
     if (personaName !== null) return { note: messages.noteRefusedEarlier() };
     const verdict = index.settings.defaults.unknown_tools;
     return {
-      ruling: { verdict, status: 'unknown_tool', gate: 'unknown_tool', rule: `unknown_tools:${verdict}`, reason: messages.unknownTool(subject.key) },
+      ruling: {
+        verdict,
+        status: 'unknown_tool',
+        gate: 'unknown_tool',
+        rule: `unknown_tools:${verdict}`,
+        reason: messages.unknownTool(subject.key),
+      },
     };
   },
 };

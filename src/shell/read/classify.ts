@@ -51,13 +51,20 @@ export interface ReaderContext {
 
 export type NamedReader = (ctx: ReaderContext) => Classified;
 
-const getoptSpecs = new WeakMap<CommandSpec, { options: GetoptOption<OptionSpec>[]; stopAtOperand: boolean; numeric: boolean; singleDashLong: boolean }>();
+const getoptSpecs = new WeakMap<
+  CommandSpec,
+  { options: GetoptOption<OptionSpec>[]; stopAtOperand: boolean; numeric: boolean; singleDashLong: boolean }
+>();
 
 /** The getopt table of a command: its own options, its parents' (persistent flags), and --help/--version. */
 function getoptSpec(spec: CommandSpec, parents: readonly CommandSpec[]) {
   let t = getoptSpecs.get(spec);
   if (t) return t;
-  const all: OptionSpec[] = [...HELP, ...parents.filter((p) => p.persistent !== false).flatMap((p) => p.options ?? []), ...(spec.options ?? [])];
+  const all: OptionSpec[] = [
+    ...HELP,
+    ...parents.filter((p) => p.persistent !== false).flatMap((p) => p.options ?? []),
+    ...(spec.options ?? []),
+  ];
   t = {
     options: all.map((o) => ({ names: o.names, arg: o.arg ?? 'none', data: o })),
     stopAtOperand: spec.stopAtOperand === true || spec.subcommands !== undefined,
@@ -71,7 +78,14 @@ function getoptSpec(spec: CommandSpec, parents: readonly CommandSpec[]) {
 const max = (a: Level, b: Level): Level => (exceeds(b, a) ? b : a);
 
 export function opaqueClass(reason: Reason, level: Level = 'process_exec', path: string[] = []): Classified {
-  return { level: max(level, 'process_exec'), kind: level === 'network' ? 'network' : 'exec', opaque: reason, effects: [], path, chdir: [] };
+  return {
+    level: max(level, 'process_exec'),
+    kind: level === 'network' ? 'network' : 'exec',
+    opaque: reason,
+    effects: [],
+    path,
+    chdir: [],
+  };
 }
 
 /** Reads `args` (the words after the program's name) through `spec`. */
@@ -89,11 +103,16 @@ export function classifyWith(spec: ProgramSpec, args: readonly Word[]): Classifi
       return finish(name, command, path, parsed, globals, words);
     }
     const sub = parsed.operands[0]!;
-    if (sub.dynamic || sub.pattern) return opaqueClass({ id: 'subcommand_at_run_time', subject: [name, ...path].join(' ') }, command.level, path);
+    if (sub.dynamic || sub.pattern)
+      return opaqueClass({ id: 'subcommand_at_run_time', subject: [name, ...path].join(' ') }, command.level, path);
     const next = subcommandOf(command, sub.text);
     if (next === null) {
       const unknown = command.unknownSubcommand ?? { level: 'process_exec' as Level, opaque: 'unknown_subcommand' };
-      if (unknown.opaque) return opaqueClass({ id: unknown.opaque as Reason['id'], subject: [name, ...path].join(' '), detail: sub.text }, unknown.level, [...path, sub.text]);
+      if (unknown.opaque)
+        return opaqueClass({ id: unknown.opaque as Reason['id'], subject: [name, ...path].join(' '), detail: sub.text }, unknown.level, [
+          ...path,
+          sub.text,
+        ]);
       return { level: unknown.level, kind: kindOf(unknown.level), effects: [], path: [...path, sub.text], chdir: [] };
     }
     globals.push(parsed);
@@ -158,7 +177,14 @@ function kindOf(level: Level): Kind {
   return 'exec';
 }
 
-function finish(name: string, spec: CommandSpec, path: string[], parsed: Parsed<OptionSpec>, globals: Parsed<OptionSpec>[], words: readonly Word[]): Classified {
+function finish(
+  name: string,
+  spec: CommandSpec,
+  path: string[],
+  parsed: Parsed<OptionSpec>,
+  globals: Parsed<OptionSpec>[],
+  words: readonly Word[],
+): Classified {
   const subject = [name, ...path].join(' ');
   if (parsed.used.some((u) => u.option.data?.help === true)) {
     return { level: 'read_only', kind: 'reader', effects: [], path, chdir: [], reason: { id: 'help', subject } };
@@ -215,7 +241,26 @@ function finish(name: string, spec: CommandSpec, path: string[], parsed: Parsed<
     level = max(level, 'workspace_write');
     if (kind === 'reader' || kind === 'builtin') kind = 'writer';
   }
-  let base: Classified = { level, kind, effects, path, chdir, reason: { id: kind === 'builtin' ? 'builtin' : kind === 'reader' ? 'reads' : kind === 'writer' ? 'writes' : kind === 'network' ? 'network' : 'unknown_program', subject } };
+  let base: Classified = {
+    level,
+    kind,
+    effects,
+    path,
+    chdir,
+    reason: {
+      id:
+        kind === 'builtin'
+          ? 'builtin'
+          : kind === 'reader'
+            ? 'reads'
+            : kind === 'writer'
+              ? 'writes'
+              : kind === 'network'
+                ? 'network'
+                : 'unknown_program',
+      subject,
+    },
+  };
   if (opaque) base = { ...base, level: max(level, 'process_exec'), kind: level === 'network' ? 'network' : 'exec', opaque, effects: [] };
   if (spec.reader) {
     const reader = READERS_BY_NAME[spec.reader];

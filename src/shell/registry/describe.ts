@@ -68,7 +68,13 @@ function walk(spec: CommandSpec, prefix: string, out: ProgramDescription['subcom
       out.push({ path, level: sub.level, summary: `the same as ${entry}`, options: [] });
       continue;
     }
-    out.push({ path, level: sub.level, summary: sub.summary ?? '', ...(sub.opaque ? { opaque: sub.opaque } : {}), options: telling(sub.options) });
+    out.push({
+      path,
+      level: sub.level,
+      summary: sub.summary ?? '',
+      ...(sub.opaque ? { opaque: sub.opaque } : {}),
+      options: telling(sub.options),
+    });
     walk(sub, path, out);
   }
 }
@@ -97,12 +103,14 @@ export function programsMarkdown(): string {
   for (const name of programNames()) {
     const d = describeProgram(name)!;
     const notes: string[] = [];
-    if (d.opaque) notes.push(d.subcommands.length > 0 ? `without a subcommand: opaque (\`${d.opaque}\`)` : `always opaque (\`${d.opaque}\`)`);
+    if (d.opaque)
+      notes.push(d.subcommands.length > 0 ? `without a subcommand: opaque (\`${d.opaque}\`)` : `always opaque (\`${d.opaque}\`)`);
     for (const o of d.options) notes.push(`\`${o.names.join('`/`')}\` ${o.does}`);
     const byLevel = new Map<string, string[]>();
     for (const s of d.subcommands) if (!s.path.includes(' ')) byLevel.set(s.level, [...(byLevel.get(s.level) ?? []), s.path]);
     for (const [level, subs] of byLevel) notes.push(`${level}: ${subs.map((s) => `\`${s}\``).join(', ')}`);
-    if (d.unknownSubcommand) notes.push(`any other subcommand: ${d.unknownSubcommand.level}${d.unknownSubcommand.opaque ? ', opaque' : ''}`);
+    if (d.unknownSubcommand)
+      notes.push(`any other subcommand: ${d.unknownSubcommand.level}${d.unknownSubcommand.opaque ? ', opaque' : ''}`);
     if (d.reader) notes.push(`read further by code (\`${d.reader}\`)`);
     rows.push(`| \`${name}\` | \`${d.level}\` | ${d.summary.replace(/\|/g, '\\|')} | ${notes.join('; ').replace(/\|/g, '\\|')} |`);
   }

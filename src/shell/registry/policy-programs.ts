@@ -24,10 +24,17 @@ function option(o: PolicyOption): OptionSpec {
 function command(def: ProgramCommandInput, inherited: CommandSpec): CommandSpec {
   const level = def.level ?? inherited.level;
   const opaque = def.level === undefined ? inherited.opaque : undefined;
-  const spec: CommandSpec = { summary: def.description ?? inherited.summary ?? '', level, ...(opaque ? { opaque } : {}), ...(def.options ? { options: def.options.map(option) } : {}), ...(def.operands ? { operands: def.operands } : {}) };
+  const spec: CommandSpec = {
+    summary: def.description ?? inherited.summary ?? '',
+    level,
+    ...(opaque ? { opaque } : {}),
+    ...(def.options ? { options: def.options.map(option) } : {}),
+    ...(def.operands ? { operands: def.operands } : {}),
+  };
   if (def.subcommands) {
     const subs: Record<string, CommandSpec> = Object.create(null);
-    for (const [name, sub] of Object.entries(def.subcommands)) subs[name] = command(sub, { level, summary: '', ...(opaque ? { opaque } : {}) });
+    for (const [name, sub] of Object.entries(def.subcommands))
+      subs[name] = command(sub, { level, summary: '', ...(opaque ? { opaque } : {}) });
     spec.subcommands = subs;
     spec.unknownSubcommand = { level: 'process_exec', opaque: 'unknown_subcommand' };
   }
@@ -38,7 +45,11 @@ const made = new WeakMap<PolicyIndex, Map<string, ProgramSpec | null>>();
 
 /** The spec a line's program is read with: the policy's declaration over the registry's. */
 export function programFor(index: PolicyIndex, name: string, powershell = false): ProgramSpec | null {
-  const declared = powershell ? undefined : Object.prototype.hasOwnProperty.call(index.settings.programs ?? {}, name) ? index.settings.programs[name] : undefined;
+  const declared = powershell
+    ? undefined
+    : Object.prototype.hasOwnProperty.call(index.settings.programs ?? {}, name)
+      ? index.settings.programs[name]
+      : undefined;
   if (!declared) return programSpec(name, powershell);
   let cache = made.get(index);
   if (!cache) made.set(index, (cache = new Map()));
@@ -48,7 +59,15 @@ export function programFor(index: PolicyIndex, name: string, powershell = false)
   const replaces = declared.options !== undefined || declared.subcommands !== undefined || declared.level !== undefined;
   if (!replaces && builtin) spec = builtin;
   else {
-    const base: ProgramSpec = builtin && !replaces ? builtin : { name, summary: declared.description ?? '', level: declared.level ?? 'process_exec', ...(declared.level === undefined ? { opaque: 'unknown_program' } : {}) };
+    const base: ProgramSpec =
+      builtin && !replaces
+        ? builtin
+        : {
+            name,
+            summary: declared.description ?? '',
+            level: declared.level ?? 'process_exec',
+            ...(declared.level === undefined ? { opaque: 'unknown_program' } : {}),
+          };
     spec = { ...base, ...command(declared, base), name, ...(declared.persistent !== undefined ? { persistent: declared.persistent } : {}) };
   }
   cache.set(name, spec);

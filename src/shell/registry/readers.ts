@@ -11,7 +11,13 @@ import { sedReader } from './readers/sed';
  * Each reader starts from what the data alone says (`ctx.base`) and returns the classification.
  */
 
-export const word = (text: string, like?: Word): Word => ({ text, dynamic: like?.dynamic ?? false, pattern: like?.pattern ?? false, quoted: like?.quoted ?? false, ansi: false });
+export const word = (text: string, like?: Word): Word => ({
+  text,
+  dynamic: like?.dynamic ?? false,
+  pattern: like?.pattern ?? false,
+  quoted: like?.quoted ?? false,
+  ansi: false,
+});
 
 export function baseName(path: string): string {
   const slash = path.lastIndexOf('/');
@@ -39,7 +45,12 @@ const isAbsoluteOrHome = (p: string) => p.startsWith('/') || p === '~' || p.star
 
 export function writer(ctx: ReaderContext, effects: Effect[], readsWithout = false): Classified {
   if (effects.length === 0 && readsWithout) return { ...ctx.base, level: 'read_only', kind: 'reader', effects };
-  return { ...ctx.base, level: ctx.base.level === 'network' ? 'network' : 'workspace_write', kind: ctx.base.kind === 'network' ? 'network' : 'writer', effects };
+  return {
+    ...ctx.base,
+    level: ctx.base.level === 'network' ? 'network' : 'workspace_write',
+    kind: ctx.base.kind === 'network' ? 'network' : 'writer',
+    effects,
+  };
 }
 
 export const opaque = (ctx: ReaderContext, id: NonNullable<Classified['opaque']>['id'], subject = ctx.name): Classified => ({
@@ -61,7 +72,11 @@ function transfer(rule: 'copy' | 'move' | 'link'): NamedReader {
     // cp -l / -s makes links to its sources, which a later command in the line may write through
     const linksSources = rule === 'copy' && hasOption(parsed, '-l', '-s', '--link', '--symbolic-link');
     const symbolic = rule === 'link' && hasOption(parsed, '-s', '--symbolic');
-    if (ctx.name === 'install' && hasOption(parsed, '-d', '--directory')) return writer(ctx, parsed.operands.map((path) => ({ path, effect: 'write' })));
+    if (ctx.name === 'install' && hasOption(parsed, '-d', '--directory'))
+      return writer(
+        ctx,
+        parsed.operands.map((path) => ({ path, effect: 'write' })),
+      );
     const ops = parsed.operands;
     let sources: Word[];
     let dest: Word | undefined;
@@ -81,11 +96,16 @@ function transfer(rule: 'copy' | 'move' | 'link'): NamedReader {
     if (dest) {
       effects.push({ path: dest, effect: 'write' }, { path: dest, effect: 'into' });
       // a directory's contents copied (`templates/.`) land beneath the destination under names the line does not give
-      for (const source of sources) effects.push({ path: word(joinPath(dest.text, copiedName(source.text)), dest), effect: contentsOf(source.text) ? 'beneath' : 'destroy' });
+      for (const source of sources)
+        effects.push({
+          path: word(joinPath(dest.text, copiedName(source.text)), dest),
+          effect: contentsOf(source.text) ? 'beneath' : 'destroy',
+        });
       // a backup of what is replaced lands beside it, under the suffix given (`-b -S .json`)
       if (backupSuffix !== null) {
         effects.push({ path: word(`${dest.text}${backupSuffix}`, dest), effect: 'write' });
-        for (const source of sources) effects.push({ path: word(`${joinPath(dest.text, copiedName(source.text))}${backupSuffix}`, dest), effect: 'write' });
+        for (const source of sources)
+          effects.push({ path: word(`${joinPath(dest.text, copiedName(source.text))}${backupSuffix}`, dest), effect: 'write' });
       }
     }
     for (const source of sources) {
@@ -108,13 +128,22 @@ const MODE_OPTION = /^-[rwxXstugoa0-7]+([,+=-][rwxXstugoa0-7]*)*$/;
 /** chmod, chown, chgrp: the first operand is the mode or owner (unless given by --reference or as an option); the rest are changed. */
 const mode: NamedReader = (ctx) => {
   const { parsed } = ctx;
-  const modeGiven = parsed.used.some((u) => u.option.data?.mode === 'reference') || (ctx.name === 'chmod' && parsed.unknown.some((u) => MODE_OPTION.test(u.text)));
+  const modeGiven =
+    parsed.used.some((u) => u.option.data?.mode === 'reference') ||
+    (ctx.name === 'chmod' && parsed.unknown.some((u) => MODE_OPTION.test(u.text)));
   const changed = modeGiven ? parsed.operands : parsed.operands.slice(1);
-  return writer(ctx, changed.map((path) => ({ path, effect: 'destroy' })));
+  return writer(
+    ctx,
+    changed.map((path) => ({ path, effect: 'destroy' })),
+  );
 };
 
 /** chattr: `+i`/`-i` modes stand among the operands; every operand may be a file it changes. */
-const attributes: NamedReader = (ctx) => writer(ctx, ctx.parsed.operands.map((path) => ({ path, effect: 'destroy' })));
+const attributes: NamedReader = (ctx) =>
+  writer(
+    ctx,
+    ctx.parsed.operands.map((path) => ({ path, effect: 'destroy' })),
+  );
 
 /** dd: `of=FILE`. */
 const dd: NamedReader = (ctx) =>
@@ -152,7 +181,8 @@ const tar: NamedReader = (ctx) => {
       if (is('--extract', '--get')) mode.add('x');
       else if (is('--create', '--append', '--update', '--concatenate', '--delete')) mode.add('c');
       else if (is('--list', '--diff', '--compare')) mode.add('t');
-      if (is('--to-command', '--use-compress-program', '--checkpoint-action', '--info-script', '--new-volume-script', '--rsh-command')) runs = true;
+      if (is('--to-command', '--use-compress-program', '--checkpoint-action', '--info-script', '--new-volume-script', '--rsh-command'))
+        runs = true;
       else if (is('--absolute-names')) absolute = true;
       else if (is('--remove-files')) removeFiles = true;
       else if (is('--files-from')) {
@@ -188,7 +218,10 @@ const tar: NamedReader = (ctx) => {
   if (mode.has('x')) {
     // -P keeps the members' absolute and ../ names: they are written wherever they point
     if (mode.has('P') || absolute) return opaque(ctx, 'tar_absolute_names');
-    return writer(ctx, (dirs.length > 0 ? dirs : [word('.')]).map((path) => ({ path, effect: 'beneath' })));
+    return writer(
+      ctx,
+      (dirs.length > 0 ? dirs : [word('.')]).map((path) => ({ path, effect: 'beneath' })),
+    );
   }
   if (mode.has('c') || mode.has('r') || mode.has('u') || mode.has('A')) {
     const effects: Effect[] = archives.map((path) => ({ path, effect: 'write' }));
@@ -232,7 +265,8 @@ const unzip: NamedReader = (ctx) => {
   const xAt = words.findIndex((w) => w.text === '-x');
   const options = (xAt === -1 ? words : words.slice(0, xAt)).filter((w) => w.text.startsWith('-') && w.text.length > 1);
   // listing only: a flag cluster with l, v, t or Z, not a -d or -P with its value attached (`-ddist`)
-  if (options.some((w) => /^-[a-zA-Z]+$/.test(w.text) && !/^-[dP]/.test(w.text) && /[lvtZ]/.test(w.text))) return { ...ctx.base, level: 'read_only', kind: 'reader', effects: [] };
+  if (options.some((w) => /^-[a-zA-Z]+$/.test(w.text) && !/^-[dP]/.test(w.text) && /[lvtZ]/.test(w.text)))
+    return { ...ctx.base, level: 'read_only', kind: 'reader', effects: [] };
   // -: keeps the members' ../ names: they are written wherever they point
   if (options.some((w) => /^-[^-]*:/.test(w.text))) return opaque(ctx, 'unzip_parent_names');
   const into: Word[] = [];
@@ -241,7 +275,10 @@ const unzip: NamedReader = (ctx) => {
     if (t === '-d' && words[k + 1]) into.push(words[k + 1]!);
     else if (t.startsWith('-d') && t.length > 2 && !t.startsWith('--')) into.push(word(t.slice(2), words[k]));
   }
-  return writer(ctx, (into.length > 0 ? into : [word('.')]).map((path) => ({ path, effect: 'beneath' })));
+  return writer(
+    ctx,
+    (into.length > 0 ? into : [word('.')]).map((path) => ({ path, effect: 'beneath' })),
+  );
 };
 
 /** 7z: extracts into the current directory, or into -oDIR; -spf keeps absolute names. */
@@ -249,7 +286,10 @@ const sevenZip: NamedReader = (ctx) => {
   const words = originalWords(ctx);
   if (words.some((w) => w.text.startsWith('-spf'))) return opaque(ctx, 'sevenzip_absolute_names');
   const into = words.filter((w) => w.text.startsWith('-o') && w.text.length > 2).map((w) => word(w.text.slice(2), w));
-  return writer(ctx, [word('.'), ...into].map((path) => ({ path, effect: 'beneath' })));
+  return writer(
+    ctx,
+    [word('.'), ...into].map((path) => ({ path, effect: 'beneath' })),
+  );
 };
 
 /** patch: the file it patches (or -o FILE), its reject file and backups, or every file under -d DIR. */
@@ -261,9 +301,12 @@ const patch: NamedReader = (ctx) => {
   const own: Effect[] = valuesOf(parsed, '-r', '--reject-file').map((path) => ({ path, effect: 'write' }));
   const named = ops[0] && valuesOf(parsed, '-i', '--input').length === 0 ? ops[0] : undefined;
   if (named) {
-    for (const suffix of valuesOf(parsed, '-z', '--suffix')) own.push({ path: word(`${named.text}${suffix.text}`, named), effect: 'write' });
-    for (const prefix of valuesOf(parsed, '-B', '--prefix')) own.push({ path: word(`${prefix.text}${named.text}`, named), effect: 'write' });
-    for (const prefix of valuesOf(parsed, '-Y', '--basename-prefix')) own.push({ path: word(joinPath(parentOf(named.text), `${prefix.text}${baseName(named.text)}`), named), effect: 'write' });
+    for (const suffix of valuesOf(parsed, '-z', '--suffix'))
+      own.push({ path: word(`${named.text}${suffix.text}`, named), effect: 'write' });
+    for (const prefix of valuesOf(parsed, '-B', '--prefix'))
+      own.push({ path: word(`${prefix.text}${named.text}`, named), effect: 'write' });
+    for (const prefix of valuesOf(parsed, '-Y', '--basename-prefix'))
+      own.push({ path: word(joinPath(parentOf(named.text), `${prefix.text}${baseName(named.text)}`), named), effect: 'write' });
   }
   const dirs = [...valuesOf(parsed, '-d', '--directory'), word('.')];
   if (out.length > 0) return writer(ctx, [...out.map((path) => ({ path, effect: 'write' as const })), ...own]);
@@ -279,9 +322,16 @@ const pack: NamedReader = (ctx) => {
   const { parsed } = ctx;
   if (hasOption(parsed, '--files', '--files0', '--filelist')) return opaque(ctx, 'reads_names_from_file');
   // zstd -o FILE writes FILE even with -c; --output-dir-* put the outputs in a directory
-  const outputs: Effect[] = ctx.name === 'zstd' ? [...valuesOf(parsed, '-o').map((path) => ({ path, effect: 'write' as const })), ...valuesOf(parsed, '--output-dir-flat', '--output-dir-mirror').map((path) => ({ path, effect: 'destroy' as const }))] : [];
+  const outputs: Effect[] =
+    ctx.name === 'zstd'
+      ? [
+          ...valuesOf(parsed, '-o').map((path) => ({ path, effect: 'write' as const })),
+          ...valuesOf(parsed, '--output-dir-flat', '--output-dir-mirror').map((path) => ({ path, effect: 'destroy' as const })),
+        ]
+      : [];
   // -N restores the name stored in the archive, in the operand's directory
-  if (hasOption(parsed, '-N', '--name')) for (const path of parsed.operands) outputs.push({ path: word(parentOf(path.text), path), effect: 'destroy' });
+  if (hasOption(parsed, '-N', '--name'))
+    for (const path of parsed.operands) outputs.push({ path: word(parentOf(path.text), path), effect: 'destroy' });
   const toStdout = hasOption(parsed, '-c', '--stdout', '--to-stdout', '-l', '--list', '-t', '--test');
   if (outputs.length === 0 && toStdout) return { ...ctx.base, level: 'read_only', kind: 'reader', effects: [] };
   const suffixes = [...valuesOf(parsed, '-S', '--suffix').map((w) => w.text), ...SUFFIXES];
@@ -290,7 +340,8 @@ const pack: NamedReader = (ctx) => {
     effects.push({ path, effect: 'destroy' });
     for (const suffix of suffixes) {
       effects.push({ path: word(`${path.text}${suffix}`, path), effect: 'write' });
-      if (suffix !== '' && path.text.endsWith(suffix)) effects.push({ path: word(path.text.slice(0, -suffix.length), path), effect: 'write' });
+      if (suffix !== '' && path.text.endsWith(suffix))
+        effects.push({ path: word(path.text.slice(0, -suffix.length), path), effect: 'write' });
     }
   }
   return writer(ctx, effects);
@@ -318,7 +369,8 @@ const curl: NamedReader = (ctx) => {
   if (ctx.parsed.used.some((u) => u.option.data?.mode === 'remote-name')) {
     const dir = valuesOf(ctx.parsed, '--output-dir')[0] ?? word('.');
     effects.push({ path: dir, effect: 'into' });
-    for (const url of ctx.parsed.operands) if (isUrl(url)) effects.push({ path: word(joinPath(dir.text, urlName(url.text)), url), effect: 'write' });
+    for (const url of ctx.parsed.operands)
+      if (isUrl(url)) effects.push({ path: word(joinPath(dir.text, urlName(url.text)), url), effect: 'write' });
   }
   return { ...ctx.base, effects };
 };
@@ -329,7 +381,8 @@ const wget: NamedReader = (ctx) => {
   if (valuesOf(ctx.parsed, '-O', '--output-document').length === 0) {
     const dir = valuesOf(ctx.parsed, '-P', '--directory-prefix')[0] ?? word('.');
     effects.push({ path: dir, effect: ctx.parsed.used.some((u) => u.option.data?.mode === 'tree') ? 'destroy' : 'into' });
-    for (const url of ctx.parsed.operands) if (isUrl(url)) effects.push({ path: word(joinPath(dir.text, urlName(url.text)), url), effect: 'write' });
+    for (const url of ctx.parsed.operands)
+      if (isUrl(url)) effects.push({ path: word(joinPath(dir.text, urlName(url.text)), url), effect: 'write' });
   }
   return { ...ctx.base, effects };
 };
@@ -342,15 +395,20 @@ const remoteCopy: NamedReader = (ctx) => {
     const dest = ops[ops.length - 1]!;
     if (!/^[^/]*:/.test(dest.text)) {
       effects.push({ path: dest, effect: 'write' }, { path: dest, effect: 'into' });
-      for (const source of ops.slice(0, -1)) effects.push({ path: word(joinPath(dest.text, copiedName(source.text)), dest), effect: 'destroy' });
+      for (const source of ops.slice(0, -1))
+        effects.push({ path: word(joinPath(dest.text, copiedName(source.text)), dest), effect: 'destroy' });
     }
-    if (ctx.parsed.used.some((u) => u.option.data?.mode === 'remove-sources')) for (const source of ops.slice(0, -1)) effects.push({ path: source, effect: 'destroy' });
+    if (ctx.parsed.used.some((u) => u.option.data?.mode === 'remove-sources'))
+      for (const source of ops.slice(0, -1)) effects.push({ path: source, effect: 'destroy' });
   }
   return { ...ctx.base, effects };
 };
 
 /** arch: with an operand or an option it runs a command (macOS), which the reader does not read through. */
-const arch: NamedReader = (ctx) => (ctx.parsed.operands.length > 0 || ctx.parsed.used.length > 0 || ctx.parsed.unknown.length > 0 ? opaque(ctx, 'runs_named_program') : ctx.base);
+const arch: NamedReader = (ctx) =>
+  ctx.parsed.operands.length > 0 || ctx.parsed.used.length > 0 || ctx.parsed.unknown.length > 0
+    ? opaque(ctx, 'runs_named_program')
+    : ctx.base;
 
 export const READERS_BY_NAME: Readonly<Record<string, NamedReader>> = {
   __proto__: null as never,

@@ -218,7 +218,19 @@ export interface Coproc extends Span {
   body: Command;
 }
 
-export type Command = SimpleCommand | Subshell | Group | IfClause | WhileClause | ForClause | ArithForClause | CaseClause | FuncDecl | ArithCmd | TestClause | Coproc;
+export type Command =
+  | SimpleCommand
+  | Subshell
+  | Group
+  | IfClause
+  | WhileClause
+  | ForClause
+  | ArithForClause
+  | CaseClause
+  | FuncDecl
+  | ArithCmd
+  | TestClause
+  | Coproc;
 
 export interface Pipeline extends Span {
   type: 'pipeline';

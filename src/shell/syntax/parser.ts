@@ -88,7 +88,12 @@ export function parseScript(src: string, depth = 0, options: { powershell?: bool
 
 /** Parses a text bash expands as a here-document or a double-quoted string: its expansions. */
 export function parseExpandedText(src: string, depth: number, budget?: Budget): WordPart[] {
-  const p = new Parser(src, 0, depth, budget ?? { words: MAX_WORDS, substitutions: MAX_SUBSTITUTIONS, heredocs: MAX_HEREDOCS, arithmetic: 4 * src.length + 4096 });
+  const p = new Parser(
+    src,
+    0,
+    depth,
+    budget ?? { words: MAX_WORDS, substitutions: MAX_SUBSTITUTIONS, heredocs: MAX_HEREDOCS, arithmetic: 4 * src.length + 4096 },
+  );
   return p.expandedText(src.length);
 }
 
@@ -266,7 +271,7 @@ class Parser {
     this.blanks();
     let timed = false;
     let negated = false;
-    for (; !this.powershell; ) {
+    for (; !this.powershell;) {
       if (this.peekReserved() === 'time' && this.timeIsReserved()) {
         this.i += 4;
         timed = true;
@@ -309,7 +314,8 @@ class Parser {
     this.blanks();
     const start = this.i;
     const c = this.peek();
-    if (c === '' || c === ';' || (c === '&' && this.peek(1) !== '>') || c === '|' || c === ')' || c === '\n') this.fail(c === '' ? 'a command is missing at the end' : `a command is missing before ${JSON.stringify(c)}`);
+    if (c === '' || c === ';' || (c === '&' && this.peek(1) !== '>') || c === '|' || c === ')' || c === '\n')
+      this.fail(c === '' ? 'a command is missing at the end' : `a command is missing before ${JSON.stringify(c)}`);
     if (c === '(' && this.peek(1) === '(' && !this.powershell) {
       const arith = this.tryArithCommand();
       if (arith) return arith;
@@ -534,7 +540,12 @@ class Parser {
       const s = this.i;
       for (const op of ['&&', '||', '(', ')', '<', '>', '!']) {
         // `<(…)` and `>(…)` are process substitutions here too, not the operators `<` and `>`
-        if (!regex && this.at(op) && (op !== '!' || /[ \t\n]/.test(this.peek(1))) && !((op === '<' || op === '>') && this.peek(1) === '(')) {
+        if (
+          !regex &&
+          this.at(op) &&
+          (op !== '!' || /[ \t\n]/.test(this.peek(1))) &&
+          !((op === '<' || op === '>') && this.peek(1) === '(')
+        ) {
           this.i += op.length;
           words.push({ type: 'word', parts: [{ type: 'lit', value: op, start: s, end: this.i }], start: s, end: this.i });
           break;
@@ -622,7 +633,11 @@ class Parser {
     // `coproc NAME { …; }`: a word before a compound command is the coprocess's name
     const save = this.i;
     const nameWord = this.peekReserved();
-    if (nameWord !== null && /^[A-Za-z_][A-Za-z0-9_]*$/.test(nameWord) && !['{', 'if', 'while', 'until', 'for', 'select', 'case', '[['].includes(nameWord)) {
+    if (
+      nameWord !== null &&
+      /^[A-Za-z_][A-Za-z0-9_]*$/.test(nameWord) &&
+      !['{', 'if', 'while', 'until', 'for', 'select', 'case', '[['].includes(nameWord)
+    ) {
       this.i += nameWord.length;
       this.blanks();
       const next = this.peekReserved();
@@ -725,11 +740,27 @@ class Parser {
   private heredoc(op: string, fd: string, start: number): Redirect {
     const delimiter = this.word();
     if (!delimiter) this.fail('a here-document without a delimiter');
-    if (delimiter.parts.some((p) => p.type !== 'lit' && p.type !== 'sq' && p.type !== 'escaped' && !(p.type === 'dq' && p.parts.every((q) => q.type === 'lit' || q.type === 'escaped')))) {
+    if (
+      delimiter.parts.some(
+        (p) =>
+          p.type !== 'lit' &&
+          p.type !== 'sq' &&
+          p.type !== 'escaped' &&
+          !(p.type === 'dq' && p.parts.every((q) => q.type === 'lit' || q.type === 'escaped')),
+      )
+    ) {
       this.fail('a here-document delimiter with an expansion');
     }
     if (--this.budget.heredocs < 0) this.fail(`more than ${MAX_HEREDOCS} here-documents`);
-    const r: Redirect = { type: 'redirect', op, fd, target: delimiter, start, end: this.i, heredoc: { body: '', expand: delimiter.parts.every((p) => p.type === 'lit'), parts: [] } };
+    const r: Redirect = {
+      type: 'redirect',
+      op,
+      fd,
+      target: delimiter,
+      start,
+      end: this.i,
+      heredoc: { body: '', expand: delimiter.parts.every((p) => p.type === 'lit'), parts: [] },
+    };
     this.pending.push(r);
     return r;
   }
@@ -942,7 +973,14 @@ class Parser {
       const body = this.nestedScript();
       if (this.peek() !== ')') this.fail('an unterminated $(', start);
       this.i++;
-      return { type: 'cmdsubst', body, backquote: false, source: this.src.slice(start + 2, this.i - 1), start, end: this.i } satisfies CmdSubst;
+      return {
+        type: 'cmdsubst',
+        body,
+        backquote: false,
+        source: this.src.slice(start + 2, this.i - 1),
+        start,
+        end: this.i,
+      } satisfies CmdSubst;
     }
     if (this.at('$[')) {
       this.i += 2;
@@ -1038,7 +1076,18 @@ class Parser {
       if (part) parts.push(part);
       litStart = this.i;
     }
-    return { type: 'param', name, text: this.src.slice(start, this.i), braced: true, rest: this.src.slice(restStart, this.i - 1), indirect, length, nested, start, end: this.i };
+    return {
+      type: 'param',
+      name,
+      text: this.src.slice(start, this.i),
+      braced: true,
+      rest: this.src.slice(restStart, this.i - 1),
+      indirect,
+      length,
+      nested,
+      start,
+      end: this.i,
+    };
   }
 
   private backquote(): CmdSubst {
@@ -1302,8 +1351,20 @@ export function assignmentOf(w: Word): Assign | null {
   const restOfPart = text.slice(k + 1);
   const part = w.parts[partAt] as { start: number; end: number };
   const valueStart = part.start + (part.end - part.start - (text.length - k - 1));
-  const valueParts: WordPart[] = [...(restOfPart !== '' ? [{ type: 'lit' as const, value: restOfPart, start: valueStart, end: part.end }] : []), ...w.parts.slice(partAt + 1)];
-  return { type: 'assign', word: w, name, index, append, value: { type: 'word', parts: valueParts, start: valueStart, end: w.end }, start: w.start, end: w.end };
+  const valueParts: WordPart[] = [
+    ...(restOfPart !== '' ? [{ type: 'lit' as const, value: restOfPart, start: valueStart, end: part.end }] : []),
+    ...w.parts.slice(partAt + 1),
+  ];
+  return {
+    type: 'assign',
+    word: w,
+    name,
+    index,
+    append,
+    value: { type: 'word', parts: valueParts, start: valueStart, end: w.end },
+    start: w.start,
+    end: w.end,
+  };
 }
 
 /** The source text of a part, as written (for subscripts and the like). */
@@ -1368,4 +1429,19 @@ export function decodeAnsiC(src: string, start: number): { text: string; end: nu
   }
 }
 
-const SIMPLE_ESCAPES: Readonly<Record<string, string>> = { __proto__: null as never, a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\\': '\\', "'": "'", '"': '"', '?': '?' };
+const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
+  __proto__: null as never,
+  a: '\x07',
+  b: '\b',
+  e: '\x1b',
+  E: '\x1b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+  v: '\v',
+  '\\': '\\',
+  "'": "'",
+  '"': '"',
+  '?': '?',
+};

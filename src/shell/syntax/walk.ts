@@ -63,7 +63,12 @@ class Walker {
           this.word(r.target, cond);
           if (r.heredoc) this.parts(r.heredoc.parts, cond);
         }
-        this.out.commands.push({ node: c, words: [...c.assigns.map((a) => viewOf(a.word)), ...c.words.map(viewOf)], redirects: c.redirects.map(redirectView), conditional: cond });
+        this.out.commands.push({
+          node: c,
+          words: [...c.assigns.map((a) => viewOf(a.word)), ...c.words.map(viewOf)],
+          redirects: c.redirects.map(redirectView),
+          conditional: cond,
+        });
         return;
       }
       case 'subshell':

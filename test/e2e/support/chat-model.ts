@@ -30,7 +30,8 @@ export function chatToolResults(requests: ChatModel['requests']): ChatToolResult
       for (const call of message.tool_calls ?? []) names.set(call.id, call.function?.name ?? '?');
       if (message.role === 'tool' && typeof message.tool_call_id === 'string' && !seen.has(message.tool_call_id)) {
         seen.add(message.tool_call_id);
-        const content = typeof message.content === 'string' ? message.content : (message.content ?? []).map((c: any) => c.text ?? '').join('');
+        const content =
+          typeof message.content === 'string' ? message.content : (message.content ?? []).map((c: any) => c.text ?? '').join('');
         results.push({ name: names.get(message.tool_call_id) ?? '?', content });
       }
     }
@@ -51,7 +52,13 @@ function send(res: ServerResponse, body: any, calls: { id: string; name: string;
         object: 'chat.completion',
         created,
         model,
-        choices: [{ index: 0, message: { role: 'assistant', content: text, ...(calls.length > 0 ? { tool_calls: toolCalls } : {}) }, finish_reason: finish }],
+        choices: [
+          {
+            index: 0,
+            message: { role: 'assistant', content: text, ...(calls.length > 0 ? { tool_calls: toolCalls } : {}) },
+            finish_reason: finish,
+          },
+        ],
         usage,
       }),
     );
@@ -59,7 +66,9 @@ function send(res: ServerResponse, body: any, calls: { id: string; name: string;
   }
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   const chunk = (delta: unknown, finishReason: string | null, extra: Record<string, unknown> = {}) =>
-    res.write(`data: ${JSON.stringify({ id: `chatcmpl-${created}`, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, finish_reason: finishReason }], ...extra })}\n\n`);
+    res.write(
+      `data: ${JSON.stringify({ id: `chatcmpl-${created}`, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, finish_reason: finishReason }], ...extra })}\n\n`,
+    );
   chunk({ role: 'assistant', content: text ?? '' }, null);
   if (calls.length > 0) chunk({ tool_calls: toolCalls }, null);
   chunk({}, finish, { usage });
@@ -73,7 +82,9 @@ export async function startChatModel(turns: ToolUse[][]): Promise<ChatModel> {
   let counter = 0;
   const server = await serveScripted(({ method, path, body }, res) => {
     if (method === 'GET' && /\/models\/?$/.test(path)) {
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: [{ id: 'scripted', object: 'model', owned_by: 'test' }] }));
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ object: 'list', data: [{ id: 'scripted', object: 'model', owned_by: 'test' }] }));
       return;
     }
     if (method !== 'POST' || !/\/chat\/completions\/?$/.test(path.split('?')[0]!)) {
@@ -84,7 +95,11 @@ export async function startChatModel(turns: ToolUse[][]): Promise<ChatModel> {
     const hasTools = Array.isArray(body.tools) && body.tools.length > 0;
     const turn = hasTools ? queue.shift() : undefined;
     // A string input is sent as the raw arguments: a freeform tool (Droid's ApplyPatch for GPT models) takes its text as is.
-    const calls = (turn ?? []).map((t) => ({ id: `call_e2e_${++counter}`, name: t.name, arguments: typeof t.input === 'string' ? t.input : JSON.stringify(t.input) }));
+    const calls = (turn ?? []).map((t) => ({
+      id: `call_e2e_${++counter}`,
+      name: t.name,
+      arguments: typeof t.input === 'string' ? t.input : JSON.stringify(t.input),
+    }));
     send(res, body, calls, turn ? null : 'done');
   });
   return { url: `http://127.0.0.1:${server.port}/v1`, requests, close: server.close };

@@ -60,7 +60,8 @@ export function makeCodexProject(opts: CodexProjectOptions = {}): CodexProject {
   const stateDir = join(root, 'state');
   const bin = join(root, 'bin');
   for (const d of [join(dir, '.claude'), codexHome, bin]) mkdirSync(d, { recursive: true });
-  const policy = opts.policyText ?? JSON.stringify(opts.policy ?? JSON.parse(readFileSync(join(ROOT, 'examples', 'tax-filing.json'), 'utf8')));
+  const policy =
+    opts.policyText ?? JSON.stringify(opts.policy ?? JSON.parse(readFileSync(join(ROOT, 'examples', 'tax-filing.json'), 'utf8')));
   writeFileSync(join(dir, '.claude', 'persona-gate.json'), policy);
 
   const mcpLog = join(root, 'mcp.log');
@@ -155,14 +156,25 @@ export function hooksJson(command: string, events: string[] = ['PreToolUse', 'Po
 }
 
 export interface HooksFile {
-  hooks: Record<string, { matcher?: string; hooks: { type: string; command: string; timeout?: number; async?: boolean; statusMessage?: string }[] }[]>;
+  hooks: Record<
+    string,
+    { matcher?: string; hooks: { type: string; command: string; timeout?: number; async?: boolean; statusMessage?: string }[] }[]
+  >;
 }
 
 /** Events Codex fires with no tool or source to match: it drops their matcher, and so does the hash. */
 const MATCHERLESS = new Set(['UserPromptSubmit', 'Stop']);
 const snake = (event: string) => event.replace(/(?<=[a-z])(?=[A-Z])/g, '_').toLowerCase();
 const sortedKeys = (v: unknown): unknown =>
-  Array.isArray(v) ? v.map(sortedKeys) : v !== null && typeof v === 'object' ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortedKeys((v as Record<string, unknown>)[k])])) : v;
+  Array.isArray(v)
+    ? v.map(sortedKeys)
+    : v !== null && typeof v === 'object'
+      ? Object.fromEntries(
+          Object.keys(v)
+            .sort()
+            .map((k) => [k, sortedKeys((v as Record<string, unknown>)[k])]),
+        )
+      : v;
 
 /**
  * Codex runs a hook from hooks.json only once the user has trusted it: config.toml's
@@ -178,11 +190,18 @@ export function codexTrustToml(hooksPath: string, file: HooksFile): string {
   for (const [event, groups] of Object.entries(file.hooks)) {
     groups.forEach((group, g) => {
       group.hooks.forEach((handler, h) => {
-        const normalised: Record<string, unknown> = { type: 'command', command: handler.command, timeout: Math.max(1, handler.timeout ?? 600), async: handler.async ?? false };
+        const normalised: Record<string, unknown> = {
+          type: 'command',
+          command: handler.command,
+          timeout: Math.max(1, handler.timeout ?? 600),
+          async: handler.async ?? false,
+        };
         if (handler.statusMessage !== undefined) normalised.statusMessage = handler.statusMessage;
         const identity: Record<string, unknown> = { event_name: snake(event), hooks: [normalised] };
         if (group.matcher !== undefined && !MATCHERLESS.has(event)) identity.matcher = group.matcher;
-        const hash = `sha256:${createHash('sha256').update(JSON.stringify(sortedKeys(identity))).digest('hex')}`;
+        const hash = `sha256:${createHash('sha256')
+          .update(JSON.stringify(sortedKeys(identity)))
+          .digest('hex')}`;
         tables.push(`[hooks.state.${toml(`${hooksPath}:${snake(event)}:${g}:${h}`)}]\ntrusted_hash = ${toml(hash)}\n`);
       });
     });
@@ -193,8 +212,16 @@ export function codexTrustToml(hooksPath: string, file: HooksFile): string {
 /** The environment persona-gate's own commands run in for this project: its HOME and CODEX_HOME. */
 export function personaGateEnv(project: CodexProject): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('PERSONA_GATE_') && !k.startsWith('CODEX') && !k.startsWith('CLAUDE') && !k.startsWith('XDG_')) env[k] = v;
-  return { ...env, HOME: project.home, CODEX_HOME: project.codexHome, PATH: `${project.bin}:${process.env.PATH ?? '/usr/bin:/bin'}`, PERSONA_GATE_STATE_DIR: project.stateDir };
+  for (const [k, v] of Object.entries(process.env))
+    if (v !== undefined && !k.startsWith('PERSONA_GATE_') && !k.startsWith('CODEX') && !k.startsWith('CLAUDE') && !k.startsWith('XDG_'))
+      env[k] = v;
+  return {
+    ...env,
+    HOME: project.home,
+    CODEX_HOME: project.codexHome,
+    PATH: `${project.bin}:${process.env.PATH ?? '/usr/bin:/bin'}`,
+    PERSONA_GATE_STATE_DIR: project.stateDir,
+  };
 }
 
 /**
@@ -219,7 +246,15 @@ export async function runCodex(
   writeFileSync(configPath, readFileSync(configPath, 'utf8').replace(/base_url = "[^"]*"/, `base_url = ${toml(modelUrl)}`));
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) {
-    if (v !== undefined && !k.startsWith('PERSONA_GATE_') && !k.startsWith('CODEX') && !k.startsWith('OPENAI') && !k.startsWith('CLAUDE') && !k.startsWith('XDG_')) env[k] = v;
+    if (
+      v !== undefined &&
+      !k.startsWith('PERSONA_GATE_') &&
+      !k.startsWith('CODEX') &&
+      !k.startsWith('OPENAI') &&
+      !k.startsWith('CLAUDE') &&
+      !k.startsWith('XDG_')
+    )
+      env[k] = v;
   }
   Object.assign(env, {
     HOME: project.home,
@@ -242,5 +277,10 @@ export async function runCodex(
     ...(opts.extraArgs ?? []),
     opts.prompt ?? 'Do the scripted task.',
   ];
-  return runConfined(hostCli('codex'), codexArgs, { cwd: project.dir, env, forward: [Number(url.port)], timeoutMs: opts.timeoutMs ?? 120_000 });
+  return runConfined(hostCli('codex'), codexArgs, {
+    cwd: project.dir,
+    env,
+    forward: [Number(url.port)],
+    timeoutMs: opts.timeoutMs ?? 120_000,
+  });
 }

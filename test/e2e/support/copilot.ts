@@ -36,7 +36,11 @@ export interface CopilotProject extends Project {
 
 export function copilotHooksFile(command: string, events: readonly string[] = COPILOT_EVENTS, timeout = 20): string {
   const entry = [{ matcher: '*', hooks: [{ type: 'command', command, timeout }] }];
-  return JSON.stringify({ version: 1, hooks: Object.fromEntries(events.map((e) => [e, e === 'SessionStart' ? [{ hooks: entry[0]!.hooks }] : entry])) }, null, 2);
+  return JSON.stringify(
+    { version: 1, hooks: Object.fromEntries(events.map((e) => [e, e === 'SessionStart' ? [{ hooks: entry[0]!.hooks }] : entry])) },
+    null,
+    2,
+  );
 }
 
 export function makeCopilotProject(opts: CopilotProjectOptions = {}): CopilotProject {
@@ -47,7 +51,13 @@ export function makeCopilotProject(opts: CopilotProjectOptions = {}): CopilotPro
     join(copilotHome, 'mcp-config.json'),
     JSON.stringify({
       mcpServers: {
-        aeat: { type: 'local', command: process.execPath, args: [join(ROOT, 'test', 'e2e', 'support', 'mcp-server.mjs')], env: { E2E_MCP_LOG: project.mcpLog }, tools: ['*'] },
+        aeat: {
+          type: 'local',
+          command: process.execPath,
+          args: [join(ROOT, 'test', 'e2e', 'support', 'mcp-server.mjs')],
+          env: { E2E_MCP_LOG: project.mcpLog },
+          tools: ['*'],
+        },
       },
     }),
   );
@@ -94,6 +104,14 @@ export async function runCopilot(
     XDG_CACHE_HOME: join(testCacheRoot(), 'copilot-xdg-cache'),
     ...opts.env,
   });
-  const args = ['-p', opts.prompt ?? 'Do the scripted task.', '--allow-all-tools', '--no-auto-update', '--no-ask-user', '--disable-builtin-mcps', ...(opts.extraArgs ?? [])];
+  const args = [
+    '-p',
+    opts.prompt ?? 'Do the scripted task.',
+    '--allow-all-tools',
+    '--no-auto-update',
+    '--no-ask-user',
+    '--disable-builtin-mcps',
+    ...(opts.extraArgs ?? []),
+  ];
   return runConfined(hostCli('copilot'), args, { cwd: project.dir, env, forward: [port], timeoutMs: opts.timeoutMs ?? 120_000 });
 }

@@ -35,7 +35,11 @@ export interface DroidProject extends Project {
 
 export function droidHooksFile(command: string, events: readonly string[] = DROID_EVENTS, timeout = 20): string {
   const hooks = [{ type: 'command', command, timeout }];
-  return JSON.stringify(Object.fromEntries(events.map((e) => [e, e === 'SessionStart' ? [{ hooks }] : [{ matcher: '*', hooks }]])), null, 2);
+  return JSON.stringify(
+    Object.fromEntries(events.map((e) => [e, e === 'SessionStart' ? [{ hooks }] : [{ matcher: '*', hooks }]])),
+    null,
+    2,
+  );
 }
 
 /**
@@ -57,7 +61,16 @@ export function writeDroidModel(project: Project, modelUrl: string, modelId = 's
     JSON.stringify(
       {
         ...kept,
-        customModels: [{ model: modelId, displayName: DROID_MODEL, baseUrl: modelUrl, apiKey: 'sk-test-not-a-key', provider: 'generic-chat-completion-api', maxOutputTokens: 4096 }],
+        customModels: [
+          {
+            model: modelId,
+            displayName: DROID_MODEL,
+            baseUrl: modelUrl,
+            apiKey: 'sk-test-not-a-key',
+            provider: 'generic-chat-completion-api',
+            maxOutputTokens: 4096,
+          },
+        ],
         enableTelemetry: false,
       },
       null,
@@ -73,7 +86,14 @@ export function makeDroidProject(opts: DroidProjectOptions = {}): DroidProject {
   writeFileSync(
     join(factory, 'mcp.json'),
     JSON.stringify({
-      mcpServers: { aeat: { type: 'stdio', command: process.execPath, args: [join(ROOT, 'test', 'e2e', 'support', 'mcp-server.mjs')], env: { E2E_MCP_LOG: project.mcpLog } } },
+      mcpServers: {
+        aeat: {
+          type: 'stdio',
+          command: process.execPath,
+          args: [join(ROOT, 'test', 'e2e', 'support', 'mcp-server.mjs')],
+          env: { E2E_MCP_LOG: project.mcpLog },
+        },
+      },
     }),
   );
   if (opts.hookCommand) {
@@ -94,6 +114,14 @@ export async function runDroid(
   const port = Number(new URL(modelUrl).port);
   // Air-gapped: Droid talks to no Factory service (else it waits 5 s at exit for a cloud sync it cannot reach).
   const env = hostEnv(project, { NO_COLOR: '1', FACTORY_AIRGAP_ENABLED: 'true', ...opts.env });
-  const args = ['exec', '--auto', 'high', '-m', `custom:${DROID_MODEL}-0`, ...(opts.extraArgs ?? []), opts.prompt ?? 'Do the scripted task.'];
+  const args = [
+    'exec',
+    '--auto',
+    'high',
+    '-m',
+    `custom:${DROID_MODEL}-0`,
+    ...(opts.extraArgs ?? []),
+    opts.prompt ?? 'Do the scripted task.',
+  ];
   return runConfined(hostCli('droid'), args, { cwd: project.dir, env, forward: [port], timeoutMs: opts.timeoutMs ?? 120_000 });
 }

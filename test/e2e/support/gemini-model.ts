@@ -62,7 +62,9 @@ export function offeredTools(requests: GeminiModel['requests']): string[] {
 }
 
 function hasDeclarations(body: any): boolean {
-  return Array.isArray(body?.tools) && body.tools.some((t: any) => Array.isArray(t?.functionDeclarations) && t.functionDeclarations.length > 0);
+  return (
+    Array.isArray(body?.tools) && body.tools.some((t: any) => Array.isArray(t?.functionDeclarations) && t.functionDeclarations.length > 0)
+  );
 }
 
 // One text that every utility call parses: the router's classifiers and the next-speaker check.
@@ -78,32 +80,36 @@ export async function startGeminiModel(socket: string, turns: ToolUse[][]): Prom
   const queue = [...turns];
   const requests: GeminiModel['requests'] = [];
   let counter = 0;
-  const server = await serveScripted(({ method, path, body }, res) => {
-    const json = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-    if (method !== 'POST' || !/\/models\/[^/:]+:(generateContent|streamGenerateContent|countTokens)/.test(path)) {
-      json(404, { error: { code: 404, message: 'not here', status: 'NOT_FOUND' } });
-      return;
-    }
-    if (path.includes(':countTokens')) {
-      json(200, { totalTokens: 10 });
-      return;
-    }
-    requests.push({ path, body });
-    const turn = hasDeclarations(body) ? queue.shift() : undefined;
-    const parts = turn
-      ? turn.map((t) => ({ functionCall: { id: `call_e2e_${++counter}`, name: t.name, args: t.input } }))
-      : [{ text: hasDeclarations(body) ? 'done' : UTILITY_TEXT }];
-    const payload = {
-      candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP', index: 0 }],
-      usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 },
-      modelVersion: 'scripted',
-    };
-    if (path.includes(':streamGenerateContent')) {
-      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-      res.end(`data: ${JSON.stringify(payload)}\n\n`);
-      return;
-    }
-    json(200, payload);
-  }, { socket });
+  const server = await serveScripted(
+    ({ method, path, body }, res) => {
+      const json = (status: number, body: unknown) =>
+        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+      if (method !== 'POST' || !/\/models\/[^/:]+:(generateContent|streamGenerateContent|countTokens)/.test(path)) {
+        json(404, { error: { code: 404, message: 'not here', status: 'NOT_FOUND' } });
+        return;
+      }
+      if (path.includes(':countTokens')) {
+        json(200, { totalTokens: 10 });
+        return;
+      }
+      requests.push({ path, body });
+      const turn = hasDeclarations(body) ? queue.shift() : undefined;
+      const parts = turn
+        ? turn.map((t) => ({ functionCall: { id: `call_e2e_${++counter}`, name: t.name, args: t.input } }))
+        : [{ text: hasDeclarations(body) ? 'done' : UTILITY_TEXT }];
+      const payload = {
+        candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP', index: 0 }],
+        usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 },
+        modelVersion: 'scripted',
+      };
+      if (path.includes(':streamGenerateContent')) {
+        res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+        res.end(`data: ${JSON.stringify(payload)}\n\n`);
+        return;
+      }
+      json(200, payload);
+    },
+    { socket },
+  );
   return { socket, requests, close: server.close };
 }

@@ -92,7 +92,8 @@ export function makeGeminiProject(opts: GeminiProjectOptions = {}): GeminiProjec
   for (const d of [join(dir, '.claude'), join(dir, '.gemini'), join(home, '.gemini'), bin]) mkdirSync(d, { recursive: true });
 
   const scope = opts.hookScope === undefined ? (opts.hookCommand === 'record' ? 'user' : 'init') : opts.hookScope;
-  const policy = opts.policyText ?? JSON.stringify(opts.policy ?? JSON.parse(readFileSync(join(ROOT, 'examples', 'tax-filing.json'), 'utf8')));
+  const policy =
+    opts.policyText ?? JSON.stringify(opts.policy ?? JSON.parse(readFileSync(join(ROOT, 'examples', 'tax-filing.json'), 'utf8')));
   writeFileSync(join(dir, '.claude', 'persona-gate.json'), policy);
   writeFileSync(join(dir, 'notes.txt'), 'hello world\n');
 
@@ -101,7 +102,8 @@ export function makeGeminiProject(opts: GeminiProjectOptions = {}): GeminiProjec
   writeFileSync(join(bin, 'record-hook'), RECORD_HOOK);
   chmodSync(join(bin, 'record-hook'), 0o755);
 
-  const command = opts.hookCommand === 'record' ? `${join(bin, 'record-hook')} ${JSON.stringify(eventLog)}` : (opts.hookCommand ?? HOOK_COMMAND);
+  const command =
+    opts.hookCommand === 'record' ? `${join(bin, 'record-hook')} ${JSON.stringify(eventLog)}` : (opts.hookCommand ?? HOOK_COMMAND);
   const hooks = scope === null || scope === 'init' ? undefined : hookEntries(command, opts.hookTimeoutMs ?? 20_000);
   const userSettings: Record<string, unknown> = {
     security: { auth: { selectedType: 'gemini-api-key' } },
@@ -116,10 +118,15 @@ export function makeGeminiProject(opts: GeminiProjectOptions = {}): GeminiProjec
   };
   writeFileSync(join(home, '.gemini', 'settings.json'), JSON.stringify(userSettings, null, 2));
   const projectSettings = { ...(scope === 'project' && hooks ? { hooks } : {}), ...opts.projectSettings };
-  if (Object.keys(projectSettings).length > 0) writeFileSync(join(dir, '.gemini', 'settings.json'), JSON.stringify(projectSettings, null, 2));
+  if (Object.keys(projectSettings).length > 0)
+    writeFileSync(join(dir, '.gemini', 'settings.json'), JSON.stringify(projectSettings, null, 2));
   if (scope === 'init') {
     // The registration a user gets: persona-gate's own init, which also trusts the folder (the policy it writes is replaced below).
-    const init = spawnSync(process.execPath, [HOOK, 'init', '--host', 'gemini', '--dir', dir, '--command', command], { env: { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PERSONA_GATE_'))), HOME: home }, encoding: 'utf8', timeout: 60_000 });
+    const init = spawnSync(process.execPath, [HOOK, 'init', '--host', 'gemini', '--dir', dir, '--command', command], {
+      env: { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PERSONA_GATE_'))), HOME: home },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     if (init.status !== 0) throw new Error(`persona-gate init --host gemini failed: ${init.stderr}`);
     writeFileSync(join(dir, '.claude', 'persona-gate.json'), policy);
   } else if (opts.trusted !== false) {
@@ -167,7 +174,14 @@ function hostEnv(project: GeminiProject, extra: Record<string, string>): Record<
     if (v === undefined) continue;
     // VITEST turns Gemini's folder trust off; GITHUB_SHA / SURFACE make it strip the hook's
     // environment down to a fixed list (the persona variable with it).
-    if (k.startsWith('PERSONA_GATE_') || k.startsWith('GEMINI_') || k.startsWith('GOOGLE_') || k.startsWith('CLAUDE') || k.startsWith('VITEST')) continue;
+    if (
+      k.startsWith('PERSONA_GATE_') ||
+      k.startsWith('GEMINI_') ||
+      k.startsWith('GOOGLE_') ||
+      k.startsWith('CLAUDE') ||
+      k.startsWith('VITEST')
+    )
+      continue;
     if (['NODE_ENV', 'GITHUB_SHA', 'SURFACE', 'XDG_STATE_HOME', 'XDG_CONFIG_HOME'].includes(k)) continue;
     env[k] = v;
   }
@@ -189,8 +203,15 @@ export async function runGemini(project: GeminiProject, turns: ToolUse[][], opts
   const args = ['-p', 'Do the scripted task.', '-o', 'json', ...(opts.yolo === false ? [] : ['--yolo']), ...(opts.args ?? [])];
   const env = hostEnv(project, { ...opts.env, GOOGLE_GEMINI_BASE_URL: `http://127.0.0.1:${MODEL_PORT}` });
   try {
-    const [command, argv] = opts.launch ? [process.execPath, [HOOK, 'launch', '--host', 'gemini', ...opts.launch, '--program', hostCli('gemini'), '--', ...args]] : [hostCli('gemini'), args];
-    const run = await runConfined(command, argv, { cwd: project.dir, env, forward: [{ port: MODEL_PORT, socket: model.socket }], timeoutMs: opts.timeoutMs ?? 90_000 });
+    const [command, argv] = opts.launch
+      ? [process.execPath, [HOOK, 'launch', '--host', 'gemini', ...opts.launch, '--program', hostCli('gemini'), '--', ...args]]
+      : [hostCli('gemini'), args];
+    const run = await runConfined(command, argv, {
+      cwd: project.dir,
+      env,
+      forward: [{ port: MODEL_PORT, socket: model.socket }],
+      timeoutMs: opts.timeoutMs ?? 90_000,
+    });
     let json: any = null;
     try {
       json = JSON.parse(run.stdout.slice(run.stdout.indexOf('{')));

@@ -55,7 +55,9 @@ export function recordingHook(dir: string): { command: string; log: string; even
 
 /** Registers the built hook for HOST in the project with `persona-gate init --host HOST`, as a user would; returns what init printed. */
 export function initHost(host: string, project: { dir: string; home: string }, extra: string[] = []): string {
-  const r = runCli(['init', '--host', host, '--dir', project.dir, '--command', `node ${JSON.stringify(HOOK)} hook`, ...extra], { env: cleanEnv({ HOME: project.home }) });
+  const r = runCli(['init', '--host', host, '--dir', project.dir, '--command', `node ${JSON.stringify(HOOK)} hook`, ...extra], {
+    env: cleanEnv({ HOME: project.home }),
+  });
   if (r.code !== 0) throw new Error(`init --host ${host} failed: ${r.stderr}`);
   return r.stdout + r.stderr;
 }

@@ -41,7 +41,10 @@ export function confinement(): string[] | null {
   probed = null;
   for (const flags of [['-n'], ['-rn']]) {
     // Loopback comes up, and no interface but loopback holds an address.
-    const r = spawnSync('unshare', [...flags, 'sh', '-c', 'ip link set lo up && ip -o addr show | grep -v " lo " | wc -l'], { encoding: 'utf8', timeout: 10_000 });
+    const r = spawnSync('unshare', [...flags, 'sh', '-c', 'ip link set lo up && ip -o addr show | grep -v " lo " | wc -l'], {
+      encoding: 'utf8',
+      timeout: 10_000,
+    });
     if (r.status === 0 && r.stdout.trim() === '0') {
       probed = flags;
       break;
@@ -50,7 +53,8 @@ export function confinement(): string[] | null {
   return probed;
 }
 
-const NO_NAMESPACE = 'no network namespace can be made here (unshare -n and unshare -rn both fail), and an agent host is never run with more network than loopback';
+const NO_NAMESPACE =
+  'no network namespace can be made here (unshare -n and unshare -rn both fail), and an agent host is never run with more network than loopback';
 
 /**
  * A suite that runs an agent host: run where the host can be confined to loopback; skipped, with

@@ -23,18 +23,26 @@ server.registerTool('whoami', { description: 'The active taxpayer profile.', inp
   record('whoami', {});
   return { content: [{ type: 'text', text: profile }] };
 });
-server.registerTool('profile_switch', { description: 'Switch the active taxpayer profile.', inputSchema: { profile: z.string() } }, async (args) => {
-  record('profile_switch', args);
-  profile = args.profile;
-  return { content: [{ type: 'text', text: `switched to ${profile}` }] };
-});
+server.registerTool(
+  'profile_switch',
+  { description: 'Switch the active taxpayer profile.', inputSchema: { profile: z.string() } },
+  async (args) => {
+    record('profile_switch', args);
+    profile = args.profile;
+    return { content: [{ type: 'text', text: `switched to ${profile}` }] };
+  },
+);
 simple('modelo_list', 'List modelos.', 'modelo 303 (draft)');
 simple('modelo_work_create', 'Create a modelo draft.', 'draft created');
 simple('modelo_export', 'Export a modelo for filing (irreversible).', 'exported');
 simple('ledger_list', 'List ledger entries.', 'no entries');
-server.registerTool('execute', { description: 'Run any aeat command by key.', inputSchema: { command: z.string(), args: z.record(z.string(), z.unknown()).optional() } }, async (args) => {
-  record(`execute:${args.command}`, args);
-  return { content: [{ type: 'text', text: `ran ${args.command}` }] };
-});
+server.registerTool(
+  'execute',
+  { description: 'Run any aeat command by key.', inputSchema: { command: z.string(), args: z.record(z.string(), z.unknown()).optional() } },
+  async (args) => {
+    record(`execute:${args.command}`, args);
+    return { content: [{ type: 'text', text: `ran ${args.command}` }] };
+  },
+);
 
 await server.connect(new StdioServerTransport());

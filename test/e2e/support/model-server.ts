@@ -30,7 +30,12 @@ export function toolResults(requests: ScriptedModel['requests'], role = 'main'):
         if (block.type === 'tool_use') names.set(block.id, block.name);
         if (block.type === 'tool_result' && !results.some((r) => (r as any).id === block.tool_use_id)) {
           const content = typeof block.content === 'string' ? block.content : (block.content ?? []).map((c: any) => c.text ?? '').join('');
-          results.push(Object.assign({ name: names.get(block.tool_use_id) ?? '?', content, isError: block.is_error === true }, { id: block.tool_use_id }));
+          results.push(
+            Object.assign(
+              { name: names.get(block.tool_use_id) ?? '?', content, isError: block.is_error === true },
+              { id: block.tool_use_id },
+            ),
+          );
         }
       }
     }
@@ -44,25 +49,50 @@ function systemText(body: any): string {
   return '';
 }
 
-function sse(res: ServerResponse, blocks: ({ type: 'tool_use'; id: string; name: string; input: unknown } | { type: 'text'; text: string })[], model: string): void {
+function sse(
+  res: ServerResponse,
+  blocks: ({ type: 'tool_use'; id: string; name: string; input: unknown } | { type: 'text'; text: string })[],
+  model: string,
+): void {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   const send = (event: string, data: unknown) => res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
   send('message_start', {
     type: 'message_start',
-    message: { id: `msg_${Date.now()}`, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 10, output_tokens: 1 } },
+    message: {
+      id: `msg_${Date.now()}`,
+      type: 'message',
+      role: 'assistant',
+      model,
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { input_tokens: 10, output_tokens: 1 },
+    },
   });
   blocks.forEach((block, index) => {
     if (block.type === 'text') {
       send('content_block_start', { type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
       send('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'text_delta', text: block.text } });
     } else {
-      send('content_block_start', { type: 'content_block_start', index, content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} } });
-      send('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: JSON.stringify(block.input) } });
+      send('content_block_start', {
+        type: 'content_block_start',
+        index,
+        content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} },
+      });
+      send('content_block_delta', {
+        type: 'content_block_delta',
+        index,
+        delta: { type: 'input_json_delta', partial_json: JSON.stringify(block.input) },
+      });
     }
     send('content_block_stop', { type: 'content_block_stop', index });
   });
   const toolUse = blocks.some((b) => b.type === 'tool_use');
-  send('message_delta', { type: 'message_delta', delta: { stop_reason: toolUse ? 'tool_use' : 'end_turn', stop_sequence: null }, usage: { output_tokens: 5 } });
+  send('message_delta', {
+    type: 'message_delta',
+    delta: { stop_reason: toolUse ? 'tool_use' : 'end_turn', stop_sequence: null },
+    usage: { output_tokens: 5 },
+  });
   send('message_stop', { type: 'message_stop' });
   res.end();
 }
@@ -73,7 +103,9 @@ export async function startModel(scripts: Record<string, ToolUse[][]>, markers: 
   let counter = 0;
   const server = await serveScripted(({ method, path, body }, res) => {
     if (method !== 'POST' || !path.startsWith('/v1/messages')) {
-      res.writeHead(404, { 'content-type': 'application/json' }).end('{"type":"error","error":{"type":"not_found_error","message":"not here"}}');
+      res
+        .writeHead(404, { 'content-type': 'application/json' })
+        .end('{"type":"error","error":{"type":"not_found_error","message":"not here"}}');
       return;
     }
     if (path.startsWith('/v1/messages/count_tokens')) {
@@ -90,7 +122,16 @@ export async function startModel(scripts: Record<string, ToolUse[][]>, markers: 
       : [{ type: 'text' as const, text: 'done' }];
     if (body.stream === false || body.stream === undefined) {
       res.writeHead(200, { 'content-type': 'application/json' }).end(
-        JSON.stringify({ id: `msg_${counter}`, type: 'message', role: 'assistant', model: body.model, content: blocks, stop_reason: turn ? 'tool_use' : 'end_turn', stop_sequence: null, usage: { input_tokens: 10, output_tokens: 5 } }),
+        JSON.stringify({
+          id: `msg_${counter}`,
+          type: 'message',
+          role: 'assistant',
+          model: body.model,
+          content: blocks,
+          stop_reason: turn ? 'tool_use' : 'end_turn',
+          stop_sequence: null,
+          usage: { input_tokens: 10, output_tokens: 5 },
+        }),
       );
       return;
     }

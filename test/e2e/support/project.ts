@@ -41,24 +41,47 @@ export function makeProject(opts: ProjectOptions = {}): Project {
   const stateDir = join(dir, 'state');
   mkdirSync(join(dir, '.claude', 'agents'), { recursive: true });
   mkdirSync(home);
-  const policy = opts.policyText ?? JSON.stringify(opts.policy ?? JSON.parse(readFileSync(join(ROOT, 'examples', 'tax-filing.json'), 'utf8')));
+  const policy =
+    opts.policyText ?? JSON.stringify(opts.policy ?? JSON.parse(readFileSync(join(ROOT, 'examples', 'tax-filing.json'), 'utf8')));
   writeFileSync(join(dir, '.claude', 'persona-gate.json'), policy);
   const command = opts.hookCommand ?? `node ${JSON.stringify(HOOK)} hook`;
   if (!opts.viaPlugin && opts.registerInProject !== false) {
     writeFileSync(
       join(dir, '.claude', 'settings.json'),
-      JSON.stringify({ hooks: { PreToolUse: hookEntry(command), PostToolUse: hookEntry(command), SessionStart: [{ hooks: hookEntry(command)[0]!.hooks }] } }, null, 2),
+      JSON.stringify(
+        {
+          hooks: {
+            PreToolUse: hookEntry(command),
+            PostToolUse: hookEntry(command),
+            SessionStart: [{ hooks: hookEntry(command)[0]!.hooks }],
+          },
+        },
+        null,
+        2,
+      ),
     );
   }
   for (const [name, agent] of Object.entries(opts.agents ?? {})) {
     const tools = agent.tools ? `tools: ${agent.tools.join(', ')}\n` : '';
-    writeFileSync(join(dir, '.claude', 'agents', `${name}.md`), `---\nname: ${name}\ndescription: ${agent.description}\n${tools}---\n${agent.prompt}\n`);
+    writeFileSync(
+      join(dir, '.claude', 'agents', `${name}.md`),
+      `---\nname: ${name}\ndescription: ${agent.description}\n${tools}---\n${agent.prompt}\n`,
+    );
   }
   const mcpLog = join(dir, 'mcp.log');
   const mcpConfig = join(dir, 'mcp.json');
   writeFileSync(
     mcpConfig,
-    JSON.stringify({ mcpServers: { aeat: { type: 'stdio', command: process.execPath, args: [join(ROOT, 'test', 'e2e', 'support', 'mcp-server.mjs')], env: { E2E_MCP_LOG: mcpLog } } } }),
+    JSON.stringify({
+      mcpServers: {
+        aeat: {
+          type: 'stdio',
+          command: process.execPath,
+          args: [join(ROOT, 'test', 'e2e', 'support', 'mcp-server.mjs')],
+          env: { E2E_MCP_LOG: mcpLog },
+        },
+      },
+    }),
   );
   return {
     dir,
@@ -73,7 +96,8 @@ export function makeProject(opts: ProjectOptions = {}): Project {
 /** The environment the real Claude Code runs in: the project's home, the scripted model, nothing of the caller's persona-gate, Claude or Anthropic settings. */
 export function claudeEnv(project: Project, modelUrl: string, extra: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('PERSONA_GATE_') && !k.startsWith('CLAUDE') && !k.startsWith('ANTHROPIC')) env[k] = v;
+  for (const [k, v] of Object.entries(process.env))
+    if (v !== undefined && !k.startsWith('PERSONA_GATE_') && !k.startsWith('CLAUDE') && !k.startsWith('ANTHROPIC')) env[k] = v;
   return Object.assign(env, {
     HOME: project.home,
     ANTHROPIC_BASE_URL: modelUrl,
@@ -88,7 +112,11 @@ export function claudeEnv(project: Project, modelUrl: string, extra: Record<stri
 }
 
 /** Runs the real Claude Code CLI, non-interactively, against the scripted model, confined to loopback (loopback-only.ts). */
-export function runClaude(project: Project, modelUrl: string, opts: { env?: Record<string, string>; allowedTools?: string[]; extraArgs?: string[]; timeoutMs?: number } = {}): Promise<ConfinedRun> {
+export function runClaude(
+  project: Project,
+  modelUrl: string,
+  opts: { env?: Record<string, string>; allowedTools?: string[]; extraArgs?: string[]; timeoutMs?: number } = {},
+): Promise<ConfinedRun> {
   const env = claudeEnv(project, modelUrl, opts.env);
   const args = [
     '-p',
@@ -104,5 +132,10 @@ export function runClaude(project: Project, modelUrl: string, opts: { env?: Reco
     (opts.allowedTools ?? ['mcp__aeat__*', 'Bash', 'Read', 'Write', 'Edit', 'Agent', 'Task']).join(','),
     ...(opts.extraArgs ?? []),
   ];
-  return runConfined(hostCli('claude-code'), args, { cwd: project.dir, env, forward: [Number(new URL(modelUrl).port)], timeoutMs: opts.timeoutMs ?? 90_000 });
+  return runConfined(hostCli('claude-code'), args, {
+    cwd: project.dir,
+    env,
+    forward: [Number(new URL(modelUrl).port)],
+    timeoutMs: opts.timeoutMs ?? 90_000,
+  });
 }

@@ -18,7 +18,16 @@ try {
   event = { unparsed: raw };
 }
 const env = {};
-for (const k of ['CLAUDE_PROJECT_DIR', 'QWEN_PROJECT_DIR', 'GEMINI_PROJECT_DIR', 'PERSONA_GATE_PERSONA', 'PERSONA_GATE_STATE_DIR', 'HOME', 'PWD']) env[k] = process.env[k] ?? null;
+for (const k of [
+  'CLAUDE_PROJECT_DIR',
+  'QWEN_PROJECT_DIR',
+  'GEMINI_PROJECT_DIR',
+  'PERSONA_GATE_PERSONA',
+  'PERSONA_GATE_STATE_DIR',
+  'HOME',
+  'PWD',
+])
+  env[k] = process.env[k] ?? null;
 appendFileSync(log, `${JSON.stringify({ event, env, cwd: process.cwd() })}\n`);
 if (opts.match !== undefined && !JSON.stringify(event.tool_input ?? null).includes(opts.match)) process.exit(0);
 if (opts.sleep) await new Promise((r) => setTimeout(r, Number(opts.sleep)));

@@ -71,7 +71,6 @@ function hookBlock(hook: QwenHookRegistration): Record<string, unknown> {
   return Object.fromEntries(events.map((event) => [event, [{ matcher: event === 'SessionStart' ? '' : '*', hooks: [entry] }]]));
 }
 
-
 export function makeQwenProject(opts: QwenProjectOptions = {}): QwenProject {
   const root = mkdtempSync(join(tmpdir(), 'pg-qwen-'));
   const dir = join(root, 'project');
@@ -79,7 +78,8 @@ export function makeQwenProject(opts: QwenProjectOptions = {}): QwenProject {
   const stateDir = join(root, 'state');
   const binDir = join(root, 'bin');
   for (const d of [join(dir, '.claude'), join(home, '.qwen'), binDir]) mkdirSync(d, { recursive: true });
-  const policy = opts.policyText ?? JSON.stringify(opts.policy ?? JSON.parse(readFileSync(join(ROOT, 'examples', 'tax-filing.json'), 'utf8')), null, 2);
+  const policy =
+    opts.policyText ?? JSON.stringify(opts.policy ?? JSON.parse(readFileSync(join(ROOT, 'examples', 'tax-filing.json'), 'utf8')), null, 2);
   writeFileSync(join(dir, '.claude', 'persona-gate.json'), policy);
 
   const aeatLog = join(root, 'aeat.log');
@@ -104,8 +104,14 @@ export function makeQwenProject(opts: QwenProjectOptions = {}): QwenProject {
   if (opts.trustProject) writeFileSync(join(home, '.qwen', 'trustedFolders.json'), JSON.stringify({ [dir]: 'TRUST_FOLDER' }, null, 2));
   const projectFile = join(dir, '.qwen', 'settings.json');
   if (opts.hook === 'init') {
-    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PERSONA_GATE_') && !k.startsWith('CLAUDE') && !k.startsWith('QWEN')));
-    const init = spawnSync(process.execPath, [HOOK, 'init', '--host', 'qwen', '--dir', dir, '--command', `node ${JSON.stringify(HOOK)} hook`], { env: { ...env, HOME: home }, encoding: 'utf8', timeout: 60_000 });
+    const env = Object.fromEntries(
+      Object.entries(process.env).filter(([k]) => !k.startsWith('PERSONA_GATE_') && !k.startsWith('CLAUDE') && !k.startsWith('QWEN')),
+    );
+    const init = spawnSync(
+      process.execPath,
+      [HOOK, 'init', '--host', 'qwen', '--dir', dir, '--command', `node ${JSON.stringify(HOOK)} hook`],
+      { env: { ...env, HOME: home }, encoding: 'utf8', timeout: 60_000 },
+    );
     if (init.status !== 0) throw new Error(`persona-gate init --host qwen failed: ${init.stderr}`);
     writeFileSync(join(dir, '.claude', 'persona-gate.json'), policy);
   }
@@ -148,7 +154,15 @@ export async function runQwen(project: QwenProject, modelUrl: string, opts: Qwen
   if (url.hostname !== '127.0.0.1') throw new Error(`the model must listen on 127.0.0.1, not ${url.hostname}`);
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) {
-    if (v === undefined || k.startsWith('PERSONA_GATE_') || k.startsWith('CLAUDE') || k.startsWith('OPENAI') || k.startsWith('QWEN') || k.startsWith('GEMINI')) continue;
+    if (
+      v === undefined ||
+      k.startsWith('PERSONA_GATE_') ||
+      k.startsWith('CLAUDE') ||
+      k.startsWith('OPENAI') ||
+      k.startsWith('QWEN') ||
+      k.startsWith('GEMINI')
+    )
+      continue;
     env[k] = v;
   }
   Object.assign(env, {
@@ -164,6 +178,8 @@ export async function runQwen(project: QwenProject, modelUrl: string, opts: Qwen
   });
   const hostArgs = ['-p', opts.prompt ?? 'Do the scripted task.', '--yolo', ...(opts.extraArgs ?? [])];
   // Through `persona-gate launch --host qwen`, when asked: it starts the same program with the same arguments, narrowed.
-  const args = opts.launch ? [HOOK, 'launch', '--host', 'qwen', ...opts.launch, '--program', hostCli('qwen'), '--', ...hostArgs] : [hostCli('qwen'), ...hostArgs];
+  const args = opts.launch
+    ? [HOOK, 'launch', '--host', 'qwen', ...opts.launch, '--program', hostCli('qwen'), '--', ...hostArgs]
+    : [hostCli('qwen'), ...hostArgs];
   return runConfined(process.execPath, args, { cwd: project.dir, env, forward: [Number(url.port)], timeoutMs: opts.timeoutMs ?? 120_000 });
 }

@@ -49,8 +49,13 @@ export function responsesToolOutputs(requests: ResponsesModel['requests']): Resp
   for (const request of requests) {
     const input = Array.isArray(request.body?.input) ? request.body.input : [];
     for (const item of input) {
-      if ((item?.type === 'function_call' || item?.type === 'custom_tool_call') && typeof item.call_id === 'string') names.set(item.call_id, item.name ?? '?');
-      if ((item?.type === 'function_call_output' || item?.type === 'custom_tool_call_output') && typeof item.call_id === 'string' && !seen.has(item.call_id)) {
+      if ((item?.type === 'function_call' || item?.type === 'custom_tool_call') && typeof item.call_id === 'string')
+        names.set(item.call_id, item.name ?? '?');
+      if (
+        (item?.type === 'function_call_output' || item?.type === 'custom_tool_call_output') &&
+        typeof item.call_id === 'string' &&
+        !seen.has(item.call_id)
+      ) {
         seen.add(item.call_id);
         results.push({ name: names.get(item.call_id) ?? '?', callId: item.call_id, output: outputText(item.output) });
       }
@@ -62,14 +67,28 @@ export function responsesToolOutputs(requests: ResponsesModel['requests']): Resp
 function stream(res: ServerResponse, body: any, items: Record<string, unknown>[], id: string): void {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   let sequence = 0;
-  const send = (type: string, data: Record<string, unknown>) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: sequence++, ...data })}\n\n`);
-  const base = { id, object: 'response', created_at: Math.floor(Date.now() / 1000), model: body.model ?? 'scripted', status: 'in_progress', output: [] as unknown[] };
+  const send = (type: string, data: Record<string, unknown>) =>
+    res.write(`event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: sequence++, ...data })}\n\n`);
+  const base = {
+    id,
+    object: 'response',
+    created_at: Math.floor(Date.now() / 1000),
+    model: body.model ?? 'scripted',
+    status: 'in_progress',
+    output: [] as unknown[],
+  };
   send('response.created', { response: base });
   items.forEach((item, output_index) => {
     send('response.output_item.added', { output_index, item });
     send('response.output_item.done', { output_index, item });
   });
-  const usage = { input_tokens: 10, input_tokens_details: { cached_tokens: 0 }, output_tokens: 5, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 15 };
+  const usage = {
+    input_tokens: 10,
+    input_tokens_details: { cached_tokens: 0 },
+    output_tokens: 5,
+    output_tokens_details: { reasoning_tokens: 0 },
+    total_tokens: 15,
+  };
   send('response.completed', { response: { ...base, status: 'completed', output: items, usage } });
   res.end();
 }
@@ -101,10 +120,34 @@ export async function startResponsesModel(turns: ResponsesTurn[]): Promise<Respo
           const ns = call.namespace ? { namespace: call.namespace } : {};
           if (call.item) return { id: `item_e2e_${n}`, ...call.item };
           return call.raw !== undefined
-            ? { type: 'custom_tool_call', id: `ctc_e2e_${n}`, call_id: `call_e2e_${n}`, name: call.name, input: call.raw, status: 'completed', ...ns }
-            : { type: 'function_call', id: `fc_e2e_${n}`, call_id: `call_e2e_${n}`, name: call.name, arguments: JSON.stringify(call.input ?? {}), status: 'completed', ...ns };
+            ? {
+                type: 'custom_tool_call',
+                id: `ctc_e2e_${n}`,
+                call_id: `call_e2e_${n}`,
+                name: call.name,
+                input: call.raw,
+                status: 'completed',
+                ...ns,
+              }
+            : {
+                type: 'function_call',
+                id: `fc_e2e_${n}`,
+                call_id: `call_e2e_${n}`,
+                name: call.name,
+                arguments: JSON.stringify(call.input ?? {}),
+                status: 'completed',
+                ...ns,
+              };
         })
-      : [{ type: 'message', id: `msg_e2e_${++counter}`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'done', annotations: [] }] }];
+      : [
+          {
+            type: 'message',
+            id: `msg_e2e_${++counter}`,
+            role: 'assistant',
+            status: 'completed',
+            content: [{ type: 'output_text', text: 'done', annotations: [] }],
+          },
+        ];
     stream(res, body, items, id);
   });
   return { url: `http://127.0.0.1:${server.port}/v1`, requests, close: server.close };

@@ -16,7 +16,12 @@ export function sandboxUnavailable(): string | null {
     });
     if (!found) return `${program} is not installed (apt-get install -y bubblewrap socat)`;
   }
-  const probe = spawnSync('bwrap', ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-all', '--die-with-parent', 'true'], { encoding: 'utf8', timeout: 10_000 });
-  if (probe.status !== 0) return `bubblewrap cannot make a sandbox on this machine: ${(probe.stderr || probe.error?.message || `exit ${probe.status}`).trim()}`;
+  const probe = spawnSync(
+    'bwrap',
+    ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-all', '--die-with-parent', 'true'],
+    { encoding: 'utf8', timeout: 10_000 },
+  );
+  if (probe.status !== 0)
+    return `bubblewrap cannot make a sandbox on this machine: ${(probe.stderr || probe.error?.message || `exit ${probe.status}`).trim()}`;
   return null;
 }

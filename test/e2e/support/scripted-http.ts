@@ -20,7 +20,10 @@ export interface ScriptedServer {
  * The HTTP side every scripted model shares: on 127.0.0.1 (a port of the system's choosing) or on
  * a unix socket, each request's body read whole and handed to `handle` with its JSON.
  */
-export async function serveScripted(handle: (req: ScriptedRequest, res: ServerResponse) => void, on: { socket?: string } = {}): Promise<ScriptedServer> {
+export async function serveScripted(
+  handle: (req: ScriptedRequest, res: ServerResponse) => void,
+  on: { socket?: string } = {},
+): Promise<ScriptedServer> {
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     let raw = '';
     req.on('data', (d) => (raw += d));

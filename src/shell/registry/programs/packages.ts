@@ -18,23 +18,54 @@ interface Known {
   runs?: readonly string[];
 }
 
-function manager(summary: string, network: readonly string[], valueOptions: OptionLine[] = [], known: Known = {}): () => Omit<ProgramSpec, 'name'> {
+function manager(
+  summary: string,
+  network: readonly string[],
+  valueOptions: OptionLine[] = [],
+  known: Known = {},
+): () => Omit<ProgramSpec, 'name'> {
   return () => {
     const subcommands: Record<string, SubcommandEntry> = Object.create(null);
-    for (const sub of network) subcommands[sub] = { level: 'network', kind: 'network', opaque: 'downloads_and_runs_scripts', ...(known.runs?.includes(sub) ? { stopAtOperand: true } : {}) };
+    for (const sub of network)
+      subcommands[sub] = {
+        level: 'network',
+        kind: 'network',
+        opaque: 'downloads_and_runs_scripts',
+        ...(known.runs?.includes(sub) ? { stopAtOperand: true } : {}),
+      };
     for (const sub of known.reads ?? []) subcommands[sub] = { level: 'read_only', kind: 'reader' };
     for (const sub of known.queries ?? []) subcommands[sub] = { level: 'network', kind: 'network' };
     Object.assign(subcommands, known.own);
-    return { summary, level: 'process_exec', kind: 'exec', opaque: 'runs_project_scripts', options: options(...valueOptions), subcommands, unknownSubcommand: { level: 'process_exec', opaque: 'runs_project_scripts' } };
+    return {
+      summary,
+      level: 'process_exec',
+      kind: 'exec',
+      opaque: 'runs_project_scripts',
+      options: options(...valueOptions),
+      subcommands,
+      unknownSubcommand: { level: 'process_exec', opaque: 'runs_project_scripts' },
+    };
   };
 }
 
 /** A group of subcommands: those named read, the rest run what the project or the line names. */
-function group(reads: readonly string[], queries: readonly string[] = [], valueOptions: OptionLine[] = [], unknown: { level: 'process_exec' | 'network'; opaque: string } = { level: 'process_exec', opaque: 'runs_project_scripts' }): CommandSpec {
+function group(
+  reads: readonly string[],
+  queries: readonly string[] = [],
+  valueOptions: OptionLine[] = [],
+  unknown: { level: 'process_exec' | 'network'; opaque: string } = { level: 'process_exec', opaque: 'runs_project_scripts' },
+): CommandSpec {
   const subcommands: Record<string, SubcommandEntry> = Object.create(null);
   for (const sub of reads) subcommands[sub] = { level: 'read_only', kind: 'reader' };
   for (const sub of queries) subcommands[sub] = { level: 'network', kind: 'network' };
-  return { level: 'process_exec', kind: 'exec', opaque: unknown.opaque, options: options(...valueOptions), subcommands, unknownSubcommand: unknown };
+  return {
+    level: 'process_exec',
+    kind: 'exec',
+    opaque: unknown.opaque,
+    options: options(...valueOptions),
+    subcommands,
+    unknownSubcommand: unknown,
+  };
 }
 
 /** `config`: reading it reads; setting it may name a program it runs later (npm's script-shell, docker's credential helpers). */
@@ -47,18 +78,97 @@ const PIP: Known = {
   own: { config: () => group(['list', 'get', 'debug']), cache: () => group(['dir', 'list', 'info']) },
 };
 
-const NPM_QUERIES = ['view', 'info', 'show', 'v', 'search', 's', 'find', 'outdated', 'ping', 'whoami', 'dist-tag', 'owner', 'access', 'token', 'profile', 'stars', 'team', 'org'];
-const NPM_READS = ['list', 'ls', 'll', 'la', 'help', 'help-search', 'root', 'prefix', 'bin', 'explain', 'why', 'get', 'query', 'completion', 'fund', 'find-dupes', 'sbom'];
+const NPM_QUERIES = [
+  'view',
+  'info',
+  'show',
+  'v',
+  'search',
+  's',
+  'find',
+  'outdated',
+  'ping',
+  'whoami',
+  'dist-tag',
+  'owner',
+  'access',
+  'token',
+  'profile',
+  'stars',
+  'team',
+  'org',
+];
+const NPM_READS = [
+  'list',
+  'ls',
+  'll',
+  'la',
+  'help',
+  'help-search',
+  'root',
+  'prefix',
+  'bin',
+  'explain',
+  'why',
+  'get',
+  'query',
+  'completion',
+  'fund',
+  'find-dupes',
+  'sbom',
+];
 /** `npm run` and `npm version` alone list the scripts and print the versions; with an operand they run scripts. */
-const LISTS_ALONE = (): CommandSpec => ({ level: 'read_only', kind: 'reader', subcommands: Object.create(null), unknownSubcommand: { level: 'process_exec', opaque: 'runs_project_scripts' } });
+const LISTS_ALONE = (): CommandSpec => ({
+  level: 'read_only',
+  kind: 'reader',
+  subcommands: Object.create(null),
+  unknownSubcommand: { level: 'process_exec', opaque: 'runs_project_scripts' },
+});
 
 /** docker and podman: what reads the daemon's state reads; pulling, pushing, building and running reach the network; the rest changes containers. */
-const DOCKER_GLOBALS: OptionLine[] = ['-H= --host=', '-c= --context=', '-l= --log-level=', '--config=', '--tlscacert=', '--tlscert=', '--tlskey=', '--url=', '--connection=', '--identity=', '--root=', '--runroot=', '--storage-driver=', '--cgroup-manager=', '--log-level='];
+const DOCKER_GLOBALS: OptionLine[] = [
+  '-H= --host=',
+  '-c= --context=',
+  '-l= --log-level=',
+  '--config=',
+  '--tlscacert=',
+  '--tlscert=',
+  '--tlskey=',
+  '--url=',
+  '--connection=',
+  '--identity=',
+  '--root=',
+  '--runroot=',
+  '--storage-driver=',
+  '--cgroup-manager=',
+  '--log-level=',
+];
 const DOCKER_READS = ['ps', 'images', 'inspect', 'logs', 'top', 'port', 'stats', 'history', 'events', 'diff', 'version', 'info', 'help'];
 function docker(summary: string, network: readonly string[]): () => Omit<ProgramSpec, 'name'> {
   const EXPORT = (): CommandSpec => ({ level: 'read_only', kind: 'reader', options: options(['-o= --output=', { role: 'writes' }]) });
-  const withExport = (reads: string[], name: string): CommandSpec => { const g = group(reads); g.subcommands![name] = EXPORT; return g; };
-  const INSPECT = ['ls', 'list', 'inspect', 'ps', 'logs', 'top', 'port', 'stats', 'history', 'diff', 'show', 'events', 'info', 'df', 'version', 'exists'];
+  const withExport = (reads: string[], name: string): CommandSpec => {
+    const g = group(reads);
+    g.subcommands![name] = EXPORT;
+    return g;
+  };
+  const INSPECT = [
+    'ls',
+    'list',
+    'inspect',
+    'ps',
+    'logs',
+    'top',
+    'port',
+    'stats',
+    'history',
+    'diff',
+    'show',
+    'events',
+    'info',
+    'df',
+    'version',
+    'exists',
+  ];
   return manager(summary, network, DOCKER_GLOBALS, {
     runs: ['run'],
     reads: DOCKER_READS,
@@ -69,11 +179,34 @@ function docker(summary: string, network: readonly string[]): () => Omit<Program
       save: EXPORT,
       container: () => withExport(INSPECT, 'export'),
       image: () => withExport(INSPECT, 'save'),
-      ...Object.fromEntries(['volume', 'network', 'context', 'system', 'service', 'secret', 'config', 'stack', 'node', 'plugin', 'pod', 'machine'].map((g) => [g, () => group(INSPECT)])),
-      buildx: () => ({ ...group(['ls', 'inspect', 'du', 'version']), subcommands: { ...group(['ls', 'inspect', 'du', 'version']).subcommands, imagetools: () => group([], ['inspect']) } }),
+      ...Object.fromEntries(
+        ['volume', 'network', 'context', 'system', 'service', 'secret', 'config', 'stack', 'node', 'plugin', 'pod', 'machine'].map((g) => [
+          g,
+          () => group(INSPECT),
+        ]),
+      ),
+      buildx: () => ({
+        ...group(['ls', 'inspect', 'du', 'version']),
+        subcommands: { ...group(['ls', 'inspect', 'du', 'version']).subcommands, imagetools: () => group([], ['inspect']) },
+      }),
       manifest: () => group([], ['inspect']),
       trust: () => group([], ['inspect']),
-      compose: () => group(['ps', 'logs', 'config', 'images', 'top', 'version', 'ls', 'port', 'events'], [], ['-f= --file=', '-p= --project-name=', '--project-directory=', '--env-file=', '--profile=', '--ansi=', '--parallel=', '--progress='], { level: 'network', opaque: 'downloads_and_runs_scripts' }),
+      compose: () =>
+        group(
+          ['ps', 'logs', 'config', 'images', 'top', 'version', 'ls', 'port', 'events'],
+          [],
+          [
+            '-f= --file=',
+            '-p= --project-name=',
+            '--project-directory=',
+            '--env-file=',
+            '--profile=',
+            '--ansi=',
+            '--parallel=',
+            '--progress=',
+          ],
+          { level: 'network', opaque: 'downloads_and_runs_scripts' },
+        ),
     },
   });
 }
@@ -81,13 +214,39 @@ function docker(summary: string, network: readonly string[]): () => Omit<Program
 const NODE_OPTIONS: OptionLine[] = ['--prefix=', '-C= --dir= --cwd=', '-w= --workspace=', '--filter='];
 
 export const PACKAGES: Family = {
-  npm: manager('the Node.js package manager', ['install', 'i', 'ci', 'add', 'update', 'up', 'upgrade', 'publish', 'unpublish', 'login', 'adduser', 'deprecate', 'pack'], [...NODE_OPTIONS, ['-v', { help: true }]], {
-    reads: NPM_READS,
-    queries: NPM_QUERIES,
-    // `npm audit fix` installs what it updates
-    own: { audit: () => ({ level: 'network', kind: 'network', subcommands: { fix: { level: 'network', kind: 'network', opaque: 'downloads_and_runs_scripts' }, signatures: { level: 'network', kind: 'network' } }, unknownSubcommand: { level: 'network', opaque: 'downloads_and_runs_scripts' } }), config: CONFIG, c: 'config', pkg: () => group(['get']), cache: () => group(['ls', 'list']), run: LISTS_ALONE, 'run-script': 'run', version: LISTS_ALONE },
-  }),
-  pnpm: manager('a Node.js package manager', ['install', 'i', 'add', 'update', 'up', 'publish', 'outdated', 'view', 'info', 'audit'], NODE_OPTIONS),
+  npm: manager(
+    'the Node.js package manager',
+    ['install', 'i', 'ci', 'add', 'update', 'up', 'upgrade', 'publish', 'unpublish', 'login', 'adduser', 'deprecate', 'pack'],
+    [...NODE_OPTIONS, ['-v', { help: true }]],
+    {
+      reads: NPM_READS,
+      queries: NPM_QUERIES,
+      // `npm audit fix` installs what it updates
+      own: {
+        audit: () => ({
+          level: 'network',
+          kind: 'network',
+          subcommands: {
+            fix: { level: 'network', kind: 'network', opaque: 'downloads_and_runs_scripts' },
+            signatures: { level: 'network', kind: 'network' },
+          },
+          unknownSubcommand: { level: 'network', opaque: 'downloads_and_runs_scripts' },
+        }),
+        config: CONFIG,
+        c: 'config',
+        pkg: () => group(['get']),
+        cache: () => group(['ls', 'list']),
+        run: LISTS_ALONE,
+        'run-script': 'run',
+        version: LISTS_ALONE,
+      },
+    },
+  ),
+  pnpm: manager(
+    'a Node.js package manager',
+    ['install', 'i', 'add', 'update', 'up', 'publish', 'outdated', 'view', 'info', 'audit'],
+    NODE_OPTIONS,
+  ),
   yarn: manager('a Node.js package manager', ['install', 'add', 'upgrade', 'up', 'publish', 'info', 'outdated', 'npm'], NODE_OPTIONS),
   bun: manager('a JavaScript runtime and package manager', ['install', 'i', 'add', 'update', 'publish', 'pm'], NODE_OPTIONS),
   pip: manager('the Python package installer', ['install', 'download'], [['-h -V', { help: true }]], PIP),
@@ -99,7 +258,9 @@ export const PACKAGES: Family = {
     // these resolve the dependencies, fetching the index, and build nothing
     queries: ['search', 'info', 'tree', 'metadata'],
     // `cargo install --version VER`: the version of the crate, not a request for cargo's
-    own: { install: () => ({ level: 'network', kind: 'network', opaque: 'downloads_and_runs_scripts', options: options('--version= --vers=') }) },
+    own: {
+      install: () => ({ level: 'network', kind: 'network', opaque: 'downloads_and_runs_scripts', options: options('--version= --vers=') }),
+    },
   }),
   go: manager("Go's build tool", ['get', 'install', 'mod']),
   docker: docker('runs containers', ['pull', 'push', 'login', 'build', 'run']),
@@ -108,10 +269,35 @@ export const PACKAGES: Family = {
   apt: manager("Debian's package tool", ['install', 'update', 'upgrade']),
   // `brew --prefix` and the like print a path; after a subcommand they are that subcommand's (`brew install --env=std`)
   brew: () => ({
-    ...manager('the Homebrew package manager', ['install', 'update', 'upgrade', 'fetch'], [['--prefix --cellar --cache --caskroom --repository --repo --env --config --taps', { help: true }]], {
-      reads: ['list', 'ls', 'deps', 'uses', 'leaves', 'log', 'desc', 'doctor', 'dr', 'tap-info', 'missing', 'options', 'config', 'commands', 'cat', 'help', 'formulae', 'casks', 'shellenv'],
-      queries: ['info', 'abv', 'outdated', 'search'],
-    })(),
+    ...manager(
+      'the Homebrew package manager',
+      ['install', 'update', 'upgrade', 'fetch'],
+      [['--prefix --cellar --cache --caskroom --repository --repo --env --config --taps', { help: true }]],
+      {
+        reads: [
+          'list',
+          'ls',
+          'deps',
+          'uses',
+          'leaves',
+          'log',
+          'desc',
+          'doctor',
+          'dr',
+          'tap-info',
+          'missing',
+          'options',
+          'config',
+          'commands',
+          'cat',
+          'help',
+          'formulae',
+          'casks',
+          'shellenv',
+        ],
+        queries: ['info', 'abv', 'outdated', 'search'],
+      },
+    )(),
     persistent: false,
   }),
 };

@@ -108,7 +108,29 @@ export const awkReader: NamedReader = (ctx) => {
   // mawk's -W exec FILE takes the program from FILE, -W interactive from a terminal: every -W is opaque
   const programs = valuesOf(parsed, '-e', '--source');
   // a program file, an extension or include file, the debugger, or files it profiles and dumps into
-  if (hasOption(parsed, '-f', '--file', '-E', '--exec', '-i', '--include', '-l', '--load', '-D', '--debug', '-p', '--profile', '-d', '--dump-variables', '-o', '--pretty-print', '-W')) return opaque(ctx, 'awk_program_runs');
+  if (
+    hasOption(
+      parsed,
+      '-f',
+      '--file',
+      '-E',
+      '--exec',
+      '-i',
+      '--include',
+      '-l',
+      '--load',
+      '-D',
+      '--debug',
+      '-p',
+      '--profile',
+      '-d',
+      '--dump-variables',
+      '-o',
+      '--pretty-print',
+      '-W',
+    )
+  )
+    return opaque(ctx, 'awk_program_runs');
   const operands = [...parsed.operands];
   if (programs.length === 0) {
     const first = operands.shift();
@@ -123,5 +145,9 @@ export const awkReader: NamedReader = (ctx) => {
     writes.push(...read.writes);
   }
   // operands are files it reads, or var=value assignments
-  return writer(ctx, writes.map((w) => ({ path: word(w), effect: 'write' as const })), true);
+  return writer(
+    ctx,
+    writes.map((w) => ({ path: word(w), effect: 'write' as const })),
+    true,
+  );
 };

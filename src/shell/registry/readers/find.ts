@@ -13,15 +13,66 @@ import { segmentMatcher } from '../../../core/glob';
 /** Primaries and the number of arguments each takes. */
 const ARGS: Readonly<Record<string, number>> = {
   __proto__: null as never,
-  '-name': 1, '-iname': 1, '-path': 1, '-ipath': 1, '-wholename': 1, '-iwholename': 1, '-regex': 1, '-iregex': 1, '-lname': 1, '-ilname': 1,
-  '-type': 1, '-xtype': 1, '-user': 1, '-group': 1, '-uid': 1, '-gid': 1, '-perm': 1, '-size': 1, '-mtime': 1, '-atime': 1, '-ctime': 1,
-  '-mmin': 1, '-amin': 1, '-cmin': 1, '-newer': 1, '-anewer': 1, '-cnewer': 1, '-samefile': 1, '-inum': 1, '-links': 1, '-maxdepth': 1,
-  '-mindepth': 1, '-fstype': 1, '-context': 1, '-used': 1, '-printf': 1, '-fprint': 1, '-fprint0': 1, '-fprintf': 2, '-fls': 1,
-  '-regextype': 1, '-files0-from': 1,
+  '-name': 1,
+  '-iname': 1,
+  '-path': 1,
+  '-ipath': 1,
+  '-wholename': 1,
+  '-iwholename': 1,
+  '-regex': 1,
+  '-iregex': 1,
+  '-lname': 1,
+  '-ilname': 1,
+  '-type': 1,
+  '-xtype': 1,
+  '-user': 1,
+  '-group': 1,
+  '-uid': 1,
+  '-gid': 1,
+  '-perm': 1,
+  '-size': 1,
+  '-mtime': 1,
+  '-atime': 1,
+  '-ctime': 1,
+  '-mmin': 1,
+  '-amin': 1,
+  '-cmin': 1,
+  '-newer': 1,
+  '-anewer': 1,
+  '-cnewer': 1,
+  '-samefile': 1,
+  '-inum': 1,
+  '-links': 1,
+  '-maxdepth': 1,
+  '-mindepth': 1,
+  '-fstype': 1,
+  '-context': 1,
+  '-used': 1,
+  '-printf': 1,
+  '-fprint': 1,
+  '-fprint0': 1,
+  '-fprintf': 2,
+  '-fls': 1,
+  '-regextype': 1,
+  '-files0-from': 1,
 };
 
 /** Tests that make `-delete` act on what `-name` alone would not match. */
-const OTHER_TESTS = new Set(['-o', '-or', '-not', '-path', '-ipath', '-wholename', '-iwholename', '-regex', '-iregex', '-prune', '-iname', '!', ',']);
+const OTHER_TESTS = new Set([
+  '-o',
+  '-or',
+  '-not',
+  '-path',
+  '-ipath',
+  '-wholename',
+  '-iwholename',
+  '-regex',
+  '-iregex',
+  '-prune',
+  '-iname',
+  '!',
+  ',',
+]);
 
 export const findReader: NamedReader = (ctx) => {
   const all = originalWords(ctx);
@@ -43,7 +94,13 @@ export const findReader: NamedReader = (ctx) => {
     const t = args[k]!.text;
     if (t === '-exec' || t === '-execdir' || t === '-ok' || t === '-okdir') {
       const start = k;
-      while (k + 1 < args.length && args[k + 1]!.text !== ';' && args[k + 1]!.text !== '\\;' && !(args[k + 1]!.text === '+' && args[k]!.text === '{}')) k++;
+      while (
+        k + 1 < args.length &&
+        args[k + 1]!.text !== ';' &&
+        args[k + 1]!.text !== '\\;' &&
+        !(args[k + 1]!.text === '+' && args[k]!.text === '{}')
+      )
+        k++;
       k++;
       primaries.push({ name: t, args: args.slice(start + 1, k) });
       continue;
@@ -55,7 +112,10 @@ export const findReader: NamedReader = (ctx) => {
   const effects: Effect[] = [];
   const deleteAt = primaries.findIndex((p) => p.name === '-delete');
   if (deleteAt !== -1) {
-    const names = primaries.filter((p) => p.name === '-name').map((p) => p.args[0]).filter((w): w is Word => w !== undefined);
+    const names = primaries
+      .filter((p) => p.name === '-name')
+      .map((p) => p.args[0])
+      .filter((w): w is Word => w !== undefined);
     const lastName = primaries.reduce((at, p, i) => (p.name === '-name' ? i : at), -1);
     // -delete before a test, or after `,`, acts on every file below the roots; so does -iname, which the pattern check does not read
     const onlyNames = names.length > 0 && deleteAt > lastName && !primaries.some((p) => OTHER_TESTS.has(p.name));
@@ -72,7 +132,8 @@ export const findReader: NamedReader = (ctx) => {
     }
   }
   for (const p of primaries) {
-    if ((p.name === '-fprint' || p.name === '-fprint0' || p.name === '-fls' || p.name === '-fprintf') && p.args[0]) effects.push({ path: p.args[0], effect: 'write' });
+    if ((p.name === '-fprint' || p.name === '-fprint0' || p.name === '-fls' || p.name === '-fprintf') && p.args[0])
+      effects.push({ path: p.args[0], effect: 'write' });
   }
   return effects.length > 0 ? writer(ctx, effects) : { ...ctx.base, level: 'read_only', kind: 'reader', effects: [] };
 };

@@ -12,14 +12,29 @@ import { baseName, joinPath, opaque, word, writer } from '../readers';
  */
 
 /** Subcommands that may put another commit's version of every tracked file in the work tree. */
-const REWRITES_TRACKED = new Set(['checkout', 'switch', 'reset', 'merge', 'pull', 'rebase', 'revert', 'cherry-pick', 'stash', 'am', 'read-tree', 'checkout-index', 'restore']);
+const REWRITES_TRACKED = new Set([
+  'checkout',
+  'switch',
+  'reset',
+  'merge',
+  'pull',
+  'rebase',
+  'revert',
+  'cherry-pick',
+  'stash',
+  'am',
+  'read-tree',
+  'checkout-index',
+  'restore',
+]);
 
 /**
  * Configuration keys that only change how git names, formats and tracks things. Setting any other
  * key is opaque: many make git run a command (`alias.*`, `core.fsmonitor`, `diff.external`,
  * `pager.*`, `*.textconv` …) or read another file that may (`include.path`).
  */
-const CONFIG_PLAIN = /^(user\.(name|email|signingkey)|(author|committer)\.(name|email)|init\.defaultbranch|core\.(autocrlf|eol|safecrlf|filemode|ignorecase|quotepath|whitespace|abbrev|precomposeunicode|symlinks|longpaths)|color\.(ui|diff|status|branch|grep|interactive|decorate|push|remote|transport|advice)(\.[a-z]+)?|advice\.[a-z]+|pull\.(rebase|ff)|push\.(default|autosetupremote|followtags)|fetch\.prune|merge\.(conflictstyle|ff)|rebase\.(autosquash|autostash)|diff\.(renames|algorithm|colormoved|mnemonicprefix|noprefix)|log\.(date|decorate|follow|abbrevcommit|showsignature)|format\.pretty|status\.(short|branch|showuntrackedfiles)|branch\.[^.]+\.(remote|merge|rebase)|commit\.(gpgsign|verbose)|tag\.gpgsign|rerere\.enabled|safe\.directory)$/i;
+const CONFIG_PLAIN =
+  /^(user\.(name|email|signingkey)|(author|committer)\.(name|email)|init\.defaultbranch|core\.(autocrlf|eol|safecrlf|filemode|ignorecase|quotepath|whitespace|abbrev|precomposeunicode|symlinks|longpaths)|color\.(ui|diff|status|branch|grep|interactive|decorate|push|remote|transport|advice)(\.[a-z]+)?|advice\.[a-z]+|pull\.(rebase|ff)|push\.(default|autosetupremote|followtags)|fetch\.prune|merge\.(conflictstyle|ff)|rebase\.(autosquash|autostash)|diff\.(renames|algorithm|colormoved|mnemonicprefix|noprefix)|log\.(date|decorate|follow|abbrevcommit|showsignature)|format\.pretty|status\.(short|branch|showuntrackedfiles)|branch\.[^.]+\.(remote|merge|rebase)|commit\.(gpgsign|verbose)|tag\.gpgsign|rerere\.enabled|safe\.directory)$/i;
 
 const reads = (ctx: ReaderContext): Classified => ({ ...ctx.base, level: 'read_only', kind: 'reader', effects: [] });
 const network = (ctx: ReaderContext, effects: Effect[] = []): Classified => ({ ...ctx.base, level: 'network', kind: 'network', effects });
@@ -33,7 +48,8 @@ function pathspecEffects(p: Word): Effect[] {
   const magic = /^:(\(([^)]*)\)|[/!^]*)/.exec(text);
   if (magic && text.startsWith(':')) {
     const words = (magic[2] ?? '').split(',').filter(Boolean);
-    if (words.some((m) => !['glob', 'top', 'literal'].includes(m)) || /[!^]/.test(magic[1] ?? '')) return [{ path: word('.'), effect: 'destroy' }];
+    if (words.some((m) => !['glob', 'top', 'literal'].includes(m)) || /[!^]/.test(magic[1] ?? ''))
+      return [{ path: word('.'), effect: 'destroy' }];
     text = text.slice(magic[0].length);
   }
   if (!/[*?[]/.test(text)) return [{ path: word(text, p), effect: 'destroy' }];
@@ -58,14 +74,27 @@ function config(ctx: ReaderContext): Classified {
   const { parsed } = ctx;
   const ops = [...parsed.operands];
   // git 2.46's subcommands (`git config get KEY`, `set KEY VALUE`) come first
-  const action = ['get', 'list', 'set', 'unset', 'rename-section', 'remove-section', 'edit'].includes(ops[0]?.text ?? '') ? ops.shift()!.text : '';
-  const writing = ['set', 'unset', 'rename-section', 'remove-section', 'edit'].includes(action) || hasOption(parsed, '-e', '--edit', '--add', '--replace-all', '--unset', '--unset-all', '--rename-section', '--remove-section');
-  const reading = !writing && (action === 'get' || action === 'list' || ops.length <= 1 || hasOption(parsed, '-l', '--list', '--get', '--get-all', '--get-regexp', '--get-urlmatch'));
+  const action = ['get', 'list', 'set', 'unset', 'rename-section', 'remove-section', 'edit'].includes(ops[0]?.text ?? '')
+    ? ops.shift()!.text
+    : '';
+  const writing =
+    ['set', 'unset', 'rename-section', 'remove-section', 'edit'].includes(action) ||
+    hasOption(parsed, '-e', '--edit', '--add', '--replace-all', '--unset', '--unset-all', '--rename-section', '--remove-section');
+  const reading =
+    !writing &&
+    (action === 'get' ||
+      action === 'list' ||
+      ops.length <= 1 ||
+      hasOption(parsed, '-l', '--list', '--get', '--get-all', '--get-regexp', '--get-urlmatch'));
   if (reading) return reads(ctx);
   const key = ops[0]?.text ?? '';
   // a section renamed (into `core`, `alias` …) or edited by hand may become anything
-  if (action === 'rename-section' || action === 'edit' || !CONFIG_PLAIN.test(key) || hasOption(parsed, '-e', '--edit', '--rename-section')) return opaque(ctx, 'git_config_runs_command');
-  return writer(ctx, valuesOf(parsed, '-f', '--file').map((path) => ({ path, effect: 'write' })));
+  if (action === 'rename-section' || action === 'edit' || !CONFIG_PLAIN.test(key) || hasOption(parsed, '-e', '--edit', '--rename-section'))
+    return opaque(ctx, 'git_config_runs_command');
+  return writer(
+    ctx,
+    valuesOf(parsed, '-f', '--file').map((path) => ({ path, effect: 'write' })),
+  );
 }
 
 /** The first operand of a subcommand that has subcommands of its own (`git remote add`, `git stash list`). */
@@ -80,13 +109,72 @@ export const gitReader: NamedReader = (ctx) => {
     case 'config':
       return config(ctx);
     case 'branch': {
-      const changes = hasOption(parsed, '-d', '--delete', '-D', '-m', '--move', '-M', '-c', '--copy', '-C', '-u', '--set-upstream-to', '--unset-upstream', '-f', '--force', '--create-reflog');
-      const lists = hasOption(parsed, '-l', '--list', '-a', '--all', '-r', '--remotes', '--show-current', '--contains', '--no-contains', '--merged', '--no-merged', '--points-at');
+      const changes = hasOption(
+        parsed,
+        '-d',
+        '--delete',
+        '-D',
+        '-m',
+        '--move',
+        '-M',
+        '-c',
+        '--copy',
+        '-C',
+        '-u',
+        '--set-upstream-to',
+        '--unset-upstream',
+        '-f',
+        '--force',
+        '--create-reflog',
+      );
+      const lists = hasOption(
+        parsed,
+        '-l',
+        '--list',
+        '-a',
+        '--all',
+        '-r',
+        '--remotes',
+        '--show-current',
+        '--contains',
+        '--no-contains',
+        '--merged',
+        '--no-merged',
+        '--points-at',
+      );
       return changes || (rest.length > 0 && !lists) ? writer(ctx, []) : reads(ctx);
     }
     case 'tag': {
-      const changes = hasOption(parsed, '-d', '--delete', '-a', '--annotate', '-s', '--sign', '-u', '--local-user', '-f', '--force', '-m', '--message', '-F', '--file');
-      const lists = hasOption(parsed, '-l', '--list', '-n', '--contains', '--no-contains', '--merged', '--no-merged', '--points-at', '-v', '--verify');
+      const changes = hasOption(
+        parsed,
+        '-d',
+        '--delete',
+        '-a',
+        '--annotate',
+        '-s',
+        '--sign',
+        '-u',
+        '--local-user',
+        '-f',
+        '--force',
+        '-m',
+        '--message',
+        '-F',
+        '--file',
+      );
+      const lists = hasOption(
+        parsed,
+        '-l',
+        '--list',
+        '-n',
+        '--contains',
+        '--no-contains',
+        '--merged',
+        '--no-merged',
+        '--points-at',
+        '-v',
+        '--verify',
+      );
       return changes || (rest.length > 0 && !lists) ? writer(ctx, []) : reads(ctx);
     }
     case 'remote': {
@@ -127,11 +215,16 @@ export const gitReader: NamedReader = (ctx) => {
       return writer(ctx, [{ path: word(workTree(ctx)), effect: 'tracked' }]);
     }
     case 'clone': {
-      const dest = rest[1] ?? (rest[0] ? word(baseName(rest[0].text.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '').replace(/[?#].*$/, '')).replace(/\.git$/, ''), rest[0]) : undefined);
+      const dest =
+        rest[1] ??
+        (rest[0]
+          ? word(baseName(rest[0].text.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '').replace(/[?#].*$/, '')).replace(/\.git$/, ''), rest[0])
+          : undefined);
       return network(ctx, dest ? [{ path: dest, effect: 'destroy' }] : []);
     }
     case 'commit':
-      if (valuesOf(parsed, '--fixup', '--squash').some((w) => w.text.includes('!'))) return opaque(ctx, 'git_runs_given_commands', 'commit');
+      if (valuesOf(parsed, '--fixup', '--squash').some((w) => w.text.includes('!')))
+        return opaque(ctx, 'git_runs_given_commands', 'commit');
       break;
     case 'apply':
       // --stat, --numstat, --summary and --check only report, unless --apply is given too
@@ -153,7 +246,12 @@ export const gitReader: NamedReader = (ctx) => {
   if (sub === 'bundle' && rest[0]?.text === 'create' && rest[1]) effects.push({ path: rest[1], effect: 'write' });
   const paths = rest;
   // operations that rewrite the tracked files of the work tree to another commit
-  const onlyPaths = sub === 'restore' || ((sub === 'checkout' || sub === 'reset') && parsed.dashdash) || ((sub === 'checkout' || sub === 'switch') && hasOption(parsed, '-b', '-B', '-c', '-C', '--orphan', '--create', '--force-create') && paths.length <= 2);
+  const onlyPaths =
+    sub === 'restore' ||
+    ((sub === 'checkout' || sub === 'reset') && parsed.dashdash) ||
+    ((sub === 'checkout' || sub === 'switch') &&
+      hasOption(parsed, '-b', '-B', '-c', '-C', '--orphan', '--create', '--force-create') &&
+      paths.length <= 2);
   const stashVerb = sub === 'stash' ? verb(parsed) || 'push' : '';
   if (
     REWRITES_TRACKED.has(sub) &&
@@ -165,15 +263,24 @@ export const gitReader: NamedReader = (ctx) => {
     effects.push({ path: word(workTree(ctx)), effect: 'tracked' });
   }
   if (['checkout', 'restore', 'rm', 'reset', 'stash', 'switch'].includes(sub)) {
-    for (const p of paths) if (!(sub === 'stash' && ['push', 'pop', 'apply', 'drop', 'save', 'list', 'show', 'clear', 'branch', 'create', 'store'].includes(p.text))) effects.push(...pathspecEffects(p));
-    if (sub === 'stash' && hasOption(parsed, '-u', '--include-untracked', '-a', '--all')) effects.push({ path: word('.'), effect: 'beneath' });
+    for (const p of paths)
+      if (!(
+        sub === 'stash' && ['push', 'pop', 'apply', 'drop', 'save', 'list', 'show', 'clear', 'branch', 'create', 'store'].includes(p.text)
+      ))
+        effects.push(...pathspecEffects(p));
+    if (sub === 'stash' && hasOption(parsed, '-u', '--include-untracked', '-a', '--all'))
+      effects.push({ path: word('.'), effect: 'beneath' });
     // a hard reset rewrites every tracked file of the work tree
     if (sub === 'reset' && hasOption(parsed, '--hard', '--merge', '--keep')) effects.push({ path: word('.'), effect: 'beneath' });
   } else if (sub === 'mv') {
     if (paths.length >= 2) {
       const dest = paths[paths.length - 1]!;
       effects.push({ path: dest, effect: 'write' }, { path: dest, effect: 'into' });
-      for (const source of paths.slice(0, -1)) effects.push({ path: word(joinPath(dest.text, baseName(source.text)), dest), effect: 'destroy' }, { path: source, effect: 'destroy' });
+      for (const source of paths.slice(0, -1))
+        effects.push(
+          { path: word(joinPath(dest.text, baseName(source.text)), dest), effect: 'destroy' },
+          { path: source, effect: 'destroy' },
+        );
     }
   } else if (sub === 'apply' || sub === 'am') effects.push({ path: valuesOf(parsed, '--directory')[0] ?? word('.'), effect: 'beneath' });
   else if (sub === 'init' && paths[0]) effects.push({ path: paths[0], effect: 'into' });

@@ -131,7 +131,10 @@ export const sedReader: NamedReader = (ctx) => {
       if (!suffix.includes('*')) effects.push({ path: word(`${file.text}${suffix}`, file), effect: 'write' });
       else {
         const named = suffix.replace(/\*/g, baseName(file.text));
-        effects.push({ path: word(named, file), effect: 'write' }, { path: word(joinPath(parentOf(file.text), named), file), effect: 'write' });
+        effects.push(
+          { path: word(named, file), effect: 'write' },
+          { path: word(joinPath(parentOf(file.text), named), file), effect: 'write' },
+        );
       }
     }
   }
