@@ -24,6 +24,7 @@ export type ReasonId =
   | 'socat_runs_programs'
   | 'unknown_subcommand'
   | 'subcommand_at_run_time'
+  | 'options_at_run_time'
   | 'runs_project_scripts'
   | 'downloads_and_runs_scripts'
   | 'runs_project_program'

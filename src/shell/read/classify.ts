@@ -53,7 +53,7 @@ export type NamedReader = (ctx: ReaderContext) => Classified;
 
 const getoptSpecs = new WeakMap<
   CommandSpec,
-  { options: GetoptOption<OptionSpec>[]; stopAtOperand: boolean; numeric: boolean; singleDashLong: boolean }
+  { options: GetoptOption<OptionSpec>[]; stopAtOperand: boolean; numeric: boolean; singleDashLong: boolean; risky: boolean }
 >();
 
 /** The getopt table of a command: its own options, its parents' (persistent flags), and --help/--version. */
@@ -70,6 +70,8 @@ function getoptSpec(spec: CommandSpec, parents: readonly CommandSpec[]) {
     stopAtOperand: spec.stopAtOperand === true || spec.subcommands !== undefined,
     numeric: spec.numeric === true,
     singleDashLong: spec.singleDashLong === true,
+    // an option that writes, removes, changes directory, runs code or raises the level
+    risky: all.some((o) => (o.role !== undefined && o.role !== 'reads') || o.level !== undefined || o.opaque !== undefined),
   };
   getoptSpecs.set(spec, t);
   return t;
@@ -100,7 +102,7 @@ export function classifyWith(spec: ProgramSpec, args: readonly Word[]): Classifi
     const t = getoptSpec(command, parents);
     const parsed = getopt<OptionSpec>(words, t);
     if (!command.subcommands || parsed.operands.length === 0 || parsed.used.some((u) => u.option.data?.help === true)) {
-      return finish(name, command, path, parsed, globals, words);
+      return finish(name, command, path, parsed, globals, words, t.risky);
     }
     const sub = parsed.operands[0]!;
     if (sub.dynamic || sub.pattern)
@@ -169,6 +171,18 @@ export function subcommandPath(spec: ProgramSpec, args: readonly Word[]): { path
   }
 }
 
+/** Paths the shell sets that begin with a `/`, never with a `-`. */
+const ABSOLUTE_VARIABLE = /^\$(\{(HOME|PWD|OLDPWD|TMPDIR)\}|(HOME|PWD|OLDPWD|TMPDIR)(?![\w]))(\/|$)/;
+
+/**
+ * Whether a word may begin with `-` once the shell has expanded it: its first part known only at
+ * run time, or a brace expansion one of whose alternatives begins with `-`.
+ */
+export function mayBecomeOption(w: Word): boolean {
+  if (w.dynamic && /^[$`]/.test(w.text) && !ABSOLUTE_VARIABLE.test(w.text)) return true;
+  return w.pattern && /(^|,)\{?-|\{-/.test(w.text) && w.text.includes('{');
+}
+
 function kindOf(level: Level): Kind {
   if (level === 'none') return 'builtin';
   if (level === 'read_only') return 'reader';
@@ -184,8 +198,12 @@ function finish(
   parsed: Parsed<OptionSpec>,
   globals: Parsed<OptionSpec>[],
   words: readonly Word[],
+  risky = false,
 ): Classified {
   const subject = [name, ...path].join(' ');
+  // An operand that may be an option at run time (`rg "$OPTS" x`, `sort {-o,out} in`) could be one that writes or runs.
+  const computed = risky ? parsed.operands.find(mayBecomeOption) : undefined;
+  if (computed !== undefined) return opaqueClass({ id: 'options_at_run_time', subject, detail: computed.text }, spec.level, path);
   if (parsed.used.some((u) => u.option.data?.help === true)) {
     return { level: 'read_only', kind: 'reader', effects: [], path, chdir: [], reason: { id: 'help', subject } };
   }
@@ -232,6 +250,8 @@ function finish(
       break;
     case 'second-writes':
       if (ops[1]) effects.push({ path: ops[1], effect: 'write' });
+      // one word that may become two (`uniq *`): the second, whichever it is, is written
+      else if (ops[0] && (ops[0].pattern || (ops[0].dynamic && !ops[0].quoted))) effects.push({ path: ops[0], effect: 'write' });
       break;
     default:
       break;

@@ -26,6 +26,9 @@ programRows('shell builtins', [
   ['let x=1+2', { level: 'none', opaque: false }],
   ['wait', { level: 'none', opaque: false }],
   ['jobs -l', { level: 'none', opaque: false }],
+  // -x runs a command
+  ['jobs -x ./deploy.sh %1', { level: 'process_exec', opaque: true }],
+  ['jobs -p', { level: 'none', opaque: false }],
   ['exit 0', { level: 'none', opaque: false }],
   ['return 0', { level: 'none', opaque: false }],
   ['break', { level: 'none', opaque: false }],

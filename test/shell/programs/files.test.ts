@@ -86,6 +86,13 @@ programRows('programs that write where told', [
   ['iconv -f latin1 -t utf8 -o out.txt in.txt', { level: 'workspace_write', effects: ['write out.txt'] }],
   ['uniq in.txt out.txt', { level: 'workspace_write', effects: ['write out.txt'] }],
   ['uniq -c in.txt', { level: 'read_only', effects: [] }],
+  // one word that may become two files: the second is written
+  ['uniq *', { level: 'workspace_write', effects: ['write *'] }],
+  // a brace expansion that makes options: -o output
+  ['sort {-o,output} input', { level: 'process_exec', opaque: true }],
+  // a value only known at run time may be an option that writes or runs
+  ['sort "$FLAGS" input', { level: 'process_exec', opaque: true }],
+  ['sort "$HOME/data.txt"', { level: 'read_only', effects: [] }],
   ['xxd in.bin dump.txt', { level: 'workspace_write', effects: ['write dump.txt'] }],
   ['xxd -c 16 in.bin', { level: 'read_only', effects: [] }],
 ]);

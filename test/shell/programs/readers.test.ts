@@ -79,6 +79,9 @@ programRows('readers', [
 // Readers with an option that runs a program (a preprocessor, a pager) or writes a file.
 programRows('readers with options that run or write', [
   ['rg -n TODO src', { level: 'read_only', opaque: false }],
+  // "$OPTS" may be --pre=PROGRAM at run time
+  ['rg "$OPTS" x', { level: 'process_exec', opaque: true }],
+  ['rg -e "$PATTERN" src', { level: 'read_only', opaque: false }],
   ['rg --pre ./decode TODO src', { level: 'process_exec', opaque: 'runs the program its options name' }],
   ['rg --pre=./decode TODO src', { level: 'process_exec', opaque: true }],
   ['rg --hostname-bin ./h TODO', { level: 'process_exec', opaque: true }],
@@ -121,6 +124,9 @@ programRows('find', [
   ['find . -fprint list.txt', { level: 'workspace_write', effects: ['write list.txt'] }],
   ['find . -fprintf list.txt %p', { level: 'workspace_write', effects: ['write list.txt'] }],
   ['find -L . -name x', { level: 'read_only', effects: [] }],
+  // a primary known only at run time may be -delete or -exec; a test's argument may not
+  ['find . "$EXPR"', { level: 'process_exec', opaque: true }],
+  ['find . -name "$PATTERN" -print', { level: 'read_only', effects: [] }],
 ]);
 
 // PowerShell's readers

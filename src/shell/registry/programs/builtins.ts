@@ -29,7 +29,6 @@ const NAMES = [
   'readonly',
   'let',
   'wait',
-  'jobs',
   'exit',
   'return',
   'break',
@@ -117,6 +116,13 @@ export const BUILTINS: Family = {
     kind: 'builtin',
     reader: 'arch',
     options: options('-32 -64 -c -x86_64 -x86_64h -arm64 -arm64e -i386 -ppc', '-d= -e= -arch='),
+  }),
+  // `jobs -x CMD ARGS` runs CMD with each job spec in its arguments replaced by the job's process group
+  jobs: () => ({
+    summary: "lists the shell's jobs; -x runs a command",
+    level: 'none',
+    kind: 'builtin',
+    options: options('-l', '-n', '-p', '-r', '-s', ['-x', { role: 'runs', opaque: 'runs_named_program' }]),
   }),
 };
 

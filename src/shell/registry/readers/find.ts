@@ -1,4 +1,4 @@
-import type { Effect, NamedReader } from '../../read/classify';
+import { mayBecomeOption, opaqueClass, type Effect, type NamedReader } from '../../read/classify';
 import type { Word } from '../../syntax/word';
 import { baseName, joinPath, originalWords, word, writer } from '../readers';
 import { segmentMatcher } from '../../../core/glob';
@@ -88,8 +88,9 @@ export const findReader: NamedReader = (ctx) => {
     starts.push(args[k]!);
   }
   const roots = starts.length > 0 ? starts : [word('.')];
+
   /** The primaries of the expression in order, each with its arguments. */
-  const primaries: { name: string; args: Word[] }[] = [];
+  const primaries: { name: string; word: Word; args: Word[] }[] = [];
   for (; k < args.length; k++) {
     const t = args[k]!.text;
     if (t === '-exec' || t === '-execdir' || t === '-ok' || t === '-okdir') {
@@ -102,13 +103,16 @@ export const findReader: NamedReader = (ctx) => {
       )
         k++;
       k++;
-      primaries.push({ name: t, args: args.slice(start + 1, k) });
+      primaries.push({ name: t, word: args[start]!, args: args.slice(start + 1, k) });
       continue;
     }
     const n = ARGS[t] ?? 0;
-    primaries.push({ name: t, args: args.slice(k + 1, k + 1 + n) });
+    primaries.push({ name: t, word: args[k]!, args: args.slice(k + 1, k + 1 + n) });
     k += n;
   }
+  // A word known only at run time where a starting point or a primary stands (`find . "$EXPR"`) may be -delete or -exec.
+  const computed = [...starts, ...primaries.map((p) => p.word)].find(mayBecomeOption);
+  if (computed !== undefined) return opaqueClass({ id: 'options_at_run_time', subject: 'find', detail: computed.text });
   const effects: Effect[] = [];
   const deleteAt = primaries.findIndex((p) => p.name === '-delete');
   if (deleteAt !== -1) {
