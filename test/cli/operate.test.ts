@@ -64,7 +64,7 @@ describe('init', () => {
     expect(r.stdout).toContain(
       'the hook runs persona-gate hook: the persona-gate on PATH (a global install, npm i -g <a persona-gate tarball or git URL: see docs/install.md>)',
     );
-    expect(r.stdout).not.toContain('is not on PATH');
+    expect(r.stdout).not.toContain('persona-gate is not on PATH');
     expect(runCli(['validate', '--config', p.policyPath], { env: p.env }).code).toBe(0);
   });
 

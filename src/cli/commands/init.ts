@@ -238,12 +238,14 @@ export function initCommand(env: Env, opts: InitOptions): CommandResult {
     // A closed program (the domain's CLI) starts only through the launcher, checked on its real
     // argv; read from the policy as written, with the state directory there for its map.
     const stateDir = stateDirFor(env);
-    try {
-      new StateStore(stateDir).open();
-    } catch (err) {
-      throw new CliError(t.stateDirProblem(err instanceof Error ? err.message : String(err)));
-    }
-    mergeLaunchers(launched, { env, dir, policyPath, stateDir, guarded: sandbox.guarded, closedOnly: true }, lines, t);
+    const prepareState = () => {
+      try {
+        new StateStore(stateDir).open();
+      } catch (err) {
+        throw new CliError(t.stateDirProblem(err instanceof Error ? err.message : String(err)));
+      }
+    };
+    mergeLaunchers(launched, { env, dir, policyPath, stateDir, guarded: sandbox.guarded, closedOnly: true, prepareState }, lines, t);
     if (mergeLists(sandbox.settings, launched) > 0) sandbox.changed = true;
   }
   if (sandbox.changed) writeFileSync(localPath, `${JSON.stringify(sandbox.settings, null, 2)}\n`);

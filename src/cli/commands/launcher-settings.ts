@@ -130,7 +130,15 @@ export function mergeLists(settings: Json, fragment: Json): number {
  */
 export function mergeLaunchers(
   settings: Json,
-  opts: { env: Env; dir: string; policyPath: string; stateDir: string; guarded: readonly Guarded[]; closedOnly?: boolean },
+  opts: {
+    env: Env;
+    dir: string;
+    policyPath: string;
+    stateDir: string;
+    guarded: readonly Guarded[];
+    closedOnly?: boolean;
+    prepareState?: () => void;
+  },
   lines: string[],
   t: CliMessages,
 ): number {
@@ -173,6 +181,7 @@ export function mergeLaunchers(
   }
   // The tickets' secrets stay outside the sandbox: the hook writes each into the call it rewrites.
   if (Object.keys(programs).length > 0) {
+    opts.prepareState?.();
     const tickets = ticketsDir(opts.stateDir);
     mkdirSync(tickets, { recursive: true, mode: 0o700 });
     added += pushNew(arrayIn(objectIn(objectIn(settings, 'sandbox'), 'filesystem'), 'denyRead'), tickets);
