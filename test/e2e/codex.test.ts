@@ -136,7 +136,7 @@ describeConfined('persona-gate inside the real Codex CLI', () => {
     );
     expect(outputs[7]!.output).toMatch(/^write_stdin failed/);
     expect(outputs[8]!.output).toMatch(
-      /^Command blocked by PreToolUse hook: .*hands a persona-gate policy, which guards this session, to apply_patch/,
+      /^Command blocked by PreToolUse hook: .*hands a persona-gate policy, which guards this session, to `apply_patch`/,
     );
     expect(existsSync(join(project.dir, '.claude', 'persona-gate.local.json'))).toBe(false);
     expect(project.aeatRuns()).toEqual(['modelo list']);
