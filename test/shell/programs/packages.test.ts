@@ -106,6 +106,17 @@ programRows('package managers that read', [
   ['cargo tree --depth 1', { level: 'network', opaque: false }],
   ['cargo search serde', { level: 'network', opaque: false }],
   ['cargo check', { level: 'process_exec', opaque: true }],
+  // --help right after a subcommand cargo does not list is that subcommand's help
+  ['cargo build --help', { level: 'read_only', opaque: false }],
+  ['cargo build -h', { level: 'read_only', opaque: false }],
+  ['cargo build --release --help', { level: 'read_only', opaque: false }],
+  // after an operand or `--` it is an argument passed on to what cargo runs
+  ['cargo run -- --help', { level: 'process_exec', opaque: true }],
+  ['cargo run mybin --help', { level: 'process_exec', opaque: true }],
+  ['cargo run --bin mybin --help', { level: 'process_exec', opaque: true }],
+  ['cargo build "$X" --help', { level: 'process_exec', opaque: true }],
+  // a program whose unlisted subcommands are scripts gives them the --help
+  ['yarn build --help', { level: 'process_exec', opaque: true }],
   ['pip list --outdated', { level: 'read_only', opaque: false }],
   ['pip show -f requests', { level: 'read_only', opaque: false }],
   ['pip3 freeze', { level: 'read_only', opaque: false }],
