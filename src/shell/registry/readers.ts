@@ -410,6 +410,27 @@ const arch: NamedReader = (ctx) =>
     ? opaque(ctx, 'runs_named_program')
     : ctx.base;
 
+/** A value that turns a boolean option off (`-write=false`). */
+const isOff = (value: Word | undefined) => value !== undefined && /^(false|0|f)$/i.test(value.text);
+
+/**
+ * A formatter: it rewrites its operands in place (a directory: the files beneath it; none: those
+ * beneath the current directory), unless an option of mode `check` is on (`ruff format --check`,
+ * `terraform fmt -check`) or one of mode `write` is off (`terraform fmt -write=false`).
+ */
+const formats: NamedReader = (ctx) => {
+  const used = ctx.parsed.used;
+  const reports =
+    used.some((u) => u.option.data?.mode === 'check' && !isOff(u.value)) ||
+    used.some((u) => u.option.data?.mode === 'write' && isOff(u.value));
+  if (reports) return { ...ctx.base, level: 'read_only', kind: 'reader', effects: [] };
+  const ops = ctx.parsed.operands;
+  return writer(
+    ctx,
+    (ops.length > 0 ? ops : [word('.')]).map((path) => ({ path, effect: 'beneath' })),
+  );
+};
+
 export const READERS_BY_NAME: Readonly<Record<string, NamedReader>> = {
   __proto__: null as never,
   copy: transfer('copy'),
@@ -432,4 +453,5 @@ export const READERS_BY_NAME: Readonly<Record<string, NamedReader>> = {
   git: gitReader,
   awk: awkReader,
   arch,
+  formats,
 };

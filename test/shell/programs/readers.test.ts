@@ -194,3 +194,32 @@ programRows('fzf, fd, dmesg, journalctl, ip', [
   ['ip -batch cmds.txt', { level: 'process_exec', opaque: true }],
   ['ip frob', { level: 'process_exec', opaque: true }],
 ]);
+
+programRows('ruff', [
+  ['ruff', { level: 'read_only', opaque: false }],
+  ['ruff -h', { level: 'read_only', opaque: false }],
+  ['ruff -V', { level: 'read_only', opaque: false }],
+  ['ruff help', { level: 'read_only', opaque: false }],
+  ['ruff version', { level: 'read_only', opaque: false }],
+  ['ruff check', { level: 'read_only', opaque: false }],
+  ['ruff check src/ tests/', { level: 'read_only', opaque: false }],
+  ['ruff check --select E501 --output-format=json .', { level: 'read_only', opaque: false }],
+  ['ruff check --config ruff.toml src', { level: 'read_only', opaque: false }],
+  ['ruff check --unsafe-fixes', { level: 'read_only', opaque: false }],
+  ['ruff lint src/', { level: 'read_only', opaque: false }],
+  ['ruff check --fix', { level: 'workspace_write' }],
+  ['ruff check --fix-only src', { level: 'workspace_write' }],
+  ['ruff check --add-noqa', { level: 'workspace_write' }],
+  ['ruff check -o report.json', { level: 'workspace_write', effects: ['write report.json'] }],
+  ['ruff rule E501', { level: 'read_only', opaque: false }],
+  ['ruff rule --output-format json E501', { level: 'read_only', opaque: false }],
+  ['ruff linter', { level: 'read_only', opaque: false }],
+  ['ruff config', { level: 'read_only', opaque: false }],
+  // format rewrites the files unless --check or --diff
+  ['ruff format', { level: 'workspace_write', effects: ['beneath .'] }],
+  ['ruff format src/ a.py', { level: 'workspace_write', effects: ['beneath src/', 'beneath a.py'] }],
+  ['ruff format --line-length 100 src', { level: 'workspace_write', effects: ['beneath src'] }],
+  ['ruff format --check', { level: 'read_only', effects: [] }],
+  ['ruff format --diff src', { level: 'read_only', effects: [] }],
+  ['ruff clean', { level: 'process_exec', opaque: true }],
+]);

@@ -478,4 +478,54 @@ export const READERS: Family = {
       '--ignore-garbage',
     ),
   ),
+  // ruff check keeps a cache in .ruff_cache, as a compiler its build directory: not counted as a write
+  ruff: () => {
+    const common = [
+      '--config=',
+      '--cache-dir=',
+      '--target-version=',
+      '--line-length=',
+      '--exclude=',
+      '--extend-exclude=',
+      '--stdin-filename=',
+      '--range=',
+    ];
+    const lint = (): Omit<ProgramSpec, 'name'> => ({
+      summary: 'reports lint findings',
+      level: 'read_only',
+      kind: 'reader',
+      options: options(
+        ...common,
+        ...'--select= --ignore= --extend-select= --extend-ignore= --per-file-ignores= --extend-per-file-ignores= --fixable= --unfixable= --output-format='.split(
+          ' ',
+        ),
+        ['--fix --fix-only --add-noqa', { level: 'workspace_write' }],
+        ['-o= --output-file=', { role: 'writes' }],
+      ),
+      operands: 'reads',
+    });
+    return {
+      summary: 'a Python linter and formatter',
+      level: 'read_only',
+      kind: 'reader',
+      options: options(['-h', { help: true }], ['-V', { help: true }]),
+      subcommands: {
+        check: lint,
+        lint: 'check',
+        format: () => ({
+          summary: 'rewrites the files in the canonical style',
+          level: 'read_only',
+          kind: 'reader',
+          reader: 'formats',
+          options: options(...common, ['--check', { mode: 'check' }], ['--diff', { mode: 'check' }]),
+        }),
+        rule: () => ({ level: 'read_only', kind: 'reader', options: options('--output-format=') }),
+        linter: () => ({ level: 'read_only', kind: 'reader', options: options('--output-format=') }),
+        config: () => ({ level: 'read_only', kind: 'reader', options: options('--output-format=') }),
+        version: () => ({ level: 'read_only', kind: 'reader', options: options('--output-format=') }),
+        help: () => ({ level: 'read_only', kind: 'reader' }),
+      },
+      unknownSubcommand: { level: 'process_exec', opaque: 'unknown_subcommand' },
+    };
+  },
 };
