@@ -528,4 +528,44 @@ export const READERS: Family = {
       unknownSubcommand: { level: 'process_exec', opaque: 'unknown_subcommand' },
     };
   },
+  // openssl: what it makes goes to standard output unless -out names a file; an engine or a provider is a library it loads
+  openssl: () => {
+    const tool = (level: 'read_only' | 'network' = 'read_only'): Omit<ProgramSpec, 'name'> => ({
+      level,
+      kind: level === 'network' ? 'network' : 'reader',
+      singleDashLong: true,
+      options: options(
+        ...(
+          '-inform= -outform= -keyform= -CAform= -passin= -passout= -pass= -key= -newkey= -subj= -days= -name= ' +
+          '-algorithm= -pkeyopt= -sign= -verify= -signature= -prverify= -inkey= -certfile= -set_serial= -extfile= ' +
+          '-extensions= -digest= -nameopt= -certopt= -checkend= -addext= -sigopt= -cipher= -md= -K= -iv= -S= -iter= ' +
+          '-kdf= -kdfopt= -mac= -macopt= -hmac= -signkey= -CA= -CAkey= -CAserial= -config= -section= -rand= -connect= ' +
+          '-servername= -starttls= -verify_hostname= -CAfile= -CApath= -cert= -host= -port= -proxy= -alpn= -sess_in= ' +
+          '-partial_chain -untrusted= -purpose= -verify_depth= -ciphersuites= -curves= -groups= -sigalgs= -keylogfile= -sess_out='
+        ).split(' '),
+        ['-in=', { role: 'reads' }],
+        ['-out= -keyout= -writerand=', { role: 'writes' }],
+        ['-engine= -provider= -provider-path=', { role: 'runs', opaque: 'runs_named_program' }],
+      ),
+      operands: 'reads',
+    });
+    const tools: Record<string, () => Omit<ProgramSpec, 'name'>> = {};
+    for (const t of 'x509 req crl dgst sha1 sha256 sha384 sha512 md5 rsa ec pkey pkcs8 pkcs12 enc genrsa genpkey ecparam rand verify asn1parse base64 pkeyutl crl2pkcs7 pkcs7 dhparam speed prime errstr'.split(
+      ' ',
+    ))
+      tools[t] = () => tool();
+    for (const t of ['s_client', 's_time', 'ocsp']) tools[t] = () => tool('network');
+    return {
+      summary: 'makes and reads keys, certificates and digests; s_client connects to a server',
+      level: 'read_only',
+      kind: 'reader',
+      subcommands: {
+        ...tools,
+        version: () => ({ level: 'read_only', kind: 'reader', options: options('-a -v -b -o -f -p -d -c -e -m -r') }),
+        help: () => ({ level: 'read_only', kind: 'reader' }),
+        list: () => ({ level: 'read_only', kind: 'reader', singleDashLong: true }),
+      },
+      unknownSubcommand: { level: 'process_exec', opaque: 'unknown_subcommand' },
+    };
+  },
 };
