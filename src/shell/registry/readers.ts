@@ -431,6 +431,23 @@ const formats: NamedReader = (ctx) => {
   );
 };
 
+/** The client's own commands, which run programs here or write files: psql's backslash commands, mysql's system, tee, pager, source. */
+const CLIENT_COMMAND = /\\|\b(system|source|tee|pager|edit|nopager|notee)\b/i;
+
+/**
+ * psql and mysql: a client of a database server, network. Read only through command texts given
+ * on the line (`-c`, `-e`, options of mode `sql`) free of the client's own commands; a script
+ * (mode `script`), standard input or the terminal may hold any: opaque. A listing (mode `list`) reads.
+ */
+const sqlClient: NamedReader = (ctx) => {
+  const used = ctx.parsed.used;
+  if (used.some((u) => u.option.data?.mode === 'script')) return opaque(ctx, 'sql_client_commands');
+  const texts = used.filter((u) => u.option.data?.mode === 'sql').map((u) => u.value);
+  if (texts.length === 0) return used.some((u) => u.option.data?.mode === 'list') ? ctx.base : opaque(ctx, 'sql_client_commands');
+  if (texts.some((t) => !t || t.dynamic || t.pattern || CLIENT_COMMAND.test(t.text))) return opaque(ctx, 'sql_client_commands');
+  return ctx.base;
+};
+
 export const READERS_BY_NAME: Readonly<Record<string, NamedReader>> = {
   __proto__: null as never,
   copy: transfer('copy'),
@@ -454,4 +471,5 @@ export const READERS_BY_NAME: Readonly<Record<string, NamedReader>> = {
   awk: awkReader,
   arch,
   formats,
+  'sql-client': sqlClient,
 };
