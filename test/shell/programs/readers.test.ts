@@ -257,3 +257,12 @@ programRows('openssl', [
   ['openssl ca -in csr.pem -out cert.pem', { level: 'process_exec', opaque: 'not a subcommand' }],
   ['openssl aes-256-cbc -in file.txt -out file.enc', { level: 'process_exec', opaque: true }],
 ]);
+
+programRows('sqlite3', [
+  ['sqlite3 -version', { level: 'read_only', opaque: false }],
+  ['sqlite3 -help', { level: 'read_only', opaque: false }],
+  ['sqlite3 --version', { level: 'read_only', opaque: false }],
+  ["sqlite3 mydb.db 'SELECT * FROM users'", { level: 'process_exec', opaque: 'run programs here' }],
+  ["sqlite3 -readonly mydb.db '.shell rm -rf ~'", { level: 'process_exec', opaque: true }],
+  ["sqlite3 -cmd 'SELECT 1' mydb.db", { level: 'process_exec', opaque: true }],
+]);

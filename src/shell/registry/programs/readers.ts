@@ -568,4 +568,17 @@ export const READERS: Family = {
       unknownSubcommand: { level: 'process_exec', opaque: 'unknown_subcommand' },
     };
   },
+  // sqlite3: its SQL can write the database and, through ATTACH, VACUUM INTO and writefile(), any file;
+  // load_extension() and its dot commands (.shell, .system) run programs: read only for its help
+  sqlite3: () => ({
+    summary: 'runs SQL on a database file',
+    level: 'process_exec',
+    kind: 'exec',
+    opaque: 'sql_client_commands',
+    singleDashLong: true,
+    options: options(
+      ['-help -version', { help: true }],
+      '-cmd= -separator= -newline= -nullvalue= -init= -vfs= -mmap= -pagecache= -lookaside= -maxsize= -escape=',
+    ),
+  }),
 };
