@@ -135,3 +135,25 @@ programRows('package managers that read', [
   ['brew -v install jq', { level: 'network', opaque: true }],
   ['brew services start x', { level: 'process_exec', opaque: true }],
 ]);
+
+programRows('uv', [
+  ['uv -V', { level: 'read_only', opaque: false }],
+  ['uv help sync', { level: 'read_only', opaque: false }],
+  ['uv version', { level: 'read_only', opaque: false }],
+  ['uv sync --build --help', { level: 'read_only', opaque: false }],
+  ['uv pip list --format json', { level: 'read_only', opaque: false }],
+  ['uv pip show --files requests', { level: 'read_only', opaque: false }],
+  ['uv pip freeze', { level: 'read_only', opaque: false }],
+  ['uv --python 3.12 pip check', { level: 'read_only', opaque: false }],
+  ['uv cache dir', { level: 'read_only', opaque: false }],
+  ['uv python list --all-versions', { level: 'read_only', opaque: false }],
+  ['uv python find 3.11', { level: 'read_only', opaque: false }],
+  ['uv pip install requests', { level: 'network', opaque: 'downloads packages' }],
+  ['uv sync --frozen', { level: 'network', opaque: true }],
+  ['uv lock --upgrade', { level: 'network', opaque: true }],
+  ['uv tree', { level: 'network', opaque: true }],
+  ['uv cache clean', { level: 'process_exec', opaque: true }],
+  ['uv python install 3.12', { level: 'process_exec', opaque: true }],
+  ['uv run pytest', { level: 'process_exec', opaque: true }],
+  ['uv --directory other pip list', { level: 'read_only', chdir: ['other'] }],
+]);

@@ -268,6 +268,27 @@ export const PACKAGES: Family = {
     ...CARGO(),
     unknownSubcommand: { level: 'process_exec', opaque: 'runs_project_scripts', help: true },
   }),
+  // uv: locking resolves the dependencies, which can build source distributions (their scripts run);
+  // what inspects the environment, the cache or the installed Pythons reads
+  uv: () => ({
+    ...manager(
+      'a Python package and project manager',
+      ['sync', 'lock', 'add', 'remove', 'tree', 'export', 'build', 'publish', 'tool'],
+      [
+        ['-h -V', { help: true }],
+        ['--directory= --project=', { role: 'chdir' }],
+        '-p= --python= --index-url= --extra-index-url= --index= --default-index= --cache-dir= --color= --config-file=',
+      ],
+      {
+        reads: ['help', 'version'],
+        own: {
+          pip: () => group(['list', 'freeze', 'show', 'check', 'tree'], [], [], { level: 'network', opaque: 'downloads_and_runs_scripts' }),
+          cache: () => group(['dir']),
+          python: () => group(['list', 'find', 'dir']),
+        },
+      },
+    )(),
+  }),
   go: manager("Go's build tool", ['get', 'install', 'mod']),
   docker: docker('runs containers', ['pull', 'push', 'login', 'build', 'run']),
   podman: docker('runs containers', ['pull', 'push', 'login', 'build', 'run']),
