@@ -17,6 +17,7 @@ export type ReasonId =
   | 'program_by_path'
   | 'runs_named_program'
   | 'reads_options_from_file'
+  | 'sql_client_commands'
   | 'ssh_options_run_programs'
   | 'remote_shell_given'
   | 'runs_on_another_host'

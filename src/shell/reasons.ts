@@ -15,6 +15,8 @@ const EN: Table = {
   program_by_path: (s) => `${s} runs code persona-gate cannot read`,
   runs_named_program: (s) => `${s} runs the program its options name`,
   reads_options_from_file: (s) => `${s} reads options from a file, which can name files it writes or programs it runs`,
+  sql_client_commands: (s) =>
+    `${s} reads commands from a script, its input or the terminal, or is given its own (\\!), which can run programs here and write files`,
   ssh_options_run_programs: (s) => `${s} -o/-S/-F can run a program (ProxyCommand)`,
   remote_shell_given: (s) => `${s} runs the remote shell given with -e`,
   runs_on_another_host: () => 'a command run on another host',
@@ -91,6 +93,8 @@ const spanish = (): Table => ({
   program_by_path: (s) => `${s} ejecuta código que persona-gate no puede leer`,
   runs_named_program: (s) => `${s} ejecuta el programa que nombran sus opciones`,
   reads_options_from_file: (s) => `${s} lee opciones de un fichero, que puede nombrar ficheros que escribe o programas que ejecuta`,
+  sql_client_commands: (s) =>
+    `${s} lee órdenes de un script, de su entrada o del terminal, o recibe las suyas propias (\\!), que pueden ejecutar programas aquí y escribir ficheros`,
   ssh_options_run_programs: (s) => `${s} -o/-S/-F puede ejecutar un programa (ProxyCommand)`,
   remote_shell_given: (s) => `${s} ejecuta el shell remoto indicado con -e`,
   runs_on_another_host: () => 'una orden ejecutada en otro equipo',

@@ -110,6 +110,15 @@ export function classifyWith(spec: ProgramSpec, args: readonly Word[]): Classifi
     const next = subcommandOf(command, sub.text);
     if (next === null) {
       const unknown = command.unknownSubcommand ?? { level: 'process_exec' as Level, opaque: 'unknown_subcommand' };
+      if (unknown.help && asksHelp(command, words.slice(parsed.operandAt[0]! + 1)))
+        return {
+          level: 'read_only',
+          kind: 'reader',
+          effects: [],
+          path: [...path, sub.text],
+          chdir: [],
+          reason: { id: 'help', subject: [name, ...path, sub.text].join(' ') },
+        };
       if (unknown.opaque)
         return opaqueClass({ id: unknown.opaque as Reason['id'], subject: [name, ...path].join(' '), detail: sub.text }, unknown.level, [
           ...path,
@@ -123,6 +132,21 @@ export function classifyWith(spec: ProgramSpec, args: readonly Word[]): Classifi
     words = words.slice(parsed.operandAt[0]! + 1);
     command = next;
   }
+}
+
+/**
+ * `--help` (or the command's own `-h`) among the options right after a subcommand the spec does
+ * not list (`cargo build --help`). Only before the first word that is not an option, and before
+ * `--`: after them it may be an argument the subcommand passes on (`cargo run -- --help`), or the
+ * value of an option the reader does not know.
+ */
+function asksHelp(command: CommandSpec, rest: readonly Word[]): boolean {
+  const shortHelp = (command.options ?? []).some((o) => o.help === true && o.names.includes('-h'));
+  for (const w of rest) {
+    if (w.dynamic || w.pattern || w.text === '--' || !w.text.startsWith('-')) return false;
+    if (w.text === '--help' || (shortHelp && w.text === '-h')) return true;
+  }
+  return false;
 }
 
 /** A subcommand's spec, made on first use; an alias followed once; null when the command has no such subcommand. */

@@ -410,6 +410,44 @@ const arch: NamedReader = (ctx) =>
     ? opaque(ctx, 'runs_named_program')
     : ctx.base;
 
+/** A value that turns a boolean option off (`-write=false`). */
+const isOff = (value: Word | undefined) => value !== undefined && /^(false|0|f)$/i.test(value.text);
+
+/**
+ * A formatter: it rewrites its operands in place (a directory: the files beneath it; none: those
+ * beneath the current directory), unless an option of mode `check` is on (`ruff format --check`,
+ * `terraform fmt -check`) or one of mode `write` is off (`terraform fmt -write=false`).
+ */
+const formats: NamedReader = (ctx) => {
+  const used = ctx.parsed.used;
+  const reports =
+    used.some((u) => u.option.data?.mode === 'check' && !isOff(u.value)) ||
+    used.some((u) => u.option.data?.mode === 'write' && isOff(u.value));
+  if (reports) return { ...ctx.base, level: 'read_only', kind: 'reader', effects: [] };
+  const ops = ctx.parsed.operands;
+  return writer(
+    ctx,
+    (ops.length > 0 ? ops : [word('.')]).map((path) => ({ path, effect: 'beneath' })),
+  );
+};
+
+/** The client's own commands, which run programs here or write files: psql's backslash commands, mysql's system, tee, pager, source. */
+const CLIENT_COMMAND = /\\|\b(system|source|tee|pager|edit|nopager|notee)\b/i;
+
+/**
+ * psql and mysql: a client of a database server, network. Read only through command texts given
+ * on the line (`-c`, `-e`, options of mode `sql`) free of the client's own commands; a script
+ * (mode `script`), standard input or the terminal may hold any: opaque. A listing (mode `list`) reads.
+ */
+const sqlClient: NamedReader = (ctx) => {
+  const used = ctx.parsed.used;
+  if (used.some((u) => u.option.data?.mode === 'script')) return opaque(ctx, 'sql_client_commands');
+  const texts = used.filter((u) => u.option.data?.mode === 'sql').map((u) => u.value);
+  if (texts.length === 0) return used.some((u) => u.option.data?.mode === 'list') ? ctx.base : opaque(ctx, 'sql_client_commands');
+  if (texts.some((t) => !t || t.dynamic || t.pattern || CLIENT_COMMAND.test(t.text))) return opaque(ctx, 'sql_client_commands');
+  return ctx.base;
+};
+
 export const READERS_BY_NAME: Readonly<Record<string, NamedReader>> = {
   __proto__: null as never,
   copy: transfer('copy'),
@@ -432,4 +470,6 @@ export const READERS_BY_NAME: Readonly<Record<string, NamedReader>> = {
   git: gitReader,
   awk: awkReader,
   arch,
+  formats,
+  'sql-client': sqlClient,
 };

@@ -81,7 +81,12 @@ export interface CommandSpec {
   /** Its options stand after its subcommands too (cobra's persistent flags): the default; git's do not. */
   persistent?: boolean;
   /** An unknown subcommand: its level and why it is opaque (an alias, a plugin). */
-  unknownSubcommand?: { level: Level; opaque?: string };
+  unknownSubcommand?: {
+    level: Level;
+    opaque?: string;
+    /** It is one of the program's own (a built-in not listed, a plugin), which takes `--help` right after it as help. */
+    help?: boolean;
+  };
 }
 
 export type SubcommandEntry = CommandSpec | string | (() => CommandSpec);

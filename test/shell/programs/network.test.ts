@@ -80,3 +80,41 @@ programRows('PowerShell web requests', [
   ['Invoke-WebRequest https://example.com -OutFile page.html', { level: 'network', effects: ['write page.html'], powershell: true }],
   ['iwr https://example.com', { level: 'network', powershell: true }],
 ]);
+
+programRows('psql', [
+  ['psql -V', { level: 'read_only', opaque: false }],
+  ['psql --version', { level: 'read_only', opaque: false }],
+  ['psql -l', { level: 'network', opaque: false }],
+  ['psql --list -h db.internal', { level: 'network', opaque: false }],
+  ['psql -c "SELECT * FROM users"', { level: 'network', opaque: false }],
+  ['psql -d mydb -U postgres -c "SELECT 1" -c "DROP TABLE users"', { level: 'network', opaque: false }],
+  ['psql --command="SELECT 1" mydb', { level: 'network', opaque: false }],
+  ['psql -c "SELECT 1" -o out.txt', { level: 'network', effects: ['write out.txt'] }],
+  ['psql -L session.log -c "SELECT 1"', { level: 'network', effects: ['write session.log'] }],
+  // its own commands run programs here and write files; a script, the input and the terminal may hold any
+  ['psql -c "\\! rm -rf ~"', { level: 'network', opaque: 'run programs here' }],
+  ['psql -c "\\o /tmp/x" -c "SELECT 1"', { level: 'network', opaque: true }],
+  ['psql -c "$Q"', { level: 'network', opaque: true }],
+  ['psql -f script.sql', { level: 'network', opaque: true }],
+  ['psql -c "SELECT 1" --file=script.sql', { level: 'network', opaque: true }],
+  ['psql mydb', { level: 'network', opaque: true }],
+  ['psql', { level: 'network', opaque: true }],
+]);
+
+programRows('mysql', [
+  ['mysql -V', { level: 'read_only', opaque: false }],
+  ['mysql -?', { level: 'read_only', opaque: false }],
+  ["mysql -e 'SHOW DATABASES'", { level: 'network', opaque: false }],
+  ["mysql -u root -p -D mydb -e 'SELECT 1'", { level: 'network', opaque: false }],
+  ["mysql --execute='DROP TABLE users' mydb", { level: 'network', opaque: false }],
+  ["mysql --init-command='SET x=1' -e 'SELECT 1'", { level: 'network', opaque: false }],
+  ["mysql --tee=log.txt -e 'SELECT 1'", { level: 'network', effects: ['write log.txt'] }],
+  ["mysql -e 'system rm -rf ~'", { level: 'network', opaque: 'run programs here' }],
+  ["mysql -e 'source dump.sql'", { level: 'network', opaque: true }],
+  ["mysql -e '\\! ls'", { level: 'network', opaque: true }],
+  ["mysql --pager=less -e 'SELECT 1'", { level: 'network', opaque: true }],
+  ["mysql --plugin-dir=./p -e 'SELECT 1'", { level: 'network', opaque: true }],
+  ["mysql --defaults-file=my.cnf -e 'SELECT 1'", { level: 'network', opaque: true }],
+  ['mysql mydb', { level: 'network', opaque: true }],
+  ['mysql -h localhost -u root -p mydb', { level: 'network', opaque: true }],
+]);

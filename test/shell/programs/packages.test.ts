@@ -106,6 +106,17 @@ programRows('package managers that read', [
   ['cargo tree --depth 1', { level: 'network', opaque: false }],
   ['cargo search serde', { level: 'network', opaque: false }],
   ['cargo check', { level: 'process_exec', opaque: true }],
+  // --help right after a subcommand cargo does not list is that subcommand's help
+  ['cargo build --help', { level: 'read_only', opaque: false }],
+  ['cargo build -h', { level: 'read_only', opaque: false }],
+  ['cargo build --release --help', { level: 'read_only', opaque: false }],
+  // after an operand or `--` it is an argument passed on to what cargo runs
+  ['cargo run -- --help', { level: 'process_exec', opaque: true }],
+  ['cargo run mybin --help', { level: 'process_exec', opaque: true }],
+  ['cargo run --bin mybin --help', { level: 'process_exec', opaque: true }],
+  ['cargo build "$X" --help', { level: 'process_exec', opaque: true }],
+  // a program whose unlisted subcommands are scripts gives them the --help
+  ['yarn build --help', { level: 'process_exec', opaque: true }],
   ['pip list --outdated', { level: 'read_only', opaque: false }],
   ['pip show -f requests', { level: 'read_only', opaque: false }],
   ['pip3 freeze', { level: 'read_only', opaque: false }],
@@ -123,4 +134,26 @@ programRows('package managers that read', [
   ['brew install --env=std jq', { level: 'network', opaque: 'downloads packages' }],
   ['brew -v install jq', { level: 'network', opaque: true }],
   ['brew services start x', { level: 'process_exec', opaque: true }],
+]);
+
+programRows('uv', [
+  ['uv -V', { level: 'read_only', opaque: false }],
+  ['uv help sync', { level: 'read_only', opaque: false }],
+  ['uv version', { level: 'read_only', opaque: false }],
+  ['uv sync --build --help', { level: 'read_only', opaque: false }],
+  ['uv pip list --format json', { level: 'read_only', opaque: false }],
+  ['uv pip show --files requests', { level: 'read_only', opaque: false }],
+  ['uv pip freeze', { level: 'read_only', opaque: false }],
+  ['uv --python 3.12 pip check', { level: 'read_only', opaque: false }],
+  ['uv cache dir', { level: 'read_only', opaque: false }],
+  ['uv python list --all-versions', { level: 'read_only', opaque: false }],
+  ['uv python find 3.11', { level: 'read_only', opaque: false }],
+  ['uv pip install requests', { level: 'network', opaque: 'downloads packages' }],
+  ['uv sync --frozen', { level: 'network', opaque: true }],
+  ['uv lock --upgrade', { level: 'network', opaque: true }],
+  ['uv tree', { level: 'network', opaque: true }],
+  ['uv cache clean', { level: 'process_exec', opaque: true }],
+  ['uv python install 3.12', { level: 'process_exec', opaque: true }],
+  ['uv run pytest', { level: 'process_exec', opaque: true }],
+  ['uv --directory other pip list', { level: 'read_only', chdir: ['other'] }],
 ]);

@@ -214,6 +214,41 @@ export const NETWORK: Family = {
   socat: () => ({ summary: 'relays data between two addresses', level: 'network', kind: 'network', opaque: 'socat_runs_programs' }),
   http: () => ({ summary: 'HTTPie', level: 'network', kind: 'network', options: options(['-o= --output=', { role: 'writes' }]) }),
   https: () => ({ summary: 'HTTPie', level: 'network', kind: 'network', options: options(['-o= --output=', { role: 'writes' }]) }),
+  // clients of a database server: the reader reads the command texts given on the line, nothing else
+  psql: () => ({
+    summary: "PostgreSQL's client: runs SQL on a server",
+    level: 'network',
+    kind: 'network',
+    reader: 'sql-client',
+    options: options(
+      ['-c= --command=', { mode: 'sql' }],
+      ['-f= --file=', { mode: 'script' }],
+      ['-l --list', { mode: 'list' }],
+      ['-V -?', { help: true }],
+      ['-o= --output= -L= --log-file=', { role: 'writes' }],
+      ...'-d= --dbname= -h= --host= -p= --port= -U= --username= -v= --set= --variable= -P= --pset= -F= --field-separator= -R= --record-separator= -T= --table-attr='.split(
+        ' ',
+      ),
+    ),
+  }),
+  mysql: () => ({
+    summary: "MySQL's client: runs SQL on a server",
+    level: 'network',
+    kind: 'network',
+    reader: 'sql-client',
+    options: options(
+      ['-e= --execute= --init-command=', { mode: 'sql' }],
+      ['-V -?', { help: true }],
+      ['--tee=', { role: 'writes' }],
+      ['--pager[=]', { role: 'runs', opaque: 'runs_named_program' }],
+      ['--plugin-dir=', { role: 'runs', opaque: 'runs_named_program' }],
+      ['--defaults-file= --defaults-extra-file= --defaults-group-suffix=', { opaque: 'reads_options_from_file' }],
+      '-p[=] --password[=]',
+      ...'-D= --database= -h= --host= -P= --port= -u= --user= -S= --socket= --protocol= --default-character-set= --ssl-ca= --ssl-cert= --ssl-key= --connect-timeout='.split(
+        ' ',
+      ),
+    ),
+  }),
 };
 
 export const POWERSHELL_NETWORK: Family = same(['invoke-webrequest', 'iwr', 'invoke-restmethod', 'irm', 'curl', 'wget'], () => ({

@@ -213,6 +213,16 @@ function docker(summary: string, network: readonly string[]): () => Omit<Program
 
 const NODE_OPTIONS: OptionLine[] = ['--prefix=', '-C= --dir= --cwd=', '-w= --workspace=', '--filter='];
 
+const CARGO = manager("Rust's build tool and package manager", ['publish', 'fetch', 'update', 'add'], [['--list -h -V', { help: true }]], {
+  reads: ['help', 'version', 'locate-project', 'pkgid', 'verify-project', 'read-manifest'],
+  // these resolve the dependencies, fetching the index, and build nothing
+  queries: ['search', 'info', 'tree', 'metadata'],
+  // `cargo install --version VER`: the version of the crate, not a request for cargo's
+  own: {
+    install: () => ({ level: 'network', kind: 'network', opaque: 'downloads_and_runs_scripts', options: options('--version= --vers=') }),
+  },
+});
+
 export const PACKAGES: Family = {
   npm: manager(
     'the Node.js package manager',
@@ -253,14 +263,31 @@ export const PACKAGES: Family = {
   pip3: manager('the Python package installer', ['install', 'download'], [['-h -V', { help: true }]], PIP),
   pipx: manager('installs Python applications', ['install', 'run', 'upgrade'], [], { runs: ['run'] }),
   gem: manager('the Ruby package manager', ['install', 'update', 'push', 'fetch']),
-  cargo: manager("Rust's build tool and package manager", ['publish', 'fetch', 'update', 'add'], [['--list -h -V', { help: true }]], {
-    reads: ['help', 'version', 'locate-project', 'pkgid', 'verify-project', 'read-manifest'],
-    // these resolve the dependencies, fetching the index, and build nothing
-    queries: ['search', 'info', 'tree', 'metadata'],
-    // `cargo install --version VER`: the version of the crate, not a request for cargo's
-    own: {
-      install: () => ({ level: 'network', kind: 'network', opaque: 'downloads_and_runs_scripts', options: options('--version= --vers=') }),
-    },
+  // an unlisted subcommand is cargo's own or a cargo-NAME plugin, which clap gives `--help` to as help
+  cargo: () => ({
+    ...CARGO(),
+    unknownSubcommand: { level: 'process_exec', opaque: 'runs_project_scripts', help: true },
+  }),
+  // uv: locking resolves the dependencies, which can build source distributions (their scripts run);
+  // what inspects the environment, the cache or the installed Pythons reads
+  uv: () => ({
+    ...manager(
+      'a Python package and project manager',
+      ['sync', 'lock', 'add', 'remove', 'tree', 'export', 'build', 'publish', 'tool'],
+      [
+        ['-h -V', { help: true }],
+        ['--directory= --project=', { role: 'chdir' }],
+        '-p= --python= --index-url= --extra-index-url= --index= --default-index= --cache-dir= --color= --config-file=',
+      ],
+      {
+        reads: ['help', 'version'],
+        own: {
+          pip: () => group(['list', 'freeze', 'show', 'check', 'tree'], [], [], { level: 'network', opaque: 'downloads_and_runs_scripts' }),
+          cache: () => group(['dir']),
+          python: () => group(['list', 'find', 'dir']),
+        },
+      },
+    )(),
   }),
   go: manager("Go's build tool", ['get', 'install', 'mod']),
   docker: docker('runs containers', ['pull', 'push', 'login', 'build', 'run']),

@@ -478,4 +478,107 @@ export const READERS: Family = {
       '--ignore-garbage',
     ),
   ),
+  // ruff check keeps a cache in .ruff_cache, as a compiler its build directory: not counted as a write
+  ruff: () => {
+    const common = [
+      '--config=',
+      '--cache-dir=',
+      '--target-version=',
+      '--line-length=',
+      '--exclude=',
+      '--extend-exclude=',
+      '--stdin-filename=',
+      '--range=',
+    ];
+    const lint = (): Omit<ProgramSpec, 'name'> => ({
+      summary: 'reports lint findings',
+      level: 'read_only',
+      kind: 'reader',
+      options: options(
+        ...common,
+        ...'--select= --ignore= --extend-select= --extend-ignore= --per-file-ignores= --extend-per-file-ignores= --fixable= --unfixable= --output-format='.split(
+          ' ',
+        ),
+        ['--fix --fix-only --add-noqa', { level: 'workspace_write' }],
+        ['-o= --output-file=', { role: 'writes' }],
+      ),
+      operands: 'reads',
+    });
+    return {
+      summary: 'a Python linter and formatter',
+      level: 'read_only',
+      kind: 'reader',
+      options: options(['-h', { help: true }], ['-V', { help: true }]),
+      subcommands: {
+        check: lint,
+        lint: 'check',
+        format: () => ({
+          summary: 'rewrites the files in the canonical style',
+          level: 'read_only',
+          kind: 'reader',
+          reader: 'formats',
+          options: options(...common, ['--check', { mode: 'check' }], ['--diff', { mode: 'check' }]),
+        }),
+        rule: () => ({ level: 'read_only', kind: 'reader', options: options('--output-format=') }),
+        linter: () => ({ level: 'read_only', kind: 'reader', options: options('--output-format=') }),
+        config: () => ({ level: 'read_only', kind: 'reader', options: options('--output-format=') }),
+        version: () => ({ level: 'read_only', kind: 'reader', options: options('--output-format=') }),
+        help: () => ({ level: 'read_only', kind: 'reader' }),
+      },
+      unknownSubcommand: { level: 'process_exec', opaque: 'unknown_subcommand' },
+    };
+  },
+  // openssl: what it makes goes to standard output unless -out names a file; an engine or a provider is a library it loads
+  openssl: () => {
+    const tool = (level: 'read_only' | 'network' = 'read_only'): Omit<ProgramSpec, 'name'> => ({
+      level,
+      kind: level === 'network' ? 'network' : 'reader',
+      singleDashLong: true,
+      options: options(
+        ...(
+          '-inform= -outform= -keyform= -CAform= -passin= -passout= -pass= -key= -newkey= -subj= -days= -name= ' +
+          '-algorithm= -pkeyopt= -sign= -verify= -signature= -prverify= -inkey= -certfile= -set_serial= -extfile= ' +
+          '-extensions= -digest= -nameopt= -certopt= -checkend= -addext= -sigopt= -cipher= -md= -K= -iv= -S= -iter= ' +
+          '-kdf= -kdfopt= -mac= -macopt= -hmac= -signkey= -CA= -CAkey= -CAserial= -config= -section= -rand= -connect= ' +
+          '-servername= -starttls= -verify_hostname= -CAfile= -CApath= -cert= -host= -port= -proxy= -alpn= -sess_in= ' +
+          '-partial_chain -untrusted= -purpose= -verify_depth= -ciphersuites= -curves= -groups= -sigalgs= -keylogfile= -sess_out='
+        ).split(' '),
+        ['-in=', { role: 'reads' }],
+        ['-out= -keyout= -writerand=', { role: 'writes' }],
+        ['-engine= -provider= -provider-path=', { role: 'runs', opaque: 'runs_named_program' }],
+      ),
+      operands: 'reads',
+    });
+    const tools: Record<string, () => Omit<ProgramSpec, 'name'>> = {};
+    for (const t of 'x509 req crl dgst sha1 sha256 sha384 sha512 md5 rsa ec pkey pkcs8 pkcs12 enc genrsa genpkey ecparam rand verify asn1parse base64 pkeyutl crl2pkcs7 pkcs7 dhparam speed prime errstr'.split(
+      ' ',
+    ))
+      tools[t] = () => tool();
+    for (const t of ['s_client', 's_time', 'ocsp']) tools[t] = () => tool('network');
+    return {
+      summary: 'makes and reads keys, certificates and digests; s_client connects to a server',
+      level: 'read_only',
+      kind: 'reader',
+      subcommands: {
+        ...tools,
+        version: () => ({ level: 'read_only', kind: 'reader', options: options('-a -v -b -o -f -p -d -c -e -m -r') }),
+        help: () => ({ level: 'read_only', kind: 'reader' }),
+        list: () => ({ level: 'read_only', kind: 'reader', singleDashLong: true }),
+      },
+      unknownSubcommand: { level: 'process_exec', opaque: 'unknown_subcommand' },
+    };
+  },
+  // sqlite3: its SQL can write the database and, through ATTACH, VACUUM INTO and writefile(), any file;
+  // load_extension() and its dot commands (.shell, .system) run programs: read only for its help
+  sqlite3: () => ({
+    summary: 'runs SQL on a database file',
+    level: 'process_exec',
+    kind: 'exec',
+    opaque: 'sql_client_commands',
+    singleDashLong: true,
+    options: options(
+      ['-help -version', { help: true }],
+      '-cmd= -separator= -newline= -nullvalue= -init= -vfs= -mmap= -pagecache= -lookaside= -maxsize= -escape=',
+    ),
+  }),
 };

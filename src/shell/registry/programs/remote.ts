@@ -388,6 +388,105 @@ export const REMOTE: Family = {
   }),
 };
 
+/** The options terraform's subcommands take a value with, and those that name a file they write. */
+const TERRAFORM_OPTIONS: OptionLine[] = [
+  ...(
+    '-var= -var-file= -target= -replace= -exclude= -lock[=] -lock-timeout= -parallelism= -input[=] -refresh[=] ' +
+    '-state= -filter= -type= -plan= -test-directory= -from-module= -backend-config= -plugin-dir= -platform= ' +
+    '-module-depth= -config= -lockfile= -net-mirror= -fs-mirror= -list[=] -diff[=]'
+  ).split(' '),
+];
+const tf = (level: CommandSpec['level'], summary: string, more: Partial<CommandSpec> = {}, writes = ''): CommandSpec => ({
+  summary,
+  level,
+  kind: level === 'read_only' ? 'reader' : level === 'network' ? 'network' : 'exec',
+  singleDashLong: true,
+  options: options(
+    ...TERRAFORM_OPTIONS,
+    ...writes
+      .split(' ')
+      .filter(Boolean)
+      .map((o): OptionLine => [o, { role: 'writes' }]),
+  ),
+  ...more,
+});
+/** Evaluates the configuration, whose data sources and provisioners can name programs it runs (`data "external"`). */
+const TF_EVALUATES =
+  (summary: string, writes = '') =>
+  (): CommandSpec =>
+    tf('network', summary, { opaque: 'runs_project_scripts' }, writes);
+/** Starts the provider plugins `init` installed, for their schemas; reaches no remote. */
+const TF_PROVIDERS = (summary: string) => (): CommandSpec => tf('process_exec', summary);
+const TF_NET = (summary: string) => (): CommandSpec => tf('network', summary);
+const TF_READ = (summary: string) => (): CommandSpec => tf('read_only', summary);
+
+/**
+ * terraform: what evaluates the configuration runs what it names; what reads the state asks its
+ * backend (a remote one, often); fmt rewrites the files unless -check or -write=false.
+ */
+export const TERRAFORM: Family = {
+  terraform: () => ({
+    summary: 'plans and applies infrastructure described in files',
+    level: 'read_only',
+    kind: 'reader',
+    singleDashLong: true,
+    persistent: false,
+    options: options(['-chdir=', { role: 'chdir' }], ['-v', { help: true }], ['-version', { help: true }]),
+    subcommands: {
+      plan: TF_EVALUATES('shows what apply would change', '-out= -generate-config-out='),
+      apply: TF_EVALUATES('changes the infrastructure'),
+      destroy: TF_EVALUATES('destroys the infrastructure'),
+      refresh: TF_EVALUATES('updates the state from the infrastructure'),
+      import: TF_EVALUATES('adopts existing infrastructure into the state'),
+      console: TF_EVALUATES('evaluates expressions against the state'),
+      test: TF_EVALUATES('applies test configurations for real', '-junit-xml='),
+      validate: TF_PROVIDERS('checks the configuration'),
+      show: TF_PROVIDERS('shows the state or a plan file'),
+      graph: TF_PROVIDERS('prints the dependency graph'),
+      output: TF_NET('prints the outputs in the state'),
+      init: TF_NET('installs the providers and modules, sets up the backend'),
+      get: TF_NET('downloads the modules'),
+      login: TF_NET('obtains a token for a registry'),
+      logout: TF_NET('forgets a registry token'),
+      taint: TF_NET('marks a resource for replacement in the state'),
+      untaint: TF_NET('clears a mark in the state'),
+      'force-unlock': TF_NET('releases a lock on the state'),
+      state: () => ({
+        ...tf('network', 'reads or changes the state'),
+        subcommands: {
+          list: TF_NET('lists the resources in the state'),
+          pull: TF_NET('prints the state'),
+          show: TF_PROVIDERS('shows a resource in the state'),
+        },
+        unknownSubcommand: { level: 'network' },
+      }),
+      workspace: () => ({
+        ...tf('network', 'lists or switches workspaces'),
+        subcommands: { list: TF_NET('lists the workspaces'), show: TF_READ('prints the current workspace') },
+        unknownSubcommand: { level: 'network' },
+      }),
+      providers: () => ({
+        ...tf('read_only', 'lists the providers the configuration requires'),
+        subcommands: {
+          lock: TF_NET('records provider checksums in the lock file'),
+          mirror: () => tf('network', 'downloads the providers into a directory', { operands: 'writes' }),
+          schema: TF_PROVIDERS("prints the providers' schemas"),
+        },
+        unknownSubcommand: { level: 'process_exec', opaque: 'unknown_subcommand' },
+      }),
+      modules: TF_READ('lists the installed modules'),
+      metadata: TF_READ('prints the built-in functions'),
+      version: TF_READ('prints the version'),
+      fmt: () =>
+        tf('read_only', 'rewrites the files in the canonical style', {
+          reader: 'formats',
+          options: options(...TERRAFORM_OPTIONS, ['-check[=]', { mode: 'check' }], ['-write[=]', { mode: 'write' }]),
+        }),
+    },
+    unknownSubcommand: { level: 'process_exec', opaque: 'unknown_subcommand' },
+  }),
+};
+
 /** helm: charts and releases in a cluster; a plugin, or what writes charts here, is opaque. */
 export const HELM: Family = {
   helm: () => ({
