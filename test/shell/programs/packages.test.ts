@@ -155,5 +155,5 @@ programRows('uv', [
   ['uv cache clean', { level: 'process_exec', opaque: true }],
   ['uv python install 3.12', { level: 'process_exec', opaque: true }],
   ['uv run pytest', { level: 'process_exec', opaque: true }],
-  ['uv --directory other pip list', { level: 'read_only', chdir: ['other'] }],
+  ['uv --directory other pip list', { level: 'read_only', opaque: false }],
 ]);
