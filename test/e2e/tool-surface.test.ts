@@ -6,7 +6,7 @@ import { cleanEnv, runCli } from '../helpers/cli';
 import { stateReceipts } from '../helpers/log-lines';
 import { describeConfined, runConfined } from './support/loopback-only';
 import { startModel, toolResults, type ScriptedModel, type ToolUse } from './support/model-server';
-import { claudeEnv, HOOK, makeProject, runClaude, type Project } from './support/project';
+import { claudeArgs, claudeEnv, HOOK, makeProject, runClaude, type Project } from './support/project';
 import { offeredChatTools, offeredTools } from './support/offered-tools';
 import { chatToolResults, startChatModel } from './support/chat-model';
 import { hostEnv, makeCopilotProject } from './support/copilot';
@@ -36,19 +36,6 @@ afterEach(async () => {
 
 const call = (name: string, input: Record<string, unknown> = {}): ToolUse[] => [{ name, input }];
 const MARKER = 'E2E-ROLE:verifier';
-const CLAUDE_ARGS = (project: Project) => [
-  '-p',
-  'Do the scripted task.',
-  '--mcp-config',
-  project.mcpConfig,
-  '--strict-mcp-config',
-  '--output-format',
-  'json',
-  '--model',
-  'claude-sonnet-4-5',
-  '--allowedTools',
-  'mcp__aeat__*,Read,Agent',
-];
 
 async function setUp(scripts: Record<string, ToolUse[][]>): Promise<{ project: Project; model: ScriptedModel }> {
   const model = await startModel({ main: [], ...scripts }, { verifier: MARKER });
@@ -63,7 +50,15 @@ async function setUp(scripts: Record<string, ToolUse[][]>): Promise<{ project: P
 /** Claude Code started by `persona-gate launch`, confined to loopback like every host the tests run. */
 async function launch(project: Project, model: ScriptedModel, launchArgs: string[]) {
   const env = claudeEnv(project, model.url);
-  const args = [HOOK, 'launch', ...launchArgs, '--program', hostCli('claude-code'), '--', ...CLAUDE_ARGS(project)];
+  const args = [
+    HOOK,
+    'launch',
+    ...launchArgs,
+    '--program',
+    hostCli('claude-code'),
+    '--',
+    ...claudeArgs(project, ['mcp__aeat__*', 'Read', 'Agent']),
+  ];
   const run = await runConfined(process.execPath, args, {
     cwd: project.dir,
     env,

@@ -111,14 +111,12 @@ export function claudeEnv(project: Project, modelUrl: string, extra: Record<stri
   });
 }
 
-/** Runs the real Claude Code CLI, non-interactively, against the scripted model, confined to loopback (loopback-only.ts). */
-export function runClaude(
+/** The arguments of a non-interactive Claude Code run against the scripted model, with the project's MCP servers only. */
+export function claudeArgs(
   project: Project,
-  modelUrl: string,
-  opts: { env?: Record<string, string>; allowedTools?: string[]; extraArgs?: string[]; timeoutMs?: number } = {},
-): Promise<ConfinedRun> {
-  const env = claudeEnv(project, modelUrl, opts.env);
-  const args = [
+  allowedTools: string[] = ['mcp__aeat__*', 'Bash', 'Read', 'Write', 'Edit', 'Agent', 'Task'],
+): string[] {
+  return [
     '-p',
     'Do the scripted task.',
     '--mcp-config',
@@ -129,9 +127,18 @@ export function runClaude(
     '--model',
     'claude-sonnet-4-5',
     '--allowedTools',
-    (opts.allowedTools ?? ['mcp__aeat__*', 'Bash', 'Read', 'Write', 'Edit', 'Agent', 'Task']).join(','),
-    ...(opts.extraArgs ?? []),
+    allowedTools.join(','),
   ];
+}
+
+/** Runs the real Claude Code CLI, non-interactively, against the scripted model, confined to loopback (loopback-only.ts). */
+export function runClaude(
+  project: Project,
+  modelUrl: string,
+  opts: { env?: Record<string, string>; allowedTools?: string[]; extraArgs?: string[]; timeoutMs?: number } = {},
+): Promise<ConfinedRun> {
+  const env = claudeEnv(project, modelUrl, opts.env);
+  const args = [...claudeArgs(project, opts.allowedTools), ...(opts.extraArgs ?? [])];
   return runConfined(hostCli('claude-code'), args, {
     cwd: project.dir,
     env,
