@@ -2,12 +2,10 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Env } from '../../core/decide';
 import { home } from '../../hosts/registration';
-import { CliError } from '../errors';
 import type { CliMessages } from '../messages';
-import { isObject, readJsonQuiet, readSettings, within, type Finding, type Guarded, type Json } from './hardened';
-import { StateStore } from '../../io/state-store';
+import { arrayAt, isObject, objectAt, readJsonQuiet, readSettings, within, type Finding, type Guarded, type Json } from './hardened';
 import { stateDirFor } from '../context';
-import { projectGuards } from './init';
+import { openStateDir, projectGuards } from './init';
 import { sandboxMissing } from './sandbox-settings';
 
 /**
@@ -80,31 +78,24 @@ export function mergeDroidSandbox(
   t: CliMessages,
 ): { settings: Json; sandbox: string[]; guarded: number } {
   const next = structuredClone(settings);
-  if (next.sandbox === undefined) next.sandbox = {};
-  if (!isObject(next.sandbox)) throw new CliError(t.initNotObject(path, 'sandbox'));
-  const sandbox = next.sandbox;
+  const sandbox = objectAt(next, 'sandbox', path, 'sandbox', t);
   const changed: string[] = [];
   if (sandbox.enabled !== true) {
     sandbox.enabled = true;
     changed.push('sandbox.enabled: true');
   }
-  if (sandbox.filesystem === undefined) sandbox.filesystem = {};
-  if (!isObject(sandbox.filesystem)) throw new CliError(t.initNotObject(path, 'sandbox.filesystem'));
-  const fs = sandbox.filesystem;
-  if (fs.denyWrite === undefined) fs.denyWrite = [];
-  if (!Array.isArray(fs.denyWrite)) throw new CliError(t.initNotObject(path, 'sandbox.filesystem.denyWrite'));
-  const denyWrite = fs.denyWrite;
+  const fs = objectAt(sandbox, 'filesystem', path, 'sandbox.filesystem', t);
+  const denyWrite = arrayAt(fs, 'denyWrite', path, 'sandbox.filesystem.denyWrite', t);
   let added = 0;
   for (const g of guarded) {
     if (denyWrite.includes(g.path)) continue;
     denyWrite.push(g.path);
     added++;
   }
-  if (fs.allowWrite === undefined) fs.allowWrite = [];
-  if (!Array.isArray(fs.allowWrite)) throw new CliError(t.initNotObject(path, 'sandbox.filesystem.allowWrite'));
+  const allowWrite = arrayAt(fs, 'allowWrite', path, 'sandbox.filesystem.allowWrite', t);
   const state = resolve(stateDir);
-  if (!fs.allowWrite.includes(state)) {
-    fs.allowWrite.push(state);
+  if (!allowWrite.includes(state)) {
+    allowWrite.push(state);
     changed.push(`sandbox.filesystem.allowWrite: ${state}`);
   }
   return { settings: next, sandbox: changed, guarded: added };
@@ -133,11 +124,7 @@ export function planDroidSandbox(
   const merged = mergeDroidSandbox(settings, droidGuards(env, dir, policyPath), stateDir, path, t);
   return {
     write() {
-      try {
-        new StateStore(stateDir).open();
-      } catch (err) {
-        throw new CliError(t.stateDirProblem(err instanceof Error ? err.message : String(err)));
-      }
+      openStateDir(stateDir, t);
       if (merged.sandbox.length > 0 || merged.guarded > 0 || original === null) {
         mkdirSync(dirname(path), { recursive: true });
         writeFileSync(path, `${JSON.stringify(merged.settings, null, 2)}\n`);

@@ -109,14 +109,16 @@ export function readSettings(path: string, t: CliMessages): { settings: Json; or
   return { settings: parsed, original };
 }
 
-function objectAt(parent: Json, key: string, path: string, field: string, t: CliMessages): Json {
+/** The object at `parent[key]`, made when absent; anything else there is an error naming `field` of `path`. */
+export function objectAt(parent: Json, key: string, path: string, field: string, t: CliMessages): Json {
   if (parent[key] === undefined) parent[key] = {};
   const value = parent[key];
   if (!isObject(value)) throw new CliError(t.initNotObject(path, field));
   return value;
 }
 
-function arrayAt(parent: Json, key: string, path: string, field: string, t: CliMessages): unknown[] {
+/** The list at `parent[key]`, made when absent; anything else there is an error naming `field` of `path`. */
+export function arrayAt(parent: Json, key: string, path: string, field: string, t: CliMessages): unknown[] {
   if (parent[key] === undefined) parent[key] = [];
   const value = parent[key];
   if (!Array.isArray(value)) throw new CliError(t.initNotObject(path, field));

@@ -238,13 +238,7 @@ export function initCommand(env: Env, opts: InitOptions): CommandResult {
     // A closed program (the domain's CLI) starts only through the launcher, checked on its real
     // argv; read from the policy as written, with the state directory there for its map.
     const stateDir = stateDirFor(env);
-    const prepareState = () => {
-      try {
-        new StateStore(stateDir).open();
-      } catch (err) {
-        throw new CliError(t.stateDirProblem(err instanceof Error ? err.message : String(err)));
-      }
-    };
+    const prepareState = () => openStateDir(stateDir, t);
     mergeLaunchers(launched, { env, dir, policyPath, stateDir, guarded: sandbox.guarded, closedOnly: true, prepareState }, lines, t);
     if (mergeLists(sandbox.settings, launched) > 0) sandbox.changed = true;
   }
@@ -286,6 +280,15 @@ function sandboxPlan(env: Env, dir: string, policyPath: string, settings: Json, 
   } else if (!wanted) lines.push(t.initSandboxOptedOut());
   else lines.push(missing === null ? t.initSandboxNoPlatform(process.platform) : t.initSandboxMissing(missing.join(', ')));
   return { settings: next, changed, lines, guarded, launch: on ? guarded : null };
+}
+
+/** Makes the state directory, private, before the sandbox starts, so that a deny rule has a directory to hold. */
+export function openStateDir(stateDir: string, t: CliMessages): void {
+  try {
+    new StateStore(stateDir).open();
+  } catch (err) {
+    throw new CliError(t.stateDirProblem(err instanceof Error ? err.message : String(err)));
+  }
 }
 
 /** What the default deployment write-denies for a project: persona-gate's files, its installation, the runtime the hook starts. */
@@ -330,11 +333,7 @@ function initHardened(env: Env, dir: string, starter: StarterRequest, command: s
   mkdirSync(dirname(policyPath), { recursive: true });
   lines.push(...writeStarter(policyPath, starter, t, cli));
   // The state directory exists before the sandbox starts, private, so the deny rule has a directory to hold.
-  try {
-    new StateStore(stateDir).open();
-  } catch (err) {
-    throw new CliError(t.stateDirProblem(err instanceof Error ? err.message : String(err)));
-  }
+  openStateDir(stateDir, t);
   hardened.guarded += mergeLaunchers(hardened.settings, { env, dir, policyPath, stateDir, guarded }, lines, t);
   if (hooks.changed.length > 0 || hardened.sandbox.length > 0 || hardened.guarded > 0 || original === null) {
     mkdirSync(dirname(userPath), { recursive: true });
