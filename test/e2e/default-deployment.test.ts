@@ -9,7 +9,7 @@ import { ROOT, taxPolicyWithShell } from '../helpers/policy';
 import { describeConfined } from './support/loopback-only';
 import { startModel, toolResults, type ToolUse } from './support/model-server';
 import { HOOK, makeProject, runClaude, type Project } from './support/project';
-import { sandboxUnavailable } from './support/sandbox';
+import { hiddenWrite, sandboxUnavailable } from './support/sandbox';
 
 beforeAll(() => {
   hostCli('claude-code');
@@ -123,19 +123,10 @@ describeConfined('the default deployment in the real Claude Code, with its sandb
       ['rename parent', 'mv .claude .claude-old'],
       ['remove', 'rm -rf .claude'],
       ['runtime', `cp /bin/true ${node}`],
-      [
-        'user settings',
-        `node -e "require('fs').writeFileSync(Buffer.from('${Buffer.from(join(project.home, '.claude', 'settings.json')).toString('base64')}', 'base64').toString(), '{}')"`,
-      ],
-      [
-        'launch file',
-        `node -e "require('fs').writeFileSync(Buffer.from('${Buffer.from(join(project.home, '.claude', 'persona-gate-launch.json')).toString('base64')}', 'base64').toString(), '{}')"`,
-      ],
+      ['user settings', hiddenWrite(join(project.home, '.claude', 'settings.json'))],
+      ['launch file', hiddenWrite(join(project.home, '.claude', 'persona-gate-launch.json'))],
       ['hard link', 'ln .claude/persona-gate.json p.json && echo x >> p.json'],
-      [
-        'state',
-        `node -e "require('fs').writeFileSync(Buffer.from('${Buffer.from(join(project.stateDir, 'forged')).toString('base64')}', 'base64').toString(), 'x')"`,
-      ],
+      ['state', hiddenWrite(join(project.stateDir, 'forged'))],
       [
         'installation',
         `node -e "require('fs').appendFileSync(Buffer.from('${Buffer.from(join(ROOT, 'dist', 'persona-gate.cjs')).toString('base64')}', 'base64').toString(), '//')"`,

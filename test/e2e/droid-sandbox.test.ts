@@ -10,7 +10,7 @@ import { makeDroidProject, runDroid, type DroidProject } from './support/droid';
 import { describeConfined } from './support/loopback-only';
 import type { ToolUse } from './support/model-server';
 import { HOOK } from './support/project';
-import { sandboxUnavailable } from './support/sandbox';
+import { hiddenWrite, sandboxUnavailable } from './support/sandbox';
 
 /**
  * The default deployment for Droid (`persona-gate init --host droid`) inside the real Factory
@@ -42,11 +42,6 @@ const whoami: ToolUse[] = [{ name: 'aeat___whoami', input: {} }];
 const execute = (command: string): ToolUse[] => [
   { name: 'Execute', input: { command, summary: 'run it', riskLevel: 'low', riskLevelReason: 'a scripted step' } },
 ];
-
-/** A `node -e` write whose target no static reader can see: the path is decoded at run time. */
-function hiddenWrite(path: string): string {
-  return `node -e "require('fs').writeFileSync(Buffer.from('${Buffer.from(path).toString('base64')}', 'base64').toString(), 'forged')"`;
-}
 
 /** A `node -e` rename whose paths are decoded at run time. */
 function hiddenRename(from: string, to: string): string {

@@ -7,7 +7,7 @@ import { taxPolicyWithShell } from '../helpers/policy';
 import { describeConfined } from './support/loopback-only';
 import { startModel, toolResults, type ToolUse } from './support/model-server';
 import { makeProject, runClaude, type Project } from './support/project';
-import { sandboxUnavailable } from './support/sandbox';
+import { hiddenWrite, sandboxUnavailable } from './support/sandbox';
 
 // The pinned Claude Code CLI, installed into the test cache on first use (a download the first time).
 beforeAll(() => {
@@ -40,11 +40,6 @@ const cleanup: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   while (cleanup.length > 0) await cleanup.pop()!();
 });
-
-/** A `node -e` write whose target no static reader can see: the path is decoded at run time. */
-function hiddenWrite(path: string): string {
-  return `node -e "require('fs').writeFileSync(Buffer.from('${Buffer.from(path).toString('base64')}', 'base64').toString(), 'forged')"`;
-}
 
 const bash = (command: string, extra: Record<string, unknown> = {}): ToolUse[] => [{ name: 'Bash', input: { command, ...extra } }];
 
