@@ -111,7 +111,7 @@ function handleToolEvent(ctx: HookContext, event: ToolEvent, index: PolicyIndex,
     }
     return SILENT;
   }
-  const guarded = gateProtections(index.path, ctx.stateDir, ctx.env);
+  const guarded = gateProtections(index.path, ctx.stateDir, ctx.env, ctx.locale);
   const isProtected: typeof guarded = (path, cwd, effect, pattern) => {
     checkDeadline(ctx);
     return guarded(path, cwd, effect, pattern);

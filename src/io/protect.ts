@@ -4,6 +4,8 @@ import { readRegularFile } from './read-file';
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import type { PathEffect, ProtectedPathCheck } from '../core/types';
+import { guardWordsFor, type GuardWords } from '../core/guard-words';
+import type { Locale } from '../core/messages';
 import { prefsFile } from './prefs';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -154,7 +156,7 @@ const MAX_GITDIR_BYTES = 64 * 1024;
  * Whether a git operation that rewrites the work tree at `dir` to another commit could change a
  * guarded file: the repository's index tracks one. An index that cannot be read counts as yes.
  */
-function trackedGuard(dir: string, policyPath: string | null): string | null {
+function trackedGuard(dir: string, policyPath: string | null, w: GuardWords): string | null {
   for (let d = dir; ; d = dirname(d)) {
     const dotGit = join(d, '.git');
     let gitDir: string | null = null;
@@ -165,7 +167,7 @@ function trackedGuard(dir: string, policyPath: string | null): string | null {
         const read = readRegularFile(dotGit, MAX_GITDIR_BYTES);
         const m = read.ok ? /^gitdir:\s*(.+)$/m.exec(read.bytes.toString('utf8')) : null;
         if (m) gitDir = resolve(d, m[1]!.trim());
-        else return 'the files git tracks here (a .git file persona-gate cannot read)';
+        else return w.trackedUnreadableGitFile();
       }
     } catch {
       // not here
@@ -175,14 +177,11 @@ function trackedGuard(dir: string, policyPath: string | null): string | null {
       const read = readRegularFile(join(gitDir, 'index'), MAX_INDEX_BYTES);
       if (!read.ok) {
         if (read.code === 'ENOENT') return null;
-        return read.code === 'too_large'
-          ? 'the files git tracks here (an index too large to check)'
-          : 'the files git tracks here (an index persona-gate cannot read)';
+        return read.code === 'too_large' ? w.trackedIndexTooLarge() : w.trackedIndexUnreadable();
       }
       const index = read.bytes;
       const names = [...TRACKED_GUARDS, ...(policyPath && within(policyPath, d) ? [policyPath.slice(d.length + 1)] : [])];
-      for (const name of names)
-        if (index.includes(name)) return `a guarded file git tracks (${name}), which this would replace with another commit's version`;
+      for (const name of names) if (index.includes(name)) return w.tracked(name);
       return null;
     }
     if (dirname(d) === d) return null;
@@ -193,30 +192,30 @@ function trackedGuard(dir: string, policyPath: string | null): string | null {
 const HOST_DIRS = ['.claude', '.codex', '.gemini', '.qwen', '.factory', '.copilot'];
 
 /** Registration and policy files by name, anywhere: what each host reads its hooks from. */
-function nameRule(path: string): string | null {
+function nameRule(path: string, w: GuardWords): string | null {
   const file = basename(path);
   const dir = basename(dirname(path)).toLowerCase();
   if (dir === '.claude') {
-    if (/^settings(\.local)?\.json$/i.test(file)) return `the hook registration (${file})`;
-    if (/^persona-gate.*\.json$/i.test(file)) return 'a persona-gate policy';
+    if (/^settings(\.local)?\.json$/i.test(file)) return w.projectRegistration(file);
+    if (/^persona-gate.*\.json$/i.test(file)) return w.aPolicy();
   }
-  if (dir === '.codex' && /^(hooks\.json|config\.toml)$/i.test(file)) return `the Codex hook registration (${file})`;
-  if (dir === '.gemini' && /^(settings|trustedfolders)\.json$/i.test(file)) return `the Gemini hook registration (${file})`;
-  if (dir === '.qwen' && /^(settings|trustedfolders)\.json$/i.test(file)) return `the Qwen hook registration (${file})`;
-  if (dir === '.factory' && /^(hooks|settings(\.local)?)\.json$/i.test(file)) return `the Droid hook registration (${file})`;
+  if (dir === '.codex' && /^(hooks\.json|config\.toml)$/i.test(file)) return w.codexRegistration(file);
+  if (dir === '.gemini' && /^(settings|trustedfolders)\.json$/i.test(file)) return w.hostRegistration('Gemini', file);
+  if (dir === '.qwen' && /^(settings|trustedfolders)\.json$/i.test(file)) return w.hostRegistration('Qwen', file);
+  if (dir === '.factory' && /^(hooks|settings(\.local)?)\.json$/i.test(file)) return w.hostRegistration('Droid', file);
   // Copilot: its trusted folders and settings decide whether a project's hooks run at all (disableAllHooks)
-  if (dir === '.copilot' && /^(config|settings(\.local)?)\.json$/i.test(file)) return `the Copilot settings (${file})`;
+  if (dir === '.copilot' && /^(config|settings(\.local)?)\.json$/i.test(file)) return w.copilotSettings(file);
   if (dir === 'copilot' && basename(dirname(dirname(path))).toLowerCase() === '.github' && /^settings(\.local)?\.json$/i.test(file))
-    return `the Copilot settings (${file})`;
+    return w.copilotSettings(file);
   if (dir === 'hooks' && /\.json$/i.test(file) && ['.copilot', '.github'].includes(basename(dirname(dirname(path))).toLowerCase()))
-    return `the Copilot hook registration (${file})`;
+    return w.copilotRegistration(file);
   // MCP server configurations: a server defined there answers the identity read, or runs under a catalogued tool's name
-  if (/^\.mcp\.json$/i.test(file)) return `an MCP server configuration (${file})`;
+  if (/^\.mcp\.json$/i.test(file)) return w.mcpConfig(file);
   if ((dir === '.factory' && /^mcp\.json$/i.test(file)) || (dir === '.copilot' && /^mcp-config\.json$/i.test(file)))
-    return `an MCP server configuration (${file})`;
+    return w.mcpConfig(file);
   // git runs what these say (hooks, diff.external, core.fsmonitor, aliases): code the gate never sees
-  if (dir === '.git' && file === 'config') return "git's configuration (.git/config), which can make git run commands";
-  if (dir === 'hooks' && basename(dirname(dirname(path))) === '.git') return `a git hook (.git/hooks/${file}), which git runs`;
+  if (dir === '.git' && file === 'config') return w.gitConfig();
+  if (dir === 'hooks' && basename(dirname(dirname(path))) === '.git') return w.gitHook(file);
   return null;
 }
 
@@ -237,27 +236,29 @@ export interface ProtectionOptions {
   installFiles?: string[];
   home?: string;
   env?: Env;
+  /** The language of the names a refusal gives the guarded paths; English unless given. */
+  locale?: Locale;
 }
 
 /** Every file a supported host reads hook registrations from, at user level and above (SPEC §9.5, §10). */
-function hostRegistrations(home: string, env: Env): Guard[] {
+function hostRegistrations(home: string, env: Env, w: GuardWords): Guard[] {
   const codexHome = env.CODEX_HOME?.trim() || join(home, '.codex');
   const guards: Guard[] = [
-    { path: join(home, '.claude', 'settings.json'), what: 'the user-level hook registration (settings.json)', tree: false },
-    { path: join(home, '.claude', 'settings.local.json'), what: 'the user-level hook registration (settings.local.json)', tree: false },
-    { path: '/etc/claude-code', what: 'the managed settings', tree: true },
-    { path: '/Library/Application Support/ClaudeCode', what: 'the managed settings', tree: true },
-    { path: join(codexHome, 'hooks.json'), what: 'the Codex hook registration (hooks.json)', tree: false },
-    { path: join(codexHome, 'config.toml'), what: 'the Codex configuration (config.toml)', tree: false },
-    { path: join(home, '.copilot', 'hooks'), what: 'the Copilot hook registrations', tree: true },
-    { path: join(home, '.gemini', 'settings.json'), what: 'the Gemini settings', tree: false },
-    { path: join(home, '.gemini', 'trustedFolders.json'), what: 'the Gemini trusted folders', tree: false },
-    { path: '/etc/gemini-cli', what: 'the Gemini system settings', tree: true },
-    { path: join(home, '.qwen', 'settings.json'), what: 'the Qwen settings', tree: false },
-    { path: join(home, '.qwen', 'trustedFolders.json'), what: 'the Qwen trusted folders', tree: false },
-    { path: '/etc/qwen-code', what: 'the Qwen system settings', tree: true },
-    { path: join(home, '.factory', 'hooks.json'), what: 'the Droid hook registration', tree: false },
-    { path: join(home, '.factory', 'settings.json'), what: 'the Droid settings', tree: false },
+    { path: join(home, '.claude', 'settings.json'), what: w.userRegistration('settings.json'), tree: false },
+    { path: join(home, '.claude', 'settings.local.json'), what: w.userRegistration('settings.local.json'), tree: false },
+    { path: '/etc/claude-code', what: w.managedSettings(), tree: true },
+    { path: '/Library/Application Support/ClaudeCode', what: w.managedSettings(), tree: true },
+    { path: join(codexHome, 'hooks.json'), what: w.codexRegistration('hooks.json'), tree: false },
+    { path: join(codexHome, 'config.toml'), what: w.codexConfig('config.toml'), tree: false },
+    { path: join(home, '.copilot', 'hooks'), what: w.copilotRegistrations(), tree: true },
+    { path: join(home, '.gemini', 'settings.json'), what: w.hostSettings('Gemini'), tree: false },
+    { path: join(home, '.gemini', 'trustedFolders.json'), what: w.hostTrustedFolders('Gemini'), tree: false },
+    { path: '/etc/gemini-cli', what: w.hostSystemSettings('Gemini'), tree: true },
+    { path: join(home, '.qwen', 'settings.json'), what: w.hostSettings('Qwen'), tree: false },
+    { path: join(home, '.qwen', 'trustedFolders.json'), what: w.hostTrustedFolders('Qwen'), tree: false },
+    { path: '/etc/qwen-code', what: w.hostSystemSettings('Qwen'), tree: true },
+    { path: join(home, '.factory', 'hooks.json'), what: w.droidRegistration(), tree: false },
+    { path: join(home, '.factory', 'settings.json'), what: w.hostSettings('Droid'), tree: false },
   ];
   // Every shell the agent's host starts reads these first: an alias or function written there runs in later calls.
   for (const rc of [
@@ -273,34 +274,34 @@ function hostRegistrations(home: string, env: Env): Guard[] {
     '.zlogin',
     '.inputrc',
   ]) {
-    guards.push({ path: join(home, rc), what: `a shell startup file (~/${rc}), which later shells run`, tree: false });
+    guards.push({ path: join(home, rc), what: w.startupFile(`~/${rc}`), tree: false });
   }
   guards.push(
-    { path: '/etc/profile', what: 'a shell startup file (/etc/profile)', tree: false },
-    { path: '/etc/profile.d', what: 'the shell startup files in /etc/profile.d', tree: true },
-    { path: '/etc/bash.bashrc', what: 'a shell startup file (/etc/bash.bashrc)', tree: false },
+    { path: '/etc/profile', what: w.startupFile('/etc/profile'), tree: false },
+    { path: '/etc/profile.d', what: w.startupDir('/etc/profile.d'), tree: true },
+    { path: '/etc/bash.bashrc', what: w.startupFile('/etc/bash.bashrc'), tree: false },
   );
   // Gemini's home, trusted-folders file and system settings can each be moved by a variable.
   const geminiHome = env.GEMINI_CLI_HOME?.trim();
   if (geminiHome) {
     guards.push(
-      { path: join(geminiHome, '.gemini', 'settings.json'), what: 'the Gemini settings', tree: false },
-      { path: join(geminiHome, '.gemini', 'trustedFolders.json'), what: 'the Gemini trusted folders', tree: false },
+      { path: join(geminiHome, '.gemini', 'settings.json'), what: w.hostSettings('Gemini'), tree: false },
+      { path: join(geminiHome, '.gemini', 'trustedFolders.json'), what: w.hostTrustedFolders('Gemini'), tree: false },
     );
   }
   const qwenHome = env.QWEN_HOME?.trim();
   if (qwenHome)
     guards.push(
-      { path: join(qwenHome, 'settings.json'), what: 'the Qwen settings', tree: false },
-      { path: join(qwenHome, 'trustedFolders.json'), what: 'the Qwen trusted folders', tree: false },
+      { path: join(qwenHome, 'settings.json'), what: w.hostSettings('Qwen'), tree: false },
+      { path: join(qwenHome, 'trustedFolders.json'), what: w.hostTrustedFolders('Qwen'), tree: false },
     );
   for (const [name, what] of [
-    ['GEMINI_CLI_TRUSTED_FOLDERS_PATH', 'the Gemini trusted folders'],
-    ['GEMINI_CLI_SYSTEM_SETTINGS_PATH', 'the Gemini system settings'],
-    ['GEMINI_CLI_SYSTEM_DEFAULTS_PATH', 'the Gemini system defaults'],
-    ['QWEN_CODE_TRUSTED_FOLDERS_PATH', 'the Qwen trusted folders'],
-    ['QWEN_CODE_SYSTEM_SETTINGS_PATH', 'the Qwen system settings'],
-    ['QWEN_CODE_SYSTEM_DEFAULTS_PATH', 'the Qwen system defaults'],
+    ['GEMINI_CLI_TRUSTED_FOLDERS_PATH', w.hostTrustedFolders('Gemini')],
+    ['GEMINI_CLI_SYSTEM_SETTINGS_PATH', w.hostSystemSettings('Gemini')],
+    ['GEMINI_CLI_SYSTEM_DEFAULTS_PATH', w.hostSystemDefaults('Gemini')],
+    ['QWEN_CODE_TRUSTED_FOLDERS_PATH', w.hostTrustedFolders('Qwen')],
+    ['QWEN_CODE_SYSTEM_SETTINGS_PATH', w.hostSystemSettings('Qwen')],
+    ['QWEN_CODE_SYSTEM_DEFAULTS_PATH', w.hostSystemDefaults('Qwen')],
   ] as const) {
     const moved = env[name]?.trim();
     if (moved) guards.push({ path: moved, what, tree: false });
@@ -309,12 +310,12 @@ function hostRegistrations(home: string, env: Env): Guard[] {
   if (configDir) {
     guards.push({
       path: join(configDir, 'settings.json'),
-      what: 'the hook registration in CLAUDE_CONFIG_DIR (settings.json)',
+      what: w.configDirRegistration('settings.json'),
       tree: false,
     });
     guards.push({
       path: join(configDir, 'settings.local.json'),
-      what: 'the hook registration in CLAUDE_CONFIG_DIR (settings.local.json)',
+      what: w.configDirRegistration('settings.local.json'),
       tree: false,
     });
   }
@@ -322,13 +323,13 @@ function hostRegistrations(home: string, env: Env): Guard[] {
 }
 
 /** The registration and policy files of every project directory at or above `dir`. */
-function projectRegistrations(dir: string): Guard[] {
+function projectRegistrations(dir: string, w: GuardWords): Guard[] {
   const guards: Guard[] = [];
   for (let d = dir; ; d = parentOf(d)) {
     const claude = childOf(d, '.claude');
     for (const file of ['settings.json', 'settings.local.json'])
-      guards.push({ path: childOf(claude, file), what: `the hook registration (${file})`, tree: false });
-    guards.push({ path: childOf(claude, 'persona-gate.json'), what: 'a persona-gate policy', tree: false });
+      guards.push({ path: childOf(claude, file), what: w.projectRegistration(file), tree: false });
+    guards.push({ path: childOf(claude, 'persona-gate.json'), what: w.aPolicy(), tree: false });
     if (parentOf(d) === d) break;
   }
   return guards;
@@ -405,19 +406,20 @@ function globReaches(pattern: Segments, path: Segments): { exact: boolean; above
 export function makeProtectedPathCheck(opts: ProtectionOptions): ProtectedPathCheck {
   const env = opts.env ?? process.env;
   const home = opts.home ?? env.HOME ?? homedir();
+  const w = guardWordsFor(opts.locale ?? 'en');
   let fixed: Guard[] | null = null;
   let fileIds: Map<string, string> | null = null;
   const byCwd = new Map<string, Guard[]>();
   const baseGuards = (): Guard[] => {
     if (fixed) return fixed;
     const given: Guard[] = [
-      ...(opts.policyPath ? [{ path: opts.policyPath, what: 'the persona-gate policy', tree: false }] : []),
-      { path: opts.stateDir, what: "persona-gate's state directory", tree: true },
-      { path: opts.prefsFile, what: "persona-gate's user preferences", tree: false },
-      ...(opts.installDir ? [{ path: opts.installDir, what: "persona-gate's own installation", tree: true }] : []),
-      ...(opts.installFiles ?? []).map((path) => ({ path, what: "persona-gate's own installation", tree: false })),
-      ...(env.CLAUDE_PROJECT_DIR?.trim() ? projectRegistrations(resolve(env.CLAUDE_PROJECT_DIR)) : []),
-      ...hostRegistrations(home, env),
+      ...(opts.policyPath ? [{ path: opts.policyPath, what: w.thePolicy(), tree: false }] : []),
+      { path: opts.stateDir, what: w.stateDir(), tree: true },
+      { path: opts.prefsFile, what: w.prefs(), tree: false },
+      ...(opts.installDir ? [{ path: opts.installDir, what: w.installation(), tree: true }] : []),
+      ...(opts.installFiles ?? []).map((path) => ({ path, what: w.installation(), tree: false })),
+      ...(env.CLAUDE_PROJECT_DIR?.trim() ? projectRegistrations(resolve(env.CLAUDE_PROJECT_DIR), w) : []),
+      ...hostRegistrations(home, env, w),
     ];
     const out: Guard[] = [];
     const landing = landingResolver();
@@ -433,7 +435,7 @@ export function makeProtectedPathCheck(opts: ProtectionOptions): ProtectedPathCh
     let list = byCwd.get(cwd);
     if (!list) {
       const real = realPathOf(cwd);
-      list = [...baseGuards(), ...projectRegistrations(cwd), ...(real !== cwd ? projectRegistrations(real) : [])];
+      list = [...baseGuards(), ...projectRegistrations(cwd, w), ...(real !== cwd ? projectRegistrations(real, w) : [])];
       byCwd.set(cwd, list);
     }
     return list;
@@ -457,8 +459,8 @@ export function makeProtectedPathCheck(opts: ProtectionOptions): ProtectedPathCh
   /** A host directory (`.claude`, …) that exists or would be a project's own, or a directory that holds one. */
   const holdsHostDir = (dir: string, cwd: string): string | null => {
     if (HOST_DIRS.includes(basename(dir).toLowerCase()) && (existsSync(dir) || within(cwd, dirname(dir))))
-      return `${basename(dir)}, which holds hook registrations`;
-    for (const name of HOST_DIRS) if (existsSync(join(dir, name))) return `${join(dir, name)}, which holds hook registrations`;
+      return w.holdsRegistrations(basename(dir));
+    for (const name of HOST_DIRS) if (existsSync(join(dir, name))) return w.holdsRegistrations(join(dir, name));
     return null;
   };
 
@@ -466,7 +468,7 @@ export function makeProtectedPathCheck(opts: ProtectionOptions): ProtectedPathCh
     const candidates = [path, landingPathOf(path)];
     for (const p of candidates) {
       for (const g of guards) if (g.tree ? within(p, g.path) : p === g.path) return g.what;
-      const named = nameRule(p);
+      const named = nameRule(p, w);
       if (named) return named;
     }
     if (effect === 'write') {
@@ -474,7 +476,7 @@ export function makeProtectedPathCheck(opts: ProtectionOptions): ProtectedPathCh
         const st = statSync(path, { bigint: true });
         if (st.isFile() && st.nlink > 1n) {
           const what = guardedFileIds().get(`${st.dev}:${st.ino}`);
-          if (what) return `${what} (through a hard link)`;
+          if (what) return w.hardLink(what);
         }
       } catch {
         // nothing there yet
@@ -488,7 +490,7 @@ export function makeProtectedPathCheck(opts: ProtectionOptions): ProtectedPathCh
           HOST_DIRS.includes(basename(p).toLowerCase()) ||
           (basename(p).toLowerCase() === 'hooks' && ['.copilot', '.github'].includes(basename(dirname(p)).toLowerCase()))
         ) {
-          return `${basename(p)}, which holds hook registrations`;
+          return w.holdsRegistrations(basename(p));
         }
       }
       return null;
@@ -497,7 +499,7 @@ export function makeProtectedPathCheck(opts: ProtectionOptions): ProtectedPathCh
     const exempt = effect === 'mention' ? (p: string) => within(cwd, p) || within(home, p) || within(realPathOf(cwd), p) : () => false;
     for (const p of candidates) {
       if (exempt(p)) continue;
-      for (const g of guards) if (within(g.path, p)) return `${g.what} (inside ${p})`;
+      for (const g of guards) if (within(g.path, p)) return w.inside(g.what, p);
       const holds = holdsHostDir(p, cwd);
       if (holds) return holds;
     }
@@ -525,8 +527,7 @@ export function makeProtectedPathCheck(opts: ProtectionOptions): ProtectedPathCh
       if (effect !== 'write' && effect !== 'into' && HOST_DIRS.some((d) => segmentMatcher(last).test(d)) && /[*?[]/.test(last)) {
         if (effect === 'mention') continue;
         const parent = sep + pattern.slice(0, -1).join(sep);
-        if (!/[*?[]/.test(parent) && HOST_DIRS.some((d) => existsSync(join(parent, d))))
-          return `a directory that holds hook registrations (${path})`;
+        if (!/[*?[]/.test(parent) && HOST_DIRS.some((d) => existsSync(join(parent, d)))) return w.patternHoldsRegistrations(path);
       }
     }
     return null;
@@ -537,19 +538,17 @@ export function makeProtectedPathCheck(opts: ProtectionOptions): ProtectedPathCh
     const spelled = expandHome(path, home);
     const kernel = kernelPath(base, spelled);
     // `d/../x` where d does not exist yet: a link the line makes first decides where it lands
-    if (kernel === null && effect !== 'mention')
-      return `a path through .. after a directory that does not exist yet (${path}), which a link made first would send elsewhere`;
+    if (kernel === null && effect !== 'mention') return w.dotDotUnknown(path);
     const absolute = kernel ?? resolve(base, spelled);
     const guards = guardsFor(resolve(base));
-    if (effect === 'tracked') return trackedGuard(absolute, opts.policyPath ? resolve(opts.policyPath) : null);
+    if (effect === 'tracked') return trackedGuard(absolute, opts.policyPath ? resolve(opts.policyPath) : null, w);
     // a path through a file descriptor or another process's view (`/dev/fd/3/…` after `exec 3< .claude`) cannot be resolved here
     if (/^\/(dev\/fd|proc\/.+\/(fd|cwd|root|map_files))\/[^/]+\/./.test(absolute) || /^\/proc\/.*\/(cwd|root)(\/|$)/.test(absolute)) {
-      return effect === 'mention' ? null : 'a path through a file descriptor or another process, which persona-gate cannot resolve';
+      return effect === 'mention' ? null : w.throughDescriptor();
     }
-    if (/^~[^/]/.test(path) && effect !== 'mention') return "a path in another user's home (~user), which persona-gate does not resolve";
+    if (/^~[^/]/.test(path) && effect !== 'mention') return w.otherHome();
     // a pattern under /proc may reach a process's cwd, root or descriptors (`/proc/self/cw?/…`)
-    if (pattern && effect !== 'mention' && /^\/proc\//.test(absolute))
-      return 'a pattern through another process, which persona-gate cannot resolve';
+    if (pattern && effect !== 'mention' && /^\/proc\//.test(absolute)) return w.patternThroughProcess();
     if (pattern && /[*?[]|[@!+*?]\(/.test(path)) return checkPattern(absolute, effect, guards);
     return checkLiteral(absolute, effect, guards, base);
   };
@@ -595,14 +594,14 @@ export function packageRoot(dir: string): string {
  * installation (the package root, `hooks/hooks.json` included, and the `bin` link it was started
  * through) and every host's hook registrations.
  */
-export function gateProtections(policyPath: string | null, stateDir: string, env: Env): ProtectedPathCheck {
+export function gateProtections(policyPath: string | null, stateDir: string, env: Env, locale: Locale = 'en'): ProtectedPathCheck {
   let check: ProtectedPathCheck | null = null;
   return (path, cwd, effect, pattern) => {
     if (!check) {
       const root = packageRoot(__dirname);
       const started = process.argv[1];
       const installFiles = started && !within(resolve(started), root) ? [resolve(started)] : [];
-      check = makeProtectedPathCheck({ policyPath, stateDir, prefsFile: prefsFile(env), installDir: root, installFiles, env });
+      check = makeProtectedPathCheck({ policyPath, stateDir, prefsFile: prefsFile(env), installDir: root, installFiles, env, locale });
     }
     return check(path, cwd, effect, pattern);
   };

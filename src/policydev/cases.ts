@@ -1,4 +1,4 @@
-import { decide, type Decision, type Env, type ShellResolver } from '../core/decide';
+import { decide, localeFor, type Decision, type Env, type ShellResolver } from '../core/decide';
 import type { ToolEvent } from '../core/event';
 import type { Locale } from '../core/messages';
 import type { PolicyIndex } from '../core/policy-index';
@@ -11,6 +11,8 @@ import type { EarlierTestCall, Expectation, TestCall, TestCase } from './test-fi
 export interface CaseDeps {
   env: Env;
   isProtected: ProtectedPathCheck;
+  /** The same check naming guarded paths in a case's language, when the edge has one per language. */
+  isProtectedIn?: (locale: Locale) => ProtectedPathCheck;
   pinned?: PinnedLookup;
   shell?: ShellResolver;
   cwd: string;
@@ -83,6 +85,7 @@ export function runCase(index: PolicyIndex, testCase: TestCase, deps: CaseDeps):
     [index.settings.stage_env]: testCase.stage ?? '',
   };
   let state: SessionState = emptyState();
+  const isProtected = deps.isProtectedIn ? deps.isProtectedIn(deps.locale ?? localeFor(index, env)) : deps.isProtected;
   const judge = (event: ToolEvent) =>
     decide({
       event,
@@ -90,7 +93,7 @@ export function runCase(index: PolicyIndex, testCase: TestCase, deps: CaseDeps):
       state,
       env,
       options: { confirmOn: 'post' },
-      isProtected: deps.isProtected,
+      isProtected,
       ...(deps.pinned ? { pinned: deps.pinned } : {}),
       ...(deps.shell ? { shell: deps.shell } : {}),
       ...(deps.locale ? { locale: deps.locale } : {}),

@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { en, messagesFor } from '../../src/core/messages';
+import { guardWordsFor } from '../../src/core/guard-words';
 
 const es = messagesFor('es');
 import { cleanEnv, decisionJson, denyJson, preEvent, runCli, tempDir } from '../helpers/cli';
@@ -159,6 +160,12 @@ describe('hook: the identity flow across processes', () => {
       env: { ...env, PERSONA_GATE_CONFIG: path, PERSONA_GATE_PERSONA: '' },
     });
     expect(viaPolicy.stdout).toBe(denyJson(es.identityRequired()));
+  });
+
+  it('names a guarded path in the language it refuses in', () => {
+    const { env } = setup({ PERSONA_GATE_PERSONA: 'modelo-preparer', PERSONA_GATE_LOCALE: 'es' });
+    const out = runCli(['hook'], { input: preEvent('Bash', { command: 'echo "{}" > ~/.claude/settings.json' }), env });
+    expect(out.stdout).toBe(denyJson(es.protectedTarget(guardWordsFor('es').userRegistration('settings.json'))));
   });
 
   it('narrows one registration with --allowed-tools and --side-effect-level', () => {

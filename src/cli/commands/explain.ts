@@ -139,7 +139,7 @@ export function explainCommand(env: Env, opts: ExplainOptions, tool?: string, in
         ...(isLevel(opts.sideEffectLevel) ? { sideEffectLevel: opts.sideEffectLevel } : {}),
       },
     },
-    isProtected: gateProtections(index.path, stateDirFor(env), env),
+    isProtected: gateProtections(index.path, stateDirFor(env), env, locale),
     pinned: lockBeside(index.path),
     shell: (i, e, o) => (reading = readShellCall(i, e, o)),
     locale,

@@ -181,12 +181,13 @@ export function replayCommand(env: Env, target: string, opts: ReplayOptions, pro
     ...(opts.persona !== undefined ? { [index.settings.persona_env]: opts.persona } : {}),
     ...(opts.stage !== undefined ? { [index.settings.stage_env]: opts.stage } : {}),
   };
+  const locale = localeFor(index, env, readPreferences(env).locale ?? 'en');
   const rows = replay(index, steps, {
     env: replayEnv,
-    isProtected: gateProtections(index.path, stateDirFor(env), env),
+    isProtected: gateProtections(index.path, stateDirFor(env), env, locale),
     pinned: lockBeside(index.path),
     shell: readShellCall,
-    locale: localeFor(index, env, readPreferences(env).locale ?? 'en'),
+    locale,
     ...(progress ? { onProgress: (done: number, total: number) => progress(`${bar(done, total)} ${tt.replayProgress(done, total)}`) } : {}),
   });
   progressOut?.('\r\x1b[K');

@@ -2,6 +2,7 @@ import { lockBeside } from '../../io/lock-lookup';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import type { Env } from '../../core/decide';
+import type { Locale } from '../../core/messages';
 import { gateProtections } from '../../io/protect';
 import { runCase, type CaseResult } from '../../policydev/cases';
 import { parseTestFile } from '../../policydev/test-file';
@@ -78,9 +79,14 @@ function runFile(env: Env, path: string, opts: TestOptions, t: CliMessages): Fil
   report.policy = shown(index.path);
   // Cases are hermetic: the decision sees only each case's own environment (persona, stage, env),
   // and speaks the policy's language unless a case sets PERSONA_GATE_LOCALE.
+  const inLocale = {
+    en: gateProtections(index.path, stateDirFor(env), env, 'en'),
+    es: gateProtections(index.path, stateDirFor(env), env, 'es'),
+  };
   const deps = {
     env: {},
-    isProtected: gateProtections(index.path, stateDirFor(env), env),
+    isProtected: inLocale.en,
+    isProtectedIn: (locale: Locale) => inLocale[locale],
     pinned: lockBeside(index.path),
     shell: readShellCall,
     cwd: process.cwd(),
