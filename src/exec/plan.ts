@@ -1,5 +1,6 @@
 import type { Script, Word } from '../shell/syntax/ast';
-import { parseScript } from '../shell/syntax/parser';
+import { parseScript, ParseError } from '../shell/syntax/parser';
+import type { Unreadable } from '../shell/unreadable';
 import { joinParts, launcherCommand, mentioned, PLAIN_WORD, quoteWord, TICKET_OPTION, type ExecMap } from './map';
 
 export type { ExecMap } from './map';
@@ -37,7 +38,8 @@ export type LaunchPlan =
   | { kind: 'sandboxed'; name: string }
   /** Every part starts a launched program: judge each start, then run `command` instead. */
   | { kind: 'starts'; starts: PlannedStart[]; ops: string[]; command: string; judged: string }
-  | { kind: 'refused'; why: RefusedWhy; name: string; detail: string };
+  /** `problem`: why bash's grammar refuses the line, when that is the reason. */
+  | { kind: 'refused'; why: RefusedWhy; name: string; detail: string; problem?: Unreadable };
 
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/;
@@ -113,7 +115,8 @@ export function launchPlan(command: string, map: ExecMap): LaunchPlan {
   try {
     script = parseScript(command);
   } catch (err) {
-    return { kind: 'refused', why: 'unparsable', name, detail: err instanceof Error ? err.message : String(err) };
+    const problem = err instanceof ParseError ? { problem: err.problem } : {};
+    return { kind: 'refused', why: 'unparsable', name, detail: err instanceof Error ? err.message : String(err), ...problem };
   }
   const literal = literalParts(script);
   if (literal === null) return { kind: 'refused', why: 'not_literal', name, detail: command };

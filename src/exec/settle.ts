@@ -4,6 +4,7 @@ import type { Locale } from '../core/messages';
 import { EXEC_MESSAGES } from './messages';
 import { launcherCommand, type ExecMap } from './map';
 import type { LaunchPlan } from './plan';
+import { unreadableText } from '../shell/unreadable';
 import { leaveTicket, TICKET_TTL_MS } from './tickets';
 
 /**
@@ -43,7 +44,7 @@ export function settleStart(
         status: 'permission_denied',
         gate: 'scope',
         rule: `exec_${plan.why}`,
-        reason: m.refused(plan.why, plan.name, plan.detail),
+        reason: m.refused(plan.why, plan.name, plan.problem ? unreadableText(plan.problem, ctx.locale) : plan.detail),
       },
     };
   }

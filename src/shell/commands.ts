@@ -1,4 +1,5 @@
 import type { Reason } from './reasons';
+import type { Unreadable } from './unreadable';
 import type { Script } from './syntax/ast';
 import { MAX_DEPTH, ParseError, parseScript } from './syntax/parser';
 import { walkScript, type FoundCommand } from './syntax/walk';
@@ -33,18 +34,18 @@ interface ShellParse {
   commands: FoundCommand[];
   functions: string[];
   script?: Script;
-  unparsable?: string;
+  unparsable?: Unreadable;
 }
 
 /** Every simple command in `src`, substitutions included, read from its syntax tree. */
 function parseShell(src: string, depth: number, powershell: boolean): ShellParse {
-  if (depth > MAX_DEPTH) return { commands: [], functions: [], unparsable: `commands nested more than ${MAX_DEPTH} deep` };
+  if (depth > MAX_DEPTH) return { commands: [], functions: [], unparsable: { id: 'nested_deeper_than', subject: String(MAX_DEPTH) } };
   try {
     const script = parseScript(src, depth, { powershell });
     return { ...walkScript(script, depth), script };
   } catch (err) {
-    if (err instanceof ParseError) return { commands: [], functions: [], unparsable: err.message };
-    if (err instanceof RangeError) return { commands: [], functions: [], unparsable: 'the command line is too deeply nested' };
+    if (err instanceof ParseError) return { commands: [], functions: [], unparsable: err.problem };
+    if (err instanceof RangeError) return { commands: [], functions: [], unparsable: { id: 'too_deeply_nested' } };
     throw err;
   }
 }
@@ -81,7 +82,7 @@ export interface ShellReadingRaw {
   /** Every string read again as shell code (`bash -c`, `eval`, alias and trap bodies, ssh commands), as it was read. */
   sources: string[];
   functions: string[];
-  unparsable?: string;
+  unparsable?: Unreadable;
 }
 
 const isNameStart = (c: number) => (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f;
@@ -558,7 +559,7 @@ interface Walk {
   powershell: boolean;
 }
 
-function invocationsOf(parse: ShellParse, source: string, depth: number, conditional: boolean, walk: Walk): string | undefined {
+function invocationsOf(parse: ShellParse, source: string, depth: number, conditional: boolean, walk: Walk): Unreadable | undefined {
   if (parse.unparsable) return parse.unparsable;
   const outer = walk.source;
   walk.source = source;
@@ -569,13 +570,13 @@ function invocationsOf(parse: ShellParse, source: string, depth: number, conditi
   }
 }
 
-function commandsOf(parse: ShellParse, depth: number, conditional: boolean, walk: Walk): string | undefined {
+function commandsOf(parse: ShellParse, depth: number, conditional: boolean, walk: Walk): Unreadable | undefined {
   if (parse.script) walk.scripts.push(parse.script);
   walk.functions.push(...parse.functions);
   for (const command of parse.commands) {
     const problem = runWords(command.words, command.redirects, conditional || command.conditional, false, [], depth, walk);
     if (problem) return problem;
-    if (walk.out.length > MAX_INVOCATIONS) return `more than ${MAX_INVOCATIONS} commands`;
+    if (walk.out.length > MAX_INVOCATIONS) return { id: 'more_than', subject: String(MAX_INVOCATIONS), detail: 'commands' };
   }
   return undefined;
 }
@@ -589,7 +590,7 @@ function runWords(
   viaAtStart: string[],
   depth: number,
   walk: Walk,
-): string | undefined {
+): Unreadable | undefined {
   let words = start;
   const assignments: string[] = [];
   const via = [...viaAtStart];
@@ -597,7 +598,7 @@ function runWords(
   let completed = completedAtStart;
   let recorded = false;
   for (let layer = 0; ; layer++) {
-    if (layer > 16) return 'too many wrappers';
+    if (layer > 16) return { id: 'too_many_wrappers' };
     const peeled = peel(words, assignments);
     if (peeled.kind === 'lookup') break;
     if ((peeled.kind === 'run' || peeled.kind === 'reparse') && peeled.writes && peeled.writes.length > 0) {
@@ -616,10 +617,10 @@ function runWords(
       });
     }
     if (peeled.kind === 'reparse' || peeled.kind === 'reparse-many') {
-      if (completed) return `arguments xargs reads at run time, handed to a command line read again (${peeled.via})`;
+      if (completed) return { id: 'xargs_into_line_read_again', subject: peeled.via };
       const sources = peeled.kind === 'reparse' ? [{ source: peeled.source, dynamic: peeled.dynamic }] : peeled.sources;
       for (const s of sources) {
-        if (s.dynamic) return `a command string built at run time (${peeled.via} with an expansion)`;
+        if (s.dynamic) return { id: 'command_string_at_run_time', subject: peeled.via };
         walk.sources.push(s.source);
         const problem = invocationsOf(parseShell(s.source, depth + 1, walk.powershell), s.source, depth + 1, cond, walk);
         if (problem) return problem;
@@ -657,9 +658,9 @@ function runWords(
         recorded = true;
         // what ssh runs on the other host is a shell line too: read it like `bash -c`
         if (baseName(program!.text) === 'ssh') {
-          if (completed) return 'arguments xargs reads at run time, handed to a command ssh runs on another host';
+          if (completed) return { id: 'xargs_into_ssh' };
           const remote = sshCommand(args);
-          if (remote && remote.some((w) => w.dynamic)) return 'a remote command built at run time (ssh with an expansion)';
+          if (remote && remote.some((w) => w.dynamic)) return { id: 'remote_command_at_run_time' };
           if (remote) {
             const line = remote.map((w) => w.text).join(' ');
             walk.sources.push(line);

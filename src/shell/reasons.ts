@@ -199,3 +199,27 @@ export function partText(words: string, r: Reason, locale: Locale = 'en'): strin
 
 /** Every reason id, as the English table lists them. */
 export const reasonIds = (): ReasonId[] => Object.keys(EN) as ReasonId[];
+
+/** What a guarded path is handed to, or which state of persona-gate a line changes, where the line's own words cannot say it. */
+const LABELS = {
+  en: {
+    powershell_expression: () => 'a PowerShell expression',
+    read_redirect: () => 'a redirection (<), whose descriptor /dev/fd/N can open it again for writing',
+    opaque_code: () => 'code persona-gate cannot read',
+    gate_state: (s: string) => `persona-gate's own state (${s})`,
+    gate_named_in_code: (s: string) => `persona-gate's own state (persona-gate named in code persona-gate cannot read: ${s})`,
+  },
+  es: {
+    powershell_expression: () => 'una expresión de PowerShell',
+    read_redirect: () => 'una redirección (<), cuyo descriptor /dev/fd/N puede abrirlo de nuevo para escribir',
+    opaque_code: () => 'código que persona-gate no puede leer',
+    gate_state: (s: string) => `el estado de persona-gate (${s})`,
+    gate_named_in_code: (s: string) => `el estado de persona-gate (persona-gate nombrado en código que persona-gate no puede leer: ${s})`,
+  },
+} satisfies Record<Locale, Record<string, (s: string) => string>>;
+
+export type LabelId = keyof (typeof LABELS)['en'];
+
+export function labelText(id: LabelId, locale: Locale = 'en', subject = ''): string {
+  return LABELS[locale][id](subject);
+}

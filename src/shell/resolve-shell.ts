@@ -10,7 +10,8 @@ import { treeFacts, type TreeFacts } from './syntax/facts';
 import { classifyWith, subcommandPath } from './read/classify';
 import { isClosed, programFor } from './registry/policy-programs';
 import { parentOf } from './registry/readers';
-import { partText, quoteWords, reasonText, type Reason } from './reasons';
+import { labelText, partText, quoteWords, reasonText, type Reason } from './reasons';
+import { unreadableText, type Unreadable } from './unreadable';
 import type { Locale } from '../core/messages';
 import { decodeAnsiC } from './syntax/parser';
 import { partsText, viewOf, type Word } from './syntax/word';
@@ -59,22 +60,22 @@ const READING_SET_OPTIONS = /^(keyword|history|histexpand)$/;
  * aliases (`nocaseglob`, `nullglob`, `cdable_vars`, `expand_aliases` …), a nameref (every later
  * assignment may set another variable), a variable named at run time (`declare ${x}ME=…`).
  */
-function shellOptionsChangingReading(invocations: readonly Invocation[]): string | null {
+function shellOptionsChangingReading(invocations: readonly Invocation[]): Unreadable | null {
   for (const inv of invocations) {
     const args = inv.args;
     if (inv.name === 'set') {
       for (let k = 0; k < args.length; k++) {
         const t = args[k]!.text;
-        if (args[k]!.dynamic) return 'set with an option known only at run time';
-        if (READING_OPTION_CLUSTER.test(t)) return `set ${t}, which changes how later words are read`;
+        if (args[k]!.dynamic) return { id: 'set_option_at_run_time' };
+        if (READING_OPTION_CLUSTER.test(t)) return { id: 'set_changes_reading', subject: t };
         if (t === '-o' && READING_SET_OPTIONS.test(args[k + 1]?.text ?? ''))
-          return `set -o ${args[k + 1]!.text}, which changes how later words are read`;
+          return { id: 'set_o_changes_reading', subject: args[k + 1]!.text };
       }
     }
     if (inv.name === 'shopt' && !args.some((w) => w.text === '-u')) {
       const setOptions = args.some((w) => /^-[a-z]*o/.test(w.text));
       for (const w of args) {
-        if (w.dynamic || w.pattern) return 'shopt with an option known only at run time';
+        if (w.dynamic || w.pattern) return { id: 'shopt_option_at_run_time' };
         if (w.text.startsWith('-')) continue;
         // nullglob drops a pattern that matches nothing: harmless in a line with no pattern
         if (
@@ -84,19 +85,18 @@ function shellOptionsChangingReading(invocations: readonly Invocation[]): string
         )
           continue;
         if (setOptions ? READING_SET_OPTIONS.test(w.text) : !SHOPT_KEEPS_READING.has(w.text))
-          return `shopt ${w.text}, which changes how the line's words are read`;
+          return { id: 'shopt_changes_reading', subject: w.text };
       }
     }
     if ((inv.name === 'mapfile' || inv.name === 'readarray') && args.some((w) => /^-[a-zA-Z]*C/.test(w.text)))
-      return `${inv.name} -C runs a callback`;
+      return { id: 'callback', subject: inv.name };
     if (NAMING_SETTERS.has(inv.name) || (inv.name === 'printf' && args.some((w) => /^-[a-zA-Z]*v/.test(w.text)))) {
       const values = SETTER_VALUE_OPTIONS[inv.name] ?? '';
       let operand = 0;
       for (let k = 0; k < args.length; k++) {
         const w = args[k]!;
-        if (w.dynamic && w.text.startsWith('-')) return `${inv.name} with an option known only at run time (${w.text})`;
-        if (/^-[a-zA-Z]*n/.test(w.text) && DECLARERS.includes(inv.name))
-          return `${inv.name} ${w.text}: a nameref, through which an assignment sets another variable`;
+        if (w.dynamic && w.text.startsWith('-')) return { id: 'setter_option_at_run_time', subject: inv.name, detail: w.text };
+        if (/^-[a-zA-Z]*n/.test(w.text) && DECLARERS.includes(inv.name)) return { id: 'nameref', subject: inv.name, detail: w.text };
         if (w.text.startsWith('-') && w.text.length > 1) {
           // an option that takes a value: the rest of the word, or the next word, is not a name (`read -rp PROMPT`)
           for (let c = 1; c < w.text.length; c++) {
@@ -110,7 +110,7 @@ function shellOptionsChangingReading(invocations: readonly Invocation[]): string
         if (inv.name === 'printf' && !/^-[a-zA-Z]*v$/.test(args[k - 1]?.text ?? '')) continue;
         if (inv.name === 'getopts' && index !== 1) continue;
         const name = w.text.split(/[=[]/)[0]!.replace(/\+$/, '');
-        if (!/^[A-Za-z_]\w*$/.test(name)) return `${inv.name} sets a variable named at run time (${w.text})`;
+        if (!/^[A-Za-z_]\w*$/.test(name)) return { id: 'sets_variable_named_at_run_time', subject: inv.name, detail: w.text };
       }
     }
   }
@@ -182,6 +182,7 @@ const RUNTIME_VALUE_SETTERS = new Set(['read', 'mapfile', 'readarray', 'getopts'
 const HOME_PATH = /^\$(HOME|\{HOME\})(\/[^$`\\]*)?$/;
 /** More guarded-path checks than this in one command line: unreadable. */
 const MAX_EFFECTS = 512;
+const tooManyPaths: Unreadable = { id: 'more_than', subject: String(MAX_EFFECTS), detail: 'paths' };
 /** A longer path cannot name a file (PATH_MAX): unreadable. */
 const MAX_PATH_LENGTH = 4096;
 /** More alternatives than this from one brace expansion: unreadable. */
@@ -444,7 +445,7 @@ function readsCodeFromStdin(inv: Invocation, opaque: Reason | undefined): Reason
   return opaque ?? { id: 'reads_code_from_stdin', subject: base };
 }
 
-const unreadable = (detail: string): ShellReading => ({
+const unreadableIn = (locale: Locale, problem: Unreadable): ShellReading => ({
   matched: [],
   level: 'process_exec',
   invocations: [],
@@ -458,7 +459,7 @@ const unreadable = (detail: string): ShellReading => ({
   gateCommands: [],
   mayRearm: false,
   confirmsIdentity: false,
-  unparsable: detail,
+  unparsable: unreadableText(problem, locale),
 });
 
 /** cd's options (`cd -P dir`). */
@@ -582,7 +583,7 @@ function isStateChangingGateCall(args: Word[], completed: boolean): boolean {
  * through a word computed at run time, or behind an option persona-gate does not know, makes the
  * call unreadable.
  */
-function matchPrefix(index: PolicyIndex, inv: Invocation, powershell: boolean): { key: string } | { dynamic: string } | null {
+function matchPrefix(index: PolicyIndex, inv: Invocation, powershell: boolean): { key: string } | { dynamic: Unreadable } | null {
   const spec = programFor(index, inv.name, powershell);
   const read = spec ? subcommandPath(spec, inv.args) : null;
   const tail: Word[] = read ? [...read.path.map((text) => word(text)), ...read.rest] : inv.args;
@@ -598,7 +599,13 @@ function matchPrefix(index: PolicyIndex, inv: Invocation, powershell: boolean): 
       const expected = prefix.words[k]!;
       const w = tail[k - 1]!;
       if (w.dynamic || w.pattern)
-        return { dynamic: `${[inv.program!.text, ...tail.slice(0, k).map((x) => x.text)].join(' ')} could be ${prefix.words.join(' ')}` };
+        return {
+          dynamic: {
+            id: 'could_be_catalogued',
+            subject: [inv.program!.text, ...tail.slice(0, k).map((x) => x.text)].join(' '),
+            detail: prefix.words.join(' '),
+          },
+        };
       if (w.text !== expected) {
         ok = false;
         break;
@@ -609,7 +616,7 @@ function matchPrefix(index: PolicyIndex, inv: Invocation, powershell: boolean): 
   }
   if (couldBe !== null)
     return {
-      dynamic: `${[inv.program!.text, ...inv.args.map((w) => w.text)].join(' ')} could be ${couldBe}, behind an option persona-gate does not know`,
+      dynamic: { id: 'could_be_behind_option', subject: [inv.program!.text, ...inv.args.map((w) => w.text)].join(' '), detail: couldBe },
     };
   return null;
 }
@@ -860,11 +867,12 @@ export function readShellCall(
   opts: { sandboxed?: () => boolean; locale?: Locale } = {},
 ): ShellReading | null {
   if (event.tool_name !== 'Bash' && event.tool_name !== 'PowerShell') return null;
+  const unreadable = (problem: Unreadable) => unreadableIn(opts.locale ?? 'en', problem);
   const command = event.tool_input.command;
-  if (typeof command !== 'string') return unreadable('the command is missing or not a string');
+  if (typeof command !== 'string') return unreadable({ id: 'command_not_a_string' });
   const powershell = event.tool_name === 'PowerShell';
   const source = powershell ? powershellAsPosix(command) : command;
-  if (source === null) return unreadable(`more than ${MAX_POWERSHELL_ESCAPES} backtick escapes`);
+  if (source === null) return unreadable({ id: 'more_than', subject: String(MAX_POWERSHELL_ESCAPES), detail: 'backtick_escapes' });
   const raw = readCommandLine(source, powershell);
   if (raw.unparsable) return unreadable(raw.unparsable);
   const functions = new Set(raw.functions);
@@ -913,25 +921,24 @@ export function readShellCall(
   const set = variablesSet(raw.invocations, setWithoutAssignment);
   // `$HOME/…` is the home (`~/…`) when nothing in the line sets HOME (`HOME=x`, `read HOME`, `for HOME in`)
   const homeKnown = () => !set.has('HOME');
-  const addEffect = (given: Word, effect: PathEffect, program: string): string | null => {
+  const addEffect = (given: Word, effect: PathEffect, program: string): Unreadable | null => {
     const path =
       given.dynamic && HOME_PATH.test(given.text) && homeKnown()
         ? word(given.text.replace(/^\$\{?HOME\}?/, '~'), { ...given, dynamic: false })
         : given;
     if (NOT_A_FILE.test(path.text)) return null;
-    if (path.text.startsWith('~') && effect !== 'mention' && !homeKnown())
-      return `a path in the home directory (${path.text}) after the line changes HOME`;
-    if (path.text.length > MAX_PATH_LENGTH) return `a path longer than ${MAX_PATH_LENGTH} characters`;
+    if (path.text.startsWith('~') && effect !== 'mention' && !homeKnown()) return { id: 'home_after_change', subject: path.text };
+    if (path.text.length > MAX_PATH_LENGTH) return { id: 'path_too_long', subject: String(MAX_PATH_LENGTH) };
     if (path.dynamic) {
       // Under the OS sandbox a computed write target runs: the kernel refuses it if it is guarded.
       // Handed to code the gate cannot read, it is still a name the gate cannot see.
       if (effect !== 'mention' && opts.sandboxed?.() === true) return null;
-      return `a path computed at run time (${path.text}) handed to ${program || 'a redirection'}`;
+      return { id: 'path_at_run_time', subject: path.text, detail: program };
     }
     const expanded = path.pattern ? expandBraces(path.text) : [path.text];
-    if (expanded === null) return `a brace expansion of more than ${MAX_BRACE_ALTERNATIVES} words`;
+    if (expanded === null) return { id: 'brace_too_large', subject: String(MAX_BRACE_ALTERNATIVES) };
     for (const text of expanded) effects.push({ path: text, effect, pattern: path.pattern && /[*?[]|[@!+]\(/.test(text), program });
-    return effects.length > MAX_EFFECTS ? `more than ${MAX_EFFECTS} paths to check` : null;
+    return effects.length > MAX_EFFECTS ? tooManyPaths : null;
   };
 
   for (let inv of raw.invocations) {
@@ -956,16 +963,16 @@ export function readShellCall(
           everyInvocationReads = false;
         }
         const pieces = pathPieces(words);
-        if (pieces === null) return unreadable(`more than ${MAX_PIECES} paths in one expression`);
+        if (pieces === null) return unreadable({ id: 'more_than', subject: String(MAX_PIECES), detail: 'expression_paths' });
         for (const piece of pieces)
-          if (addEffect(word(piece), 'mention', 'a PowerShell expression')) return unreadable(`more than ${MAX_EFFECTS} paths to check`);
+          if (addEffect(word(piece), 'mention', labelText('powershell_expression', locale))) return unreadable(tooManyPaths);
         continue;
       }
       if (expression) inv = expression;
       if (inv.name === '__pscall__') {
         const [program, ...args] = inv.args;
         if (!program) continue;
-        if (program.dynamic || program.pattern) return unreadable(`a command name computed at run time (& ${program.text})`);
+        if (program.dynamic || program.pattern) return unreadable({ id: 'name_at_run_time', subject: program.text });
         inv = { ...inv, name: baseName(program.text), program, args };
       }
     }
@@ -985,20 +992,20 @@ export function readShellCall(
       if (NOT_A_FILE.test(r.target.text)) continue;
       const problem = addEffect(r.target, 'write', inv.name);
       if (problem)
-        return unreadable(problem.startsWith('a path computed') ? `a write target computed at run time (${r.target.text})` : problem);
+        return unreadable(problem.id === 'path_at_run_time' ? { id: 'write_target_at_run_time', subject: r.target.text } : problem);
       const redirect = `${r.op} ${r.target.text}`;
       part('workspace_write', redirect, { id: 'redirect_writes', subject: redirect });
       everyInvocationReads = false;
     }
     if (inv.program === null) continue;
     if ((inv.program.dynamic || inv.program.pattern || inv.program.ansi) && !(powershell && inv.program.dynamic)) {
-      return unreadable(`a command name that is not a plain word (${inv.program.text})`);
+      return unreadable({ id: 'name_not_plain', subject: inv.program.text });
     }
 
     const gate = gateSubcommand(inv);
     if (gate) {
       if (isStateChangingGateCall(gate.args, inv.completed)) {
-        gateCommands.push(`persona-gate's own state (persona-gate ${gate.args.map((w) => w.text).join(' ')})`.replace(/ \)$/, ')'));
+        gateCommands.push(labelText('gate_state', locale, ['persona-gate', ...gate.args.map((w) => w.text)].join(' ')));
       }
       invocations.push({
         program: 'persona-gate',
@@ -1015,7 +1022,7 @@ export function readShellCall(
 
     if (catalogued.has(inv.name)) {
       const match = matchPrefix(index, inv, powershell);
-      if (match && 'dynamic' in match) return unreadable(`an argument computed at run time (${match.dynamic})`);
+      if (match && 'dynamic' in match) return unreadable(match.dynamic);
       if (match) {
         const subject = subjectForCommand(index, match.key, 'shell');
         if (subject) {
@@ -1113,10 +1120,9 @@ export function readShellCall(
     if (!classified.opaque && classified.kind === 'network') {
       for (const w of inv.args) {
         const pieces = pathPieces(w.text);
-        if (pieces === null) return unreadable(`more than ${MAX_PIECES} paths handed to ${inv.name}`);
+        if (pieces === null) return unreadable({ id: 'more_paths_handed', subject: String(MAX_PIECES), detail: inv.name });
         // a guarded path handed to it is refused naming the invocation in its words
-        for (const piece of pieces)
-          if (addEffect(word(piece), 'mention', quoteWords(words))) return unreadable(`more than ${MAX_EFFECTS} paths to check`);
+        for (const piece of pieces) if (addEffect(word(piece), 'mention', quoteWords(words))) return unreadable(tooManyPaths);
       }
     }
   }
@@ -1133,13 +1139,11 @@ export function readShellCall(
         inv.redirects.some((r) => WRITE_REDIRECTS.has(r.op) && !(r.op === '>&' && /^(\d+|-)$/.test(r.target.text))),
       ));
   for (const target of readRedirects) {
-    if (/^~[^/]/.test(target.text)) return unreadable(`a redirection from ${target.text}, a directory persona-gate does not resolve`);
+    if (/^~[^/]/.test(target.text)) return unreadable({ id: 'redirect_from_other_home', subject: target.text });
     if (target.dynamic && !writesAnything) continue;
-    const problem = addEffect(target, 'mention', 'a redirection (<), whose descriptor /dev/fd/N can open it again for writing');
+    const problem = addEffect(target, 'mention', labelText('read_redirect', locale));
     if (problem)
-      return unreadable(
-        problem.startsWith('a path computed') ? `a redirection from a path computed at run time (${target.text})` : problem,
-      );
+      return unreadable(problem.id === 'path_at_run_time' ? { id: 'redirect_from_path_at_run_time', subject: target.text } : problem);
   }
 
   // GLOBIGNORE set turns dotglob on too
@@ -1155,7 +1159,7 @@ export function readShellCall(
   }
 
   if (arithmetic.some((t) => /\$\{?\w+\}?\s*(?:[-+*/%&|^]|<<|>>)?=(?!=)/.test(t)))
-    return unreadable('arithmetic that assigns a variable named at run time');
+    return unreadable({ id: 'assigns_variable_named_at_run_time' });
   for (const variable of setWithoutAssignment) {
     if (RUNTIME_VARIABLES.has(variable) || COMMAND_VARIABLE.test(variable)) {
       const why: Reason = { id: 'sets_variable_runs', subject: variable };
@@ -1205,27 +1209,29 @@ export function readShellCall(
       for (const name of names) if (!opaqueNames.includes(name) && glob.test(name)) opaqueNames.push(name);
     }
     const pieces = pathPieces([...facts.words.map((w) => viewOf(w).text), ...facts.heredocs].join('\n'));
-    if (pieces === null) return unreadable(`more than ${MAX_PIECES} paths in a line that runs code persona-gate cannot read`);
+    if (pieces === null) return unreadable({ id: 'more_than', subject: String(MAX_PIECES), detail: 'opaque_paths' });
     for (const piece of pieces) {
-      if (addEffect(word(piece), 'mention', opaqueProgram ?? 'code persona-gate cannot read'))
-        return unreadable(`more than ${MAX_EFFECTS} paths to check`);
+      if (addEffect(word(piece), 'mention', opaqueProgram ?? labelText('opaque_code', locale))) return unreadable(tooManyPaths);
       // opaque code may add to a name it is handed (`XZ_OPT=-S.json xz .claude/settings`): under a
       // host's directory, or near persona-gate, what starts with the name is checked too
       if (
         (HOST_DIRS.test(piece) || piece.includes('persona-gate')) &&
-        addEffect(word(`${parentOf(piece)}/*`, { ...word(''), pattern: true }), 'mention', opaqueProgram ?? 'code persona-gate cannot read')
+        addEffect(
+          word(`${parentOf(piece)}/*`, { ...word(''), pattern: true }),
+          'mention',
+          opaqueProgram ?? labelText('opaque_code', locale),
+        )
       ) {
-        return unreadable(`more than ${MAX_EFFECTS} paths to check`);
+        return unreadable(tooManyPaths);
       }
     }
-    if (opaqueNames.includes('persona-gate'))
-      gateCommands.push(`persona-gate's own state (persona-gate named in code persona-gate cannot read: ${reasonText(opaque[0]!)})`);
+    if (opaqueNames.includes('persona-gate')) gateCommands.push(labelText('gate_named_in_code', locale, reasonText(opaque[0]!, locale)));
     if (opaqueNames.some((n) => switchPrograms.has(n))) mayRearm = true;
   }
 
   const directories = workingDirectories(raw.invocations);
   if (directories === null && effects.some((e) => !isAbsoluteOrHome(e.path))) {
-    return unreadable('a relative path used after a change to a directory known only at run time');
+    return unreadable({ id: 'relative_after_unknown_cd' });
   }
   const confirmsIdentity =
     unconditionalRead &&

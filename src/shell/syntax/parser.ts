@@ -1,3 +1,4 @@
+import { unreadableText, type Unreadable } from '../unreadable';
 import type {
   AndOr,
   ArithExp,
@@ -37,10 +38,10 @@ export const MAX_HEREDOCS = 256;
 
 export class ParseError extends Error {
   constructor(
-    message: string,
+    readonly problem: Unreadable,
     readonly at: number,
   ) {
-    super(message);
+    super(unreadableText(problem));
   }
 }
 
@@ -72,16 +73,16 @@ export function plainText(w: Word): string | null {
 /** The tree of a command line, `depth` substitution levels down (a `bash -c` string read again is one deeper). */
 export function parseScript(src: string, depth = 0, options: { powershell?: boolean } = {}): Script {
   const budget: Budget = { words: MAX_WORDS, substitutions: MAX_SUBSTITUTIONS, heredocs: MAX_HEREDOCS, arithmetic: 4 * src.length + 4096 };
-  if (depth > MAX_DEPTH) throw new ParseError(`commands nested more than ${MAX_DEPTH} deep`, 0);
+  if (depth > MAX_DEPTH) throw new ParseError({ id: 'nested_deeper_than', subject: String(MAX_DEPTH) }, 0);
   const p = new Parser(src, 0, depth, budget);
   p.powershell = options.powershell === true;
   try {
     const script = p.script(null);
-    if (p.i < src.length) p.fail(`unexpected ${JSON.stringify(src[p.i])}`);
+    if (p.i < src.length) p.fail({ id: 'unexpected', subject: src[p.i]! });
     p.finishHeredocs();
     return script;
   } catch (err) {
-    if (err instanceof RangeError) throw new ParseError('the command line is too deeply nested', p.i);
+    if (err instanceof RangeError) throw new ParseError({ id: 'too_deeply_nested' }, p.i);
     throw err;
   }
 }
@@ -118,8 +119,8 @@ class Parser {
     this.i = start;
   }
 
-  fail(message: string, at = this.i): never {
-    throw new ParseError(message, at);
+  fail(problem: Unreadable, at = this.i): never {
+    throw new ParseError(problem, at);
   }
 
   private peek(n = 0): string {
@@ -158,7 +159,7 @@ class Parser {
   }
 
   private enter(): void {
-    if (++this.nesting > MAX_NESTING) this.fail(`commands nested more than ${MAX_NESTING} deep`);
+    if (++this.nesting > MAX_NESTING) this.fail({ id: 'nested_deeper_than', subject: String(MAX_NESTING) });
   }
 
   private leave(): void {
@@ -190,7 +191,7 @@ class Parser {
 
   private expectReserved(word: string): void {
     this.linebreaks();
-    if (!this.reserved(word)) this.fail(`expected "${word}"`);
+    if (!this.reserved(word)) this.fail({ id: 'expected', subject: word });
   }
 
   /**
@@ -206,18 +207,18 @@ class Parser {
       if (c === '') break;
       if (c === ')') {
         if (close) break;
-        this.fail('unexpected ")"');
+        this.fail({ id: 'unexpected', subject: ')' });
       }
       if (c === ';') {
         if (until !== null && (this.at(';;') || this.at(';&'))) break;
-        this.fail(`unexpected "${this.at(';;') ? ';;' : ';'}"`);
+        this.fail({ id: 'unexpected', subject: this.at(';;') ? ';;' : ';' });
       }
       // `&>file cmd` starts with a redirection
-      if ((c === '&' && this.peek(1) !== '>') || c === '|') this.fail(`unexpected "${c}"`);
+      if ((c === '&' && this.peek(1) !== '>') || c === '|') this.fail({ id: 'unexpected', subject: c });
       const word = this.powershell ? null : this.peekReserved();
       if (word !== null && CLOSERS.has(word)) {
         if (until !== null && until.has(word)) break;
-        this.fail(`unexpected "${word}"`);
+        this.fail({ id: 'unexpected', subject: word });
       }
       statements.push(this.statement());
     }
@@ -227,7 +228,7 @@ class Parser {
   /** A list that must hold a command (`if`'s condition, a loop's body, a group). */
   private nonEmpty(until: ReadonlySet<string> | null, what: string, close = false): Script {
     const s = this.script(until, close);
-    if (s.statements.length === 0) this.fail(`an empty ${what}`);
+    if (s.statements.length === 0) this.fail({ id: 'empty_part', subject: what });
     return s;
   }
 
@@ -246,7 +247,7 @@ class Parser {
       this.newline();
     } else if (c !== '' && c !== ')' && !this.at(';;') && !this.at(';&')) {
       const word = this.powershell ? null : this.peekReserved();
-      if (word === null || !CLOSERS.has(word)) this.fail(`unexpected ${JSON.stringify(c)}`);
+      if (word === null || !CLOSERS.has(word)) this.fail({ id: 'unexpected', subject: c });
     }
     return { type: 'stmt', list, background, start, end: this.i };
   }
@@ -315,7 +316,7 @@ class Parser {
     const start = this.i;
     const c = this.peek();
     if (c === '' || c === ';' || (c === '&' && this.peek(1) !== '>') || c === '|' || c === ')' || c === '\n')
-      this.fail(c === '' ? 'a command is missing at the end' : `a command is missing before ${JSON.stringify(c)}`);
+      this.fail(c === '' ? { id: 'missing_command_at_end' } : { id: 'missing_command_before', subject: c });
     if (c === '(' && this.peek(1) === '(' && !this.powershell) {
       const arith = this.tryArithCommand();
       if (arith) return arith;
@@ -327,14 +328,14 @@ class Parser {
       this.enter();
       const body = this.nonEmpty(null, 'subshell', true);
       this.leave();
-      if (this.peek() !== ')') this.fail('an unterminated "("');
+      if (this.peek() !== ')') this.fail({ id: 'unterminated', subject: '"("' });
       this.i++;
       return { type: 'subshell', body, redirects: this.trailingRedirects(), start, end: this.i };
     }
     const word = this.peekReserved();
     // after `!`, `time`, `|`, `&&` or `||` a command must follow, not the end of a compound command;
     // and `!` negates only a whole pipeline (`a | ! b` is an error)
-    if (word !== null && (CLOSERS.has(word) || word === '!')) this.fail(`unexpected "${word}"`);
+    if (word !== null && (CLOSERS.has(word) || word === '!')) this.fail({ id: 'unexpected', subject: word });
     switch (word) {
       case '{':
         return this.group();
@@ -376,14 +377,14 @@ class Parser {
     const branches: { cond: Script; body: Script }[] = [];
     let elseBody: Script | null = null;
     for (;;) {
-      const cond = this.nonEmpty(new Set(['then']), 'if condition');
+      const cond = this.nonEmpty(new Set(['then']), 'if_condition');
       this.expectReserved('then');
-      const body = this.nonEmpty(new Set(['elif', 'else', 'fi']), 'then branch');
+      const body = this.nonEmpty(new Set(['elif', 'else', 'fi']), 'then_branch');
       branches.push({ cond, body });
       this.linebreaks();
       if (this.reserved('elif')) continue;
       if (this.reserved('else')) {
-        elseBody = this.nonEmpty(new Set(['fi']), 'else branch');
+        elseBody = this.nonEmpty(new Set(['fi']), 'else_branch');
         this.expectReserved('fi');
         break;
       }
@@ -398,7 +399,7 @@ class Parser {
     const start = this.i;
     this.i += 5;
     this.enter();
-    const cond = this.nonEmpty(new Set(['do']), `${until ? 'until' : 'while'} condition`);
+    const cond = this.nonEmpty(new Set(['do']), until ? 'until_condition' : 'while_condition');
     const body = this.doGroup();
     this.leave();
     return { type: 'while', until, cond, body, redirects: this.trailingRedirects(), start, end: this.i };
@@ -406,7 +407,7 @@ class Parser {
 
   private doGroup(): Script {
     this.expectReserved('do');
-    const body = this.nonEmpty(new Set(['done']), 'loop body');
+    const body = this.nonEmpty(new Set(['done']), 'loop_body');
     this.expectReserved('done');
     return body;
   }
@@ -432,7 +433,8 @@ class Parser {
     }
     const nameWord = this.word();
     const name = nameWord ? plainText(nameWord) : null;
-    if (name === null || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) this.fail(`${select ? 'select' : 'for'} needs a variable name`);
+    if (name === null || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
+      this.fail({ id: 'needs_variable_name', subject: select ? 'select' : 'for' });
     this.linebreaks();
     let items: Word[] | null = null;
     if (this.reserved('in')) {
@@ -441,9 +443,9 @@ class Parser {
         this.blanks();
         const c = this.peek();
         if (c === ';' || c === '\n') break;
-        if (c === '') this.fail(`an unterminated ${select ? 'select' : 'for'}`);
+        if (c === '') this.fail({ id: 'unterminated', subject: select ? 'select' : 'for' });
         const w = this.word();
-        if (!w) this.fail(`unexpected ${JSON.stringify(c)} in a word list`);
+        if (!w) this.fail({ id: 'unexpected_in', subject: c, detail: 'word_list' });
         items.push(w);
       }
       if (this.peek() === ';') this.i++;
@@ -461,7 +463,7 @@ class Parser {
   private loopBody(): Script {
     if (this.peekReserved() === '{') {
       this.i++;
-      const body = this.nonEmpty(new Set(['}']), 'loop body');
+      const body = this.nonEmpty(new Set(['}']), 'loop_body');
       this.expectReserved('}');
       return body;
     }
@@ -473,21 +475,21 @@ class Parser {
     this.i += 4;
     this.blanks();
     const subject = this.word();
-    if (!subject) this.fail('case needs a word');
+    if (!subject) this.fail({ id: 'case_needs_word' });
     this.linebreaks();
-    if (!this.reserved('in')) this.fail('expected "in"');
+    if (!this.reserved('in')) this.fail({ id: 'expected', subject: 'in' });
     this.enter();
     const items: CaseClause['items'] = [];
     for (;;) {
       this.linebreaks();
       if (this.reserved('esac')) break;
-      if (this.peek() === '') this.fail('an unterminated case');
+      if (this.peek() === '') this.fail({ id: 'unterminated', subject: 'case' });
       if (this.peek() === '(') this.i++;
       const patterns: Word[] = [];
       for (;;) {
         this.blanks();
         const w = this.word();
-        if (!w) this.fail('a case pattern is missing');
+        if (!w) this.fail({ id: 'case_pattern_missing' });
         patterns.push(w);
         this.blanks();
         if (this.peek() === '|') {
@@ -498,7 +500,7 @@ class Parser {
           this.i++;
           break;
         }
-        this.fail('expected ")" after a case pattern');
+        this.fail({ id: 'expected_after_case_pattern' });
       }
       const body = this.script(new Set(['esac']));
       this.linebreaks();
@@ -513,7 +515,7 @@ class Parser {
       items.push({ patterns, body, term });
       if (term === '') {
         this.linebreaks();
-        if (!this.reserved('esac')) this.fail('expected ";;" or "esac"');
+        if (!this.reserved('esac')) this.fail({ id: 'expected_case_end' });
         break;
       }
     }
@@ -532,7 +534,7 @@ class Parser {
         this.newline();
         continue;
       }
-      if (this.peek() === '') this.fail('an unterminated [[');
+      if (this.peek() === '') this.fail({ id: 'unterminated', subject: '[[' });
       if (this.peekReserved() === ']]') {
         this.i += 2;
         break;
@@ -555,7 +557,7 @@ class Parser {
       this.inTest = true;
       const w: Word | null = regex ? this.regexWord() : this.word();
       this.inTest = false;
-      if (!w) this.fail(`unexpected ${JSON.stringify(this.peek())} in [[ ]]`);
+      if (!w) this.fail({ id: 'unexpected_in', subject: this.peek(), detail: 'test' });
       regex = plainText(w) === '=~';
       words.push(w);
     }
@@ -606,12 +608,12 @@ class Parser {
     this.blanks();
     const nameWord = this.word();
     const name = nameWord ? plainText(nameWord) : null;
-    if (name === null) this.fail('function needs a name');
+    if (name === null) this.fail({ id: 'function_needs_name' });
     this.blanks();
     if (this.peek() === '(') {
       this.i++;
       this.blanks();
-      if (this.peek() !== ')') this.fail('expected ")"');
+      if (this.peek() !== ')') this.fail({ id: 'expected', subject: ')' });
       this.i++;
     }
     return this.functionBody(name, start);
@@ -622,7 +624,7 @@ class Parser {
     this.enter();
     const body = this.command();
     this.leave();
-    if (body.type === 'simple') this.fail('a function body must be a compound command');
+    if (body.type === 'simple') this.fail({ id: 'function_body_not_compound' });
     return { type: 'func', name, body, start, end: this.i };
   }
 
@@ -682,12 +684,12 @@ class Parser {
           const name = plainText(words[0]!);
           this.i++;
           this.blanks();
-          if (this.peek() !== ')') this.fail('expected ")" in a function definition');
+          if (this.peek() !== ')') this.fail({ id: 'expected_in_function' });
           this.i++;
-          if (name === null) this.fail('a function name must be a plain word');
+          if (name === null) this.fail({ id: 'function_name_not_plain' });
           return this.functionBody(name, start);
         }
-        this.fail('unexpected "("');
+        this.fail({ id: 'unexpected', subject: '(' });
       }
       const r = this.redirect();
       if (r) {
@@ -695,7 +697,7 @@ class Parser {
         continue;
       }
       const w = this.word();
-      if (!w) this.fail(`unexpected ${JSON.stringify(c)}`);
+      if (!w) this.fail({ id: 'unexpected', subject: c });
       if (words.length === 0) {
         const a = assignmentOf(w);
         if (a) {
@@ -705,7 +707,7 @@ class Parser {
       }
       words.push(w);
     }
-    if (assigns.length === 0 && words.length === 0 && redirects.length === 0) this.fail('a command is missing');
+    if (assigns.length === 0 && words.length === 0 && redirects.length === 0) this.fail({ id: 'missing_command' });
     return { type: 'simple', assigns, words, redirects, start, end: this.i };
   }
 
@@ -733,13 +735,13 @@ class Parser {
     this.blanks();
     if (op === '<<' || op === '<<-') return this.heredoc(op, fd, start);
     const target = this.word();
-    if (!target) this.fail(`a redirection ${op} without a target`);
+    if (!target) this.fail({ id: 'redirect_without_target', subject: op });
     return { type: 'redirect', op, fd, target, start, end: this.i };
   }
 
   private heredoc(op: string, fd: string, start: number): Redirect {
     const delimiter = this.word();
-    if (!delimiter) this.fail('a here-document without a delimiter');
+    if (!delimiter) this.fail({ id: 'heredoc_without_delimiter' });
     if (
       delimiter.parts.some(
         (p) =>
@@ -749,9 +751,9 @@ class Parser {
           !(p.type === 'dq' && p.parts.every((q) => q.type === 'lit' || q.type === 'escaped')),
       )
     ) {
-      this.fail('a here-document delimiter with an expansion');
+      this.fail({ id: 'heredoc_delimiter_expansion' });
     }
-    if (--this.budget.heredocs < 0) this.fail(`more than ${MAX_HEREDOCS} here-documents`);
+    if (--this.budget.heredocs < 0) this.fail({ id: 'more_than', subject: String(MAX_HEREDOCS), detail: 'heredocs' });
     const r: Redirect = {
       type: 'redirect',
       op,
@@ -805,12 +807,12 @@ class Parser {
 
   /** A parser over another text (a backquote's commands, a here-document's body), one level deeper when `deeper`. */
   private sub(src: string, deeper: number): Parser {
-    if (this.depth + deeper > MAX_DEPTH) this.fail(`commands nested more than ${MAX_DEPTH} deep`);
+    if (this.depth + deeper > MAX_DEPTH) this.fail({ id: 'nested_deeper_than', subject: String(MAX_DEPTH) });
     return new Parser(src, 0, this.depth + deeper, this.budget);
   }
 
   private countWord(w: Word): Word {
-    if (--this.budget.words < 0) throw new TooComplex(`more than ${MAX_WORDS} words`, this.i);
+    if (--this.budget.words < 0) throw new TooComplex({ id: 'more_than', subject: String(MAX_WORDS), detail: 'words' }, this.i);
     return w;
   }
 
@@ -847,7 +849,7 @@ class Parser {
           }
           // an extended glob: `@(a|b)`, `!(x)`; bash parses one only once `shopt -s extglob` has run
           if (last.type === 'lit' && /[@!?*+]$/.test(last.value)) {
-            if (!this.inTest && !this.src.includes('extglob')) this.fail('an extended glob pattern while extglob is off');
+            if (!this.inTest && !this.src.includes('extglob')) this.fail({ id: 'extglob_off' });
             const op = last.value.slice(-1);
             last.value = last.value.slice(0, -1);
             last.end--;
@@ -887,7 +889,7 @@ class Parser {
     }
     if (c === "'") {
       const end = this.src.indexOf("'", this.i + 1);
-      if (end === -1) this.fail('an unterminated single quote', start);
+      if (end === -1) this.fail({ id: 'unterminated', subject: 'single_quote' }, start);
       this.i = end + 1;
       return { type: 'sq', value: this.src.slice(start + 1, end), start, end: this.i };
     }
@@ -923,7 +925,7 @@ class Parser {
       lit = '';
     };
     for (;;) {
-      if (this.i >= this.src.length) this.fail('an unterminated double quote', start);
+      if (this.i >= this.src.length) this.fail({ id: 'unterminated', subject: 'double_quote' }, start);
       const c = this.peek();
       if (c === '"') {
         flush();
@@ -971,7 +973,7 @@ class Parser {
     if (this.at('$(')) {
       this.i += 2;
       const body = this.nestedScript();
-      if (this.peek() !== ')') this.fail('an unterminated $(', start);
+      if (this.peek() !== ')') this.fail({ id: 'unterminated', subject: '$(' }, start);
       this.i++;
       return {
         type: 'cmdsubst',
@@ -1008,8 +1010,9 @@ class Parser {
 
   /** The commands of a `$(…)` or `<(…)` at the cursor, one substitution level deeper, up to its `)` (left unread). */
   private nestedScript(): Script {
-    if (this.depth + 1 > MAX_DEPTH) this.fail(`commands nested more than ${MAX_DEPTH} deep`);
-    if (--this.budget.substitutions < 0) throw new TooComplex(`more than ${MAX_SUBSTITUTIONS} command substitutions`, this.i);
+    if (this.depth + 1 > MAX_DEPTH) this.fail({ id: 'nested_deeper_than', subject: String(MAX_DEPTH) });
+    if (--this.budget.substitutions < 0)
+      throw new TooComplex({ id: 'more_than', subject: String(MAX_SUBSTITUTIONS), detail: 'substitutions' }, this.i);
     const inner = new Parser(this.src, this.i, this.depth + 1, this.budget);
     inner.nesting = this.nesting;
     inner.powershell = this.powershell;
@@ -1055,7 +1058,7 @@ class Parser {
       parts = [];
     };
     for (;;) {
-      if (this.i >= this.src.length) this.fail('an unterminated ${', start);
+      if (this.i >= this.src.length) this.fail({ id: 'unterminated', subject: '${' }, start);
       const c = this.peek();
       // the first `}` ends it: a `{` of its own does not nest (bash nests only `${`, read as a part)
       if (c === '}') {
@@ -1095,7 +1098,7 @@ class Parser {
     this.i++;
     let source = '';
     for (;;) {
-      if (this.i >= this.src.length) this.fail('an unterminated backquote', start);
+      if (this.i >= this.src.length) this.fail({ id: 'unterminated', subject: 'backquote' }, start);
       const c = this.peek();
       if (c === '\\' && (this.peek(1) === '`' || this.peek(1) === '\\' || this.peek(1) === '$')) {
         source += this.peek(1);
@@ -1109,11 +1112,12 @@ class Parser {
       source += c;
       this.i++;
     }
-    if (--this.budget.substitutions < 0) throw new TooComplex(`more than ${MAX_SUBSTITUTIONS} command substitutions`, this.i);
+    if (--this.budget.substitutions < 0)
+      throw new TooComplex({ id: 'more_than', subject: String(MAX_SUBSTITUTIONS), detail: 'substitutions' }, this.i);
     const inner = this.sub(source, 1);
     inner.nesting = this.nesting;
     const body = inner.script(null);
-    if (inner.i < source.length) inner.fail(`unexpected ${JSON.stringify(source[inner.i])}`);
+    if (inner.i < source.length) inner.fail({ id: 'unexpected', subject: source[inner.i]! });
     return { type: 'cmdsubst', body, backquote: true, source, start, end: this.i };
   }
 
@@ -1122,7 +1126,7 @@ class Parser {
     const op = this.peek() as '<' | '>';
     this.i += 2;
     const body = this.nestedScript();
-    if (this.peek() !== ')') this.fail(`an unterminated ${op}(`, start);
+    if (this.peek() !== ')') this.fail({ id: 'unterminated', subject: `${op}(` }, start);
     this.i++;
     return { type: 'procsubst', op, body, start, end: this.i };
   }
@@ -1132,7 +1136,7 @@ class Parser {
     const start = this.i;
     this.i++;
     const body = this.nestedScript();
-    if (this.peek() !== ')') this.fail('an unterminated "("', start);
+    if (this.peek() !== ')') this.fail({ id: 'unterminated', subject: '"("' }, start);
     this.i++;
     return { type: 'cmdsubst', body, backquote: false, source: this.src.slice(start + 1, this.i - 1), start, end: this.i };
   }
@@ -1144,13 +1148,13 @@ class Parser {
     for (;;) {
       this.linebreaks();
       const c = this.peek();
-      if (c === '') this.fail('an unterminated array', start);
+      if (c === '') this.fail({ id: 'unterminated', subject: 'array' }, start);
       if (c === ')') {
         this.i++;
         break;
       }
       const w = this.word();
-      if (!w) this.fail(`unexpected ${JSON.stringify(c)} in an array`);
+      if (!w) this.fail({ id: 'unexpected_in', subject: c, detail: 'array' });
       elements.push(w);
     }
     return { type: 'array', elements, text: this.src.slice(start, this.i), start, end: this.i };
@@ -1162,7 +1166,7 @@ class Parser {
     const nested: WordPart[] = [];
     let depth = 1;
     while (depth > 0) {
-      if (this.i >= this.src.length) this.fail('an unterminated extended glob', start);
+      if (this.i >= this.src.length) this.fail({ id: 'unterminated', subject: 'extended_glob' }, start);
       const c = this.peek();
       if (c === '(') {
         depth++;
@@ -1217,7 +1221,7 @@ class Parser {
     let depth = 0;
     const from = this.i;
     while (this.i < this.src.length) {
-      if (budgeted && --this.budget.arithmetic < 0) throw new TooComplex('arithmetic that never closes, too often', this.i);
+      if (budgeted && --this.budget.arithmetic < 0) throw new TooComplex({ id: 'arithmetic_never_closes' }, this.i);
       const c = this.peek();
       if (c === '\\') this.i += 2;
       else if (c === '(') {
@@ -1225,7 +1229,7 @@ class Parser {
         this.i++;
       } else if (c === ')') {
         if (depth === 0) {
-          if (this.peek(1) !== ')') this.fail('not arithmetic');
+          if (this.peek(1) !== ')') this.fail({ id: 'not_arithmetic' });
           this.i += 2;
           return;
         }
@@ -1237,7 +1241,7 @@ class Parser {
       } else this.i++;
     }
     this.i = from;
-    this.fail('an unterminated ((');
+    this.fail({ id: 'unterminated', subject: '((' });
   }
 
   /** After `$[`: up to the matching `]`. */
@@ -1259,7 +1263,7 @@ class Parser {
       } else this.i++;
     }
     this.i = from;
-    this.fail('an unterminated $[');
+    this.fail({ id: 'unterminated', subject: '$[' });
   }
 
   /** A text bash expands as a here-document's body: its `$` expansions and backquotes, to `end`. */
@@ -1397,7 +1401,7 @@ export function decodeAnsiC(src: string, start: number): { text: string; end: nu
   let out = '';
   let i = start;
   for (;;) {
-    if (i >= src.length) throw new ParseError("an unterminated $'…' quote", start);
+    if (i >= src.length) throw new ParseError({ id: 'unterminated', subject: 'ansi_quote' }, start);
     const c = src[i]!;
     if (c === "'") return { text: out, end: i + 1 };
     if (c !== '\\') {
