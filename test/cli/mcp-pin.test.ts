@@ -180,13 +180,14 @@ describe('pin: stdio server', () => {
       slow: { command: process.execPath, args: [FIXTURE, hang] },
     });
     p.setTools(CHANGED);
-    const r = p.pin('--timeout', '1500');
+    // Long enough for the healthy server to answer on a loaded machine; the hanging one never does.
+    const r = p.pin('--timeout', '8000');
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(
       [
         pinEn.serverFailed('broken', `spawn ${join(p.dir, 'no-such-server')} ENOENT`),
-        pinEn.serverFailed('slow', 'no answer within 1500 ms'),
+        pinEn.serverFailed('slow', 'no answer within 8000 ms'),
         pinEn.notWritten(p.lockPath),
       ].join('\n') + '\n',
     );
