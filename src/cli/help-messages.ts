@@ -39,7 +39,7 @@ export const helpEn = {
     pin: "list the tools of the project's MCP servers (.mcp.json) into .claude/persona-gate.lock.json",
     status: "the project's policy, and a session's persona (and where it comes from), stage, identity and last decisions",
     statusline: 'a Claude Code statusLine command: reads the status-line JSON on stdin, prints persona · stage · profile',
-    uninstall: 'remove the hook registrations init added to .claude/settings.json, keeping everything else',
+    uninstall: 'remove what init added (the hook, the sandbox settings, the launcher entries), keeping everything else',
   },
   /** The words in <...> and [...] after a flag or for an argument. */
   placeholders: {
@@ -222,7 +222,7 @@ export const helpEs: HelpMessages = {
     status: 'la política del proyecto y, de una sesión, la persona (y de dónde viene), la etapa, la identidad y las últimas decisiones',
     statusline:
       'una orden statusLine de Claude Code: lee el JSON de la línea de estado por la entrada estándar e imprime persona · etapa · perfil',
-    uninstall: 'quita los registros de hooks que añadió init a .claude/settings.json y conserva todo lo demás',
+    uninstall: 'quita lo que añadió init (el hook, los ajustes del sandbox, las entradas del lanzador) y conserva todo lo demás',
   },
   placeholders: {
     count: 'n',

@@ -393,6 +393,16 @@ export const cliEn = {
   uninstallKeptTests: (path: string) => `kept the policy tests ${path}: they are no longer the example's (remove them by hand)`,
   uninstallNoPolicy: (path: string) => `no policy at ${path}`,
   uninstallElsewhere: (path: string) => `${path} still registers the hook (init did not write it there): remove that entry by hand`,
+  uninstallTookBack: (path: string, what: string[]) =>
+    `removed what init added to ${path}${what.length > 0 ? `: ${what.join(', ')}` : ''}; the rest is kept`,
+  uninstallTookBackFile: (path: string, what: string[]) =>
+    `removed what init added to ${path}${what.length > 0 ? ` (${what.join(', ')})` : ''}: init had made the file and nothing else was in it, so it was removed`,
+  uninstallRestored: (path: string, what: string[]) =>
+    `removed what init added to ${path}${what.length > 0 ? ` (${what.join(', ')})` : ''}: it is again as it was before init`,
+  uninstallHookTakenBack: (path: string, events: string) => `removed the hook init --hardened registered for ${events} from ${path}`,
+  uninstallDirRemoved: (path: string) => `removed the empty directory ${path}, which init made`,
+  installRecordBad: (path: string, reason: string) =>
+    `${path} is not the record of what init added (${reason}): nothing was changed. Move it away and remove persona-gate's entries by hand, or run persona-gate init again to record them anew`,
   logNothing: () => 'no receipts match',
   logTitle: (n: number, sessions: number, from: string, to: string | null) =>
     `persona-gate log: ${n} decision${n === 1 ? '' : 's'}${sessions > 1 ? ` in ${sessions} sessions` : ''}, ${to === null ? from : `${from} to ${to}`} (UTC)`,
@@ -904,6 +914,16 @@ export const cliEs: CliMessages = {
   uninstallKeptTests: (path) => `se conservan las pruebas de la política ${path}: ya no son las del ejemplo (bórralas a mano)`,
   uninstallNoPolicy: (path) => `no hay política en ${path}`,
   uninstallElsewhere: (path) => `${path} aún registra el hook (init no lo escribió ahí): quita esa entrada a mano`,
+  uninstallTookBack: (path, what) =>
+    `quitado lo que init añadió a ${path}${what.length > 0 ? `: ${what.join(', ')}` : ''}; se conserva el resto`,
+  uninstallTookBackFile: (path, what) =>
+    `quitado lo que init añadió a ${path}${what.length > 0 ? ` (${what.join(', ')})` : ''}: init había creado el archivo y no tenía nada más, así que se ha borrado`,
+  uninstallRestored: (path, what) =>
+    `quitado lo que init añadió a ${path}${what.length > 0 ? ` (${what.join(', ')})` : ''}: vuelve a estar como antes de init`,
+  uninstallHookTakenBack: (path, events) => `quitado de ${path} el hook que init --hardened registró para ${events}`,
+  uninstallDirRemoved: (path) => `borrado el directorio vacío ${path}, que creó init`,
+  installRecordBad: (path, reason) =>
+    `${path} no es el registro de lo que añadió init (${reason}): no se ha cambiado nada. Apártalo y quita a mano las entradas de persona-gate, o ejecuta persona-gate init de nuevo para registrarlas otra vez`,
   logNothing: () => 'ningún recibo coincide',
   logTitle: (n, sessions, from, to) =>
     `persona-gate log: ${n} ${n === 1 ? 'decisión' : 'decisiones'}${sessions > 1 ? ` en ${sessions} sesiones` : ''}, ${to === null ? from : `de ${from} a ${to}`} (UTC)`,

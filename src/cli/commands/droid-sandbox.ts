@@ -5,8 +5,9 @@ import { home } from '../../hosts/registration';
 import type { CliMessages } from '../messages';
 import { arrayAt, isObject, objectAt, readJsonQuiet, readSettings, within, type Finding, type Guarded, type Json } from './hardened';
 import { stateDirFor } from '../context';
-import { openStateDir, projectGuards } from './init';
+import { madeDirs, openStateDir, projectGuards, stateDirs } from './init';
 import { sandboxMissing } from './sandbox-settings';
+import { fragmentOf, InstallRecord, recordOwner } from './install-record';
 
 /**
  * Droid's OS sandbox in the default deployment (SPEC §9.2), measured on Droid 0.225.2, Linux:
@@ -121,15 +122,29 @@ export function planDroidSandbox(
   const path = droidSettingsPath(env);
   const { settings, original } = readSettings(path, t);
   const stateDir = stateDirFor(env);
-  const merged = mergeDroidSandbox(settings, droidGuards(env, dir, policyPath), stateDir, path, t);
+  const guards = droidGuards(env, dir, policyPath);
+  const merged = mergeDroidSandbox(settings, guards, stateDir, path, t);
+  // What is added is recorded, so that uninstall takes back exactly that.
+  const record = InstallRecord.open(stateDir, t);
+  const owner = recordOwner('droid', dir);
+  const made = madeDirs([join(dir, '.claude'), ...droidPlaceholders(dir), join(dir, '.factory'), dirname(path), ...stateDirs(env)]);
   return {
     write() {
       openStateDir(stateDir, t);
+      record.noteDirs(owner, made.dirs, made.absent);
       if (merged.sandbox.length > 0 || merged.guarded > 0 || original === null) {
         mkdirSync(dirname(path), { recursive: true });
         writeFileSync(path, `${JSON.stringify(merged.settings, null, 2)}\n`);
       }
       for (const p of droidPlaceholders(dir)) mkdirSync(p, { recursive: true });
+      record.note(
+        path,
+        owner,
+        settings,
+        original,
+        fragmentOf((empty) => mergeDroidSandbox(empty, guards, stateDir, path, t).settings),
+      );
+      record.save();
       return [
         merged.sandbox.some((k) => k.startsWith('sandbox.enabled')) ? t.droidSandbox(path) : t.droidSandboxKept(path),
         merged.guarded > 0 ? t.droidGuarded(path, merged.guarded) : t.initGuardedKept(path),

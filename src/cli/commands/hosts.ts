@@ -20,6 +20,9 @@ import { cliInvocation, purgeStarterTests, writeStarter } from './starter';
 import { commandTarget, policyFinding, renderFindings, stateFindingFor } from './doctor';
 import { codexTrust, readCodexTrust, withCodexTrust } from './codex-trust';
 import { droidSandboxFindings, planDroidSandbox } from './droid-sandbox';
+import { InstallRecord, recordOwner } from './install-record';
+import { takeBackAll } from './status';
+import { execMapFile } from '../../exec/map';
 import { stateDirFor } from '../context';
 
 export type OtherHost = Exclude<HostName, 'claude-code'>;
@@ -376,6 +379,9 @@ export function uninstallHost(env: Env, host: OtherHost, opts: { dir?: string; p
   const { settings, original } = readSettings(path, t);
   const lines: string[] = [];
   const { settings: next, removed } = removeHooks(settings, reg.layout);
+  // Droid's sandbox: what the install record says init added to the user's settings, read before any write.
+  const record = host === 'droid' ? InstallRecord.open(stateDirFor(env), t) : null;
+  const taken = record === null ? null : takeBackAll(record, recordOwner('droid', dir), execMapFile(stateDirFor(env)), t, 'droid');
   if (host === 'codex' && removed.length > 0) {
     // The trust of the entries that go goes with them.
     const config = codexConfig(env);
@@ -404,6 +410,10 @@ export function uninstallHost(env: Env, host: OtherHost, opts: { dir?: string; p
     } else lines.push(t.uninstallNoPolicy(policyPath));
     lines.push(...purgeStarterTests(policyPath, t, EXAMPLES));
   } else if (existsSync(policyPath)) lines.push(t.uninstallKeptPolicy(policyPath));
+  if (taken !== null) {
+    // after the policy: the directories init made go when nothing is left in them
+    lines.push(...taken.apply());
+  }
   return { stdout: `${lines.join('\n')}\n`, exitCode: 0 };
 }
 

@@ -12,6 +12,7 @@ import { mergeLaunchers, mergeLists } from './launcher-settings';
 import {
   guardedPaths,
   isObject,
+  launchSettingsPath,
   managedSettingsPath,
   mergeHardened,
   onPath,
@@ -23,6 +24,7 @@ import {
   type Json,
 } from './hardened';
 import { sandboxMissing, writeLaunchSettings } from './sandbox-settings';
+import { fragmentOf, InstallRecord, recordOwner } from './install-record';
 
 export const HOOK_EVENTS = ['PreToolUse', 'PostToolUse', 'SessionStart'] as const;
 export const EXAMPLES = ['tax-filing', 'software-team', 'merge-captain'] as const;
@@ -222,6 +224,11 @@ export function initCommand(env: Env, opts: InitOptions): CommandResult {
   const local = readSettings(localPath, t);
   const sandbox = sandboxPlan(env, dir, policyPath, local.settings, localPath, opts.sandbox !== false, t);
 
+  // What the sandbox step adds is recorded, so that uninstall takes back exactly that.
+  const record = sandbox.launch !== null ? InstallRecord.open(stateDirFor(env), t) : null;
+  const owner = recordOwner('claude-code', dir);
+  const made = madeDirs([dirname(launchSettingsPath(env)), ...stateDirs(env)]);
+
   const cli = cliInvocation(portable.install, env);
   mkdirSync(claudeDir, { recursive: true });
   const lines: string[] = writeStarter(policyPath, starter, t, cli);
@@ -239,11 +246,26 @@ export function initCommand(env: Env, opts: InitOptions): CommandResult {
     // argv; read from the policy as written, with the state directory there for its map.
     const stateDir = stateDirFor(env);
     const prepareState = () => openStateDir(stateDir, t);
-    mergeLaunchers(launched, { env, dir, policyPath, stateDir, guarded: sandbox.guarded, closedOnly: true, prepareState }, lines, t);
+    const recorded = record === null ? undefined : { record, owner };
+    mergeLaunchers(
+      launched,
+      { env, dir, policyPath, stateDir, guarded: sandbox.guarded, closedOnly: true, prepareState, recorded },
+      lines,
+      t,
+    );
     if (mergeLists(sandbox.settings, launched) > 0) sandbox.changed = true;
   }
   if (sandbox.changed) writeFileSync(localPath, `${JSON.stringify(sandbox.settings, null, 2)}\n`);
-  if (sandbox.launch !== null) lines.push(t.initLaunchSettings(writeLaunchSettings(env, sandbox.guarded, t, launched).path));
+  if (record !== null) {
+    const fragment = fragmentOf((empty) => mergeHardened(empty, sandbox.guarded, localPath, t).settings, launched);
+    record.note(localPath, owner, local.settings, local.original, fragment);
+    const written = writeLaunchSettings(env, sandbox.guarded, t, launched);
+    record.note(written.path, owner, written.before, written.original, fragment);
+    record.noteDirs(owner, made.dirs, made.absent);
+    openStateDir(stateDirFor(env), t);
+    record.save();
+    lines.push(t.initLaunchSettings(written.path));
+  }
   if (opts.command === undefined) {
     if (portable.install === 'project') lines.push(t.initProjectCommand(PROJECT_HOOK_COMMAND));
     else {
@@ -280,6 +302,18 @@ function sandboxPlan(env: Env, dir: string, policyPath: string, settings: Json, 
   } else if (!wanted) lines.push(t.initSandboxOptedOut());
   else lines.push(missing === null ? t.initSandboxNoPlatform(process.platform) : t.initSandboxMissing(missing.join(', ')));
   return { settings: next, changed, lines, guarded, launch: on ? guarded : null };
+}
+
+/** The state directory and the one directory in it that init makes (`openStateDir`). */
+export function stateDirs(env: Env): string[] {
+  const stateDir = stateDirFor(env);
+  return [stateDir, join(stateDir, 'sessions')];
+}
+
+/** Directories init is about to make, and which of them are not there yet: for the install record. */
+export function madeDirs(dirs: string[]): { dirs: string[]; absent: (dir: string) => boolean } {
+  const absent = new Set(dirs.filter((d) => !existsSync(d)));
+  return { dirs, absent: (d) => absent.has(d) };
 }
 
 /** Makes the state directory, private, before the sandbox starts, so that a deny rule has a directory to hold. */
@@ -326,6 +360,9 @@ function initHardened(env: Env, dir: string, starter: StarterRequest, command: s
   const { settings, original } = readSettings(userPath, t);
   const hooks = mergeHooks(settings, command ?? defaultHookCommand(), userPath, t);
   const hardened = mergeHardened(hooks.settings, guarded, userPath, t);
+  const record = InstallRecord.open(stateDir, t);
+  const owner = recordOwner('claude-code', dir);
+  const made = madeDirs([dirname(userPath), ...stateDirs(env)]);
 
   const lines: string[] = [];
   if (within(root, dir)) lines.push(t.initInstallInside(root));
@@ -334,7 +371,15 @@ function initHardened(env: Env, dir: string, starter: StarterRequest, command: s
   lines.push(...writeStarter(policyPath, starter, t, cli));
   // The state directory exists before the sandbox starts, private, so the deny rule has a directory to hold.
   openStateDir(stateDir, t);
-  hardened.guarded += mergeLaunchers(hardened.settings, { env, dir, policyPath, stateDir, guarded }, lines, t);
+  const launched: Json = {};
+  mergeLaunchers(launched, { env, dir, policyPath, stateDir, guarded, recorded: { record, owner } }, lines, t);
+  hardened.guarded += mergeLists(hardened.settings, launched);
+  // the hook, the sandbox and the launcher's entries, recorded for uninstall
+  const hadHook = removeHooks(settings).removed.length > 0;
+  const fragment = fragmentOf((empty) => mergeHardened(empty, guarded, userPath, t).settings, launched);
+  record.note(userPath, owner, settings, original, fragment, hadHook ? 'present' : 'added');
+  record.noteDirs(owner, made.dirs, made.absent);
+  record.save();
   if (hooks.changed.length > 0 || hardened.sandbox.length > 0 || hardened.guarded > 0 || original === null) {
     mkdirSync(dirname(userPath), { recursive: true });
     writeFileSync(userPath, `${JSON.stringify(hardened.settings, null, 2)}\n`);

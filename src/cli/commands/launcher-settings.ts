@@ -8,6 +8,7 @@ import { validatePolicy } from '../../policy/validate';
 import type { CliMessages } from '../messages';
 import { packageRoot } from './starter';
 import { isObject, readJsonQuiet, within, type Finding, type Guarded, type Json } from './hardened';
+import type { InstallRecord } from './install-record';
 
 /**
  * The excluded launcher in Claude Code's settings (SPEC §9.3): each catalogued program the policy's
@@ -138,6 +139,8 @@ export function mergeLaunchers(
     guarded: readonly Guarded[];
     closedOnly?: boolean;
     prepareState?: () => void;
+    /** Where what is added to the map (and the tickets' directory, when made) is recorded for uninstall. */
+    recorded?: { record: InstallRecord; owner: string };
   },
   lines: string[],
   t: CliMessages,
@@ -183,6 +186,7 @@ export function mergeLaunchers(
   if (Object.keys(programs).length > 0) {
     opts.prepareState?.();
     const tickets = ticketsDir(opts.stateDir);
+    opts.recorded?.record.noteDirs(opts.recorded.owner, [tickets]);
     mkdirSync(tickets, { recursive: true, mode: 0o700 });
     added += pushNew(arrayIn(objectIn(objectIn(settings, 'sandbox'), 'filesystem'), 'denyRead'), tickets);
     added += pushNew(arrayIn(objectIn(settings, 'permissions'), 'deny'), readRule({ path: tickets, tree: true }));
@@ -205,6 +209,11 @@ export function mergeLaunchers(
     writable: [...new Set([...(kept?.writable ?? []), ...catalogue.writable])],
   };
   const file = execMapFile(opts.stateDir);
+  if (opts.recorded) {
+    const fragment: Json = { v: 1, runtime, launcher, programs, readOnly: opts.guarded.map((g) => g.path), writable: catalogue.writable };
+    const text = kept === null ? null : readFileSync(file, 'utf8');
+    opts.recorded.record.note(file, opts.recorded.owner, kept === null ? {} : (kept as unknown as Json), text, fragment);
+  }
   writeFileSync(`${file}.new`, `${JSON.stringify(map, null, 2)}\n`, { mode: 0o600 });
   renameSync(`${file}.new`, file);
   return added;

@@ -22,17 +22,22 @@ export function sandboxMissing(env: Env, platform: NodeJS.Platform = process.pla
 /**
  * Writes the settings a project must not override (the sandbox on, no way out, the guarded paths)
  * to the file `persona-gate launch` passes to Claude Code; keeps whatever else the file holds.
- * Returns the path, and whether it changed.
+ * Returns the path, whether it changed, and the file as it was (`original` null: there was none).
  */
-export function writeLaunchSettings(env: Env, guarded: Guarded[], t: CliMessages, launched: Json = {}): { path: string; changed: boolean } {
+export function writeLaunchSettings(
+  env: Env,
+  guarded: Guarded[],
+  t: CliMessages,
+  launched: Json = {},
+): { path: string; changed: boolean; before: Json; original: string | null } {
   const path = launchSettingsPath(env);
   const { settings, original } = readSettings(path, t);
   const merged = mergeHardened(settings, guarded, path, t);
   // The launched programs' entries too: Claude Code takes a --settings file's sandbox lists over the project's.
   mergeLists(merged.settings, launched);
   const text = `${JSON.stringify(merged.settings, null, 2)}\n`;
-  if (text === original) return { path, changed: false };
+  if (text === original) return { path, changed: false, before: settings, original };
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, text, { mode: 0o644 });
-  return { path, changed: true };
+  return { path, changed: true, before: settings, original };
 }

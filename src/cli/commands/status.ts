@@ -20,6 +20,10 @@ import { EXAMPLES, isGateHook, removeHooks } from './init';
 import { purgeStarterTests } from './starter';
 import { isObject, readSettings, userSettingsPath } from './hardened';
 import { formatReceipt } from './log';
+import { isDeepStrictEqual } from 'node:util';
+import { execMapFile } from '../../exec/map';
+import { applyTakeBack, InstallRecord, recordOwner, removeEmptyDir, type FileKind, type TakeBack } from './install-record';
+import type { Json } from './hardened';
 
 interface PolicyStatus {
   path: string | null;
@@ -163,16 +167,39 @@ export function statuslineCommand(env: Env, input: string): CommandResult {
   }
 }
 
-/** Removes exactly what `init` added to the project's settings; `--purge` also the policy. */
+/**
+ * Removes exactly what `init` added: the hook entries of the project's settings, and what the
+ * install record says init added to the local settings, the launch settings, the exec map and (for
+ * `init --hardened`) the user settings; `--purge` also the policy. Everything is read first: a
+ * file that cannot be read, or is not the shape init left, changes nothing.
+ */
 export function uninstallCommand(env: Env, opts: { dir?: string; purge?: boolean }): CommandResult {
   const t = CLI_MESSAGES[cliLocale(env)];
   const dir = resolve(opts.dir ?? process.cwd());
   const claudeDir = join(dir, '.claude');
   const settingsPath = join(claudeDir, 'settings.json');
   const policyPath = join(claudeDir, 'persona-gate.json');
+  const localPath = join(claudeDir, 'settings.local.json');
+  const stateDir = stateDirFor(env);
   const { settings, original } = readSettings(settingsPath, t);
-  const lines: string[] = [];
   const { settings: next, removed } = removeHooks(settings);
+  const record = InstallRecord.open(stateDir, t);
+  const taken = takeBackAll(record, recordOwner('claude-code', dir), execMapFile(stateDir), t);
+  // An init from before the record (it holds nothing for this project, and the local file still
+  // write-denies the policy): its sandbox settings there, under --purge, as far as they can be told
+  // from the user's.
+  let legacy: Json | null = null;
+  if (opts.purge && taken.files.length === 0 && existsSync(localPath)) {
+    const local = readSettings(localPath, t);
+    const sandbox = isObject(local.settings.sandbox) ? local.settings.sandbox : {};
+    const denyWrite = isObject(sandbox.filesystem) ? sandbox.filesystem.denyWrite : undefined;
+    if (Array.isArray(denyWrite) && denyWrite.includes(policyPath)) {
+      const kept = removeHardened(local.settings, projectGuards(env, dir, policyPath));
+      if (!isDeepStrictEqual(kept, local.settings)) legacy = kept;
+    }
+  }
+
+  const lines: string[] = [];
   if (original === null || removed.length === 0) lines.push(t.uninstallNothing(settingsPath));
   else {
     if (Object.keys(next).length === 0) unlinkSync(settingsPath);
@@ -183,23 +210,18 @@ export function uninstallCommand(env: Env, opts: { dir?: string; purge?: boolean
         : t.uninstallRemoved(settingsPath, removed.join(', ')),
     );
   }
+  lines.push(...taken.apply());
+  if (legacy !== null) {
+    if (Object.keys(legacy).length === 0) unlinkSync(localPath);
+    else writeFileSync(localPath, `${JSON.stringify(legacy, null, 2)}\n`);
+    lines.push(t.uninstallSandboxRemoved(localPath));
+  }
   if (opts.purge) {
     if (existsSync(policyPath)) {
       unlinkSync(policyPath);
       lines.push(t.uninstallPolicyRemoved(policyPath));
     } else lines.push(t.uninstallNoPolicy(policyPath));
     lines.push(...purgeStarterTests(policyPath, t, EXAMPLES));
-    // the sandbox settings init wrote to the project's local settings
-    const localPath = join(claudeDir, 'settings.local.json');
-    const local = existsSync(localPath) ? readSettings(localPath, t) : null;
-    if (local && local.original !== null) {
-      const kept = removeHardened(local.settings, projectGuards(env, dir, policyPath));
-      if (JSON.stringify(kept) !== JSON.stringify(local.settings)) {
-        if (Object.keys(kept).length === 0) unlinkSync(localPath);
-        else writeFileSync(localPath, `${JSON.stringify(kept, null, 2)}\n`);
-        lines.push(t.uninstallSandboxRemoved(localPath));
-      }
-    }
     try {
       if (readdirSync(claudeDir).length === 0) rmdirSync(claudeDir);
     } catch {
@@ -207,7 +229,7 @@ export function uninstallCommand(env: Env, opts: { dir?: string; purge?: boolean
     }
   } else if (existsSync(policyPath)) lines.push(t.uninstallKeptPolicy(policyPath));
   // Registrations init did not write here are named, not touched.
-  for (const other of [join(claudeDir, 'settings.local.json'), userSettingsPath(env)]) {
+  for (const other of [localPath, userSettingsPath(env)]) {
     try {
       const s: unknown = JSON.parse(readFileSync(other, 'utf8'));
       const hooks = isObject(s) && isObject(s.hooks) ? s.hooks : {};
@@ -222,4 +244,51 @@ export function uninstallCommand(env: Env, opts: { dir?: string; purge?: boolean
     }
   }
   return { stdout: `${lines.join('\n')}\n`, exitCode: 0 };
+}
+
+/**
+ * Plans taking `owner`'s part out of every file the record holds for it (reading each, so that a
+ * bad one stops everything before a write); `apply` writes the changes and the record, removes
+ * the directories init made when they are empty, and returns the lines to print.
+ */
+export function takeBackAll(
+  record: InstallRecord,
+  owner: string,
+  execMap: string,
+  t: CliMessages,
+  kind: FileKind = 'claude',
+): { files: string[]; apply(): string[] } {
+  const files = record.filesOf(owner);
+  const changes: { change: TakeBack; hooks: string | null }[] = [];
+  for (const file of files) {
+    const current = existsSync(file) ? readSettings(file, t).settings : null;
+    let now = current;
+    let hooks: string | null = null;
+    if (now !== null && record.hooksGo(file, owner)) {
+      const gone = removeHooks(now);
+      if (gone.removed.length > 0) {
+        now = gone.settings;
+        hooks = gone.removed.join(', ');
+      }
+    }
+    const change = record.takeBack(file, owner, now, file === execMap ? 'exec-map' : kind, hooks !== null);
+    if (change) changes.push({ change, hooks });
+  }
+  const dirs = record.takeDirs(owner);
+  return {
+    files,
+    apply() {
+      const lines: string[] = [];
+      for (const { change, hooks } of changes) {
+        applyTakeBack(change, change.file === execMap ? 0o600 : undefined);
+        if (hooks !== null) lines.push(t.uninstallHookTakenBack(change.file, hooks));
+        if (change.text === null) lines.push(t.uninstallTookBackFile(change.file, change.removed));
+        else if (change.restored) lines.push(t.uninstallRestored(change.file, change.removed));
+        else lines.push(t.uninstallTookBack(change.file, change.removed));
+      }
+      record.save();
+      for (const d of dirs) if (removeEmptyDir(d)) lines.push(t.uninstallDirRemoved(d));
+      return lines;
+    },
+  };
 }
