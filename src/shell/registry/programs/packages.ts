@@ -269,22 +269,55 @@ export const PACKAGES: Family = {
     unknownSubcommand: { level: 'process_exec', opaque: 'runs_project_scripts', help: true },
   }),
   // uv: locking resolves the dependencies, which can build source distributions (their scripts run);
-  // what inspects the environment, the cache or the installed Pythons reads
+  // tree and export read the lock but find a Python for its markers, which uv may download: network.
+  // What inspects the environment, the cache, the installed tools or Pythons reads; --outdated asks the index.
   uv: () => ({
     ...manager(
       'a Python package and project manager',
-      ['sync', 'lock', 'add', 'remove', 'tree', 'export', 'build', 'publish', 'tool'],
+      ['sync', 'lock', 'add', 'remove', 'tree', 'export', 'build', 'publish'],
       [
         ['-h -V', { help: true }],
         ['--directory= --project=', { role: 'chdir' }],
         '-p= --python= --index-url= --extra-index-url= --index= --default-index= --cache-dir= --color= --config-file=',
       ],
       {
-        reads: ['help', 'version'],
+        reads: ['help'],
         own: {
-          pip: () => group(['list', 'freeze', 'show', 'check', 'tree'], [], [], { level: 'network', opaque: 'downloads_and_runs_scripts' }),
-          cache: () => group(['dir']),
+          pip: () => {
+            const pip = group(['freeze', 'show', 'check'], [], [], { level: 'network', opaque: 'downloads_and_runs_scripts' });
+            for (const sub of ['list', 'tree'])
+              pip.subcommands![sub] = {
+                level: 'read_only',
+                kind: 'reader',
+                options: options(['--outdated', { level: 'network' }], '--format= --exclude= --depth= --prune= --package= --invert'),
+              };
+            return pip;
+          },
+          cache: () => group(['dir', 'size']),
           python: () => group(['list', 'find', 'dir']),
+          // `uv self version` prints its version; `uv self update` downloads uv
+          self: () => group(['version'], [], [], { level: 'network', opaque: 'downloads_and_runs_scripts' }),
+          tool: () => {
+            const tool = group(['dir'], [], [], { level: 'network', opaque: 'downloads_and_runs_scripts' });
+            tool.subcommands!.list = {
+              level: 'read_only',
+              kind: 'reader',
+              options: options(['--outdated', { level: 'network' }], '--show-paths --show-version-specifiers --show-with --show-extras'),
+            };
+            return tool;
+          },
+          // alone it prints the project's version (or uv's, before 0.7); a new version or --bump
+          // rewrites pyproject.toml and locks and syncs the project again
+          version: () => ({
+            level: 'read_only',
+            kind: 'reader',
+            options: options(
+              ['--bump=', { level: 'network', opaque: 'downloads_and_runs_scripts' }],
+              '--output-format= --package= --short --dry-run',
+            ),
+            subcommands: Object.create(null),
+            unknownSubcommand: { level: 'network', opaque: 'downloads_and_runs_scripts' },
+          }),
         },
       },
     )(),
