@@ -448,6 +448,18 @@ const sqlClient: NamedReader = (ctx) => {
   return ctx.base;
 };
 
+/** Reads when an option of mode `reads` is given (`cargo metadata --no-deps`, `cargo install --list`); otherwise it fetches and runs code. */
+const readsWith: NamedReader = (ctx) =>
+  ctx.parsed.used.some((u) => u.option.data?.mode === 'reads')
+    ? { ...ctx.base, level: 'read_only', kind: 'reader' }
+    : opaque(ctx, 'downloads_and_runs_scripts', [ctx.name, ...ctx.path].join(' '));
+
+/** cargo fmt: rewrites the package's sources, unless --check is given to it or, after `--`, to rustfmt. */
+const cargoFmt: NamedReader = (ctx) =>
+  ctx.parsed.used.some((u) => u.option.data?.mode === 'check') || ctx.parsed.operands.some((o) => o.text === '--check')
+    ? { ...ctx.base, level: 'read_only', kind: 'reader', effects: [] }
+    : writer(ctx, [{ path: word('.'), effect: 'beneath' }]);
+
 /** sqlite3's dot commands that only print the schema, the settings or help, or change how results print. */
 const SQLITE_DOT_READS = new Set(
   'schema fullschema tables indexes indices databases dbinfo dump help show headers header mode width nullvalue separator print echo bail timer changes version stats eqp explain'.split(
@@ -534,4 +546,6 @@ export const READERS_BY_NAME: Readonly<Record<string, NamedReader>> = {
   formats,
   'sql-client': sqlClient,
   sqlite,
+  'reads-with': readsWith,
+  'cargo-fmt': cargoFmt,
 };

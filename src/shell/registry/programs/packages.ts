@@ -213,15 +213,69 @@ function docker(summary: string, network: readonly string[]): () => Omit<Program
 
 const NODE_OPTIONS: OptionLine[] = ['--prefix=', '-C= --dir= --cwd=', '-w= --workspace=', '--filter='];
 
-const CARGO = manager("Rust's build tool and package manager", ['publish', 'fetch', 'update', 'add'], [['--list -h -V', { help: true }]], {
-  reads: ['help', 'version', 'locate-project', 'pkgid', 'verify-project', 'read-manifest'],
-  // these resolve the dependencies, fetching the index, and build nothing
-  queries: ['search', 'info', 'tree', 'metadata'],
-  // `cargo install --version VER`: the version of the crate, not a request for cargo's
-  own: {
-    install: () => ({ level: 'network', kind: 'network', opaque: 'downloads_and_runs_scripts', options: options('--version= --vers=') }),
+/**
+ * cargo: tree, metadata, update and generate-lockfile resolve the dependencies (fetching the index)
+ * and ask rustc for the target's configuration through the project's own `build.rustc-wrapper` or
+ * `build.rustc` (.cargo/config.toml), which they run: network and opaque; `metadata --no-deps` reads
+ * the manifests only. `--config` sets any of that on the line.
+ */
+const CARGO = manager(
+  "Rust's build tool and package manager",
+  ['publish', 'fetch', 'update', 'add', 'tree', 'generate-lockfile'],
+  [
+    ['--list -h -V', { help: true }],
+    ['--config=', { role: 'runs', opaque: 'runs_named_program' }],
+    ['-C=', { role: 'chdir' }],
+    '-Z= --color= --manifest-path=',
+  ],
+  {
+    reads: ['help', 'version', 'locate-project', 'pkgid', 'verify-project', 'read-manifest'],
+    // these ask the registry and build nothing
+    queries: ['search', 'info'],
+    own: {
+      // they ask or change the crate's owners and versions on the registry
+      owner: () => ({
+        level: 'network',
+        kind: 'network',
+        options: options('-a= --add= -r= --remove= -l --list --token= --index= --registry='),
+      }),
+      yank: () => ({ level: 'network', kind: 'network', options: options('--version= --vers= --undo --token= --index= --registry=') }),
+      // `cargo install --version VER`: the version of the crate, not a request for cargo's
+      install: () => ({
+        level: 'network',
+        kind: 'network',
+        reader: 'reads-with',
+        options: options(
+          ['--list', { mode: 'reads' }],
+          '--version= --vers= --git= --branch= --tag= --rev= --path= --root= --index= --registry= --features=',
+        ),
+      }),
+      metadata: () => ({
+        level: 'network',
+        kind: 'network',
+        reader: 'reads-with',
+        options: options(['--no-deps', { mode: 'reads' }], '--format-version= --filter-platform= --features= --manifest-path='),
+      }),
+      // rustfmt reads its configuration and runs nothing
+      fmt: () => ({
+        level: 'workspace_write',
+        kind: 'writer',
+        reader: 'cargo-fmt',
+        options: options(['--check', { mode: 'check' }], '-p= --package= --manifest-path= --message-format= --all -v --verbose -q --quiet'),
+      }),
+      // clippy builds the package, running its build scripts
+      clippy: () => ({
+        level: 'process_exec',
+        kind: 'exec',
+        opaque: 'runs_project_scripts',
+        options: options(['-V --version', { help: true }]),
+      }),
+      // `cargo config get` (nightly) prints the configuration
+      config: () => group(['get']),
+      report: () => group(['future-incompatibilities', 'future-incompat']),
+    },
   },
-});
+);
 
 export const PACKAGES: Family = {
   npm: manager(
