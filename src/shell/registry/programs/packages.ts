@@ -71,12 +71,33 @@ function group(
 /** `config`: reading it reads; setting it may name a program it runs later (npm's script-shell, docker's credential helpers). */
 const CONFIG = (): CommandSpec => group(['list', 'ls', 'get']);
 
-/** pip: what lists, shows and checks the installed packages reads; index and search ask the index. */
+/**
+ * pip: what lists, shows and checks the installed packages reads; `list --outdated/--uptodate`,
+ * index and search ask the index; wheel downloads and builds what it is given.
+ */
 const PIP: Known = {
-  reads: ['list', 'show', 'freeze', 'check', 'inspect', 'help', 'hash', 'debug', 'version'],
+  reads: ['show', 'freeze', 'check', 'inspect', 'help', 'hash', 'debug', 'version'],
   queries: ['index', 'search'],
-  own: { config: () => group(['list', 'get', 'debug']), cache: () => group(['dir', 'list', 'info']) },
+  own: {
+    list: () => ({
+      level: 'read_only',
+      kind: 'reader',
+      options: options(
+        ['-o --outdated -u --uptodate', { level: 'network' }],
+        '--format= --path= --exclude= -i= --index-url= --extra-index-url= -f= --find-links=',
+      ),
+    }),
+    config: () => group(['list', 'get', 'debug']),
+    cache: () => group(['dir', 'list', 'info']),
+  },
 };
+/** pip's own options: --python runs pip under another interpreter, --log writes a file. */
+const PIP_OPTIONS: OptionLine[] = [
+  ['-h -V', { help: true }],
+  ['--python=', { role: 'runs', opaque: 'runs_named_program' }],
+  ['--log=', { role: 'writes' }],
+  '--cache-dir= --proxy= --retries= --timeout= --exists-action= --trusted-host= --cert= --client-cert= --use-feature= --use-deprecated=',
+];
 
 const NPM_QUERIES = [
   'view',
@@ -313,8 +334,8 @@ export const PACKAGES: Family = {
   ),
   yarn: manager('a Node.js package manager', ['install', 'add', 'upgrade', 'up', 'publish', 'info', 'outdated', 'npm'], NODE_OPTIONS),
   bun: manager('a JavaScript runtime and package manager', ['install', 'i', 'add', 'update', 'publish', 'pm'], NODE_OPTIONS),
-  pip: manager('the Python package installer', ['install', 'download'], [['-h -V', { help: true }]], PIP),
-  pip3: manager('the Python package installer', ['install', 'download'], [['-h -V', { help: true }]], PIP),
+  pip: manager('the Python package installer', ['install', 'download', 'wheel'], PIP_OPTIONS, PIP),
+  pip3: manager('the Python package installer', ['install', 'download', 'wheel'], PIP_OPTIONS, PIP),
   pipx: manager('installs Python applications', ['install', 'run', 'upgrade'], [], { runs: ['run'] }),
   gem: manager('the Ruby package manager', ['install', 'update', 'push', 'fetch']),
   // an unlisted subcommand is cargo's own or a cargo-NAME plugin, which clap gives `--help` to as help
