@@ -19,6 +19,7 @@ export type ReasonId =
   | 'reads_options_from_file'
   | 'sql_client_commands'
   | 'sqlite_query_may_run'
+  | 'go_env_write'
   | 'ssh_options_run_programs'
   | 'remote_shell_given'
   | 'runs_on_another_host'

@@ -397,7 +397,43 @@ export const PACKAGES: Family = {
       },
     )(),
   }),
-  go: manager("Go's build tool", ['get', 'install', 'mod']),
+  // go: what loads packages or the module graph (list, doc, mod graph/why/verify) may download modules
+  // into the cache, and runs none of their code: network. A go.mod asking for a newer Go makes any go
+  // command fetch that toolchain (Go's own, checked against the checksum database) first; that is
+  // read as part of the command. Building, testing, vet, generate and `go tool NAME` run code.
+  go: () => ({
+    ...manager("Go's build tool", ['get', 'install', 'mod'], [['-C=', { role: 'chdir' }]], {
+      reads: ['version', 'help'],
+      queries: ['list', 'doc'],
+      own: {
+        env: () => ({
+          level: 'read_only',
+          kind: 'reader',
+          options: options(['-w -u', { level: 'process_exec', opaque: 'go_env_write' }], '-json -changed'),
+        }),
+        list: () => ({
+          level: 'network',
+          kind: 'network',
+          options: options(
+            ['-export -compiled -toolexec=', { level: 'process_exec', opaque: 'runs_project_scripts' }],
+            '-f= -mod= -modfile= -tags= -json[=] -e -m -u -versions -retracted -deps -test -find -reuse= -pgo= -overlay=',
+          ),
+        }),
+        mod: () => ({
+          ...group([], ['graph', 'why', 'verify'], [], { level: 'network', opaque: 'downloads_and_runs_scripts' }),
+        }),
+        // alone it lists the tools; with a name it runs that tool, which go.mod's tool lines can name
+        tool: () => ({
+          level: 'read_only',
+          kind: 'reader',
+          subcommands: Object.create(null),
+          unknownSubcommand: { level: 'process_exec', opaque: 'runs_project_scripts' },
+        }),
+      },
+    })(),
+    // each of go's subcommands takes -h/--help right after it as help
+    unknownSubcommand: { level: 'process_exec', opaque: 'runs_project_scripts', help: true },
+  }),
   docker: docker('runs containers', ['pull', 'push', 'login', 'build', 'run']),
   podman: docker('runs containers', ['pull', 'push', 'login', 'build', 'run']),
   'apt-get': manager("Debian's package tool", ['install', 'update', 'upgrade', 'download', 'source']),
