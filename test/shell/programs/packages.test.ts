@@ -245,3 +245,19 @@ programRows('go', [
   ['go generate ./...', { level: 'process_exec', opaque: true }],
   ['go get golang.org/x/text', { level: 'network', opaque: true }],
 ]);
+
+// make: even -n, -q and -p run the makefile's $(shell …) and its + recipe lines
+programRows('make', [
+  ['make -v', { level: 'read_only', opaque: false }],
+  ['make -h', { level: 'read_only', opaque: false }],
+  ['make --version', { level: 'read_only', opaque: false }],
+  ['gmake -v', { level: 'read_only', opaque: false }],
+  ['make -n', { level: 'process_exec', opaque: true }],
+  ['make --dry-run', { level: 'process_exec', opaque: true }],
+  ['make -p', { level: 'process_exec', opaque: true }],
+  ['make -q all', { level: 'process_exec', opaque: true }],
+  ['make test', { level: 'process_exec', opaque: true }],
+  ['make -C sub -n', { level: 'process_exec', opaque: true }],
+  ['gmake -j 4 all', { level: 'process_exec', opaque: true }],
+  ['gmake --directory=sub -v', { level: 'read_only', opaque: false }],
+]);

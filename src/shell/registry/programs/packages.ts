@@ -298,6 +298,20 @@ const CARGO = manager(
   },
 );
 
+// make runs the makefile's recipes; even -n, -q and -p run its $(shell …) functions, the recipe
+// lines marked + and those that remake an included makefile: opaque but for its help and version
+const MAKE = (): Omit<ProgramSpec, 'name'> => ({
+  summary: 'runs the recipes of a makefile',
+  level: 'process_exec',
+  kind: 'exec',
+  opaque: 'runs_project_scripts',
+  options: options(
+    ['-v -h', { help: true }],
+    ['-C= --directory=', { role: 'chdir' }],
+    '-f= --file= --makefile= -I= --include-dir= -o= --old-file= --assume-old= -W= --what-if= --new-file= --assume-new= --eval= -O[=] --output-sync[=] -j[=] --jobs[=] -l[=] --load-average[=] --debug[=] --jobserver-style=',
+  ),
+});
+
 export const PACKAGES: Family = {
   npm: manager(
     'the Node.js package manager',
@@ -434,6 +448,8 @@ export const PACKAGES: Family = {
     // each of go's subcommands takes -h/--help right after it as help
     unknownSubcommand: { level: 'process_exec', opaque: 'runs_project_scripts', help: true },
   }),
+  make: MAKE,
+  gmake: MAKE,
   docker: docker('runs containers', ['pull', 'push', 'login', 'build', 'run']),
   podman: docker('runs containers', ['pull', 'push', 'login', 'build', 'run']),
   'apt-get': manager("Debian's package tool", ['install', 'update', 'upgrade', 'download', 'source']),
