@@ -448,11 +448,16 @@ const sqlClient: NamedReader = (ctx) => {
   return ctx.base;
 };
 
-/** Reads when an option of mode `reads` is given (`cargo metadata --no-deps`, `cargo install --list`); otherwise it fetches and runs code. */
-const readsWith: NamedReader = (ctx) =>
-  ctx.parsed.used.some((u) => u.option.data?.mode === 'reads')
-    ? { ...ctx.base, level: 'read_only', kind: 'reader' }
-    : opaque(ctx, 'downloads_and_runs_scripts', [ctx.name, ...ctx.path].join(' '));
+/**
+ * Reads when an option of mode `reads` is given (`cargo metadata --no-deps`, `brew cleanup -n`);
+ * otherwise it is opaque, for this reason.
+ */
+const readsWith =
+  (reason: 'downloads_and_runs_scripts' | 'runs_project_scripts'): NamedReader =>
+  (ctx) =>
+    ctx.parsed.used.some((u) => u.option.data?.mode === 'reads')
+      ? { ...ctx.base, level: 'read_only', kind: 'reader' }
+      : opaque(ctx, reason, [ctx.name, ...ctx.path].join(' '));
 
 /** cargo fmt: rewrites the package's sources, unless --check is given to it or, after `--`, to rustfmt. */
 const cargoFmt: NamedReader = (ctx) =>
@@ -546,6 +551,7 @@ export const READERS_BY_NAME: Readonly<Record<string, NamedReader>> = {
   formats,
   'sql-client': sqlClient,
   sqlite,
-  'reads-with': readsWith,
+  'reads-with': readsWith('downloads_and_runs_scripts'),
+  'reads-with-or-runs': readsWith('runs_project_scripts'),
   'cargo-fmt': cargoFmt,
 };

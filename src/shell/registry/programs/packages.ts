@@ -483,6 +483,34 @@ export const PACKAGES: Family = {
           'shellenv',
         ],
         queries: ['info', 'abv', 'outdated', 'search'],
+        own: {
+          // alone or with list or info it shows the services; start, stop, run and restart run them
+          services: () => ({
+            level: 'read_only',
+            kind: 'reader',
+            subcommands: { list: { level: 'read_only', kind: 'reader' }, info: { level: 'read_only', kind: 'reader' } },
+            unknownSubcommand: { level: 'process_exec', opaque: 'runs_project_scripts' },
+          }),
+          // alone it lists the taps; with a name it clones that repository of formulae, code brew runs later
+          tap: () => ({
+            level: 'read_only',
+            kind: 'reader',
+            subcommands: Object.create(null),
+            unknownSubcommand: { level: 'network', opaque: 'downloads_and_runs_scripts' },
+          }),
+          // with -n they only say what they would remove
+          ...Object.fromEntries(
+            ['cleanup', 'autoremove'].map((sub) => [
+              sub,
+              (): CommandSpec => ({
+                level: 'process_exec',
+                kind: 'exec',
+                reader: 'reads-with-or-runs',
+                options: options(['-n --dry-run', { mode: 'reads' }], '--prune= -s -q --quiet'),
+              }),
+            ]),
+          ),
+        },
       },
     )(),
     persistent: false,
