@@ -274,3 +274,26 @@ programRows('make', [
   ['gmake -j 4 all', { level: 'process_exec', opaque: true }],
   ['gmake --directory=sub -v', { level: 'read_only', opaque: false }],
 ]);
+
+// bun: what reads the lockfile, node_modules and the cache reads; the registry's answers are network
+programRows('bun', [
+  ['bun pm ls', { level: 'read_only', opaque: false }],
+  ['bun pm ls --all', { level: 'read_only', opaque: false }],
+  ['bun pm bin -g', { level: 'read_only', opaque: false }],
+  ['bun pm cache', { level: 'read_only', opaque: false }],
+  ['bun pm hash', { level: 'read_only', opaque: false }],
+  ['bun pm untrusted', { level: 'read_only', opaque: false }],
+  ['bun pm pkg get name', { level: 'read_only', opaque: false }],
+  ['bun why react', { level: 'read_only', opaque: false }],
+  ['bun outdated', { level: 'network', opaque: false }],
+  ['bun audit', { level: 'network', opaque: false }],
+  ['bun info react', { level: 'network', opaque: false }],
+  ['bun pm whoami', { level: 'network', opaque: false }],
+  ['bun pm cache rm', { level: 'process_exec', opaque: true }],
+  ['bun pm trust --all', { level: 'network', opaque: true }],
+  ['bun pm pkg set name=x', { level: 'process_exec', opaque: true }],
+  ['bun pm version patch', { level: 'network', opaque: true }],
+  ['bun remove left-pad', { level: 'network', opaque: true }],
+  ['bun run build', { level: 'process_exec', opaque: true }],
+  ['bun --cwd sub pm ls', { level: 'read_only', opaque: false }],
+]);

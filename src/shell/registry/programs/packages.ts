@@ -347,7 +347,34 @@ export const PACKAGES: Family = {
     NODE_OPTIONS,
   ),
   yarn: manager('a Node.js package manager', ['install', 'add', 'upgrade', 'up', 'publish', 'info', 'outdated', 'npm'], NODE_OPTIONS),
-  bun: manager('a JavaScript runtime and package manager', ['install', 'i', 'add', 'update', 'publish', 'pm'], NODE_OPTIONS),
+  // bun: pm ls, bin, cache and hash read the lockfile, node_modules and the cache; outdated, audit and
+  // info ask the registry; pm trust runs the install scripts it trusts, pm version bumps and runs scripts
+  bun: manager(
+    'a JavaScript runtime and package manager',
+    ['install', 'i', 'add', 'update', 'remove', 'rm', 'link', 'publish', 'patch'],
+    NODE_OPTIONS,
+    {
+      reads: ['why'],
+      queries: ['outdated', 'audit', 'info'],
+      own: {
+        pm: () => {
+          const pm = group(['ls', 'bin', 'hash', 'hash-string', 'hash-print', 'untrusted'], ['whoami', 'view'], [], {
+            level: 'network',
+            opaque: 'downloads_and_runs_scripts',
+          });
+          // `bun pm cache` prints where the cache is; `bun pm cache rm` empties it
+          pm.subcommands!.cache = {
+            level: 'read_only',
+            kind: 'reader',
+            subcommands: Object.create(null),
+            unknownSubcommand: { level: 'process_exec', opaque: 'runs_project_scripts' },
+          };
+          pm.subcommands!.pkg = () => group(['get']);
+          return pm;
+        },
+      },
+    },
+  ),
   pip: manager('the Python package installer', ['install', 'download', 'wheel'], PIP_OPTIONS, PIP),
   pip3: manager('the Python package installer', ['install', 'download', 'wheel'], PIP_OPTIONS, PIP),
   pipx: manager('installs Python applications', ['install', 'run', 'upgrade'], [], { runs: ['run'] }),
