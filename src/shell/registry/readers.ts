@@ -465,6 +465,16 @@ const cargoFmt: NamedReader = (ctx) =>
     ? { ...ctx.base, level: 'read_only', kind: 'reader', effects: [] }
     : writer(ctx, [{ path: word('.'), effect: 'beneath' }]);
 
+/**
+ * poetry: a command that loads the project installs the plugins its pyproject.toml requires
+ * (`[tool.poetry.requires-plugins]`) into .poetry/plugins and runs them, as it does any found
+ * there: it reads only under --no-plugins, before or after the subcommand.
+ */
+const poetry: NamedReader = (ctx) =>
+  [ctx.parsed, ...ctx.globals].some((p) => p.used.some((u) => u.option.data?.mode === 'no-plugins'))
+    ? ctx.base
+    : { ...opaque(ctx, 'downloads_and_runs_scripts', [ctx.name, ...ctx.path].join(' ')), level: 'network', kind: 'network' };
+
 /** sqlite3's dot commands that only print the schema, the settings or help, or change how results print. */
 const SQLITE_DOT_READS = new Set(
   'schema fullschema tables indexes indices databases dbinfo dump help show headers header mode width nullvalue separator print echo bail timer changes version stats eqp explain'.split(
@@ -554,4 +564,5 @@ export const READERS_BY_NAME: Readonly<Record<string, NamedReader>> = {
   'reads-with': readsWith('downloads_and_runs_scripts'),
   'reads-with-or-runs': readsWith('runs_project_scripts'),
   'cargo-fmt': cargoFmt,
+  poetry,
 };

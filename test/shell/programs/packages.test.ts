@@ -297,3 +297,29 @@ programRows('bun', [
   ['bun run build', { level: 'process_exec', opaque: true }],
   ['bun --cwd sub pm ls', { level: 'read_only', opaque: false }],
 ]);
+
+// poetry installs and runs the plugins pyproject.toml requires for any command that loads the
+// project: its reads read under --no-plugins only
+programRows('poetry', [
+  ['poetry --no-plugins show', { level: 'read_only', opaque: false }],
+  ['poetry show --no-plugins --tree', { level: 'read_only', opaque: false }],
+  ['poetry --no-plugins show --outdated', { level: 'network', opaque: false }],
+  ['poetry --no-plugins show --latest --top-level', { level: 'network', opaque: false }],
+  ['poetry --no-plugins check --lock', { level: 'read_only', opaque: false }],
+  ['poetry --no-plugins version --short', { level: 'read_only', opaque: false }],
+  ['poetry -C sub --no-plugins show', { level: 'read_only', opaque: false }],
+  ['poetry --project sub --no-plugins check', { level: 'read_only', opaque: false }],
+  ['poetry about', { level: 'read_only', opaque: false }],
+  ['poetry list', { level: 'read_only', opaque: false }],
+  ['poetry help show', { level: 'read_only', opaque: false }],
+  ['poetry --version', { level: 'read_only', opaque: false }],
+  ['poetry show --help', { level: 'read_only', opaque: false }],
+  ['poetry show', { level: 'network', opaque: 'downloads' }],
+  ['poetry check', { level: 'network', opaque: true }],
+  ['poetry version', { level: 'network', opaque: true }],
+  ['poetry --no-plugins version patch', { level: 'network', opaque: true }],
+  ['poetry install', { level: 'network', opaque: true }],
+  ['poetry --no-plugins lock', { level: 'network', opaque: true }],
+  ['poetry env info', { level: 'process_exec', opaque: true }],
+  ['poetry run pytest', { level: 'process_exec', opaque: true }],
+]);

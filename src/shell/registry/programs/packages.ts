@@ -312,6 +312,46 @@ const MAKE = (): Omit<ProgramSpec, 'name'> => ({
   ),
 });
 
+/**
+ * poetry: what reads the lock file or pyproject.toml reads under --no-plugins (readers.ts: poetry);
+ * show --outdated/--latest asks the index; install, add, lock, update and sync resolve and install;
+ * env info runs the environment's Python; run is a runner of the project's programs.
+ */
+const POETRY_READ = (extra: OptionLine[] = []): CommandSpec => ({
+  level: 'read_only',
+  kind: 'reader',
+  reader: 'poetry',
+  options: options(...extra),
+});
+const POETRY = (): Omit<ProgramSpec, 'name'> => ({
+  ...manager(
+    'the Python packaging and dependency manager',
+    ['install', 'add', 'remove', 'lock', 'update', 'sync', 'build', 'publish', 'self', 'source'],
+    [
+      ['--no-plugins', { mode: 'no-plugins' }],
+      ['-C= --directory= -P= --project=', { role: 'chdir' }],
+      '-q --quiet -n --no-interaction --no-cache --ansi --no-ansi -v -vv -vvv --verbose',
+    ],
+    {
+      reads: ['about', 'list', 'help'],
+      own: {
+        show: () =>
+          POETRY_READ([
+            ['-o --outdated -l --latest', { level: 'network' }],
+            '--only= --with= --without= -t --tree -T --top-level -a --all --why --no-truncate',
+          ]),
+        check: () => POETRY_READ(['--lock --strict']),
+        // alone it prints the project's version; with a rule or a version it rewrites pyproject.toml
+        version: () => ({
+          ...POETRY_READ(['-s --short --dry-run --next-phase']),
+          subcommands: Object.create(null),
+          unknownSubcommand: { level: 'network', opaque: 'downloads_and_runs_scripts' },
+        }),
+      },
+    },
+  )(),
+});
+
 export const PACKAGES: Family = {
   npm: manager(
     'the Node.js package manager',
@@ -475,6 +515,7 @@ export const PACKAGES: Family = {
     // each of go's subcommands takes -h/--help right after it as help
     unknownSubcommand: { level: 'process_exec', opaque: 'runs_project_scripts', help: true },
   }),
+  poetry: POETRY,
   make: MAKE,
   gmake: MAKE,
   docker: docker('runs containers', ['pull', 'push', 'login', 'build', 'run']),
