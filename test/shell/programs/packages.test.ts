@@ -173,6 +173,7 @@ programRows('package managers that read', [
   ['brew services info nginx', { level: 'read_only', opaque: false }],
   ['brew services run nginx', { level: 'process_exec', opaque: true }],
   ['brew tap', { level: 'read_only', opaque: false }],
+  ['brew tap --repair', { level: 'process_exec' }],
   ['brew tap homebrew/cask-fonts', { level: 'network', opaque: true }],
   ['brew cleanup -n', { level: 'read_only', opaque: false }],
   ['brew cleanup --dry-run --prune=all', { level: 'read_only', opaque: false }],

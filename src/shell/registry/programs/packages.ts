@@ -563,6 +563,8 @@ export const PACKAGES: Family = {
           tap: () => ({
             level: 'read_only',
             kind: 'reader',
+            // --repair rewrites the taps' remotes and links
+            options: options(['--repair', { level: 'process_exec' }], '--custom-remote --force --eval-all --shallow'),
             subcommands: Object.create(null),
             unknownSubcommand: { level: 'network', opaque: 'downloads_and_runs_scripts' },
           }),
