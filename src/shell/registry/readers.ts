@@ -536,6 +536,59 @@ const sqlite: NamedReader = (ctx) => {
   return { ...ctx.base, level: 'read_only', kind: 'reader' };
 };
 
+/** DuckDB's statements that write the database or files, install or load extensions, or change settings. */
+const DUCKDB_WRITES =
+  /\b(insert|update|delete|create|drop|alter|attach|detach|vacuum|copy|export|import|install|load|checkpoint|force|set|reset|use|truncate|merge|call)\b|\breplace\s+into\b/i;
+const DUCKDB_PRAGMA_READS = new Set(
+  'table_info show_tables show_tables_expanded database_size database_list version platform storage_info show functions collations'.split(
+    ' ',
+  ),
+);
+
+/** A DuckDB statement that only reports: a query, DESCRIBE, SHOW, SUMMARIZE, or an informational pragma. */
+function duckdbStatementReads(statement: string): boolean {
+  const pragma = /^pragma\s+(\w+)\s*(\(\s*[\w'"]+\s*\))?$/i.exec(statement);
+  if (pragma) return DUCKDB_PRAGMA_READS.has(pragma[1]!.toLowerCase());
+  return /^(select|with|explain|values|describe|show|summarize|from)\b/i.test(statement);
+}
+
+/**
+ * duckdb FILE [COMMAND …], -c/-s COMMAND: read like sqlite3. A query can read any file or URL its
+ * SQL or a view of the database names (read_csv, 's3://…'), loading the extensions that reads
+ * need from DuckDB's repository: network, unless -safe (no access outside the database) makes it
+ * read only.
+ */
+const duckdb: NamedReader = (ctx) => {
+  const used = ctx.parsed.used;
+  if (used.some((u) => u.option.data?.mode === 'script')) return opaque(ctx, 'sql_client_commands');
+  const ops = ctx.parsed.operands;
+  const given = used.filter((u) => u.option.data?.mode === 'run').map((u) => u.value);
+  if (ops.length < 2 && given.length === 0) return opaque(ctx, 'sql_client_commands');
+  const safe = used.some((u) => u.option.data?.mode === 'safe');
+  const commands = [
+    ...used.filter((u) => u.option.data?.mode === 'sql' || u.option.data?.mode === 'run').map((u) => u.value),
+    ...ops.slice(1),
+  ];
+  let queries = false;
+  for (const command of commands) {
+    if (!command || command.dynamic || command.pattern) return opaque(ctx, 'sql_client_commands');
+    const text = command.text.trim();
+    if (text.startsWith('.')) {
+      if (/[\n\r]/.test(text) || !SQLITE_DOT_READS.has(text.slice(1).split(/\s/)[0]!.toLowerCase()))
+        return opaque(ctx, 'sql_client_commands');
+      continue;
+    }
+    if (DUCKDB_WRITES.test(text)) return opaque(ctx, 'sql_client_commands');
+    const statements = text
+      .split(';')
+      .map((t) => t.trim())
+      .filter(Boolean);
+    if (statements.length === 0 || !statements.every(duckdbStatementReads)) return opaque(ctx, 'sql_client_commands');
+    if (statements.some((t) => !/^pragma\b/i.test(t))) queries = true;
+  }
+  return queries && !safe ? { ...ctx.base, level: 'network', kind: 'network' } : { ...ctx.base, level: 'read_only', kind: 'reader' };
+};
+
 export const READERS_BY_NAME: Readonly<Record<string, NamedReader>> = {
   __proto__: null as never,
   copy: transfer('copy'),
@@ -561,6 +614,7 @@ export const READERS_BY_NAME: Readonly<Record<string, NamedReader>> = {
   formats,
   'sql-client': sqlClient,
   sqlite,
+  duckdb,
   'reads-with': readsWith('downloads_and_runs_scripts'),
   'reads-with-or-runs': readsWith('runs_project_scripts'),
   'cargo-fmt': cargoFmt,

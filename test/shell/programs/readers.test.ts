@@ -305,3 +305,29 @@ programRows('sqlite3', [
   ['sqlite3 -interactive app.db .tables', { level: 'process_exec', opaque: true }],
   ['sqlite3 app.db "$Q"', { level: 'process_exec', opaque: true }],
 ]);
+
+// duckdb: schema commands read; a query may read any file or URL a view names, unless -safe
+programRows('duckdb', [
+  ['duckdb -version', { level: 'read_only', opaque: false }],
+  ['duckdb --help', { level: 'read_only', opaque: false }],
+  ['duckdb app.duckdb .tables', { level: 'read_only', opaque: false }],
+  ['duckdb -readonly app.duckdb .schema', { level: 'read_only', opaque: false }],
+  ["duckdb app.duckdb 'pragma table_info(users)'", { level: 'read_only', opaque: false }],
+  ["duckdb -safe app.duckdb 'select * from users'", { level: 'read_only', opaque: false }],
+  ["duckdb --safe -json app.duckdb 'describe users'", { level: 'read_only', opaque: false }],
+  ["duckdb app.duckdb 'SELECT * FROM users'", { level: 'network', opaque: false }],
+  ["duckdb -c 'SELECT 1'", { level: 'network', opaque: false }],
+  ["duckdb -s 'from users limit 3'", { level: 'network', opaque: false }],
+  ['duckdb app.duckdb "select * from read_csv(\'x.csv\')"', { level: 'network', opaque: false }],
+  ["duckdb app.duckdb 'DROP TABLE users'", { level: 'process_exec', opaque: true }],
+  ["duckdb -safe app.duckdb 'DELETE FROM users'", { level: 'process_exec', opaque: true }],
+  ['duckdb app.duckdb "COPY (select 1) TO \'o.csv\'"', { level: 'process_exec', opaque: true }],
+  ["duckdb app.duckdb 'EXPORT DATABASE backup'", { level: 'process_exec', opaque: true }],
+  ["duckdb -c 'install httpfs'", { level: 'process_exec', opaque: true }],
+  ["duckdb app.duckdb 'SET enable_external_access = true'", { level: 'process_exec', opaque: true }],
+  ["duckdb app.duckdb '.shell ls'", { level: 'process_exec', opaque: true }],
+  ["duckdb -cmd 'SELECT 1' app.duckdb", { level: 'process_exec', opaque: true }],
+  ['duckdb app.duckdb', { level: 'process_exec', opaque: true }],
+  ['duckdb -init setup.sql app.duckdb .tables', { level: 'process_exec', opaque: true }],
+  ['duckdb -f script.sql', { level: 'process_exec', opaque: true }],
+]);

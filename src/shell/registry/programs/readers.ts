@@ -575,6 +575,27 @@ export const READERS: Family = {
       unknownSubcommand: { level: 'process_exec', opaque: 'unknown_subcommand' },
     };
   },
+  // duckdb: its SQL can write the database and, through COPY, EXPORT and ATTACH, any file, and
+  // install extensions; .shell and .system run programs. Schema commands read; queries read under
+  // -safe and reach the network otherwise (readers.ts: duckdb)
+  duckdb: () => ({
+    summary: 'runs SQL on a DuckDB database',
+    level: 'process_exec',
+    kind: 'exec',
+    reader: 'duckdb',
+    singleDashLong: true,
+    options: options(
+      [dual('-help -version'), { help: true }],
+      [dual('-cmd='), { mode: 'sql' }],
+      // runs the command and exits
+      [dual('-c= -s='), { mode: 'run' }],
+      [dual('-safe'), { mode: 'safe' }],
+      [dual('-init= -f= -interactive -unsigned -unredacted'), { mode: 'script' }],
+      dual('-separator= -newline= -nullvalue= -storage-version='),
+      dual('-readonly -bail -batch -echo -header -noheader -stats -no-stdin'),
+      dual('-ascii -box -column -csv -html -json -line -list -markdown -quote -table -tabs -jsonlines -duckbox'),
+    ),
+  }),
   // sqlite3: its SQL can write the database and, through ATTACH, VACUUM INTO and writefile(), any file;
   // load_extension(), edit() (which a view of the database can call) and its dot commands (.shell,
   // .system) run programs. Its schema commands, informational pragmas and, under -safe, queries read
