@@ -381,6 +381,9 @@ export const PACKAGES: Family = {
       },
     },
   ),
+  // pnpm and yarn stay opaque even where they only list: pnpm runs the version package.json's
+  // packageManager names, downloaded from the registry the project's .npmrc may set, and yarn runs
+  // the file .yarnrc.yml's yarnPath (.yarnrc's yarn-path) names, for any command
   pnpm: manager(
     'a Node.js package manager',
     ['install', 'i', 'add', 'update', 'up', 'publish', 'outdated', 'view', 'info', 'audit'],
