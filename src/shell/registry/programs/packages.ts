@@ -443,7 +443,13 @@ export const PACKAGES: Family = {
         reads: ['help'],
         own: {
           pip: () => {
-            const pip = group(['freeze', 'show', 'check'], [], [], { level: 'network', opaque: 'downloads_and_runs_scripts' });
+            // alone it prints its help
+            const pip: CommandSpec = {
+              ...group(['freeze', 'show', 'check'], [], [], { level: 'network', opaque: 'downloads_and_runs_scripts' }),
+              level: 'read_only',
+              kind: 'reader',
+              opaque: undefined,
+            };
             for (const sub of ['list', 'tree'])
               pip.subcommands![sub] = {
                 level: 'read_only',
@@ -480,6 +486,10 @@ export const PACKAGES: Family = {
         },
       },
     )(),
+    // alone it prints its help
+    level: 'read_only',
+    kind: 'reader',
+    opaque: undefined,
   }),
   // go: what loads packages or the module graph (list, doc, mod graph/why/verify) may download modules
   // into the cache, and runs none of their code: network. A go.mod asking for a newer Go makes any go
