@@ -18,6 +18,8 @@ export type ReasonId =
   | 'runs_named_program'
   | 'reads_options_from_file'
   | 'sql_client_commands'
+  | 'sqlite_query_may_run'
+  | 'go_env_write'
   | 'ssh_options_run_programs'
   | 'remote_shell_given'
   | 'runs_on_another_host'

@@ -17,6 +17,9 @@ const EN: Table = {
   reads_options_from_file: (s) => `${s} reads options from a file, which can name files it writes or programs it runs`,
   sql_client_commands: (s) =>
     `${s} reads commands from a script, its input or the terminal, or is given its own (\\!), which can run programs here and write files`,
+  sqlite_query_may_run: (s) =>
+    `${s} runs SQL that may write the database or other files, or reach a view of the database that runs a program (edit()); without -safe only its schema commands and informational pragmas read`,
+  go_env_write: (s) => `${s} -w/-u sets Go's environment file (GOFLAGS, CC, GOTOOLCHAIN …), which names programs later go commands run`,
   ssh_options_run_programs: (s) => `${s} -o/-S/-F can run a program (ProxyCommand)`,
   remote_shell_given: (s) => `${s} runs the remote shell given with -e`,
   runs_on_another_host: () => 'a command run on another host',
@@ -95,6 +98,10 @@ const spanish = (): Table => ({
   reads_options_from_file: (s) => `${s} lee opciones de un fichero, que puede nombrar ficheros que escribe o programas que ejecuta`,
   sql_client_commands: (s) =>
     `${s} lee órdenes de un script, de su entrada o del terminal, o recibe las suyas propias (\\!), que pueden ejecutar programas aquí y escribir ficheros`,
+  sqlite_query_may_run: (s) =>
+    `${s} ejecuta SQL que puede escribir la base de datos u otros ficheros, o llegar a una vista de la base de datos que ejecuta un programa (edit()); sin -safe solo leen sus órdenes de esquema y los pragmas informativos`,
+  go_env_write: (s) =>
+    `${s} -w/-u cambia el fichero de entorno de Go (GOFLAGS, CC, GOTOOLCHAIN …), que nombra programas que ejecutan las órdenes go posteriores`,
   ssh_options_run_programs: (s) => `${s} -o/-S/-F puede ejecutar un programa (ProxyCommand)`,
   remote_shell_given: (s) => `${s} ejecuta el shell remoto indicado con -e`,
   runs_on_another_host: () => 'una orden ejecutada en otro equipo',

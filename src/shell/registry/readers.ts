@@ -448,6 +448,147 @@ const sqlClient: NamedReader = (ctx) => {
   return ctx.base;
 };
 
+/**
+ * Reads when an option of mode `reads` is given (`cargo metadata --no-deps`, `brew cleanup -n`);
+ * otherwise it is opaque, for this reason.
+ */
+const readsWith =
+  (reason: 'downloads_and_runs_scripts' | 'runs_project_scripts'): NamedReader =>
+  (ctx) =>
+    ctx.parsed.used.some((u) => u.option.data?.mode === 'reads')
+      ? { ...ctx.base, level: 'read_only', kind: 'reader' }
+      : opaque(ctx, reason, [ctx.name, ...ctx.path].join(' '));
+
+/** cargo fmt: rewrites the package's sources, unless --check is given to it or, after `--`, to rustfmt. */
+const cargoFmt: NamedReader = (ctx) =>
+  ctx.parsed.used.some((u) => u.option.data?.mode === 'check') || ctx.parsed.operands.some((o) => o.text === '--check')
+    ? { ...ctx.base, level: 'read_only', kind: 'reader', effects: [] }
+    : writer(ctx, [{ path: word('.'), effect: 'beneath' }]);
+
+/**
+ * poetry: a command that loads the project installs the plugins its pyproject.toml requires
+ * (`[tool.poetry.requires-plugins]`) into .poetry/plugins and runs them, as it does any found
+ * there: it reads only under --no-plugins, before or after the subcommand.
+ */
+const poetry: NamedReader = (ctx) =>
+  [ctx.parsed, ...ctx.globals].some((p) => p.used.some((u) => u.option.data?.mode === 'no-plugins'))
+    ? ctx.base
+    : { ...opaque(ctx, 'downloads_and_runs_scripts', [ctx.name, ...ctx.path].join(' ')), level: 'network', kind: 'network' };
+
+/** sqlite3's dot commands that only print the schema, the settings or help, or change how results print. */
+const SQLITE_DOT_READS = new Set(
+  'schema fullschema tables indexes indices databases dbinfo dump help show headers header mode width nullvalue separator print echo bail timer changes version stats eqp explain'.split(
+    ' ',
+  ),
+);
+/** Pragmas that only report; those in SQLITE_PRAGMA_ARG take the name of what they report on. */
+const SQLITE_PRAGMA_READS = new Set(
+  'table_info table_xinfo index_list index_info index_xinfo foreign_key_list foreign_key_check integrity_check quick_check database_list table_list compile_options collation_list function_list module_list pragma_list page_count page_size freelist_count user_version application_id schema_version data_version encoding journal_mode auto_vacuum'.split(
+    ' ',
+  ),
+);
+const SQLITE_PRAGMA_ARG = new Set(
+  'table_info table_xinfo index_list index_info index_xinfo foreign_key_list foreign_key_check integrity_check quick_check'.split(' '),
+);
+/** Words that write (statements, ATTACH, VACUUM INTO) or that name the shell's functions over files and programs. */
+const SQLITE_WRITES =
+  /\b(insert|update|delete|create|drop|alter|attach|detach|vacuum|reindex|analyze|savepoint|release|edit|writefile|readfile|fsdir|zipfile|sqlar_\w*|load_extension|fts3_tokenizer)\b|\breplace\s+into\b/i;
+
+/** A statement that only reports: an informational pragma, or (with `safe`, where views cannot run programs) a query. */
+function sqliteStatementReads(statement: string, safe: boolean): boolean {
+  const pragma = /^pragma\s+(?:\w+\.)?(\w+)\s*(\(\s*[\w'"]+\s*\))?$/i.exec(statement);
+  if (pragma) return SQLITE_PRAGMA_READS.has(pragma[1]!.toLowerCase()) && (!pragma[2] || SQLITE_PRAGMA_ARG.has(pragma[1]!.toLowerCase()));
+  if (/^pragma\b/i.test(statement)) return false;
+  return /^(select|with|explain|values)\b/i.test(statement) && (safe || !/\bfrom\b/i.test(statement));
+}
+
+/**
+ * sqlite3 FILE [COMMAND …]: each operand after the file is a dot command or SQL, run in order;
+ * without one it reads standard input or the terminal (opaque). It reads when every command only
+ * reports: a dot command that prints the schema or a setting, an informational pragma, or a
+ * query. A query reaches the database's views, which can call edit() and so run a program, so it
+ * reads only under -safe (which refuses edit(), writefile(), ATTACH and the dot commands that run
+ * programs) or when it names no table (`SELECT sqlite_version()`). Opening a file that does not
+ * exist creates it empty.
+ */
+const sqlite: NamedReader = (ctx) => {
+  const used = ctx.parsed.used;
+  if (used.some((u) => u.option.data?.mode === 'script')) return opaque(ctx, 'sql_client_commands');
+  const ops = ctx.parsed.operands;
+  if (ops.length < 2) return opaque(ctx, 'sql_client_commands');
+  const safe = used.some((u) => u.option.data?.mode === 'safe');
+  const commands = [...used.filter((u) => u.option.data?.mode === 'sql').map((u) => u.value), ...ops.slice(1)];
+  for (const command of commands) {
+    if (!command || command.dynamic || command.pattern) return opaque(ctx, 'sqlite_query_may_run');
+    const text = command.text.trim();
+    if (text.startsWith('.')) {
+      if (/[\n\r]/.test(text) || !SQLITE_DOT_READS.has(text.slice(1).split(/\s/)[0]!.toLowerCase()))
+        return opaque(ctx, 'sql_client_commands');
+      continue;
+    }
+    if (SQLITE_WRITES.test(text)) return opaque(ctx, 'sqlite_query_may_run');
+    const statements = text
+      .split(';')
+      .map((t) => t.trim())
+      .filter(Boolean);
+    if (statements.length === 0 || !statements.every((t) => sqliteStatementReads(t, safe))) return opaque(ctx, 'sqlite_query_may_run');
+  }
+  return { ...ctx.base, level: 'read_only', kind: 'reader' };
+};
+
+/** DuckDB's statements that write the database or files, install or load extensions, or change settings. */
+const DUCKDB_WRITES =
+  /\b(insert|update|delete|create|drop|alter|attach|detach|vacuum|copy|export|import|install|load|checkpoint|force|set|reset|use|truncate|merge|call)\b|\breplace\s+into\b/i;
+const DUCKDB_PRAGMA_READS = new Set(
+  'table_info show_tables show_tables_expanded database_size database_list version platform storage_info show functions collations'.split(
+    ' ',
+  ),
+);
+
+/** A DuckDB statement that only reports: a query, DESCRIBE, SHOW, SUMMARIZE, or an informational pragma. */
+function duckdbStatementReads(statement: string): boolean {
+  const pragma = /^pragma\s+(\w+)\s*(\(\s*[\w'"]+\s*\))?$/i.exec(statement);
+  if (pragma) return DUCKDB_PRAGMA_READS.has(pragma[1]!.toLowerCase());
+  return /^(select|with|explain|values|describe|show|summarize|from)\b/i.test(statement);
+}
+
+/**
+ * duckdb FILE [COMMAND …], -c/-s COMMAND: read like sqlite3. A query can read any file or URL its
+ * SQL or a view of the database names (read_csv, 's3://…'), loading the extensions that reads
+ * need from DuckDB's repository: network, unless -safe (no access outside the database) makes it
+ * read only.
+ */
+const duckdb: NamedReader = (ctx) => {
+  const used = ctx.parsed.used;
+  if (used.some((u) => u.option.data?.mode === 'script')) return opaque(ctx, 'sql_client_commands');
+  const ops = ctx.parsed.operands;
+  const given = used.filter((u) => u.option.data?.mode === 'run').map((u) => u.value);
+  if (ops.length < 2 && given.length === 0) return opaque(ctx, 'sql_client_commands');
+  const safe = used.some((u) => u.option.data?.mode === 'safe');
+  const commands = [
+    ...used.filter((u) => u.option.data?.mode === 'sql' || u.option.data?.mode === 'run').map((u) => u.value),
+    ...ops.slice(1),
+  ];
+  let queries = false;
+  for (const command of commands) {
+    if (!command || command.dynamic || command.pattern) return opaque(ctx, 'sql_client_commands');
+    const text = command.text.trim();
+    if (text.startsWith('.')) {
+      if (/[\n\r]/.test(text) || !SQLITE_DOT_READS.has(text.slice(1).split(/\s/)[0]!.toLowerCase()))
+        return opaque(ctx, 'sql_client_commands');
+      continue;
+    }
+    if (DUCKDB_WRITES.test(text)) return opaque(ctx, 'sql_client_commands');
+    const statements = text
+      .split(';')
+      .map((t) => t.trim())
+      .filter(Boolean);
+    if (statements.length === 0 || !statements.every(duckdbStatementReads)) return opaque(ctx, 'sql_client_commands');
+    if (statements.some((t) => !/^pragma\b/i.test(t))) queries = true;
+  }
+  return queries && !safe ? { ...ctx.base, level: 'network', kind: 'network' } : { ...ctx.base, level: 'read_only', kind: 'reader' };
+};
+
 export const READERS_BY_NAME: Readonly<Record<string, NamedReader>> = {
   __proto__: null as never,
   copy: transfer('copy'),
@@ -472,4 +613,10 @@ export const READERS_BY_NAME: Readonly<Record<string, NamedReader>> = {
   arch,
   formats,
   'sql-client': sqlClient,
+  sqlite,
+  duckdb,
+  'reads-with': readsWith('downloads_and_runs_scripts'),
+  'reads-with-or-runs': readsWith('runs_project_scripts'),
+  'cargo-fmt': cargoFmt,
+  poetry,
 };

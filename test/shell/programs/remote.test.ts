@@ -97,6 +97,18 @@ programRows('az', [
   ['az config set core.output=json', { level: 'process_exec', opaque: true }],
   ['az version', { level: 'read_only' }],
   ['az help', { level: 'read_only' }],
+  ['az account show', { level: 'read_only', opaque: false }],
+  ['az account show --query id -o tsv', { level: 'read_only', opaque: false }],
+  ['az account list --all', { level: 'read_only', opaque: false }],
+  ['az account list --refresh', { level: 'network', opaque: false }],
+  ['az account set -s sub-1', { level: 'network' }],
+  ['az account get-access-token', { level: 'network' }],
+  ['az cloud list', { level: 'read_only', opaque: false }],
+  ['az cloud show -n AzureCloud', { level: 'read_only', opaque: false }],
+  ['az cloud set -n AzureChinaCloud', { level: 'process_exec', opaque: true }],
+  ['az upgrade', { level: 'network', opaque: true }],
+  ['az bicep build --file main.bicep', { level: 'network', opaque: true }],
+  ['az interactive', { level: 'process_exec', opaque: 'shell' }],
 ]);
 
 programRows('helm', [

@@ -544,7 +544,9 @@ const WRITES: Record<string, () => CommandSpec> = {
   maintenance: () => write('runs maintenance tasks', ['--task=', '--schedule=']),
   'update-index': () => write('changes the index', ['--chmod=', '--cacheinfo=', '--index-info']),
   'update-ref': () => write('changes a reference', [MESSAGE]),
-  'symbolic-ref': () => write('changes a symbolic reference', [MESSAGE]),
+  // with one operand it prints where the reference points
+  'symbolic-ref': () =>
+    write('shows or changes a symbolic reference', [MESSAGE, '-d --delete', '-q --quiet', '--short', '--recurse', '--no-recurse']),
   'read-tree': () => write('reads a tree into the index', ['--prefix[=]', '--index-output=', '--exclude-per-directory=']),
   'checkout-index': () => write('copies files from the index', ['--prefix[=]', '--stage=']),
   'write-tree': () => write('writes a tree object', ['--prefix=']),
@@ -552,8 +554,10 @@ const WRITES: Record<string, () => CommandSpec> = {
   'hash-object': () => read('computes an object id', [['-w', { level: 'workspace_write' }], '-t=', '--path=']),
   mktag: () => write('writes a tag object'),
   mktree: () => write('writes a tree object'),
+  // with --stdout (and no -o/--output) it prints the patches instead of writing them
   'format-patch': () =>
     write('writes patches', [
+      '--stdout',
       ['-o= --output-directory=', { role: 'writes' }],
       OUTPUT,
       '--subject-prefix=',
@@ -572,9 +576,11 @@ const WRITES: Record<string, () => CommandSpec> = {
       '--range-diff=',
       '--creation-factor=',
     ]),
-  bundle: () => write('makes bundles'),
+  // `verify` and `list-heads` read a bundle; `create` writes one, `unbundle` stores its objects
+  bundle: () => write('makes, checks and unpacks bundles', ['--version=', '--progress', '-q --quiet', '--all-progress']),
+  // to stdout without -o; `--remote` asks a server for the archive
   archive: () =>
-    write('writes an archive', [
+    read('writes an archive of a tree', [
       ['-o= --output=', { role: 'writes' }],
       ['--remote=', { level: 'network' }],
       ['--exec=', RUNS],
@@ -588,18 +594,101 @@ const WRITES: Record<string, () => CommandSpec> = {
   'merge-file': () => write('merges three files', ['-L=', '--marker-size=']),
   'unpack-file': () => write('writes a blob to a file'),
   'unpack-objects': () => write('unpacks objects'),
-  rerere: () => write('reuses recorded resolutions'),
-  replace: () => write('replaces objects', ['-f --force', '--format=']),
+  // `status`, `diff` and `remaining` only report; alone it records resolutions, `forget`, `clear` and `gc` remove them
+  rerere: () => write('reuses recorded resolutions', ['--rerere-autoupdate', '--no-rerere-autoupdate']),
+  // with no operand or with -l it lists; --edit opens the object in an editor
+  replace: () =>
+    write('replaces objects', [
+      ['-e --edit', { level: 'process_exec', opaque: 'starts_editor' }],
+      '-f --force',
+      '--format=',
+      '-l --list',
+      '-d --delete',
+      '-g --graft',
+      '--convert-graft-file',
+      '--raw',
+    ]),
   'sparse-checkout': () => write('restricts the work tree'),
   mailsplit: () => write('splits mail into files', ['-o=']),
   mailinfo: () => read('reads a mail'),
   bugreport: () => write('writes a bug report', [['-o= --output-directory=', { role: 'into' }], '-s= --suffix=']),
   diagnose: () => write('writes a diagnostic archive', [['-o= --output-directory=', { role: 'into' }], '-s= --suffix=', '--mode=']),
-  'multi-pack-index': () => write('maintains a multi-pack index'),
-  'commit-graph': () => write('maintains the commit graph'),
+  // `verify` only checks them
+  'multi-pack-index': () => write('maintains a multi-pack index', ['--object-dir=', '--preferred-pack=', '--batch-size=']),
+  'commit-graph': () =>
+    write('maintains the commit graph', ['--object-dir=', '--split[=]', '--max-commits=', '--size-multiple=', '--expire-time=']),
   'pack-objects': () => write('writes packs'),
   'index-pack': () => write('indexes a pack', ['-o=']),
 };
+
+/** Git LFS, a program of its own (git-lfs) that git runs for `git lfs`. */
+const LFS_READ = (summary: string, extra: OptionLine[] = []): CommandSpec => ({
+  summary,
+  level: 'read_only',
+  kind: 'reader',
+  options: options(...extra),
+});
+const LFS = (): CommandSpec => ({
+  summary: 'Git LFS: large files kept on a server',
+  level: 'read_only',
+  kind: 'reader',
+  subcommands: {
+    'ls-files': () =>
+      LFS_READ('lists the LFS files of a commit', [
+        '-I= --include=',
+        '-X= --exclude=',
+        '-l --long',
+        '-s --size',
+        '-n --name-only',
+        '-a --all',
+        '-d --debug',
+        '-j --json',
+        '--deleted',
+      ]),
+    status: () => LFS_READ('shows the LFS files to be committed', ['-p --porcelain', '-j --json']),
+    env: () => LFS_READ('prints its environment'),
+    version: () => LFS_READ('prints its version'),
+    help: () => LFS_READ('prints help'),
+    ext: () => LFS_READ('lists its extensions'),
+    // reads the file named and prints the pointer it would store
+    pointer: () => LFS_READ('prints the pointer of a file', ['--file=', '--pointer=', '--stdin', '--check', '--strict', '--no-strict']),
+    // alone or with a log's name it prints the logs; `clear` removes them, `boomtown` writes one
+    logs: () => ({
+      ...LFS_READ('prints its error logs'),
+      subcommands: {
+        last: () => LFS_READ('prints the last log'),
+        show: () => LFS_READ('prints a log'),
+        clear: () => ({ summary: 'removes the logs', level: 'workspace_write', kind: 'writer' }),
+        boomtown: () => ({ summary: 'writes a crash log', level: 'workspace_write', kind: 'writer' }),
+      },
+      unknownSubcommand: { level: 'read_only' },
+    }),
+    // alone it lists the tracked patterns; with patterns it writes .gitattributes
+    track: () => ({
+      summary: 'tracks patterns in .gitattributes',
+      level: 'workspace_write',
+      kind: 'writer',
+      reader: 'git',
+      options: options(
+        '--filename',
+        '--lockable',
+        '--not-lockable',
+        '--no-excluded',
+        '--no-modify-attrs',
+        '-v --verbose',
+        '-d --dry-run',
+        '-j --json',
+      ),
+    }),
+    untrack: () => ({ summary: 'stops tracking patterns', level: 'workspace_write', kind: 'writer' }),
+    // what asks or changes the LFS server
+    locks: () => ({ summary: 'lists the locks on the server', level: 'network', kind: 'network' }),
+    lock: () => ({ summary: 'locks a file on the server', level: 'network', kind: 'network' }),
+    unlock: () => ({ summary: 'unlocks a file on the server', level: 'network', kind: 'network' }),
+  },
+  // fetch, pull, push, migrate, install (which writes hooks), update, prune, fsck, smudge …
+  unknownSubcommand: { level: 'network', opaque: 'unknown_subcommand' },
+});
 
 /** git's configuration, branches, tags, remotes and the like: read or changed by their arguments (readers/git.ts). */
 const BY_ARGUMENTS: Record<string, () => CommandSpec> = {
@@ -869,6 +958,7 @@ const EXEC: Record<string, () => CommandSpec> = {
   'upload-pack': () => exec('serves objects', 'git_runs_given_commands'),
   'receive-pack': () => exec('receives objects and runs hooks', 'git_runs_given_commands'),
   shell: () => exec('a restricted login shell', 'git_runs_given_commands'),
+  lfs: LFS,
 };
 
 export const GIT: Family = {

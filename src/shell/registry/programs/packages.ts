@@ -71,12 +71,33 @@ function group(
 /** `config`: reading it reads; setting it may name a program it runs later (npm's script-shell, docker's credential helpers). */
 const CONFIG = (): CommandSpec => group(['list', 'ls', 'get']);
 
-/** pip: what lists, shows and checks the installed packages reads; index and search ask the index. */
+/**
+ * pip: what lists, shows and checks the installed packages reads; `list --outdated/--uptodate`,
+ * index and search ask the index; wheel downloads and builds what it is given.
+ */
 const PIP: Known = {
-  reads: ['list', 'show', 'freeze', 'check', 'inspect', 'help', 'hash', 'debug', 'version'],
+  reads: ['show', 'freeze', 'check', 'inspect', 'help', 'hash', 'debug', 'version'],
   queries: ['index', 'search'],
-  own: { config: () => group(['list', 'get', 'debug']), cache: () => group(['dir', 'list', 'info']) },
+  own: {
+    list: () => ({
+      level: 'read_only',
+      kind: 'reader',
+      options: options(
+        ['-o --outdated -u --uptodate', { level: 'network' }],
+        '--format= --path= --exclude= -i= --index-url= --extra-index-url= -f= --find-links=',
+      ),
+    }),
+    config: () => group(['list', 'get', 'debug']),
+    cache: () => group(['dir', 'list', 'info']),
+  },
 };
+/** pip's own options: --python runs pip under another interpreter, --log writes a file. */
+const PIP_OPTIONS: OptionLine[] = [
+  ['-h -V', { help: true }],
+  ['--python=', { role: 'runs', opaque: 'runs_named_program' }],
+  ['--log=', { role: 'writes' }],
+  '--cache-dir= --proxy= --retries= --timeout= --exists-action= --trusted-host= --cert= --client-cert= --use-feature= --use-deprecated=',
+];
 
 const NPM_QUERIES = [
   'view',
@@ -213,14 +234,122 @@ function docker(summary: string, network: readonly string[]): () => Omit<Program
 
 const NODE_OPTIONS: OptionLine[] = ['--prefix=', '-C= --dir= --cwd=', '-w= --workspace=', '--filter='];
 
-const CARGO = manager("Rust's build tool and package manager", ['publish', 'fetch', 'update', 'add'], [['--list -h -V', { help: true }]], {
-  reads: ['help', 'version', 'locate-project', 'pkgid', 'verify-project', 'read-manifest'],
-  // these resolve the dependencies, fetching the index, and build nothing
-  queries: ['search', 'info', 'tree', 'metadata'],
-  // `cargo install --version VER`: the version of the crate, not a request for cargo's
-  own: {
-    install: () => ({ level: 'network', kind: 'network', opaque: 'downloads_and_runs_scripts', options: options('--version= --vers=') }),
+/**
+ * cargo: tree, metadata, update and generate-lockfile resolve the dependencies (fetching the index)
+ * and ask rustc for the target's configuration through the project's own `build.rustc-wrapper` or
+ * `build.rustc` (.cargo/config.toml), which they run: network and opaque; `metadata --no-deps` reads
+ * the manifests only. `--config` sets any of that on the line.
+ */
+const CARGO = manager(
+  "Rust's build tool and package manager",
+  ['publish', 'fetch', 'update', 'add', 'tree', 'generate-lockfile'],
+  [
+    ['--list -h -V', { help: true }],
+    ['--config=', { role: 'runs', opaque: 'runs_named_program' }],
+    ['-C=', { role: 'chdir' }],
+    '-Z= --color= --manifest-path=',
+  ],
+  {
+    reads: ['help', 'version', 'locate-project', 'pkgid', 'verify-project', 'read-manifest'],
+    // these ask the registry and build nothing
+    queries: ['search', 'info'],
+    own: {
+      // they ask or change the crate's owners and versions on the registry
+      owner: () => ({
+        level: 'network',
+        kind: 'network',
+        options: options('-a= --add= -r= --remove= -l --list --token= --index= --registry='),
+      }),
+      yank: () => ({ level: 'network', kind: 'network', options: options('--version= --vers= --undo --token= --index= --registry=') }),
+      // `cargo install --version VER`: the version of the crate, not a request for cargo's
+      install: () => ({
+        level: 'network',
+        kind: 'network',
+        reader: 'reads-with',
+        options: options(
+          ['--list', { mode: 'reads' }],
+          '--version= --vers= --git= --branch= --tag= --rev= --path= --root= --index= --registry= --features=',
+        ),
+      }),
+      metadata: () => ({
+        level: 'network',
+        kind: 'network',
+        reader: 'reads-with',
+        options: options(['--no-deps', { mode: 'reads' }], '--format-version= --filter-platform= --features= --manifest-path='),
+      }),
+      // rustfmt reads its configuration and runs nothing
+      fmt: () => ({
+        level: 'workspace_write',
+        kind: 'writer',
+        reader: 'cargo-fmt',
+        options: options(['--check', { mode: 'check' }], '-p= --package= --manifest-path= --message-format= --all -v --verbose -q --quiet'),
+      }),
+      // clippy builds the package, running its build scripts
+      clippy: () => ({
+        level: 'process_exec',
+        kind: 'exec',
+        opaque: 'runs_project_scripts',
+        options: options(['-V --version', { help: true }]),
+      }),
+      // `cargo config get` (nightly) prints the configuration
+      config: () => group(['get']),
+      report: () => group(['future-incompatibilities', 'future-incompat']),
+    },
   },
+);
+
+// make runs the makefile's recipes; even -n, -q and -p run its $(shell …) functions, the recipe
+// lines marked + and those that remake an included makefile: opaque but for its help and version
+const MAKE = (): Omit<ProgramSpec, 'name'> => ({
+  summary: 'runs the recipes of a makefile',
+  level: 'process_exec',
+  kind: 'exec',
+  opaque: 'runs_project_scripts',
+  options: options(
+    ['-v -h', { help: true }],
+    ['-C= --directory=', { role: 'chdir' }],
+    '-f= --file= --makefile= -I= --include-dir= -o= --old-file= --assume-old= -W= --what-if= --new-file= --assume-new= --eval= -O[=] --output-sync[=] -j[=] --jobs[=] -l[=] --load-average[=] --debug[=] --jobserver-style=',
+  ),
+});
+
+/**
+ * poetry: what reads the lock file or pyproject.toml reads under --no-plugins (readers.ts: poetry);
+ * show --outdated/--latest asks the index; install, add, lock, update and sync resolve and install;
+ * env info runs the environment's Python; run is a runner of the project's programs.
+ */
+const POETRY_READ = (extra: OptionLine[] = []): CommandSpec => ({
+  level: 'read_only',
+  kind: 'reader',
+  reader: 'poetry',
+  options: options(...extra),
+});
+const POETRY = (): Omit<ProgramSpec, 'name'> => ({
+  ...manager(
+    'the Python packaging and dependency manager',
+    ['install', 'add', 'remove', 'lock', 'update', 'sync', 'build', 'publish', 'self', 'source'],
+    [
+      ['--no-plugins', { mode: 'no-plugins' }],
+      ['-C= --directory= -P= --project=', { role: 'chdir' }],
+      '-q --quiet -n --no-interaction --no-cache --ansi --no-ansi -v -vv -vvv --verbose',
+    ],
+    {
+      reads: ['about', 'list', 'help'],
+      own: {
+        show: () =>
+          POETRY_READ([
+            ['-o --outdated -l --latest', { level: 'network' }],
+            '--only= --with= --without= -t --tree -T --top-level -a --all --why --no-truncate',
+          ]),
+        check: () => POETRY_READ(['--lock --strict']),
+        // alone it prints the project's version; with a rule or a version it rewrites pyproject.toml
+        version: () => ({
+          ...POETRY_READ(['-s --short --dry-run --next-phase']),
+          subcommands: Object.create(null),
+          unknownSubcommand: { level: 'network', opaque: 'downloads_and_runs_scripts' },
+        }),
+      },
+    },
+  )(),
 });
 
 export const PACKAGES: Family = {
@@ -252,15 +381,45 @@ export const PACKAGES: Family = {
       },
     },
   ),
+  // pnpm and yarn stay opaque even where they only list: pnpm runs the version package.json's
+  // packageManager names, downloaded from the registry the project's .npmrc may set, and yarn runs
+  // the file .yarnrc.yml's yarnPath (.yarnrc's yarn-path) names, for any command
   pnpm: manager(
     'a Node.js package manager',
     ['install', 'i', 'add', 'update', 'up', 'publish', 'outdated', 'view', 'info', 'audit'],
     NODE_OPTIONS,
   ),
   yarn: manager('a Node.js package manager', ['install', 'add', 'upgrade', 'up', 'publish', 'info', 'outdated', 'npm'], NODE_OPTIONS),
-  bun: manager('a JavaScript runtime and package manager', ['install', 'i', 'add', 'update', 'publish', 'pm'], NODE_OPTIONS),
-  pip: manager('the Python package installer', ['install', 'download'], [['-h -V', { help: true }]], PIP),
-  pip3: manager('the Python package installer', ['install', 'download'], [['-h -V', { help: true }]], PIP),
+  // bun: pm ls, bin, cache and hash read the lockfile, node_modules and the cache; outdated, audit and
+  // info ask the registry; pm trust runs the install scripts it trusts, pm version bumps and runs scripts
+  bun: manager(
+    'a JavaScript runtime and package manager',
+    ['install', 'i', 'add', 'update', 'remove', 'rm', 'link', 'publish', 'patch'],
+    NODE_OPTIONS,
+    {
+      reads: ['why'],
+      queries: ['outdated', 'audit', 'info'],
+      own: {
+        pm: () => {
+          const pm = group(['ls', 'bin', 'hash', 'hash-string', 'hash-print', 'untrusted'], ['whoami', 'view'], [], {
+            level: 'network',
+            opaque: 'downloads_and_runs_scripts',
+          });
+          // `bun pm cache` prints where the cache is; `bun pm cache rm` empties it
+          pm.subcommands!.cache = {
+            level: 'read_only',
+            kind: 'reader',
+            subcommands: Object.create(null),
+            unknownSubcommand: { level: 'process_exec', opaque: 'runs_project_scripts' },
+          };
+          pm.subcommands!.pkg = () => group(['get']);
+          return pm;
+        },
+      },
+    },
+  ),
+  pip: manager('the Python package installer', ['install', 'download', 'wheel'], PIP_OPTIONS, PIP),
+  pip3: manager('the Python package installer', ['install', 'download', 'wheel'], PIP_OPTIONS, PIP),
   pipx: manager('installs Python applications', ['install', 'run', 'upgrade'], [], { runs: ['run'] }),
   gem: manager('the Ruby package manager', ['install', 'update', 'push', 'fetch']),
   // an unlisted subcommand is cargo's own or a cargo-NAME plugin, which clap gives `--help` to as help
@@ -269,27 +428,109 @@ export const PACKAGES: Family = {
     unknownSubcommand: { level: 'process_exec', opaque: 'runs_project_scripts', help: true },
   }),
   // uv: locking resolves the dependencies, which can build source distributions (their scripts run);
-  // what inspects the environment, the cache or the installed Pythons reads
+  // tree and export read the lock but find a Python for its markers, which uv may download: network.
+  // What inspects the environment, the cache, the installed tools or Pythons reads; --outdated asks the index.
   uv: () => ({
     ...manager(
       'a Python package and project manager',
-      ['sync', 'lock', 'add', 'remove', 'tree', 'export', 'build', 'publish', 'tool'],
+      ['sync', 'lock', 'add', 'remove', 'tree', 'export', 'build', 'publish'],
       [
         ['-h -V', { help: true }],
         ['--directory= --project=', { role: 'chdir' }],
         '-p= --python= --index-url= --extra-index-url= --index= --default-index= --cache-dir= --color= --config-file=',
       ],
       {
-        reads: ['help', 'version'],
+        reads: ['help'],
         own: {
-          pip: () => group(['list', 'freeze', 'show', 'check', 'tree'], [], [], { level: 'network', opaque: 'downloads_and_runs_scripts' }),
-          cache: () => group(['dir']),
+          pip: () => {
+            // alone it prints its help
+            const pip: CommandSpec = {
+              ...group(['freeze', 'show', 'check'], [], [], { level: 'network', opaque: 'downloads_and_runs_scripts' }),
+              level: 'read_only',
+              kind: 'reader',
+              opaque: undefined,
+            };
+            for (const sub of ['list', 'tree'])
+              pip.subcommands![sub] = {
+                level: 'read_only',
+                kind: 'reader',
+                options: options(['--outdated', { level: 'network' }], '--format= --exclude= --depth= --prune= --package= --invert'),
+              };
+            return pip;
+          },
+          cache: () => group(['dir', 'size']),
           python: () => group(['list', 'find', 'dir']),
+          // `uv self version` prints its version; `uv self update` downloads uv
+          self: () => group(['version'], [], [], { level: 'network', opaque: 'downloads_and_runs_scripts' }),
+          tool: () => {
+            const tool = group(['dir'], [], [], { level: 'network', opaque: 'downloads_and_runs_scripts' });
+            tool.subcommands!.list = {
+              level: 'read_only',
+              kind: 'reader',
+              options: options(['--outdated', { level: 'network' }], '--show-paths --show-version-specifiers --show-with --show-extras'),
+            };
+            return tool;
+          },
+          // alone it prints the project's version (or uv's, before 0.7); a new version or --bump
+          // rewrites pyproject.toml and locks and syncs the project again
+          version: () => ({
+            level: 'read_only',
+            kind: 'reader',
+            options: options(
+              ['--bump=', { level: 'network', opaque: 'downloads_and_runs_scripts' }],
+              '--output-format= --package= --short --dry-run',
+            ),
+            subcommands: Object.create(null),
+            unknownSubcommand: { level: 'network', opaque: 'downloads_and_runs_scripts' },
+          }),
         },
       },
     )(),
+    // alone it prints its help
+    level: 'read_only',
+    kind: 'reader',
+    opaque: undefined,
   }),
-  go: manager("Go's build tool", ['get', 'install', 'mod']),
+  // go: what loads packages or the module graph (list, doc, mod graph/why/verify) may download modules
+  // into the cache, and runs none of their code: network. A go.mod asking for a newer Go makes any go
+  // command fetch that toolchain (Go's own, checked against the checksum database) first; that is
+  // read as part of the command. Building, testing, vet, generate and `go tool NAME` run code.
+  go: () => ({
+    ...manager("Go's build tool", ['get', 'install', 'mod'], [['-C=', { role: 'chdir' }]], {
+      reads: ['version', 'help'],
+      queries: ['list', 'doc'],
+      own: {
+        env: () => ({
+          level: 'read_only',
+          kind: 'reader',
+          options: options(['-w -u', { level: 'process_exec', opaque: 'go_env_write' }], '-json -changed'),
+        }),
+        list: () => ({
+          level: 'network',
+          kind: 'network',
+          options: options(
+            ['-export -compiled -toolexec=', { level: 'process_exec', opaque: 'runs_project_scripts' }],
+            '-f= -mod= -modfile= -tags= -json[=] -e -m -u -versions -retracted -deps -test -find -reuse= -pgo= -overlay=',
+          ),
+        }),
+        mod: () => ({
+          ...group([], ['graph', 'why', 'verify'], [], { level: 'network', opaque: 'downloads_and_runs_scripts' }),
+        }),
+        // alone it lists the tools; with a name it runs that tool, which go.mod's tool lines can name
+        tool: () => ({
+          level: 'read_only',
+          kind: 'reader',
+          subcommands: Object.create(null),
+          unknownSubcommand: { level: 'process_exec', opaque: 'runs_project_scripts' },
+        }),
+      },
+    })(),
+    // each of go's subcommands takes -h/--help right after it as help
+    unknownSubcommand: { level: 'process_exec', opaque: 'runs_project_scripts', help: true },
+  }),
+  poetry: POETRY,
+  make: MAKE,
+  gmake: MAKE,
   docker: docker('runs containers', ['pull', 'push', 'login', 'build', 'run']),
   podman: docker('runs containers', ['pull', 'push', 'login', 'build', 'run']),
   'apt-get': manager("Debian's package tool", ['install', 'update', 'upgrade', 'download', 'source']),
@@ -323,6 +564,36 @@ export const PACKAGES: Family = {
           'shellenv',
         ],
         queries: ['info', 'abv', 'outdated', 'search'],
+        own: {
+          // alone or with list or info it shows the services; start, stop, run and restart run them
+          services: () => ({
+            level: 'read_only',
+            kind: 'reader',
+            subcommands: { list: { level: 'read_only', kind: 'reader' }, info: { level: 'read_only', kind: 'reader' } },
+            unknownSubcommand: { level: 'process_exec', opaque: 'runs_project_scripts' },
+          }),
+          // alone it lists the taps; with a name it clones that repository of formulae, code brew runs later
+          tap: () => ({
+            level: 'read_only',
+            kind: 'reader',
+            // --repair rewrites the taps' remotes and links
+            options: options(['--repair', { level: 'process_exec' }], '--custom-remote --force --eval-all --shallow'),
+            subcommands: Object.create(null),
+            unknownSubcommand: { level: 'network', opaque: 'downloads_and_runs_scripts' },
+          }),
+          // with -n they only say what they would remove
+          ...Object.fromEntries(
+            ['cleanup', 'autoremove'].map((sub) => [
+              sub,
+              (): CommandSpec => ({
+                level: 'process_exec',
+                kind: 'exec',
+                reader: 'reads-with-or-runs',
+                options: options(['-n --dry-run', { mode: 'reads' }], '--prune= -s -q --quiet'),
+              }),
+            ]),
+          ),
+        },
       },
     )(),
     persistent: false,

@@ -106,6 +106,13 @@ const withOptions = (...opts: OptionSpec[]) => reader({ options: opts });
 
 export const POWERSHELL_READERS: Family = same(POWERSHELL, reader());
 
+/** Each option of sqlite3 also with two dashes (`-safe`, `--safe`). */
+const dual = (names: string): string =>
+  names
+    .split(' ')
+    .flatMap((n) => [n, `-${n}`])
+    .join(' ');
+
 export const READERS: Family = {
   ...same(PLAIN, reader()),
   // a preprocessor or a pager runs a program of the caller's choosing
@@ -568,17 +575,46 @@ export const READERS: Family = {
       unknownSubcommand: { level: 'process_exec', opaque: 'unknown_subcommand' },
     };
   },
+  // duckdb: its SQL can write the database and, through COPY, EXPORT and ATTACH, any file, and
+  // install extensions; .shell and .system run programs. Schema commands read; queries read under
+  // -safe and reach the network otherwise (readers.ts: duckdb)
+  duckdb: () => ({
+    summary: 'runs SQL on a DuckDB database',
+    level: 'process_exec',
+    kind: 'exec',
+    reader: 'duckdb',
+    singleDashLong: true,
+    options: options(
+      [dual('-help -version'), { help: true }],
+      [dual('-cmd='), { mode: 'sql' }],
+      // runs the command and exits
+      [dual('-c= -s='), { mode: 'run' }],
+      [dual('-safe'), { mode: 'safe' }],
+      [dual('-init= -f= -interactive -unsigned -unredacted'), { mode: 'script' }],
+      dual('-separator= -newline= -nullvalue= -storage-version='),
+      dual('-readonly -bail -batch -echo -header -noheader -stats -no-stdin'),
+      dual('-ascii -box -column -csv -html -json -line -list -markdown -quote -table -tabs -jsonlines -duckbox'),
+    ),
+  }),
   // sqlite3: its SQL can write the database and, through ATTACH, VACUUM INTO and writefile(), any file;
-  // load_extension() and its dot commands (.shell, .system) run programs: read only for its help
+  // load_extension(), edit() (which a view of the database can call) and its dot commands (.shell,
+  // .system) run programs. Its schema commands, informational pragmas and, under -safe, queries read
+  // (readers.ts: sqlite).
   sqlite3: () => ({
     summary: 'runs SQL on a database file',
     level: 'process_exec',
     kind: 'exec',
-    opaque: 'sql_client_commands',
+    reader: 'sqlite',
     singleDashLong: true,
     options: options(
-      ['-help -version', { help: true }],
-      '-cmd= -separator= -newline= -nullvalue= -init= -vfs= -mmap= -pagecache= -lookaside= -maxsize= -escape=',
+      [dual('-help -version'), { help: true }],
+      [dual('-cmd='), { mode: 'sql' }],
+      [dual('-safe'), { mode: 'safe' }],
+      // a file of commands, the archive mode's own commands, or the terminal after the commands given
+      [dual('-init= -A -archive -interactive -unsafe-testing'), { mode: 'script' }],
+      dual('-separator= -newline= -nullvalue= -vfs= -mmap= -pagecache= -lookaside= -maxsize= -escape= -nonce='),
+      dual('-readonly -bail -batch -echo -header -noheader -stats -nofollow -deserialize -append -zip -memtrace -pcachetrace'),
+      dual('-ascii -box -column -csv -html -json -line -list -markdown -quote -table -tabs'),
     ),
   }),
 };

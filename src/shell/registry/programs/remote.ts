@@ -378,6 +378,25 @@ export const REMOTE: Family = {
         unknownSubcommand: { level: 'network', opaque: 'downloads_and_runs_scripts' },
       }),
       ssh: ON_ANOTHER_HOST,
+      // account show and list read the signed-in subscriptions it keeps (~/.azure); list --refresh asks again
+      account: () => ({
+        ...NET(),
+        subcommands: {
+          show: READ,
+          list: () => ({ ...READ(), options: options(['--refresh', { level: 'network' }], '--all') }),
+        } as Record<string, SubcommandEntry>,
+        unknownSubcommand: { level: 'network' },
+      }),
+      // the clouds it knows, kept in its configuration
+      cloud: () => ({
+        ...NET(),
+        subcommands: { list: READ, show: READ, 'list-profiles': READ } as Record<string, SubcommandEntry>,
+        unknownSubcommand: { level: 'process_exec', opaque: 'unknown_subcommand' },
+      }),
+      // upgrade installs a new CLI, bicep downloads and runs the Bicep compiler, interactive reads the terminal
+      upgrade: () => ({ level: 'network', kind: 'network', opaque: 'downloads_and_runs_scripts' }),
+      bicep: () => ({ level: 'network', kind: 'network', opaque: 'downloads_and_runs_scripts' }),
+      interactive: () => ({ level: 'process_exec', kind: 'exec', opaque: 'starts_shell' }),
       storage: () => ({
         ...NET(),
         unknownSubcommand: { level: 'network', opaque: 'unknown_subcommand' },

@@ -238,6 +238,33 @@ export const gitReader: NamedReader = (ctx) => {
       if (v === 'list' || v === 'show') return reads(ctx);
       break;
     }
+    case 'format-patch':
+      if (hasOption(parsed, '--stdout') && !hasOption(parsed, '-o', '--output-directory', '--output')) return reads(ctx);
+      break;
+    case 'bundle':
+      if (['verify', 'list-heads'].includes(verb(parsed))) return reads(ctx);
+      break;
+    case 'rerere':
+      if (['status', 'diff', 'remaining'].includes(verb(parsed))) return reads(ctx);
+      break;
+    case 'replace':
+      if (
+        (rest.length === 0 || hasOption(parsed, '-l', '--list')) &&
+        !hasOption(parsed, '-d', '--delete', '-e', '--edit', '-g', '--graft', '--convert-graft-file')
+      )
+        return reads(ctx);
+      break;
+    case 'multi-pack-index':
+    case 'commit-graph':
+      if (verb(parsed) === 'verify') return reads(ctx);
+      break;
+    case 'symbolic-ref':
+      if (rest.length <= 1 && !hasOption(parsed, '-d', '--delete')) return reads(ctx);
+      break;
+    case 'lfs':
+      // `git lfs track` alone lists the patterns
+      if (ctx.path[1] === 'track' && rest.length === 0) return reads(ctx);
+      break;
     default:
       break;
   }
