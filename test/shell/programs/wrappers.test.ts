@@ -79,6 +79,7 @@ programRows('environment, scheduling and session wrappers', [
   ['time -o t.txt ls', { level: 'workspace_write', effects: ['write t.txt'] }],
   ['time --output=t.txt -a ls', { level: 'workspace_write', effects: ['write t.txt'] }],
   ['time -pf %e ls', { level: 'read_only', opaque: false }],
+  ['time -ao t.txt ls', { level: 'workspace_write', effects: ['write t.txt'] }],
   ['nice -n 10 make -j4', { level: 'process_exec', opaque: 'make' }],
   ['nice -n 10 ls', { level: 'read_only', opaque: false }],
   ['nice -10 ls', { level: 'read_only', opaque: false }],
@@ -141,6 +142,8 @@ programRows('namespaces and roots', [
   ['nsenter -t 1 -m ls', { level: 'read_only', opaque: false }],
   ['nsenter -Fw/tmp -t 1 rm -f x', { level: 'workspace_write', effects: ['destroy x'] }],
   ['nsenter -t 1 --wd=/tmp rm -f x', { level: 'workspace_write', effects: ['destroy x'] }],
+  // -w alone: the target's directory, known only at run time
+  ['nsenter -t 1 -w rm -f x', { unparsable: 'a directory known only at run time' }],
   ['nsenter -t 1 -W /tmp rm -f x', { level: 'workspace_write', effects: ['destroy x'] }],
   ['nsenter -t 1 --wdns=/tmp rm -f x', { level: 'workspace_write', effects: ['destroy x'] }],
   ['nsenter -t 1 -r ls', { level: 'process_exec', opaque: 'under another root directory' }],
