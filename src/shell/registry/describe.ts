@@ -149,7 +149,8 @@ export function programsMarkdown(): string {
     if (d.unknownSubcommand)
       notes.push(`any other subcommand: ${d.unknownSubcommand.level}${d.unknownSubcommand.opaque ? ', opaque' : ''}`);
     if (d.reader) notes.push(`read further by code (\`${d.reader}\`)`);
-    rows.push(`| \`${name}\` | \`${d.level}\` | ${d.summary.replace(/\|/g, '\\|')} | ${notes.join('; ').replace(/\|/g, '\\|')} |`);
+    const level = d.wrapper && d.wrapper.length > 0 ? "its command's" : `\`${d.level}\``;
+    rows.push(`| \`${name}\` | ${level} | ${d.summary.replace(/\|/g, '\\|')} | ${notes.join('; ').replace(/\|/g, '\\|')} |`);
   }
   return rows.join('\n');
 }
