@@ -94,6 +94,8 @@ export const cliEn = {
   programsEverySubcommand: () => 'options most subcommands take:',
   programsUnknownSubcommand: (level: string, opaque: boolean) => `any other subcommand: ${level}${opaque ? ', opaque' : ''}`,
   programsReader: (reader: string) => `read further by code: ${reader}`,
+  programsWrapper: () => 'it runs another command:',
+  programsWrapperLevel: () => 'the level of the command it runs; options that change what a call does:',
   programsCatalogued: () => 'catalogued commands of the policy:',
   // agents, launch
   agentsNone: (path: string) =>
@@ -623,6 +625,8 @@ export const cliEs: CliMessages = {
   programsEverySubcommand: () => 'opciones que toman la mayoría de las subórdenes:',
   programsUnknownSubcommand: (level, opaque) => `cualquier otra suborden: ${level}${opaque ? ', opaca' : ''}`,
   programsReader: (reader) => `lo lee además código: ${reader}`,
+  programsWrapper: () => 'ejecuta otra orden:',
+  programsWrapperLevel: () => 'el nivel de la orden que ejecuta; opciones que cambian lo que hace una llamada:',
   programsCatalogued: () => 'órdenes catalogadas de la política:',
   // agents, launch
   agentsNone: (path) =>

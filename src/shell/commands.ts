@@ -3,19 +3,18 @@ import type { Unreadable } from './unreadable';
 import type { Script } from './syntax/ast';
 import { MAX_DEPTH, ParseError, parseScript } from './syntax/parser';
 import { walkScript, type FoundCommand } from './syntax/walk';
-import { literalWord, type Word } from './syntax/word';
+import type { Word } from './syntax/word';
 import {
   inSystemDirectory,
-  PROJECT_RUNNERS,
   READING_OPTION_CLUSTER,
   RUNNER_SUBCOMMANDS,
   SHELL_VALUE_OPTIONS,
   SHELLS,
   SHOPT_KEEPS_READING,
   SOURCES,
-  WRAPPERS,
-  type WrapperSpec,
 } from './programs';
+import { peelWrapper, type Peeled } from './read/wrapper';
+import { programSpec } from './registry';
 
 /**
  * From parsed simple commands to what actually runs: leading assignments and wrappers (`sudo`,
@@ -118,38 +117,6 @@ export function baseName(program: string): string {
   return slash === -1 ? program : program.slice(slash + 1);
 }
 
-type Peeled =
-  | { kind: 'run'; words: Word[]; completed?: boolean; opaque?: Reason; via?: string; chdir?: (string | null)[]; writes?: Word[] }
-  | { kind: 'reparse'; source: string; dynamic: boolean; via: string; writes?: Word[] }
-  | { kind: 'reparse-many'; sources: { source: string; dynamic: boolean }[]; via: string }
-  | { kind: 'lookup' };
-
-/** The words after a wrapper's options and leading operands. */
-function afterOptions(
-  rest: Word[],
-  valueOptions: readonly string[],
-  positional: number,
-  commandOption?: readonly string[],
-): { at: number; command?: Word } {
-  let j = 1;
-  let leading = positional;
-  while (j < rest.length) {
-    const w = rest[j]!.text;
-    if (commandOption?.includes(w) || (commandOption?.includes('-c') && /^-[a-zA-Z]+c$/.test(w)))
-      return { at: j + 2, command: rest[j + 1] ?? literalWord('') };
-    const eq = w.indexOf('=');
-    if (eq > 0 && commandOption?.includes(w.slice(0, eq))) return { at: j + 1, command: { ...rest[j]!, text: w.slice(eq + 1) } };
-    if (w === '--') return { at: j + 1 };
-    if (w.startsWith('-') && w.length > 1) {
-      j += valueOptions.includes(w) ? 2 : 1;
-    } else if (leading > 0) {
-      leading--;
-      j++;
-    } else break;
-  }
-  return { at: j };
-}
-
 const SSH_VALUE_OPTIONS = new Set([
   '-p',
   '-i',
@@ -211,127 +178,7 @@ function findCommands(args: Word[]): { words: Word[]; completed: boolean }[] {
   return out;
 }
 
-/**
- * The files a wrapper writes itself (`time -o FILE`, `strace -o FILE`, `script FILE`): the values
- * of its write options, the next word, joined (`--output=F`) or attached (`-oF`), and for a wrapper
- * that writes its operands, the words among its options that are neither an option, a value nor
- * the command. Only for options unknownOption reads: any other spelling (a cluster, an
- * abbreviation) makes the call opaque before these are used.
- */
-function wrapperWrites(rest: Word[], wrapper: WrapperSpec, at: number, command: Word | undefined): Word[] {
-  const options = wrapper.writeOptions ?? [];
-  if (options.length === 0 && !wrapper.writesOperands) return [];
-  const end = command ? rest.length : at;
-  const out: Word[] = [];
-  for (let k = 1; k < end; k++) {
-    const w = rest[k]!;
-    if (w === command) continue;
-    const t = w.text;
-    if (t === '--') break;
-    if (options.includes(t)) {
-      if (rest[k + 1]) out.push(rest[k++ + 1]!);
-      continue;
-    }
-    const eq = t.indexOf('=');
-    if (t.startsWith('--') && eq > 0 && options.includes(t.slice(0, eq))) {
-      out.push({ ...w, text: t.slice(eq + 1) });
-      continue;
-    }
-    if (!t.startsWith('--') && t.length > 2 && options.includes(t.slice(0, 2))) {
-      out.push({ ...w, text: t.slice(2) });
-      continue;
-    }
-    if (t.startsWith('-')) {
-      if (wrapper.valueOptions.includes(t) || wrapper.commandOption?.includes(t)) k++;
-      continue;
-    }
-    if (wrapper.writesOperands) out.push(w);
-  }
-  // valgrind's `--log-file=out.%p` names a file per process: any text may stand where a % is
-  return wrapper.writeNamesExpand
-    ? out.map((w) => (w.text.includes('%') ? { ...w, text: w.text.replace(/%(q\{[^}]*\}|.)?/g, '*'), pattern: true } : w))
-    : out;
-}
-
-const PROJECT_RUNNER_SET: ReadonlySet<string> = new Set(PROJECT_RUNNERS);
-
-/**
- * The first of a wrapper's options its table does not know (see WrapperSpec.flags), or null: a
- * value option written out (`-u X`, `-uX`, `--user=X`), a write option with its value, a flag it
- * lists, a cluster of listed flags ending in the command option (`-qc CMD`), or nice's `-N`.
- */
-function unknownOption(rest: Word[], wrapper: WrapperSpec, name: string, end: number, command: Word | undefined): string | null {
-  const flags = wrapper.flags ?? [];
-  const values = wrapper.valueOptions;
-  const writes = wrapper.writeOptions ?? [];
-  const commandOptions = wrapper.commandOption ?? [];
-  for (let k = 1; k < end; k++) {
-    const w = rest[k]!;
-    if (w === command) continue;
-    const t = w.text;
-    if (t === '--') break;
-    if (!t.startsWith('-') || (t === '-' && flags.includes('-'))) continue;
-    if (commandOptions.includes(t) || values.includes(t)) {
-      k++;
-      continue;
-    }
-    const eq = t.indexOf('=');
-    if (t.startsWith('--') && eq > 0 && [...values, ...writes, ...commandOptions].includes(t.slice(0, eq))) continue;
-    if (!t.startsWith('--') && t.length > 2 && [...values, ...writes].includes(t.slice(0, 2))) continue;
-    if (flags.includes(t)) continue;
-    if (commandOptions.includes('-c') && /^-[a-zA-Z]+c$/.test(t) && [...t.slice(1, -1)].every((c) => flags.includes(`-${c}`))) {
-      k++;
-      continue;
-    }
-    if (name === 'nice' && /^-\d+$/.test(t)) continue;
-    return t;
-  }
-  return null;
-}
-
 /** Removes one layer: assignments, a wrapper and its options, a shell's `-c`, `eval`, or a runner. */
-/** env's options that take a value, as the next word or joined (`-u X`, `-uX`, `--unset=X`). */
-const ENV_VALUE_LETTERS = 'uCa';
-const ENV_VALUE_LONG = ['--unset', '--chdir', '--argv0'];
-const ENV_FLAG_LONG = ['--ignore-environment', '--null', '--debug'];
-
-/**
- * The words `env -S` splits and runs (`-S STRING`, `-vSSTRING`, `--split-string=STRING`), or null
- * when its options hold none. A value option's value is never read as an option (`-C -Sdir` changes
- * to `-Sdir`, `-uSX` unsets `SX`); an option it does not know ends the search, and the call is then
- * opaque (unknownOption).
- */
-function envSplitString(rest: readonly Word[]): Word[] | null {
-  for (let j = 1; j < rest.length; j++) {
-    const w = rest[j]!.text;
-    if (w === '--' || w === '-') return null;
-    if (w.startsWith('--')) {
-      if (w === '--split-string') return rest.slice(j + 1);
-      if (w.startsWith('--split-string=')) return [{ ...rest[j]!, text: w.slice('--split-string='.length) }, ...rest.slice(j + 1)];
-      if (ENV_VALUE_LONG.includes(w)) j++;
-      else if (!ENV_FLAG_LONG.includes(w) && !ENV_VALUE_LONG.some((o) => w.startsWith(`${o}=`))) return null;
-      continue;
-    }
-    if (w.startsWith('-')) {
-      for (let c = 1; c < w.length; c++) {
-        const letter = w[c]!;
-        if (letter === 'S') {
-          const joined = w.slice(c + 1);
-          return joined !== '' ? [{ ...rest[j]!, text: joined }, ...rest.slice(j + 1)] : rest.slice(j + 1);
-        }
-        if (ENV_VALUE_LETTERS.includes(letter)) {
-          if (c === w.length - 1) j++;
-          break;
-        }
-        if (letter !== 'i' && letter !== '0' && letter !== 'v') return null;
-      }
-      continue;
-    }
-    if (assignmentLength(w) === -1) return null;
-  }
-  return null;
-}
-
 function peel(words: Word[], assignments: string[]): Peeled {
   let k = 0;
   while (k < words.length && isAssignment(words[k]!)) assignments.push(words[k++]!.text);
@@ -343,135 +190,9 @@ function peel(words: Word[], assignments: string[]): Peeled {
   if (!inSystemDirectory(first.text)) return { kind: 'run', words: rest };
   const name = baseName(first.text);
   const lower = name.toLowerCase();
-  const wrapper = WRAPPERS[name];
-  if (wrapper && PROJECT_RUNNER_SET.has(name) && rest.length > 1) {
-    return { kind: 'run', words: rest, opaque: { id: 'runs_project_bin', subject: name }, via: name };
-  }
-  if (wrapper) {
-    if (name === 'command') {
-      // `command -v NAME` only looks a name up; options come before the command, so stop at the first operand
-      for (const w of rest.slice(1)) {
-        if (!w.text.startsWith('-') || w.text === '--') break;
-        if (/^-[pvV]*[vV][pvV]*$/.test(w.text)) return { kind: 'lookup' };
-      }
-    }
-    if (name === 'env') {
-      const parts = envSplitString(rest);
-      if (parts !== null) {
-        const source = parts.map((x) => x.text).join(' ');
-        // env -S decodes escapes of its own (`\_` is a space) and runs in the -C directory: not read as shell code
-        if (source.includes('\\') || rest.some((w) => /^-[a-zA-Z0-9]*C|^--c/.test(w.text)))
-          return { kind: 'run', words: rest, opaque: { id: 'env_split_escapes', subject: 'env -S' } };
-        return { kind: 'reparse', source, dynamic: parts.some((x) => x.dynamic), via: 'env -S' };
-      }
-    }
-    let found: { at: number; command?: Word } = afterOptions(rest, wrapper.valueOptions, wrapper.positional ?? 0, wrapper.commandOption);
-    if (!found.command && wrapper.commandOption) {
-      const k = rest.findIndex(
-        (w, idx) =>
-          idx > 0 &&
-          (wrapper.commandOption!.some((o) => w.text === o || w.text.startsWith(`${o}=`)) ||
-            (wrapper.commandOption!.includes('-c') && /^-[a-zA-Z]+c$/.test(w.text))),
-      );
-      if (k !== -1) {
-        const w = rest[k]!;
-        found = {
-          at: rest.length,
-          command:
-            w.text.startsWith('--') && w.text.includes('=')
-              ? { ...w, text: w.text.slice(w.text.indexOf('=') + 1) }
-              : (rest[k + 1] ?? literalWord('')),
-        };
-      }
-    }
-    const { at, command } = found;
-    const writes = wrapperWrites(rest, wrapper, at, command);
-    const unknown = name === 'xargs' ? null : unknownOption(rest, wrapper, name, command ? rest.length : at, command);
-    if (unknown !== null) return { kind: 'run', words: rest, opaque: { id: 'wrapper_option_unknown', subject: name, detail: unknown } };
-    // strace -o '|cmd' / '!cmd' pipes its output into a command
-    if (writes.some((w) => w.text.startsWith('|') || w.text.startsWith('!')))
-      return { kind: 'run', words: rest, opaque: { id: 'wrapper_writes_into_command', subject: name } };
-    if (wrapper.opaque)
-      return { kind: 'run', words: rest, opaque: { id: 'wrapper_opaque', subject: name, detail: wrapper.opaque }, writes };
-    const runs = (wrapper.runsOptions ?? []).find((o) =>
-      rest.slice(1, command ? rest.length : at).some((w) => w.text === o || w.text.startsWith(`${o}=`)),
-    );
-    if (runs) return { kind: 'run', words: rest, opaque: { id: 'wrapper_runs_program', subject: name, detail: runs }, writes };
-    if (name === 'xargs') {
-      // clusters that end in an option taking a value (`-0I {}`, `-rn 1`) are not read
-      for (const w of rest.slice(1, at)) {
-        if (/^-[^-]/.test(w.text) && !/^-[0rtpxo]+$/.test(w.text) && !/^-[IinlLsdEeaP]/.test(w.text))
-          return { kind: 'run', words: rest, opaque: { id: 'xargs_cluster', subject: w.text } };
-      }
-    }
-    let j = at;
-    if (name === 'env') {
-      while (j < rest.length && isAssignment(rest[j]!)) assignments.push(rest[j++]!.text);
-    }
-    if (command) {
-      const extra = wrapper.joinsIntoShell ? rest.slice(at) : [];
-      const parts = [command, ...extra];
-      return {
-        kind: 'reparse',
-        source: parts.map((x) => x.text).join(' '),
-        dynamic: parts.some((x) => x.dynamic),
-        via: `${name} -c`,
-        writes,
-      };
-    }
-    const inner = rest.slice(j);
-    const chdir: (string | null)[] = [];
-    for (let k = 1; k < at && k < rest.length; k++) {
-      const w = rest[k]!;
-      for (const o of wrapper.chdirOptions ?? []) {
-        if (w.text === o) chdir.push(rest[k + 1] && !rest[k + 1]!.dynamic ? rest[k + 1]!.text : null);
-        else if (w.text.startsWith(`${o}=`)) chdir.push(w.dynamic ? null : w.text.slice(o.length + 1));
-        else if (o.length === 2 && w.text.startsWith(o) && !w.text.startsWith('--')) chdir.push(w.dynamic ? null : w.text.slice(2));
-      }
-    }
-    if (name === 'chroot' && rest[at - 1]) chdir.push(rest[at - 1]!.dynamic ? null : rest[at - 1]!.text);
-    // pkexec runs the command in the target user's home directory unless told to stay
-    if (name === 'pkexec' && !rest.slice(1, at).some((w) => w.text === '--keep-cwd')) chdir.push(null);
-    if (inner.length === 0) {
-      if (wrapper.shellWithoutCommand && j > 1 && rest.slice(1, j).some((w) => /^-[a-zA-Z]*[si]$|^--shell$|^--login$/.test(w.text))) {
-        return { kind: 'run', words: rest, opaque: { id: 'starts_shell', subject: name } };
-      }
-      if (name === 'su' || name === 'runuser' || name === 'script') {
-        return { kind: 'run', words: rest, opaque: { id: 'starts_shell', subject: name } };
-      }
-      return { kind: 'run', words: name === 'xargs' ? [literalWord('echo')] : [], completed: name === 'xargs', via: name };
-    }
-    if (name === 'su' || name === 'runuser') return { kind: 'run', words: rest, opaque: { id: 'starts_shell_other_user', subject: name } };
-    const viaShell = (wrapper.shellOptions ?? []).find((o) => rest.slice(1, at).some((w) => w.text === o));
-    if (viaShell) return { kind: 'run', words: rest, opaque: { id: 'wrapper_shell', subject: name, detail: viaShell }, writes };
-    if (wrapper.joinsIntoShell && !rest.slice(1, at).some((w) => w.text === '-x' || w.text === '--exec')) {
-      return { kind: 'reparse', source: inner.map((x) => x.text).join(' '), dynamic: inner.some((x) => x.dynamic), via: name, writes };
-    }
-    if (name === 'xargs') {
-      const replace = rest
-        .slice(1, at)
-        .findIndex((w) => /^-[Ii]/.test(w.text) || w.text === '--replace' || w.text.startsWith('--replace='));
-      if (replace !== -1) {
-        const option = rest[1 + replace]!.text;
-        // -I takes the next word; -i and --replace take theirs only attached, `{}` without one
-        const token =
-          option === '-I'
-            ? (rest[2 + replace]?.text ?? '{}')
-            : option.startsWith('--replace=')
-              ? option.slice(10)
-              : option.length > 2 && !option.startsWith('--')
-                ? option.slice(2)
-                : '{}';
-        return {
-          kind: 'run',
-          words: inner.map((w) => (token !== '' && w.text.includes(token) ? { ...w, dynamic: true } : w)),
-          completed: false,
-          via: name,
-        };
-      }
-    }
-    return { kind: 'run', words: inner, completed: wrapper.completes === true, via: name, chdir, writes };
-  }
+  // a program that runs another command: read through its registry spec
+  const spec = programSpec(name);
+  if (spec?.wrapper) return peelWrapper(spec, rest);
   const runnerSubs = RUNNER_SUBCOMMANDS[name];
   if (runnerSubs && rest[1] !== undefined && runnerSubs.includes(rest[1].text)) {
     const inner = rest.slice(2);

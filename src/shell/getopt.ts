@@ -28,6 +28,8 @@ export interface GetoptSpec<T = unknown> {
   numeric?: boolean;
   /** Long options may be written with one dash too (`-output`, as X11 and Go programs take them). */
   singleDashLong?: boolean;
+  /** Long options only written whole: an abbreviation (`--pres` for `--preserve-env`) is reported as unknown, not guessed. */
+  exactLong?: boolean;
 }
 
 export interface UsedOption<T = unknown> {
@@ -156,7 +158,7 @@ export function getopt<T>(words: readonly Word[], spec: GetoptSpec<T>, from = 0)
       const body = text.slice(text.startsWith('--') ? 2 : 1);
       const eq = body.indexOf('=');
       const name = eq === -1 ? body : body.slice(0, eq);
-      const found = longOption(t, name);
+      const found = spec.exactLong ? (t.long.has(name) ? { option: t.long.get(name)!, full: name } : null) : longOption(t, name);
       if (found === 'ambiguous') {
         out.ambiguous.push(`--${name}`);
         out.unknown.push({ text, at: k });

@@ -4,7 +4,7 @@ import { makeProtectedPathCheck } from '../../src/io/protect';
 import { readCommandLine, type ShellReadingRaw } from '../../src/shell/commands';
 import { readShellCall } from '../../src/shell/resolve-shell';
 import { RUNNERS, SHELL_STUBS, STUBBED, type RanProgram, type StubRun } from './bash-stubs';
-import { WRAPPERS } from '../../src/shell/programs';
+import { programSpec } from '../../src/shell/registry';
 import { confirmed, pre, run, taxIndex } from './policy';
 
 /**
@@ -127,7 +127,7 @@ export function compare(line: string, decision: Decision, run: StubRun | null, j
     // a shell given `-c` is read through (its string is reported in its place, even when it runs only builtins);
     // a wrapper the reader peels (`npx`, `sudo`) is reported as the program it names
     const readThrough = (SHELL_STUBS as readonly string[]).includes(r.program) && r.args.some((a) => /^-[a-zA-Z]*c[a-zA-Z]*$/.test(a));
-    const peeled = r.program in WRAPPERS && r.args.some((a) => reported.has(baseName(a)));
+    const peeled = programSpec(r.program)?.wrapper !== undefined && r.args.some((a) => reported.has(baseName(a)));
     const runner = (RUNNERS.has(r.program) && (handedOff.has(r.id) || missingReported(r) || readThrough)) || peeled;
     // A catalogued program run by opaque code whose name the line does not spell out is the residue SPEC §9.8 states.
     const hiddenInOpaque = opaque(r) && (!catalogued.has(r.program) || !line.includes(r.program));

@@ -311,13 +311,9 @@ describe('regressions: options spelled so that the program or the mode is misrea
   });
 
   it.each([
-    ['env -vu echo rm -f .claude/settings.json'],
     ['env --uns echo rm -f .claude/settings.json'],
-    ['env -vC/tmp rm -f x'],
     ['env --chd=/tmp rm -f x'],
-    ['exec -la echo rm -f x'],
     ['flock --time 1 echo rm -f x'],
-    ['flock -nw 1 echo rm -f x'],
     ['strace --env echo rm -f x'],
     ['strace -fE echo rm -f x'],
     ["strace -o '|rm -f x' true"],
@@ -326,19 +322,31 @@ describe('regressions: options spelled so that the program or the mode is misrea
     ["su -s ./x.sh -c 'echo hi'"],
     ["su --sh ./x.sh -c 'echo hi'"],
     ['fakeroot -uf echo rm -f x'],
-    ["fakeroot -s 'x; rm -f x' true"],
     ["fakeroot --faked 'x; rm -f x' true"],
     ["script -q --comm='rm -f x' echo"],
-    ["watch -tx sh -c 'rm -f x'"],
     ['unshare --w=/tmp rm -f x'],
-    ['unshare -rw/tmp rm -f x'],
-    ['unshare --mount=x true'],
-    ['nsenter -Fw/tmp -t 1 rm -f x'],
-    ['sudo -np echo rm -f x'],
-    ['time -pf echo rm -f x'],
   ])('%j: an option the wrapper table does not read, or one that runs code, makes it opaque', (line) => {
     expect(reading(line).level).toBe('process_exec');
     expect(judge(line, 'workspace_write').verdict).toBe('deny');
+  });
+
+  it.each([
+    ['env -vu echo rm -f .claude/settings.json', 'workspace_write', ['destroy .claude/settings.json']],
+    ['env -vC/tmp rm -f x', 'workspace_write', ['destroy x']],
+    ['exec -la echo rm -f x', 'workspace_write', ['destroy x']],
+    ['flock -nw 1 echo rm -f x', 'workspace_write', ['write echo', 'destroy x']],
+    ["fakeroot -s 'x; rm -f x' true", 'workspace_write', ['write x; rm -f x']],
+    ["watch -tx sh -c 'rm -f x'", 'workspace_write', ['destroy x']],
+    ['unshare -rw/tmp rm -f x', 'workspace_write', ['destroy x']],
+    ['unshare --mount=x true', 'none', []],
+    ['nsenter -Fw/tmp -t 1 rm -f x', 'workspace_write', ['destroy x']],
+    ['sudo -np echo rm -f x', 'workspace_write', ['destroy x']],
+    ['time -pf echo rm -f x', 'workspace_write', ['destroy x']],
+  ])("%j: a cluster of a wrapper's options is read as its option parser reads it", (line, level, effects) => {
+    const r = reading(line);
+    expect(r.opaque).toEqual([]);
+    expect(r.level).toBe(level);
+    expect(r.effects.filter((e) => e.effect !== 'mention').map((e) => `${e.effect} ${e.path}`)).toEqual(effects);
   });
 
   it.each([
@@ -365,8 +373,9 @@ describe('regressions: options spelled so that the program or the mode is misrea
     expect(reading('valgrind --db-command=./x.sh ls').level).toBe('process_exec');
   });
 
-  it('an xargs option cluster that ends in -I is opaque', () => {
-    expect(reading('cat l | xargs -0I {} rm {}').opaque).toContain('xargs -0I: an option cluster the gate does not read');
+  it('an xargs option cluster that ends in -I is read as its options written apart', () => {
+    expect(reading('cat l | xargs -0I {} rm {}')).toEqual(reading('cat l | xargs -0 -I {} rm {}'));
+    expect(reading('cat l | xargs -0I {} rm {}').unparsable).toContain('a path computed at run time');
     expect(judge('cat l | xargs -0I {} rm {}', 'workspace_write').verdict).toBe('deny');
   });
 

@@ -59,9 +59,12 @@ function render(
   prefixes: { words: string[]; key: string }[],
   declared: boolean,
 ): string[] {
-  const lines = [`${d.name}: ${d.summary || t.programsNoSummary()}`, t.programsLevel(d.level, d.opaque ?? null, d.subcommands.length > 0)];
+  const level =
+    d.wrapper && d.wrapper.length > 0 ? t.programsWrapperLevel() : t.programsLevel(d.level, d.opaque ?? null, d.subcommands.length > 0);
+  const lines = [`${d.name}: ${d.summary || t.programsNoSummary()}`, level];
   if (declared) lines.push(t.programsFromPolicy(closed));
   for (const o of d.options) lines.push(`  ${o.names.join(', ')}: ${o.does}`);
+  if (d.wrapper && d.wrapper.length > 0) lines.push(t.programsWrapper(), ...d.wrapper.map((n) => `  ${n}`));
   if (d.subcommands.length > 0) {
     // options most subcommands share are said once
     const key = (o: { names: string[]; does: string }) => `${o.names.join(', ')}: ${o.does}`;

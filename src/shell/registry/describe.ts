@@ -22,11 +22,23 @@ export interface ProgramDescription {
   unknownSubcommand?: { level: Level; opaque?: string };
   /** Code of its own reads it further (readers.ts). */
   reader?: string;
-  wrapper?: boolean;
+  /** For a program that runs another command: where that command starts and how it runs. */
+  wrapper?: string[];
 }
 
-function optionDoes(o: OptionSpec): string | null {
+/** What the wrapper engine does with an option of each mode (registry/types.ts, WrapperSpec). */
+const MODES: Readonly<Record<string, string>> = {
+  __proto__: null as never,
+  replace: 'its value stands in the command for each name read at run time',
+  split: 'its value is split into the command it runs',
+  exec: 'runs the command itself, not through sh -c',
+  lookup: 'only looks the command up',
+  'keep-cwd': 'runs the command in the current directory',
+};
+
+function optionDoes(o: OptionSpec, wrapper = false): string | null {
   if (o.help) return null;
+  if (wrapper && o.mode !== undefined && MODES[o.mode]) return MODES[o.mode]!;
   if (o.opaque) return `runs code (${o.opaque})`;
   switch (o.role) {
     case 'writes':
@@ -38,7 +50,7 @@ function optionDoes(o: OptionSpec): string | null {
     case 'chdir':
       return 'works in its value';
     case 'runs':
-      return 'runs its value';
+      return o.arg === 'none' ? 'runs a program the gate does not read' : 'runs its value';
     case 'command':
       return 'runs its value as a shell command line';
     case 'shell':
@@ -52,9 +64,9 @@ function optionDoes(o: OptionSpec): string | null {
   return null;
 }
 
-function telling(options: readonly OptionSpec[] | undefined): { names: string[]; does: string }[] {
+function telling(options: readonly OptionSpec[] | undefined, wrapper = false): { names: string[]; does: string }[] {
   return (options ?? []).flatMap((o) => {
-    const does = optionDoes(o);
+    const does = optionDoes(o, wrapper);
     return does === null ? [] : [{ names: o.names, does }];
   });
 }
@@ -79,6 +91,30 @@ function walk(spec: CommandSpec, prefix: string, out: ProgramDescription['subcom
   }
 }
 
+/** Where a wrapper's command starts and how it runs, in words. */
+function wrapperNotes(spec: ProgramSpec): string[] {
+  const w = spec.wrapper!;
+  if (spec.opaque) return [];
+  const notes: string[] = [];
+  const n = w.positional ?? 0;
+  const after = n > 0 ? `its options and ${n === 1 ? 'one operand' : `${n} operands`}` : 'its options';
+  if (w.rest === 'none') notes.push(`runs no command of its operands`);
+  else if (w.rest === 'user-shell') notes.push(`its operands after ${after} are a user and that user's shell's arguments: opaque`);
+  else notes.push(`runs the command after ${after}${w.completes ? ', with arguments it reads at run time appended' : ''}`);
+  if (w.positionalRole === 'writes') notes.push(n === 1 ? 'writes its operand' : 'writes its operands');
+  if (w.positionalRole === 'root') notes.push('finds and runs the command under the root its operand names: opaque unless `/`');
+  if (w.commandAfter) notes.push(`\`${w.commandAfter.join('`/`')}\` after that runs its value as a shell command line`);
+  if (w.joinsIntoShell) notes.push("joins the command's words and runs them with sh -c");
+  if (w.dashOption) notes.push('`-` before the command is one of its options');
+  if (w.runsInHome) notes.push("runs the command in the target user's home directory");
+  if (w.shellWithoutCommand === 'always') notes.push('without a command, starts a shell that reads stdin: opaque');
+  if (w.shellWithoutCommand === 'shell-option') notes.push('with its shell option and no command, starts a shell that reads stdin: opaque');
+  if (w.optionsFrom) notes.push(`always opaque: it also takes options from ${w.optionsFrom}`);
+  if (w.writeNamesExpand) notes.push('the names its write options give expand `%p` …: checked as patterns');
+  notes.push('any option not listed, or a long option not written whole: opaque');
+  return notes;
+}
+
 export function describeProgram(name: string, spec: ProgramSpec | null = programSpec(name)): ProgramDescription | null {
   if (!spec) return null;
   const subcommands: ProgramDescription['subcommands'] = [];
@@ -89,11 +125,11 @@ export function describeProgram(name: string, spec: ProgramSpec | null = program
     level: spec.level,
     kind: spec.kind ?? '',
     ...(spec.opaque ? { opaque: spec.opaque } : {}),
-    options: telling(spec.options),
+    options: telling(spec.options, spec.wrapper !== undefined),
     subcommands,
     ...(spec.unknownSubcommand ? { unknownSubcommand: spec.unknownSubcommand } : {}),
     ...(spec.reader ? { reader: spec.reader } : {}),
-    ...(spec.wrapper ? { wrapper: true } : {}),
+    ...(spec.wrapper ? { wrapper: wrapperNotes(spec) } : {}),
   };
 }
 
@@ -105,6 +141,7 @@ export function programsMarkdown(): string {
     const notes: string[] = [];
     if (d.opaque)
       notes.push(d.subcommands.length > 0 ? `without a subcommand: opaque (\`${d.opaque}\`)` : `always opaque (\`${d.opaque}\`)`);
+    notes.push(...(d.wrapper ?? []).slice(0, -1));
     for (const o of d.options) notes.push(`\`${o.names.join('`/`')}\` ${o.does}`);
     const byLevel = new Map<string, string[]>();
     for (const s of d.subcommands) if (!s.path.includes(' ')) byLevel.set(s.level, [...(byLevel.get(s.level) ?? []), s.path]);
@@ -112,7 +149,8 @@ export function programsMarkdown(): string {
     if (d.unknownSubcommand)
       notes.push(`any other subcommand: ${d.unknownSubcommand.level}${d.unknownSubcommand.opaque ? ', opaque' : ''}`);
     if (d.reader) notes.push(`read further by code (\`${d.reader}\`)`);
-    rows.push(`| \`${name}\` | \`${d.level}\` | ${d.summary.replace(/\|/g, '\\|')} | ${notes.join('; ').replace(/\|/g, '\\|')} |`);
+    const level = d.wrapper && d.wrapper.length > 0 ? "its command's" : `\`${d.level}\``;
+    rows.push(`| \`${name}\` | ${level} | ${d.summary.replace(/\|/g, '\\|')} | ${notes.join('; ').replace(/\|/g, '\\|')} |`);
   }
   return rows.join('\n');
 }

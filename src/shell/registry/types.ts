@@ -40,7 +40,7 @@ export interface OptionSpec {
   level?: Level;
   /** Using the option makes the invocation opaque, for this reason id. */
   opaque?: string;
-  /** A mode the named reader reads (`tar -x`: 'x'). */
+  /** A mode the named reader reads (`tar -x`: 'x'), or the wrapper engine (WrapperSpec). */
   mode?: string;
   /** The option prints help or the version and exits (`--help`): the invocation only reads. */
   help?: boolean;
@@ -94,21 +94,49 @@ export type SubcommandEntry = CommandSpec | string | (() => CommandSpec);
 export interface ProgramSpec extends CommandSpec {
   name: string;
   aliases?: string[];
-  /** A wrapper: what follows its options (and `positional` leading operands) is a command it runs. */
+  /** A wrapper: what follows its options (and `positional` leading operands) is a command it runs (see WrapperSpec). */
   wrapper?: WrapperSpec;
   /** Environment variables whose value it runs as a command (zgrep's GREP): set for it, the call is opaque. */
   runsVariables?: string[];
 }
 
+/**
+ * A program that runs another command (`sudo`, `env`, `timeout`, `xargs` …): its options are read
+ * by the one option parser, each with its role, and what follows them — after `positional` leading
+ * operands — is the command it runs, judged as a command of its own (src/shell/commands.ts). Any
+ * option its spec does not list, and any long option not written whole, makes the call opaque: it
+ * could take the next word as its value, and the command read would not be the one that runs.
+ * Options it takes with a value are listed with their role: `writes` (a file it writes itself),
+ * `chdir` (the directory the command runs in), `runs` (a program or a file naming one: opaque),
+ * `command` (a shell command line, read again), `shell` (it hands the command to a shell: opaque);
+ * and with a mode the wrapper engine reads: `replace` (xargs -I: the token is replaced at run
+ * time), `split` (env -S: a string split into the command), `exec` (watch -x: not joined into
+ * `sh -c`), `lookup` (command -v: only looks the name up), `keep-cwd` (pkexec --keep-cwd).
+ */
 export interface WrapperSpec {
   /** Operands before the command (`timeout 10 cmd`: 1). */
   positional?: number;
-  /** The remaining words are joined and run by `sh -c` (`watch`, `sg`). */
+  /** What those operands are: files it writes (`flock FILE`, `script FILE`), or a root directory the command is found and run in (`chroot DIR`: opaque). */
+  positionalRole?: 'writes' | 'root';
+  /**
+   * What the operands after them are: a command it runs (the default); a user and arguments for
+   * that user's shell (`su USER …`: opaque); or none it runs (`script`: its shell, or -c's command).
+   */
+  rest?: 'command' | 'user-shell' | 'none';
+  /** Words that, right after the positional operands, give the shell command line in the next word (`flock FILE -c CMD`, `sg GROUP -c CMD`). */
+  commandAfter?: string[];
+  /** The command's words are joined and run by `sh -c` (`watch`, `sg`). */
   joinsIntoShell?: boolean;
-  /** Without a command it starts a shell reading stdin. */
-  shellWithoutCommand?: boolean;
-  /** Arguments are appended to the command at run time (`xargs`). */
+  /** Without a command it starts a shell reading stdin: always (`su`), or when an option of role `shell` is given (`sudo -s`). */
+  shellWithoutCommand?: 'always' | 'shell-option';
+  /** Arguments are appended to the command at run time (`xargs`); without a command it runs `echo`. */
   completes?: boolean;
-  /** Any option the spec does not list makes the call opaque: it could take the next word as its value. */
-  strict?: boolean;
+  /** A `-` before the command is one of its options (`env -`, `su -`). */
+  dashOption?: boolean;
+  /** It runs the command in the target user's home directory unless an option of mode `keep-cwd` is given (`pkexec`). */
+  runsInHome?: boolean;
+  /** Where it also takes options from, which the gate does not read (files, variables): the call is opaque whatever its options. */
+  optionsFrom?: string;
+  /** The file names of its write options expand `%p`, `%q{VAR}` …: each is checked as a pattern. */
+  writeNamesExpand?: boolean;
 }
