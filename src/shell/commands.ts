@@ -358,6 +358,26 @@ function runWords(
         if (problem) return problem;
       }
     }
+    // A wrapper given no command of its own runs what the arguments appended at run time name (`xargs sudo`).
+    if (peeled.kind === 'run' && peeled.words.length === 0 && completed && peeled.opaque === undefined && words.length > 0) {
+      const [program, ...args] = words;
+      walk.out.push({
+        name: baseName(program!.text),
+        program: program!,
+        args,
+        redirects,
+        conditional: cond,
+        completed,
+        opaque: { id: 'xargs_runs_with_read_arguments', subject: baseName(program!.text) },
+        assignments: [...assignments],
+        via: [...via],
+        chdir: [...chdir],
+        depth,
+        source: walk.source,
+      });
+      recorded = true;
+      break;
+    }
     const changed = peeled.words.length !== words.length || (peeled.via !== undefined && peeled.via !== 'find');
     if (!changed || peeled.words.length === 0 || peeled.opaque !== undefined) {
       if (peeled.words.length > 0) {

@@ -213,6 +213,13 @@ programRows('xargs', [
   ['cat l | xargs -P4 -n 1 cat', { level: 'read_only', opaque: false }],
   ['cat l | xargs', { level: 'read_only', opaque: false }],
   ['cat l | xargs rm', { level: 'process_exec', opaque: 'xargs runs rm with arguments it reads at run time' }],
+  // a wrapper given no command runs what the appended arguments name
+  ["printf 'rm\\n-rf\\nx\\n' | xargs sudo", { level: 'process_exec', opaque: 'xargs runs sudo with arguments it reads at run time' }],
+  ['echo ok | xargs sudo --', { level: 'process_exec', opaque: 'xargs runs sudo with arguments it reads at run time' }],
+  ['cat l | xargs env', { level: 'process_exec', opaque: 'xargs runs env with arguments it reads at run time' }],
+  ['cat l | xargs -n1 nohup', { level: 'process_exec', opaque: 'xargs runs nohup with arguments it reads at run time' }],
+  ['cat l | xargs timeout 5', { level: 'process_exec', opaque: 'xargs runs timeout with arguments it reads at run time' }],
+  ['cat l | xargs nice', { level: 'process_exec', opaque: 'xargs runs nice with arguments it reads at run time' }],
   ["cat l | xargs sh -c 'echo $0'", { unparsable: 'arguments xargs reads at run time' }],
   // -I: the token stands for a name read at run time
   ['xargs -I {} rm {}', { unparsable: 'a path computed at run time' }],
