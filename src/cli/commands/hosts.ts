@@ -20,6 +20,7 @@ import { cliInvocation, purgeStarterTests, writeStarter } from './starter';
 import { commandTarget, policyFinding, renderFindings, stateFindingFor } from './doctor';
 import { codexTrust, readCodexTrust, withCodexTrust } from './codex-trust';
 import { droidSandboxFindings, planDroidSandbox } from './droid-sandbox';
+import { codexSandboxFindings, hasCodexSandbox, planCodexSandbox, withoutCodexSandbox } from './codex-sandbox';
 import { stateDirFor } from '../context';
 
 export type OtherHost = Exclude<HostName, 'claude-code'>;
@@ -172,16 +173,27 @@ function readText(path: string): string {
   }
 }
 
-/** Records the user's trust in persona-gate's handlers of Codex's hooks.json (Codex skips untrusted hooks without a word). */
-function recordCodexTrust(hooksPath: string, hooksFile: Json, env: Env, t: CliMessages): string {
+/**
+ * Records the user's trust in persona-gate's handlers of Codex's hooks.json (Codex skips untrusted
+ * hooks without a word), and writes the sandbox step's profile into the same config.toml.
+ */
+function recordCodexTrust(
+  hooksPath: string,
+  hooksFile: Json,
+  env: Env,
+  t: CliMessages,
+  sandbox: ReturnType<typeof planCodexSandbox>,
+): string[] {
   const config = codexConfig(env);
   const before = readText(config);
   const trust = codexTrust(hooksPath, hooksFile);
-  const after = withCodexTrust(before, new Set(trust.map((x) => x.key)), trust);
-  if (after === before) return t.codexTrustKept(config);
-  mkdirSync(dirname(config), { recursive: true });
-  writeFileSync(config, after);
-  return t.codexTrusted(trust.length, config);
+  const trusted = withCodexTrust(before, new Set(trust.map((x) => x.key)), trust);
+  const { text: after, lines } = sandbox.apply(trusted);
+  if (after !== before) {
+    mkdirSync(dirname(config), { recursive: true });
+    writeFileSync(config, after);
+  }
+  return [trusted === before ? t.codexTrustKept(config) : t.codexTrusted(trust.length, config), ...lines];
 }
 
 function codexTrustFindings(reg: HostRegistration, dir: string, env: Env, t: CliMessages): Finding[] {
@@ -237,6 +249,18 @@ export function initHost(
   const policyPath = join(dir, '.claude', 'persona-gate.json');
   // Droid's sandbox, planned before anything is written.
   const droidSandbox = host === 'droid' ? planDroidSandbox(env, dir, policyPath, opts.sandbox !== false, t) : null;
+  const codexSandbox =
+    host === 'codex'
+      ? planCodexSandbox(
+          env,
+          dir,
+          policyPath,
+          command,
+          { path: codexConfig(env), text: readText(codexConfig(env)) },
+          opts.sandbox !== false,
+          t,
+        )
+      : null;
   mkdirSync(dirname(policyPath), { recursive: true });
   const starter = {
     example,
@@ -251,7 +275,7 @@ export function initHost(
     lines.push(t.initRegistered(path, (merged.changed.length > 0 ? merged.changed : reg.layout.events.map((e) => e.name)).join(', ')));
   } else lines.push(t.initUnchanged(path));
   if (droidSandbox) lines.push(...droidSandbox.write());
-  if (host === 'codex') lines.push(recordCodexTrust(path, merged.settings, env, t));
+  if (codexSandbox) lines.push(...recordCodexTrust(path, merged.settings, env, t, codexSandbox));
   if (host === 'copilot') {
     const trust = copilotTrust(dir, env);
     if (trust.trusted) lines.push(t.hostTrustKept(dir, trust.path));
@@ -323,7 +347,20 @@ export function doctorHost(env: Env, host: OtherHost, opts: { dir?: string; json
   }
   if (host === 'qwen') findings.push(...qwenSwitches(dir, env, t));
   if (host === 'droid') findings.push(...droidSandboxFindings(env, dir, join(dir, '.claude', 'persona-gate.json'), stateDirFor(env), t));
-  if (host === 'codex') findings.push(...codexTrustFindings(reg, dir, env, t));
+  if (host === 'codex') {
+    findings.push(...codexTrustFindings(reg, dir, env, t));
+    const hook = [...commands][0] ?? null;
+    findings.push(
+      ...codexSandboxFindings(
+        env,
+        dir,
+        join(dir, '.claude', 'persona-gate.json'),
+        hook,
+        { path: codexConfig(env), text: readText(codexConfig(env)) },
+        t,
+      ),
+    );
+  }
   if (host === 'copilot') {
     const trust = copilotTrust(dir, env);
     findings.push(
@@ -341,7 +378,8 @@ export function doctorHost(env: Env, host: OtherHost, opts: { dir?: string; json
         findings.push({ level: 'fail', text: t.checkCopilotHooksOff(file), fix: t.fixCopilotHooksOff() });
     }
   }
-  findings.push(...policyFinding(env, dir, t, locale));
+  // Codex's own sandbox is checked above; Claude Code's says nothing of it.
+  findings.push(...policyFinding(env, dir, t, locale, host !== 'codex'));
   findings.push(stateFindingFor(env, t));
   const letsThrough = t.hostFailsOpen[host];
   const fails = findings.filter((f) => f.level === 'fail').length;
@@ -376,12 +414,14 @@ export function uninstallHost(env: Env, host: OtherHost, opts: { dir?: string; p
   const { settings, original } = readSettings(path, t);
   const lines: string[] = [];
   const { settings: next, removed } = removeHooks(settings, reg.layout);
-  if (host === 'codex' && removed.length > 0) {
-    // The trust of the entries that go goes with them.
+  if (host === 'codex') {
+    // The trust of the entries that go goes with them, and so does the sandbox profile init added.
     const config = codexConfig(env);
     const before = readText(config);
-    const after = withCodexTrust(before, new Set(codexTrust(path, settings).map((x) => x.key)), []);
+    const untrusted = removed.length > 0 ? withCodexTrust(before, new Set(codexTrust(path, settings).map((x) => x.key)), []) : before;
+    const after = withoutCodexSandbox(untrusted);
     if (after !== before) writeFileSync(config, after);
+    if (hasCodexSandbox(before)) lines.push(t.codexSandboxRemoved(config));
   }
   if (original === null || removed.length === 0) lines.push(t.uninstallNothing(path));
   else {
