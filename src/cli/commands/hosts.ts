@@ -187,13 +187,15 @@ function recordCodexTrust(
   const config = codexConfig(env);
   const before = readText(config);
   const trust = codexTrust(hooksPath, hooksFile);
-  const trusted = withCodexTrust(before, new Set(trust.map((x) => x.key)), trust);
+  // The sandbox blocks out first: a trust table taken out would otherwise take the comment that opens the next block.
+  const base = withoutCodexSandbox(before);
+  const trusted = withCodexTrust(base, new Set(trust.map((x) => x.key)), trust);
   const { text: after, lines } = sandbox.apply(trusted);
   if (after !== before) {
     mkdirSync(dirname(config), { recursive: true });
     writeFileSync(config, after);
   }
-  return [trusted === before ? t.codexTrustKept(config) : t.codexTrusted(trust.length, config), ...lines];
+  return [trusted === base ? t.codexTrustKept(config) : t.codexTrusted(trust.length, config), ...lines];
 }
 
 function codexTrustFindings(reg: HostRegistration, dir: string, env: Env, t: CliMessages): Finding[] {
@@ -418,8 +420,8 @@ export function uninstallHost(env: Env, host: OtherHost, opts: { dir?: string; p
     // The trust of the entries that go goes with them, and so does the sandbox profile init added.
     const config = codexConfig(env);
     const before = readText(config);
-    const untrusted = removed.length > 0 ? withCodexTrust(before, new Set(codexTrust(path, settings).map((x) => x.key)), []) : before;
-    const after = withoutCodexSandbox(untrusted);
+    const base = withoutCodexSandbox(before);
+    const after = removed.length > 0 ? withCodexTrust(base, new Set(codexTrust(path, settings).map((x) => x.key)), []) : base;
     if (after !== before) writeFileSync(config, after);
     if (hasCodexSandbox(before)) lines.push(t.codexSandboxRemoved(config));
   }
