@@ -109,14 +109,31 @@ function bracketDepth(text: string): number {
 export function withoutCodexSandbox(toml: string): string {
   const kept: string[] = [];
   let inside = false;
+  let after = false;
   for (const line of toml.split(/\r?\n/)) {
+    const blankAfter = after && line.trim() === '';
+    after = false;
     if (line === BEGIN) inside = true;
-    else if (line === END && inside) inside = false;
-    else if (!inside) kept.push(line);
+    else if (line === END && inside) {
+      inside = false;
+      after = true;
+    } else if (!inside && !blankAfter) kept.push(line);
   }
   // A blank line init put after its top-level block goes with it.
   const text = kept.join('\n').replace(/^\n+/, '');
   return text.trim() === '' ? '' : text.replace(/\n*$/, '\n');
+}
+
+/** The lines of persona-gate's sandbox blocks, markers included: what init compares to say it changed nothing. */
+function sandboxLines(toml: string): string {
+  const out: string[] = [];
+  let inside = false;
+  for (const line of toml.split(/\r?\n/)) {
+    if (line === BEGIN) inside = true;
+    if (inside) out.push(line);
+    if (line === END) inside = false;
+  }
+  return out.join('\n');
 }
 
 export function hasCodexSandbox(toml: string): boolean {
@@ -260,7 +277,7 @@ export function planCodexSandbox(
   wanted: boolean,
   t: CliMessages,
   platform: NodeJS.Platform = process.platform,
-): { apply(text: string): { text: string; lines: string[] } } {
+): { apply(text: string, original: string): { text: string; lines: string[] } } {
   if (!wanted) return { apply: (text) => ({ text, lines: [t.codexSandboxOptedOut()] }) };
   if (!codexSandboxPlatform(platform)) return { apply: (text) => ({ text, lines: [t.codexSandboxNoPlatform(platform)] }) };
   // Read (and refuse) before anything is written.
@@ -268,12 +285,14 @@ export function planCodexSandbox(
   if (choice.problem !== null) throw new CliError(t.codexConfigUnparsable(config.path, choice.problem));
   const stateDir = stateDirFor(env);
   return {
-    apply(text) {
+    apply(text, original) {
       openStateDir(stateDir, t);
       const points = codexDenyPoints(codexGuarded(env, dir, policyPath, hookCommand), codexWritableRoots(env, dir), dir);
       const { text: next, select } = withCodexSandbox(text, points, config.path, t);
       const lines = [
-        next === text ? t.codexSandboxKept(config.path) : t.codexSandbox(config.path, CODEX_PROFILE, points.length),
+        sandboxLines(next) === sandboxLines(original)
+          ? t.codexSandboxKept(config.path)
+          : t.codexSandbox(config.path, CODEX_PROFILE, points.length),
         t.codexReadOnlyDirs(join(dir, '.claude')),
       ];
       if (!select) lines.push(t.codexProfileChosenElsewhere(config.path, choice.profile ?? '?', CODEX_PROFILE));
@@ -295,7 +314,7 @@ export function probeCodexSandbox(
   dir: string,
   profile: string,
   paths: readonly string[],
-): { ran: true; writable: string[] } | { ran: false; detail: string } {
+): { ran: true; writable: string[] } | { ran: false; missing: boolean; detail: string } {
   const script = 'for p in "$@"; do if test -w "$p"; then printf "%s\\n" "$p"; fi; done; echo persona-gate-probe-done';
   const run = spawnSync(codexBin(env), ['sandbox', '-P', profile, '-C', dir, '--', 'sh', '-c', script, 'sh', ...paths], {
     encoding: 'utf8',
@@ -303,10 +322,10 @@ export function probeCodexSandbox(
     env: env as NodeJS.ProcessEnv,
     cwd: dir,
   });
-  if (run.error) return { ran: false, detail: run.error.message };
+  if (run.error) return { ran: false, missing: (run.error as NodeJS.ErrnoException).code === 'ENOENT', detail: run.error.message };
   const out = run.stdout ?? '';
   if (run.status !== 0 || !out.includes('persona-gate-probe-done'))
-    return { ran: false, detail: ((run.stderr ?? '').trim().split('\n').at(-1) ?? '') || `exit ${run.status}` };
+    return { ran: false, missing: false, detail: ((run.stderr ?? '').trim().split('\n').at(-1) ?? '') || `exit ${run.status}` };
   return { ran: true, writable: out.split('\n').filter((l) => l !== '' && l !== 'persona-gate-probe-done') };
 }
 
@@ -342,7 +361,13 @@ export function codexSandboxFindings(
     .map((g) => g.path)
     .filter((p) => existsSync(p));
   const probe = probeCodexSandbox(env, dir, profile, [...new Set(guarded)]);
-  if (!probe.ran) findings.push({ level: 'fail', text: t.codexProbeFailed(codexBin(env), probe.detail), fix: t.fixCodexProbe() });
+  if (!probe.ran)
+    // No codex program to ask: unknown (warn); one that cannot start a sandboxed command: the sandbox does not hold (fail).
+    findings.push({
+      level: probe.missing ? 'warn' : 'fail',
+      text: t.codexProbeFailed(codexBin(env), probe.detail),
+      fix: t.fixCodexProbe(),
+    });
   else if (probe.writable.length > 0)
     for (const p of probe.writable) findings.push({ level: 'fail', text: t.codexGuardWritable(p, profile), fix });
   else findings.push({ level: 'ok', text: t.codexSandboxHolds(profile, guarded.length) });

@@ -190,7 +190,7 @@ function recordCodexTrust(
   // The sandbox blocks out first: a trust table taken out would otherwise take the comment that opens the next block.
   const base = withoutCodexSandbox(before);
   const trusted = withCodexTrust(base, new Set(trust.map((x) => x.key)), trust);
-  const { text: after, lines } = sandbox.apply(trusted);
+  const { text: after, lines } = sandbox.apply(trusted, before);
   if (after !== before) {
     mkdirSync(dirname(config), { recursive: true });
     writeFileSync(config, after);
