@@ -164,8 +164,10 @@ describeConfined('the default deployment in the real Codex CLI, with its sandbox
     expect(existsSync(join(project.dir, 'moved'))).toBe(false);
     expect(existsSync(`${dirname(project.dir)}-moved`)).toBe(false);
     expect(readFileSync(join(project.dir, 'after.txt'), 'utf8')).toBe('ran\n');
-    // The hook ran outside the sandbox: it kept its state.
+    // The hook and the MCP server ran outside the sandbox: the hook kept its state, the server wrote
+    // its log (both in directories the shell cannot write).
     expect(readdirSync(join(project.stateDir, 'sessions')).length).toBeGreaterThan(0);
+    expect(project.executed().map((e) => e.tool)).toEqual(['whoami']);
 
     // doctor probes the same sandbox; uninstall takes out exactly what init added.
     const env = { ...personaGateEnv(project), TMPDIR: tmp, PERSONA_GATE_CODEX_BIN: hostCli('codex') };
