@@ -529,6 +529,34 @@ export const cliEn = {
   fixCopilotHooksOff: () => 'remove that setting',
   codexTrusted: (count: number, path: string) =>
     `recorded the trust of persona-gate's ${count} hook entries in ${path}: Codex skips a hook it has not trusted, without a word`,
+  codexConfigUnparsable: (path: string, problem: string) => `cannot read ${path} as TOML (${problem}): nothing was changed`,
+  fixCodexConfig: () => 'correct the config.toml, then run persona-gate init --host codex again',
+  codexProfileTaken: (path: string, name: string) =>
+    `${path} already defines a permissions profile named ${name} that persona-gate did not write: nothing was changed; rename it, then run init again`,
+  codexSandboxOptedOut: () =>
+    `Codex's sandbox was left as it is (--no-sandbox): its shell can then write persona-gate's files by routes the hook cannot see (a script it writes and runs, an interpreter, a link), and the hook keeps refusing every line that may touch one`,
+  codexSandboxNoPlatform: (platform: string) =>
+    `Codex's sandbox was not turned on: persona-gate turns it on only on Linux and macOS, not on ${platform}; code the hook cannot see can still change persona-gate's files`,
+  codexSandbox: (path: string, profile: string, n: number) =>
+    `turned on Codex's sandbox in ${path}: the permissions profile ${profile} keeps the project and the temp directories writable and write-denies persona-gate's files (${n} path${n === 1 ? '' : 's'} read-only) for every command the agent's shell starts`,
+  codexSandboxKept: (path: string) => `${path} already holds persona-gate's sandbox profile: unchanged`,
+  codexReadOnlyDirs: (claude: string) =>
+    `note: ${claude} is read-only for the agent under Codex's sandbox (a denied file's directory could otherwise be renamed away), and Codex itself keeps .git read-only there (git status works, git commit does not); change them yourself, outside the agent`,
+  codexProfileChosenElsewhere: (path: string, profile: string, ours: string) =>
+    `${path} already chooses the permissions profile ${profile} (default_permissions): kept; persona-gate's profile ${ours} is written but holds only once default_permissions = "${ours}"`,
+  codexSandboxModeSet: (path: string, mode: string) =>
+    `${path} sets sandbox_mode = "${mode}": Codex then uses its older sandbox settings, which cannot write-deny a path, instead of a permissions profile; remove sandbox_mode (and [sandbox_workspace_write]) for persona-gate's profile to hold`,
+  codexSandboxOff: (path: string) =>
+    `no permissions profile is chosen in ${path}: Codex's sandbox does not write-deny persona-gate's files, and code the hook cannot see can change them`,
+  codexProfileActive: (profile: string, path: string) => `Codex runs its shell under the permissions profile ${profile} (${path})`,
+  codexProbeFailed: (bin: string, detail: string) =>
+    `could not run a command in Codex's sandbox (${bin} sandbox): ${detail}; whether it holds persona-gate's files is unknown`,
+  fixCodexProbe: () =>
+    'put the codex program on PATH (or name it in PERSONA_GATE_CODEX_BIN); on Linux the sandbox needs user namespaces, and a CODEX_HOME outside the temp directory',
+  codexGuardWritable: (path: string, profile: string) => `${path} is writable from Codex's sandbox under the profile ${profile}`,
+  codexSandboxHolds: (profile: string, n: number) =>
+    `Codex's sandbox (profile ${profile}) write-denies every one of persona-gate's ${n} guarded paths here (probed with codex sandbox)`,
+  codexSandboxRemoved: (path: string) => `removed persona-gate's sandbox profile from ${path}`,
   codexTrustKept: (path: string) => `${path} already trusts persona-gate's hook entries`,
   checkCodexTrusted: (key: string) => `Codex trusts the hook ${key}`,
   checkCodexUntrusted: (key: string, path: string) =>
@@ -1048,6 +1076,34 @@ export const cliEs: CliMessages = {
   fixCopilotHooksOff: () => 'quita ese ajuste',
   codexTrusted: (count, path) =>
     `registrada la confianza en las ${count} entradas de hook de persona-gate en ${path}: Codex omite sin aviso un hook en el que no confía`,
+  codexConfigUnparsable: (path, problem) => `no se puede leer ${path} como TOML (${problem}): no se ha cambiado nada`,
+  fixCodexConfig: () => 'corrige el config.toml y ejecuta de nuevo persona-gate init --host codex',
+  codexProfileTaken: (path, name) =>
+    `${path} ya define un perfil de permisos llamado ${name} que no escribió persona-gate: no se ha cambiado nada; cámbiale el nombre y ejecuta init de nuevo`,
+  codexSandboxOptedOut: () =>
+    `el sandbox de Codex se ha dejado como estaba (--no-sandbox): su shell puede entonces escribir los ficheros de persona-gate por caminos que el hook no ve (un script que escribe y ejecuta, un intérprete, un enlace), y el hook sigue rechazando cada línea que pueda tocar uno`,
+  codexSandboxNoPlatform: (platform) =>
+    `no se ha activado el sandbox de Codex: persona-gate lo activa solo en Linux y macOS, no en ${platform}; el código que el hook no ve puede seguir cambiando los ficheros de persona-gate`,
+  codexSandbox: (path, profile, n) =>
+    `activado el sandbox de Codex en ${path}: el perfil de permisos ${profile} deja escribir en el proyecto y en los directorios temporales y prohíbe escribir en los ficheros de persona-gate (${n} ruta${n === 1 ? '' : 's'} de solo lectura) a cada orden que lance la shell del agente`,
+  codexSandboxKept: (path) => `${path} ya tiene el perfil de sandbox de persona-gate: sin cambios`,
+  codexReadOnlyDirs: (claude) =>
+    `nota: ${claude} es de solo lectura para el agente bajo el sandbox de Codex (si no, el directorio de un fichero protegido podría renombrarse), y el propio Codex deja .git de solo lectura (git status funciona, git commit no); cámbialos tú, fuera del agente`,
+  codexProfileChosenElsewhere: (path, profile, ours) =>
+    `${path} ya elige el perfil de permisos ${profile} (default_permissions): se mantiene; el perfil ${ours} de persona-gate queda escrito, pero solo rige con default_permissions = "${ours}"`,
+  codexSandboxModeSet: (path, mode) =>
+    `${path} fija sandbox_mode = "${mode}": Codex usa entonces su configuración antigua de sandbox, que no puede prohibir escribir en una ruta, en lugar de un perfil de permisos; quita sandbox_mode (y [sandbox_workspace_write]) para que rija el perfil de persona-gate`,
+  codexSandboxOff: (path) =>
+    `${path} no elige ningún perfil de permisos: el sandbox de Codex no protege los ficheros de persona-gate, y el código que el hook no ve puede cambiarlos`,
+  codexProfileActive: (profile, path) => `Codex ejecuta su shell con el perfil de permisos ${profile} (${path})`,
+  codexProbeFailed: (bin, detail) =>
+    `no se pudo ejecutar una orden en el sandbox de Codex (${bin} sandbox): ${detail}; no se sabe si protege los ficheros de persona-gate`,
+  fixCodexProbe: () =>
+    'pon el programa codex en el PATH (o nómbralo en PERSONA_GATE_CODEX_BIN); en Linux el sandbox necesita espacios de nombres de usuario, y un CODEX_HOME fuera del directorio temporal',
+  codexGuardWritable: (path, profile) => `${path} se puede escribir desde el sandbox de Codex con el perfil ${profile}`,
+  codexSandboxHolds: (profile, n) =>
+    `el sandbox de Codex (perfil ${profile}) prohíbe escribir en las ${n} rutas protegidas de persona-gate aquí (comprobado con codex sandbox)`,
+  codexSandboxRemoved: (path) => `quitado de ${path} el perfil de sandbox de persona-gate`,
   codexTrustKept: (path) => `${path} ya confía en las entradas de hook de persona-gate`,
   checkCodexTrusted: (key) => `Codex confía en el hook ${key}`,
   checkCodexUntrusted: (key, path) =>

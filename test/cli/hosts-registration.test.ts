@@ -212,12 +212,13 @@ describe('doctor --host', () => {
 });
 
 describe('codex: the trust Codex needs before it runs a hook', () => {
+  // The trust alone (--no-sandbox): the sandbox profile is the next test's.
   it('init records it in the user config.toml (keeping the rest), doctor checks it, uninstall takes it back', () => {
     const p = project();
     const config = join(p.home, '.codex', 'config.toml');
     mkdirSync(join(p.home, '.codex'), { recursive: true });
     writeFileSync(config, 'model = "x"\n\n[projects."/srv/a"]\ntrust_level = "trusted"\n');
-    const r = runCli(['init', '--host', 'codex', '--dir', p.dir], { env: p.env });
+    const r = runCli(['init', '--host', 'codex', '--dir', p.dir, '--no-sandbox'], { env: p.env });
     expect(r.stdout).toContain(`recorded the trust of persona-gate's 3 hook entries in ${config}`);
     const hooksPath = join(p.home, '.codex', 'hooks.json');
     const toml = readFileSync(config, 'utf8');
@@ -226,7 +227,7 @@ describe('codex: the trust Codex needs before it runs a hook', () => {
     expect(toml).toContain(
       `[hooks.state."${hooksPath}:pre_tool_use:0:0"]\ntrusted_hash = "sha256:4f80dda5f0b4dcebffcb487e29401bad2140fed13284560c75fa606a601a2900"`,
     );
-    expect(runCli(['init', '--host', 'codex', '--dir', p.dir], { env: p.env }).stdout).toContain(
+    expect(runCli(['init', '--host', 'codex', '--dir', p.dir, '--no-sandbox'], { env: p.env }).stdout).toContain(
       `${config} already trusts persona-gate's hook entries`,
     );
     const ok = runCli(['doctor', '--host', 'codex', '--dir', p.dir], { env: p.env, cwd: p.dir });
@@ -244,10 +245,73 @@ describe('codex: the trust Codex needs before it runs a hook', () => {
     writeFileSync(config, `${readFileSync(config, 'utf8')}\n[hooks.state."${hooksPath}:post_tool_use:0:0"]\nenabled = false\n`);
     const off = runCli(['doctor', '--host', 'codex', '--dir', p.dir], { env: p.env, cwd: p.dir });
     expect(off.stdout).toContain(`FAIL  ${config} switches the hook ${hooksPath}:post_tool_use:0:0 off (enabled = false)`);
-    runCli(['init', '--host', 'codex', '--dir', p.dir], { env: p.env });
+    runCli(['init', '--host', 'codex', '--dir', p.dir, '--no-sandbox'], { env: p.env });
     expect(runCli(['doctor', '--host', 'codex', '--dir', p.dir], { env: p.env, cwd: p.dir }).code).toBe(0);
     runCli(['uninstall', '--host', 'codex', '--dir', p.dir], { env: p.env });
     expect(readFileSync(config, 'utf8')).toBe('model = "x"\n\n[projects."/srv/a"]\ntrust_level = "trusted"\n');
+  });
+});
+
+describe('codex: the sandbox profile init writes into config.toml', () => {
+  const user = 'model = "x"\n\n[projects."/srv/a"]\ntrust_level = "trusted"\n';
+  it('selects it before the first table, appends the profile, keeps the rest, and uninstall restores the file byte for byte', () => {
+    const p = project();
+    const config = join(p.home, '.codex', 'config.toml');
+    mkdirSync(join(p.home, '.codex'), { recursive: true });
+    writeFileSync(config, user);
+    const r = runCli(['init', '--host', 'codex', '--dir', p.dir], { env: p.env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(`turned on Codex's sandbox in ${config}`);
+    const toml = readFileSync(config, 'utf8');
+    const lines = toml.split('\n');
+    // default_permissions is a top-level key: before the first table, or TOML puts it in that table.
+    expect(lines.indexOf('default_permissions = "persona-gate"')).toBeGreaterThan(0);
+    expect(lines.indexOf('default_permissions = "persona-gate"')).toBeLessThan(lines.indexOf('[projects."/srv/a"]'));
+    expect(toml).toContain('[permissions."persona-gate".filesystem]\n":root" = "read"');
+    expect(toml).toContain(`${JSON.stringify(join(p.dir, '.claude'))} = "read"`);
+    expect(toml).toContain('[permissions."persona-gate".filesystem.":workspace_roots"]\n"." = "write"');
+    // Again: the same file.
+    expect(runCli(['init', '--host', 'codex', '--dir', p.dir], { env: p.env }).stdout).toContain(
+      `${config} already holds persona-gate's sandbox profile`,
+    );
+    expect(readFileSync(config, 'utf8')).toBe(toml);
+    const u = runCli(['uninstall', '--host', 'codex', '--dir', p.dir], { env: p.env });
+    expect(u.stdout).toContain(`removed persona-gate's sandbox profile from ${config}`);
+    expect(readFileSync(config, 'utf8')).toBe(user);
+  });
+
+  it("keeps the user's own choice of profile and sandbox_mode, and says what they mean", () => {
+    const p = project();
+    const config = join(p.home, '.codex', 'config.toml');
+    mkdirSync(join(p.home, '.codex'), { recursive: true });
+    writeFileSync(config, 'default_permissions = ":workspace"\nsandbox_mode = "danger-full-access"\n');
+    const r = runCli(['init', '--host', 'codex', '--dir', p.dir], { env: p.env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(`${config} already chooses the permissions profile :workspace`);
+    expect(r.stdout).toContain(`${config} sets sandbox_mode = "danger-full-access"`);
+    expect(readFileSync(config, 'utf8').match(/default_permissions/g)).toHaveLength(1);
+    const d = runCli(['doctor', '--host', 'codex', '--dir', p.dir], { env: p.env, cwd: p.dir });
+    expect(d.stdout).toContain(`warn  ${config} sets sandbox_mode = "danger-full-access"`);
+  });
+
+  it('changes nothing when config.toml cannot be read, and --no-sandbox writes no profile', () => {
+    const p = project();
+    const config = join(p.home, '.codex', 'config.toml');
+    mkdirSync(join(p.home, '.codex'), { recursive: true });
+    const broken = 'model = "x"\n[projects."/srv/a"\ntrust_level = "trusted"\n';
+    writeFileSync(config, broken);
+    const r = runCli(['init', '--host', 'codex', '--dir', p.dir], { env: p.env });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`cannot read ${config} as TOML (line 2: a table header is not closed): nothing was changed`);
+    expect(readFileSync(config, 'utf8')).toBe(broken);
+    expect(existsSync(join(p.home, '.codex', 'hooks.json'))).toBe(false);
+    writeFileSync(config, user);
+    const off = runCli(['init', '--host', 'codex', '--dir', p.dir, '--no-sandbox'], { env: p.env });
+    expect(off.stdout).toContain("Codex's sandbox was left as it is (--no-sandbox)");
+    expect(readFileSync(config, 'utf8')).not.toContain('persona-gate sandbox');
+    expect(runCli(['doctor', '--host', 'codex', '--dir', p.dir], { env: p.env, cwd: p.dir }).stdout).toContain(
+      `warn  no permissions profile is chosen in ${config}`,
+    );
   });
 });
 

@@ -33,7 +33,8 @@ beforeAll(() => {
  * tables, computed independently): the same tables, byte for byte.
  */
 function register(project: CodexProject): void {
-  const init = runCli(['init', '--host', 'codex'], { env: personaGateEnv(project), cwd: project.dir });
+  // The hook alone, under the harness's danger-full-access: Codex's sandbox is codex-sandbox.test.ts's.
+  const init = runCli(['init', '--host', 'codex', '--no-sandbox'], { env: personaGateEnv(project), cwd: project.dir });
   expect(init.code, init.stderr).toBe(0);
   const config = join(project.codexHome, 'config.toml');
   const byInit = readFileSync(config, 'utf8');

@@ -96,7 +96,7 @@ function stateFinding(stateDir: string, t: CliMessages): Finding {
 }
 
 /** The policy the hook would find from this directory, and whether it is valid; then what the environment names in it. */
-export function policyFinding(env: Env, dir: string, t: CliMessages, locale: 'en' | 'es'): Finding[] {
+export function policyFinding(env: Env, dir: string, t: CliMessages, locale: 'en' | 'es', claudeSandbox = true): Finding[] {
   const findings: Finding[] = [];
   const location = locatePolicy({
     env: { ...env, CLAUDE_PROJECT_DIR: env.CLAUDE_PROJECT_DIR ?? dir },
@@ -122,7 +122,7 @@ export function policyFinding(env: Env, dir: string, t: CliMessages, locale: 'en
   }
   if (policy && location.path !== null) findings.push(...lockFindings(policy, location.path, t));
   // SPEC §9.2: the OS sandbox holds the guarded paths (the default deployment), or only the hook does
-  if (policy && location.path !== null) {
+  if (policy && location.path !== null && claudeSandbox) {
     const holds = claudeSandboxHolds({ policyPath: resolve(location.path), env, cwd: dir, stateDir: stateDirFor(env) });
     findings.push(
       holds ? { level: 'ok', text: t.checkSandboxHolds() } : { level: 'warn', text: t.checkSandboxOff(), fix: t.fixSandboxOff() },

@@ -23,6 +23,7 @@ import { droidSandboxFindings, planDroidSandbox } from './droid-sandbox';
 import { InstallRecord, recordOwner } from './install-record';
 import { takeBackAll } from './status';
 import { execMapFile } from '../../exec/map';
+import { codexSandboxFindings, hasCodexSandbox, planCodexSandbox, withoutCodexSandbox } from './codex-sandbox';
 import { stateDirFor } from '../context';
 
 export type OtherHost = Exclude<HostName, 'claude-code'>;
@@ -175,16 +176,29 @@ function readText(path: string): string {
   }
 }
 
-/** Records the user's trust in persona-gate's handlers of Codex's hooks.json (Codex skips untrusted hooks without a word). */
-function recordCodexTrust(hooksPath: string, hooksFile: Json, env: Env, t: CliMessages): string {
+/**
+ * Records the user's trust in persona-gate's handlers of Codex's hooks.json (Codex skips untrusted
+ * hooks without a word), and writes the sandbox step's profile into the same config.toml.
+ */
+function recordCodexTrust(
+  hooksPath: string,
+  hooksFile: Json,
+  env: Env,
+  t: CliMessages,
+  sandbox: ReturnType<typeof planCodexSandbox>,
+): string[] {
   const config = codexConfig(env);
   const before = readText(config);
   const trust = codexTrust(hooksPath, hooksFile);
-  const after = withCodexTrust(before, new Set(trust.map((x) => x.key)), trust);
-  if (after === before) return t.codexTrustKept(config);
-  mkdirSync(dirname(config), { recursive: true });
-  writeFileSync(config, after);
-  return t.codexTrusted(trust.length, config);
+  // The sandbox blocks out first: a trust table taken out would otherwise take the comment that opens the next block.
+  const base = withoutCodexSandbox(before);
+  const trusted = withCodexTrust(base, new Set(trust.map((x) => x.key)), trust);
+  const { text: after, lines } = sandbox.apply(trusted, before);
+  if (after !== before) {
+    mkdirSync(dirname(config), { recursive: true });
+    writeFileSync(config, after);
+  }
+  return [trusted === base ? t.codexTrustKept(config) : t.codexTrusted(trust.length, config), ...lines];
 }
 
 function codexTrustFindings(reg: HostRegistration, dir: string, env: Env, t: CliMessages): Finding[] {
@@ -240,6 +254,18 @@ export function initHost(
   const policyPath = join(dir, '.claude', 'persona-gate.json');
   // Droid's sandbox, planned before anything is written.
   const droidSandbox = host === 'droid' ? planDroidSandbox(env, dir, policyPath, opts.sandbox !== false, t) : null;
+  const codexSandbox =
+    host === 'codex'
+      ? planCodexSandbox(
+          env,
+          dir,
+          policyPath,
+          command,
+          { path: codexConfig(env), text: readText(codexConfig(env)) },
+          opts.sandbox !== false,
+          t,
+        )
+      : null;
   mkdirSync(dirname(policyPath), { recursive: true });
   const starter = {
     example,
@@ -254,7 +280,7 @@ export function initHost(
     lines.push(t.initRegistered(path, (merged.changed.length > 0 ? merged.changed : reg.layout.events.map((e) => e.name)).join(', ')));
   } else lines.push(t.initUnchanged(path));
   if (droidSandbox) lines.push(...droidSandbox.write());
-  if (host === 'codex') lines.push(recordCodexTrust(path, merged.settings, env, t));
+  if (codexSandbox) lines.push(...recordCodexTrust(path, merged.settings, env, t, codexSandbox));
   if (host === 'copilot') {
     const trust = copilotTrust(dir, env);
     if (trust.trusted) lines.push(t.hostTrustKept(dir, trust.path));
@@ -326,7 +352,20 @@ export function doctorHost(env: Env, host: OtherHost, opts: { dir?: string; json
   }
   if (host === 'qwen') findings.push(...qwenSwitches(dir, env, t));
   if (host === 'droid') findings.push(...droidSandboxFindings(env, dir, join(dir, '.claude', 'persona-gate.json'), stateDirFor(env), t));
-  if (host === 'codex') findings.push(...codexTrustFindings(reg, dir, env, t));
+  if (host === 'codex') {
+    findings.push(...codexTrustFindings(reg, dir, env, t));
+    const hook = [...commands][0] ?? null;
+    findings.push(
+      ...codexSandboxFindings(
+        env,
+        dir,
+        join(dir, '.claude', 'persona-gate.json'),
+        hook,
+        { path: codexConfig(env), text: readText(codexConfig(env)) },
+        t,
+      ),
+    );
+  }
   if (host === 'copilot') {
     const trust = copilotTrust(dir, env);
     findings.push(
@@ -344,7 +383,8 @@ export function doctorHost(env: Env, host: OtherHost, opts: { dir?: string; json
         findings.push({ level: 'fail', text: t.checkCopilotHooksOff(file), fix: t.fixCopilotHooksOff() });
     }
   }
-  findings.push(...policyFinding(env, dir, t, locale));
+  // Codex's own sandbox is checked above; Claude Code's says nothing of it.
+  findings.push(...policyFinding(env, dir, t, locale, host !== 'codex'));
   findings.push(stateFindingFor(env, t));
   const letsThrough = t.hostFailsOpen[host];
   const fails = findings.filter((f) => f.level === 'fail').length;
@@ -382,12 +422,14 @@ export function uninstallHost(env: Env, host: OtherHost, opts: { dir?: string; p
   // Droid's sandbox: what the install record says init added to the user's settings, read before any write.
   const record = host === 'droid' ? InstallRecord.open(stateDirFor(env), t) : null;
   const taken = record === null ? null : takeBackAll(record, recordOwner('droid', dir), execMapFile(stateDirFor(env)), t, 'droid');
-  if (host === 'codex' && removed.length > 0) {
-    // The trust of the entries that go goes with them.
+  if (host === 'codex') {
+    // The trust of the entries that go goes with them, and so does the sandbox profile init added.
     const config = codexConfig(env);
     const before = readText(config);
-    const after = withCodexTrust(before, new Set(codexTrust(path, settings).map((x) => x.key)), []);
+    const base = withoutCodexSandbox(before);
+    const after = removed.length > 0 ? withCodexTrust(base, new Set(codexTrust(path, settings).map((x) => x.key)), []) : base;
     if (after !== before) writeFileSync(config, after);
+    if (hasCodexSandbox(before)) lines.push(t.codexSandboxRemoved(config));
   }
   if (original === null || removed.length === 0) lines.push(t.uninstallNothing(path));
   else {

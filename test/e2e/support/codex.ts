@@ -47,6 +47,8 @@ export interface CodexProjectOptions {
   extraConfig?: string;
   /** The model slug Codex asks for (decides which tools Codex offers). */
   model?: string;
+  /** Leave Codex's sandbox to the config (`init` writes it) instead of `sandbox_mode = "danger-full-access"`. */
+  sandboxed?: boolean;
 }
 
 const toml = (s: string) => JSON.stringify(s);
@@ -103,7 +105,7 @@ export function makeCodexProject(opts: CodexProjectOptions = {}): CodexProject {
     `model = ${toml(opts.model ?? 'gpt-5.5')}`,
     'model_provider = "scripted"',
     'approval_policy = "never"',
-    'sandbox_mode = "danger-full-access"',
+    ...(opts.sandboxed ? [] : ['sandbox_mode = "danger-full-access"']),
     'check_for_update_on_startup = false',
     '',
     // Codex would otherwise wait seconds at exit to send its analytics, which cannot leave the namespace.
