@@ -94,6 +94,7 @@ export const cliEn = {
   programsEverySubcommand: () => 'options most subcommands take:',
   programsUnknownSubcommand: (level: string, opaque: boolean) => `any other subcommand: ${level}${opaque ? ', opaque' : ''}`,
   programsReader: (reader: string) => `read further by code: ${reader}`,
+  programsStrict: () => 'any option it does not list: opaque',
   programsCatalogued: () => 'catalogued commands of the policy:',
   // agents, launch
   agentsNone: (path: string) =>
@@ -613,6 +614,7 @@ export const cliEs: CliMessages = {
   programsEverySubcommand: () => 'opciones que toman la mayoría de las subórdenes:',
   programsUnknownSubcommand: (level, opaque) => `cualquier otra suborden: ${level}${opaque ? ', opaca' : ''}`,
   programsReader: (reader) => `lo lee además código: ${reader}`,
+  programsStrict: () => 'cualquier opción que no liste: opaca',
   programsCatalogued: () => 'órdenes catalogadas de la política:',
   // agents, launch
   agentsNone: (path) =>

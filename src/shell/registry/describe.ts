@@ -23,6 +23,8 @@ export interface ProgramDescription {
   /** Code of its own reads it further (readers.ts). */
   reader?: string;
   wrapper?: boolean;
+  /** An option it does not list is opaque. */
+  strict?: boolean;
 }
 
 function optionDoes(o: OptionSpec): string | null {
@@ -94,6 +96,7 @@ export function describeProgram(name: string, spec: ProgramSpec | null = program
     ...(spec.unknownSubcommand ? { unknownSubcommand: spec.unknownSubcommand } : {}),
     ...(spec.reader ? { reader: spec.reader } : {}),
     ...(spec.wrapper ? { wrapper: true } : {}),
+    ...(spec.strict ? { strict: true } : {}),
   };
 }
 
@@ -111,6 +114,7 @@ export function programsMarkdown(): string {
     for (const [level, subs] of byLevel) notes.push(`${level}: ${subs.map((s) => `\`${s}\``).join(', ')}`);
     if (d.unknownSubcommand)
       notes.push(`any other subcommand: ${d.unknownSubcommand.level}${d.unknownSubcommand.opaque ? ', opaque' : ''}`);
+    if (d.strict) notes.push('any option it does not list: opaque');
     if (d.reader) notes.push(`read further by code (\`${d.reader}\`)`);
     rows.push(`| \`${name}\` | \`${d.level}\` | ${d.summary.replace(/\|/g, '\\|')} | ${notes.join('; ').replace(/\|/g, '\\|')} |`);
   }
