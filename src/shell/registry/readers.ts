@@ -4,6 +4,7 @@ import type { Word } from '../syntax/word';
 import { awkReader } from './readers/awk';
 import { findReader } from './readers/find';
 import { gitReader } from './readers/git';
+import { MACOS_READERS } from './readers/macos';
 import { sedReader } from './readers/sed';
 
 /**
@@ -472,4 +473,5 @@ export const READERS_BY_NAME: Readonly<Record<string, NamedReader>> = {
   arch,
   formats,
   'sql-client': sqlClient,
+  ...MACOS_READERS,
 };

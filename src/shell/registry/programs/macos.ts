@@ -1,0 +1,353 @@
+import { options, type Family } from '../define';
+import type { CommandSpec, SubcommandEntry } from '../types';
+
+/**
+ * macOS's own programs for inspecting a Mac: what lists, gets, prints or verifies reads; what
+ * changes the machine beyond the project (network settings, services, disks, the keychain, the
+ * preferences, power settings, kernel variables) is `process_exec`, as other system changes are
+ * (`dmesg -c`, `journalctl --rotate`); what writes a file names it. Most of these programs are
+ * `strict`: their options are their commands, so an option the spec does not list is opaque.
+ */
+
+const READ = (): CommandSpec => ({ level: 'read_only', kind: 'reader' });
+/** Changes the machine beyond the project. */
+const CHANGES = (): CommandSpec => ({ level: 'process_exec', kind: 'exec', summary: 'changes the system' });
+
+function table(
+  names: readonly string[],
+  entry: SubcommandEntry,
+  more: Record<string, SubcommandEntry> = {},
+): Record<string, SubcommandEntry> {
+  const out: Record<string, SubcommandEntry> = Object.create(null);
+  for (const n of names) out[n] = entry;
+  return Object.assign(out, more);
+}
+
+const CHANGE = { level: 'process_exec' } as const;
+const OPAQUE_SUB = { level: 'process_exec', opaque: 'unknown_subcommand' } as const;
+
+export const MACOS: Family = {
+  networksetup: () => ({
+    summary: 'reads or changes the network settings',
+    level: 'read_only',
+    kind: 'reader',
+    strict: true,
+    options: options(
+      ['-help -printcommands', { help: true }],
+      '-version',
+      '-listnetworkserviceorder -listallnetworkservices -listallhardwareports -listlocations -getcurrentlocation',
+      '-getmacaddress -getcomputername -getinfo -getadditionalroutes -getv6additionalroutes -getdnsservers -getsearchdomains',
+      '-getwebproxy -getsecurewebproxy -getftpproxy -getsocksfirewallproxy -getstreamingproxy -getgopherproxy',
+      '-getproxyautodiscovery -getautoproxyurl -getproxybypassdomains -getpassiveftp',
+      '-getairportnetwork -getairportpower -listpreferredwirelessnetworks -getnetworkserviceenabled',
+      '-getMTU -listvalidMTUrange -getmedia -listvalidmedia -listVLANs -listdevicesthatsupportVLAN',
+      '-isBondSupported -listBonds -showBondStatus -listpppoeservices -showpppoestatus -getv6additionaladdresses',
+      // every -set…, -create…, -remove… changes the machine's network configuration
+      [
+        '-detectnewhardware -setmanual -setdhcp -setbootp -setmanualwithdhcprouter -setadditionalroutes -setv4off -setv6off -setv6automatic -setv6linklocal -setv6manual',
+        CHANGE,
+      ],
+      ['-setdnsservers -setsearchdomains -setcomputername -setnetworkserviceenabled -ordernetworkservices', CHANGE],
+      ['-createnetworkservice -renamenetworkservice -duplicatenetworkservice -removenetworkservice', CHANGE],
+      ['-setwebproxy -setwebproxystate -setsecurewebproxy -setsecurewebproxystate -setftpproxy -setftpproxystate', CHANGE],
+      [
+        '-setsocksfirewallproxy -setsocksfirewallproxystate -setstreamingproxy -setstreamingproxystate -setgopherproxy -setgopherproxystate',
+        CHANGE,
+      ],
+      ['-setproxyautodiscovery -setautoproxyurl -setautoproxystate -setproxybypassdomains -setpassiveftp', CHANGE],
+      [
+        '-setairportnetwork -setairportpower -addpreferredwirelessnetworkatindex -removepreferredwirelessnetwork -removeallpreferredwirelessnetworks',
+        CHANGE,
+      ],
+      [
+        '-setMTU -setMTUAndMediaAutomatically -setmedia -createVLAN -deleteVLAN -createBond -deleteBond -addDeviceToBond -removeDeviceFromBond',
+        CHANGE,
+      ],
+      [
+        '-createpppoeservice -deletepppoeservice -setpppoeaccountname -setpppoepassword -connectpppoeservice -disconnectpppoeservice',
+        CHANGE,
+      ],
+      ['-createlocation -deletelocation -switchtolocation -set6to4automatic -set6to4manual', CHANGE],
+    ),
+  }),
+
+  security: () => {
+    return {
+      summary: 'reads or changes keychains, certificates and trust settings',
+      level: 'read_only',
+      kind: 'reader',
+      // without a subcommand (or with -i) it reads commands at a terminal
+      opaque: 'takes_commands_at_terminal',
+      persistent: false,
+      options: options(['-h', { help: true }], ['-i', { opaque: 'takes_commands_at_terminal' }], '-l -q -v', '-p='),
+      subcommands: {
+        help: READ,
+        error: READ,
+        'show-keychain-info': READ,
+        'get-identity-preference': () => ({ ...READ(), strict: true, options: options('-c -p -Z', '-s=') }),
+        'list-smartcards': READ,
+        'requirement-evaluate': READ,
+        'translocate-policy-check': READ,
+        'translocate-status-check': READ,
+        'translocate-original-path': READ,
+        // runs leaks(1) on the security process itself, which prints
+        leaks: READ,
+        'find-certificate': () => ({ ...READ(), strict: true, options: options('-a -m -p -Z -Y', '-c= -e=') }),
+        'find-identity': () => ({ ...READ(), strict: true, options: options('-v', '-p= -s=') }),
+        'find-generic-password': () => ({
+          ...READ(),
+          strict: true,
+          options: options('-g -w', '-a= -c= -C= -D= -G= -j= -l= -s='),
+        }),
+        'find-internet-password': () => ({
+          ...READ(),
+          strict: true,
+          options: options('-g -w', '-a= -c= -C= -d= -D= -j= -l= -p= -P= -r= -s= -t='),
+        }),
+        'find-key': () => ({ ...READ(), strict: true, options: options('-a= -c= -d= -e= -j= -k= -l= -t= -s= -u=') }),
+        'dump-keychain': () => ({ ...READ(), strict: true, options: options('-a -d -i -r') }),
+        'dump-trust-settings': () => ({ ...READ(), strict: true, options: options('-s -d') }),
+        // with -s each sets the search list, the default or the login keychain
+        'list-keychains': () => ({ ...READ(), strict: true, options: options('-d=', ['-s', CHANGE]) }),
+        'default-keychain': () => ({ ...READ(), strict: true, options: options('-d=', ['-s', CHANGE]) }),
+        'login-keychain': () => ({ ...READ(), strict: true, options: options('-d=', ['-s', CHANGE]) }),
+        // a certificate's evaluation may fetch issuers and revocation lists
+        'verify-cert': () => ({ level: 'network', kind: 'network', options: options('-L -l -q -N', '-c= -r= -p= -k= -n= -s= -d= -R=') }),
+        authorizationdb: () => ({
+          level: 'read_only',
+          kind: 'reader',
+          subcommands: { read: READ, write: CHANGES, remove: CHANGES, merge: CHANGES, smartcard: CHANGES },
+          unknownSubcommand: OPAQUE_SUB,
+        }),
+        cms: () => ({
+          summary: 'decodes (-D) or signs and encrypts a message',
+          level: 'read_only',
+          kind: 'reader',
+          strict: true,
+          options: options(
+            '-D -n -t -G -N',
+            ['-i=', { role: 'reads' }],
+            ['-o=', { role: 'writes' }],
+            '-Y',
+            '-h= -c= -u= -e= -k=',
+            ['-S -E -C', CHANGE],
+            ['-r= -Z= -H=', CHANGE],
+          ),
+        }),
+        smartcards: () => ({
+          level: 'read_only',
+          kind: 'reader',
+          subcommands: { token: () => ({ ...READ(), strict: true, options: options('-l', ['-s', CHANGE], ['-e= -d=', CHANGE]) }) },
+          unknownSubcommand: OPAQUE_SUB,
+        }),
+        ...table(
+          [
+            'add-certificates',
+            'add-generic-password',
+            'add-internet-password',
+            'add-trusted-cert',
+            'remove-trusted-cert',
+            'create-keychain',
+            'delete-keychain',
+            'delete-certificate',
+            'delete-identity',
+            'delete-generic-password',
+            'delete-internet-password',
+            'lock-keychain',
+            'unlock-keychain',
+            'set-keychain-settings',
+            'set-keychain-password',
+            'set-generic-password-partition-list',
+            'set-internet-password-partition-list',
+            'set-key-partition-list',
+            'set-identity-preference',
+            'import',
+            'create-filevaultmaster-keychain',
+            'trust-settings-import',
+            'install-mds',
+            'translocate-create',
+          ],
+          CHANGES,
+        ),
+        // export writes the file -o names; without it, standard output
+        export: () => ({ ...READ(), strict: true, options: options('-w -p -q', '-k= -t= -f= -P=', ['-o=', { role: 'writes' }]) }),
+        'trust-settings-export': () => ({ ...READ(), strict: true, options: options('-s -d'), operands: 'writes' }),
+        'execute-with-privileges': () => ({ level: 'process_exec', kind: 'exec', opaque: 'runs_named_program' }),
+      },
+      unknownSubcommand: OPAQUE_SUB,
+    };
+  },
+
+  launchctl: () => ({
+    summary: 'reads or changes launchd services',
+    level: 'read_only',
+    kind: 'reader',
+    // without a subcommand, launchctl of older systems reads subcommands from its input
+    opaque: 'runs_commands_from_input',
+    subcommands: {
+      ...table(
+        [
+          'list',
+          'print',
+          'print-cache',
+          'print-disabled',
+          'print-token',
+          'blame',
+          'procinfo',
+          'hostinfo',
+          'resolveport',
+          'dumpstate',
+          'dumpjpcategory',
+          'managerpid',
+          'manageruid',
+          'managername',
+          'error',
+          'variant',
+          'version',
+          'help',
+          'getenv',
+          'plist',
+        ],
+        READ,
+      ),
+      ...table(
+        [
+          'load',
+          'unload',
+          'bootstrap',
+          'bootout',
+          'enable',
+          'disable',
+          'kickstart',
+          'kill',
+          'start',
+          'stop',
+          'remove',
+          'setenv',
+          'unsetenv',
+          'config',
+          'reboot',
+          'attach',
+          'debug',
+          'uncache',
+          // with values it sets a resource limit; not read apart from its reads
+          'limit',
+          'umask',
+          'bootshell',
+        ],
+        CHANGES,
+      ),
+      // these run a command they are given
+      asuser: () => ({ level: 'process_exec', kind: 'exec', opaque: 'runs_named_program' }),
+      bsexec: () => ({ level: 'process_exec', kind: 'exec', opaque: 'runs_named_program' }),
+      submit: () => ({ level: 'process_exec', kind: 'exec', opaque: 'runs_named_program' }),
+      examine: () => ({ level: 'process_exec', kind: 'exec', opaque: 'runs_named_program' }),
+    },
+    unknownSubcommand: OPAQUE_SUB,
+  }),
+
+  tmutil: () => ({
+    summary: 'reads or changes Time Machine backups',
+    level: 'read_only',
+    kind: 'reader',
+    options: options('-X -a -d -e -q -t'),
+    subcommands: {
+      ...table(
+        [
+          'version',
+          'help',
+          'destinationinfo',
+          'isexcluded',
+          'latestbackup',
+          'listbackups',
+          'listlocalsnapshots',
+          'listlocalsnapshotdates',
+          'machinedirectory',
+          'compare',
+          'calculatedrift',
+          'uniquesize',
+          'verifychecksums',
+          'status',
+          'currentphase',
+        ],
+        READ,
+      ),
+      ...table(
+        [
+          'enable',
+          'disable',
+          'startbackup',
+          'stopbackup',
+          'enablelocal',
+          'disablelocal',
+          'snapshot',
+          'localsnapshot',
+          'deletelocalsnapshots',
+          'thinlocalsnapshots',
+          'delete',
+          'restore',
+          'setdestination',
+          'removedestination',
+          'addexclusion',
+          'removeexclusion',
+          'setquota',
+          'associatedisk',
+          'inheritbackup',
+          'deleteinprogress',
+          'verifybackups',
+          'duplicate',
+        ],
+        CHANGES,
+      ),
+    },
+    unknownSubcommand: OPAQUE_SUB,
+  }),
+
+  pkgutil: () => ({
+    summary: 'reads the installer receipts; forgets them, expands or flattens packages',
+    level: 'read_only',
+    kind: 'reader',
+    strict: true,
+    reader: 'pkgutil',
+    options: options(
+      ['-h', { help: true }],
+      '--pkgs-plist --files --export-plist --pkg-info --pkg-info-plist --pkg-groups --groups --groups-plist --group-pkgs',
+      '--pkgs[=] --packages[=]',
+      '--file-info --file-info-plist --payload-files --check-signature',
+      // extracts the package's bills of materials into /tmp
+      ['--bom', { mode: 'bom' }],
+      '--regexp --only-files --only-dirs -v --verbose -f --force',
+      '--volume= --edition=',
+      ['--forget --learn --unlink', CHANGE],
+      ['--expand --expand-full', { mode: 'expands' }],
+      ['--flatten', { mode: 'flattens' }],
+    ),
+  }),
+
+  profiles: () => ({
+    summary: 'reads or changes configuration profiles',
+    level: 'read_only',
+    kind: 'reader',
+    reader: 'profiles',
+    options: options(
+      '-all -forced -verbose -quiet',
+      '-type= -user= -path= -identifier= -uuid=',
+      ['-o= -output=', { mode: 'output' }],
+      '-L -P -C -v',
+    ),
+    subcommands: {
+      list: () => ({ ...READ(), reader: 'profiles', strict: true }),
+      show: () => ({ ...READ(), reader: 'profiles', strict: true }),
+      status: () => ({ ...READ(), reader: 'profiles', strict: true }),
+      validate: () => ({ ...READ(), reader: 'profiles', strict: true }),
+      version: READ,
+      help: READ,
+      install: CHANGES,
+      remove: CHANGES,
+      renew: CHANGES,
+      sync: CHANGES,
+    },
+    unknownSubcommand: OPAQUE_SUB,
+    strict: true,
+  }),
+};
