@@ -121,3 +121,79 @@ programRows('profiles', [
   ['profiles show -frob', { ...UNKNOWN }],
   ['profiles frob', { level: 'process_exec', opaque: 'not a subcommand' }],
 ]);
+
+programRows('diskutil', [
+  ['diskutil list', { ...READS }],
+  ['diskutil info disk0', { ...READS }],
+  ['diskutil apfs list', { ...READS }],
+  ['diskutil apfs listSnapshots /', { ...READS }],
+  ['diskutil cs list', { ...READS }],
+  ['diskutil verifyVolume /', { ...READS }],
+  ['diskutil eraseDisk APFS x disk4', { ...CHANGES }],
+  ['diskutil unmount /Volumes/x', { ...CHANGES }],
+  ['diskutil apfs deleteVolume disk3s5', { ...CHANGES }],
+  ['diskutil appleRAID create mirror x JHFS+ disk2 disk3', { ...CHANGES }],
+]);
+
+programRows('hdiutil', [
+  ['hdiutil info', { ...READS }],
+  ['hdiutil imageinfo x.dmg', { ...READS }],
+  ['hdiutil verify x.dmg', { ...READS }],
+  ['hdiutil isencrypted -plist x.dmg', { ...READS }],
+  ['hdiutil verify -shadow x.dmg', { ...UNKNOWN }],
+  ['hdiutil create -srcfolder dist -volname App out.dmg', { level: 'workspace_write', effects: ['write out.dmg'] }],
+  ['hdiutil create -size 10m -fs APFS -attach out.dmg', { level: 'process_exec' }],
+  ['hdiutil create -frob out.dmg', { ...UNKNOWN }],
+  ['hdiutil convert in.dmg -format UDZO -o out.dmg', { level: 'workspace_write', effects: ['write out.dmg'] }],
+  ['hdiutil attach x.dmg', { ...CHANGES }],
+  ['hdiutil detach /Volumes/x', { ...CHANGES }],
+]);
+
+programRows('codesign', [
+  ['codesign -dv --verbose=4 /Applications/Safari.app', { ...READS }],
+  ['codesign -dvvv App.app', { ...READS }],
+  ['codesign --verify --deep --strict App.app', { ...READS }],
+  ['codesign --verify --check-notarization App.app', { level: 'network', opaque: false }],
+  ['codesign -d --entitlements :- App.app', { ...READS }],
+  ['codesign -d --entitlements ent.plist App.app', { level: 'workspace_write', effects: ['write ent.plist'] }],
+  ['codesign -d -r req.txt App.app', { level: 'workspace_write', effects: ['write req.txt'] }],
+  ['codesign -d --extract-certificates App.app', { level: 'workspace_write', effects: ['into .'] }],
+  ['codesign -s - build/App.app', { level: 'workspace_write', effects: ['destroy build/App.app'] }],
+  ['codesign -fs "Developer ID" --options runtime build/App.app', { level: 'workspace_write', effects: ['destroy build/App.app'] }],
+  ['codesign -s ID -D app.sig build/App.app', { level: 'workspace_write', effects: ['write app.sig'] }],
+  ['codesign --remove-signature build/App.app', { level: 'workspace_write', effects: ['destroy build/App.app'] }],
+  ['codesign -d --frob App.app', { ...UNKNOWN }],
+]);
+
+programRows('spctl', [
+  ['spctl --assess --type execute -v App.app', { ...READS }],
+  ['spctl -a -t open --context context:primary-signature x.dmg', { ...READS }],
+  ['spctl --status', { ...READS }],
+  ['spctl --master-disable', { ...CHANGES }],
+  ['spctl --add --label x App.app', { ...CHANGES }],
+  ['spctl --frob', { ...UNKNOWN }],
+]);
+
+programRows('lipo', [
+  ['lipo -info a.out', { ...READS }],
+  ['lipo -archs a.out', { ...READS }],
+  ['lipo -create x86 arm64 -output universal', { level: 'workspace_write', effects: ['write universal'] }],
+  ['lipo a.out -thin arm64 -output a-arm64', { level: 'workspace_write', effects: ['write a-arm64'] }],
+  ['lipo -frob a.out', { ...UNKNOWN }],
+]);
+
+programRows('otool', [
+  // only reads and prints
+  ['otool -L /usr/bin/git', { ...READS }],
+]);
+programRows('nm', [
+  // only reads and prints
+  ['nm -gU libx.a', { ...READS }],
+]);
+programRows('symbols', [
+  ['symbols -w /usr/bin/ls', { ...READS }],
+  ['symbols -noSources -arch arm64 /usr/bin/ls', { ...READS }],
+  ['symbols -saveSignature sig /usr/bin/ls', { level: 'workspace_write', effects: ['write sig'] }],
+  ['symbols -symbolsPackageDir pkg /usr/bin/ls', { level: 'workspace_write', effects: ['into pkg'] }],
+  ['symbols -frob /usr/bin/ls', { ...UNKNOWN }],
+]);

@@ -350,4 +350,148 @@ export const MACOS: Family = {
     unknownSubcommand: OPAQUE_SUB,
     strict: true,
   }),
+
+  diskutil: () => ({
+    summary: 'reads or changes disks, volumes and APFS containers',
+    level: 'read_only',
+    kind: 'reader',
+    subcommands: {
+      ...table(['list', 'info', 'information', 'activity', 'listFilesystems', 'verifyVolume', 'verifyDisk', 'help'], READ),
+      apfs: () => ({
+        level: 'read_only',
+        kind: 'reader',
+        subcommands: table(['list', 'listSnapshots', 'listCryptoUsers', 'listVolumeGroups', 'listUsers'], READ),
+        // creating, deleting, resizing, encrypting, unlocking: each changes the disk
+        unknownSubcommand: CHANGE,
+      }),
+      appleRAID: () => ({ level: 'read_only', kind: 'reader', subcommands: { list: READ }, unknownSubcommand: CHANGE }),
+      ar: 'appleRAID',
+      coreStorage: () => ({ level: 'read_only', kind: 'reader', subcommands: { list: READ, info: READ }, unknownSubcommand: CHANGE }),
+      cs: 'coreStorage',
+      image: () => ({ level: 'read_only', kind: 'reader', subcommands: { info: READ }, unknownSubcommand: CHANGE }),
+    },
+    // mount, unmount, eject, erase, partition, repair, rename, resize: each changes a disk
+    unknownSubcommand: CHANGE,
+  }),
+
+  hdiutil: () => ({
+    summary: 'reads, makes, converts or mounts disk images',
+    level: 'read_only',
+    kind: 'reader',
+    subcommands: {
+      ...table(['help', 'info', 'imageinfo', 'isencrypted', 'plugins', 'pmap', 'verify', 'checksum'], () => ({
+        ...READ(),
+        // -shadow writes a shadow file beside the image: not listed, so opaque
+        strict: true,
+        options: options(
+          '-plist -verbose -quiet -debug -puppetstrings',
+          '-stdinpass',
+          '-srcimagekey= -type= -format= -passphrase= -certificate=',
+        ),
+      })),
+      // writes the image its operand names
+      create: () => ({
+        level: 'workspace_write',
+        kind: 'writer',
+        strict: true,
+        operands: 'writes',
+        options: options(
+          '-stdinpass -agentpass',
+          '-size= -sectors= -megabytes= -fs= -fsargs= -volname= -uid= -gid= -mode= -type= -layout= -format=',
+          '-encryption[=]',
+          '-ov -nospotlight -spotlight -anyowners -skipunreadable',
+          '-certificate= -pubkey= -imagekey= -srcfolder= -srcdir= -srcdevice= -align= -copyuid=',
+          '-plist -puppetstrings -verbose -quiet -debug -nocrossdev -scrub -noscrub',
+          ['-attach', CHANGE],
+        ),
+      }),
+      convert: () => ({
+        level: 'read_only',
+        kind: 'reader',
+        strict: true,
+        options: options(
+          '-pmap -stdinpass -ov',
+          '-format= -align= -segmentSize= -tasks= -certificate= -pubkey= -imagekey= -srcimagekey=',
+          '-encryption[=]',
+          '-plist -puppetstrings -verbose -quiet -debug',
+          ['-o=', { role: 'writes' }],
+        ),
+      }),
+      // attach, mount, detach, eject, compact, resize, burn, erase, makehybrid -o …: not read apart
+    },
+    unknownSubcommand: CHANGE,
+  }),
+
+  codesign: () => ({
+    summary: 'displays, verifies or signs code signatures',
+    level: 'read_only',
+    kind: 'reader',
+    strict: true,
+    reader: 'codesign',
+    options: options(
+      '--validate-constraint -d --display -v --verify --deep --all-architectures',
+      // asks Apple's notary service
+      ['--check-notarization', { level: 'network' }],
+      '-R= --test-requirement=',
+      '--strict[=]',
+      ['-r= --requirements=', { mode: 'requirements' }],
+      ['-D= --detached=', { mode: 'detached' }],
+      '--xml --der --ignore-resources --no-strict -h --hosting -q --quiet',
+      '--arch= -a= --architecture=',
+      '--verbose[=]',
+      ['--entitlements=', { mode: 'entitlements' }],
+      ['--extract-certificates[=]', { mode: 'certificates' }],
+      ['-s= --sign=', { mode: 'signs' }],
+      ['--remove-signature', { mode: 'signs' }],
+      '-f --force --generate-entitlement-der',
+      '-i= --identifier= -o= --options= --keychain= --prefix= --runtime-version= --launch-constraint-self= --launch-constraint-parent= --launch-constraint-responsible= --library-constraint=',
+      '--timestamp[=] --preserve-metadata[=]',
+    ),
+  }),
+
+  spctl: () => ({
+    summary: "reads or changes Gatekeeper's assessment policy",
+    level: 'read_only',
+    kind: 'reader',
+    strict: true,
+    options: options(
+      '-a --assess --status --ignore-cache --no-cache --raw -v --list --continue',
+      '-t= --type= --context= --label= --rule= --path= -R= --requirement= --anchor= --hash= --priority=',
+      '--verbose[=]',
+      ['--add --remove --enable --disable --master-enable --master-disable --global-enable --global-disable --reset-default', CHANGE],
+    ),
+  }),
+
+  lipo: () => ({
+    summary: "reads or changes universal binaries' architectures",
+    level: 'read_only',
+    kind: 'reader',
+    strict: true,
+    options: options(
+      '-info -detailed_info -archs -verify_arch -arch -arch_blank -hideARM64',
+      ['-output= -o=', { role: 'writes' }],
+      '-create',
+      '-thin= -extract= -extract_family= -remove= -replace= -segalign=',
+    ),
+  }),
+
+  otool: () => ({ summary: 'prints parts of object files', level: 'read_only', kind: 'reader', options: options('-p= -arch=') }),
+  nm: () => ({
+    summary: 'prints the symbols of object files',
+    level: 'read_only',
+    kind: 'reader',
+    options: options('-s= -arch= -t= --format= -f='),
+  }),
+  symbols: () => ({
+    summary: 'prints the symbols of a binary or a process',
+    level: 'read_only',
+    kind: 'reader',
+    strict: true,
+    options: options(
+      '-w -uuid -noHeaders -printSignature -noSources -noDemangling -onlyNListSymbols -printDemangled -fullSourcePath -mangled -noTrapCopy -v -h -help',
+      '-arch= -lookup= -cutoff=',
+      ['-symbolsPackageDir=', { role: 'into' }],
+      ['-saveSignature=', { role: 'writes' }],
+    ),
+  }),
 };
