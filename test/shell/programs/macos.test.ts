@@ -174,6 +174,61 @@ programRows('spctl', [
   ['spctl --frob', { ...UNKNOWN }],
 ]);
 
+programRows('defaults', [
+  ['defaults read com.apple.finder', { ...READS }],
+  ['defaults read -g AppleInterfaceStyle', { ...READS }],
+  ['defaults -currentHost read com.apple.screensaver', { ...READS }],
+  ['defaults domains', { ...READS }],
+  ['defaults read-type com.apple.dock autohide', { ...READS }],
+  ['defaults export com.apple.dock -', { ...READS }],
+  ['defaults export com.apple.dock dock.plist', { level: 'workspace_write', effects: ['write dock.plist'] }],
+  ['defaults write com.apple.dock autohide -bool true', { ...CHANGES }],
+  ['defaults delete com.apple.dock', { ...CHANGES }],
+  ['defaults import com.apple.dock dock.plist', { ...CHANGES }],
+  ['defaults frob', { level: 'process_exec', opaque: 'not a subcommand' }],
+]);
+
+programRows('scutil', [
+  ['scutil --get ComputerName', { ...READS }],
+  ['scutil --dns', { ...READS }],
+  ['scutil --proxy', { ...READS }],
+  ['scutil -r github.com', { ...READS }],
+  ['scutil -w State:/Network/Global/IPv4 -t 5', { ...READS }],
+  ['scutil --set HostName x', { ...CHANGES }],
+  ['scutil --prefs', { ...CHANGES }],
+  ['scutil', { level: 'process_exec', opaque: 'at a terminal' }],
+  ['scutil --frob', { ...UNKNOWN }],
+]);
+
+programRows('dscl', [
+  ['dscl . -read /Users/me', { ...READS }],
+  ['dscl . -list /Users UniqueID', { ...READS }],
+  ['dscl . read /Users/me', { ...READS }],
+  ['dscl -plist . -readall /Groups', { ...READS }],
+  ['dscl . -create /Users/x', { ...CHANGES }],
+  ['dscl . -passwd /Users/x old new', { ...CHANGES }],
+  ['dscl . delete /Users/x', { ...CHANGES }],
+  ['dscl .', { level: 'process_exec', opaque: 'at a terminal' }],
+  ['dscl . -zap /Users', { ...UNKNOWN }],
+]);
+
+programRows('dscacheutil', [
+  ['dscacheutil -q user -a name me', { ...READS }],
+  ['dscacheutil -statistics', { ...READS }],
+  ['dscacheutil -flushcache', { ...CHANGES }],
+]);
+
+programRows('sysctl', [
+  ['sysctl -n hw.ncpu', { ...READS }],
+  ['sysctl hw.memsize machdep.cpu.brand_string', { ...READS }],
+  ['sysctl -a', { ...READS }],
+  ['sysctl kern.maxfiles=65536', { ...CHANGES }],
+  ['sysctl -w kern.maxfiles=65536', { ...CHANGES }],
+  ['sysctl -f /etc/sysctl.conf', { ...CHANGES }],
+  ['sysctl -n "$NAME"', { level: 'process_exec', opaque: true }],
+  ['sysctl -Z', { ...UNKNOWN }],
+]);
+
 programRows('lipo', [
   ['lipo -info a.out', { ...READS }],
   ['lipo -archs a.out', { ...READS }],
@@ -196,4 +251,37 @@ programRows('symbols', [
   ['symbols -saveSignature sig /usr/bin/ls', { level: 'workspace_write', effects: ['write sig'] }],
   ['symbols -symbolsPackageDir pkg /usr/bin/ls', { level: 'workspace_write', effects: ['into pkg'] }],
   ['symbols -frob /usr/bin/ls', { ...UNKNOWN }],
+]);
+
+programRows('sw_vers', [
+  // only reads and prints
+  ['sw_vers -productVersion', { ...READS }],
+]);
+programRows('system_profiler', [
+  ['system_profiler SPHardwareDataType -json', { ...READS }],
+  ['system_profiler -detailLevel mini SPSoftwareDataType', { ...READS }],
+]);
+programRows('ioreg', [
+  // only reads and prints
+  ['ioreg -l -w 0 -r -c IOPlatformExpertDevice', { ...READS }],
+]);
+programRows('pmset', [
+  ['pmset -g', { ...READS }],
+  ['pmset -g batt', { ...READS }],
+  ['pmset -a sleep 0', { ...CHANGES }],
+  ['pmset sleepnow', { ...CHANGES }],
+  ['pmset -g -z', { ...UNKNOWN }],
+]);
+programRows('csrutil', [
+  ['csrutil status', { ...READS }],
+  ['csrutil authenticated-root status', { ...READS }],
+  ['csrutil disable', { ...CHANGES }],
+]);
+programRows('log', [
+  ['log show --last 1h --predicate \'process == "x"\'', { ...READS }],
+  ['log stream --level debug', { ...READS }],
+  ['log collect --last 1h --output logs.logarchive', { level: 'workspace_write', effects: ['write logs.logarchive'] }],
+  ['log config --mode level:debug', { ...CHANGES }],
+  ['log erase --all', { ...CHANGES }],
+  ['log frob', { level: 'process_exec', opaque: 'not a subcommand' }],
 ]);

@@ -462,6 +462,70 @@ export const MACOS: Family = {
     ),
   }),
 
+  defaults: () => ({
+    summary: "reads or changes the user's and the system's preferences",
+    level: 'read_only',
+    kind: 'reader',
+    persistent: false,
+    options: options('-currentHost', '-host='),
+    subcommands: {
+      ...table(['read', 'read-type', 'domains', 'find', 'help'], () => ({ ...READ(), options: options('-g', '-app=') })),
+      // writes the file its second operand names, unless it is -
+      export: () => ({ ...READ(), reader: 'defaults-export', options: options('-g', '-app=') }),
+      write: CHANGES,
+      delete: CHANGES,
+      import: CHANGES,
+      rename: CHANGES,
+    },
+    unknownSubcommand: OPAQUE_SUB,
+  }),
+
+  scutil: () => ({
+    summary: 'reads or changes the system configuration',
+    level: 'read_only',
+    kind: 'reader',
+    strict: true,
+    // without an option it takes commands (which can set values) at a terminal or from its input
+    reader: 'commands-by-option',
+    options: options(['--get --dns --proxy --nwi -r -w --version --help', { mode: 'reads' }], '-W', '-t=', [
+      '--set --renew --prefs --allow-new-interfaces --disable-until-needed --log --lb',
+      CHANGE,
+    ]),
+  }),
+
+  dscl: () => ({
+    summary: 'reads or changes directory service records (users, groups)',
+    level: 'read_only',
+    kind: 'reader',
+    strict: true,
+    // without a command it takes commands at a terminal
+    reader: 'commands-by-option',
+    options: options(
+      '-p -q -raw -plist -url',
+      '-u= -P= -f=',
+      ['-read -readall -readpl -readpli -list -search -diff -cd -ls -cat', { mode: 'reads' }],
+      ['-create -createpl -createpli -append -appendpl -appendpli -merge -mergepl -mergepli', CHANGE],
+      ['-delete -deletepl -deletepli -change -changei -passwd -authonly -auth', CHANGE],
+    ),
+  }),
+
+  dscacheutil: () => ({
+    summary: 'reads the directory service cache',
+    level: 'read_only',
+    kind: 'reader',
+    strict: true,
+    options: options('-h -configuration -statistics -cachedump -buckets', '-q= -a=', '-entries[=]', ['-flushcache', CHANGE]),
+  }),
+
+  sysctl: () => ({
+    summary: 'reads or sets kernel variables',
+    level: 'read_only',
+    kind: 'reader',
+    strict: true,
+    reader: 'sysctl',
+    options: options('-a -A -b -d -e -h -n -N -o -q -x -X', ['-w', CHANGE], ['-f=', { role: 'reads', level: 'process_exec' }]),
+  }),
+
   lipo: () => ({
     summary: "reads or changes universal binaries' architectures",
     level: 'read_only',
@@ -493,5 +557,73 @@ export const MACOS: Family = {
       ['-symbolsPackageDir=', { role: 'into' }],
       ['-saveSignature=', { role: 'writes' }],
     ),
+  }),
+
+  sw_vers: () => ({
+    summary: "prints macOS's version",
+    level: 'read_only',
+    kind: 'reader',
+    options: options('-productName -productVersion -productVersionExtra -buildVersion --productName --productVersion --buildVersion'),
+  }),
+  system_profiler: () => ({
+    summary: "prints the machine's hardware and software",
+    level: 'read_only',
+    kind: 'reader',
+    strict: true,
+    options: options('-xml -json -listDataTypes -usage', '-detailLevel= -timeout='),
+  }),
+  ioreg: () => ({
+    summary: 'prints the I/O Kit registry',
+    level: 'read_only',
+    kind: 'reader',
+    strict: true,
+    options: options('-a -b -f -i -l -r -t -x', '-c= -d= -k= -n= -p= -w='),
+  }),
+  // every form but -g sets a power setting or schedules an event
+  pmset: () => ({
+    summary: 'reads or changes power settings',
+    level: 'process_exec',
+    kind: 'exec',
+    strict: true,
+    reader: 'reads-by-option',
+    options: options(['-g', { mode: 'reads' }], ['-a -b -c -u', CHANGE]),
+  }),
+  csrutil: () => ({
+    summary: 'reads or changes System Integrity Protection',
+    level: 'read_only',
+    kind: 'reader',
+    subcommands: {
+      status: READ,
+      help: READ,
+      'authenticated-root': () => ({ level: 'read_only', kind: 'reader', subcommands: { status: READ }, unknownSubcommand: CHANGE }),
+    },
+    unknownSubcommand: CHANGE,
+  }),
+  log: () => ({
+    summary: 'reads the unified log, or collects, configures or erases it',
+    level: 'read_only',
+    kind: 'reader',
+    subcommands: {
+      help: READ,
+      ...table(['show', 'stream', 'stats'], () => ({
+        ...READ(),
+        options: options(
+          '--source --info --debug --signpost --backtrace --loss --no-pager --mach-continuous-time',
+          '--predicate= --style= --color= --process= --type= --level= --last= --start= --end= --archive= --file= --timezone=',
+          '--overview --per-book --per-file --help',
+          '--sort= --count=',
+        ),
+      })),
+      // writes a .logarchive (with --output, where it names)
+      collect: () => ({
+        level: 'workspace_write',
+        kind: 'writer',
+        strict: true,
+        options: options('--device', '--last= --start= --size= --device-name= --device-udid=', ['--output=', { role: 'writes' }]),
+      }),
+      config: CHANGES,
+      erase: CHANGES,
+    },
+    unknownSubcommand: OPAQUE_SUB,
   }),
 };
