@@ -229,6 +229,71 @@ programRows('sysctl', [
   ['sysctl -Z', { ...UNKNOWN }],
 ]);
 
+programRows('plutil', [
+  ['plutil -p Info.plist', { ...READS }],
+  ['plutil -lint Info.plist', { ...READS }],
+  ['plutil -type CFBundleVersion Info.plist', { ...READS }],
+  ['plutil -extract CFBundleVersion raw -o - Info.plist', { ...READS }],
+  ['plutil -extract CFBundleVersion raw Info.plist', { level: 'workspace_write' }],
+  ['plutil -convert json -o out.json Info.plist', { level: 'workspace_write', effects: ['write out.json'] }],
+  ['plutil -convert xml1 Info.plist', { level: 'workspace_write', effects: ['destroy xml1', 'destroy Info.plist'] }],
+  ['plutil -convert json -e json conf/Info.plist', { level: 'workspace_write', effects: ['into .', 'into conf'] }],
+  ['plutil -insert Key -string v Info.plist', { level: 'workspace_write' }],
+  ['plutil -frob Info.plist', { ...UNKNOWN }],
+]);
+
+programRows('xattr', [
+  ['xattr -l file.txt', { ...READS }],
+  ['xattr -p com.apple.quarantine App.app', { ...READS }],
+  ['xattr -rl dir', { ...READS }],
+  ['xattr -w com.x v file.txt', { level: 'workspace_write', effects: ['destroy file.txt'] }],
+  ['xattr -d com.apple.quarantine App.app', { level: 'workspace_write', effects: ['destroy App.app'] }],
+  ['xattr -c file.txt', { level: 'workspace_write', effects: ['destroy file.txt'] }],
+  ['xattr -cr dir', { level: 'workspace_write', effects: ['destroy dir'] }],
+  ['xattr -Z file', { ...UNKNOWN }],
+]);
+
+programRows('sips', [
+  ['sips -g pixelWidth -g pixelHeight a.png', { ...READS }],
+  ['sips --getProperty format a.png', { ...READS }],
+  ['sips --verify profile.icc', { ...READS }],
+  ['sips -Z 640 a.png', { level: 'workspace_write', effects: ['destroy a.png'] }],
+  ['sips --deleteColorManagementProperties a.png', { level: 'workspace_write', effects: ['destroy a.png'] }],
+  ['sips -s format jpeg a.png --out b.jpg', { level: 'workspace_write', effects: ['write b.jpg'] }],
+  ['sips -i a.png', { level: 'workspace_write', effects: ['destroy a.png'] }],
+  ['sips -x out.icc a.png', { level: 'workspace_write', effects: ['write out.icc'] }],
+  ['sips -E p.icc a.png', { level: 'workspace_write' }],
+  ['sips --frob a.png', { ...UNKNOWN }],
+]);
+
+programRows('mdls', [
+  ['mdls -name kMDItemContentType a.pdf', { ...READS }],
+  ['mdls -plist out.plist a.pdf', { level: 'workspace_write', effects: ['write out.plist'] }],
+]);
+programRows('mdfind', [
+  ['mdfind -onlyin ~/src "kMDItemKind == Folder"', { ...READS }],
+  ['mdfind -name readme', { ...READS }],
+]);
+programRows('mdimport', [
+  ['mdimport -L', { ...READS }],
+  ['mdimport -t -d2 a.pdf', { ...READS }],
+  ['mdimport a.pdf', { ...CHANGES }],
+  ['mdimport -r /Library/Spotlight/x.mdimporter', { ...CHANGES }],
+]);
+programRows('mdutil', [
+  ['mdutil -s /', { ...READS }],
+  ['mdutil -i off /', { ...CHANGES }],
+  ['mdutil -E /', { ...CHANGES }],
+]);
+
+programRows('qlmanage', [
+  ['qlmanage -p a.pdf', { ...READS }],
+  ['qlmanage -m', { ...READS }],
+  ['qlmanage -t -s 512 a.pdf', { ...READS }],
+  ['qlmanage -t -o thumbs a.pdf', { level: 'workspace_write', effects: ['into thumbs'] }],
+  ['qlmanage -r cache', { ...CHANGES }],
+]);
+
 programRows('lipo', [
   ['lipo -info a.out', { ...READS }],
   ['lipo -archs a.out', { ...READS }],
@@ -251,6 +316,37 @@ programRows('symbols', [
   ['symbols -saveSignature sig /usr/bin/ls', { level: 'workspace_write', effects: ['write sig'] }],
   ['symbols -symbolsPackageDir pkg /usr/bin/ls', { level: 'workspace_write', effects: ['into pkg'] }],
   ['symbols -frob /usr/bin/ls', { ...UNKNOWN }],
+]);
+
+programRows('sample', [
+  ['sample', { ...READS }],
+  ['sample Safari 5', { level: 'workspace_write', effects: ['into /tmp'] }],
+  ['sample 1234 -file report.txt', { level: 'workspace_write', effects: ['write report.txt'] }],
+  ['sample -e 1234', { level: 'process_exec', opaque: true }],
+]);
+
+programRows('say', [
+  ['say hello', { ...READS }],
+  ['say -v Alex -r 200 hello', { ...READS }],
+  ['say -f notes.txt', { ...READS }],
+  ['say -o hello.aiff hello', { level: 'workspace_write', effects: ['write hello.aiff'] }],
+  ['say -n host:7000 hi', { level: 'network' }],
+]);
+
+programRows('open', [
+  ['open .', { level: 'process_exec', opaque: true }],
+  ['open -a Safari https://example.com', { level: 'process_exec', opaque: true }],
+  ['open -h stdio.h', { level: 'process_exec', opaque: true }],
+  ['open --help', { ...READS }],
+]);
+
+programRows('textutil', [
+  ['textutil -info a.rtf', { ...READS }],
+  ['textutil -convert txt -stdout a.rtf', { ...READS }],
+  ['textutil -convert html -output out.html a.rtf', { level: 'workspace_write', effects: ['write out.html'] }],
+  ['textutil -convert txt docs/a.rtf', { level: 'workspace_write', effects: ['into docs'] }],
+  ['textutil -cat txt docs/a.rtf b.rtf', { level: 'workspace_write', effects: ['into .'] }],
+  ['textutil -frob a.rtf', { ...UNKNOWN }],
 ]);
 
 programRows('sw_vers', [

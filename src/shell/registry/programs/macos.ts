@@ -526,6 +526,98 @@ export const MACOS: Family = {
     options: options('-a -A -b -d -e -h -n -N -o -q -x -X', ['-w', CHANGE], ['-f=', { role: 'reads', level: 'process_exec' }]),
   }),
 
+  plutil: () => ({
+    summary: 'checks, prints or edits property lists',
+    level: 'read_only',
+    kind: 'reader',
+    strict: true,
+    reader: 'plutil',
+    options: options(
+      ['-help', { help: true }],
+      '-p -lint -s -r -type -n',
+      // each rewrites its operands, unless -o names the output
+      ['-convert -insert -replace -remove -extract -create', { mode: 'edits' }],
+      '-bool -integer -float -string -date -data -xml -json -array -dictionary -append',
+      ['-o=', { mode: 'output' }],
+      ['-e=', { mode: 'extension' }],
+    ),
+  }),
+
+  xattr: () => ({
+    summary: "reads or changes files' extended attributes",
+    level: 'read_only',
+    kind: 'reader',
+    strict: true,
+    reader: 'xattr',
+    options: options('-l -p -r -s -v -x -h', ['-w', { mode: 'write' }], ['-d', { mode: 'delete' }], ['-c', { mode: 'clear' }]),
+  }),
+
+  sips: () => ({
+    summary: 'reads or edits images',
+    level: 'read_only',
+    kind: 'reader',
+    strict: true,
+    reader: 'sips',
+    options: options(
+      ['-h --help -H --helpProperties', { help: true }],
+      '-1 --oneLine --debug --verify',
+      '-g= --getProperty=',
+      ['-o= --out=', { role: 'writes' }],
+      ['-x= --extractProfile=', { role: 'writes' }],
+      [
+        '-s= --setProperty= -d= --deleteProperty= -r= --rotate= -f= --flip= -c= --cropToHeightWidth= --cropOffset= -p= --padToHeightWidth= --padColor=',
+        { mode: 'edits' },
+      ],
+      ['-i --addIcon', { mode: 'edits' }],
+      [
+        '-z= --resampleHeightWidth= --resampleWidth= --resampleHeight= -Z= --resampleHeightWidthMax= -e= --embedProfile=',
+        { mode: 'edits' },
+      ],
+      ['--deleteColorManagementProperties --optimizeColorForSharing', { mode: 'edits' }],
+      ['-E= --embedProfileIfNone= -m= --matchTo= -M= --matchToWithIntent=', { mode: 'edits' }],
+    ),
+  }),
+
+  mdls: () => ({
+    summary: "prints a file's Spotlight metadata",
+    level: 'read_only',
+    kind: 'reader',
+    strict: true,
+    options: options('-raw -r', '-name= -n= -nullMarker=', ['-plist=', { role: 'writes' }]),
+  }),
+  mdfind: () => ({
+    summary: 'searches the Spotlight index',
+    level: 'read_only',
+    kind: 'reader',
+    strict: true,
+    options: options('-count -0 -live -literal -interpret -reprocess', '-onlyin= -name= -s= -attr='),
+  }),
+  // importing files asks the Spotlight server to index them
+  mdimport: () => ({
+    summary: 'lists importers, or imports files into the Spotlight index',
+    level: 'process_exec',
+    kind: 'exec',
+    strict: true,
+    reader: 'reads-by-option',
+    options: options(['-L -A -X -t', { mode: 'reads' }], '-n -p -y', '-d= -g= -o=', ['-r -i', CHANGE]),
+  }),
+  mdutil: () => ({
+    summary: "reads or changes Spotlight's indexing",
+    level: 'process_exec',
+    kind: 'exec',
+    strict: true,
+    reader: 'reads-by-option',
+    options: options(['-s', { mode: 'reads' }], '-a -v -d', '-V=', ['-E -p -X -L -P', CHANGE], ['-i=', CHANGE]),
+  }),
+
+  qlmanage: () => ({
+    summary: 'previews files, prints Quick Look statistics, or writes thumbnails',
+    level: 'read_only',
+    kind: 'reader',
+    strict: true,
+    options: options(['-h', { help: true }], '-p -m -x -i -z -t', '-c= -g= -s= -f=', ['-o=', { role: 'into' }], ['-r', CHANGE]),
+  }),
+
   lipo: () => ({
     summary: "reads or changes universal binaries' architectures",
     level: 'read_only',
@@ -556,6 +648,66 @@ export const MACOS: Family = {
       '-arch= -lookup= -cutoff=',
       ['-symbolsPackageDir=', { role: 'into' }],
       ['-saveSignature=', { role: 'writes' }],
+    ),
+  }),
+
+  sample: () => ({
+    summary: 'samples a running process and writes where it spends its time',
+    level: 'read_only',
+    kind: 'reader',
+    strict: true,
+    reader: 'sample',
+    options: options(
+      '-mayDie -fullPaths -wait -noRetry -q',
+      ['-file= -f=', { role: 'writes' }],
+      // opens the report in TextEdit
+      ['-e', { opaque: 'runs_named_program' }],
+    ),
+  }),
+
+  say: () => ({
+    summary: 'speaks text aloud, or writes it as an audio file',
+    level: 'read_only',
+    kind: 'reader',
+    strict: true,
+    options: options(
+      '--progress -i',
+      '-v= --voice= -r= --rate= -a= --audio-device= --file-format= --data-format= --channels= --bit-rate= --quality=',
+      '--interactive[=]',
+      ['-f= --input-file=', { role: 'reads' }],
+      ['-o= --output-file=', { role: 'writes' }],
+      ['-n= --network-send=', { level: 'network' }],
+    ),
+  }),
+
+  // it hands files and URLs to the applications that open them: an app, a script (.command), a browser
+  open: () => ({
+    summary: 'opens files and URLs with their applications',
+    level: 'process_exec',
+    kind: 'exec',
+    opaque: 'runs_named_program',
+    options: options(
+      // -h opens a header file, not help
+      '-h -e -t -f -F -W -R -n -g -j --args -u -H',
+      '-a= -b= -o= --stdin= --stdout= --stderr= --env= -s=',
+    ),
+  }),
+
+  textutil: () => ({
+    summary: 'prints information on documents, or converts them',
+    level: 'read_only',
+    kind: 'reader',
+    strict: true,
+    reader: 'textutil',
+    options: options(
+      ['-help', { help: true }],
+      '-info -strip -noload -nostore',
+      '-format= -encoding= -inputencoding= -fontsize= -font= -extension= -excludedelements= -prefixspaces= -baseurl=',
+      '-title= -author= -subject= -keywords= -comment= -editor= -company= -creationtime= -modificationtime=',
+      ['-convert=', { mode: 'converts' }],
+      ['-cat=', { mode: 'concatenates' }],
+      ['-stdout', { mode: 'stdout' }],
+      ['-output=', { role: 'writes' }],
     ),
   }),
 
