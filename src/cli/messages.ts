@@ -96,6 +96,7 @@ export const cliEn = {
   programsReader: (reader: string) => `read further by code: ${reader}`,
   programsWrapper: () => 'it runs another command:',
   programsWrapperLevel: () => 'the level of the command it runs; options that change what a call does:',
+  programsStrict: () => 'any option it does not list: opaque',
   programsCatalogued: () => 'catalogued commands of the policy:',
   // agents, launch
   agentsNone: (path: string) =>
@@ -655,6 +656,7 @@ export const cliEs: CliMessages = {
   programsReader: (reader) => `lo lee además código: ${reader}`,
   programsWrapper: () => 'ejecuta otra orden:',
   programsWrapperLevel: () => 'el nivel de la orden que ejecuta; opciones que cambian lo que hace una llamada:',
+  programsStrict: () => 'cualquier opción que no liste: opaca',
   programsCatalogued: () => 'órdenes catalogadas de la política:',
   // agents, launch
   agentsNone: (path) =>

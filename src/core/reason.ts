@@ -26,6 +26,7 @@ export type ReasonId =
   | 'netcat_runs_programs'
   | 'socat_runs_programs'
   | 'unknown_subcommand'
+  | 'unknown_option'
   | 'subcommand_at_run_time'
   | 'options_at_run_time'
   | 'runs_project_scripts'

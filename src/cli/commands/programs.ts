@@ -80,6 +80,7 @@ function render(
     }
     if (d.unknownSubcommand) lines.push(t.programsUnknownSubcommand(d.unknownSubcommand.level, d.unknownSubcommand.opaque !== undefined));
   }
+  if (d.strict) lines.push(t.programsStrict());
   if (d.reader) lines.push(t.programsReader(d.reader));
   if (prefixes.length > 0) {
     lines.push(t.programsCatalogued());

@@ -102,7 +102,8 @@ export function classifyWith(spec: ProgramSpec, args: readonly Word[]): Classifi
     const t = getoptSpec(command, parents);
     const parsed = getopt<OptionSpec>(words, t);
     if (!command.subcommands || parsed.operands.length === 0 || parsed.used.some((u) => u.option.data?.help === true)) {
-      return finish(name, command, path, parsed, globals, words, t.risky);
+      const strict = command.strict === true || parents.some((p) => p.strict === true);
+      return finish(name, command, path, parsed, globals, words, t.risky, strict);
     }
     const sub = parsed.operands[0]!;
     if (sub.dynamic || sub.pattern)
@@ -223,6 +224,7 @@ function finish(
   globals: Parsed<OptionSpec>[],
   words: readonly Word[],
   risky = false,
+  strict = false,
 ): Classified {
   const subject = [name, ...path].join(' ');
   // An operand that may be an option at run time (`rg "$OPTS" x`, `sort {-o,out} in`) could be one that writes or runs.
@@ -232,6 +234,13 @@ function finish(
     return { level: 'read_only', kind: 'reader', effects: [], path, chdir: [], reason: { id: 'help', subject } };
   }
   if (spec.opaque) return opaqueClass({ id: spec.opaque as Reason['id'], subject }, spec.level, path);
+  if (strict) {
+    // an option the spec does not list, or a long one it cannot tell apart, may be one that changes the system
+    for (const g of [...globals, parsed]) {
+      const odd = g.unknown[0]?.text ?? g.ambiguous[0];
+      if (odd !== undefined) return opaqueClass({ id: 'unknown_option', subject, detail: odd }, spec.level, path);
+    }
+  }
   let level = spec.level;
   const effects: Effect[] = [];
   const chdir: (string | null)[] = [];

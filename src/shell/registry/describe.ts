@@ -24,6 +24,8 @@ export interface ProgramDescription {
   reader?: string;
   /** For a program that runs another command: where that command starts and how it runs. */
   wrapper?: string[];
+  /** An option it does not list is opaque. */
+  strict?: boolean;
 }
 
 /** What the wrapper engine does with an option of each mode (registry/types.ts, WrapperSpec). */
@@ -130,6 +132,7 @@ export function describeProgram(name: string, spec: ProgramSpec | null = program
     ...(spec.unknownSubcommand ? { unknownSubcommand: spec.unknownSubcommand } : {}),
     ...(spec.reader ? { reader: spec.reader } : {}),
     ...(spec.wrapper ? { wrapper: wrapperNotes(spec) } : {}),
+    ...(spec.strict ? { strict: true } : {}),
   };
 }
 
@@ -148,6 +151,7 @@ export function programsMarkdown(): string {
     for (const [level, subs] of byLevel) notes.push(`${level}: ${subs.map((s) => `\`${s}\``).join(', ')}`);
     if (d.unknownSubcommand)
       notes.push(`any other subcommand: ${d.unknownSubcommand.level}${d.unknownSubcommand.opaque ? ', opaque' : ''}`);
+    if (d.strict) notes.push('any option it does not list: opaque');
     if (d.reader) notes.push(`read further by code (\`${d.reader}\`)`);
     const level = d.wrapper && d.wrapper.length > 0 ? "its command's" : `\`${d.level}\``;
     rows.push(`| \`${name}\` | ${level} | ${d.summary.replace(/\|/g, '\\|')} | ${notes.join('; ').replace(/\|/g, '\\|')} |`);

@@ -4,6 +4,7 @@ import type { Word } from '../syntax/word';
 import { awkReader } from './readers/awk';
 import { findReader } from './readers/find';
 import { gitReader } from './readers/git';
+import { MACOS_READERS } from './readers/macos';
 import { sedReader } from './readers/sed';
 
 /**
@@ -619,4 +620,5 @@ export const READERS_BY_NAME: Readonly<Record<string, NamedReader>> = {
   'reads-with-or-runs': readsWith('runs_project_scripts'),
   'cargo-fmt': cargoFmt,
   poetry,
+  ...MACOS_READERS,
 };

@@ -72,6 +72,12 @@ export interface CommandSpec {
   numeric?: boolean;
   /** Long options also with one dash. */
   singleDashLong?: boolean;
+  /**
+   * Every option it takes is listed: one the spec does not list (here or on the way to this
+   * subcommand) makes the invocation opaque (`unknown_option`). For programs whose options are
+   * their commands (`networksetup -setdnsservers`), where an option not read may change the system.
+   */
+  strict?: boolean;
   /** The invocation is opaque whatever its arguments, for this reason id. */
   opaque?: string;
   /** Code for what data cannot say, by name (registry/readers.ts), given the parsed arguments. */
