@@ -45,6 +45,7 @@ export type ReasonId =
   | 'tar_removes_listed'
   | 'unzip_parent_names'
   | 'sevenzip_absolute_names'
+  | 'fzf_binding_runs'
   | 'reads_names_from_file'
   | 'split_filter'
   | 'awk_program_runs'

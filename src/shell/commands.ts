@@ -3,6 +3,7 @@ import type { Script } from './syntax/ast';
 import { MAX_DEPTH, ParseError, parseScript } from './syntax/parser';
 import { walkScript, type FoundCommand } from './syntax/walk';
 import { literalWord, type Word } from './syntax/word';
+import { previewLine, previews } from './registry/readers/fzf';
 import {
   inSystemDirectory,
   PROJECT_RUNNERS,
@@ -492,6 +493,7 @@ function peel(words: Word[], assignments: string[]): Peeled {
     const commands = findCommands(rest.slice(1));
     if (commands.length > 0) return { kind: 'run', words: rest, via: 'find' };
   }
+  if (name === 'fzf' && previews(rest.slice(1)).length > 0) return { kind: 'run', words: rest, via: 'fzf' };
   if (SHELLS.has(lower) || (name === 'busybox' && rest[1] !== undefined && SHELLS.has(rest[1].text))) {
     const from = name === 'busybox' ? 2 : 1;
     for (let j = from; j < rest.length; j++) {
@@ -636,7 +638,18 @@ function runWords(
         if (problem) return problem;
       }
     }
-    const changed = peeled.words.length !== words.length || (peeled.via !== undefined && peeled.via !== 'find');
+    // fzf's preview command is a shell line its placeholders complete at run time
+    if (peeled.via === 'fzf') {
+      for (const preview of previews(peeled.words.slice(1))) {
+        if (preview.dynamic) return 'a preview command built at run time (fzf --preview with an expansion)';
+        const read = previewLine(preview.text);
+        if ('problem' in read) return read.problem;
+        walk.sources.push(read.line);
+        const problem = invocationsOf(parseShell(read.line, depth + 1, false), read.line, depth + 1, cond, walk);
+        if (problem) return problem;
+      }
+    }
+    const changed = peeled.words.length !== words.length || (peeled.via !== undefined && peeled.via !== 'find' && peeled.via !== 'fzf');
     if (!changed || peeled.words.length === 0 || peeled.opaque !== undefined) {
       if (peeled.words.length > 0) {
         const [program, ...args] = peeled.words;

@@ -3,6 +3,7 @@ import type { Classified, Effect, NamedReader, ReaderContext } from '../read/cla
 import type { Word } from '../syntax/word';
 import { awkReader } from './readers/awk';
 import { findReader } from './readers/find';
+import { bindRuns } from './readers/fzf';
 import { gitReader } from './readers/git';
 import { sedReader } from './readers/sed';
 
@@ -448,6 +449,14 @@ const sqlClient: NamedReader = (ctx) => {
   return ctx.base;
 };
 
+/** fzf: a binding whose actions run a command (`execute(…)`, `reload(…)`) makes it opaque; its preview is read by commands.ts. */
+const fzf: NamedReader = (ctx) => {
+  const binding = ctx.parsed.used.find((u) => u.option.data?.mode === 'bind' && (u.value === undefined || bindRuns(u.value)));
+  if (binding)
+    return { ...opaque(ctx, 'fzf_binding_runs'), opaque: { id: 'fzf_binding_runs', subject: ctx.name, detail: binding.value?.text ?? '' } };
+  return ctx.base;
+};
+
 export const READERS_BY_NAME: Readonly<Record<string, NamedReader>> = {
   __proto__: null as never,
   copy: transfer('copy'),
@@ -460,6 +469,7 @@ export const READERS_BY_NAME: Readonly<Record<string, NamedReader>> = {
   tar,
   unzip,
   '7z': sevenZip,
+  fzf,
   patch,
   pack,
   split,
