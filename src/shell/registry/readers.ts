@@ -282,15 +282,60 @@ const unzip: NamedReader = (ctx) => {
   );
 };
 
-/** 7z: extracts into the current directory, or into -oDIR; -spf keeps absolute names. */
+/** 7z's commands that only read: list, test, hash, info, benchmark. */
+const SEVEN_ZIP_READS = new Set(['l', 't', 'h', 'i', 'b']);
+/** 7z's commands that make or change the archive: add, update, delete, rename. */
+const SEVEN_ZIP_CHANGES = new Set(['a', 'u', 'd', 'rn']);
+
+/**
+ * 7z: its command is the first word that is not a switch. `l`, `t`, `h`, `i` and `b` read (as
+ * does no command: the help); `x` and `e` extract into the current directory, or into -oDIR, or
+ * with -so to standard output; `a`, `u`, `d` and `rn` write the archive (to which 7z may add `.7z`,
+ * `.001` for volumes, and a temporary file beside it or in -wDIR), or with -so only standard
+ * output; `a -sdel` removes the files it added. -spf keeps absolute names.
+ */
 const sevenZip: NamedReader = (ctx) => {
   const words = originalWords(ctx);
   if (words.some((w) => w.text.startsWith('-spf'))) return opaque(ctx, 'sevenzip_absolute_names');
-  const into = words.filter((w) => w.text.startsWith('-o') && w.text.length > 2).map((w) => word(w.text.slice(2), w));
-  return writer(
-    ctx,
-    [word('.'), ...into].map((path) => ({ path, effect: 'beneath' })),
-  );
+  const at = words.findIndex((w) => !w.text.startsWith('-'));
+  if (words.some((w, k) => (w.dynamic || w.pattern) && (k <= at || at === -1) && !w.text.startsWith('-')))
+    return opaque(ctx, 'subcommand_at_run_time');
+  const readsOnly: Classified = {
+    ...ctx.base,
+    level: 'read_only',
+    kind: 'reader',
+    effects: [],
+    reason: { id: 'reads', subject: ctx.name },
+  };
+  if (words.some((w) => w.text === '--') && (at === -1 || words.findIndex((w) => w.text === '--') < at))
+    return opaque(ctx, 'unknown_subcommand');
+  if (at === -1) return readsOnly;
+  const command = words[at]!.text.toLowerCase();
+  const switches = words.filter((w) => w.text.startsWith('-') && w.text.length > 1);
+  const operands = words.slice(at + 1).filter((w) => !w.text.startsWith('-') || w.text === '-');
+  const toStdout = switches.some((w) => w.text === '-so');
+  if (SEVEN_ZIP_READS.has(command)) return readsOnly;
+  if (command === 'x' || command === 'e') {
+    if (toStdout) return readsOnly;
+    const into = switches.filter((w) => w.text.startsWith('-o') && w.text.length > 2).map((w) => word(w.text.slice(2), w));
+    return writer(
+      ctx,
+      (into.length > 0 ? into : [word('.')]).map((path) => ({ path, effect: 'beneath' })),
+    );
+  }
+  if (SEVEN_ZIP_CHANGES.has(command)) {
+    const effects: Effect[] = [];
+    const archive = operands[0];
+    if (archive && !toStdout)
+      effects.push({ path: archive, effect: 'write' }, { path: word(`${archive.text}*`, { ...archive, pattern: true }), effect: 'write' });
+    for (const w of switches)
+      if (w.text.startsWith('-w') && w.text.length > 2) effects.push({ path: word(w.text.slice(2), w), effect: 'into' });
+    if (command === 'a' && switches.some((w) => w.text === '-sdel'))
+      for (const path of operands.slice(1)) effects.push({ path, effect: 'destroy' });
+    if (!archive && !toStdout) return opaque(ctx, 'unknown_subcommand');
+    return effects.length === 0 ? readsOnly : writer(ctx, effects);
+  }
+  return { ...opaque(ctx, 'unknown_subcommand'), opaque: { id: 'unknown_subcommand', subject: ctx.name, detail: words[at]!.text } };
 };
 
 /** patch: the file it patches (or -o FILE), its reject file and backups, or every file under -d DIR. */

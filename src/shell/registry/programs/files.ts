@@ -601,7 +601,13 @@ export const FILES: Family = {
   }),
   tar: () => ({ summary: 'makes, lists and extracts archives', level: 'workspace_write', kind: 'writer', reader: 'tar' }),
   unzip: () => ({ summary: 'lists and extracts zip archives', level: 'workspace_write', kind: 'writer', reader: 'unzip' }),
-  '7z': () => ({ summary: 'makes, lists and extracts archives', level: 'workspace_write', kind: 'writer', reader: '7z' }),
+  ...same(['7z', '7za', '7zr', '7zz'], () => ({
+    summary: 'makes, lists and extracts archives',
+    level: 'workspace_write',
+    kind: 'writer',
+    reader: '7z',
+    options: options(['-h --help', { help: true }]),
+  })),
   patch: () => ({
     summary: 'applies a diff to files',
     level: 'workspace_write',
