@@ -28,6 +28,8 @@ import {
 export interface Redirect {
   op: string;
   target: Word;
+  /** The descriptor written before the operator (`2` in `2<x`), when the line gives one. */
+  node?: { fd: string };
 }
 
 interface ShellParse {

@@ -502,6 +502,12 @@ const fzf: NamedReader = (ctx) => {
   return ctx.base;
 };
 
+/** An option of mode `dry-run` (`mktemp -u`) makes the program print what it would do, and change nothing. */
+const dryRun: NamedReader = (ctx) =>
+  ctx.parsed.used.some((u) => u.option.data?.mode === 'dry-run')
+    ? { ...ctx.base, level: 'read_only', kind: 'reader', effects: [], reason: { id: 'reads', subject: ctx.name } }
+    : ctx.base;
+
 export const READERS_BY_NAME: Readonly<Record<string, NamedReader>> = {
   __proto__: null as never,
   copy: transfer('copy'),
@@ -515,6 +521,7 @@ export const READERS_BY_NAME: Readonly<Record<string, NamedReader>> = {
   unzip,
   '7z': sevenZip,
   fzf,
+  'dry-run': dryRun,
   patch,
   pack,
   split,
