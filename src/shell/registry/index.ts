@@ -6,13 +6,14 @@ import { PACKAGES } from './programs/packages';
 import { NETWORK, POWERSHELL_NETWORK } from './programs/network';
 import { POWERSHELL_READERS, READERS } from './programs/readers';
 import { HELM, REMOTE, TERRAFORM } from './programs/remote';
+import { TOOLS } from './programs/tools';
 import type { ProgramSpec } from './types';
 
 /**
  * The program registry: every program the shell reader knows, by name. Each family is a table of
  * functions, so that a program's spec is built only when a line names it.
  */
-const FAMILIES: readonly Family[] = [BUILTINS, READERS, FILES, NETWORK, GIT, PACKAGES, REMOTE, HELM, TERRAFORM];
+const FAMILIES: readonly Family[] = [BUILTINS, READERS, FILES, NETWORK, GIT, PACKAGES, REMOTE, HELM, TERRAFORM, TOOLS];
 /** PowerShell's own cmdlets and aliases, which it finds before programs of the same names (`rm`, `ls`, `curl`). */
 const POWERSHELL: readonly Family[] = [POWERSHELL_BUILTINS, POWERSHELL_READERS, POWERSHELL_FILES, POWERSHELL_NETWORK];
 

@@ -471,9 +471,30 @@ const formats: NamedReader = (ctx) => {
     used.some((u) => u.option.data?.mode === 'write' && isOff(u.value));
   if (reports) return { ...ctx.base, level: 'read_only', kind: 'reader', effects: [] };
   const ops = ctx.parsed.operands;
+  // rustfmt formats the modules a file names too, beside it
+  const beside = ctx.name === 'rustfmt';
   return writer(
     ctx,
-    (ops.length > 0 ? ops : [word('.')]).map((path) => ({ path, effect: 'beneath' })),
+    (ops.length > 0 ? ops : [word('.')]).map((path) => ({ path: beside ? word(parentOf(path.text), path) : path, effect: 'beneath' })),
+  );
+};
+
+/** yq's words before its expression (`yq eval EXPR FILE`). */
+const YQ_COMMANDS = new Set(['eval', 'e', 'eval-all', 'ea']);
+
+/**
+ * A program that prints its result unless an option of mode `in-place` is on (`gofmt -w`,
+ * `clang-format -i`, `yq -i`): then it rewrites its operands (a directory: the files beneath it).
+ * yq's and jaq's first operand is their expression, unless one of mode `script` gives it.
+ */
+const rewrites: NamedReader = (ctx) => {
+  if (!ctx.parsed.used.some((u) => u.option.data?.mode === 'in-place')) return ctx.base;
+  let ops = ctx.parsed.operands;
+  if (ctx.name === 'yq' && ops[0] && YQ_COMMANDS.has(ops[0].text)) ops = ops.slice(1);
+  if ((ctx.name === 'yq' || ctx.name === 'jaq') && !ctx.parsed.used.some((u) => u.option.data?.mode === 'script')) ops = ops.slice(1);
+  return writer(
+    ctx,
+    ops.map((path) => ({ path, effect: 'beneath' })),
   );
 };
 
@@ -508,6 +529,14 @@ const dryRun: NamedReader = (ctx) =>
     ? { ...ctx.base, level: 'read_only', kind: 'reader', effects: [], reason: { id: 'reads', subject: ctx.name } }
     : ctx.base;
 
+/** dasel put and delete write the file -f names (as well as -o's, when given); select and validate read. */
+const dasel: NamedReader = (ctx) => {
+  const command = ctx.parsed.operands[0]?.text;
+  if (command !== 'put' && command !== 'delete') return ctx.base;
+  const files = ctx.parsed.used.filter((u) => u.option.data?.mode === 'file' && u.value).map((u) => u.value!);
+  return writer(ctx, [...ctx.base.effects, ...files.map((path) => ({ path, effect: 'write' as const }))]);
+};
+
 export const READERS_BY_NAME: Readonly<Record<string, NamedReader>> = {
   __proto__: null as never,
   copy: transfer('copy'),
@@ -522,6 +551,8 @@ export const READERS_BY_NAME: Readonly<Record<string, NamedReader>> = {
   '7z': sevenZip,
   fzf,
   'dry-run': dryRun,
+  rewrites,
+  dasel,
   patch,
   pack,
   split,
