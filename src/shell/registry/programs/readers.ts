@@ -259,6 +259,7 @@ export const READERS: Family = {
   // receives over HTTP may be any action; --history writes the history file; FZF_DEFAULT_COMMAND
   // is run when standard input is a terminal, and the options' variables may hold --bind
   fzf: reader({
+    summary: 'picks lines interactively; its bindings and preview can run commands',
     reader: 'fzf',
     runsVariables: ['FZF_DEFAULT_COMMAND', 'FZF_DEFAULT_OPTS', 'FZF_DEFAULT_OPTS_FILE', 'SHELL'],
     options: options(
