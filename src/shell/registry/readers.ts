@@ -488,7 +488,7 @@ const YQ_COMMANDS = new Set(['eval', 'e', 'eval-all', 'ea']);
  * yq's and jaq's first operand is their expression, unless one of mode `script` gives it.
  */
 const rewrites: NamedReader = (ctx) => {
-  if (!ctx.parsed.used.some((u) => u.option.data?.mode === 'in-place')) return ctx.base;
+  if (!ctx.parsed.used.some((u) => u.option.data?.mode === 'in-place' && !isOff(u.value))) return ctx.base;
   let ops = ctx.parsed.operands;
   if (ctx.name === 'yq' && ops[0] && YQ_COMMANDS.has(ops[0].text)) ops = ops.slice(1);
   if ((ctx.name === 'yq' || ctx.name === 'jaq') && !ctx.parsed.used.some((u) => u.option.data?.mode === 'script')) ops = ops.slice(1);

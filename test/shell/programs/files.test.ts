@@ -151,6 +151,8 @@ programRows('archives', [
   ['7z d backup.7z old.txt', { level: 'workspace_write', effects: ['write backup.7z', 'write backup.7z*'] }],
   ['7z rn backup.7z a.txt b.txt', { level: 'workspace_write', effects: ['write backup.7z', 'write backup.7z*'] }],
   ['7z a', { level: 'process_exec', opaque: true }],
+  ['7z a -mhe=on archive.7z notes.txt', { level: 'workspace_write', effects: ['write archive.7z', 'write archive.7z*'] }],
+  ['7z -h', { level: 'read_only', effects: [] }],
   ['7z zz a.7z', { level: 'process_exec', opaque: true }],
   ['7z "$MODE" a.7z', { level: 'process_exec', opaque: true }],
   ['7z x -spf a.7z', { level: 'process_exec', opaque: true }],

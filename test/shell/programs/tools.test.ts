@@ -11,6 +11,8 @@ programRows('yq, gojq, jaq, dasel', [
   ["yq -i '.a = 1' f.yaml", { level: 'workspace_write', effects: ['beneath f.yaml'] }],
   ["yq e --inplace '.a = 1' f.yaml g.yaml", { level: 'workspace_write', effects: ['beneath f.yaml', 'beneath g.yaml'] }],
   ['yq --in-place --from-file=q.yq f.yaml', { level: 'workspace_write', effects: ['beneath f.yaml'] }],
+  ["yq --inplace=true '.a = 1' f.yaml", { level: 'workspace_write', effects: ['beneath f.yaml'] }],
+  ["yq --inplace=false '.a' f.yaml", { level: 'read_only', effects: [] }],
   ["yq -s '.name' all.yaml", { level: 'process_exec', opaque: 'writes files under names' }],
   ['gojq .a f.json', { level: 'read_only', opaque: false, effects: [] }],
   ['gojq -f q.jq f.json', { level: 'read_only', opaque: false }],

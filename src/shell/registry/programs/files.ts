@@ -608,8 +608,8 @@ export const FILES: Family = {
     summary: 'makes, lists and extracts archives',
     level: 'workspace_write',
     kind: 'writer',
+    // -h alone, like no command, prints the help; switches are clusters of their own (`-mhe=on`): not parsed as options
     reader: '7z',
-    options: options(['-h --help', { help: true }]),
   })),
   patch: () => ({
     summary: 'applies a diff to files',

@@ -18,7 +18,7 @@ const QUERY: Family = {
     kind: 'reader',
     reader: 'rewrites',
     options: options(
-      ['-i --inplace --in-place', { mode: 'in-place' }],
+      ['-i --inplace[=] --in-place', { mode: 'in-place' }],
       ['--from-file=', { mode: 'script' }],
       ['-s= --split-exp=', { level: 'process_exec', opaque: 'writes_unnamed_files' }],
       ['-V -v --version', { help: true }],
