@@ -317,7 +317,10 @@ const sevenZip: NamedReader = (ctx) => {
   if (SEVEN_ZIP_READS.has(command)) return readsOnly;
   if (command === 'x' || command === 'e') {
     if (toStdout) return readsOnly;
-    const into = switches.filter((w) => w.text.startsWith('-o') && w.text.length > 2).map((w) => word(w.text.slice(2), w));
+    // `-o*` names a directory after the archive (`-o/srv/*`: /srv/a for a.7z): beneath the directory that holds it
+    const into = switches
+      .filter((w) => w.text.startsWith('-o') && w.text.length > 2)
+      .map((w) => word(w.text.includes('*') ? parentOf(w.text.slice(2)) : w.text.slice(2), w));
     return writer(
       ctx,
       (into.length > 0 ? into : [word('.')]).map((path) => ({ path, effect: 'beneath' })),
