@@ -4,6 +4,7 @@ import type { Script } from './syntax/ast';
 import { MAX_DEPTH, ParseError, parseScript } from './syntax/parser';
 import { walkScript, type FoundCommand } from './syntax/walk';
 import type { Word } from './syntax/word';
+import { previewLine, previews } from './registry/readers/fzf';
 import {
   inSystemDirectory,
   READING_OPTION_CLUSTER,
@@ -27,6 +28,8 @@ import { programSpec } from './registry';
 export interface Redirect {
   op: string;
   target: Word;
+  /** The descriptor written before the operator (`2` in `2<x`), when the line gives one. */
+  node?: { fd: string };
 }
 
 interface ShellParse {
@@ -214,6 +217,7 @@ function peel(words: Word[], assignments: string[]): Peeled {
     const commands = findCommands(rest.slice(1));
     if (commands.length > 0) return { kind: 'run', words: rest, via: 'find' };
   }
+  if (name === 'fzf' && previews(rest.slice(1)).length > 0) return { kind: 'run', words: rest, via: 'fzf' };
   if (SHELLS.has(lower) || (name === 'busybox' && rest[1] !== undefined && SHELLS.has(rest[1].text))) {
     const from = name === 'busybox' ? 2 : 1;
     for (let j = from; j < rest.length; j++) {
@@ -378,7 +382,18 @@ function runWords(
       recorded = true;
       break;
     }
-    const changed = peeled.words.length !== words.length || (peeled.via !== undefined && peeled.via !== 'find');
+    // fzf's preview command is a shell line its placeholders complete at run time
+    if (peeled.via === 'fzf') {
+      for (const preview of previews(peeled.words.slice(1))) {
+        if (preview.dynamic) return { id: 'preview_at_run_time' };
+        const read = previewLine(preview.text);
+        if ('problem' in read) return read.problem;
+        walk.sources.push(read.line);
+        const problem = invocationsOf(parseShell(read.line, depth + 1, false), read.line, depth + 1, cond, walk);
+        if (problem) return problem;
+      }
+    }
+    const changed = peeled.words.length !== words.length || (peeled.via !== undefined && peeled.via !== 'find' && peeled.via !== 'fzf');
     if (!changed || peeled.words.length === 0 || peeled.opaque !== undefined) {
       if (peeled.words.length > 0) {
         const [program, ...args] = peeled.words;

@@ -987,7 +987,9 @@ export function readShellCall(
     }
     for (const r of inv.redirects) {
       if (r.op === '<') readRedirects.push(r.target);
-      if (!WRITE_REDIRECTS.has(r.op)) continue;
+      // standard output or error opened on a file (`1<f`) is written through /dev/stdout, /dev/stderr
+      const reopened = r.op === '<' && (r.node?.fd === '1' || r.node?.fd === '2');
+      if (!WRITE_REDIRECTS.has(r.op) && !reopened) continue;
       if (r.op === '>&' && /^(\d+|-)$/.test(r.target.text)) continue;
       if (NOT_A_FILE.test(r.target.text)) continue;
       const problem = addEffect(r.target, 'write', inv.name);

@@ -64,6 +64,11 @@ export type UnreadableId =
   | 'xargs_into_ssh'
   | 'command_string_at_run_time'
   | 'remote_command_at_run_time'
+  | 'preview_at_run_time'
+  | 'preview_nests_quotes'
+  | 'preview_escaped_placeholder'
+  | 'preview_unquoted_placeholder'
+  | 'preview_placeholder_in_quotes'
   | 'set_option_at_run_time'
   | 'set_changes_reading'
   | 'set_o_changes_reading'
@@ -192,6 +197,11 @@ const EN: Table = {
   xargs_into_ssh: () => 'arguments xargs reads at run time, handed to a command ssh runs on another host',
   command_string_at_run_time: (s) => `a command string built at run time (${s} with an expansion)`,
   remote_command_at_run_time: () => 'a remote command built at run time (ssh with an expansion)',
+  preview_at_run_time: () => 'a preview command built at run time (fzf --preview with an expansion)',
+  preview_nests_quotes: () => 'a preview command (fzf --preview) with placeholders beside code that nests quotes',
+  preview_escaped_placeholder: (s) => `an escaped placeholder (${s}) in a preview command (fzf --preview)`,
+  preview_unquoted_placeholder: (s) => `a placeholder fzf does not quote (${s}) in a preview command (fzf --preview)`,
+  preview_placeholder_in_quotes: (s) => `a placeholder inside quotes (${s}) in a preview command (fzf --preview)`,
   set_option_at_run_time: () => 'set with an option known only at run time',
   set_changes_reading: (s) => `set ${s}, which changes how later words are read`,
   set_o_changes_reading: (s) => `set -o ${s}, which changes how later words are read`,
@@ -251,6 +261,11 @@ const spanish = (): Table => ({
   xargs_into_ssh: () => 'argumentos que xargs lee al ejecutar, dados a una orden que ssh ejecuta en otra máquina',
   command_string_at_run_time: (s) => `una orden construida al ejecutar (${s} con una expansión)`,
   remote_command_at_run_time: () => 'una orden remota construida al ejecutar (ssh con una expansión)',
+  preview_at_run_time: () => 'una orden de vista previa construida al ejecutar (fzf --preview con una expansión)',
+  preview_nests_quotes: () => 'una orden de vista previa (fzf --preview) con marcadores junto a código que anida comillas',
+  preview_escaped_placeholder: (s) => `un marcador escapado (${s}) en una orden de vista previa (fzf --preview)`,
+  preview_unquoted_placeholder: (s) => `un marcador que fzf no entrecomilla (${s}) en una orden de vista previa (fzf --preview)`,
+  preview_placeholder_in_quotes: (s) => `un marcador entre comillas (${s}) en una orden de vista previa (fzf --preview)`,
   set_option_at_run_time: () => 'set con una opción que solo se conoce al ejecutar',
   set_changes_reading: (s) => `set ${s}, que cambia cómo se leen las palabras siguientes`,
   set_o_changes_reading: (s) => `set -o ${s}, que cambia cómo se leen las palabras siguientes`,

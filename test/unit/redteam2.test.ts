@@ -207,12 +207,14 @@ const RUNTIME_TARGETS: [string, string, string, 'network' | 'workspace_write'][]
 describe('regressions: targets a line names only at run time, and the line is refused', () => {
   it.each(RUNTIME_TARGETS)('%j', changesAndIsRefused);
 
-  it('7z extracts into -oDIR as well as the current directory', () => {
-    expect(
-      reading('7z x a.7z -o/srv/out -y')
+  it('7z extracts into -oDIR, and with -o* into a directory named after the archive beside it', () => {
+    const beneath = (line: string) =>
+      reading(line)
         .effects.filter((e) => e.effect === 'beneath')
-        .map((e) => e.path),
-    ).toEqual(['.', '/srv/out']);
+        .map((e) => e.path);
+    expect(beneath('7z x a.7z -o/srv/out -y')).toEqual(['/srv/out']);
+    expect(beneath("7z x a.7z '-o/srv/*'")).toEqual(['/srv']);
+    expect(beneath("7z x a.7z '-o*'")).toEqual(['.']);
   });
 
   it.each([

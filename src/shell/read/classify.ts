@@ -208,6 +208,9 @@ export function mayBecomeOption(w: Word): boolean {
   return w.pattern && /(^|,)\{?-|\{-/.test(w.text) && w.text.includes('{');
 }
 
+/** /dev/null, /dev/stdout and /dev/stderr, named as they are. */
+export const isStream = (w: Word): boolean => !w.dynamic && !w.pattern && /^\/dev\/(null|stdout|stderr)$/.test(w.text);
+
 function kindOf(level: Level): Kind {
   if (level === 'none') return 'builtin';
   if (level === 'read_only') return 'reader';
@@ -289,6 +292,8 @@ function finish(
     default:
       break;
   }
+  // what goes to /dev/null or a standard stream is written to no file (a redirection of the stream is read as one)
+  for (let k = effects.length - 1; k >= 0; k--) if (isStream(effects[k]!.path)) effects.splice(k, 1);
   let kind: Kind = spec.kind ?? kindOf(level);
   if (effects.length > 0 && !exceeds(level, 'workspace_write')) {
     level = max(level, 'workspace_write');

@@ -8,13 +8,14 @@ import { POWERSHELL_READERS, READERS } from './programs/readers';
 import { HELM, REMOTE, TERRAFORM } from './programs/remote';
 import { WRAPPERS } from './programs/wrappers';
 import { MACOS } from './programs/macos';
+import { TOOLS } from './programs/tools';
 import type { ProgramSpec } from './types';
 
 /**
  * The program registry: every program the shell reader knows, by name. Each family is a table of
  * functions, so that a program's spec is built only when a line names it.
  */
-const FAMILIES: readonly Family[] = [BUILTINS, READERS, FILES, NETWORK, GIT, PACKAGES, REMOTE, HELM, TERRAFORM, WRAPPERS, MACOS];
+const FAMILIES: readonly Family[] = [BUILTINS, READERS, FILES, NETWORK, GIT, PACKAGES, REMOTE, HELM, TERRAFORM, WRAPPERS, MACOS, TOOLS];
 /** PowerShell's own cmdlets and aliases, which it finds before programs of the same names (`rm`, `ls`, `curl`). */
 const POWERSHELL: readonly Family[] = [POWERSHELL_BUILTINS, POWERSHELL_READERS, POWERSHELL_FILES, POWERSHELL_NETWORK];
 

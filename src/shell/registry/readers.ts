@@ -3,6 +3,7 @@ import type { Classified, Effect, NamedReader, ReaderContext } from '../read/cla
 import type { Word } from '../syntax/word';
 import { awkReader } from './readers/awk';
 import { findReader } from './readers/find';
+import { bindRuns } from './readers/fzf';
 import { gitReader } from './readers/git';
 import { MACOS_READERS } from './readers/macos';
 import { sedReader } from './readers/sed';
@@ -282,15 +283,63 @@ const unzip: NamedReader = (ctx) => {
   );
 };
 
-/** 7z: extracts into the current directory, or into -oDIR; -spf keeps absolute names. */
+/** 7z's commands that only read: list, test, hash, info, benchmark. */
+const SEVEN_ZIP_READS = new Set(['l', 't', 'h', 'i', 'b']);
+/** 7z's commands that make or change the archive: add, update, delete, rename. */
+const SEVEN_ZIP_CHANGES = new Set(['a', 'u', 'd', 'rn']);
+
+/**
+ * 7z: its command is the first word that is not a switch. `l`, `t`, `h`, `i` and `b` read (as
+ * does no command: the help); `x` and `e` extract into the current directory, or into -oDIR, or
+ * with -so to standard output; `a`, `u`, `d` and `rn` write the archive (to which 7z may add `.7z`,
+ * `.001` for volumes, and a temporary file beside it or in -wDIR), or with -so only standard
+ * output; `a -sdel` removes the files it added. -spf keeps absolute names.
+ */
 const sevenZip: NamedReader = (ctx) => {
   const words = originalWords(ctx);
   if (words.some((w) => w.text.startsWith('-spf'))) return opaque(ctx, 'sevenzip_absolute_names');
-  const into = words.filter((w) => w.text.startsWith('-o') && w.text.length > 2).map((w) => word(w.text.slice(2), w));
-  return writer(
-    ctx,
-    [word('.'), ...into].map((path) => ({ path, effect: 'beneath' })),
-  );
+  const at = words.findIndex((w) => !w.text.startsWith('-'));
+  if (words.some((w, k) => (w.dynamic || w.pattern) && (k <= at || at === -1) && !w.text.startsWith('-')))
+    return opaque(ctx, 'subcommand_at_run_time');
+  const readsOnly: Classified = {
+    ...ctx.base,
+    level: 'read_only',
+    kind: 'reader',
+    effects: [],
+    reason: { id: 'reads', subject: ctx.name },
+  };
+  if (words.some((w) => w.text === '--') && (at === -1 || words.findIndex((w) => w.text === '--') < at))
+    return opaque(ctx, 'unknown_subcommand');
+  if (at === -1) return readsOnly;
+  const command = words[at]!.text.toLowerCase();
+  const switches = words.filter((w) => w.text.startsWith('-') && w.text.length > 1);
+  const operands = words.slice(at + 1).filter((w) => !w.text.startsWith('-') || w.text === '-');
+  const toStdout = switches.some((w) => w.text === '-so');
+  if (SEVEN_ZIP_READS.has(command)) return readsOnly;
+  if (command === 'x' || command === 'e') {
+    if (toStdout) return readsOnly;
+    // `-o*` names a directory after the archive (`-o/srv/*`: /srv/a for a.7z): beneath the directory that holds it
+    const into = switches
+      .filter((w) => w.text.startsWith('-o') && w.text.length > 2)
+      .map((w) => word(w.text.includes('*') ? parentOf(w.text.slice(2)) : w.text.slice(2), w));
+    return writer(
+      ctx,
+      (into.length > 0 ? into : [word('.')]).map((path) => ({ path, effect: 'beneath' })),
+    );
+  }
+  if (SEVEN_ZIP_CHANGES.has(command)) {
+    const effects: Effect[] = [];
+    const archive = operands[0];
+    if (archive && !toStdout)
+      effects.push({ path: archive, effect: 'write' }, { path: word(`${archive.text}*`, { ...archive, pattern: true }), effect: 'write' });
+    for (const w of switches)
+      if (w.text.startsWith('-w') && w.text.length > 2) effects.push({ path: word(w.text.slice(2), w), effect: 'into' });
+    if (command === 'a' && switches.some((w) => w.text === '-sdel'))
+      for (const path of operands.slice(1)) effects.push({ path, effect: 'destroy' });
+    if (!archive && !toStdout) return opaque(ctx, 'unknown_subcommand');
+    return effects.length === 0 ? readsOnly : writer(ctx, effects);
+  }
+  return { ...opaque(ctx, 'unknown_subcommand'), opaque: { id: 'unknown_subcommand', subject: ctx.name, detail: words[at]!.text } };
 };
 
 /** patch: the file it patches (or -o FILE), its reject file and backups, or every file under -d DIR. */
@@ -426,9 +475,30 @@ const formats: NamedReader = (ctx) => {
     used.some((u) => u.option.data?.mode === 'write' && isOff(u.value));
   if (reports) return { ...ctx.base, level: 'read_only', kind: 'reader', effects: [] };
   const ops = ctx.parsed.operands;
+  // rustfmt formats the modules a file names too, beside it
+  const beside = ctx.name === 'rustfmt';
   return writer(
     ctx,
-    (ops.length > 0 ? ops : [word('.')]).map((path) => ({ path, effect: 'beneath' })),
+    (ops.length > 0 ? ops : [word('.')]).map((path) => ({ path: beside ? word(parentOf(path.text), path) : path, effect: 'beneath' })),
+  );
+};
+
+/** yq's words before its expression (`yq eval EXPR FILE`). */
+const YQ_COMMANDS = new Set(['eval', 'e', 'eval-all', 'ea']);
+
+/**
+ * A program that prints its result unless an option of mode `in-place` is on (`gofmt -w`,
+ * `clang-format -i`, `yq -i`): then it rewrites its operands (a directory: the files beneath it).
+ * yq's and jaq's first operand is their expression, unless one of mode `script` gives it.
+ */
+const rewrites: NamedReader = (ctx) => {
+  if (!ctx.parsed.used.some((u) => u.option.data?.mode === 'in-place' && !isOff(u.value))) return ctx.base;
+  let ops = ctx.parsed.operands;
+  if (ctx.name === 'yq' && ops[0] && YQ_COMMANDS.has(ops[0].text)) ops = ops.slice(1);
+  if ((ctx.name === 'yq' || ctx.name === 'jaq') && !ctx.parsed.used.some((u) => u.option.data?.mode === 'script')) ops = ops.slice(1);
+  return writer(
+    ctx,
+    ops.map((path) => ({ path, effect: 'beneath' })),
   );
 };
 
@@ -590,6 +660,28 @@ const duckdb: NamedReader = (ctx) => {
   return queries && !safe ? { ...ctx.base, level: 'network', kind: 'network' } : { ...ctx.base, level: 'read_only', kind: 'reader' };
 };
 
+/** fzf: a binding whose actions run a command (`execute(…)`, `reload(…)`) makes it opaque; its preview is read by commands.ts. */
+const fzf: NamedReader = (ctx) => {
+  const binding = ctx.parsed.used.find((u) => u.option.data?.mode === 'bind' && (u.value === undefined || bindRuns(u.value)));
+  if (binding)
+    return { ...opaque(ctx, 'fzf_binding_runs'), opaque: { id: 'fzf_binding_runs', subject: ctx.name, detail: binding.value?.text ?? '' } };
+  return ctx.base;
+};
+
+/** An option of mode `dry-run` (`mktemp -u`) makes the program print what it would do, and change nothing. */
+const dryRun: NamedReader = (ctx) =>
+  ctx.parsed.used.some((u) => u.option.data?.mode === 'dry-run')
+    ? { ...ctx.base, level: 'read_only', kind: 'reader', effects: [], reason: { id: 'reads', subject: ctx.name } }
+    : ctx.base;
+
+/** dasel put and delete write the file -f names (as well as -o's, when given); select and validate read. */
+const dasel: NamedReader = (ctx) => {
+  const command = ctx.parsed.operands[0]?.text;
+  if (command !== 'put' && command !== 'delete') return ctx.base;
+  const files = ctx.parsed.used.filter((u) => u.option.data?.mode === 'file' && u.value).map((u) => u.value!);
+  return writer(ctx, [...ctx.base.effects, ...files.map((path) => ({ path, effect: 'write' as const }))]);
+};
+
 export const READERS_BY_NAME: Readonly<Record<string, NamedReader>> = {
   __proto__: null as never,
   copy: transfer('copy'),
@@ -602,6 +694,10 @@ export const READERS_BY_NAME: Readonly<Record<string, NamedReader>> = {
   tar,
   unzip,
   '7z': sevenZip,
+  fzf,
+  'dry-run': dryRun,
+  rewrites,
+  dasel,
   patch,
   pack,
   split,

@@ -175,10 +175,11 @@ export const POWERSHELL_FILES: Family = {
 };
 
 export const FILES: Family = {
+  // with no file (or only /dev/null and the standard streams) it copies its input to its output
   tee: () => ({
     summary: 'copies its input to files',
-    level: 'workspace_write',
-    kind: 'writer',
+    level: 'read_only',
+    kind: 'reader',
     operands: 'writes',
     options: options('-a --append', '-i --ignore-interrupts', '-p', '--output-error[=]'),
   }),
@@ -210,12 +211,14 @@ export const FILES: Family = {
     operands: 'writes',
     options: options('-m= --mode=', '-Z', '--context[=]'),
   }),
+  // -u prints a name and makes nothing
   mktemp: () => ({
     summary: 'makes a temporary file or directory',
     level: 'workspace_write',
     kind: 'writer',
     operands: 'writes',
-    options: options('-d --directory', '-u --dry-run', '-q --quiet', '-p=', '--tmpdir[=]', '-t', '--suffix='),
+    reader: 'dry-run',
+    options: options('-d --directory', ['-u --dry-run', { mode: 'dry-run' }], '-q --quiet', '-p=', '--tmpdir[=]', '-t', '--suffix='),
   }),
   rm: () => ({
     summary: 'removes files',
@@ -601,7 +604,13 @@ export const FILES: Family = {
   }),
   tar: () => ({ summary: 'makes, lists and extracts archives', level: 'workspace_write', kind: 'writer', reader: 'tar' }),
   unzip: () => ({ summary: 'lists and extracts zip archives', level: 'workspace_write', kind: 'writer', reader: 'unzip' }),
-  '7z': () => ({ summary: 'makes, lists and extracts archives', level: 'workspace_write', kind: 'writer', reader: '7z' }),
+  ...same(['7z', '7za', '7zr', '7zz'], () => ({
+    summary: 'makes, lists and extracts archives',
+    level: 'workspace_write',
+    kind: 'writer',
+    // -h alone, like no command, prints the help; switches are clusters of their own (`-mhe=on`): not parsed as options
+    reader: '7z',
+  })),
   patch: () => ({
     summary: 'applies a diff to files',
     level: 'workspace_write',

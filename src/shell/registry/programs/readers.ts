@@ -261,13 +261,19 @@ export const READERS: Family = {
       ),
     }),
   ),
-  // key bindings and the preview run shell commands; --history writes the history file
-  fzf: withOptions(
-    ...options(
-      ['--bind=', { role: 'runs', opaque: 'runs_named_program' }],
-      ['--preview=', { role: 'runs', opaque: 'runs_named_program' }],
+  // a binding runs a command through some of its actions (readers/fzf.ts); the preview command is
+  // read as a shell line (commands.ts); --with-shell names the shell that runs both; what --listen
+  // receives over HTTP may be any action; --history writes the history file; FZF_DEFAULT_COMMAND
+  // is run when standard input is a terminal, and the options' variables may hold --bind
+  fzf: reader({
+    summary: 'picks lines interactively; its bindings and preview can run commands',
+    reader: 'fzf',
+    runsVariables: ['FZF_DEFAULT_COMMAND', 'FZF_DEFAULT_OPTS', 'FZF_DEFAULT_OPTS_FILE', 'SHELL'],
+    options: options(
+      ['--bind=', { mode: 'bind' }],
+      '--preview=',
       ['--with-shell=', { role: 'runs', opaque: 'runs_named_program' }],
-      ['--listen-unsafe[=]', { role: 'runs', opaque: 'runs_named_program' }],
+      ['--listen[=] --listen-unsafe[=]', { role: 'runs', opaque: 'runs_named_program' }],
       ['--history=', { role: 'writes' }],
       '--height=',
       '--min-height=',
@@ -294,7 +300,6 @@ export const READERS: Family = {
       '--walker-root=',
       '--walker-skip=',
       '--expect=',
-      '--listen[=]',
       '--tabstop=',
       '--ellipsis=',
       '--history-size=',
@@ -304,7 +309,7 @@ export const READERS: Family = {
       '--border-label=',
       '--preview-label=',
     ),
-  ),
+  }),
   // -x and -X run a command for the results; --base-directory is where it searches
   fd: withOptions(
     ...options(
