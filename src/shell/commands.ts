@@ -362,17 +362,16 @@ function runWords(
         if (problem) return problem;
       }
     }
-    // A wrapper given no command of its own runs what the arguments appended at run time name (`xargs sudo`).
-    if (peeled.kind === 'run' && peeled.words.length === 0 && completed && peeled.opaque === undefined && words.length > 0) {
-      const [program, ...args] = words;
+    /** Records what finally runs: its program word, its arguments, and why it is opaque, if it is. */
+    const record = (program: Word, args: Word[], opaque: Reason | undefined) => {
       walk.out.push({
-        name: baseName(program!.text),
-        program: program!,
+        name: baseName(program.text),
+        program,
         args,
         redirects,
         conditional: cond,
         completed,
-        opaque: { id: 'xargs_runs_with_read_arguments', subject: baseName(program!.text) },
+        ...(opaque !== undefined ? { opaque } : {}),
         assignments: [...assignments],
         via: [...via],
         chdir: [...chdir],
@@ -380,6 +379,11 @@ function runWords(
         source: walk.source,
       });
       recorded = true;
+    };
+    // A wrapper given no command of its own runs what the arguments appended at run time name (`xargs sudo`).
+    if (peeled.kind === 'run' && peeled.words.length === 0 && completed && peeled.opaque === undefined && words.length > 0) {
+      const [program, ...args] = words;
+      record(program!, args, { id: 'xargs_runs_with_read_arguments', subject: baseName(program!.text) });
       break;
     }
     // fzf's preview command is a shell line its placeholders complete at run time
@@ -397,21 +401,7 @@ function runWords(
     if (!changed || peeled.words.length === 0 || peeled.opaque !== undefined) {
       if (peeled.words.length > 0) {
         const [program, ...args] = peeled.words;
-        walk.out.push({
-          name: baseName(program!.text),
-          program: program!,
-          args,
-          redirects,
-          conditional: cond,
-          completed,
-          ...(peeled.opaque !== undefined ? { opaque: peeled.opaque } : {}),
-          assignments: [...assignments],
-          via: [...via],
-          chdir: [...chdir],
-          depth,
-          source: walk.source,
-        });
-        recorded = true;
+        record(program!, args, peeled.opaque);
         // what ssh runs on the other host is a shell line too: read it like `bash -c`
         if (baseName(program!.text) === 'ssh') {
           if (completed) return { id: 'xargs_into_ssh' };
