@@ -131,6 +131,10 @@ export function makeCodexProject(opts: CodexProjectOptions = {}): CodexProject {
     `command = ${toml(process.execPath)}`,
     `args = [${toml(MCP_SERVER)}]`,
     `env = { E2E_MCP_LOG = ${toml(mcpLog)} }`,
+    // Codex starts the first turn without an optional server still starting (a loaded machine):
+    // required, it waits for the server to answer, and fails the run if it never does.
+    'required = true',
+    'startup_timeout_sec = 60',
     '',
     opts.extraConfig ?? '',
   ].join('\n');
