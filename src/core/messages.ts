@@ -17,6 +17,26 @@ const cerca = (word: string, accepted: readonly string[]) => didYouMean('es', wo
  * where a literal of this many members costs a hook's start about 0.15 ms (a new shape per
  * member). A message is looked up by name a few times per call at most.
  */
+/** Why a file could not be read, by the id (or errno code) the reader gives. */
+const FILE_PROBLEMS_EN: Record<string, string> = {
+  missing: 'no such file',
+  not_regular: 'not a regular file',
+  too_large: 'larger than 64 MiB',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EISDIR: 'a directory',
+  ELOOP: 'too many symbolic links',
+};
+const FILE_PROBLEMS_ES: Record<string, string> = {
+  missing: 'el fichero no existe',
+  not_regular: 'no es un fichero regular',
+  too_large: 'mayor de 64 MiB',
+  EACCES: 'permiso denegado',
+  EPERM: 'operación no permitida',
+  EISDIR: 'es un directorio',
+  ELOOP: 'demasiados enlaces simbólicos',
+};
+
 export const en = {
   __proto__: null,
   scopeFamily: (persona: string, key: string, family: string, families: readonly string[]) =>
@@ -85,7 +105,7 @@ export const en = {
   invalidPolicy: (path: string, problems: readonly string[]) =>
     `persona-gate: the policy ${path} is not valid: ${problems.join('; ')}. Fix it (persona-gate validate shows every problem). Every call is denied until then.`,
   unreadablePolicy: (path: string, detail: string) =>
-    `persona-gate: the policy ${path} cannot be read (${detail}). Fix the file or its permissions. Every call is denied until then.`,
+    `persona-gate: the policy ${path} cannot be read (${FILE_PROBLEMS_EN[detail] ?? detail}). Fix the file or its permissions. Every call is denied until then.`,
   unknownPersona: (name: string, accepted: readonly string[]) =>
     `persona-gate: "${name}" is not a persona of this policy${near(name, accepted)}; accepted: ${list(accepted)}. Set a declared persona (or none). Every call is denied until then.`,
   unknownStage: (persona: string, stage: string, accepted: readonly string[]) =>
@@ -208,7 +228,7 @@ const spanish = () =>
     invalidPolicy: (path, problems) =>
       `persona-gate: la política ${path} no es válida: ${problems.join('; ')}. Corrígela (persona-gate validate muestra cada problema). Hasta entonces se deniega toda llamada.`,
     unreadablePolicy: (path, detail) =>
-      `persona-gate: no se puede leer la política ${path} (${detail}). Corrige el fichero o sus permisos. Hasta entonces se deniega toda llamada.`,
+      `persona-gate: no se puede leer la política ${path} (${FILE_PROBLEMS_ES[detail] ?? detail}). Corrige el fichero o sus permisos. Hasta entonces se deniega toda llamada.`,
     unknownPersona: (name, accepted) =>
       `persona-gate: "${name}" no es una persona de esta política${cerca(name, accepted)}; se aceptan: ${lista(accepted)}. Indica una persona declarada (o ninguna). Hasta entonces se deniega toda llamada.`,
     unknownStage: (persona, stage, accepted) =>

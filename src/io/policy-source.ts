@@ -26,6 +26,7 @@ export const POLICY_FILE = join('.claude', 'persona-gate.json');
 
 export type PolicyError =
   | { kind: 'not_found'; searched: string[] }
+  /** `detail`: `missing`, `not_regular`, `too_large`, or the error's code (messages say each in words). */
   | { kind: 'unreadable'; path: string; detail: string }
   | { kind: 'invalid'; path: string; problems: { path: string; message: string }[]; at?: JsonErrorAt };
 
@@ -80,12 +81,12 @@ export function readPolicyBytes(
   try {
     fd = openSync(path, hookPath ? constants.O_RDONLY | constants.O_NONBLOCK : 'r');
     const st = fstatSync(fd);
-    if (hookPath && !st.isFile()) return { ok: false, error: { kind: 'unreadable', path, detail: 'not a regular file' } };
-    if (hookPath && st.size > MAX_POLICY_BYTES) return { ok: false, error: { kind: 'unreadable', path, detail: 'larger than 64 MiB' } };
+    if (hookPath && !st.isFile()) return { ok: false, error: { kind: 'unreadable', path, detail: 'not_regular' } };
+    if (hookPath && st.size > MAX_POLICY_BYTES) return { ok: false, error: { kind: 'unreadable', path, detail: 'too_large' } };
     return { ok: true, bytes: st.isFile() ? readWhole(fd, st.size) : readFileSync(fd), owner: st.uid };
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    return { ok: false, error: { kind: 'unreadable', path, detail: code === 'ENOENT' ? 'no such file' : (code ?? String(err)) } };
+    return { ok: false, error: { kind: 'unreadable', path, detail: code === 'ENOENT' ? 'missing' : (code ?? String(err)) } };
   } finally {
     if (fd !== undefined) closeSync(fd);
   }

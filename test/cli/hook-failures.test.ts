@@ -58,14 +58,14 @@ describe('hook: failing closed', () => {
     const s = setup(null);
     mkdirSync(s.policyPath);
     const r = runCli(['hook'], { input: preEvent('Read'), env: s.env });
-    expect(r).toMatchObject({ stdout: denyJson(en.unreadablePolicy(s.policyPath, 'not a regular file')), code: 0 });
+    expect(r).toMatchObject({ stdout: denyJson(en.unreadablePolicy(s.policyPath, 'not_regular')), code: 0 });
   });
 
   it('denies when --config names a missing file', () => {
     const s = setup();
     const missing = join(s.dir, 'missing.json');
     const r = runCli(['hook', '--config', missing], { input: preEvent('Read'), env: s.env });
-    expect(r).toMatchObject({ stdout: denyJson(en.unreadablePolicy(missing, 'no such file')), code: 0 });
+    expect(r).toMatchObject({ stdout: denyJson(en.unreadablePolicy(missing, 'missing')), code: 0 });
   });
 
   it.each([

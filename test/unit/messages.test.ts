@@ -19,6 +19,17 @@ describe('messages', () => {
     }
   });
 
+  it.each([
+    ['missing', 'no such file', 'el fichero no existe'],
+    ['not_regular', 'not a regular file', 'no es un fichero regular'],
+    ['too_large', 'larger than 64 MiB', 'mayor de 64 MiB'],
+    ['EACCES', 'permission denied', 'permiso denegado'],
+    ['EIO', 'EIO', 'EIO'],
+  ])('says why the policy cannot be read (%s) in the language of the refusal', (detail, english, spanish) => {
+    expect(en.unreadablePolicy('/p.json', detail)).toContain(`(${english})`);
+    expect(es.unreadablePolicy('/p.json', detail)).toContain(`(${spanish})`);
+  });
+
   it('are tables without a prototype: no message is inherited, and __proto__ is not one of them', () => {
     for (const table of [en, es]) {
       expect(Object.getPrototypeOf(table)).toBeNull();
