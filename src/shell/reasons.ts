@@ -91,7 +91,7 @@ const EN: Table = {
   unlisted: (s) => `${s} is not one of its program's catalogued commands`,
   redirect_writes: (s) => `${s} writes a file`,
   writes_config_that_runs: () =>
-    'a write to git, ssh, curl or wget configuration or git hooks, which make later calls run commands or write files',
+    'a write to git, ssh, curl or wget configuration, git hooks, or the toolchain files of rustup, cargo or yarn, which make later calls run commands or write files',
 };
 
 /** Spanish: the same reasons, made the first time a call in Spanish asks for one. */
@@ -179,7 +179,7 @@ const spanish = (): Table => ({
   unlisted: (s) => `${s} no es uno de los comandos catalogados de su programa`,
   redirect_writes: (s) => `${s} escribe un fichero`,
   writes_config_that_runs: () =>
-    'una escritura en la configuración de git, ssh, curl o wget o en los hooks de git, que hacen que llamadas posteriores ejecuten órdenes o escriban ficheros',
+    'una escritura en la configuración de git, ssh, curl o wget, en los hooks de git o en los ficheros de toolchain de rustup, cargo o yarn, que hacen que llamadas posteriores ejecuten órdenes o escriban ficheros',
 });
 
 const TEXTS = tablesOnFirstUse<Table>({ en: () => EN, es: spanish });

@@ -718,13 +718,29 @@ function pathPieces(text: string): string[] | null {
  * core.fsmonitor, `git commit` a hook) and ssh's configuration (`git fetch` runs a ProxyCommand),
  * and the directories that hold them; any file named `config` (a bare repository's, or one made
  * by hand, has it at its top); curl's and wget's, which name files they write (`output = …` in
- * ~/.curlrc); and the system's program directories, whose programs the reader takes for the
- * known ones, with the usual ones of the home that come first on PATH (`~/.local/bin`).
+ * ~/.curlrc); the toolchain files that choose which program runs for every later call (rustup's
+ * `rust-toolchain.toml` with a `path`, which runs its own `cargo` even for `cargo --version`;
+ * cargo's `.cargo/config.toml`, whose `rustc-wrapper` `cargo metadata` runs; yarn's `.yarnrc.yml`,
+ * whose `yarnPath` every yarn call runs); and the system's program directories, whose programs the
+ * reader takes for the known ones, with the usual ones of the home that come first on PATH
+ * (`~/.local/bin`).
  */
 const RUNS_COMMANDS_LATER =
-  /(^|\/)(\.git(\/(.+\/)?(config|hooks(\/.*)?))?|\.gitconfig|\.config\/git(\/config)?|\.ssh(\/config)?|\.curlrc|\.wgetrc|config)$|(^|\/)(\.local\/bin|\.cargo\/bin|\.bun\/bin|\.deno\/bin|\.npm-global\/bin|\.pyenv\/shims)(\/|$)|^~\/(bin|go\/bin)(\/|$)/i;
+  /(^|\/)(\.git(\/(.+\/)?(config|hooks(\/.*)?))?|\.gitconfig|\.config\/git(\/config)?|\.ssh(\/config)?|\.curlrc|\.wgetrc|config|rust-toolchain(\.toml)?|\.cargo\/config(\.toml)?|\.yarnrc(\.yml)?)$|(^|\/)(\.local\/bin|\.cargo\/bin|\.bun\/bin|\.deno\/bin|\.npm-global\/bin|\.pyenv\/shims)(\/|$)|^~\/(bin|go\/bin)(\/|$)/i;
 /** The names a glob segment must be able to match for a pattern to reach those files. */
-const RUNS_COMMANDS_DIRS = ['.git', '.gitconfig', '.config', '.ssh', '.curlrc', '.wgetrc'];
+const RUNS_COMMANDS_DIRS = [
+  '.git',
+  '.gitconfig',
+  '.config',
+  '.ssh',
+  '.curlrc',
+  '.wgetrc',
+  'rust-toolchain',
+  'rust-toolchain.toml',
+  '.cargo',
+  '.yarnrc',
+  '.yarnrc.yml',
+];
 
 /**
  * Whether writing `path` (a pattern when `pattern`) may write one of RUNS_COMMANDS_LATER. A segment

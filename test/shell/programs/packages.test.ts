@@ -328,3 +328,21 @@ programRows('poetry', [
   ['poetry env info', { level: 'process_exec', opaque: true }],
   ['poetry run pytest', { level: 'process_exec', opaque: true }],
 ]);
+
+programRows('toolchain files that choose what later calls run', [
+  // rustup runs the `cargo` of a toolchain's path for every cargo call, `cargo --version` included
+  [
+    'printf \'[toolchain]\\npath = "/tmp/t"\\n\' > rust-toolchain.toml',
+    { level: 'process_exec', opaque: 'the toolchain files of rustup, cargo or yarn' },
+  ],
+  ['echo x > rust-toolchain', { level: 'process_exec', opaque: 'the toolchain files of rustup, cargo or yarn' }],
+  // cargo metadata runs build.rustc-wrapper
+  ['mkdir -p .cargo && echo x >> .cargo/config.toml', { level: 'process_exec', opaque: 'the toolchain files of rustup, cargo or yarn' }],
+  ['cp ci/config .cargo/config', { level: 'process_exec', opaque: 'the toolchain files of rustup, cargo or yarn' }],
+  // every yarn call runs the file yarnPath names
+  ["echo 'yarnPath: x.js' > .yarnrc.yml", { level: 'process_exec', opaque: 'the toolchain files of rustup, cargo or yarn' }],
+  // reading them, or writing files beside them, is what it was
+  ['cat rust-toolchain.toml .cargo/config.toml .yarnrc.yml', { level: 'read_only', opaque: false }],
+  ['echo x > rust-toolchain.md', { level: 'workspace_write', opaque: false }],
+  ['echo x > src/cargo.toml', { level: 'workspace_write', opaque: false }],
+]);
