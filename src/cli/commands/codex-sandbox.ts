@@ -9,7 +9,7 @@ import type { CliMessages } from '../messages';
 import { commandTarget } from './doctor';
 import { within, type Finding, type Guarded } from './hardened';
 import { openStateDir, projectGuards } from './init';
-import { tomlString } from './codex-trust';
+import { tomlString, unquote } from './codex-trust';
 
 /**
  * Codex's OS sandbox in the default deployment (SPEC §9.2), measured on Codex CLI 0.171.0, Linux
@@ -246,7 +246,7 @@ function tomlValue(raw: string | undefined): string | undefined {
   if (raw === undefined) return undefined;
   const m = /^("(?:[^"\\]|\\.)*"|'[^']*')/.exec(raw);
   if (!m) return raw.replace(/\s*#.*$/, '');
-  return m[1]!.startsWith("'") ? m[1]!.slice(1, -1) : (JSON.parse(m[1]!) as string);
+  return unquote(m[1]!);
 }
 
 /** What chooses Codex's sandbox in a config.toml: `sandbox_mode` and `default_permissions` at top level. */
@@ -343,9 +343,7 @@ export function codexSandboxFindings(
   if (user.problem !== null) return [{ level: 'fail', text: t.codexConfigUnparsable(config.path, user.problem), fix: t.fixCodexConfig() }];
   const findings: Finding[] = [];
   const projectConfig = join(dir, '.codex', 'config.toml');
-  const project: { sandboxMode?: string; profile?: string } = existsSync(projectConfig)
-    ? codexSandboxChoice(readTextQuiet(projectConfig))
-    : {};
+  const project: { sandboxMode?: string; profile?: string } = existsSync(projectConfig) ? codexSandboxChoice(readText(projectConfig)) : {};
   const mode = project.sandboxMode ?? user.sandboxMode;
   if (mode !== undefined) {
     const where = project.sandboxMode !== undefined ? projectConfig : config.path;
@@ -374,7 +372,8 @@ export function codexSandboxFindings(
   return findings;
 }
 
-function readTextQuiet(path: string): string {
+/** A file's text, or '' when it cannot be read (absent: nothing there to keep). */
+export function readText(path: string): string {
   try {
     return readFileSync(path, 'utf8');
   } catch {

@@ -52,7 +52,8 @@ export function codexTrust(hooksPath: string, file: Json): { key: string; hash: 
 export const tomlString = (s: string) => `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
 const HEADER = /^\s*\[\s*hooks\s*\.\s*state\s*\.\s*("(?:[^"\\]|\\.)*"|'[^']*')\s*\]\s*(#.*)?$/;
 
-function unquote(key: string): string {
+/** The text of a TOML string written `"…"` (with escapes) or `'…'`. */
+export function unquote(key: string): string {
   return key.startsWith("'") ? key.slice(1, -1) : (JSON.parse(key) as string);
 }
 

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, realpathSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, realpathSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Env } from '../../core/decide';
 import { HOST_NAMES, isHostName, type HostName } from '../../hosts/host';
@@ -23,7 +23,7 @@ import { droidSandboxFindings, planDroidSandbox } from './droid-sandbox';
 import { InstallRecord, recordOwner } from './install-record';
 import { takeBackAll } from './status';
 import { execMapFile } from '../../exec/map';
-import { codexSandboxFindings, hasCodexSandbox, planCodexSandbox, withoutCodexSandbox } from './codex-sandbox';
+import { codexSandboxFindings, hasCodexSandbox, planCodexSandbox, readText, withoutCodexSandbox } from './codex-sandbox';
 import { stateDirFor } from '../context';
 
 export type OtherHost = Exclude<HostName, 'claude-code'>;
@@ -167,14 +167,6 @@ function copilotTrust(dir: string, env: Env): { path: string; trusted: boolean; 
 }
 
 const codexConfig = (env: Env) => join(codexHome(env), 'config.toml');
-
-function readText(path: string): string {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return '';
-  }
-}
 
 /**
  * Records the user's trust in persona-gate's handlers of Codex's hooks.json (Codex skips untrusted

@@ -308,9 +308,14 @@ export class InstallRecord {
       return;
     }
     mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
-    writeFileSync(`${this.path}.new`, `${JSON.stringify(this.record, null, 2)}\n`, { mode: 0o600 });
-    renameSync(`${this.path}.new`, this.path);
+    writePrivateJson(this.path, this.record);
   }
+}
+
+/** Writes a file of the state directory whole or not at all, readable by its owner only. */
+export function writePrivateJson(file: string, value: unknown): void {
+  writeFileSync(`${file}.new`, `${JSON.stringify(value, null, 2)}\n`, { mode: 0o600 });
+  renameSync(`${file}.new`, file);
 }
 
 function parse(text: string): unknown {

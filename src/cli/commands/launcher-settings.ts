@@ -1,4 +1,4 @@
-import { accessSync, constants, existsSync, mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, readFileSync, realpathSync } from 'node:fs';
 import { basename, delimiter, dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import type { Env } from '../../core/decide';
 import { bashPrograms, buildPolicyIndex } from '../../core/policy-index';
@@ -8,7 +8,7 @@ import { validatePolicy } from '../../policy/validate';
 import type { CliMessages } from '../messages';
 import { packageRoot } from './starter';
 import { isObject, readJsonQuiet, within, type Finding, type Guarded, type Json } from './hardened';
-import type { InstallRecord } from './install-record';
+import { writePrivateJson, type InstallRecord } from './install-record';
 
 /**
  * The excluded launcher in Claude Code's settings (SPEC §9.3): each catalogued program the policy's
@@ -214,8 +214,7 @@ export function mergeLaunchers(
     const text = kept === null ? null : readFileSync(file, 'utf8');
     opts.recorded.record.note(file, opts.recorded.owner, kept === null ? {} : (kept as unknown as Json), text, fragment);
   }
-  writeFileSync(`${file}.new`, `${JSON.stringify(map, null, 2)}\n`, { mode: 0o600 });
-  renameSync(`${file}.new`, file);
+  writePrivateJson(file, map);
   return added;
 }
 
