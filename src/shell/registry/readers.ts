@@ -590,22 +590,29 @@ const sqlite: NamedReader = (ctx) => {
   const safe = used.some((u) => u.option.data?.mode === 'safe');
   const commands = [...used.filter((u) => u.option.data?.mode === 'sql').map((u) => u.value), ...ops.slice(1)];
   for (const command of commands) {
-    if (!command || command.dynamic || command.pattern) return opaque(ctx, 'sqlite_query_may_run');
-    const text = command.text.trim();
-    if (text.startsWith('.')) {
-      if (/[\n\r]/.test(text) || !SQLITE_DOT_READS.has(text.slice(1).split(/\s/)[0]!.toLowerCase()))
-        return opaque(ctx, 'sql_client_commands');
-      continue;
-    }
-    if (SQLITE_WRITES.test(text)) return opaque(ctx, 'sqlite_query_may_run');
-    const statements = text
-      .split(';')
-      .map((t) => t.trim())
-      .filter(Boolean);
-    if (statements.length === 0 || !statements.every((t) => sqliteStatementReads(t, safe))) return opaque(ctx, 'sqlite_query_may_run');
+    const read = sqlCommand(command, SQLITE_WRITES);
+    if (read === 'dot') return opaque(ctx, 'sql_client_commands');
+    if (read === 'sql' || !read.every((t) => sqliteStatementReads(t, safe))) return opaque(ctx, 'sqlite_query_may_run');
   }
   return { ...ctx.base, level: 'read_only', kind: 'reader' };
 };
+
+/**
+ * One command given to a SQL client (sqlite3, duckdb): the statements of its SQL, none for a dot
+ * command that only prints; `dot` for any other dot command, `sql` for SQL known only at run time,
+ * that writes, or that has no statement.
+ */
+function sqlCommand(command: Word | undefined, writes: RegExp): string[] | 'dot' | 'sql' {
+  if (!command || command.dynamic || command.pattern) return 'sql';
+  const text = command.text.trim();
+  if (text.startsWith('.')) return /[\n\r]/.test(text) || !SQLITE_DOT_READS.has(text.slice(1).split(/\s/)[0]!.toLowerCase()) ? 'dot' : [];
+  if (writes.test(text)) return 'sql';
+  const statements = text
+    .split(';')
+    .map((t) => t.trim())
+    .filter(Boolean);
+  return statements.length === 0 ? 'sql' : statements;
+}
 
 /** DuckDB's statements that write the database or files, install or load extensions, or change settings. */
 const DUCKDB_WRITES =
@@ -642,19 +649,8 @@ const duckdb: NamedReader = (ctx) => {
   ];
   let queries = false;
   for (const command of commands) {
-    if (!command || command.dynamic || command.pattern) return opaque(ctx, 'sql_client_commands');
-    const text = command.text.trim();
-    if (text.startsWith('.')) {
-      if (/[\n\r]/.test(text) || !SQLITE_DOT_READS.has(text.slice(1).split(/\s/)[0]!.toLowerCase()))
-        return opaque(ctx, 'sql_client_commands');
-      continue;
-    }
-    if (DUCKDB_WRITES.test(text)) return opaque(ctx, 'sql_client_commands');
-    const statements = text
-      .split(';')
-      .map((t) => t.trim())
-      .filter(Boolean);
-    if (statements.length === 0 || !statements.every(duckdbStatementReads)) return opaque(ctx, 'sql_client_commands');
+    const statements = sqlCommand(command, DUCKDB_WRITES);
+    if (typeof statements === 'string' || !statements.every(duckdbStatementReads)) return opaque(ctx, 'sql_client_commands');
     if (statements.some((t) => !/^pragma\b/i.test(t))) queries = true;
   }
   return queries && !safe ? { ...ctx.base, level: 'network', kind: 'network' } : { ...ctx.base, level: 'read_only', kind: 'reader' };
