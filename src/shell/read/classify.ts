@@ -57,7 +57,7 @@ const getoptSpecs = new WeakMap<
 >();
 
 /** The getopt table of a command: its own options, its parents' (persistent flags), and --help/--version. */
-function getoptSpec(spec: CommandSpec, parents: readonly CommandSpec[]) {
+export function getoptSpec(spec: CommandSpec, parents: readonly CommandSpec[]) {
   let t = getoptSpecs.get(spec);
   if (t) return t;
   const all: OptionSpec[] = [

@@ -1,6 +1,6 @@
 import { getopt, type GetoptSpec, type UsedOption } from '../getopt';
 import type { Reason } from '../reasons';
-import { HELP } from '../registry/define';
+import { getoptSpec } from './classify';
 import type { OptionSpec, ProgramSpec } from '../registry/types';
 import { literalWord, type Word } from '../syntax/word';
 
@@ -22,14 +22,7 @@ const tables = new WeakMap<ProgramSpec, GetoptSpec<OptionSpec>>();
 /** A wrapper's getopt table: its options and --help/--version, long options only written whole. */
 function tableOf(spec: ProgramSpec): GetoptSpec<OptionSpec> {
   let t = tables.get(spec);
-  if (t) return t;
-  t = {
-    options: [...HELP, ...(spec.options ?? [])].map((o) => ({ names: o.names, arg: o.arg ?? 'none', data: o })),
-    stopAtOperand: spec.stopAtOperand === true,
-    numeric: spec.numeric === true,
-    exactLong: true,
-  };
-  tables.set(spec, t);
+  if (!t) tables.set(spec, (t = { ...getoptSpec(spec, []), exactLong: true }));
   return t;
 }
 
