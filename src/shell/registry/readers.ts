@@ -55,6 +55,9 @@ export function writer(ctx: ReaderContext, effects: Effect[], readsWithout = fal
   };
 }
 
+/** Whether an option of this mode (the spec's `data.mode`) is given. */
+export const modeUsed = (ctx: ReaderContext, mode: string): boolean => ctx.parsed.used.some((u) => u.option.data?.mode === mode);
+
 export const opaque = (ctx: ReaderContext, id: NonNullable<Classified['opaque']>['id'], subject = ctx.name): Classified => ({
   ...ctx.base,
   level: ctx.base.level === 'network' ? 'network' : 'process_exec',
@@ -416,7 +419,7 @@ const isUrl = (w: Word) => /^[a-z]+:\/\//i.test(w.text);
 /** curl: the files its options name, and with -O the names the URLs give, in --output-dir. */
 const curl: NamedReader = (ctx) => {
   const effects = ctx.base.effects.filter((e) => e.path.text !== '-');
-  if (ctx.parsed.used.some((u) => u.option.data?.mode === 'remote-name')) {
+  if (modeUsed(ctx, 'remote-name')) {
     const dir = valuesOf(ctx.parsed, '--output-dir')[0] ?? word('.');
     effects.push({ path: dir, effect: 'into' });
     for (const url of ctx.parsed.operands)
@@ -430,7 +433,7 @@ const wget: NamedReader = (ctx) => {
   const effects = ctx.base.effects.filter((e) => e.path.text !== '-');
   if (valuesOf(ctx.parsed, '-O', '--output-document').length === 0) {
     const dir = valuesOf(ctx.parsed, '-P', '--directory-prefix')[0] ?? word('.');
-    effects.push({ path: dir, effect: ctx.parsed.used.some((u) => u.option.data?.mode === 'tree') ? 'destroy' : 'into' });
+    effects.push({ path: dir, effect: modeUsed(ctx, 'tree') ? 'destroy' : 'into' });
     for (const url of ctx.parsed.operands)
       if (isUrl(url)) effects.push({ path: word(joinPath(dir.text, urlName(url.text)), url), effect: 'write' });
   }
@@ -448,8 +451,7 @@ const remoteCopy: NamedReader = (ctx) => {
       for (const source of ops.slice(0, -1))
         effects.push({ path: word(joinPath(dest.text, copiedName(source.text)), dest), effect: 'destroy' });
     }
-    if (ctx.parsed.used.some((u) => u.option.data?.mode === 'remove-sources'))
-      for (const source of ops.slice(0, -1)) effects.push({ path: source, effect: 'destroy' });
+    if (modeUsed(ctx, 'remove-sources')) for (const source of ops.slice(0, -1)) effects.push({ path: source, effect: 'destroy' });
   }
   return { ...ctx.base, effects };
 };
@@ -495,7 +497,7 @@ const rewrites: NamedReader = (ctx) => {
   if (!ctx.parsed.used.some((u) => u.option.data?.mode === 'in-place' && !isOff(u.value))) return ctx.base;
   let ops = ctx.parsed.operands;
   if (ctx.name === 'yq' && ops[0] && YQ_COMMANDS.has(ops[0].text)) ops = ops.slice(1);
-  if ((ctx.name === 'yq' || ctx.name === 'jaq') && !ctx.parsed.used.some((u) => u.option.data?.mode === 'script')) ops = ops.slice(1);
+  if ((ctx.name === 'yq' || ctx.name === 'jaq') && !modeUsed(ctx, 'script')) ops = ops.slice(1);
   return writer(
     ctx,
     ops.map((path) => ({ path, effect: 'beneath' })),
@@ -526,13 +528,11 @@ const sqlClient: NamedReader = (ctx) => {
 const readsWith =
   (reason: 'downloads_and_runs_scripts' | 'runs_project_scripts'): NamedReader =>
   (ctx) =>
-    ctx.parsed.used.some((u) => u.option.data?.mode === 'reads')
-      ? { ...ctx.base, level: 'read_only', kind: 'reader' }
-      : opaque(ctx, reason, [ctx.name, ...ctx.path].join(' '));
+    modeUsed(ctx, 'reads') ? { ...ctx.base, level: 'read_only', kind: 'reader' } : opaque(ctx, reason, [ctx.name, ...ctx.path].join(' '));
 
 /** cargo fmt: rewrites the package's sources, unless --check is given to it or, after `--`, to rustfmt. */
 const cargoFmt: NamedReader = (ctx) =>
-  ctx.parsed.used.some((u) => u.option.data?.mode === 'check') || ctx.parsed.operands.some((o) => o.text === '--check')
+  modeUsed(ctx, 'check') || ctx.parsed.operands.some((o) => o.text === '--check')
     ? { ...ctx.base, level: 'read_only', kind: 'reader', effects: [] }
     : writer(ctx, [{ path: word('.'), effect: 'beneath' }]);
 
@@ -666,7 +666,7 @@ const fzf: NamedReader = (ctx) => {
 
 /** An option of mode `dry-run` (`mktemp -u`) makes the program print what it would do, and change nothing. */
 const dryRun: NamedReader = (ctx) =>
-  ctx.parsed.used.some((u) => u.option.data?.mode === 'dry-run')
+  modeUsed(ctx, 'dry-run')
     ? { ...ctx.base, level: 'read_only', kind: 'reader', effects: [], reason: { id: 'reads', subject: ctx.name } }
     : ctx.base;
 

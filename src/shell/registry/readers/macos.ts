@@ -1,13 +1,12 @@
 import type { Classified, Effect, NamedReader, ReaderContext } from '../../read/classify';
 import type { Word } from '../../syntax/word';
-import { parentOf, word } from '../readers';
+import { modeUsed, parentOf, word } from '../readers';
 
 /**
  * What the data cannot say of macOS's own programs: forms chosen by an option (`pmset -g`), by an
  * operand's spelling (`sysctl name=value`), and files written next to the input (`textutil -convert`).
  */
 
-const modeUsed = (ctx: ReaderContext, mode: string) => ctx.parsed.used.some((u) => u.option.data?.mode === mode);
 const valueOfMode = (ctx: ReaderContext, mode: string): Word | undefined =>
   ctx.parsed.used.find((u) => u.option.data?.mode === mode && u.value !== undefined)?.value;
 
