@@ -17,6 +17,8 @@ const CONSTRUCTS: [string, (n: number) => string][] = [
   ['a long assignment in $((…))', (n) => `echo $((x${'1'.repeat(n - 20)}=2))`],
   ['pipes', (n) => `${'ls |'.repeat(n / 4)} ls`],
   ['quoted words', (n) => `echo ${'"a" '.repeat(n / 4)}`],
+  ['assignments and substitutions', (n) => Array.from({ length: n / 28 }, (_, k) => `a${k}=1; echo "$(b)"; `).join('')],
+  ['for loops in substitutions', (n) => `${'for f in a b; do echo "$(g "$f")"; done; '.repeat(n / 42)}`],
   ['a heredoc body', (n) => `cat <<'E'\n${'aeat x\n'.repeat(n / 7)}E\n`],
 ];
 

@@ -204,6 +204,7 @@ const ABSOLUTE_VARIABLE = /^\$(\{(HOME|PWD|OLDPWD|TMPDIR)\}|(HOME|PWD|OLDPWD|TMP
  * run time, or a brace expansion one of whose alternatives begins with `-`.
  */
 export function mayBecomeOption(w: Word): boolean {
+  if (w.startsPlain === true) return false;
   if (w.dynamic && /^[$`]/.test(w.text) && !ABSOLUTE_VARIABLE.test(w.text)) return true;
   return w.pattern && /(^|,)\{?-|\{-/.test(w.text) && w.text.includes('{');
 }

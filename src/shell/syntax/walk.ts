@@ -1,5 +1,6 @@
 import type { Command, Redirect, Script, SimpleCommand, Word as WordNode, WordPart } from './ast';
 import { parseExpandedText, parseScript, ParseError } from './parser';
+import { changeOf, Known, literalValue, partsAssign, simpleChange, startsPlain } from './values';
 import { viewOf, type Word } from './word';
 
 /**
@@ -33,117 +34,148 @@ function redirectView(r: Redirect): FoundCommand['redirects'][number] {
 
 export function walkScript(script: Script, depth: number): Walked {
   const out: Walked = { commands: [], functions: [] };
-  new Walker(out, depth).script(script, false);
+  new Walker(out, depth).script(script, false, new Known());
   return out;
 }
 
+/**
+ * Each method is given what is known of the variables where its node runs (values.ts), and
+ * whether the node runs for sure once the commands before it in its scope have run (`definite`):
+ * only such a node's literal assignments are learnt.
+ */
 class Walker {
+  private readonly functions = new Set<string>();
+
   constructor(
     private readonly out: Walked,
     private readonly depth: number,
   ) {}
 
-  script(s: Script, conditional: boolean): void {
+  script(s: Script, conditional: boolean, known: Known): void {
     for (const st of s.statements) {
-      this.pipeline(st.list.first.commands, conditional);
-      for (const r of st.list.rest) this.pipeline(r.pipeline.commands, true);
+      // a command run in the background runs in a subshell of its own
+      const k = st.background ? known.copy() : known;
+      this.pipeline(st.list.first.commands, conditional, k, true);
+      for (const r of st.list.rest) this.pipeline(r.pipeline.commands, true, k, false);
     }
   }
 
-  private pipeline(commands: Command[], conditional: boolean): void {
-    for (const c of commands) this.command(c, conditional);
+  private pipeline(commands: Command[], conditional: boolean, known: Known, definite: boolean): void {
+    if (commands.length === 1) return this.command(commands[0]!, conditional, known, definite);
+    for (const c of commands) this.command(c, conditional, known.copy(), false);
+    // the last part of a pipeline may run in this shell (`shopt -s lastpipe`)
+    const last = commands[commands.length - 1];
+    if (last) known.apply(changeOf(last, this.functions));
   }
 
-  private command(c: Command, cond: boolean): void {
+  private command(c: Command, cond: boolean, known: Known, definite: boolean): void {
+    if (c.type === 'simple') return this.simple(c, cond, known, definite);
+    if (c.type === 'func') {
+      this.out.functions.push(c.name);
+      this.functions.add(c.name);
+      // a function runs where it is called, with whatever the line has done by then
+      const inside = new Known();
+      inside.poisoned = true;
+      this.command(c.body, true, inside, true);
+      return;
+    }
+    // a compound command that may not run, or not whole, is read on a copy, then forgotten in what it may assign
+    const k = definite && c.type === 'group' ? known : known.copy();
+    this.compound(c, cond, k);
+    if (k !== known) known.apply(changeOf(c, this.functions));
+    if (c.type !== 'coproc') this.redirects(c.redirects, cond, known);
+  }
+
+  private simple(c: SimpleCommand, cond: boolean, known: Known, definite: boolean): void {
+    for (const a of c.assigns) this.word(a.word, cond, known);
+    for (const w of c.words) this.word(w, cond, known);
+    for (const r of c.redirects) {
+      this.word(r.target, cond, known);
+      if (r.heredoc) this.parts(r.heredoc.parts, cond, known);
+    }
+    // expansions that assign (`$((R=1))`) change what the words after them hold
+    if (!c.words.some((w) => partsAssign(w.parts))) for (const w of c.words) if (startsPlain(w, known)) viewOf(w).startsPlain = true;
+    this.out.commands.push({
+      node: c,
+      words: [...c.assigns.map((a) => viewOf(a.word)), ...c.words.map(viewOf)],
+      redirects: c.redirects.map(redirectView),
+      conditional: cond,
+    });
+    if (definite) known.learn(c, this.functions);
+    else known.apply(simpleChange(c, this.functions));
+  }
+
+  private compound(c: Exclude<Command, SimpleCommand | { type: 'func' }>, cond: boolean, known: Known): void {
     switch (c.type) {
-      case 'simple': {
-        for (const a of c.assigns) this.word(a.word, cond);
-        for (const w of c.words) this.word(w, cond);
-        for (const r of c.redirects) {
-          this.word(r.target, cond);
-          if (r.heredoc) this.parts(r.heredoc.parts, cond);
-        }
-        this.out.commands.push({
-          node: c,
-          words: [...c.assigns.map((a) => viewOf(a.word)), ...c.words.map(viewOf)],
-          redirects: c.redirects.map(redirectView),
-          conditional: cond,
-        });
-        return;
-      }
       case 'subshell':
       case 'group':
-        this.script(c.body, cond);
-        this.redirects(c.redirects, cond);
+        this.script(c.body, cond, known);
         return;
       case 'if':
+        // each condition runs after those before it failed; each body after its condition
         for (const b of c.branches) {
-          this.script(b.cond, true);
-          this.script(b.body, true);
+          this.script(b.cond, true, known);
+          this.script(b.body, true, known.copy());
         }
-        if (c.else) this.script(c.else, true);
-        this.redirects(c.redirects, cond);
+        if (c.else) this.script(c.else, true, known.copy());
         return;
       case 'while':
-        this.script(c.cond, true);
-        this.script(c.body, true);
-        this.redirects(c.redirects, cond);
+        known.apply(changeOf(c, this.functions));
+        this.script(c.cond, true, known);
+        this.script(c.body, true, known);
         return;
-      case 'for':
-        for (const w of c.items ?? []) this.word(w, true);
-        this.script(c.body, true);
-        this.redirects(c.redirects, cond);
+      case 'for': {
+        for (const w of c.items ?? []) this.word(w, true, known);
+        const values = c.select || c.items === null ? null : c.items.map(literalValue);
+        known.apply(changeOf(c, this.functions));
+        if (values && values.every((v) => v !== null)) known.set(c.name, values as string[]);
+        this.script(c.body, true, known);
         return;
+      }
       case 'arithfor':
-        this.parts(c.nested, true);
-        this.script(c.body, true);
-        this.redirects(c.redirects, cond);
+        this.parts(c.nested, true, known);
+        known.apply(changeOf(c, this.functions));
+        this.script(c.body, true, known);
         return;
-      case 'case':
-        this.word(c.subject, true);
-        for (const item of c.items) {
-          for (const p of item.patterns) this.word(p, true);
-          this.script(item.body, true);
-        }
-        this.redirects(c.redirects, cond);
+      case 'case': {
+        this.word(c.subject, true, known);
+        for (const item of c.items) for (const p of item.patterns) this.word(p, true, known);
+        // a body that falls through (`;&`, `;;&`) runs after the one before it
+        if (c.items.some((i) => i.term !== ';;')) known.apply(changeOf(c, this.functions));
+        for (const item of c.items) this.script(item.body, true, known.copy());
         return;
-      case 'func':
-        this.out.functions.push(c.name);
-        this.command(c.body, true);
-        return;
+      }
       case 'arithcmd':
-        this.parts(c.nested, cond);
-        this.caseInArithmetic(c.expr, cond);
-        this.redirects(c.redirects, cond);
+        this.parts(c.nested, cond, known);
+        this.caseInArithmetic(c.expr, cond, known);
         return;
       case 'test':
-        for (const w of c.words) this.word(w, cond);
-        this.redirects(c.redirects, cond);
+        for (const w of c.words) this.word(w, cond, known);
         return;
       case 'coproc':
-        this.command(c.body, cond);
+        this.command(c.body, cond, known.copy(), false);
         return;
     }
   }
 
   /** A compound command's redirections: recorded as a command of their own, that runs no program. */
-  private redirects(rs: Redirect[], cond: boolean): void {
+  private redirects(rs: Redirect[], cond: boolean, known: Known): void {
     if (rs.length === 0) return;
     for (const r of rs) {
-      this.word(r.target, cond);
-      if (r.heredoc) this.parts(r.heredoc.parts, cond);
+      this.word(r.target, cond, known);
+      if (r.heredoc) this.parts(r.heredoc.parts, cond, known);
     }
     this.out.commands.push({ node: null, words: [], redirects: rs.map(redirectView), conditional: cond });
   }
 
-  private word(w: WordNode, cond: boolean): void {
-    this.parts(w.parts, cond);
+  private word(w: WordNode, cond: boolean, known: Known): void {
+    this.parts(w.parts, cond, known);
     // bash expands an array subscript in a quoted name or value, whole or put together from pieces
     // (`[[ 'a[$(cmd)]' -eq 0 ]]`, `x='a['\$'(cmd)]'; echo $((x))`): read what it would run
     const text = viewOf(w).text;
     if (hasSubscriptSubstitution(text)) {
       try {
-        this.parts(parseExpandedText(text, this.depth), cond);
+        this.parts(parseExpandedText(text, this.depth), cond, known);
       } catch (err) {
         if (!(err instanceof ParseError)) throw err;
         // a text that is not code when read so: nothing runs from it
@@ -151,28 +183,29 @@ class Walker {
     }
   }
 
-  private parts(parts: readonly WordPart[], cond: boolean): void {
+  private parts(parts: readonly WordPart[], cond: boolean, known: Known): void {
     for (const p of parts) {
       switch (p.type) {
         case 'dq':
-          this.parts(p.parts, cond);
+          this.parts(p.parts, cond, known);
           break;
         case 'param':
-          for (const w of p.nested) this.word(w, cond);
+          for (const w of p.nested) this.word(w, cond, known);
           break;
         case 'cmdsubst':
         case 'procsubst':
-          this.script(p.body, cond);
+          // a substitution runs in a subshell: what it assigns stays there
+          this.script(p.body, cond, known.copy());
           break;
         case 'arith':
-          this.parts(p.nested, cond);
-          this.caseInArithmetic(p.expr, cond);
+          this.parts(p.nested, cond, known);
+          this.caseInArithmetic(p.expr, cond, known);
           break;
         case 'extglob':
-          this.parts(p.nested, cond);
+          this.parts(p.nested, cond, known);
           break;
         case 'array':
-          for (const e of p.elements) this.word(e, cond);
+          for (const e of p.elements) this.word(e, cond, known);
           break;
         default:
           break;
@@ -181,10 +214,10 @@ class Walker {
   }
 
   /** bash may not take `((…))` as arithmetic where a case pattern's `)` upsets its count: read the subshell too. */
-  private caseInArithmetic(expr: string, cond: boolean): void {
+  private caseInArithmetic(expr: string, cond: boolean, known: Known): void {
     if (!/\bcase\b/.test(expr)) return;
     try {
-      this.script(parseScript(`(${expr})`, this.depth + 1), cond);
+      this.script(parseScript(`(${expr})`, this.depth + 1), cond, known.copy());
     } catch (err) {
       if (!(err instanceof ParseError)) throw err;
     }

@@ -18,6 +18,8 @@ export interface Word {
   ansi: boolean;
   /** Where the first quoted or escaped character stands in `text` (-1: none). */
   quotedAt?: number;
+  /** Known from the line itself not to begin with `-` once expanded (`R=main; git log "$R"`). */
+  startsPlain?: boolean;
   /** The word's node, when it comes from the tree. */
   node?: WordNode;
 }
