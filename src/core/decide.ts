@@ -4,6 +4,8 @@ import { bashPrograms, commandLevel, defaultTier, familyOfKey } from './policy-i
 import { messagesFor, type Locale, type Messages } from './messages';
 import type { PolicyIndex } from './policy-index';
 import { resolveTool, type Resolution, type Subject } from './resolve';
+import { fileToolTargets } from './catalog/claude-code';
+import { writeRunsCommandsLater } from './runs-later';
 import type { SessionState, StateOp } from './state';
 import type { PersonaDef, StageDef } from '../policy/schema';
 import type { Reason } from './reason';
@@ -429,6 +431,23 @@ function audited(input: DecideInput, decision: Decision, shell: ShellReading | n
   };
 }
 
+/**
+ * A file tool that writes a file which makes later calls run commands (`.cargo/config.toml`,
+ * `~/.ssh/config`, `~/.local/bin/ls`) is as strong as the commands it can make run: process_exec,
+ * as the same write from the shell is (SPEC §9.1).
+ */
+function fileToolRaise(resolved: Subject, event: ToolEvent, home: string | undefined, m: Messages): Subject | null {
+  if (resolved.via !== 'builtin' || resolved.level === null || exceeds(resolved.level, 'workspace_write')) return null;
+  const target = fileToolTargets(event.tool_name, event.tool_input).find((p) => writeRunsCommandsLater(p, home));
+  if (target === undefined) return null;
+  return {
+    ...resolved,
+    level: 'process_exec',
+    because: m.writesRunsLater(target),
+    decidedBy: { words: target.slice(0, 200), reason: 'writes_config_that_runs' },
+  };
+}
+
 function judge(input: DecideInput, shell: ShellReading | null): Decision {
   const { index, event, state, env, options } = input;
   const m = messagesFor(input.locale ?? localeFor(index, env));
@@ -445,7 +464,7 @@ function judge(input: DecideInput, shell: ShellReading | null): Decision {
             ? { decidedBy: { words: shell.decided[0]!.words.slice(0, 200), reason: shell.decided[0]!.reason.id } }
             : {}),
         }
-      : resolved;
+      : (fileToolRaise(resolved, event, env.HOME, m) ?? resolved);
   const resolution: Resolution = { primary, matched: shell?.matched ?? [], ...(shell?.unparsable ? { unparsable: shell.unparsable } : {}) };
 
   const persona = resolvePersona(index, event, state, env, options, m);

@@ -39,6 +39,8 @@ const FILE_PROBLEMS_ES: Record<string, string> = {
 
 export const en = {
   __proto__: null,
+  /** The `because` of a file tool that writes a file which makes later calls run commands. */
+  writesRunsLater: (path: string) => `it writes ${path}, a configuration, hook or toolchain file that makes later calls run commands`,
   scopeFamily: (persona: string, key: string, family: string, families: readonly string[]) =>
     `persona-gate: the ${persona} persona may not run ${key}: its family "${family}" is not one of the persona's families (${list(families)}). Hand this step to a persona whose families include "${family}", or ask the user to do it.`,
   /** `because`: for a shell tool, the part of its line that decided its level ("`curl -s x` reaches the network"). */
@@ -162,6 +164,8 @@ export type Messages = Omit<typeof en, '__proto__'>;
 const spanish = () =>
   ({
     __proto__: null,
+    writesRunsLater: (path) =>
+      `escribe ${path}, un archivo de configuración, hook o toolchain que hace que llamadas posteriores ejecuten órdenes`,
     scopeFamily: (persona, key, family, families) =>
       `persona-gate: la persona ${persona} no puede ejecutar ${key}: su familia "${family}" no está entre las familias de la persona (${lista(families)}). Pasa este paso a una persona cuyas familias incluyan "${family}", o pide al usuario que lo haga.`,
     scopeCeiling: (persona, key, level, ceiling, because) =>

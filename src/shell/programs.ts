@@ -6,6 +6,8 @@
  * runner, anything unknown — is `process_exec` and opaque: the gate cannot read what it will run.
  */
 
+import { SYSTEM_DIRS } from '../core/runs-later';
+
 // The tables of names below are prototype-less dictionaries (`__proto__: null`; TypeScript types
 // it as a member, hence `as never`): no program is found in one by an inherited name (`toString`,
 // `constructor` …), and V8 makes each in one step where a literal of many members costs the hook a
@@ -158,31 +160,10 @@ export const RUNTIME_VARIABLES = new Set([
   '_JAVA_OPTIONS',
 ]);
 
-/** Where the known programs of the tables live; a program run by another path is not taken for them. */
-const SYSTEM_DIRS = new Set([
-  '/bin',
-  '/usr/bin',
-  '/usr/local/bin',
-  '/sbin',
-  '/usr/sbin',
-  '/usr/local/sbin',
-  '/opt/homebrew/bin',
-  '/usr/games',
-]);
-
 /** Whether a program word names a program of the tables: a plain name, or a path in one of SYSTEM_DIRS (`./env` may be anything). */
 export function inSystemDirectory(program: string): boolean {
   const slash = program.lastIndexOf('/');
   return slash === -1 || SYSTEM_DIRS.has(program.slice(0, slash) || '/');
-}
-
-/** The system's program directories, with two more on PATH whose programs the tables do not trust. */
-const PROGRAM_DIRS = [...SYSTEM_DIRS, '/usr/local/games', '/snap/bin'];
-
-/** Whether `path` is one of the system's program directories or lies in one (in any case: macOS's disks ignore it). */
-export function inProgramDirectory(path: string): boolean {
-  const lower = path.toLowerCase();
-  return PROGRAM_DIRS.some((dir) => lower === dir || lower.startsWith(`${dir}/`));
 }
 
 /** A cluster of set's or bash's options with `-k` (assignments leave the arguments) or `-H` (history expansion). */

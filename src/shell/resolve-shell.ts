@@ -19,14 +19,8 @@ import { partsText, viewOf, type Word } from './syntax/word';
 /** The excluded launcher's plan of a line and its answer (src/exec), shipped in this bundle beside the reader whose parser it uses. */
 export { launchPlan } from '../exec/plan';
 export { settleStart } from '../exec/settle';
-import {
-  inProgramDirectory,
-  inSystemDirectory,
-  READING_OPTION_CLUSTER,
-  READS_WHATEVER_ARGUMENTS,
-  RUNTIME_VARIABLES,
-  SHOPT_KEEPS_READING,
-} from './programs';
+import { collapseDots, inProgramDirectory, RUNS_COMMANDS_DIRS, RUNS_COMMANDS_LATER } from '../core/runs-later';
+import { inSystemDirectory, READING_OPTION_CLUSTER, READS_WHATEVER_ARGUMENTS, RUNTIME_VARIABLES, SHOPT_KEEPS_READING } from './programs';
 
 /**
  * SPEC §3 step 3 and §9 items 1–5 for Bash and PowerShell: every program a command line may run,
@@ -714,47 +708,11 @@ function pathPieces(text: string): string[] | null {
 }
 
 /**
- * Files that make later calls run commands: git's configuration and hooks (`git status` runs
- * core.fsmonitor, `git commit` a hook) and ssh's configuration (`git fetch` runs a ProxyCommand),
- * and the directories that hold them; any file named `config` (a bare repository's, or one made
- * by hand, has it at its top); curl's and wget's, which name files they write (`output = …` in
- * ~/.curlrc); the toolchain files that choose which program runs for every later call (rustup's
- * `rust-toolchain.toml` with a `path`, which runs its own `cargo` even for `cargo --version`;
- * cargo's `.cargo/config.toml`, whose `rustc-wrapper` `cargo metadata` runs; yarn's `.yarnrc.yml`,
- * whose `yarnPath` every yarn call runs); and the system's program directories, whose programs the
- * reader takes for the known ones, with the usual ones of the home that come first on PATH
- * (`~/.local/bin`).
- */
-const RUNS_COMMANDS_LATER =
-  /(^|\/)(\.git(\/(.+\/)?(config|hooks(\/.*)?))?|\.gitconfig|\.config\/git(\/config)?|\.ssh(\/config)?|\.curlrc|\.wgetrc|config|rust-toolchain(\.toml)?|\.cargo\/config(\.toml)?|\.yarnrc(\.yml)?)$|(^|\/)(\.local\/bin|\.cargo\/bin|\.bun\/bin|\.deno\/bin|\.npm-global\/bin|\.pyenv\/shims)(\/|$)|^~\/(bin|go\/bin)(\/|$)/i;
-/** The names a glob segment must be able to match for a pattern to reach those files. */
-const RUNS_COMMANDS_DIRS = [
-  '.git',
-  '.gitconfig',
-  '.config',
-  '.ssh',
-  '.curlrc',
-  '.wgetrc',
-  'rust-toolchain',
-  'rust-toolchain.toml',
-  '.cargo',
-  '.yarnrc',
-  '.yarnrc.yml',
-];
-
-/**
  * Whether writing `path` (a pattern when `pattern`) may write one of RUNS_COMMANDS_LATER. A segment
  * that starts with `*` or `?` matches a dot name only with `dotglob` (`dotglob`: the line names it).
  */
 function configThatRunsCommands(path: string, pattern: boolean, dotglob: boolean): boolean {
-  const segments: string[] = [];
-  for (const segment of path.replace(/\/+/g, '/').split('/')) {
-    if (segment === '.') continue;
-    if (segment === '..' && segments.length > 0 && segments[segments.length - 1] !== '..' && segments[segments.length - 1] !== '')
-      segments.pop();
-    else segments.push(segment);
-  }
-  const text = segments.join('/').replace(/(.)\/$/, '$1');
+  const text = collapseDots(path);
   if (RUNS_COMMANDS_LATER.test(text) || inProgramDirectory(text)) return true;
   if (!pattern) return false;
   return text.split('/').some((segment) => {

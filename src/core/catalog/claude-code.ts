@@ -65,3 +65,13 @@ export const SHELL_TOOLS = new Set(['Bash', 'PowerShell']);
 export const AGENT_LAUNCH_TOOLS = new Set(['Agent', 'Task']);
 /** Tools that write a file named by `file_path` / `notebook_path`. */
 export const FILE_WRITE_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
+
+/**
+ * The files a file-writing tool names. Every field that may name it is checked, not the first
+ * present: a host that reads `path` (Copilot, run by a registration written for Claude Code) must
+ * not be steered past a check by a `file_path` the model adds beside it.
+ */
+export function fileToolTargets(toolName: string, input: Record<string, unknown>): string[] {
+  if (!FILE_WRITE_TOOLS.has(toolName)) return [];
+  return [input.file_path, input.notebook_path, input.path].filter((t): t is string => typeof t === 'string');
+}

@@ -1,4 +1,4 @@
-import { FILE_WRITE_TOOLS } from '../catalog/claude-code';
+import { fileToolTargets } from '../catalog/claude-code';
 import type { ToolEvent } from '../event';
 import type { Messages } from '../messages';
 import { isAbsoluteOrHome, type PathEffect, type ProtectedPathCheck, type Ruling } from '../types';
@@ -30,17 +30,6 @@ function onlyMayTouch(effect: PathEffect, pattern: boolean): boolean {
 }
 
 /**
- * The files a file-writing tool names. Every field that may name it is checked, not the first
- * present: a host that reads `path` (Copilot, run by a registration written for Claude Code) must
- * not be steered past gate 0 by a `file_path` the model adds beside it.
- */
-function fileToolTargets(event: ToolEvent): string[] {
-  if (!FILE_WRITE_TOOLS.has(event.tool_name)) return [];
-  const input = event.tool_input;
-  return [input.file_path, input.notebook_path, input.path].filter((t): t is string => typeof t === 'string');
-}
-
-/**
  * Gate 0 (SPEC §9.5): the agent may not switch its own gate off — by what a call does to a guarded
  * path, not by how the path is spelled. Denies under a persona, asks unscoped.
  */
@@ -66,7 +55,7 @@ export function selfProtection(input: SelfProtectionInput): { ruling: Ruling } |
     return null;
   };
   // What a file tool names, and what a patch tool's patch names.
-  const fileTargets = [...fileToolTargets(event), ...(event.written_paths ?? [])];
+  const fileTargets = [...fileToolTargets(event.tool_name, event.tool_input), ...(event.written_paths ?? [])];
   for (const target of fileTargets) {
     const what = touches(target, 'write', false);
     if (what !== null) return refuse('protected_path', messages.protectedTarget(what));

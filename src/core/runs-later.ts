@@ -1,0 +1,75 @@
+/**
+ * Files whose writing makes later calls run commands, whichever tool writes them: the shell reader
+ * raises a line that writes one to process_exec, and so does a file tool (SPEC §9.1).
+ */
+
+/** Where the known programs of the tables live; a program run by another path is not taken for them. */
+export const SYSTEM_DIRS: ReadonlySet<string> = new Set([
+  '/bin',
+  '/usr/bin',
+  '/usr/local/bin',
+  '/sbin',
+  '/usr/sbin',
+  '/usr/local/sbin',
+  '/opt/homebrew/bin',
+  '/usr/games',
+]);
+
+/** The system's program directories, with two more on PATH whose programs the tables do not trust. */
+const PROGRAM_DIRS = [...SYSTEM_DIRS, '/usr/local/games', '/snap/bin'];
+
+/** Whether `path` is one of the system's program directories or lies in one (in any case: macOS's disks ignore it). */
+export function inProgramDirectory(path: string): boolean {
+  const lower = path.toLowerCase();
+  return PROGRAM_DIRS.some((dir) => lower === dir || lower.startsWith(`${dir}/`));
+}
+
+/**
+ * Files that make later calls run commands: git's configuration and hooks (`git status` runs
+ * core.fsmonitor, `git commit` a hook) and ssh's configuration (`git fetch` runs a ProxyCommand),
+ * and the directories that hold them; any file named `config` (a bare repository's, or one made
+ * by hand, has it at its top) and any git hook in a `hooks` directory (a bare repository's, which
+ * `git --git-dir=x.git --work-tree=. commit` runs); curl's and wget's, which name files they write (`output = …` in
+ * ~/.curlrc); the toolchain files that choose which program runs for every later call (rustup's
+ * `rust-toolchain.toml` with a `path`, which runs its own `cargo` even for `cargo --version`;
+ * cargo's `.cargo/config.toml`, whose `rustc-wrapper` `cargo metadata` runs; yarn's `.yarnrc.yml`,
+ * whose `yarnPath` every yarn call runs); and the system's program directories, whose programs the
+ * reader takes for the known ones, with the usual ones of the home that come first on PATH
+ * (`~/.local/bin`).
+ */
+export const RUNS_COMMANDS_LATER =
+  /(^|\/)(\.git(\/(.+\/)?(config|hooks(\/.*)?))?|\.gitconfig|\.config\/git(\/config)?|\.ssh(\/config)?|\.curlrc|\.wgetrc|config|rust-toolchain(\.toml)?|\.cargo\/config(\.toml)?|\.yarnrc(\.yml)?|hooks\/(applypatch-msg|pre-applypatch|post-applypatch|pre-commit|pre-merge-commit|prepare-commit-msg|commit-msg|post-commit|pre-rebase|post-checkout|post-merge|pre-push|pre-receive|update|proc-receive|post-receive|post-update|reference-transaction|push-to-checkout|pre-auto-gc|post-rewrite|sendemail-validate|fsmonitor-watchman|post-index-change|p4-[a-z-]+))$|(^|\/)(\.local\/bin|\.cargo\/bin|\.bun\/bin|\.deno\/bin|\.npm-global\/bin|\.pyenv\/shims)(\/|$)|^~\/(bin|go\/bin)(\/|$)/i;
+
+/** The names a glob segment must be able to match for a pattern to reach those files. */
+export const RUNS_COMMANDS_DIRS: readonly string[] = [
+  '.git',
+  '.gitconfig',
+  '.config',
+  '.ssh',
+  '.curlrc',
+  '.wgetrc',
+  'rust-toolchain',
+  'rust-toolchain.toml',
+  '.cargo',
+  '.yarnrc',
+  '.yarnrc.yml',
+];
+
+/** `path` with `.` segments dropped and each `..` taking the segment before it, as written. */
+export function collapseDots(path: string): string {
+  const segments: string[] = [];
+  for (const segment of path.replace(/\/+/g, '/').split('/')) {
+    if (segment === '.') continue;
+    if (segment === '..' && segments.length > 0 && segments[segments.length - 1] !== '..' && segments[segments.length - 1] !== '')
+      segments.pop();
+    else segments.push(segment);
+  }
+  return segments.join('/').replace(/(.)\/$/, '$1');
+}
+
+/** Whether writing the file at `path` (literal; `home` the user's home, to spell `~`) may make later calls run commands. */
+export function writeRunsCommandsLater(path: string, home: string | undefined): boolean {
+  let text = collapseDots(path);
+  if (home && home !== '/' && (text === home || text.startsWith(`${home}/`))) text = `~${text.slice(home.length)}`;
+  return RUNS_COMMANDS_LATER.test(text) || inProgramDirectory(text);
+}
