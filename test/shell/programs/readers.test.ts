@@ -213,6 +213,9 @@ programRows('fzf, fd, dmesg, journalctl, ip', [
   ['fdfind --exec rm', { level: 'process_exec', opaque: true }],
   ['fdfind -X rm', { level: 'process_exec', opaque: true }],
   ['fdfind --base-directory src x', { level: 'read_only', opaque: false }],
+  // --and takes the next word as its pattern, though it looks like an option
+  ['fdfind --and -x foo', { level: 'read_only', opaque: false }],
+  ['fdfind --min-depth 2 --changed-within 1d x', { level: 'read_only', opaque: false }],
   ['dmesg -T --level err', { level: 'read_only', opaque: false }],
   ['dmesg -C', { level: 'process_exec' }],
   ['dmesg -n 1', { level: 'process_exec' }],

@@ -113,6 +113,34 @@ const dual = (names: string): string =>
     .flatMap((n) => [n, `-${n}`])
     .join(' ');
 
+const FD = withOptions(
+  ...options(
+    ['-x= --exec=', { role: 'runs', opaque: 'runs_named_program' }],
+    ['-X= --exec-batch=', { role: 'runs', opaque: 'runs_named_program' }],
+    ['--base-directory=', { role: 'chdir' }],
+    '-e= --extension=',
+    '-t= --type=',
+    '-d= --max-depth=',
+    '--min-depth=',
+    '--exact-depth=',
+    '-E= --exclude=',
+    '--ignore-file=',
+    '-c= --color=',
+    '-j= --threads=',
+    '-S= --size=',
+    '--changed-within= --change-newer-than= --newer=',
+    '--changed-before= --change-older-than= --older=',
+    '-o= --owner=',
+    '--path-separator=',
+    '--search-path=',
+    '--max-results=',
+    '--format=',
+    '--batch-size=',
+    '--and=',
+    '--max-buffer-time=',
+  ),
+);
+
 export const READERS: Family = {
   ...same(PLAIN, reader()),
   // a preprocessor or a pager runs a program of the caller's choosing
@@ -310,50 +338,8 @@ export const READERS: Family = {
       '--preview-label=',
     ),
   }),
-  // -x and -X run a command for the results; --base-directory is where it searches
-  fd: withOptions(
-    ...options(
-      ['-x= --exec=', { role: 'runs', opaque: 'runs_named_program' }],
-      ['-X= --exec-batch=', { role: 'runs', opaque: 'runs_named_program' }],
-      ['--base-directory=', { role: 'chdir' }],
-      '-e= --extension=',
-      '-t= --type=',
-      '-d= --max-depth=',
-      '--min-depth=',
-      '--exact-depth=',
-      '-E= --exclude=',
-      '--ignore-file=',
-      '-c= --color=',
-      '-j= --threads=',
-      '-S= --size=',
-      '--changed-within= --change-newer-than= --newer=',
-      '--changed-before= --change-older-than= --older=',
-      '-o= --owner=',
-      '--path-separator=',
-      '--search-path=',
-      '--max-results=',
-      '--format=',
-      '--batch-size=',
-      '--and=',
-      '--max-buffer-time=',
-    ),
-  ),
-  fdfind: withOptions(
-    ...options(
-      ['-x= --exec=', { role: 'runs', opaque: 'runs_named_program' }],
-      ['-X= --exec-batch=', { role: 'runs', opaque: 'runs_named_program' }],
-      ['--base-directory=', { role: 'chdir' }],
-      '-e= --extension=',
-      '-t= --type=',
-      '-d= --max-depth=',
-      '-E= --exclude=',
-      '-c= --color=',
-      '-j= --threads=',
-      '-S= --size=',
-      '-o= --owner=',
-      '--format=',
-    ),
-  ),
+  // -x and -X run a command for the results; --base-directory is where it searches (fdfind: Debian's name)
+  ...same(['fd', 'fdfind'], FD),
   // clearing the ring buffer or setting the console changes the system
   dmesg: withOptions(
     ...options(
