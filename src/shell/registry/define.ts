@@ -40,3 +40,10 @@ export function same(names: readonly string[], spec: () => Omit<ProgramSpec, 'na
   for (const n of names) family[n] = spec;
   return family;
 }
+
+/** The prefixes of `name` of at least `shortest` characters, the whole name last (`sh`, `sho`, `show`). */
+export function prefixes(name: string, shortest: number): string[] {
+  const out: string[] = [];
+  for (let n = shortest; n <= name.length; n++) out.push(name.slice(0, n));
+  return out;
+}

@@ -462,6 +462,10 @@ const arch: NamedReader = (ctx) =>
     ? opaque(ctx, 'runs_named_program')
     : ctx.base;
 
+/** ifconfig shows an interface it is given alone; anything more after the name changes it (`ifconfig eth0 down`). */
+const interfaceConfig: NamedReader = (ctx) =>
+  ctx.parsed.operands.length <= 1 ? ctx.base : { ...ctx.base, level: 'process_exec', kind: 'exec' };
+
 /** A value that turns a boolean option off (`-write=false`). */
 const isOff = (value: Word | undefined) => value !== undefined && /^(false|0|f)$/i.test(value.text);
 
@@ -704,6 +708,7 @@ export const READERS_BY_NAME: Readonly<Record<string, NamedReader>> = {
   git: gitReader,
   awk: awkReader,
   arch,
+  'interface-config': interfaceConfig,
   formats,
   'sql-client': sqlClient,
   sqlite,

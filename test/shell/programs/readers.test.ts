@@ -229,6 +229,28 @@ programRows('fzf, fd, dmesg, journalctl, ip', [
   ['ip route add default via 10.0.0.1', { level: 'process_exec', opaque: true }],
   ['ip -batch cmds.txt', { level: 'process_exec', opaque: true }],
   ['ip frob', { level: 'process_exec', opaque: true }],
+  ['ifconfig', { level: 'read_only', kind: 'reader', opaque: false }],
+  ['ifconfig -a', { level: 'read_only', opaque: false }],
+  ['ifconfig eth0', { level: 'read_only', opaque: false }],
+  ['ifconfig eth0 down', { level: 'process_exec' }],
+  ['ifconfig eth0 10.0.0.2 netmask 255.255.255.0', { level: 'process_exec' }],
+  ['ss -tlnp', { level: 'read_only', opaque: false }],
+  ['ss -s', { level: 'read_only', opaque: false }],
+  ['ss -K dst 10.0.0.9', { level: 'process_exec' }],
+  ['ss -D sockets.raw', { level: 'workspace_write', effects: ['write sockets.raw'] }],
+  ['ss -F filter.txt', { level: 'read_only', opaque: false }],
+  ['netstat -tulpn', { level: 'read_only', opaque: false }],
+  ['netstat -rn', { level: 'read_only', opaque: false }],
+  // any prefix of an object's or a verb's name, as ip reads it
+  ['ip ad', { level: 'read_only', opaque: false }],
+  ['ip -s -d li sh', { level: 'read_only', opaque: false }],
+  ['ip a s', { level: 'read_only', opaque: false }],
+  ['ip r l', { level: 'read_only', opaque: false }],
+  ['ip mo', { level: 'read_only', opaque: false }],
+  ['ip a a 10.0.0.2/24 dev eth0', { level: 'process_exec', opaque: true }],
+  ['ip l s eth0 down', { level: 'process_exec', opaque: true }],
+  ['ip netns s x', { level: 'process_exec', opaque: true }],
+  ['ip netns exec x sh', { level: 'process_exec', opaque: true }],
 ]);
 
 programRows('ruff', [

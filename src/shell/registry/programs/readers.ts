@@ -1,5 +1,5 @@
-import { options, same, type Family } from '../define';
-import type { OptionSpec, ProgramSpec } from '../types';
+import { options, prefixes, same, type Family } from '../define';
+import type { CommandSpec, OptionSpec, ProgramSpec } from '../types';
 
 /** Programs that read files and print: level `read_only`. Their operands are only read. */
 const PLAIN = [
@@ -340,6 +340,36 @@ export const READERS: Family = {
   }),
   // -x and -X run a command for the results; --base-directory is where it searches (fdfind: Debian's name)
   ...same(['fd', 'fdfind'], FD),
+  ifconfig: () => ({
+    summary: 'shows network interfaces, or changes one',
+    level: 'read_only',
+    kind: 'reader',
+    reader: 'interface-config',
+    options: options('-a', '-s', '-v', '-l', '-u', '-d', '-L', '-m', '-r'),
+  }),
+  // ss -K closes the sockets it lists
+  ss: withOptions(
+    ...options(
+      ['-K --kill', { level: 'process_exec' }],
+      ['-F= --filter=', { role: 'reads' }],
+      ['-D= --diag=', { role: 'writes' }],
+      '-f= --family=',
+      '-A= --query= --socket=',
+      '-N= --net=',
+      '-h --help -V --version -H --no-header -O --oneline -n --numeric -r --resolve -a --all -l --listening',
+      '-o --options -e --extended -m --memory -p --processes -T --threads -i --info --tos --cgroup -s --summary',
+      '-E --events -Z --context -z --contexts -b --bpf -4 --ipv4 -6 --ipv6 -0 --packet -t --tcp -M --mptcp',
+      '-S --sctp -u --udp -d --dccp -w --raw -x --unix --tipc --vsock --xdp --inet-sockets',
+    ),
+  ),
+  netstat: withOptions(
+    ...options(
+      '-a --all -l --listening -n --numeric -p --program -t --tcp -u --udp -w --raw -x --unix -r --route -i --interfaces',
+      '-s --statistics -c --continuous -e --extend -o --timers -v --verbose -W --wide -g --groups -M --masquerade -N --symbolic',
+      '-4 -6 --numeric-hosts --numeric-ports --numeric-users -C -F -Z --context',
+      '-A= --protocol=',
+    ),
+  ),
   // clearing the ring buffer or setting the console changes the system
   dmesg: withOptions(
     ...options(
@@ -386,51 +416,58 @@ export const READERS: Family = {
     ),
   ),
   // ip: what shows reads; what adds, changes or deletes, and netns exec, is opaque
+  // ip takes any prefix of an object's or a verb's name (`ip ad`, `ip li sh`), the first in its
+  // own table order that the prefix begins: so `ip a` is address, and `ip a a` is address add
   ip: () => {
-    const SHOW = ['show', 'list', 'ls', 'lst', 's', 'sh', 'sho', 'get', 'help'];
-    const obj = () => ({
-      level: 'read_only' as const,
-      kind: 'reader' as const,
-      subcommands: Object.fromEntries(SHOW.map((n) => [n, { level: 'read_only' as const, kind: 'reader' as const }])),
-      unknownSubcommand: { level: 'process_exec' as const, opaque: 'unknown_subcommand' },
-    });
     const OBJECTS = [
       'address',
-      'addr',
-      'a',
-      'link',
-      'l',
-      'route',
-      'r',
-      'ro',
-      'rule',
-      'ru',
-      'neighbour',
-      'neighbor',
-      'neigh',
-      'n',
-      'netns',
-      'tunnel',
+      'addrlabel',
       'maddress',
-      'maddr',
-      'm',
-      'mroute',
-      'xfrm',
-      'tcp_metrics',
-      'token',
+      'route',
+      'rule',
+      'neighbor',
+      'neighbour',
       'ntable',
+      'ntbl',
+      'link',
       'l2tp',
       'fou',
-      'macsec',
-      'vrf',
-      'mptcp',
-      'nexthop',
-      'stats',
-      'tuntap',
-      'netconf',
-      'sr',
       'ila',
+      'macsec',
+      'tunnel',
+      'tuntap',
+      'tap',
+      'token',
+      'tcpmetrics',
+      'tcp_metrics',
+      'monitor',
+      'xfrm',
+      'mroute',
+      'mrule',
+      'netns',
+      'netconf',
+      'vrf',
+      'sr',
+      'nexthop',
+      'mptcp',
+      'ioam',
+      'stats',
+      'help',
     ];
+    // The verbs that only show. Each object checks its verbs in its own order, those that change
+    // first: `s` is `show` for address, route, rule and neighbor, but `set` for link and netns.
+    const SHOW = [...prefixes('show', 2), ...prefixes('list', 1), 'lst', 'get', 'help'];
+    const SHORT_SHOW = new Set(['address', 'route', 'rule', 'neighbor', 'neighbour']);
+    const reader = { level: 'read_only' as const, kind: 'reader' as const };
+    const obj = (short: boolean) => () => ({
+      ...reader,
+      subcommands: Object.fromEntries([...SHOW, ...(short ? ['s'] : [])].map((n) => [n, reader])),
+      unknownSubcommand: { level: 'process_exec' as const, opaque: 'unknown_subcommand' },
+    });
+    const subcommands: Record<string, CommandSpec | (() => CommandSpec)> = {};
+    for (const name of OBJECTS)
+      for (const prefix of prefixes(name, 1))
+        subcommands[prefix] ??= name === 'monitor' || name === 'help' ? reader : obj(SHORT_SHOW.has(name));
     return {
       summary: 'shows or changes network interfaces, addresses and routes',
       level: 'read_only',
@@ -458,11 +495,7 @@ export const READERS: Family = {
         '-N -Numeric',
         '-r -resolve',
       ),
-      subcommands: {
-        ...Object.fromEntries(OBJECTS.map((o) => [o, obj])),
-        monitor: { level: 'read_only', kind: 'reader' },
-        help: { level: 'read_only', kind: 'reader' },
-      },
+      subcommands,
       unknownSubcommand: { level: 'process_exec', opaque: 'unknown_subcommand' },
     };
   },
