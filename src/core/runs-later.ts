@@ -26,10 +26,12 @@ export function inProgramDirectory(path: string): boolean {
 
 /**
  * Files that make later calls run commands: git's configuration and hooks (`git status` runs
- * core.fsmonitor, `git commit` a hook) and ssh's configuration (`git fetch` runs a ProxyCommand),
- * and the directories that hold them; any file named `config` (a bare repository's, or one made
- * by hand, has it at its top) and any git hook in a `hooks` directory (a bare repository's, which
- * `git --git-dir=x.git --work-tree=. commit` runs); curl's and wget's, which name files they write (`output = …` in
+ * core.fsmonitor, `git commit` a hook) — the system's `/etc/gitconfig`, a `~/.gitconfig.local` an
+ * include names, `.git/config.worktree` — and ssh's configuration (`git fetch` runs a
+ * ProxyCommand: anything under `~/.ssh`, `/etc/ssh/ssh_config.d/`), and the directories that
+ * hold them; any file named `config` (a bare repository's, or one made by hand, has it at its
+ * top); a file named as a git hook wherever it is (`core.hooksPath` may name any directory:
+ * `.husky/pre-commit`, `.githooks/commit-msg`), `update` in a `hooks` directory; curl's and wget's, which name files they write (`output = …` in
  * ~/.curlrc); the toolchain files that choose which program runs for every later call (rustup's
  * `rust-toolchain.toml` with a `path`, which runs its own `cargo` even for `cargo --version`;
  * cargo's `.cargo/config.toml`, whose `rustc-wrapper` `cargo metadata` runs; yarn's `.yarnrc.yml`,
@@ -38,7 +40,7 @@ export function inProgramDirectory(path: string): boolean {
  * (`~/.local/bin`).
  */
 export const RUNS_COMMANDS_LATER =
-  /(^|\/)(\.git(\/(.+\/)?(config|hooks(\/.*)?))?|\.gitconfig|\.config\/git(\/config)?|\.ssh(\/config)?|\.curlrc|\.wgetrc|config|rust-toolchain(\.toml)?|\.cargo\/config(\.toml)?|\.yarnrc(\.yml)?|hooks\/(applypatch-msg|pre-applypatch|post-applypatch|pre-commit|pre-merge-commit|prepare-commit-msg|commit-msg|post-commit|pre-rebase|post-checkout|post-merge|pre-push|pre-receive|update|proc-receive|post-receive|post-update|reference-transaction|push-to-checkout|pre-auto-gc|post-rewrite|sendemail-validate|fsmonitor-watchman|post-index-change|p4-[a-z-]+))$|(^|\/)(\.local\/bin|\.cargo\/bin|\.bun\/bin|\.deno\/bin|\.npm-global\/bin|\.pyenv\/shims)(\/|$)|^~\/(bin|go\/bin)(\/|$)/i;
+  /(^|\/)(\.git(\/(.+\/)?(config[^/]*|hooks(\/.*)?))?|\.gitconfig([.-][^/]*)?|gitconfig|\.config\/git(\/config)?|\.ssh(\/.*)?|ssh_config(\.d(\/.*)?)?|\.curlrc|\.wgetrc|config|rust-toolchain(\.toml)?|\.cargo\/config(\.toml)?|\.yarnrc(\.yml)?|hooks\/update|applypatch-msg|pre-applypatch|post-applypatch|pre-commit|pre-merge-commit|prepare-commit-msg|commit-msg|post-commit|pre-rebase|post-checkout|post-merge|pre-push|pre-receive|proc-receive|post-receive|post-update|reference-transaction|push-to-checkout|pre-auto-gc|post-rewrite|sendemail-validate|fsmonitor-watchman|post-index-change|p4-[a-z-]+)$|(^|\/)(\.local\/bin|\.cargo\/bin|\.bun\/bin|\.deno\/bin|\.npm-global\/bin|\.pyenv\/shims)(\/|$)|^~\/(bin|go\/bin)(\/|$)/i;
 
 /** The names a glob segment must be able to match for a pattern to reach those files. */
 export const RUNS_COMMANDS_DIRS: readonly string[] = [

@@ -34,6 +34,13 @@ describe('file tools that write a file which runs commands later', () => {
     ['Write', { file_path: `${HOME}/bin/git`, content: '#!/bin/sh\n' }],
     ['Write', { file_path: '/usr/local/bin/node', content: '#!/bin/sh\n' }],
     ['Write', { file_path: `${HOME}/.curlrc`, content: 'output = /tmp/x\n' }],
+    ['Write', { file_path: `${HOME}/.gitconfig.local`, content: '[core]\n pager = x\n' }],
+    ['Write', { file_path: '/etc/gitconfig', content: 'x' }],
+    ['Edit', { file_path: '.git/config.worktree', old_string: 'a', new_string: 'b' }],
+    ['Write', { file_path: '/etc/ssh/ssh_config.d/proxy.conf', content: 'x' }],
+    ['Write', { file_path: `${HOME}/.ssh/config.d/work`, content: 'x' }],
+    ['Write', { file_path: '.husky/pre-commit', content: 'x' }],
+    ['Write', { file_path: '.githooks/commit-msg', content: 'x' }],
     ['MultiEdit', { file_path: 'vendor/repo.git/hooks/pre-commit', edits: [] }],
     // The field a host reads may be the second one the call gives.
     ['Write', { file_path: 'src/a.ts', path: `${HOME}/.ssh/config`, content: 'x' }],
@@ -53,6 +60,9 @@ describe('file tools that write a file which runs commands later', () => {
     ['Edit', { file_path: `${HOME}/notes/bin/readme.md`, old_string: 'a', new_string: 'b' }],
     ['Write', { file_path: 'Cargo.toml', content: 'x' }],
     ['Write', { file_path: 'src/hooks/useAuth.ts', content: 'x' }],
+    ['Write', { file_path: 'src/gitconfig.ts', content: 'x' }],
+    ['Write', { file_path: 'scripts/update', content: 'x' }],
+    ['Write', { file_path: '.git/info/exclude', content: 'x' }],
     ['NotebookEdit', { notebook_path: 'analysis.ipynb', new_source: 'x' }],
   ])('%s %j stays workspace_write', (tool, input) => {
     const d = write('editor', tool, input);
