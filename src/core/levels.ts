@@ -16,6 +16,10 @@ export function lowerLevel(a: Level, b: Level): Level {
   return levelRank(a) <= levelRank(b) ? a : b;
 }
 
+export function higherLevel(a: Level, b: Level): Level {
+  return levelRank(a) >= levelRank(b) ? a : b;
+}
+
 export function exceeds(level: Level, ceiling: Level): boolean {
   return levelRank(level) > levelRank(ceiling);
 }

@@ -1,6 +1,6 @@
 import type { ShellPart, ShellReading, ShellInvocationSummary } from '../core/decide';
 import type { ToolEvent } from '../core/event';
-import { exceeds, type Level } from '../core/levels';
+import { exceeds, higherLevel, type Level } from '../core/levels';
 import { bashPrograms, type PolicyIndex } from '../core/policy-index';
 import { subjectForCommand, type Subject } from '../core/resolve';
 import { isAbsoluteOrHome, type PathEffect } from '../core/types';
@@ -1060,10 +1060,11 @@ export function readShellCall(
     }
     // `… | xargs rm`: what the program is handed at run time is not in the line
     if (inv.completed && classified.opaque === undefined && !COMPLETED_READERS.has(inv.name)) {
+      // as high as the program can reach: `xargs aws s3 rm` changes a remote system
       classified = {
         ...classified,
-        level: 'process_exec',
-        kind: 'exec',
+        level: higherLevel(classified.level, 'process_exec'),
+        kind: classified.level === 'network' ? 'network' : 'exec',
         opaque: { id: 'xargs_runs_with_read_arguments', subject: inv.name },
       };
     }

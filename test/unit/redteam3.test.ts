@@ -113,6 +113,9 @@ const GIT: Row[] = [
   ["git config diff.external 'rm -f .claude/settings.json;:'; git diff", REPO_WITH_CHANGE, 'settings.json'],
   ['git config include.path ../inc; git status', `git init -q . && ${FSMONITOR} > inc`, 'settings.json', [], BELOW_PROCESS_EXEC],
   [`${FSMONITOR} >> .git/config; git status`, 'git init -q .', 'settings.json'],
+  // --help runs the man viewer the configuration names
+  ["git -c man.viewer=x -c man.x.cmd='rm -f .claude/settings.json;:' log --help", '', 'settings.json'],
+  ["git -c man.viewer=x -c 'man.x.cmd=rm -f .claude/settings.json;:' log --help", '', 'settings.json'],
   // another git directory, with its own configuration
   [`git init -q --bare g; ${FSMONITOR} >> g/config; git --git-dir=g --work-tree=. status`, '', 'settings.json'],
   // templates copy hooks; checkout-index writes under a prefix

@@ -1,4 +1,4 @@
-import { exceeds, type Level } from '../../core/levels';
+import { exceeds, higherLevel, type Level } from '../../core/levels';
 import type { PathEffect } from '../../core/types';
 import { getopt, type GetoptOption, type Parsed } from '../getopt';
 import type { Reason } from '../reasons';
@@ -77,7 +77,7 @@ export function getoptSpec(spec: CommandSpec, parents: readonly CommandSpec[]) {
   return t;
 }
 
-const max = (a: Level, b: Level): Level => (exceeds(b, a) ? b : a);
+const max = higherLevel;
 
 export function opaqueClass(reason: Reason, level: Level = 'process_exec', path: string[] = []): Classified {
   return {
@@ -111,7 +111,7 @@ export function classifyWith(spec: ProgramSpec, args: readonly Word[]): Classifi
     const next = subcommandOf(command, sub.text);
     if (next === null) {
       const unknown = command.unknownSubcommand ?? { level: 'process_exec' as Level, opaque: 'unknown_subcommand' };
-      if (unknown.help && asksHelp(command, words.slice(parsed.operandAt[0]! + 1)))
+      if (unknown.help && !anyOpaque(globals, parsed) && asksHelp(command, words.slice(parsed.operandAt[0]! + 1)))
         return {
           level: 'read_only',
           kind: 'reader',
@@ -121,10 +121,11 @@ export function classifyWith(spec: ProgramSpec, args: readonly Word[]): Classifi
           reason: { id: 'help', subject: [name, ...path, sub.text].join(' ') },
         };
       if (unknown.opaque)
-        return opaqueClass({ id: unknown.opaque as Reason['id'], subject: [name, ...path].join(' '), detail: sub.text }, unknown.level, [
-          ...path,
-          sub.text,
-        ]);
+        return opaqueClass(
+          { id: unknown.opaque as Reason['id'], subject: [name, ...path].join(' '), detail: sub.text },
+          max(unknown.level, optionsLevel(globals, parsed)),
+          [...path, sub.text],
+        );
       return { level: unknown.level, kind: kindOf(unknown.level), effects: [], path: [...path, sub.text], chdir: [] };
     }
     globals.push(parsed);
@@ -134,6 +135,27 @@ export function classifyWith(spec: ProgramSpec, args: readonly Word[]): Classifi
     command = next;
   }
 }
+
+/** Whether a use of an option makes the invocation opaque: an option that does, unless its value is a plain one it lists. */
+function makesOpaque(u: Parsed<OptionSpec>['used'][number]): boolean {
+  const o = u.option.data;
+  if (!o?.opaque) return false;
+  return !(o.plainValues && u.value !== undefined && !u.value.dynamic && !u.value.pattern && o.plainValues.test(u.value.text));
+}
+
+/** The highest level the options used raise an invocation to (`git -c alias.x=… x`: what the alias runs may push). */
+function optionsLevel(globals: readonly Parsed<OptionSpec>[], parsed: Parsed<OptionSpec>): Level {
+  let level: Level = 'none';
+  for (const g of [...globals, parsed])
+    for (const u of g.used) {
+      const o = u.option.data;
+      if (o?.level && (o.plainValues === undefined || makesOpaque(u))) level = max(level, o.level);
+    }
+  return level;
+}
+
+const anyOpaque = (globals: readonly Parsed<OptionSpec>[], parsed: Parsed<OptionSpec>) =>
+  [...globals, parsed].some((g) => g.used.some(makesOpaque));
 
 /**
  * `--help` (or the command's own `-h`) among the options right after a subcommand the spec does
@@ -234,7 +256,8 @@ function finish(
   // An operand that may be an option at run time (`rg "$OPTS" x`, `sort {-o,out} in`) could be one that writes or runs.
   const computed = risky ? parsed.operands.find(mayBecomeOption) : undefined;
   if (computed !== undefined) return opaqueClass({ id: 'options_at_run_time', subject, detail: computed.text }, spec.level, path);
-  if (parsed.used.some((u) => u.option.data?.help === true)) {
+  // help, unless an option before it makes the program run a command anyway (`git -c man.viewer=x log --help`)
+  if (parsed.used.some((u) => u.option.data?.help === true) && !anyOpaque(globals, parsed)) {
     return { level: 'read_only', kind: 'reader', effects: [], path, chdir: [], reason: { id: 'help', subject } };
   }
   if (spec.opaque) return opaqueClass({ id: spec.opaque as Reason['id'], subject }, spec.level, path);
@@ -245,7 +268,7 @@ function finish(
       if (odd !== undefined) return opaqueClass({ id: 'unknown_option', subject, detail: odd }, spec.level, path);
     }
   }
-  let level = spec.level;
+  let level = max(spec.level, optionsLevel(globals, parsed));
   const effects: Effect[] = [];
   const chdir: (string | null)[] = [];
   let opaque: Reason | undefined;
@@ -253,8 +276,7 @@ function finish(
     for (const u of g.used) {
       const o = u.option.data;
       if (!o) continue;
-      if (o.level) level = max(level, o.level);
-      if (o.opaque && !opaque) opaque = { id: o.opaque as Reason['id'], subject: name === subject ? name : subject, detail: u.name };
+      if (makesOpaque(u) && !opaque) opaque = { id: o.opaque as Reason['id'], subject: name === subject ? name : subject, detail: u.name };
       if (u.value === undefined) continue;
       switch (o.role) {
         case 'writes':

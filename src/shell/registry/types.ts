@@ -40,6 +40,8 @@ export interface OptionSpec {
   level?: Level;
   /** Using the option makes the invocation opaque, for this reason id. */
   opaque?: string;
+  /** …and raises its level, unless its value is written out whole in the line and matches this (`git -c user.name=x`). */
+  plainValues?: RegExp;
   /** A mode the named reader reads (`tar -x`: 'x'), or the wrapper engine (WrapperSpec). */
   mode?: string;
   /** The option prints help or the version and exits (`--help`): the invocation only reads. */

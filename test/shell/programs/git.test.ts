@@ -19,8 +19,21 @@ programRows('git', [
   ['git push --help', { level: 'read_only' }],
   ['git --version', { level: 'read_only' }],
   ['git -C sub status', { level: 'read_only' }],
-  ['git -c core.pager=x log', { level: 'process_exec', opaque: 'git -c' }],
-  ['git --config-env=core.pager=X log', { level: 'process_exec', opaque: true }],
+  // what configuration runs may be a push too
+  ['git -c core.pager=x log', { level: 'network', opaque: 'git -c' }],
+  ['git --config-env=core.pager=X log', { level: 'network', opaque: true }],
+  ["git -c alias.up='push --force' up", { level: 'network', opaque: true }],
+  // a key that only names or formats is read as the invocation it changes
+  ['git -c color.ui=never log --oneline', { level: 'read_only', opaque: false }],
+  ['git -c user.name=Dev -c user.email=dev@example.com commit -m x', { level: 'workspace_write', opaque: false }],
+  ['git -c user.name log', { level: 'read_only', opaque: false }],
+  ['git -c user.namex=1 log', { level: 'network', opaque: true }],
+  ['git -c "$KEY" log', { level: 'network', opaque: true }],
+  ['git -c user.name=x -c diff.external=x diff', { level: 'network', opaque: true }],
+  // help does not hide an option that makes git run a command (man.<tool>.cmd runs for --help)
+  ["git -c man.viewer=x -c man.x.cmd='touch pwned' log --help", { level: 'network', opaque: true }],
+  ['git -c color.ui=never log --help', { level: 'read_only', opaque: false }],
+  ['git --exec-path', { level: 'process_exec', opaque: true }],
   ['git --exec-path=/tmp/x status', { level: 'process_exec', opaque: true }],
   ['git --git-dir=/tmp/x status', { level: 'process_exec', opaque: 'another git directory' }],
   ['git --work-tree=/tmp/x status', { level: 'process_exec', opaque: true }],

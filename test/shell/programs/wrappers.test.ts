@@ -211,6 +211,9 @@ programRows('xargs', [
   ['find . -print0 | xargs -0 wc -l', { level: 'read_only', opaque: false }],
   ['cat l | xargs -rn1 grep -l TODO', { level: 'read_only', opaque: false }],
   ['cat l | xargs -P4 -n 1 cat', { level: 'read_only', opaque: false }],
+  // as high as the program it runs can reach
+  ['ls | xargs aws s3 rm', { level: 'network', opaque: true }],
+  ['ls | xargs kubectl delete pod', { level: 'network', opaque: true }],
   ['cat l | xargs', { level: 'read_only', opaque: false }],
   ['cat l | xargs rm', { level: 'process_exec', opaque: 'xargs runs rm with arguments it reads at run time' }],
   // a wrapper given no command runs what the appended arguments name

@@ -961,6 +961,17 @@ const EXEC: Record<string, () => CommandSpec> = {
   lfs: LFS,
 };
 
+/**
+ * Configuration keys that only change how git names, formats and tracks things. Setting any other
+ * key (`git config KEY VALUE`, `git -c KEY=VALUE`) is opaque: many make git run a command (`alias.*`, `core.fsmonitor`, `diff.external`,
+ * `pager.*`, `*.textconv` …) or read another file that may (`include.path`).
+ */
+export const CONFIG_PLAIN =
+  /^(user\.(name|email|signingkey)|(author|committer)\.(name|email)|init\.defaultbranch|core\.(autocrlf|eol|safecrlf|filemode|ignorecase|quotepath|whitespace|abbrev|precomposeunicode|symlinks|longpaths)|color\.(ui|diff|status|branch|grep|interactive|decorate|push|remote|transport|advice)(\.[a-z]+)?|advice\.[a-z]+|pull\.(rebase|ff)|push\.(default|autosetupremote|followtags)|fetch\.prune|merge\.(conflictstyle|ff)|rebase\.(autosquash|autostash)|diff\.(renames|algorithm|colormoved|mnemonicprefix|noprefix)|log\.(date|decorate|follow|abbrevcommit|showsignature)|format\.pretty|status\.(short|branch|showuntrackedfiles)|branch\.[^.]+\.(remote|merge|rebase)|commit\.(gpgsign|verbose)|tag\.gpgsign|rerere\.enabled|safe\.directory)$/i;
+
+/** `git -c KEY[=VALUE]` whose key is one of CONFIG_PLAIN. */
+const PLAIN_SETTING = new RegExp(`${CONFIG_PLAIN.source.replace(/\$$/, '')}(=|$)`, 'i');
+
 export const GIT: Family = {
   git: () => ({
     summary: 'the version control system',
@@ -969,8 +980,9 @@ export const GIT: Family = {
     reader: 'git',
     options: options(
       ['-C=', { role: 'chdir' }],
-      ['-c=', { role: 'runs', opaque: 'git_runs_configured_command' }],
-      ['--config-env=', { role: 'runs', opaque: 'git_runs_configured_command' }],
+      // what configuration makes git run is any command, a push as well: network
+      ['-c=', { role: 'runs', opaque: 'git_runs_configured_command', level: 'network', plainValues: PLAIN_SETTING }],
+      ['--config-env=', { role: 'runs', opaque: 'git_runs_configured_command', level: 'network' }],
       ['--exec-path[=]', { role: 'runs', opaque: 'git_runs_configured_command' }],
       ['--git-dir=', { role: 'runs', opaque: 'git_other_directory' }],
       ['--work-tree=', { role: 'runs', opaque: 'git_other_directory' }],

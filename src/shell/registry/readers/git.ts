@@ -3,6 +3,7 @@ import type { Classified, Effect, NamedReader, ReaderContext } from '../../read/
 import type { OptionSpec } from '../types';
 import type { Word } from '../../syntax/word';
 import { baseName, joinPath, opaque, word, writer } from '../readers';
+import { CONFIG_PLAIN } from '../programs/git';
 
 /**
  * git, given its parsed arguments: the forms of branch, tag, remote, stash … that only read; what
@@ -27,14 +28,6 @@ const REWRITES_TRACKED = new Set([
   'checkout-index',
   'restore',
 ]);
-
-/**
- * Configuration keys that only change how git names, formats and tracks things. Setting any other
- * key is opaque: many make git run a command (`alias.*`, `core.fsmonitor`, `diff.external`,
- * `pager.*`, `*.textconv` …) or read another file that may (`include.path`).
- */
-const CONFIG_PLAIN =
-  /^(user\.(name|email|signingkey)|(author|committer)\.(name|email)|init\.defaultbranch|core\.(autocrlf|eol|safecrlf|filemode|ignorecase|quotepath|whitespace|abbrev|precomposeunicode|symlinks|longpaths)|color\.(ui|diff|status|branch|grep|interactive|decorate|push|remote|transport|advice)(\.[a-z]+)?|advice\.[a-z]+|pull\.(rebase|ff)|push\.(default|autosetupremote|followtags)|fetch\.prune|merge\.(conflictstyle|ff)|rebase\.(autosquash|autostash)|diff\.(renames|algorithm|colormoved|mnemonicprefix|noprefix)|log\.(date|decorate|follow|abbrevcommit|showsignature)|format\.pretty|status\.(short|branch|showuntrackedfiles)|branch\.[^.]+\.(remote|merge|rebase)|commit\.(gpgsign|verbose)|tag\.gpgsign|rerere\.enabled|safe\.directory)$/i;
 
 const reads = (ctx: ReaderContext): Classified => ({ ...ctx.base, level: 'read_only', kind: 'reader', effects: [] });
 const network = (ctx: ReaderContext, effects: Effect[] = []): Classified => ({ ...ctx.base, level: 'network', kind: 'network', effects });
