@@ -569,6 +569,13 @@ function isStateChangingGateCall(args: Word[], completed: boolean): boolean {
   return true;
 }
 
+/** Whether the registry reads the invocation as printing its help or version alone, with nothing added at run time. */
+function onlyHelp(index: PolicyIndex, inv: Invocation, powershell: boolean): boolean {
+  if (inv.completed || isClosed(index, inv.name) || programFor(index, inv.name, powershell) === null) return false;
+  const c = classify(inv, powershell, index);
+  return c.reason?.id === 'help' && c.opaque === undefined && !exceeds(c.level, 'read_only');
+}
+
 /**
  * The catalogued command an invocation is, by its `bash` prefixes (longest first). A prefix is
  * matched against the invocation's subcommands once the program's options before them are set
@@ -996,7 +1003,8 @@ export function readShellCall(
       continue;
     }
 
-    if (catalogued.has(inv.name)) {
+    // `git push --help` prints help: the registry's reading, not the catalogued command (a closed program has no other)
+    if (catalogued.has(inv.name) && !onlyHelp(index, inv, powershell)) {
       const match = matchPrefix(index, inv, powershell);
       if (match && 'dynamic' in match) return unreadable(match.dynamic);
       if (match) {

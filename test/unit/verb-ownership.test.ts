@@ -66,6 +66,17 @@ describe('a bash prefix owns one verb of a program, not the program', () => {
     expect(judge('maintainer', 'gh pr list').verdict).not.toBe('deny');
   });
 
+  it("reads the owned verb's help as help: it publishes nothing", () => {
+    for (const line of ['npm publish --help', 'gh release create --help', 'npm --prefix app publish --help']) {
+      expect([line, judge('implementer', line).verdict]).not.toEqual([line, 'deny']);
+      expect(reading(line)).toMatchObject({ level: 'read_only', matched: [] });
+    }
+    // …unless something before it runs a command, or the arguments are added at run time
+    expect(judge('implementer', 'ls | xargs npm publish --help').verdict).toBe('deny');
+    // a closed program has no form but its catalogued commands
+    expect(judge('implementer', 'aeat modelo export --help').status).toBe('unlisted_command');
+  });
+
   it('makes a line unreadable where an option it does not know could hide the owned verb', () => {
     expect(reading('npm --frobnicate x publish').unparsable).toMatch(/could be npm publish/);
     expect(reading('npm $VERB').unparsable).toMatch(/could be npm publish/);
