@@ -133,6 +133,23 @@ export function classifyWith(spec: ProgramSpec, args: readonly Word[]): Classifi
     path.push(sub.text);
     words = words.slice(parsed.operandAt[0]! + 1);
     command = next;
+    const usage = spec.usageOption;
+    if (
+      usage &&
+      words.length === 1 &&
+      words[0]!.text === usage &&
+      !words[0]!.dynamic &&
+      !command.options?.some((o) => o.names.includes(usage))
+    )
+      if (!globals.some((g) => g.used.some(makesOpaque)))
+        return {
+          level: 'read_only',
+          kind: 'reader',
+          effects: [],
+          path: [...path],
+          chdir: [],
+          reason: { id: 'help', subject: [name, ...path].join(' ') },
+        };
   }
 }
 

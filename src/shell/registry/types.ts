@@ -86,6 +86,8 @@ export interface CommandSpec {
   reader?: string;
   /** Subcommands by name, each made when a line reaches it; an alias is a string naming another. */
   subcommands?: Record<string, SubcommandEntry>;
+  /** A subcommand given this option and nothing else prints its usage (git's `-h`), unless it lists the option itself. */
+  usageOption?: string;
   /** Its options stand after its subcommands too (cobra's persistent flags): the default; git's do not. */
   persistent?: boolean;
   /** An unknown subcommand: its level and why it is opaque (an alias, a plugin). */

@@ -34,6 +34,14 @@ programRows('git', [
   ["git -c man.viewer=x -c man.x.cmd='touch pwned' log --help", { level: 'network', opaque: true }],
   ['git -c color.ui=never log --help', { level: 'read_only', opaque: false }],
   ['git --exec-path', { level: 'process_exec', opaque: true }],
+  // -h alone after a subcommand prints its usage (exit 129, checked here for each of these)
+  ['git push -h', { level: 'read_only', opaque: false }],
+  ['git stash -h', { level: 'read_only', opaque: false }],
+  ['git reset -h', { level: 'read_only', opaque: false }],
+  ['git restore -h x', { level: 'workspace_write' }],
+  ['git -c core.pager=x restore -h', { level: 'network', opaque: true }],
+  // ls-remote's -h is --heads
+  ['git ls-remote -h', { level: 'network' }],
   ['git --exec-path=/tmp/x status', { level: 'process_exec', opaque: true }],
   ['git --git-dir=/tmp/x status', { level: 'process_exec', opaque: 'another git directory' }],
   ['git --work-tree=/tmp/x status', { level: 'process_exec', opaque: true }],

@@ -182,7 +182,14 @@ const READS: Record<string, () => CommandSpec> = {
       '--if-missing=',
     ),
   }),
-  'ls-remote': () => net('lists the references of a remote', [['-u= --upload-pack=', RUNS], '--sort=', '-o= --server-option=']),
+  'ls-remote': () =>
+    net('lists the references of a remote', [
+      ['-u= --upload-pack=', RUNS],
+      '--sort=',
+      '-o= --server-option=',
+      '-h --heads --branches',
+      '-t --tags',
+    ]),
   'request-pull': () => net('summarises changes for a pull request'),
 };
 
@@ -1007,6 +1014,7 @@ export const GIT: Family = {
     ),
     // git's own options come before the subcommand only
     persistent: false,
+    usageOption: '-h',
     subcommands: { ...READS, ...WRITES, ...BY_ARGUMENTS, ...EXEC },
     unknownSubcommand: { level: 'process_exec', opaque: 'unknown_subcommand' },
   }),
