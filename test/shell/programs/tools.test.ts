@@ -80,6 +80,18 @@ programRows('shellcheck, yamllint, hadolint, actionlint, prettier, eslint, markd
 ]);
 
 // Compose: showing reads; starting, stopping and running run the images' code; pull reaches a registry.
+programRows('pre-commit', [
+  ['pre-commit help', { level: 'read_only', opaque: false }],
+  ['pre-commit validate-config', { level: 'read_only', opaque: false }],
+  ['pre-commit validate-manifest .pre-commit-hooks.yaml', { level: 'read_only', opaque: false }],
+  ['pre-commit sample-config', { level: 'read_only', opaque: false }],
+  ['pre-commit --version', { level: 'read_only', opaque: false }],
+  ['pre-commit -c other.yaml validate-config', { level: 'read_only', opaque: false }],
+  ['pre-commit run --all-files', { level: 'network', opaque: true }],
+  ['pre-commit install', { level: 'network', opaque: true }],
+  ['pre-commit', { level: 'network', opaque: true }],
+]);
+
 programRows('docker-compose, podman-compose', [
   ['docker-compose ps', { level: 'read_only', opaque: false, effects: [] }],
   ['docker-compose -f docker-compose.yml -p app logs -f --tail 50', { level: 'read_only', opaque: false }],

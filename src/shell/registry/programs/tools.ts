@@ -220,6 +220,22 @@ const FORMAT: Family = {
       '-C[=] --color[=]',
     ),
   }),
+  // pre-commit: run installs each hook's environment from its repository and runs the hooks;
+  // install and the like write .git/hooks; help, sample-config and validate-* only read
+  'pre-commit': () => ({
+    summary: 'runs the hooks a repository configures, before a commit or on demand',
+    level: 'network',
+    kind: 'network',
+    opaque: 'downloads_and_runs_scripts',
+    options: options(['-h --help -V --version', { help: true }], '-c= --config=', '--color='),
+    subcommands: {
+      help: { level: 'read_only', kind: 'reader' },
+      'sample-config': { level: 'read_only', kind: 'reader' },
+      'validate-config': { level: 'read_only', kind: 'reader' },
+      'validate-manifest': { level: 'read_only', kind: 'reader' },
+    },
+    unknownSubcommand: { level: 'network', opaque: 'downloads_and_runs_scripts' },
+  }),
   yamllint: () => ({
     summary: 'reports problems in YAML files',
     level: 'read_only',
