@@ -236,7 +236,7 @@ function peel(words: Word[], assignments: string[]): Peeled {
       if ((!powershell && /^-[a-zA-Z]*c[a-zA-Z]*$/.test(w)) || /^-(command|c)$/i.test(w) || w === '--command') {
         const script = rest[j + 1];
         if (!script) return { kind: 'run', words: rest, opaque: { id: 'shell_reads_stdin', subject: name } };
-        return { kind: 'reparse', source: script.text, dynamic: script.dynamic, via: `${name} -c` };
+        return { kind: 'reparse', source: script.text, dynamic: script.dynamic, via: `${name} -c`, positional: !powershell };
       }
       if (/^-(encodedcommand|e|ec|enc)$/i.test(w) && powershell) {
         return { kind: 'run', words: rest, opaque: { id: 'shell_encoded_command', subject: name } };
@@ -342,7 +342,8 @@ function runWords(
       });
     }
     if (peeled.kind === 'reparse' || peeled.kind === 'reparse-many') {
-      if (completed) return { id: 'xargs_into_line_read_again', subject: peeled.via };
+      // what xargs appends to `sh -c CODE` becomes $0, $1 …, which CODE's own reading treats as unknown
+      if (completed && !(peeled.kind === 'reparse' && peeled.positional)) return { id: 'xargs_into_line_read_again', subject: peeled.via };
       const sources = peeled.kind === 'reparse' ? [{ source: peeled.source, dynamic: peeled.dynamic }] : peeled.sources;
       for (const s of sources) {
         if (s.dynamic) return { id: 'command_string_at_run_time', subject: peeled.via };

@@ -13,7 +13,15 @@ import { literalWord, type Word } from '../syntax/word';
 
 export type Peeled =
   | { kind: 'run'; words: Word[]; completed?: boolean; opaque?: Reason; via?: string; chdir?: (string | null)[]; writes?: Word[] }
-  | { kind: 'reparse'; source: string; dynamic: boolean; via: string; writes?: Word[] }
+  | {
+      kind: 'reparse';
+      source: string;
+      dynamic: boolean;
+      via: string;
+      writes?: Word[];
+      /** Words after the source are the script's positional parameters, never code (`sh -c CODE _ ARGS`). */
+      positional?: boolean;
+    }
   | { kind: 'reparse-many'; sources: { source: string; dynamic: boolean }[]; via: string }
   | { kind: 'lookup' };
 

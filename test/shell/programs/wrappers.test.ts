@@ -223,7 +223,15 @@ programRows('xargs', [
   ['cat l | xargs -n1 nohup', { level: 'process_exec', opaque: 'xargs runs nohup with arguments it reads at run time' }],
   ['cat l | xargs timeout 5', { level: 'process_exec', opaque: 'xargs runs timeout with arguments it reads at run time' }],
   ['cat l | xargs nice', { level: 'process_exec', opaque: 'xargs runs nice with arguments it reads at run time' }],
-  ["cat l | xargs sh -c 'echo $0'", { unparsable: 'arguments xargs reads at run time' }],
+  // what xargs appends to sh -c CODE is $0, $1 …: CODE is read with them unknown
+  ["cat l | xargs sh -c 'echo $0'", { level: 'read_only', opaque: false }],
+  ['find src -type f | xargs -n1 sh -c \'wc -l "$1"\' _', { level: 'read_only', opaque: false }],
+  ['cat l | xargs sh -c \'rm "$@"\' _', { unparsable: 'a path computed at run time' }],
+  ['cat l | xargs sh -c \'eval "$1"\' _', { unparsable: 'at run time' }],
+  ['cat l | xargs sh -c', { level: 'process_exec', opaque: true }],
+  // …but -I puts what it reads into the code itself
+  ["cat l | xargs -I{} sh -c 'echo {}'", { unparsable: 'a command string built at run time' }],
+  ["cat l | xargs -IX sh -c 'echo hi' X", { level: 'read_only', opaque: false }],
   // -I: the token stands for a name read at run time
   ['xargs -I {} rm {}', { unparsable: 'a path computed at run time' }],
   // a cluster is read as its options written apart
