@@ -34,6 +34,12 @@ programRows('git', [
   ["git -c man.viewer=x -c man.x.cmd='touch pwned' log --help", { level: 'network', opaque: true }],
   ['git -c color.ui=never log --help', { level: 'read_only', opaque: false }],
   ['git --exec-path', { level: 'process_exec', opaque: true }],
+  // maintenance schedules jobs and changes the global configuration; its tasks may fetch
+  ['git maintenance start', { level: 'process_exec' }],
+  ['git maintenance stop', { level: 'process_exec' }],
+  ['git maintenance unregister --force', { level: 'process_exec' }],
+  ['git maintenance run --task=prefetch', { level: 'network' }],
+  ['git maintenance run --schedule=hourly --quiet', { level: 'network' }],
   // -h alone after a subcommand prints its usage (exit 129, checked here for each of these)
   ['git push -h', { level: 'read_only', opaque: false }],
   ['git stash -h', { level: 'read_only', opaque: false }],

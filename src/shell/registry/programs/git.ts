@@ -548,7 +548,24 @@ const WRITES: Record<string, () => CommandSpec> = {
   'pack-refs': () => write('packs references'),
   'prune-packed': () => write('removes packed loose objects'),
   'update-server-info': () => write('updates auxiliary files'),
-  maintenance: () => write('runs maintenance tasks', ['--task=', '--schedule=']),
+  // start, stop, register and unregister change the user's scheduler (cron, systemd, launchd) and
+  // global configuration; run runs the tasks configuration enables, prefetch (a fetch) among them
+  maintenance: () => ({
+    summary: 'runs or schedules maintenance tasks',
+    level: 'process_exec',
+    kind: 'exec',
+    options: options(...RUNS_PROGRAM),
+    subcommands: {
+      run: net('runs maintenance tasks', ['--task=', '--schedule=', '--auto', '--quiet', '--no-quiet', '--detach', '--no-detach']),
+      ...Object.fromEntries(
+        ['start', 'stop', 'register', 'unregister'].map((n) => [
+          n,
+          { level: 'process_exec', kind: 'exec', options: options('--scheduler=', '--config-file=', '--force') } as CommandSpec,
+        ]),
+      ),
+    },
+    unknownSubcommand: { level: 'process_exec', opaque: 'unknown_subcommand' },
+  }),
   'update-index': () => write('changes the index', ['--chmod=', '--cacheinfo=', '--index-info']),
   'update-ref': () => write('changes a reference', [MESSAGE]),
   // with one operand it prints where the reference points
