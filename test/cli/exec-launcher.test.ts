@@ -4,6 +4,7 @@ import { delimiter, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXEC_MESSAGES } from '../../src/exec/messages';
 import { argvKey } from '../../src/exec/tickets';
+import { cliEn } from '../../src/cli/messages';
 import { en } from '../../src/core/messages';
 import { cleanEnv, runCli, tempDir } from '../helpers/cli';
 import { installed } from '../helpers/programs';
@@ -150,6 +151,19 @@ describe('the excluded launcher, built', () => {
         text: expect.stringContaining('takes commands out of the sandbox (sandbox.excludedCommands: python3 *)'),
       }),
     );
+  });
+
+  it("init names a settings member of the wrong shape where the launcher's entries go, and changes nothing", () => {
+    const d = deployment();
+    const path = join(d.home, '.claude', 'settings.json');
+    const settings = JSON.parse(readFileSync(path, 'utf8'));
+    settings.sandbox.excludedCommands = 'python3 *';
+    writeFileSync(path, JSON.stringify(settings));
+    const before = readFileSync(path, 'utf8');
+    const again = runCli(['init', '--hardened', '--dir', d.project], { env: d.env, cwd: d.project });
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain(cliEn.initNotObject(path, 'sandbox.excludedCommands'));
+    expect(readFileSync(path, 'utf8')).toBe(before);
   });
 
   it('the hook rewrites a start it lets through, and refuses one it cannot judge', () => {

@@ -253,7 +253,7 @@ export function initCommand(env: Env, opts: InitOptions): CommandResult {
       lines,
       t,
     );
-    if (mergeLists(sandbox.settings, launched) > 0) sandbox.changed = true;
+    if (mergeLists(sandbox.settings, launched, localPath, t) > 0) sandbox.changed = true;
   }
   if (sandbox.changed) writeFileSync(localPath, `${JSON.stringify(sandbox.settings, null, 2)}\n`);
   if (record !== null) {
@@ -373,7 +373,7 @@ function initHardened(env: Env, dir: string, starter: StarterRequest, command: s
   openStateDir(stateDir, t);
   const launched: Json = {};
   mergeLaunchers(launched, { env, dir, policyPath, stateDir, guarded, recorded: { record, owner } }, lines, t);
-  hardened.guarded += mergeLists(hardened.settings, launched);
+  hardened.guarded += mergeLists(hardened.settings, launched, userPath, t);
   // the hook, the sandbox and the launcher's entries, recorded for uninstall
   const hadHook = removeHooks(settings).removed.length > 0;
   const fragment = fragmentOf((empty) => mergeHardened(empty, guarded, userPath, t).settings, launched);

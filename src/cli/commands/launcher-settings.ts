@@ -7,7 +7,7 @@ import { ticketsDir } from '../../exec/tickets';
 import { validatePolicy } from '../../policy/validate';
 import type { CliMessages } from '../messages';
 import { packageRoot } from './starter';
-import { isObject, readJsonQuiet, within, type Finding, type Guarded, type Json } from './hardened';
+import { arrayAt, isObject, objectAt, readJsonQuiet, within, type Finding, type Guarded, type Json } from './hardened';
 import { writePrivateJson, type InstallRecord } from './install-record';
 
 /**
@@ -89,31 +89,27 @@ function readCatalogue(policyPath: string, env: Env): { names: string[]; closed:
   }
 }
 
+/** The name errors give the launcher's entries, made in memory before they join a file. */
+const LAUNCHER_ENTRIES = '(launcher entries)';
+
 function pushNew(list: unknown[], value: string): number {
   if (list.includes(value)) return 0;
   list.push(value);
   return 1;
 }
 
-function arrayIn(parent: Json, key: string): unknown[] {
-  if (!Array.isArray(parent[key])) parent[key] = [];
-  return parent[key] as unknown[];
-}
-
-function objectIn(parent: Json, key: string): Json {
-  if (!isObject(parent[key])) parent[key] = {};
-  return parent[key] as Json;
-}
-
 /**
  * Adds every list entry of `fragment` (launcher entries as `mergeLaunchers` made them) to the same
- * list of `settings`, in place; returns how many were new.
+ * list of `settings`, the file at `path`, in place; returns how many were new. A member of another
+ * shape where a list or an object goes is an error, never replaced.
  */
-export function mergeLists(settings: Json, fragment: Json): number {
+export function mergeLists(settings: Json, fragment: Json, path: string, t: CliMessages, field = ''): number {
   let added = 0;
   for (const [key, value] of Object.entries(fragment)) {
-    if (Array.isArray(value)) for (const v of value) added += typeof v === 'string' ? pushNew(arrayIn(settings, key), v) : 0;
-    else if (isObject(value)) added += mergeLists(objectIn(settings, key), value);
+    const name = field === '' ? key : `${field}.${key}`;
+    if (Array.isArray(value)) {
+      for (const v of value) added += typeof v === 'string' ? pushNew(arrayAt(settings, key, path, name, t), v) : 0;
+    } else if (isObject(value)) added += mergeLists(objectAt(settings, key, path, name, t), value, path, t, name);
   }
   return added;
 }
@@ -170,15 +166,19 @@ export function mergeLaunchers(
       lines.push(t.initNotLaunched(name, t.launchOddPath([real, launcher, runtime].find((p) => !PLAIN_WORD.test(p))!)));
     else {
       programs[name] = real;
-      const sandbox = objectIn(settings, 'sandbox');
-      const filesystem = objectIn(sandbox, 'filesystem');
-      const permissions = objectIn(settings, 'permissions');
-      added += pushNew(arrayIn(sandbox, 'excludedCommands'), excludedEntry(runtime, launcher, real));
-      for (const hidden of hiddenPaths(real, name)) {
-        added += pushNew(arrayIn(filesystem, 'denyRead'), hidden.path);
-        added += pushNew(arrayIn(filesystem, 'denyWrite'), hidden.path);
-        added += pushNew(arrayIn(permissions, 'deny'), readRule(hidden));
-      }
+      const hidden = hiddenPaths(real, name);
+      added += mergeLists(
+        settings,
+        {
+          sandbox: {
+            excludedCommands: [excludedEntry(runtime, launcher, real)],
+            filesystem: { denyRead: hidden.map((h) => h.path), denyWrite: hidden.map((h) => h.path) },
+          },
+          permissions: { deny: hidden.map((h) => readRule(h)) },
+        },
+        LAUNCHER_ENTRIES,
+        t,
+      );
       lines.push(t.initLaunched(name, real));
     }
   }
@@ -188,8 +188,12 @@ export function mergeLaunchers(
     const tickets = ticketsDir(opts.stateDir);
     opts.recorded?.record.noteDirs(opts.recorded.owner, [tickets]);
     mkdirSync(tickets, { recursive: true, mode: 0o700 });
-    added += pushNew(arrayIn(objectIn(objectIn(settings, 'sandbox'), 'filesystem'), 'denyRead'), tickets);
-    added += pushNew(arrayIn(objectIn(settings, 'permissions'), 'deny'), readRule({ path: tickets, tree: true }));
+    added += mergeLists(
+      settings,
+      { sandbox: { filesystem: { denyRead: [tickets] } }, permissions: { deny: [readRule({ path: tickets, tree: true })] } },
+      LAUNCHER_ENTRIES,
+      t,
+    );
   }
   let before: ExecMap | null = null;
   try {

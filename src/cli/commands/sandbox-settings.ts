@@ -34,7 +34,7 @@ export function writeLaunchSettings(
   const { settings, original } = readSettings(path, t);
   const merged = mergeHardened(settings, guarded, path, t);
   // The launched programs' entries too: Claude Code takes a --settings file's sandbox lists over the project's.
-  mergeLists(merged.settings, launched);
+  mergeLists(merged.settings, launched, path, t);
   const text = `${JSON.stringify(merged.settings, null, 2)}\n`;
   if (text === original) return { path, changed: false, before: settings, original };
   mkdirSync(dirname(path), { recursive: true });
