@@ -37,10 +37,12 @@ export function inProgramDirectory(path: string): boolean {
  * cargo's `.cargo/config.toml`, whose `rustc-wrapper` `cargo metadata` runs; yarn's `.yarnrc.yml`,
  * whose `yarnPath` every yarn call runs); and the system's program directories, whose programs the
  * reader takes for the known ones, with the usual ones of the home that come first on PATH
- * (`~/.local/bin`).
+ * (`~/.local/bin`); the system's own files (`/etc/ld.so.preload`, `/etc/cron.d`, libraries under
+ * `/usr` and `/lib`) and what starts programs for the user (`~/.config/systemd/user`,
+ * `~/.config/autostart`, `~/Library/LaunchAgents`, crontabs).
  */
 export const RUNS_COMMANDS_LATER =
-  /(^|\/)(\.git(\/(.+\/)?(config[^/]*|hooks(\/.*)?))?|\.gitconfig([.-][^/]*)?|gitconfig|\.config\/git(\/config)?|\.ssh(\/.*)?|ssh_config(\.d(\/.*)?)?|\.curlrc|\.wgetrc|config|rust-toolchain(\.toml)?|\.cargo\/config(\.toml)?|\.yarnrc(\.yml)?|hooks\/update|applypatch-msg|pre-applypatch|post-applypatch|pre-commit|pre-merge-commit|prepare-commit-msg|commit-msg|post-commit|pre-rebase|post-checkout|post-merge|pre-push|pre-receive|proc-receive|post-receive|post-update|reference-transaction|push-to-checkout|pre-auto-gc|post-rewrite|sendemail-validate|fsmonitor-watchman|post-index-change|p4-[a-z-]+)$|(^|\/)(\.local\/bin|\.cargo\/bin|\.bun\/bin|\.deno\/bin|\.npm-global\/bin|\.pyenv\/shims)(\/|$)|^~\/(bin|go\/bin)(\/|$)/i;
+  /(^|\/)(\.git(\/(.+\/)?(config[^/]*|hooks(\/.*)?))?|\.gitconfig([.-][^/]*)?|gitconfig|\.config\/git(\/config)?|\.ssh(\/.*)?|ssh_config(\.d(\/.*)?)?|\.curlrc|\.wgetrc|config|rust-toolchain(\.toml)?|\.cargo\/config(\.toml)?|\.yarnrc(\.yml)?|hooks\/update|applypatch-msg|pre-applypatch|post-applypatch|pre-commit|pre-merge-commit|prepare-commit-msg|commit-msg|post-commit|pre-rebase|post-checkout|post-merge|pre-push|pre-receive|proc-receive|post-receive|post-update|reference-transaction|push-to-checkout|pre-auto-gc|post-rewrite|sendemail-validate|fsmonitor-watchman|post-index-change|p4-[a-z-]+)$|(^|\/)(\.local\/bin|\.cargo\/bin|\.bun\/bin|\.deno\/bin|\.npm-global\/bin|\.pyenv\/shims)(\/|$)|^~\/(bin|go\/bin)(\/|$)|^~\/(\.config\/(systemd|environment\.d|autostart)|Library\/LaunchAgents)(\/|$)|^\/(etc|usr|lib|lib32|lib64|libx32|opt|boot|System|Library)(\/|$)|^\/var\/spool\/cron(\/|$)/i;
 
 /** The names a glob segment must be able to match for a pattern to reach those files. */
 export const RUNS_COMMANDS_DIRS: readonly string[] = [

@@ -41,6 +41,12 @@ describe('file tools that write a file which runs commands later', () => {
     ['Write', { file_path: `${HOME}/.ssh/config.d/work`, content: 'x' }],
     ['Write', { file_path: '.husky/pre-commit', content: 'x' }],
     ['Write', { file_path: '.githooks/commit-msg', content: 'x' }],
+    ['Write', { file_path: '/etc/ld.so.preload', content: '/tmp/x.so\n' }],
+    ['Write', { file_path: '/etc/cron.d/job', content: 'x' }],
+    ['Write', { file_path: '/usr/lib/x86_64-linux-gnu/libz.so.1', content: 'x' }],
+    ['Write', { file_path: `${HOME}/.config/systemd/user/x.service`, content: 'x' }],
+    ['Write', { file_path: `${HOME}/.config/autostart/x.desktop`, content: 'x' }],
+    ['Write', { file_path: `${HOME}/Library/LaunchAgents/x.plist`, content: 'x' }],
     ['MultiEdit', { file_path: 'vendor/repo.git/hooks/pre-commit', edits: [] }],
     // The field a host reads may be the second one the call gives.
     ['Write', { file_path: 'src/a.ts', path: `${HOME}/.ssh/config`, content: 'x' }],
@@ -63,6 +69,8 @@ describe('file tools that write a file which runs commands later', () => {
     ['Write', { file_path: 'src/gitconfig.ts', content: 'x' }],
     ['Write', { file_path: 'scripts/update', content: 'x' }],
     ['Write', { file_path: '.git/info/exclude', content: 'x' }],
+    ['Write', { file_path: `${HOME}/.config/app/settings.json`, content: 'x' }],
+    ['Write', { file_path: '/tmp/etc/x', content: 'x' }],
     ['NotebookEdit', { notebook_path: 'analysis.ipynb', new_source: 'x' }],
   ])('%s %j stays workspace_write', (tool, input) => {
     const d = write('editor', tool, input);
