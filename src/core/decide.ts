@@ -489,6 +489,7 @@ function judge(input: DecideInput, shell: ShellReading | null): Decision {
     scoped,
     messages: m,
     ...(options.sandboxed ? { sandboxed: options.sandboxed } : {}),
+    ...(options.outsideSandbox ? { outsideSandbox: options.outsideSandbox } : {}),
   });
   if ('ruling' in protection) {
     return base(protection.ruling, { findings: [{ gate: 'self_protection', outcome: 'refuse', note: protection.ruling.reason }] });

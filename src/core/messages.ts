@@ -84,6 +84,8 @@ export const en = {
     `persona-gate: ${key} is not in the policy's catalog. Ask the user to approve it or to add it to the catalog.`,
   protectedTarget: (what: string) =>
     `persona-gate: this call would change ${what}, which guards this session. Only the user may change it, outside the agent.`,
+  outsideSandbox: (path: string, writable: readonly string[]) =>
+    `persona-gate: this call writes ${path}, outside the directories the sandbox lets the agent's shell write (${list(writable)}). The file tools run outside the sandbox, so they are held to the same bounds: write inside the project, or ask the user to write it or to add its directory to sandbox.filesystem.allowWrite.`,
   backgroundSwitch: (what: string) =>
     `persona-gate: ${what} may switch the active profile, and run in the background it would switch after later calls were checked against the profile it leaves. Run it in the foreground, then the identity read.`,
   stdinCode: (what: string, persona: string | null, allowed: readonly string[]) =>
@@ -209,6 +211,8 @@ const spanish = () =>
       `persona-gate: ${key} no está en el catálogo de la política. Pide al usuario que lo apruebe o que lo añada al catálogo.`,
     protectedTarget: (what) =>
       `persona-gate: esta llamada cambiaría ${what}, que protege esta sesión. Solo el usuario puede cambiarlo, fuera del agente.`,
+    outsideSandbox: (path, writable) =>
+      `persona-gate: esta llamada escribe ${path}, fuera de los directorios en los que el sandbox deja escribir al shell del agente (${lista(writable)}). Las herramientas de ficheros se ejecutan fuera del sandbox, así que se les aplican los mismos límites: escribe dentro del proyecto, o pide al usuario que lo escriba o que añada su directorio a sandbox.filesystem.allowWrite.`,
     backgroundSwitch: (what) =>
       `persona-gate: ${what} puede cambiar el perfil activo, y en segundo plano cambiaría después de que otras llamadas se comprobaran contra el perfil que deja. Ejecútalo en primer plano, y después la lectura de identidad.`,
     stdinCode: (what, persona, allowed) =>

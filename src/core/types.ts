@@ -82,6 +82,12 @@ export interface DecideOptions {
    * when the answer changes a verdict (it reads the host's settings).
    */
   sandboxed?: () => boolean;
+  /**
+   * Where a file tool's write lands when it lies outside every directory the OS sandbox lets the
+   * agent's shell write, as the kernel resolves it; null when it lies inside one, or the sandbox is
+   * off (SPEC §9.2). The file tools run outside the sandbox: this holds them to its bounds.
+   */
+  outsideSandbox?: (path: string, cwd: string | undefined) => { landing: string; writable: readonly string[] } | null;
 }
 
 /**

@@ -21,7 +21,7 @@ import { hash128, stableJson } from '../io/hash';
 import { hookHelp } from './help';
 import { DeadlineStop, runWithin } from './watchdog';
 import { profileStateReader } from '../io/profile-state';
-import { claudeSandboxHolds } from '../io/sandbox-state';
+import { claudeSandboxHolds, claudeSandboxWritable, outsideSandboxCheck } from '../io/sandbox-state';
 import { readStdin } from './stdin';
 import { blockingError, emit, preToolUseRewrite, SILENT, type HookResponse } from './output';
 
@@ -122,7 +122,15 @@ function handleToolEvent(ctx: HookContext, event: ToolEvent, index: PolicyIndex,
     confirmOn: ctx.args.confirmOn,
     dispatch: { allowedTools: ctx.args.allowedTools, sideEffectLevel: ctx.args.sideEffectLevel },
     unseenStdin: ctx.host.unseenStdin === true,
-    ...(ctx.host.name === 'claude-code' ? { sandboxed: sandboxHolds(ctx, event, index) } : {}),
+    ...(ctx.host.name === 'claude-code'
+      ? {
+          sandboxed: sandboxHolds(ctx, event, index),
+          outsideSandbox: outsideSandboxCheck(
+            () => claudeSandboxWritable({ policyPath: index.path, env: ctx.env, cwd: event.cwd ?? process.cwd(), stateDir: ctx.stateDir }),
+            ctx.env.HOME,
+          ),
+        }
+      : {}),
   };
   const route = launchRoute(event, ctx.stateDir, ctx.host.name, lazyLaunchPlan);
   const result = store.transact(event.session_id, ctx.deadline, (state) => {

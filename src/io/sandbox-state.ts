@@ -1,4 +1,5 @@
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve, sep } from 'node:path';
+import { expandHome, kernelPath, landingPathOf, realPathOf } from './protect';
 import type { Env } from '../core/decide';
 import { isPlainObject } from '../core/event';
 import { readJsonObject } from './read-file';
@@ -29,10 +30,18 @@ export function projectOf(policyPath: string, env: Env, cwd: string): string {
   return env.CLAUDE_PROJECT_DIR?.trim() || cwd;
 }
 
-export function claudeSandboxHolds(opts: { policyPath: string; env: Env; cwd: string; stateDir?: string; managed?: string }): boolean {
+interface SandboxOpts {
+  policyPath: string;
+  env: Env;
+  cwd: string;
+  stateDir?: string;
+  managed?: string;
+}
+
+/** Each scope's settings, highest precedence first, and the project they belong to. */
+function scopesOf(opts: SandboxOpts): { project: string; scopes: Json[] } {
   const project = projectOf(opts.policyPath, opts.env, opts.cwd);
   const configDir = opts.env.CLAUDE_CONFIG_DIR?.trim() || join(opts.env.HOME ?? '', '.claude');
-  // highest precedence first
   const scopes = [
     opts.managed ?? managedSettingsFile(),
     join(project, '.claude', 'settings.local.json'),
@@ -40,16 +49,73 @@ export function claudeSandboxHolds(opts: { policyPath: string; env: Env; cwd: st
     join(configDir, 'settings.json'),
   ]
     .map((path) => readJsonObject(path, MAX_SETTINGS_BYTES))
-    .filter((s): s is Json => s !== null)
-    .map((s) => (isPlainObject(s.sandbox) ? s.sandbox : {}));
-  const winning = (key: string): unknown => scopes.find((s) => s[key] !== undefined)?.[key];
+    .filter((s): s is Json => s !== null);
+  return { project, scopes };
+}
+
+const sandboxOf = (s: Json): Json => (isPlainObject(s.sandbox) ? s.sandbox : {});
+const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((p): p is string => typeof p === 'string') : []);
+
+function holds(opts: SandboxOpts, scopes: Json[]): boolean {
+  const sandboxes = scopes.map(sandboxOf);
+  const winning = (key: string): unknown => sandboxes.find((s) => s[key] !== undefined)?.[key];
   if (winning('enabled') !== true || winning('failIfUnavailable') !== true || winning('allowUnsandboxedCommands') !== false) return false;
   const denied = new Set(
-    scopes
-      .flatMap((s) => (isPlainObject(s.filesystem) && Array.isArray(s.filesystem.denyWrite) ? s.filesystem.denyWrite : []))
-      .filter((p): p is string => typeof p === 'string')
-      .map((p) => resolve(p)),
+    sandboxes.flatMap((s) => strings(isPlainObject(s.filesystem) ? s.filesystem.denyWrite : undefined)).map((p) => resolve(p)),
   );
   // the policy, and the state directory where the session's confirmations live
   return [opts.policyPath, ...(opts.stateDir !== undefined ? [opts.stateDir] : [])].every((p) => denied.has(resolve(p)));
+}
+
+export function claudeSandboxHolds(opts: SandboxOpts): boolean {
+  return holds(opts, scopesOf(opts).scopes);
+}
+
+/**
+ * The directories the sandbox lets the agent's shell write, when it holds (else null): the
+ * project, the working directories the settings add, every `sandbox.filesystem.allowWrite`, the
+ * sandbox's temporary directory and npm's logs.
+ */
+export function claudeSandboxWritable(opts: SandboxOpts): string[] | null {
+  const { project, scopes } = scopesOf(opts);
+  if (!holds(opts, scopes)) return null;
+  const home = opts.env.HOME ?? '';
+  const spelled = [
+    project,
+    ...scopes.flatMap((s) => strings(isPlainObject(s.permissions) ? s.permissions.additionalDirectories : undefined)),
+    ...scopes.flatMap((s) => {
+      const sandbox = sandboxOf(s);
+      return strings(isPlainObject(sandbox.filesystem) ? sandbox.filesystem.allowWrite : undefined);
+    }),
+    // the sandbox's own TMPDIR, not the rest of /tmp
+    `/tmp/claude-${process.getuid?.() ?? 0}`,
+    ...(home ? [join(home, '.npm', '_logs')] : []),
+  ];
+  const dirs = spelled.map((p) => resolve(project, p === '~' || p.startsWith('~/') ? join(home, p.slice(1)) : p));
+  return [...new Set(dirs)];
+}
+
+/**
+ * The check of DecideOptions.outsideSandbox: where writing `path` lands, as the kernel resolves it
+ * (links followed, a link before `..` first), when that is outside every directory `writable`
+ * gives; a path whose landing cannot be known now is outside. `writable` is read once, when a file
+ * tool first asks.
+ */
+export function outsideSandboxCheck(
+  writable: () => string[] | null,
+  home: string | undefined,
+): (path: string, cwd: string | undefined) => { landing: string; writable: readonly string[] } | null {
+  let roots: { spelled: string[]; real: string[] } | null | undefined;
+  return (path, cwd) => {
+    if (roots === undefined) {
+      const dirs = writable();
+      roots = dirs === null ? null : { spelled: dirs, real: dirs.map(realPathOf) };
+    }
+    if (roots === null) return null;
+    const spelled = home ? expandHome(path, home) : path;
+    const kernel = kernelPath(cwd ?? process.cwd(), spelled);
+    const landing = kernel === null ? resolve(cwd ?? process.cwd(), spelled) : landingPathOf(kernel);
+    if (kernel !== null && roots.real.some((r) => landing === r || landing.startsWith(r.endsWith(sep) ? r : r + sep))) return null;
+    return { landing, writable: roots.spelled };
+  };
 }

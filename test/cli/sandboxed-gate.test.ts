@@ -20,8 +20,8 @@ function project() {
   git('init', '-q', '.');
   git('add', '-A');
   git('commit', '-qm', 'start');
-  const home = join(dir, 'home');
-  mkdirSync(home);
+  // the home apart from the project, as it is: what the sandbox lets the shell write is the project
+  const home = tempDir();
   const env = cleanEnv({ HOME: home, PERSONA_GATE_STATE_DIR: join(dir, 'state'), PERSONA_GATE_PERSONA: 'implementer' });
   const policy = join(dir, '.claude', 'persona-gate.json');
   const local = (sandbox: Record<string, unknown> | null) => {
@@ -34,13 +34,15 @@ function project() {
     allowUnsandboxedCommands: false,
     filesystem: { denyWrite: [policy, join(dir, 'state')] },
   };
-  const verdict = (command: string, sandboxed: boolean | Record<string, unknown>): string => {
+  const answer = (tool: string, input: Record<string, unknown>, sandboxed: boolean | Record<string, unknown>) => {
     local(sandboxed === false ? null : sandboxed === true ? SANDBOX : sandboxed);
-    const r = runCli(['hook'], { input: preEvent('Bash', { command }, { cwd: dir }), env });
+    const r = runCli(['hook'], { input: preEvent(tool, input, { cwd: dir }), env });
     expect(r.code).toBe(0);
-    return r.stdout === '' ? 'pass' : (JSON.parse(r.stdout).hookSpecificOutput.permissionDecision as string);
+    return r.stdout === '' ? null : JSON.parse(r.stdout).hookSpecificOutput;
   };
-  return { dir, verdict, SANDBOX };
+  const verdict = (command: string, sandboxed: boolean | Record<string, unknown>): string =>
+    (answer('Bash', { command }, sandboxed)?.permissionDecision as string | undefined) ?? 'pass';
+  return { dir, home, verdict, answer, SANDBOX };
 }
 
 const MAY_TOUCH = [
@@ -104,5 +106,35 @@ describe('gate 0 under the OS sandbox', () => {
     symlinkSync('.claude/agents', join(p.dir, 'agents-link'));
     expect(p.verdict("sed -i 's/a/b/' agents-link/../persona-gate.json", true)).toBe('deny');
     expect(p.verdict("sed -i 's/a/b/' agents-link/../notes.md", true)).toBe('pass');
+  });
+
+  // The file tools run outside the sandbox: a Write to ~/.local/bin/bwrap (the sandbox's own
+  // program, found on PATH) or to /etc/ld.so.preload would escape it.
+  it('holds the file tools to the directories the sandbox lets the shell write', () => {
+    const p = project();
+    mkdirSync(join(p.home, '.local', 'bin'), { recursive: true });
+    symlinkSync(join(p.home, '.local', 'bin'), join(p.dir, 'bin-link'));
+    const write = (file_path: string, sandboxed: boolean | Record<string, unknown> = true) =>
+      p.answer('Write', { file_path, content: 'x' }, sandboxed)?.permissionDecision ?? 'pass';
+    for (const outside of [
+      join(p.home, '.local', 'bin', 'bwrap'),
+      '~/.config/systemd/user/x.service',
+      '/etc/ld.so.preload',
+      'bin-link/bwrap',
+      join(p.dir, '..', 'sibling.txt'),
+      '/tmp/scratch.py',
+    ]) {
+      expect([outside, write(outside)]).toEqual([outside, 'deny']);
+      // without the sandbox there is no bound to keep: the level and gate 0 decide as before
+      expect([outside, write(outside, false)]).not.toEqual([outside, 'deny']);
+    }
+    const refusal = p.answer('Write', { file_path: '/etc/ld.so.preload', content: 'x' }, true);
+    expect(refusal.permissionDecisionReason).toContain('outside the directories the sandbox lets the agent');
+    // the sandbox's own TMPDIR is writable; the rest of /tmp is not
+    const sandboxTmp = `/tmp/claude-${process.getuid?.() ?? 0}/scratch.py`;
+    for (const inside of ['src/a.ts', join(p.dir, 'docs', 'x.md'), sandboxTmp]) expect([inside, write(inside)]).toEqual([inside, 'pass']);
+    // what the settings let the shell write, the file tools may write too
+    const extra = join(p.dir, '..', 'shared-out');
+    expect(write(join(extra, 'x.txt'), { ...p.SANDBOX, filesystem: { ...p.SANDBOX.filesystem, allowWrite: [extra] } })).toBe('pass');
   });
 });

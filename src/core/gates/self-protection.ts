@@ -1,7 +1,7 @@
 import { fileToolTargets } from '../catalog/claude-code';
 import type { ToolEvent } from '../event';
 import type { Messages } from '../messages';
-import { isAbsoluteOrHome, type PathEffect, type ProtectedPathCheck, type Ruling } from '../types';
+import { isAbsoluteOrHome, type DecideOptions, type PathEffect, type ProtectedPathCheck, type Ruling } from '../types';
 
 export interface SelfProtectionInput {
   event: ToolEvent;
@@ -16,6 +16,8 @@ export interface SelfProtectionInput {
   messages: Messages;
   /** Whether the OS sandbox write-denies every guarded path (SPEC §9.2); asked only when it matters. */
   sandboxed?: () => boolean;
+  /** Where a file tool's write lands outside the sandbox's writable directories (DecideOptions). */
+  outsideSandbox?: DecideOptions['outsideSandbox'];
 }
 
 /**
@@ -59,6 +61,12 @@ export function selfProtection(input: SelfProtectionInput): { ruling: Ruling } |
   for (const target of fileTargets) {
     const what = touches(target, 'write', false);
     if (what !== null) return refuse('protected_path', messages.protectedTarget(what));
+  }
+  // A file tool is not confined by the sandbox: it writes only where the sandbox lets the shell
+  // write, or it could plant what runs outside the sandbox (a bwrap earlier on PATH, ~/.config/systemd).
+  for (const target of fileToolTargets(event.tool_name, event.tool_input)) {
+    const outside = input.outsideSandbox?.(target, event.cwd);
+    if (outside) return refuse('outside_sandbox', messages.outsideSandbox(outside.landing, outside.writable));
   }
   if (event.written_paths?.length === 0)
     return refuse('unreadable_patch', messages.patchUnreadable(event.host_tool_name ?? event.tool_name));
