@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { existsSync, realpathSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { SYSTEM_DIRS } from '../core/runs-later';
 import type { Receipt } from '../core/receipt';
 import { isoTime } from '../core/receipt';
 import { defaultStateDir } from '../io/paths';
@@ -63,9 +64,24 @@ function receiptOf(ticket: Ticket | null, program: string, args: readonly string
   };
 }
 
-function onPath(program: string, env: Env): string | null {
-  for (const dir of (env.PATH ?? '').split(delimiter)) {
-    if (dir && existsSync(join(dir, program))) return join(dir, program);
+/**
+ * The system's `program`: in one of the system's program directories, a regular executable file
+ * that only root can change, in a directory only root can change. Never one found earlier on PATH
+ * (a `~/.local/bin/bwrap` the agent could have written would run the program unconfined).
+ */
+function systemProgram(program: string): string | null {
+  const onlyRoot = (path: string) => {
+    try {
+      const st = statSync(path);
+      return st.uid === 0 && (st.mode & 0o022) === 0 ? st : null;
+    } catch {
+      return null;
+    }
+  };
+  for (const dir of SYSTEM_DIRS) {
+    const path = join(dir, program);
+    const st = onlyRoot(path);
+    if (st !== null && st.isFile() && (st.mode & 0o111) !== 0 && onlyRoot(realpathSync(dir)) !== null) return path;
   }
   return null;
 }
@@ -98,8 +114,8 @@ export function planLaunch(argv: readonly string[], env: Env, cwd: string, platf
     const problem = projectProblem(ticket.project);
     if (problem !== null) return refuse(m.noConfinement(problem), ticket);
     if (platform !== 'linux') return refuse(m.noConfinement(`bubblewrap confinement is Linux only; this is ${platform}`), ticket);
-    const bwrap = onPath('bwrap', env);
-    if (bwrap === null) return refuse(m.noConfinement('bwrap is not on PATH'), ticket);
+    const bwrap = systemProgram('bwrap');
+    if (bwrap === null) return refuse(m.noConfinement(`no bwrap only root can change in ${[...SYSTEM_DIRS].join(', ')}`), ticket);
     const tmpdir = env.TMPDIR?.trim() ? env.TMPDIR : null;
     const run = {
       command: bwrap,

@@ -248,6 +248,18 @@ describe('the excluded launcher, built', () => {
     },
   );
 
+  it.skipIf(noBwrap !== null)('confines with the system bwrap, never one earlier on PATH', () => {
+    const d = deployment();
+    // a bwrap the agent could have written, first on PATH (the stub's directory is)
+    const planted = join(d.dir, 'planted.log');
+    const bin = join(d.dir, 'opt', 'aeat', 'bin');
+    writeFileSync(join(bin, 'bwrap'), `#!/bin/sh\necho planted >> ${JSON.stringify(planted)}\nexec /usr/bin/bwrap "$@"\n`);
+    chmodSync(join(bin, 'bwrap'), 0o755);
+    const who = d.pre('aeat whoami');
+    expect(d.sh(who.out.updatedInput.command)).toMatchObject({ status: 0, stdout: 'aeat: ran whoami\n' });
+    expect(existsSync(planted)).toBe(false);
+  });
+
   it.skipIf(noBwrap !== null)('the launched program cannot write what the sandbox protects, and writes its own profile state', () => {
     const d = deployment();
     const who = d.pre('aeat whoami');
