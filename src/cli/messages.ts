@@ -323,7 +323,10 @@ export const cliEn = {
     'when the sandbox cannot start, Claude Code runs commands unsandboxed (sandbox.failIfUnavailable is not true)',
   hardSandboxDeps: () => "the sandbox's programs are installed (bwrap, socat)",
   hardNoSandboxDeps: (missing: string) => `the sandbox's programs are missing: ${missing}`,
+  hardSandboxProgramChangeable: (path: string) =>
+    `${path}, the first of the sandbox's programs on PATH, can be changed by a user other than root: Claude Code runs it outside the sandbox`,
   fixSandboxDeps: () => 'apt-get install bubblewrap socat (Debian/Ubuntu) or dnf install bubblewrap socat (Fedora)',
+  fixSandboxProgramChangeable: () => 'remove it, or put the system directories (/usr/bin) first on PATH for Claude Code',
   hardWhatState: () => "persona-gate's state directory",
   hardWhatPolicy: () => 'the policy',
   hardWhatSettings: () => 'the user settings file',
@@ -878,7 +881,10 @@ export const cliEs: CliMessages = {
     'si el sandbox no puede arrancar, Claude Code ejecuta las órdenes fuera de él (sandbox.failIfUnavailable no es true)',
   hardSandboxDeps: () => 'los programas del sandbox están instalados (bwrap, socat)',
   hardNoSandboxDeps: (missing) => `faltan los programas del sandbox: ${missing}`,
+  hardSandboxProgramChangeable: (path) =>
+    `${path}, el primero de los programas del sandbox en PATH, puede cambiarlo un usuario distinto de root: Claude Code lo ejecuta fuera del sandbox`,
   fixSandboxDeps: () => 'apt-get install bubblewrap socat (Debian/Ubuntu) o dnf install bubblewrap socat (Fedora)',
+  fixSandboxProgramChangeable: () => 'elimínalo, o pon los directorios del sistema (/usr/bin) primero en PATH para Claude Code',
   hardWhatState: () => 'el directorio de estado de persona-gate',
   hardWhatPolicy: () => 'la política',
   hardWhatSettings: () => 'el fichero de configuración de usuario',

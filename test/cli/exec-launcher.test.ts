@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXEC_MESSAGES } from '../../src/exec/messages';
@@ -245,6 +245,29 @@ describe('the excluded launcher, built', () => {
         ['modelo.list', 'modelo-preparer', 's1'],
       ]);
       expect(starts.filter((r) => r.verdict === 'deny')).toHaveLength(4);
+    },
+  );
+
+  it.skipIf(process.getuid?.() !== 0 || noBwrap !== null)(
+    'doctor names a sandbox program on PATH that a user other than root can change',
+    () => {
+      const d = deployment();
+      const doctor = (env: Record<string, string | undefined>) =>
+        JSON.parse(
+          runCli(['doctor', '--hardened', '--dir', d.project, '--json'], {
+            env: { ...env, PERSONA_GATE_CLAUDE_BIN: '/nonexistent' },
+            cwd: d.project,
+          }).stdout,
+        ).checks as { level: string; text: string }[];
+      expect(doctor(d.env).filter((c) => c.text.includes('can be changed by a user other than root'))).toEqual([]);
+      const bin = join(d.dir, 'userbin');
+      mkdirSync(bin);
+      writeFileSync(join(bin, 'bwrap'), '#!/bin/sh\nexec /usr/bin/bwrap "$@"\n');
+      chmodSync(join(bin, 'bwrap'), 0o755);
+      chownSync(join(bin, 'bwrap'), 1000, 1000);
+      expect(doctor({ ...d.env, PATH: `${bin}${delimiter}${d.env.PATH}` })).toContainEqual(
+        expect.objectContaining({ level: 'fail', text: cliEn.hardSandboxProgramChangeable(join(bin, 'bwrap')) }),
+      );
     },
   );
 

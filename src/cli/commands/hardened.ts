@@ -1,4 +1,4 @@
-import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Env } from '../../core/decide';
@@ -220,18 +220,36 @@ export function deniedWrites(settings: Json | null, settingsDir: string, home: s
   return out;
 }
 
-/** Whether a program is on PATH (no process is started). */
-export function onPath(program: string, env: Env): boolean {
+/** Where a program is first found on PATH (no process is started), or null. */
+export function firstOnPath(program: string, env: Env): string | null {
   for (const dir of (env.PATH ?? '').split(delimiter)) {
     if (!dir) continue;
     try {
       accessSync(join(dir, program), constants.X_OK);
-      return true;
+      return join(dir, program);
     } catch {
       // next
     }
   }
-  return false;
+  return null;
+}
+
+/** Whether a program is on PATH (no process is started). */
+export function onPath(program: string, env: Env): boolean {
+  return firstOnPath(program, env) !== null;
+}
+
+/** Whether only root can change `path`, the file it resolves to and the directories holding both. */
+export function onlyRootChanges(path: string): boolean {
+  const rootOnly = (p: string) => {
+    const st = statSync(p);
+    return st.uid === 0 && (st.mode & 0o022) === 0;
+  };
+  try {
+    return [path, dirname(path), realpathSync(path), dirname(realpathSync(path))].every(rootOnly);
+  } catch {
+    return false;
+  }
 }
 
 export function writableByMe(path: string): boolean {
@@ -328,6 +346,10 @@ export function hardenedFindings(opts: {
     const absent = ['bwrap', 'socat'].filter((p) => !onPath(p, env));
     if (absent.length === 0) findings.push({ level: 'ok', text: t.hardSandboxDeps() });
     else findings.push({ level: missing, text: t.hardNoSandboxDeps(absent.join(', ')), fix: t.fixSandboxDeps() });
+    // Claude Code finds them on PATH and runs them outside the sandbox: one that can be replaced is a way out
+    for (const found of ['bwrap', 'socat'].map((p) => firstOnPath(p, env)))
+      if (found !== null && !onlyRootChanges(found))
+        findings.push({ level: missing, text: t.hardSandboxProgramChangeable(found), fix: t.fixSandboxProgramChangeable() });
   }
 
   // What the sandboxed shell and the edit tools may not write.
