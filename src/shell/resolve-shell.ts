@@ -1183,7 +1183,9 @@ export function readShellCall(
     ].join('\n');
     const texts = spellings(handed);
     for (const name of names) {
-      if (new RegExp(`(?<![A-Za-z0-9_])${escapeRegExp(name)}(?![A-Za-z0-9_])`, 'i').test(texts)) opaqueNames.push(name);
+      // persona-gate's own JSON files (`.claude/persona-gate.json`) are paths, checked as mentions below, not the program
+      const after = name === 'persona-gate' ? '(?![A-Za-z0-9_]|(?:[.-][A-Za-z0-9_.-]*)?\\.json(?![A-Za-z0-9_]))' : '(?![A-Za-z0-9_])';
+      if (new RegExp(`(?<![A-Za-z0-9_])${escapeRegExp(name)}${after}`, 'i').test(texts)) opaqueNames.push(name);
     }
     // a glob that may expand to a catalogued program (`/usr/local/bin/ae?t`, `ae*`) names it too
     for (const w of raw.invocations.flatMap((inv) => [inv.program, ...inv.args])) {

@@ -64,6 +64,8 @@ const MAY_TOUCH = [
   'python3 -m json.tool < .claude/settings.json',
   "jq '.hooks' < .claude/settings.json > hooks.json",
   'node scripts/check-config.js .claude/settings.json',
+  // persona-gate's own files named beside code the gate cannot read: paths, not the program
+  'python3 -m json.tool < .claude/settings.json > /dev/null && echo parsed && head -3 .claude/persona-gate.json',
 ];
 
 const PLAINLY_WRITES = [
