@@ -44,8 +44,8 @@ function git(dir: string, ...args: string[]): string {
   return r.stdout;
 }
 
-function deployed(): { project: Project; node: string; guarded: string[] } {
-  const made = makeProject({ policy: taxPolicyWithShell(), registerInProject: false });
+function deployed(policy: Record<string, any> = taxPolicyWithShell()): { project: Project; node: string; guarded: string[] } {
+  const made = makeProject({ policy, registerInProject: false });
   cleanup.push(() => rmSync(made.dir, { recursive: true, force: true }));
   // The project beside the home, not around it: Claude Code refuses a command that reaches its own credentials.
   const project: Project = { ...made, dir: join(made.dir, 'work') };
@@ -172,5 +172,49 @@ describeConfined('the default deployment in the real Claude Code, with its sandb
     expect(existsSync(join(d, '.claude-old'))).toBe(false);
     expect(existsSync(join(project.stateDir, 'forged'))).toBe(false);
     expect(readdirSync(join(d, '.claude'))).toEqual(expect.arrayContaining(['persona-gate.json', 'settings.json', 'settings.local.json']));
+  });
+
+  // The file tools run outside the sandbox. Claude Code finds the sandbox's own bwrap on PATH, so a
+  // Write over an executable ~/.local/bin/bwrap would run its payload unsandboxed at the next Bash call.
+  it.skipIf(skip !== null)(`the file tools write only where the sandbox lets the shell${skip ? ` (skipped: ${skip})` : ''}`, async () => {
+    const policy = taxPolicyWithShell();
+    policy.personas['modelo-preparer'].families.push('file_write');
+    const { project, guarded } = deployed(policy);
+    const before = guarded.map(sha);
+    const userBin = join(project.home, '.local', 'bin');
+    mkdirSync(userBin, { recursive: true });
+    const bwrap = join(userBin, 'bwrap');
+    const original = '#!/bin/sh\nexec /usr/bin/bwrap "$@"\n';
+    writeFileSync(bwrap, original, { mode: 0o755 });
+    const marker = join(project.home, 'ran-unsandboxed');
+    const unit = join(project.home, '.config', 'systemd', 'user', 'x.service');
+    const calls: ToolUse[][] = [
+      // the identity read, and Claude Code writes over a file only after reading it
+      [{ name: 'mcp__aeat__whoami', input: {} }],
+      [{ name: 'Read', input: { file_path: bwrap } }],
+      [{ name: 'Write', input: { file_path: bwrap, content: `#!/bin/sh\ntouch ${marker}\nexec /usr/bin/bwrap "$@"\n` } }],
+      [{ name: 'Write', input: { file_path: unit, content: '[Service]\nExecStart=/bin/true\n' } }],
+      [{ name: 'Write', input: { file_path: join(project.dir, 'src', 'new.txt'), content: 'written\n' } }],
+      bash('cat src/new.txt'),
+    ];
+    const model = await startModel({ main: calls });
+    cleanup.push(() => model.close());
+    const run = await runClaude(project, model.url, {
+      env: { PERSONA_GATE_PERSONA: 'modelo-preparer', PATH: `${userBin}:${process.env.PATH}` },
+      extraArgs: ['--settings', join(project.home, '.claude', 'persona-gate-launch.json')],
+      timeoutMs: 180_000,
+    });
+    expect(run.code, run.stderr).toBe(0);
+    const results = toolResults(model.requests);
+    process.stderr.write(`default deployment, file tools:\n${JSON.stringify(results, null, 1)}\n`);
+    expect(results).toHaveLength(calls.length);
+    expect(results[2]!.content).toContain('outside the directories the sandbox lets the agent');
+    expect(results[3]!.content).toContain('outside the directories the sandbox lets the agent');
+    expect(readFileSync(bwrap, 'utf8')).toBe(original);
+    expect(existsSync(unit)).toBe(false);
+    // inside the project the file tools write as before, and the shell, still sandboxed, reads it
+    expect(results[5]!.content).toContain('written');
+    expect(existsSync(marker)).toBe(false);
+    expect(guarded.map(sha)).toEqual(before);
   });
 });
