@@ -252,9 +252,9 @@ describe('the excluded launcher, built', () => {
     'doctor names a sandbox program on PATH that a user other than root can change',
     () => {
       const d = deployment();
-      const doctor = (env: Record<string, string | undefined>) =>
+      const doctor = (env: Record<string, string | undefined>, hardened = true) =>
         JSON.parse(
-          runCli(['doctor', '--hardened', '--dir', d.project, '--json'], {
+          runCli(['doctor', ...(hardened ? ['--hardened'] : []), '--dir', d.project, '--json'], {
             env: { ...env, PERSONA_GATE_CLAUDE_BIN: '/nonexistent' },
             cwd: d.project,
           }).stdout,
@@ -267,6 +267,10 @@ describe('the excluded launcher, built', () => {
       chownSync(join(bin, 'bwrap'), 1000, 1000);
       expect(doctor({ ...d.env, PATH: `${bin}${delimiter}${d.env.PATH}` })).toContainEqual(
         expect.objectContaining({ level: 'fail', text: cliEn.hardSandboxProgramChangeable(join(bin, 'bwrap')) }),
+      );
+      // plain doctor, where the sandbox holds, warns
+      expect(doctor({ ...d.env, PATH: `${bin}${delimiter}${d.env.PATH}` }, false)).toContainEqual(
+        expect.objectContaining({ level: 'warn', text: cliEn.hardSandboxProgramChangeable(join(bin, 'bwrap')) }),
       );
     },
   );

@@ -12,7 +12,15 @@ import type { CommandResult } from '../errors';
 import { stateDirFor } from '../context';
 import { cliLocale, CLI_MESSAGES, type CliMessages } from '../messages';
 import { lockFindings } from './validate';
-import { hardenedFindings, managedSettingsPath, onPath, userSettingsPath, writableByMe, type Finding } from './hardened';
+import {
+  hardenedFindings,
+  managedSettingsPath,
+  onPath,
+  sandboxProgramFindings,
+  userSettingsPath,
+  writableByMe,
+  type Finding,
+} from './hardened';
 import { launcherFindings } from './launcher-settings';
 import { HOOK_EVENTS, installedInProject, isGateHook, machineSpecificPath } from './init';
 import { cliInvocation } from './starter';
@@ -127,6 +135,7 @@ export function policyFinding(env: Env, dir: string, t: CliMessages, locale: 'en
     findings.push(
       holds ? { level: 'ok', text: t.checkSandboxHolds() } : { level: 'warn', text: t.checkSandboxOff(), fix: t.fixSandboxOff() },
     );
+    if (holds) findings.push(...sandboxProgramFindings(env, 'warn', t));
   }
   if (policy) findings.push(...environmentFindings(policy, env, t));
   return findings;

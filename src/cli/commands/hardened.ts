@@ -239,6 +239,17 @@ export function onPath(program: string, env: Env): boolean {
   return firstOnPath(program, env) !== null;
 }
 
+/**
+ * Claude Code finds the sandbox's programs on PATH and runs them outside the sandbox: the first
+ * bwrap or socat there that a user other than root can change is a way out of it.
+ */
+export function sandboxProgramFindings(env: Env, level: Level, t: CliMessages): Finding[] {
+  return ['bwrap', 'socat']
+    .map((p) => firstOnPath(p, env))
+    .filter((found): found is string => found !== null && !onlyRootChanges(found))
+    .map((found) => ({ level, text: t.hardSandboxProgramChangeable(found), fix: t.fixSandboxProgramChangeable() }));
+}
+
 /** Whether only root can change `path`, the file it resolves to and the directories holding both. */
 export function onlyRootChanges(path: string): boolean {
   const rootOnly = (p: string) => {
@@ -346,10 +357,7 @@ export function hardenedFindings(opts: {
     const absent = ['bwrap', 'socat'].filter((p) => !onPath(p, env));
     if (absent.length === 0) findings.push({ level: 'ok', text: t.hardSandboxDeps() });
     else findings.push({ level: missing, text: t.hardNoSandboxDeps(absent.join(', ')), fix: t.fixSandboxDeps() });
-    // Claude Code finds them on PATH and runs them outside the sandbox: one that can be replaced is a way out
-    for (const found of ['bwrap', 'socat'].map((p) => firstOnPath(p, env)))
-      if (found !== null && !onlyRootChanges(found))
-        findings.push({ level: missing, text: t.hardSandboxProgramChangeable(found), fix: t.fixSandboxProgramChangeable() });
+    findings.push(...sandboxProgramFindings(env, missing, t));
   }
 
   // What the sandboxed shell and the edit tools may not write.
