@@ -1,10 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { SYSTEM_DIRS } from '../core/runs-later';
 import type { Receipt } from '../core/receipt';
 import { isoTime } from '../core/receipt';
 import { defaultStateDir } from '../io/paths';
+import { onlyRootChanges } from '../io/private-fs';
 import { readPreferences } from '../io/prefs';
 import { appendReceipt } from '../io/receipts';
 import { bwrapArgs, projectProblem } from './confine';
@@ -70,18 +71,14 @@ function receiptOf(ticket: Ticket | null, program: string, args: readonly string
  * (a `~/.local/bin/bwrap` the agent could have written would run the program unconfined).
  */
 function systemProgram(program: string): string | null {
-  const onlyRoot = (path: string) => {
-    try {
-      const st = statSync(path);
-      return st.uid === 0 && (st.mode & 0o022) === 0 ? st : null;
-    } catch {
-      return null;
-    }
-  };
   for (const dir of SYSTEM_DIRS) {
     const path = join(dir, program);
-    const st = onlyRoot(path);
-    if (st !== null && st.isFile() && (st.mode & 0o111) !== 0 && onlyRoot(realpathSync(dir)) !== null) return path;
+    try {
+      const st = statSync(path);
+      if (st.isFile() && (st.mode & 0o111) !== 0 && onlyRootChanges(path)) return path;
+    } catch {
+      // not there
+    }
   }
   return null;
 }

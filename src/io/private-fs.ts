@@ -1,5 +1,18 @@
-import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readlinkSync, readSync, writeSync, type Stats } from 'node:fs';
-import { join, resolve, sep } from 'node:path';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readlinkSync,
+  readSync,
+  realpathSync,
+  statSync,
+  writeSync,
+  type Stats,
+} from 'node:fs';
+import { dirname, join, resolve, sep } from 'node:path';
 
 /**
  * The state directory's files (session snapshots, receipts, the policy cache) are opened without
@@ -233,5 +246,18 @@ export function appendPrivateFile(path: string, text: string): void {
     writeSync(fd, text);
   } finally {
     closeSync(fd);
+  }
+}
+
+/** Whether only root can change `path`, the file it resolves to and the directories holding both. */
+export function onlyRootChanges(path: string): boolean {
+  const rootOnly = (p: string) => {
+    const st = statSync(p);
+    return st.uid === 0 && (st.mode & 0o022) === 0;
+  };
+  try {
+    return [path, dirname(path), realpathSync(path), dirname(realpathSync(path))].every(rootOnly);
+  } catch {
+    return false;
   }
 }

@@ -1,4 +1,5 @@
-import { accessSync, constants, existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
+import { onlyRootChanges } from '../../io/private-fs';
 import { homedir } from 'node:os';
 import { delimiter, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Env } from '../../core/decide';
@@ -248,19 +249,6 @@ export function sandboxProgramFindings(env: Env, level: Level, t: CliMessages): 
     .map((p) => firstOnPath(p, env))
     .filter((found): found is string => found !== null && !onlyRootChanges(found))
     .map((found) => ({ level, text: t.hardSandboxProgramChangeable(found), fix: t.fixSandboxProgramChangeable() }));
-}
-
-/** Whether only root can change `path`, the file it resolves to and the directories holding both. */
-export function onlyRootChanges(path: string): boolean {
-  const rootOnly = (p: string) => {
-    const st = statSync(p);
-    return st.uid === 0 && (st.mode & 0o022) === 0;
-  };
-  try {
-    return [path, dirname(path), realpathSync(path), dirname(realpathSync(path))].every(rootOnly);
-  } catch {
-    return false;
-  }
 }
 
 export function writableByMe(path: string): boolean {
