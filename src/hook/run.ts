@@ -2,6 +2,7 @@ import { decide, localeFor, type Env } from '../core/decide';
 import { parseEvent, type HookEvent, type ToolEvent } from '../core/event';
 import { messagesFor, type Locale, type Messages } from '../core/messages';
 import type { PolicyIndex } from '../core/policy-index';
+import type { DecideOptions } from '../core/types';
 import { decidePost, decideSessionStart } from '../core/post';
 import { decisionReceipt, eventReceipt, type Receipt } from '../core/receipt';
 import type { StateOp } from '../core/state';
@@ -21,7 +22,7 @@ import { hash128, stableJson } from '../io/hash';
 import { hookHelp } from './help';
 import { DeadlineStop, runWithin } from './watchdog';
 import { profileStateReader } from '../io/profile-state';
-import { claudeSandboxHolds, claudeSandboxWritable, outsideSandboxCheck } from '../io/sandbox-state';
+import { claudeSandbox, outsideSandboxCheck } from '../io/sandbox-state';
 import { readStdin } from './stdin';
 import { blockingError, emit, preToolUseRewrite, SILENT, type HookResponse } from './output';
 
@@ -122,15 +123,7 @@ function handleToolEvent(ctx: HookContext, event: ToolEvent, index: PolicyIndex,
     confirmOn: ctx.args.confirmOn,
     dispatch: { allowedTools: ctx.args.allowedTools, sideEffectLevel: ctx.args.sideEffectLevel },
     unseenStdin: ctx.host.unseenStdin === true,
-    ...(ctx.host.name === 'claude-code'
-      ? {
-          sandboxed: sandboxHolds(ctx, event, index),
-          outsideSandbox: outsideSandboxCheck(
-            () => claudeSandboxWritable({ policyPath: index.path, env: ctx.env, cwd: event.cwd ?? process.cwd(), stateDir: ctx.stateDir }),
-            ctx.env.HOME,
-          ),
-        }
-      : {}),
+    ...(ctx.host.name === 'claude-code' ? sandboxOptions(ctx, event, index) : {}),
   };
   const route = launchRoute(event, ctx.stateDir, ctx.host.name, lazyLaunchPlan);
   const result = store.transact(event.session_id, ctx.deadline, (state) => {
@@ -170,11 +163,15 @@ function handleToolEvent(ctx: HookContext, event: ToolEvent, index: PolicyIndex,
   return ctx.host.answer(answered.verdict, answered.would !== undefined ? '' : answered.reason);
 }
 
-/** Whether Claude Code's sandbox holds the guarded paths: read from its settings once, when gate 0 first asks. */
-function sandboxHolds(ctx: HookContext, event: ToolEvent, index: PolicyIndex): () => boolean {
-  let holds: boolean | undefined;
-  return () =>
-    (holds ??= claudeSandboxHolds({ policyPath: index.path, env: ctx.env, cwd: event.cwd ?? process.cwd(), stateDir: ctx.stateDir }));
+/**
+ * What Claude Code's sandbox holds, and the directories it lets the shell write: read from its
+ * settings once, when gate 0 first asks whether it holds or where a file tool may write.
+ */
+function sandboxOptions(ctx: HookContext, event: ToolEvent, index: PolicyIndex): Pick<DecideOptions, 'sandboxed' | 'outsideSandbox'> {
+  let view: ReturnType<typeof claudeSandbox> | undefined;
+  const read = () =>
+    (view ??= claudeSandbox({ policyPath: index.path, env: ctx.env, cwd: event.cwd ?? process.cwd(), stateDir: ctx.stateDir }));
+  return { sandboxed: () => read().holds, outsideSandbox: outsideSandboxCheck(() => read().writable, ctx.env.HOME) };
 }
 
 /** The domain's profile state, read only when a gate asks (SPEC §9.4); none where the policy names none. */

@@ -131,7 +131,7 @@ export function expandHome(p: string, home: string): string {
   return p;
 }
 
-function within(child: string, parent: string): boolean {
+export function within(child: string, parent: string): boolean {
   return child === parent || child.startsWith(parent.endsWith(sep) ? parent : parent + sep);
 }
 

@@ -1,5 +1,5 @@
-import { basename, dirname, join, resolve, sep } from 'node:path';
-import { expandHome, kernelPath, landingPathOf, realPathOf } from './protect';
+import { basename, dirname, join, resolve } from 'node:path';
+import { expandHome, kernelPath, landingPathOf, realPathOf, within } from './protect';
 import type { Env } from '../core/decide';
 import { isPlainObject } from '../core/event';
 import { readJsonObject } from './read-file';
@@ -67,18 +67,15 @@ function holds(opts: SandboxOpts, scopes: Json[]): boolean {
   return [opts.policyPath, ...(opts.stateDir !== undefined ? [opts.stateDir] : [])].every((p) => denied.has(resolve(p)));
 }
 
-export function claudeSandboxHolds(opts: SandboxOpts): boolean {
-  return holds(opts, scopesOf(opts).scopes);
-}
-
 /**
- * The directories the sandbox lets the agent's shell write, when it holds (else null): the
- * project, the working directories the settings add, every `sandbox.filesystem.allowWrite`, the
- * sandbox's temporary directory and npm's logs.
+ * What Claude Code's sandbox is here, read from its settings once: whether it holds, and the
+ * directories it lets the agent's shell write when it does (else null) — the project, the working
+ * directories the settings add, every `sandbox.filesystem.allowWrite`, the sandbox's temporary
+ * directory and npm's logs.
  */
-export function claudeSandboxWritable(opts: SandboxOpts): string[] | null {
+export function claudeSandbox(opts: SandboxOpts): { holds: boolean; writable: string[] | null } {
   const { project, scopes } = scopesOf(opts);
-  if (!holds(opts, scopes)) return null;
+  if (!holds(opts, scopes)) return { holds: false, writable: null };
   const home = opts.env.HOME ?? '';
   const spelled = [
     project,
@@ -91,8 +88,12 @@ export function claudeSandboxWritable(opts: SandboxOpts): string[] | null {
     `/tmp/claude-${process.getuid?.() ?? 0}`,
     ...(home ? [join(home, '.npm', '_logs')] : []),
   ];
-  const dirs = spelled.map((p) => resolve(project, p === '~' || p.startsWith('~/') ? join(home, p.slice(1)) : p));
-  return [...new Set(dirs)];
+  const dirs = spelled.map((p) => resolve(project, home ? expandHome(p, home) : p));
+  return { holds: true, writable: [...new Set(dirs)] };
+}
+
+export function claudeSandboxHolds(opts: SandboxOpts): boolean {
+  return holds(opts, scopesOf(opts).scopes);
 }
 
 /**
@@ -115,7 +116,7 @@ export function outsideSandboxCheck(
     const spelled = home ? expandHome(path, home) : path;
     const kernel = kernelPath(cwd ?? process.cwd(), spelled);
     const landing = kernel === null ? resolve(cwd ?? process.cwd(), spelled) : landingPathOf(kernel);
-    if (kernel !== null && roots.real.some((r) => landing === r || landing.startsWith(r.endsWith(sep) ? r : r + sep))) return null;
+    if (kernel !== null && roots.real.some((r) => within(landing, r))) return null;
     return { landing, writable: roots.spelled };
   };
 }
