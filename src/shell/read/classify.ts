@@ -111,15 +111,8 @@ export function classifyWith(spec: ProgramSpec, args: readonly Word[]): Classifi
     const next = subcommandOf(command, sub.text);
     if (next === null) {
       const unknown = command.unknownSubcommand ?? { level: 'process_exec' as Level, opaque: 'unknown_subcommand' };
-      if (unknown.help && !anyOpaque(globals, parsed) && asksHelp(command, words.slice(parsed.operandAt[0]! + 1)))
-        return {
-          level: 'read_only',
-          kind: 'reader',
-          effects: [],
-          path: [...path, sub.text],
-          chdir: [],
-          reason: { id: 'help', subject: [name, ...path, sub.text].join(' ') },
-        };
+      if (unknown.help && !anyOpaque([...globals, parsed]) && asksHelp(command, words.slice(parsed.operandAt[0]! + 1)))
+        return helpClass(name, [...path, sub.text]);
       if (unknown.opaque)
         return opaqueClass(
           { id: unknown.opaque as Reason['id'], subject: [name, ...path].join(' '), detail: sub.text },
@@ -133,23 +126,10 @@ export function classifyWith(spec: ProgramSpec, args: readonly Word[]): Classifi
     path.push(sub.text);
     words = words.slice(parsed.operandAt[0]! + 1);
     command = next;
+    // `git push -h`: the subcommand's usage, unless the subcommand lists the option as its own
     const usage = spec.usageOption;
-    if (
-      usage &&
-      words.length === 1 &&
-      words[0]!.text === usage &&
-      !words[0]!.dynamic &&
-      !command.options?.some((o) => o.names.includes(usage))
-    )
-      if (!globals.some((g) => g.used.some(makesOpaque)))
-        return {
-          level: 'read_only',
-          kind: 'reader',
-          effects: [],
-          path: [...path],
-          chdir: [],
-          reason: { id: 'help', subject: [name, ...path].join(' ') },
-        };
+    const alone = words.length === 1 && words[0]!.text === usage && !words[0]!.dynamic;
+    if (usage && alone && !command.options?.some((o) => o.names.includes(usage)) && !anyOpaque(globals)) return helpClass(name, [...path]);
   }
 }
 
@@ -171,8 +151,18 @@ function optionsLevel(globals: readonly Parsed<OptionSpec>[], parsed: Parsed<Opt
   return level;
 }
 
-const anyOpaque = (globals: readonly Parsed<OptionSpec>[], parsed: Parsed<OptionSpec>) =>
-  [...globals, parsed].some((g) => g.used.some(makesOpaque));
+/** Whether an option used in any of these parses makes the invocation opaque. */
+const anyOpaque = (parses: readonly Parsed<OptionSpec>[]) => parses.some((g) => g.used.some(makesOpaque));
+
+/** An invocation that prints its help or version and exits: it only reads. */
+const helpClass = (name: string, path: string[]): Classified => ({
+  level: 'read_only',
+  kind: 'reader',
+  effects: [],
+  path,
+  chdir: [],
+  reason: { id: 'help', subject: [name, ...path].join(' ') },
+});
 
 /**
  * `--help` (or the command's own `-h`) among the options right after a subcommand the spec does
@@ -274,9 +264,7 @@ function finish(
   const computed = risky ? parsed.operands.find(mayBecomeOption) : undefined;
   if (computed !== undefined) return opaqueClass({ id: 'options_at_run_time', subject, detail: computed.text }, spec.level, path);
   // help, unless an option before it makes the program run a command anyway (`git -c man.viewer=x log --help`)
-  if (parsed.used.some((u) => u.option.data?.help === true) && !anyOpaque(globals, parsed)) {
-    return { level: 'read_only', kind: 'reader', effects: [], path, chdir: [], reason: { id: 'help', subject } };
-  }
+  if (parsed.used.some((u) => u.option.data?.help === true) && !anyOpaque([...globals, parsed])) return helpClass(name, path);
   if (spec.opaque) return opaqueClass({ id: spec.opaque as Reason['id'], subject }, spec.level, path);
   if (strict) {
     // an option the spec does not list, or a long one it cannot tell apart, may be one that changes the system
