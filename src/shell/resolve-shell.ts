@@ -569,11 +569,16 @@ function isStateChangingGateCall(args: Word[], completed: boolean): boolean {
   return true;
 }
 
-/** Whether the registry reads the invocation as printing its help or version alone, with nothing added at run time. */
-function onlyHelp(index: PolicyIndex, inv: Invocation, powershell: boolean): boolean {
-  if (inv.completed || isClosed(index, inv.name) || programFor(index, inv.name, powershell) === null) return false;
+/**
+ * The registry's reading of an invocation that only prints its help or version, with nothing
+ * added at run time; else null. Help is always asked for by an option, a word that starts with a
+ * dash: an invocation without one is not read here.
+ */
+function helpReading(index: PolicyIndex, inv: Invocation, powershell: boolean): Classified | null {
+  if (inv.completed || !inv.args.some((w) => w.text.startsWith('-'))) return null;
+  if (isClosed(index, inv.name) || programFor(index, inv.name, powershell) === null) return null;
   const c = classify(inv, powershell, index);
-  return c.reason?.id === 'help' && c.opaque === undefined && !exceeds(c.level, 'read_only');
+  return c.reason?.id === 'help' && c.opaque === undefined && !exceeds(c.level, 'read_only') ? c : null;
 }
 
 /**
@@ -1004,7 +1009,8 @@ export function readShellCall(
     }
 
     // `git push --help` prints help: the registry's reading, not the catalogued command (a closed program has no other)
-    if (catalogued.has(inv.name) && !onlyHelp(index, inv, powershell)) {
+    const help = catalogued.has(inv.name) ? helpReading(index, inv, powershell) : null;
+    if (catalogued.has(inv.name) && help === null) {
       const match = matchPrefix(index, inv, powershell);
       if (match && 'dynamic' in match) return unreadable(match.dynamic);
       if (match) {
@@ -1056,7 +1062,7 @@ export function readShellCall(
       continue;
     }
 
-    let classified = classify(inv, powershell, index);
+    let classified = help ?? classify(inv, powershell, index);
     // a program that owns an identity switch may switch the profile by another of its commands, unless it only reads
     if (switchPrograms.has(inv.name) && (classified.opaque !== undefined || exceeds(classified.level, 'read_only'))) mayRearm = true;
     // `${x@P}` expands a prompt string, command substitutions included: what it runs cannot be read
