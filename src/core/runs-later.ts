@@ -19,7 +19,7 @@ export const SYSTEM_DIRS: ReadonlySet<string> = new Set([
 const PROGRAM_DIRS = [...SYSTEM_DIRS, '/usr/local/games', '/snap/bin'];
 
 /** Whether `path` is one of the system's program directories or lies in one (in any case: macOS's disks ignore it). */
-export function inProgramDirectory(path: string): boolean {
+function inProgramDirectory(path: string): boolean {
   const lower = path.toLowerCase();
   return PROGRAM_DIRS.some((dir) => lower === dir || lower.startsWith(`${dir}/`));
 }
@@ -41,7 +41,7 @@ export function inProgramDirectory(path: string): boolean {
  * `/usr` and `/lib`) and what starts programs for the user (`~/.config/systemd/user`,
  * `~/.config/autostart`, `~/Library/LaunchAgents`, crontabs).
  */
-export const RUNS_COMMANDS_LATER =
+const RUNS_COMMANDS_LATER =
   /(^|\/)(\.git(\/(.+\/)?(config[^/]*|hooks(\/.*)?))?|\.gitconfig([.-][^/]*)?|gitconfig|\.config\/git(\/config)?|\.ssh(\/.*)?|ssh_config(\.d(\/.*)?)?|\.curlrc|\.wgetrc|config|rust-toolchain(\.toml)?|\.cargo\/config(\.toml)?|\.yarnrc(\.yml)?|hooks\/update|applypatch-msg|pre-applypatch|post-applypatch|pre-commit|pre-merge-commit|prepare-commit-msg|commit-msg|post-commit|pre-rebase|post-checkout|post-merge|pre-push|pre-receive|proc-receive|post-receive|post-update|reference-transaction|push-to-checkout|pre-auto-gc|post-rewrite|sendemail-validate|fsmonitor-watchman|post-index-change|p4-[a-z-]+)$|(^|\/)(\.local\/bin|\.cargo\/bin|\.bun\/bin|\.deno\/bin|\.npm-global\/bin|\.pyenv\/shims)(\/|$)|^~\/(bin|go\/bin)(\/|$)|^~\/(\.config\/(systemd|environment\.d|autostart)|Library\/LaunchAgents)(\/|$)|^\/(etc|usr|lib|lib32|lib64|libx32|opt|boot|System|Library)(\/|$)|^\/var\/spool\/cron(\/|$)/i;
 
 /** The names a glob segment must be able to match for a pattern to reach those files. */
@@ -71,9 +71,14 @@ export function collapseDots(path: string): string {
   return segments.join('/').replace(/(.)\/$/, '$1');
 }
 
+/** Whether writing `text` (a path as collapseDots leaves it, the home spelled `~`) may make later calls run commands. */
+export function runsCommandsLater(text: string): boolean {
+  return RUNS_COMMANDS_LATER.test(text) || inProgramDirectory(text);
+}
+
 /** Whether writing the file at `path` (literal; `home` the user's home, to spell `~`) may make later calls run commands. */
 export function writeRunsCommandsLater(path: string, home: string | undefined): boolean {
   let text = collapseDots(path);
   if (home && home !== '/' && (text === home || text.startsWith(`${home}/`))) text = `~${text.slice(home.length)}`;
-  return RUNS_COMMANDS_LATER.test(text) || inProgramDirectory(text);
+  return runsCommandsLater(text);
 }

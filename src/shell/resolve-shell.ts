@@ -19,7 +19,7 @@ import { partsText, viewOf, type Word } from './syntax/word';
 /** The excluded launcher's plan of a line and its answer (src/exec), shipped in this bundle beside the reader whose parser it uses. */
 export { launchPlan } from '../exec/plan';
 export { settleStart } from '../exec/settle';
-import { collapseDots, inProgramDirectory, RUNS_COMMANDS_DIRS, RUNS_COMMANDS_LATER } from '../core/runs-later';
+import { collapseDots, RUNS_COMMANDS_DIRS, runsCommandsLater } from '../core/runs-later';
 import { inSystemDirectory, READING_OPTION_CLUSTER, READS_WHATEVER_ARGUMENTS, RUNTIME_VARIABLES, SHOPT_KEEPS_READING } from './programs';
 
 /**
@@ -725,7 +725,7 @@ function pathPieces(text: string): string[] | null {
  */
 function configThatRunsCommands(path: string, pattern: boolean, dotglob: boolean): boolean {
   const text = collapseDots(path);
-  if (RUNS_COMMANDS_LATER.test(text) || inProgramDirectory(text)) return true;
+  if (runsCommandsLater(text)) return true;
   if (!pattern) return false;
   return text.split('/').some((segment) => {
     if (RUNS_COMMANDS_DIRS.includes(segment.toLowerCase()) || /[@!+*?]\(/.test(segment)) return true;
