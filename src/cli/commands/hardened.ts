@@ -221,10 +221,10 @@ export function deniedWrites(settings: Json | null, settingsDir: string, home: s
   return out;
 }
 
-/** Where a program is first found on PATH (no process is started), or null. */
-export function firstOnPath(program: string, env: Env): string | null {
+/** Where a program is first found on PATH (no process is started), or null; `absoluteOnly`: skipping relative entries. */
+export function firstOnPath(program: string, env: Env, absoluteOnly = false): string | null {
   for (const dir of (env.PATH ?? '').split(delimiter)) {
-    if (!dir) continue;
+    if (!dir || (absoluteOnly && !isAbsolute(dir))) continue;
     try {
       accessSync(join(dir, program), constants.X_OK);
       return join(dir, program);

@@ -1,5 +1,5 @@
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, realpathSync } from 'node:fs';
-import { basename, delimiter, dirname, isAbsolute, join, resolve, sep } from 'node:path';
+import { basename, dirname, join, resolve, sep } from 'node:path';
 import type { Env } from '../../core/decide';
 import { bashPrograms, buildPolicyIndex } from '../../core/policy-index';
 import { execMapFile, PLAIN_WORD, readExecMap, type ExecMap } from '../../exec/map';
@@ -7,7 +7,7 @@ import { ticketsDir } from '../../exec/tickets';
 import { validatePolicy } from '../../policy/validate';
 import type { CliMessages } from '../messages';
 import { packageRoot } from './starter';
-import { arrayAt, isObject, objectAt, readJsonQuiet, within, type Finding, type Guarded, type Json } from './hardened';
+import { arrayAt, firstOnPath, isObject, objectAt, readJsonQuiet, within, type Finding, type Guarded, type Json } from './hardened';
 import { writePrivateJson, type InstallRecord } from './install-record';
 
 /**
@@ -50,19 +50,6 @@ export function hiddenPaths(program: string, name: string): { path: string; tree
 
 function readRule(h: { path: string; tree: boolean }): string {
   return `Read(/${h.path.split(sep).join('/')}${h.tree ? '/**' : ''})`;
-}
-
-function whereOnPath(name: string, env: Env): string | null {
-  for (const dir of (env.PATH ?? '').split(delimiter)) {
-    if (!dir || !isAbsolute(dir)) continue;
-    try {
-      accessSync(join(dir, name), constants.X_OK);
-      return join(dir, name);
-    } catch {
-      // next
-    }
-  }
-  return null;
 }
 
 /** The programs a policy's `bash` prefixes name, or null when it does not validate. */
@@ -152,7 +139,7 @@ export function mergeLaunchers(
   const programs: Record<string, string> = {};
   let added = 0;
   for (const name of names) {
-    const found = whereOnPath(name, opts.env);
+    const found = firstOnPath(name, opts.env, true);
     if (found === null) {
       lines.push(t.initNotLaunched(name, t.launcherNotOnPath()));
       continue;
