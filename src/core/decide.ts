@@ -105,6 +105,8 @@ export interface ShellReading {
   gateCommands: string[];
   /** The line may switch the active profile without being a catalogued switch (SPEC §9.4). */
   mayRearm: boolean;
+  /** The programs that may switch it so (all of them, when set). */
+  rearmBy?: string[];
   /** Every program in it is an identity read or reads only, and the read runs unconditionally. */
   confirmsIdentity: boolean;
   unparsable?: string;
@@ -278,7 +280,8 @@ function stateOps(
   if (stage && personaName !== null && stage.max_iterations !== undefined) ops.push({ op: 'count', stage: stage.name });
   const identity = input.index.settings.identity;
   if (!identity) return ops;
-  if (subjects.some((s) => identity.switches.includes(s.key)) || shell?.mayRearm === true) ops.push({ op: 'rearm' });
+  if (subjects.some((s) => identity.switches.includes(s.key)) || (shell !== null && uncheckedRearm(shell, input.options)))
+    ops.push({ op: 'rearm' });
   if (subjects.some((s) => identity.reads.includes(s.key)) && (shell === null || shell.confirmsIdentity)) {
     const id = callKey(input.event);
     // A command left running in the background has its post-tool event when it starts, not when the read has run.
@@ -292,6 +295,15 @@ function stateOps(
     }
   }
   return ops;
+}
+
+/**
+ * Whether the line may switch the profile where no gate sees it: a switching program whose every
+ * start is judged where it happens (DecideOptions.startChecked) re-arms there, if it switches.
+ */
+function uncheckedRearm(shell: ShellReading, options: DecideOptions): boolean {
+  if (!shell.mayRearm) return false;
+  return shell.rearmBy === undefined || shell.rearmBy.length === 0 || shell.rearmBy.some((n) => options.startChecked?.(n) !== true);
 }
 
 /** A line let through on `ask` re-arms when it may switch the profile: the reader says so, or an unreadable line names a switching program. */
@@ -341,13 +353,15 @@ function shellRefusal(
       reason: m.unlistedCommand(shell.unlisted[0]!, personaName, allowed()),
     };
   }
-  if (shell.opaqueNames.length > 0) {
+  // A program whose every start is judged where it happens needs no reading of the code that starts it.
+  const unchecked = shell.opaqueNames.filter((n) => options.startChecked?.(n) !== true);
+  if (unchecked.length > 0) {
     return {
       verdict: scoped ? 'deny' : 'ask',
       status: 'unlisted_command',
       gate: 'scope',
       rule: 'opaque_execution',
-      reason: m.opaqueExecution(shell.opaqueBecause ?? shell.opaque[0]!, shell.opaqueNames, personaName, allowed()),
+      reason: m.opaqueExecution(shell.opaqueBecause ?? shell.opaque[0]!, unchecked, personaName, allowed()),
     };
   }
   if (persona?.shell === 'strict' && shell.opaque.length > 0) {

@@ -88,6 +88,12 @@ export interface DecideOptions {
    * off (SPEC §9.2). The file tools run outside the sandbox: this holds them to its bounds.
    */
   outsideSandbox?: (path: string, cwd: string | undefined) => { landing: string; writable: readonly string[] } | null;
+  /**
+   * Whether each start of this catalogued program is judged where it really happens, whatever
+   * code starts it (SPEC §9.3: the sandbox hides it, and the broker judges the starts other
+   * programs make on this call): code the reader cannot read may then name it.
+   */
+  startChecked?: (program: string) => boolean;
 }
 
 /**

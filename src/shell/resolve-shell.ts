@@ -884,7 +884,8 @@ export function readShellCall(
   let level: Level = 'none';
   /** The first program that runs code the gate cannot read: what a guarded path in the line is handed to. */
   let opaqueProgram: string | undefined;
-  let mayRearm = false;
+  /** The programs that own an identity switch and may switch the profile here without a catalogued switch. */
+  const rearmBy = new Set<string>();
   let everyInvocationReads = true;
   let unconditionalRead = false;
   let conditionalRead = false;
@@ -1057,14 +1058,14 @@ export function readShellCall(
         kind: 'unlisted',
         reason: { id: 'unlisted', subject: inv.name },
       });
-      if (switchPrograms.has(inv.name)) mayRearm = true;
+      if (switchPrograms.has(inv.name)) rearmBy.add(inv.name);
       everyInvocationReads = false;
       continue;
     }
 
     let classified = help ?? classify(inv, powershell, index);
     // a program that owns an identity switch may switch the profile by another of its commands, unless it only reads
-    if (switchPrograms.has(inv.name) && (classified.opaque !== undefined || exceeds(classified.level, 'read_only'))) mayRearm = true;
+    if (switchPrograms.has(inv.name) && (classified.opaque !== undefined || exceeds(classified.level, 'read_only'))) rearmBy.add(inv.name);
     // `${x@P}` expands a prompt string, command substitutions included: what it runs cannot be read
     if ([inv.program, ...inv.args].some((w) => w?.dynamic && /@P\}/.test(w.text)) && classified.opaque === undefined) {
       classified = { ...classified, level: 'process_exec', kind: 'exec', opaque: { id: 'prompt_expansion', subject: inv.name } };
@@ -1219,7 +1220,7 @@ export function readShellCall(
       }
     }
     if (opaqueNames.includes('persona-gate')) gateCommands.push(labelText('gate_named_in_code', locale, reasonText(opaque[0]!, locale)));
-    if (opaqueNames.some((n) => switchPrograms.has(n))) mayRearm = true;
+    for (const n of opaqueNames) if (switchPrograms.has(n)) rearmBy.add(n);
   }
 
   const directories = workingDirectories(raw.invocations);
@@ -1249,7 +1250,8 @@ export function readShellCall(
     effects,
     directories: directories ?? [],
     gateCommands,
-    mayRearm,
+    mayRearm: rearmBy.size > 0,
+    rearmBy: [...rearmBy],
     confirmsIdentity,
   };
 }
