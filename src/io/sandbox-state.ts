@@ -71,11 +71,14 @@ function holds(opts: SandboxOpts, scopes: Json[]): boolean {
  * What Claude Code's sandbox is here, read from its settings once: whether it holds, and the
  * directories it lets the agent's shell write when it does (else null) — the project, the working
  * directories the settings add, every `sandbox.filesystem.allowWrite`, the sandbox's temporary
- * directory and npm's logs.
+ * directory and npm's logs — and whether it runs a sandboxed Bash call without asking
+ * (`autoAllowBashIfSandboxed`, on unless a setting turns it off).
  */
-export function claudeSandbox(opts: SandboxOpts): { holds: boolean; writable: string[] | null } {
+export function claudeSandbox(opts: SandboxOpts): { holds: boolean; writable: string[] | null; autoAllow: boolean } {
   const { project, scopes } = scopesOf(opts);
-  if (!holds(opts, scopes)) return { holds: false, writable: null };
+  if (!holds(opts, scopes)) return { holds: false, writable: null, autoAllow: false };
+  // Claude Code runs a sandboxed Bash call without asking unless the winning setting says otherwise.
+  const autoAllow = scopes.map(sandboxOf).find((s) => s.autoAllowBashIfSandboxed !== undefined)?.autoAllowBashIfSandboxed !== false;
   const home = opts.env.HOME ?? '';
   const spelled = [
     project,
@@ -89,7 +92,7 @@ export function claudeSandbox(opts: SandboxOpts): { holds: boolean; writable: st
     ...(home ? [join(home, '.npm', '_logs')] : []),
   ];
   const dirs = spelled.map((p) => resolve(project, home ? expandHome(p, home) : p));
-  return { holds: true, writable: [...new Set(dirs)] };
+  return { holds: true, writable: [...new Set(dirs)], autoAllow };
 }
 
 export function claudeSandboxHolds(opts: SandboxOpts): boolean {
