@@ -58,6 +58,10 @@ await Promise.all([
     outfile: 'dist/persona-gate-exec.cjs',
     banner: { js: '#!/usr/bin/env node' },
   }),
+  // The broker of launched programs started by other programs, and the shim that stands in their
+  // place in the sandbox: the shim is a process per start, so it loads nothing but itself.
+  build({ ...common, plugins: [lazyOs], entryPoints: ['src/broker/entry.ts'], outfile: 'dist/persona-gate-broker.cjs' }),
+  build({ ...common, plugins: [lazyOs], entryPoints: ['src/exec/shim-entry.ts'], outfile: 'dist/persona-gate-shim.cjs' }),
   // The MCP client (the SDK), loaded by `persona-gate pin` alone.
   build({ ...common, entryPoints: ['src/mcp/pin.ts'], outfile: 'dist/mcp-pin.js' }),
 ]);

@@ -70,7 +70,7 @@ function receiptOf(ticket: Ticket | null, program: string, args: readonly string
  * that only root can change, in a directory only root can change. Never one found earlier on PATH
  * (a `~/.local/bin/bwrap` the agent could have written would run the program unconfined).
  */
-function systemProgram(program: string): string | null {
+export function systemProgram(program: string): string | null {
   for (const dir of SYSTEM_DIRS) {
     const path = join(dir, program);
     try {

@@ -1,6 +1,7 @@
 import { closeSync, fstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkPrivateFile, openPrivateFile, readWhole, StateError } from '../io/private-fs';
+import type { BrokerPaths } from './brokered';
 
 /**
  * The launched programs of this deployment, as `init --hardened` recorded them in the state
@@ -21,6 +22,8 @@ export interface ExecMap {
   readOnly: string[];
   /** Directories outside the project the launched program writes: the domain's own state (`identity.profile_state`). */
   writable: string[];
+  /** Where the broker serves starts made by other programs (absent: the launched programs start only as calls of their own). */
+  broker?: BrokerPaths;
 }
 
 /** The file under the state directory. */
@@ -74,7 +77,13 @@ export function parseExecMap(text: string): ExecMap | null {
   }
   const readOnly = Array.isArray(m.readOnly) ? m.readOnly.filter((p): p is string => typeof p === 'string' && p.startsWith('/')) : [];
   const writable = Array.isArray(m.writable) ? m.writable.filter((p): p is string => typeof p === 'string' && p.startsWith('/')) : [];
-  return { v: 1, runtime: m.runtime, launcher: m.launcher, programs, readOnly, writable };
+  const b = m.broker as Record<string, unknown> | undefined;
+  const absolute = (x: unknown): x is string => typeof x === 'string' && x.startsWith('/');
+  const broker =
+    typeof b === 'object' && b !== null && absolute(b.broker) && absolute(b.shims) && absolute(b.requests)
+      ? { broker: { broker: b.broker, shims: b.shims, requests: b.requests } }
+      : {};
+  return { v: 1, runtime: m.runtime, launcher: m.launcher, programs, readOnly, writable, ...broker };
 }
 
 /** Characters a word may hold unquoted and still be the same word after the shell reads it. */

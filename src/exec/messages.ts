@@ -36,6 +36,13 @@ export const EXEC_MESSAGES = {
     noConfinement: (detail: string) =>
       `persona-gate: refused to start the program: it cannot be confined (${detail}). Install bubblewrap (apt-get install bubblewrap).`,
     stateProblem: (detail: string) => `persona-gate: refused to start the program: ${detail}`,
+    noCall: (name: string) =>
+      `persona-gate: refused to start ${name}: this start does not come from a Bash call persona-gate let through (its call has ended, or the start was made by hand). Run \`${name} …\` from a Bash call; a script or a build that call runs may start it.`,
+    needsPerson: (name: string, reason: string) =>
+      `persona-gate: refused to start ${name} from another program: it needs a person's confirmation (${reason}). Run it as a Bash call of its own, where it can be confirmed.`,
+    noBroker: (name: string, detail: string) =>
+      `persona-gate: ${name} could not be started: persona-gate's broker did not answer (${detail}). Run the command again; if it keeps failing, run \`persona-gate doctor\`.`,
+    shimUsage: () => 'persona-gate: the shim is run as: persona-gate-shim <program> [args…], from the shims directory.',
   },
   es: {
     refused: (why: RefusedWhy, name: string, detail: string): string => {
@@ -65,5 +72,12 @@ export const EXEC_MESSAGES = {
     noConfinement: (detail: string) =>
       `persona-gate: se rechaza iniciar el programa: no se puede confinar (${detail}). Instala bubblewrap (apt-get install bubblewrap).`,
     stateProblem: (detail: string) => `persona-gate: se rechaza iniciar el programa: ${detail}`,
+    noCall: (name: string) =>
+      `persona-gate: se rechaza iniciar ${name}: este inicio no viene de una llamada Bash que persona-gate dejara pasar (su llamada terminó, o el inicio se hizo a mano). Ejecuta \`${name} …\` desde una llamada Bash; un script o una compilación que esa llamada ejecute puede iniciarlo.`,
+    needsPerson: (name: string, reason: string) =>
+      `persona-gate: se rechaza iniciar ${name} desde otro programa: necesita la confirmación de una persona (${reason}). Ejecútalo como una llamada Bash propia, donde se puede confirmar.`,
+    noBroker: (name: string, detail: string) =>
+      `persona-gate: no se pudo iniciar ${name}: el intermediario de persona-gate no respondió (${detail}). Ejecuta la orden otra vez; si sigue fallando, ejecuta \`persona-gate doctor\`.`,
+    shimUsage: () => 'persona-gate: el shim se ejecuta así: persona-gate-shim <programa> [args…], desde el directorio de shims.',
   },
 } as const;

@@ -30,6 +30,7 @@ export function launchRoute(event: ToolEvent, stateDir: string, host: string, pl
   if (typeof command !== 'string') return none;
   const map = readExecMap(stateDir);
   if (map === null || Object.keys(map.programs).length === 0) return none;
+  const read = { plan: null, map, judged: event };
   // Outside the sandbox the programs it hides are there, unchecked: a call may not ask to leave it.
   if (event.tool_input.dangerouslyDisableSandbox === true && event.hook_event_name === 'PreToolUse') {
     return {
@@ -38,7 +39,7 @@ export function launchRoute(event: ToolEvent, stateDir: string, host: string, pl
       judged: event,
     };
   }
-  if (mentioned(command, map) === null) return none;
+  if (mentioned(command, map) === null) return read;
   const plan = planner(command, map);
   if (plan.kind !== 'starts') return { plan, map, judged: event };
   return { plan, map, judged: { ...event, tool_input: { ...event.tool_input, command: plan.judged } } };

@@ -11,7 +11,11 @@ import { loadPolicy, locatePolicy, type PolicyError } from '../io/policy-source'
 import { readPreferences, type Preferences } from '../io/prefs';
 import { gateProtections } from '../io/protect';
 import { hostAdapter, lazyLaunchPlan, lazySettleStart, lazyShellResolver } from '../io/lazy';
-import { launchRoute, routeAnswer } from '../exec/route';
+import { launchRoute, routeAnswer, type LaunchRoute } from '../exec/route';
+import { brokeredCommand, unbrokered } from '../exec/brokered';
+import { dropCall } from '../exec/calls';
+import { readExecMap, type ExecMap } from '../exec/map';
+import { exceeds } from '../core/levels';
 import { lockBeside } from '../io/lock-lookup';
 import { appendReceipt } from '../io/receipts';
 import { StateError, StateStore } from '../io/state-store';
@@ -34,8 +38,13 @@ function deadlineMs(env: Env): number {
   return Number.isFinite(n) && n > 0 ? n : DEFAULT_DEADLINE_MS;
 }
 
+/** `hook`: a host's event. `broker`: a start of a launched program made by another program, judged as a call of the session's (SPEC §9.3). */
+export type EventSource = 'hook' | 'broker';
+
 interface HookContext {
   env: Env;
+  argv: readonly string[];
+  source: EventSource;
   args: HookArgs;
   started: number;
   deadline: number;
@@ -88,10 +97,11 @@ function checkDeadline(ctx: HookContext): void {
 
 function handleToolEvent(ctx: HookContext, event: ToolEvent, index: PolicyIndex, store: StateStore): HookResponse {
   if (event.hook_event_name === 'PostToolUse') {
+    const ran = ctx.source === 'hook' ? endBrokeredCall(ctx, event) : event;
     const result = store.transact(event.session_id, ctx.deadline, () =>
       decidePost(
         index,
-        launchRoute(event, ctx.stateDir, ctx.host.name, lazyLaunchPlan).judged,
+        ctx.source === 'hook' ? launchRoute(ran, ctx.stateDir, ctx.host.name, lazyLaunchPlan).judged : ran,
         ctx.env,
         lazyShellResolver,
         profileReader(ctx, event, index),
@@ -119,13 +129,19 @@ function handleToolEvent(ctx: HookContext, event: ToolEvent, index: PolicyIndex,
   };
   const pinned = lockBeside(index.path);
   checkDeadline(ctx);
+  const sandbox = ctx.host.name === 'claude-code' ? sandboxView(ctx, event, index) : null;
+  // A brokered start names the program as the policy catalogues it: there is no launcher form to read.
+  const route: LaunchRoute =
+    ctx.source === 'hook' ? launchRoute(event, ctx.stateDir, ctx.host.name, lazyLaunchPlan) : { plan: null, map: null, judged: event };
   const options = {
     confirmOn: ctx.args.confirmOn,
     dispatch: { allowedTools: ctx.args.allowedTools, sideEffectLevel: ctx.args.sideEffectLevel },
     unseenStdin: ctx.host.unseenStdin === true,
-    ...(ctx.host.name === 'claude-code' ? sandboxOptions(ctx, event, index) : {}),
+    ...(sandbox !== null ? sandboxOptions(sandbox, ctx) : {}),
+    ...(sandbox !== null && ctx.source === 'hook' && route.map?.broker !== undefined
+      ? { startChecked: startChecked(route.map, sandbox) }
+      : {}),
   };
-  const route = launchRoute(event, ctx.stateDir, ctx.host.name, lazyLaunchPlan);
   const result = store.transact(event.session_id, ctx.deadline, (state) => {
     const profile = profileReader(ctx, event, index);
     const decision = decide({
@@ -156,22 +172,77 @@ function handleToolEvent(ctx: HookContext, event: ToolEvent, index: PolicyIndex,
     { stateDir: ctx.stateDir, env: ctx.env, locale: ctx.locale, policySha: index.sha256 },
     lazySettleStart,
   );
-  keepReceipt(ctx, event, decisionReceipt(event, answered, index.sha256, new Date(), Date.now() - ctx.started));
-  if (updatedInput && answered.verdict !== 'deny' && answered.verdict !== 'abstain')
-    return preToolUseRewrite(answered.verdict, answered.would !== undefined ? '' : answered.reason, updatedInput);
+  const rewritten = updatedInput ?? brokeredInput(ctx, event, route, answered, sandbox);
+  const verdict = rewritten !== undefined && answered.verdict === 'abstain' ? 'allow' : answered.verdict;
+  keepReceipt(ctx, event, decisionReceipt(event, { ...answered, verdict }, index.sha256, new Date(), Date.now() - ctx.started));
+  if (rewritten && verdict !== 'deny' && verdict !== 'abstain')
+    return preToolUseRewrite(verdict, answered.would !== undefined ? '' : answered.reason, rewritten);
   // Audit mode answers as if the call had passed: the refusal's reason is for the receipt only.
   return ctx.host.answer(answered.verdict, answered.would !== undefined ? '' : answered.reason);
 }
 
-/**
- * What Claude Code's sandbox holds, and the directories it lets the shell write: read from its
- * settings once, when gate 0 first asks whether it holds or where a file tool may write.
- */
-function sandboxOptions(ctx: HookContext, event: ToolEvent, index: PolicyIndex): Pick<DecideOptions, 'sandboxed' | 'outsideSandbox'> {
+type SandboxView = () => ReturnType<typeof claudeSandbox>;
+
+/** Claude Code's sandbox as its settings say, read once, when a gate or the broker's rewrite first asks. */
+function sandboxView(ctx: HookContext, event: ToolEvent, index: PolicyIndex): SandboxView {
   let view: ReturnType<typeof claudeSandbox> | undefined;
-  const read = () =>
-    (view ??= claudeSandbox({ policyPath: index.path, env: ctx.env, cwd: event.cwd ?? process.cwd(), stateDir: ctx.stateDir }));
+  return () => (view ??= claudeSandbox({ policyPath: index.path, env: ctx.env, cwd: event.cwd ?? process.cwd(), stateDir: ctx.stateDir }));
+}
+
+/** What the sandbox holds, and the directories it lets the shell write, for gate 0. */
+function sandboxOptions(read: SandboxView, ctx: HookContext): Pick<DecideOptions, 'sandboxed' | 'outsideSandbox'> {
   return { sandboxed: () => read().holds, outsideSandbox: outsideSandboxCheck(() => read().writable, ctx.env.HOME) };
+}
+
+/**
+ * The rewrite of a Bash call let through that may start launched programs out of the hook's sight
+ * (it runs code: a catalogued command, a script, an interpreter, a build): their shims first on
+ * PATH and the call's record for the broker (SPEC §9.3). Only where the deployment brokers, the
+ * sandbox holds and runs such a call without asking anyway (the rewrite must answer `allow`);
+ * anywhere else a program the sandbox hides is simply not found.
+ */
+function brokeredInput(
+  ctx: HookContext,
+  event: ToolEvent,
+  route: LaunchRoute,
+  decision: ReturnType<typeof decide>,
+  sandbox: SandboxView | null,
+): Record<string, unknown> | undefined {
+  if (ctx.source !== 'hook' || sandbox === null || event.tool_name !== 'Bash' || event.hook_event_name !== 'PreToolUse') return undefined;
+  const map = route.map;
+  const command = event.tool_input.command;
+  if (map?.broker === undefined || typeof command !== 'string') return undefined;
+  if ((decision.verdict !== 'allow' && decision.verdict !== 'abstain') || decision.would !== undefined) return undefined;
+  const { primary, matched } = decision.resolution;
+  const runsCode = matched.length > 0 || primary.level === null || exceeds(primary.level, 'workspace_write');
+  if (!runsCode || !sandbox().holds || !sandbox().autoAllow) return undefined;
+  const project = ctx.env.CLAUDE_PROJECT_DIR?.trim() || event.cwd || process.cwd();
+  return {
+    ...event.tool_input,
+    command: brokeredCommand(
+      event,
+      command,
+      { ...map, broker: map.broker },
+      { stateDir: ctx.stateDir, env: ctx.env, argv: ctx.argv, project },
+    ),
+  };
+}
+
+/** Whether the broker judges the starts of `program` on this call: the sandbox hides it and the call is rewritten for the broker. */
+function startChecked(map: ExecMap, sandbox: SandboxView): (program: string) => boolean {
+  return (program) => Object.prototype.hasOwnProperty.call(map.programs, program) && sandbox().holds && sandbox().autoAllow;
+}
+
+/** A PostToolUse of a call the hook rewrote for the broker: the call's record goes, and the call is read as it was given. */
+function endBrokeredCall(ctx: HookContext, event: ToolEvent): ToolEvent {
+  const command = event.tool_input.command;
+  if (ctx.host.name !== 'claude-code' || event.tool_name !== 'Bash' || typeof command !== 'string' || !command.startsWith('export PATH='))
+    return event;
+  const broker = readExecMap(ctx.stateDir)?.broker;
+  const call = broker === undefined ? null : unbrokered(command, broker);
+  if (call === null) return event;
+  dropCall(ctx.stateDir, call.secret);
+  return { ...event, tool_input: { ...event.tool_input, command: call.command } };
 }
 
 /** The domain's profile state, read only when a gate asks (SPEC §9.4); none where the policy names none. */
@@ -193,11 +264,13 @@ function keepReceipt(ctx: HookContext, event: HookEvent, receipt: Receipt): void
   );
 }
 
-function hookContext(argv: readonly string[], env: Env, started: number, prefs: Preferences, host: HostName) {
+function hookContext(argv: readonly string[], env: Env, started: number, prefs: Preferences, host: HostName, source: EventSource) {
   const parsedArgs = parseHookArgs(argv);
   const stateDir = env.PERSONA_GATE_STATE_DIR?.trim() ? env.PERSONA_GATE_STATE_DIR : (prefs.stateDir ?? defaultStateDir(env));
   const ctx: HookContext = {
     env,
+    argv,
+    source,
     args: parsedArgs.ok ? parsedArgs.args : { host, confirmOn: 'post' },
     started,
     deadline: started + deadlineMs(env),
@@ -215,10 +288,11 @@ export function processEvent(
   env: Env,
   started = Date.now(),
   prefs: Preferences = readPreferences(env),
+  source: EventSource = 'hook',
 ): HookResponse {
   const host = hostArg(argv);
   if (host === null) return unknownHost(argv, env, prefs);
-  const { ctx, argsError } = hookContext(argv, env, started, prefs, host);
+  const { ctx, argsError } = hookContext(argv, env, started, prefs, host, source);
   const m0 = messagesFor(ctx.locale);
   let json: unknown;
   try {

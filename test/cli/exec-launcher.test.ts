@@ -6,7 +6,8 @@ import { EXEC_MESSAGES } from '../../src/exec/messages';
 import { argvKey } from '../../src/exec/tickets';
 import { cliEn } from '../../src/cli/messages';
 import { en } from '../../src/core/messages';
-import { cleanEnv, runCli, tempDir } from '../helpers/cli';
+import { runCli } from '../helpers/cli';
+import { deployment } from '../helpers/exec-deployment';
 import { installed } from '../helpers/programs';
 import { ROOT, taxPolicyWithShell } from '../helpers/policy';
 
@@ -14,93 +15,6 @@ const LAUNCHER = join(ROOT, 'dist', 'persona-gate-exec.cjs');
 const NODE = realpathSync(process.execPath);
 const noBwrap = process.platform !== 'linux' || !installed('bwrap') ? 'bubblewrap is not installed (apt-get install bubblewrap)' : null;
 if (noBwrap) process.stderr.write(`test/cli/exec-launcher.test.ts: the real starts are skipped, ${noBwrap}\n`);
-
-/**
- * The excluded launcher against the built bundles: `init --hardened` launches the tax example's
- * `aeat` (a stub that logs its argv), the hook rewrites the calls it lets through, and the
- * launcher starts the program only with the hook's ticket, confined.
- */
-function deployment() {
-  const dir = tempDir('pg-exec-');
-  const project = join(dir, 'project');
-  const home = join(dir, 'home');
-  const stateDir = join(dir, 'state');
-  const bin = join(dir, 'opt', 'aeat', 'bin');
-  const log = join(project, 'aeat.log');
-  for (const d of [join(project, '.claude'), join(home, '.aeat'), bin]) mkdirSync(d, { recursive: true });
-  // The preparer may use the shell (the tax example's preparer has no shell family).
-  writeFileSync(join(project, '.claude', 'persona-gate.json'), JSON.stringify(taxPolicyWithShell()));
-  // The stub: logs its argv, echoes its stdin for `-`, fails for `modelo check`, writes --out's file.
-  writeFileSync(
-    join(bin, 'aeat'),
-    [
-      '#!/bin/sh',
-      `printf '%s\\n' "$*" >> ${JSON.stringify(log)}`,
-      'echo "aeat: ran $*"',
-      'for a in "$@"; do [ "$a" = - ] && cat; done',
-      'if [ "$1" = --out ]; then echo forged > "$2" || exit 9; fi',
-      '[ "$1 $2" = "modelo check" ] && { echo "aeat: 2 problems" >&2; exit 3; }',
-      'exit 0',
-    ].join('\n') + '\n',
-  );
-  chmodSync(join(bin, 'aeat'), 0o755);
-  const env = cleanEnv({
-    HOME: home,
-    PERSONA_GATE_STATE_DIR: stateDir,
-    PATH: `${bin}${delimiter}${process.env.PATH}`,
-    CLAUDE_PROJECT_DIR: project,
-    PERSONA_GATE_PERSONA: 'modelo-preparer',
-  });
-  const init = runCli(['init', '--hardened', '--dir', project], { env, cwd: project });
-  expect(init.code, init.stderr).toBe(0);
-  const real = join(bin, 'aeat');
-  let n = 0;
-  const pre = (command: string, extra: Record<string, unknown> = {}) => {
-    const id = `toolu_${++n}`;
-    const r = runCli(['hook'], {
-      input: JSON.stringify({
-        hook_event_name: 'PreToolUse',
-        session_id: 's1',
-        tool_name: 'Bash',
-        tool_input: { command, ...extra },
-        tool_use_id: id,
-        cwd: project,
-      }),
-      env,
-      cwd: project,
-    });
-    expect(r.code, r.stderr).toBe(0);
-    const out = r.stdout === '' ? null : JSON.parse(r.stdout).hookSpecificOutput;
-    return { id, out };
-  };
-  const post = (command: string, id: string, stdout: string) =>
-    runCli(['hook'], {
-      input: JSON.stringify({
-        hook_event_name: 'PostToolUse',
-        session_id: 's1',
-        tool_name: 'Bash',
-        tool_input: { command },
-        tool_use_id: id,
-        tool_response: { stdout, stderr: '', interrupted: false },
-        cwd: project,
-      }),
-      env,
-      cwd: project,
-    });
-  const sh = (command: string, input = '') =>
-    spawnSync('bash', ['-c', command], { cwd: project, env, input, encoding: 'utf8', timeout: 30_000 });
-  const ran = () => (existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n') : []);
-  const receipts = () =>
-    readdirSync(join(stateDir, 'receipts'))
-      .flatMap((f) =>
-        readFileSync(join(stateDir, 'receipts', f), 'utf8')
-          .trim()
-          .split('\n'),
-      )
-      .map((l) => JSON.parse(l))
-      .filter((r) => r.hook_event === 'ExecStart');
-  return { dir, project, home, stateDir, real, init, env, pre, post, sh, ran, receipts };
-}
 
 describe('the excluded launcher, built', () => {
   it('init --hardened excludes exactly the launcher with the real program, and hides the program', () => {

@@ -111,6 +111,9 @@ describeConfined('the excluded launcher in the real Claude Code, with its sandbo
         ['whoami', bash('aeat whoami')],
         ['create', bash('aeat modelo work create')],
         ['export', bash('aeat modelo export')],
+        // Started by other programs: through the shim on the call's PATH, judged by the broker.
+        ['script whoami', bash("printf '#!/bin/sh\\naeat whoami\\n' > w.sh && sh w.sh")],
+        ['python whoami', bash(`python3 -c 'import os; os.system("aeat whoami")'`)],
         ['script', bash("printf '#!/bin/sh\\naeat modelo export\\n' > x.sh && sh x.sh")],
         ['python', bash(`python3 -c 'import os; os.system("aeat modelo export")'`)],
         ['jobs', bash('jobs -x aeat modelo export')],
@@ -171,17 +174,19 @@ describeConfined('the excluded launcher in the real Claude Code, with its sandbo
       expect(`${by.plant!.content}${by.planted!.content}`).not.toContain('sandboxed=no');
       expect(by.control!.content).toContain('sandboxed=1');
       // The hidden routes ran (the reader let them through) and found no program: it does not exist in the sandbox.
-      expect(by['b64 name']!.content, shown).toMatch(/aeat: not found/);
+      // The broker refuses what the hook would: the export is the verifier's.
+      const handoff = en.handoff('modelo-preparer', 'modelo.export', 'verifier');
+      for (const name of ['script whoami', 'python whoami']) expect(by[name]!.content, name).toContain('aeat: ran whoami (sandboxed=no)');
+      for (const name of ['script', 'python', 'b64 name', 'node']) expect(by[name]!.content, name).toContain(handoff);
       expect(by['b64 path']!.content, shown).toMatch(/aeat: not found|No such file or directory|Permission denied/);
       expect(by['b64 read']!.content, shown).toMatch(/FileNotFoundError|PermissionError/);
       // (the reader decodes printf's escapes, so it refuses this one itself)
-      expect(by['octal script']!.content, shown).toMatch(/aeat: not found|names aeat, which the policy controls/);
-      expect(by.node!.content, shown).toMatch(/aeat: not found/);
+      expect(by['octal script']!.content, shown).toMatch(/modelo\.export|names aeat, which the policy controls/);
       // The launcher, started from inside the sandbox, has no ticket and refuses.
       expect(by['b64 launcher']!.content, shown).toMatch(/not judged by persona-gate|No such file or directory/);
       // What really started: the two ordinary calls, nothing else.
       await new Promise((r) => setTimeout(r, 200));
-      expect(log.lines()).toEqual(['whoami', 'modelo work create']);
+      expect(log.lines()).toEqual(['whoami', 'modelo work create', 'whoami', 'whoami']);
       // The receipts of the starts name the persona and the command.
       const receipts = readdirSync(join(project.stateDir, 'receipts'))
         .map((f) => readFileSync(join(project.stateDir, 'receipts', f), 'utf8'))
@@ -193,12 +198,17 @@ describeConfined('the excluded launcher in the real Claude Code, with its sandbo
         .filter((r) => r.hook_event === 'ExecStart');
       // A refusal receipt would mean a route reached the launcher outside the sandbox (inside, the
       // state directory is read-only and the launcher's receipt cannot be written).
-      expect(execReceipts.filter((r) => r.verdict !== 'allow')).toEqual([]);
+      // The launcher refused nothing (the hook judged every start it got); the broker refused the exports.
+      expect(execReceipts.filter((r) => r.verdict !== 'allow' && r.rule !== 'broker_refused')).toEqual([]);
+      expect(execReceipts.filter((r) => r.rule === 'broker_refused').every((r) => r.reason.includes(handoff))).toBe(true);
       const starts = execReceipts.filter((r) => r.verdict === 'allow');
-      expect(starts.map((r) => [r.command_key, r.persona])).toEqual([
-        ['config.profile.status', 'modelo-preparer'],
-        ['modelo.work.create', 'modelo-preparer'],
+      expect(starts.map((r) => [r.rule, r.command_key, r.persona])).toEqual([
+        ['exec_ticket', 'config.profile.status', 'modelo-preparer'],
+        ['exec_ticket', 'modelo.work.create', 'modelo-preparer'],
+        ['broker_start', null, null],
+        ['broker_start', null, null],
       ]);
+      expect(starts.slice(2).map((r) => r.reason)).toEqual([`started ${real} whoami`, `started ${real} whoami`]);
     },
   );
 

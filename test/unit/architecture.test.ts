@@ -16,7 +16,7 @@ import { ROOT } from '../helpers/policy';
  *   launcher's plans;
  * - io: the edge — files, state, caches, the lazily loaded bundles;
  * - hosts: the adapters of each host's hook protocol;
- * - hook, policydev and cli at the top, bin above all.
+ * - hook, policydev and cli at the top, the broker (which runs the hook's decision) beside them, bin above all.
  * What goes across these lines is written in the table, each with where it is used.
  *
  * (b) The hook's bundle, dist/hook.js, and the bundles an ordinary hook call loads hold neither
@@ -55,7 +55,14 @@ const RULES: Record<string, Rule> = {
   },
   // the adapters answer in the hook's output shapes
   hosts: { runtime: ['core', 'hook/output.ts'], types: ['io'], packages: ['node:*'] },
-  hook: { runtime: ['core', 'io', 'hosts', 'exec/route.ts'], types: ['shell', 'policy', 'exec'], packages: ['node:*'] },
+  // the hook rewrites a call for the broker (exec/brokered) and leaves its record (exec/calls)
+  hook: {
+    runtime: ['core', 'io', 'hosts', 'exec/route.ts', 'exec/brokered.ts', 'exec/calls.ts', 'exec/map.ts'],
+    types: ['shell', 'policy', 'exec'],
+    packages: ['node:*'],
+  },
+  // the broker judges a start with the hook's own processEvent, then runs it as the launcher would
+  broker: { runtime: ['core', 'io', 'exec', 'hook'], packages: ['node:*'] },
   policydev: { runtime: ['core', 'policy', 'io', 'shell'], packages: ['zod', 'node:*'] },
   cli: {
     runtime: ['core', 'policy', 'mcp', 'shell', 'exec', 'io', 'hosts', 'hook', 'policydev'],

@@ -1,8 +1,21 @@
-import { accessSync, constants, existsSync, mkdirSync, readFileSync, realpathSync } from 'node:fs';
+import {
+  accessSync,
+  chmodSync,
+  constants,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import type { Env } from '../../core/decide';
 import { bashPrograms, buildPolicyIndex } from '../../core/policy-index';
-import { execMapFile, PLAIN_WORD, readExecMap, type ExecMap } from '../../exec/map';
+import { execMapFile, PLAIN_WORD, quoteWord, readExecMap, type ExecMap } from '../../exec/map';
+import type { BrokerPaths } from '../../exec/brokered';
 import { ticketsDir } from '../../exec/tickets';
 import { validatePolicy } from '../../policy/validate';
 import type { CliMessages } from '../messages';
@@ -28,6 +41,67 @@ const SYSTEM_DIRS = new Set(['/bin', '/usr/bin', '/sbin', '/usr/sbin']);
 
 export function launcherPath(): string {
   return join(packageRoot(), 'dist', 'persona-gate-exec.cjs');
+}
+
+/** Where the broker and the shims of launched programs live: the state directory, which the sandbox write-denies. */
+export function brokerPaths(stateDir: string): BrokerPaths {
+  return {
+    broker: join(packageRoot(), 'dist', 'persona-gate-broker.cjs'),
+    shims: join(stateDir, 'shims'),
+    requests: join(stateDir, 'broker', 'requests'),
+  };
+}
+
+/** A launched program's shim: the shim bundle, by an absolute Node, told the broker's FIFO and the program's name. */
+export function shimScript(runtime: string, paths: BrokerPaths, name: string): string {
+  const shim = join(dirname(paths.broker), 'persona-gate-shim.cjs');
+  return `#!/bin/sh\nexec ${[runtime, shim, paths.requests, name].map(quoteWord).join(' ')} "$@"\n`;
+}
+
+/** Writes the shims of `names` (each whole or not at all). */
+function writeShims(runtime: string, paths: BrokerPaths, names: readonly string[]): void {
+  mkdirSync(paths.shims, { recursive: true, mode: 0o755 });
+  for (const name of names) {
+    const file = join(paths.shims, name);
+    writeFileSync(`${file}.new`, shimScript(runtime, paths, name), { mode: 0o755 });
+    chmodSync(`${file}.new`, 0o755);
+    renameSync(`${file}.new`, file);
+  }
+}
+
+/**
+ * After uninstall changed the map: the shims of programs it no longer launches go, and with the
+ * last of them the shims' directory and the broker's FIFO. Returns the paths removed.
+ */
+export function pruneShims(stateDir: string): string[] {
+  let map: ExecMap | null = null;
+  try {
+    map = readExecMap(stateDir);
+  } catch {
+    map = null;
+  }
+  const paths = brokerPaths(stateDir);
+  const keep = new Set(Object.keys(map?.programs ?? {}));
+  const removed: string[] = [];
+  let names: string[] = [];
+  try {
+    names = readdirSync(paths.shims);
+  } catch {
+    names = [];
+  }
+  for (const name of names) {
+    if (keep.has(name)) continue;
+    rmSync(join(paths.shims, name), { force: true });
+    removed.push(join(paths.shims, name));
+  }
+  if (keep.size === 0) {
+    for (const path of [paths.shims, paths.requests, dirname(paths.requests)])
+      if (existsSync(path)) {
+        rmSync(path, { recursive: true, force: true });
+        removed.push(path);
+      }
+  }
+  return removed;
 }
 
 /** The excluded command of a launched program: the launcher run by an absolute Node, never one found on PATH. */
@@ -191,17 +265,33 @@ export function mergeLaunchers(
   // Another project's launched programs stay, unless this runtime or launcher replaced theirs.
   const kept = before !== null && before.runtime === runtime && before.launcher === launcher ? before : null;
   if (Object.keys(programs).length === 0 && kept === null && before === null && opts.closedOnly === true) return added;
+  const launched = { ...(kept?.programs ?? {}), ...programs };
+  // Other programs (a script, make) start a launched program through its shim and the broker.
+  const broker = brokerPaths(opts.stateDir);
+  if (Object.keys(launched).length > 0) {
+    opts.recorded?.record.noteDirs(opts.recorded.owner, [broker.shims]);
+    writeShims(runtime, broker, Object.keys(launched));
+  }
   const map: ExecMap = {
     v: 1,
     runtime,
     launcher,
-    programs: { ...(kept?.programs ?? {}), ...programs },
+    programs: launched,
     readOnly: [...new Set([...(kept?.readOnly ?? []), ...opts.guarded.map((g) => g.path)])],
     writable: [...new Set([...(kept?.writable ?? []), ...catalogue.writable])],
+    ...(Object.keys(launched).length > 0 ? { broker } : {}),
   };
   const file = execMapFile(opts.stateDir);
   if (opts.recorded) {
-    const fragment: Json = { v: 1, runtime, launcher, programs, readOnly: opts.guarded.map((g) => g.path), writable: catalogue.writable };
+    const fragment: Json = {
+      v: 1,
+      runtime,
+      launcher,
+      programs,
+      readOnly: opts.guarded.map((g) => g.path),
+      writable: catalogue.writable,
+      ...(map.broker !== undefined ? { broker: { ...map.broker } } : {}),
+    };
     const text = kept === null ? null : readFileSync(file, 'utf8');
     opts.recorded.record.note(file, opts.recorded.owner, kept === null ? {} : (kept as unknown as Json), text, fragment);
   }

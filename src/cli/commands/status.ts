@@ -1,7 +1,7 @@
 import { projectGuards } from './init';
 import { removeHardened } from './hardened';
 import { existsSync, readFileSync, readdirSync, rmdirSync, unlinkSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { Env } from '../../core/decide';
 import { buildPolicyIndex, type PolicyIndex } from '../../core/policy-index';
 import type { Receipt } from '../../core/receipt';
@@ -22,6 +22,7 @@ import { isObject, readSettings, userSettingsPath } from './hardened';
 import { formatReceipt } from './log';
 import { isDeepStrictEqual } from 'node:util';
 import { execMapFile } from '../../exec/map';
+import { pruneShims } from './launcher-settings';
 import { applyTakeBack, InstallRecord, recordOwner, removeEmptyDir, type FileKind, type TakeBack } from './install-record';
 import type { Json } from './hardened';
 
@@ -287,6 +288,9 @@ export function takeBackAll(
         else lines.push(t.uninstallTookBack(change.file, change.removed));
       }
       record.save();
+      // The shims stand for the launched programs: they go with them.
+      if (changes.some(({ change }) => change.file === execMap))
+        for (const p of pruneShims(dirname(execMap))) lines.push(t.uninstallDirRemoved(p));
       for (const d of dirs) if (removeEmptyDir(d)) lines.push(t.uninstallDirRemoved(d));
       return lines;
     },

@@ -1,0 +1,390 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { Socket } from 'node:net';
+import { dirname, isAbsolute, join } from 'node:path';
+import { isoTime, type Receipt } from '../core/receipt';
+import { processEvent } from '../hook/run';
+import { defaultStateDir } from '../io/paths';
+import { ensurePrivateDir, errno } from '../io/private-fs';
+import { readPreferences } from '../io/prefs';
+import { appendReceipt } from '../io/receipts';
+import { brokerListens, parseStartRequest, type BrokerPaths, type StartRequest } from '../exec/brokered';
+import { liveCalls, readCall, type CallRecord } from '../exec/calls';
+import { bwrapArgs, projectProblem } from '../exec/confine';
+import { systemProgram, REFUSED_EXIT } from '../exec/launcher';
+import { quoteWord, readExecMap, type ExecMap } from '../exec/map';
+import { EXEC_MESSAGES, type ExecLocale } from '../exec/messages';
+
+/**
+ * The broker (SPEC §9.3): a process outside Claude Code's sandbox, started by the hook, that serves
+ * the starts of launched programs made by other programs (a script, `make`, an interpreter). Such
+ * a program is hidden in the sandbox; on the PATH of a call the hook let through, its shim stands
+ * in its place and hands the broker a request: a directory the shim made, holding the real argv,
+ * the working directory, the call's secret and five FIFOs (`in`, `out`, `err`, `status`, `alive`).
+ *
+ * The broker judges the start as the session's hook would judge the same command typed as a call
+ * (the call record names the session, the agent and how its hook was started), runs the program
+ * confined like the launcher does, relays stdin, stdout and stderr, and ends with the exit status
+ * on `status` (`exit N`). A refused start writes its reason to `err` and ends with 126. Everything
+ * in the request but the argv and the working directory is the broker's own: the program's path
+ * from the map, the persona from the session's hook, the environment from the hook's. When the
+ * shim goes (killed, or its call stopped), `alive` ends and the program's process group is killed.
+ * An identity read that exits 0 confirms the session as its PostToolUse would.
+ */
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** How long the broker stays with no request and no live call (`PERSONA_GATE_BROKER_IDLE_MS` shortens it). */
+const IDLE_MS = 120_000;
+const MAX_REQUEST_BYTES = 1024 * 1024;
+/** What of an identity read's stdout its PostToolUse is given. */
+const MAX_STDOUT_KEPT = 64 * 1024;
+
+/** What the session's hook answers to the start typed as a call of its own. */
+export type Judgment = { allowed: true; toolUseId: string } | { allowed: false; reason: string };
+
+/** The PreToolUse event a brokered start is judged as. */
+export function startEvent(
+  call: CallRecord,
+  name: string,
+  args: readonly string[],
+  cwd: string,
+  toolUseId: string,
+): Record<string, unknown> {
+  return {
+    hook_event_name: 'PreToolUse',
+    session_id: call.session_id,
+    cwd,
+    tool_name: 'Bash',
+    tool_input: { command: [name, ...args].map(quoteWord).join(' ') },
+    tool_use_id: toolUseId,
+    ...(call.agent_id !== null ? { agent_id: call.agent_id } : {}),
+    ...(call.agent_type !== null ? { agent_type: call.agent_type } : {}),
+  };
+}
+
+/** Judges a start with the session's hook: its arguments, its environment, its policy and state. */
+export function judgeStart(call: CallRecord, name: string, args: readonly string[], cwd: string, locale: ExecLocale): Judgment {
+  const toolUseId = `exec_${randomBytes(8).toString('hex')}`;
+  const event = startEvent(call, name, args, cwd, toolUseId);
+  const response = processEvent(JSON.stringify(event), call.argv, call.env, Date.now(), readPreferences(call.env), 'broker');
+  if (response.exitCode !== 0) return { allowed: false, reason: response.stderr.trim() };
+  if (response.stdout.trim() === '') return { allowed: true, toolUseId };
+  let out: { hookSpecificOutput?: { permissionDecision?: string; permissionDecisionReason?: string } };
+  try {
+    out = JSON.parse(response.stdout);
+  } catch {
+    return { allowed: false, reason: response.stdout.trim() };
+  }
+  const decision = out.hookSpecificOutput?.permissionDecision;
+  const reason = out.hookSpecificOutput?.permissionDecisionReason ?? '';
+  if (decision === 'allow') return { allowed: true, toolUseId };
+  if (decision === 'ask') return { allowed: false, reason: EXEC_MESSAGES[locale].needsPerson(name, reason) };
+  return { allowed: false, reason };
+}
+
+/** The identity read a brokered start made, as its PostToolUse would say it ran. */
+function confirmStart(call: CallRecord, name: string, args: readonly string[], cwd: string, toolUseId: string, stdout: string): void {
+  const event = {
+    ...startEvent(call, name, args, cwd, toolUseId),
+    hook_event_name: 'PostToolUse',
+    tool_response: { stdout, stderr: '', interrupted: false },
+  };
+  processEvent(JSON.stringify(event), call.argv, call.env, Date.now(), readPreferences(call.env), 'broker');
+}
+
+function startReceipt(
+  call: CallRecord | null,
+  program: string,
+  args: readonly string[],
+  refused: string | null,
+  toolUseId: string | null,
+  started: number,
+): Receipt {
+  return {
+    v: 1,
+    ts: isoTime(new Date()),
+    session_id: call?.session_id ?? 'persona-gate-broker',
+    agent_id: call?.agent_id ?? null,
+    agent_type: call?.agent_type ?? null,
+    tool_use_id: toolUseId,
+    hook_event: 'ExecStart',
+    tool_name: 'Bash',
+    command_key: null,
+    family: null,
+    level: null,
+    persona: null,
+    stage: null,
+    verdict: refused === null ? 'allow' : 'deny',
+    status: refused === null ? 'ok' : 'permission_denied',
+    gate: 'exec',
+    rule: refused === null ? 'broker_start' : 'broker_refused',
+    reason: refused ?? `started ${[program, ...args].join(' ')}`,
+    matched: [],
+    scope: { persona: null, stage: null, families: null, allowed_tools: null, ceiling: null },
+    policy_sha256: null,
+    elapsed_ms: Date.now() - started,
+  };
+}
+
+/** The request's directory: the shim's own, made private (0700), by this user, not a link. */
+function requestDirProblem(dir: string): string | null {
+  if (!isAbsolute(dir)) return `${dir} is not absolute`;
+  const st = lstatSync(dir, { throwIfNoEntry: false });
+  if (st === undefined || !st.isDirectory()) return `${dir} is not a directory`;
+  if (st.uid !== process.getuid?.() || (st.mode & 0o077) !== 0) return `${dir} is not a private directory of this user`;
+  return null;
+}
+
+function readRequest(dir: string): StartRequest | null {
+  const fd = openSync(join(dir, 'request.json'), constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile() || st.uid !== process.getuid?.() || st.size > MAX_REQUEST_BYTES) return null;
+    const buffer = Buffer.alloc(st.size);
+    let done = 0;
+    while (done < st.size) {
+      const n = readSync(fd, buffer, done, st.size - done, done);
+      if (n === 0) break;
+      done += n;
+    }
+    return parseStartRequest(buffer.subarray(0, done).toString('utf8'));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** One of the request's FIFOs, opened without waiting and without following a link; a FIFO of this user or nothing. */
+function openFifo(dir: string, name: string, write: boolean): Socket {
+  const fd = openSync(join(dir, name), (write ? constants.O_WRONLY : constants.O_RDONLY) | constants.O_NONBLOCK | constants.O_NOFOLLOW);
+  const st = fstatSync(fd);
+  if (!st.isFIFO() || st.uid !== process.getuid?.()) {
+    closeSync(fd);
+    throw new Error(`${join(dir, name)} is not a FIFO of this user`);
+  }
+  const socket = new Socket({ fd, readable: !write, writable: write });
+  socket.on('error', () => {
+    // the shim went: `alive` says so
+  });
+  return socket;
+}
+
+interface Channels {
+  input: Socket;
+  out: Socket;
+  err: Socket;
+  status: Socket;
+  alive: Socket;
+}
+
+function openChannels(dir: string): Channels {
+  const opened: Socket[] = [];
+  try {
+    const open = (name: string, write: boolean) => {
+      const s = openFifo(dir, name, write);
+      opened.push(s);
+      return s;
+    };
+    return {
+      input: open('in', false),
+      out: open('out', true),
+      err: open('err', true),
+      status: open('status', true),
+      alive: open('alive', false),
+    };
+  } catch (err) {
+    for (const s of opened) s.destroy();
+    throw err;
+  }
+}
+
+export interface BrokerContext {
+  stateDir: string;
+  map: ExecMap & { broker: BrokerPaths };
+  env: Env;
+  locale: ExecLocale;
+}
+
+/** Serves one request: judged, then run or refused; every start leaves a receipt. */
+export function serveRequest(ctx: BrokerContext, dir: string, done: () => void): void {
+  const started = Date.now();
+  const dirProblem = requestDirProblem(dir);
+  if (dirProblem !== null) return done();
+  let request: StartRequest | null;
+  let ch: Channels;
+  try {
+    request = readRequest(dir);
+    ch = openChannels(dir);
+  } catch {
+    return done(); // a request nobody waits for
+  }
+  // The shim reads `out` and `err` once the broker holds their other ends: before, it would read an end at once.
+  ch.status.write('ready\n');
+  const finish = (code: number) => {
+    ch.status.end(`exit ${code}\n`);
+    ch.input.destroy();
+    ch.alive.destroy();
+    done();
+  };
+  const m0 = EXEC_MESSAGES[ctx.locale];
+  const refuse = (call: CallRecord | null, program: string, args: readonly string[], reason: string, toolUseId: string | null = null) => {
+    appendReceipt(ctx.stateDir, startReceipt(call, program, args, reason, toolUseId, started));
+    ch.out.end();
+    ch.err.end(`${reason}\n`, () => finish(REFUSED_EXIT));
+  };
+  if (request === null) return refuse(null, '', [], m0.shimUsage());
+  const program = Object.prototype.hasOwnProperty.call(ctx.map.programs, request.name) ? ctx.map.programs[request.name]! : null;
+  if (program === null) return refuse(null, request.name, request.args, m0.notLaunched(request.name));
+  const call = readCall(ctx.stateDir, request.call);
+  if (call === null) return refuse(null, program, request.args, m0.noCall(request.name));
+  const locale: ExecLocale = call.env.PERSONA_GATE_LOCALE === 'es' ? 'es' : ctx.locale;
+  const m = EXEC_MESSAGES[locale];
+  const cwd = isAbsolute(request.cwd) && existsSync(request.cwd) ? request.cwd : call.project;
+  let judged: Judgment;
+  try {
+    judged = judgeStart(call, request.name, request.args, cwd, locale);
+  } catch (err) {
+    judged = { allowed: false, reason: m.stateProblem(err instanceof Error ? err.message : String(err)) };
+  }
+  if (!judged.allowed) return refuse(call, program, request.args, judged.reason);
+  const problem = projectProblem(call.project);
+  const bwrap = process.platform === 'linux' ? systemProgram('bwrap') : null;
+  if (problem !== null || bwrap === null)
+    return refuse(call, program, request.args, m.noConfinement(problem ?? 'no bwrap only root can change'), judged.toolUseId);
+  const tmpdir = call.env.TMPDIR?.trim() ? call.env.TMPDIR : null;
+  const args = bwrapArgs({
+    project: call.project,
+    cwd,
+    readOnly: ctx.map.readOnly,
+    writable: ctx.map.writable,
+    tmpdir,
+    program,
+    args: request.args,
+    exists: existsSync,
+  });
+  appendReceipt(ctx.stateDir, startReceipt(call, program, request.args, null, judged.toolUseId, started));
+  const child = spawn(bwrap, args, { stdio: ['pipe', 'pipe', 'pipe'], env: call.env as NodeJS.ProcessEnv, detached: true, cwd });
+  let kept = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    if (kept.length < MAX_STDOUT_KEPT) kept += chunk.toString('utf8').slice(0, MAX_STDOUT_KEPT - kept.length);
+  });
+  child.stdin.on('error', () => {
+    // the program did not read it all
+  });
+  ch.input.pipe(child.stdin);
+  child.stdout.pipe(ch.out);
+  child.stderr.pipe(ch.err);
+  const kill = () => {
+    try {
+      if (child.pid !== undefined && child.exitCode === null) process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      // gone
+    }
+  };
+  // The shim's end of `alive` closes when the shim goes, however it goes.
+  ch.alive.on('end', kill);
+  ch.alive.on('close', kill);
+  ch.alive.resume();
+  child.on('error', (err) => refuse(call, program, request.args, m.noConfinement(err.message), judged.toolUseId));
+  child.on('close', (code, signal) => {
+    const status = code ?? 128 + ((require('node:os') as typeof import('node:os')).constants.signals[signal as NodeJS.Signals] ?? 0);
+    // The status goes first; the confirmation runs before the broker reads another request.
+    const confirm = () => {
+      if (status !== 0) return;
+      try {
+        confirmStart(call, request.name, request.args, cwd, judged.toolUseId, kept);
+      } catch {
+        // the read stays unconfirmed: the next state-changing call is refused until it runs again
+      }
+    };
+    let ended = 0;
+    const both = () => {
+      if (++ended !== 2) return;
+      finish(status);
+      confirm();
+    };
+    if (ch.out.writableFinished) both();
+    else ch.out.once('finish', both).once('close', both);
+    if (ch.err.writableFinished) both();
+    else ch.err.once('finish', both).once('close', both);
+  });
+}
+
+/** The request FIFO, made when missing: a FIFO of this user in a private directory of the state. */
+function ensureRequests(requests: string): void {
+  ensurePrivateDir(dirname(requests));
+  const st = lstatSync(requests, { throwIfNoEntry: false });
+  if (st === undefined) {
+    const mkfifo = systemProgram('mkfifo');
+    if (mkfifo === null) throw new Error('no mkfifo only root can change');
+    const r = spawnSync(mkfifo, ['-m', '600', requests]);
+    if (r.status !== 0 && !existsSync(requests)) throw new Error(`cannot make ${requests}: ${r.stderr?.toString().trim()}`);
+    return;
+  }
+  if (!st.isFIFO() || st.uid !== process.getuid?.()) throw new Error(`${requests} is not a FIFO of this user`);
+}
+
+/** The broker's process: serves requests until idle, then leaves. */
+export function brokerMain(env: Env = process.env): void {
+  const prefs = readPreferences(env);
+  const stateDir = env.PERSONA_GATE_STATE_DIR?.trim() ? env.PERSONA_GATE_STATE_DIR : (prefs.stateDir ?? defaultStateDir(env));
+  const map = readExecMap(stateDir);
+  if (map?.broker === undefined) {
+    process.stderr.write(`persona-gate-broker: ${stateDir} brokers no program\n`);
+    process.exit(1);
+  }
+  const ctx: BrokerContext = {
+    stateDir,
+    map: { ...map, broker: map.broker },
+    env,
+    locale: env.PERSONA_GATE_LOCALE === 'es' || prefs.locale === 'es' ? 'es' : 'en',
+  };
+  ensureRequests(map.broker.requests);
+  if (brokerListens(map.broker.requests)) process.exit(0);
+  // Read and written: the broker is a writer of its own FIFO, so it never reads an end.
+  const fd = openSync(map.broker.requests, constants.O_RDWR | constants.O_NONBLOCK | constants.O_NOFOLLOW);
+  const requests = new Socket({ fd, readable: true, writable: false });
+  let busy = 0;
+  let last = Date.now();
+  let pending = '';
+  requests.on('data', (chunk: Buffer) => {
+    last = Date.now();
+    pending += chunk.toString('utf8');
+    let nl: number;
+    while ((nl = pending.indexOf('\n')) !== -1) {
+      const dir = pending.slice(0, nl);
+      pending = pending.slice(nl + 1);
+      busy++;
+      try {
+        serveRequest(ctx, dir, () => {
+          busy--;
+          last = Date.now();
+        });
+      } catch {
+        busy--;
+      }
+    }
+    if (pending.length > 4096) pending = '';
+  });
+  const idleFor = Number(env.PERSONA_GATE_BROKER_IDLE_MS) > 0 ? Number(env.PERSONA_GATE_BROKER_IDLE_MS) : IDLE_MS;
+  const idle = setInterval(
+    () => {
+      if (busy > 0 || Date.now() - last < idleFor) return;
+      let live = 1;
+      try {
+        live = liveCalls(stateDir);
+      } catch {
+        live = 0;
+      }
+      if (live === 0) {
+        clearInterval(idle);
+        process.exit(0);
+      }
+    },
+    Math.min(10_000, idleFor),
+  );
+  process.on('uncaughtException', (err) => {
+    process.stderr.write(`persona-gate-broker: ${errno(err) ?? (err instanceof Error ? err.message : String(err))}\n`);
+  });
+}

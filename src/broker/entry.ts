@@ -1,0 +1,3 @@
+import { brokerMain } from './broker';
+
+brokerMain();

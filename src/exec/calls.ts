@@ -1,0 +1,112 @@
+import { closeSync, fstatSync, readdirSync, unlinkSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { appendPrivateFile, checkPrivateFile, ensurePrivateDir, errno, openPrivateFile, readWhole } from '../io/private-fs';
+import { ticketsDir } from './tickets';
+
+/**
+ * A call record is the hook's word, for the broker, on one Bash call it let through (SPEC §9.3):
+ * which session and agent made it, and how that session's hook was started (its arguments and
+ * environment, which choose the policy and the persona). The rewritten call carries the record's
+ * secret in `PERSONA_GATE_CALL`; a launched program started by anything that call runs (a script,
+ * `make`, an interpreter) reaches the broker through its shim, and the broker judges that start as
+ * this session's hook would judge the same command typed as a call. The record goes when the
+ * call's PostToolUse comes, or when it expires, so a process the call left behind loses it.
+ * Records live beside the launcher's tickets, which the sandboxed shell cannot read.
+ */
+export interface CallRecord {
+  v: 1;
+  session_id: string;
+  tool_use_id: string | null;
+  agent_id: string | null;
+  agent_type: string | null;
+  /** The directory a brokered program may write (the project). */
+  project: string;
+  /** The hook's own arguments (`hook --host claude-code --config …`). */
+  argv: string[];
+  /** The hook's environment. */
+  env: Record<string, string>;
+  /** Milliseconds since the epoch after which the record is void. */
+  expires: number;
+}
+
+/** Longer than Claude Code lets a Bash call run (10 minutes), with room for a slow PostToolUse. */
+export const CALL_TTL_MS = 30 * 60 * 1000;
+const MAX_CALL_BYTES = 1024 * 1024;
+const SECRET = /^[0-9a-f]{32}$/;
+
+export function callsDir(stateDir: string): string {
+  return join(ticketsDir(stateDir), 'calls');
+}
+
+function callFile(stateDir: string, secret: string): string {
+  return join(callsDir(stateDir), `${secret}.json`);
+}
+
+/** Leaves a record and returns its secret; an error is thrown as a StateError. */
+export function leaveCall(stateDir: string, call: CallRecord): string {
+  ensurePrivateDir(ticketsDir(stateDir));
+  ensurePrivateDir(callsDir(stateDir));
+  const secret = randomBytes(16).toString('hex');
+  appendPrivateFile(callFile(stateDir, secret), JSON.stringify(call));
+  return secret;
+}
+
+function readRecord(path: string): CallRecord | null {
+  const fd = openPrivateFile(path);
+  if (fd === null) return null;
+  try {
+    const st = fstatSync(fd);
+    checkPrivateFile(path, st);
+    if (st.size > MAX_CALL_BYTES) return null;
+    const v = JSON.parse(readWhole(fd, st.size).toString('utf8')) as CallRecord;
+    return v && v.v === 1 && typeof v.session_id === 'string' && Array.isArray(v.argv) && typeof v.env === 'object' ? v : null;
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The live record of this secret, or null (none, void, or not a secret). Not taken: a call may start programs many times. */
+export function readCall(stateDir: string, secret: string, now = Date.now()): CallRecord | null {
+  if (!SECRET.test(secret)) return null;
+  const call = readRecord(callFile(stateDir, secret));
+  return call !== null && call.expires > now ? call : null;
+}
+
+/** Ends a call: its record goes. */
+export function dropCall(stateDir: string, secret: string): void {
+  if (!SECRET.test(secret)) return;
+  try {
+    unlinkSync(callFile(stateDir, secret));
+  } catch {
+    // gone already
+  }
+}
+
+/** How many records are live; void ones go on the way. */
+export function liveCalls(stateDir: string, now = Date.now()): number {
+  let names: string[];
+  try {
+    names = readdirSync(callsDir(stateDir));
+  } catch (err) {
+    if (errno(err) === 'ENOENT') return 0;
+    throw err;
+  }
+  let live = 0;
+  for (const name of names) {
+    if (!name.endsWith('.json')) continue;
+    const path = join(callsDir(stateDir), name);
+    const call = readRecord(path);
+    if (call !== null && call.expires > now) live++;
+    else {
+      try {
+        unlinkSync(path);
+      } catch {
+        // another broker's
+      }
+    }
+  }
+  return live;
+}

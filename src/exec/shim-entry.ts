@@ -1,0 +1,3 @@
+import { shimMain } from './shim';
+
+shimMain(process.argv.slice(2));

@@ -1,0 +1,177 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { EXEC_MESSAGES } from '../../src/exec/messages';
+import { en } from '../../src/core/messages';
+import { deployment } from '../helpers/exec-deployment';
+import { installed } from '../helpers/programs';
+
+const noBwrap = process.platform !== 'linux' || !installed('bwrap') ? 'bubblewrap is not installed (apt-get install bubblewrap)' : null;
+if (noBwrap) process.stderr.write(`test/cli/exec-broker.test.ts: the brokered starts are skipped, ${noBwrap}\n`);
+
+/**
+ * The broker against the built bundles (SPEC §9.3): a call the hook lets through that runs code
+ * (a script, an interpreter) is rewritten with the launched programs' shims first on PATH and the
+ * call's record; a launched program that code starts reaches the broker through its shim, which
+ * judges the start as the session's hook would and runs it confined. The stub `aeat` logs every
+ * argv it really starts with. A broker leaves after a second without work here.
+ */
+const FAST = { PERSONA_GATE_BROKER_IDLE_MS: '1000' };
+
+function confirmed() {
+  const d = deployment(FAST);
+  const who = d.pre('aeat whoami');
+  const ran = d.sh(who.out.updatedInput.command);
+  expect(ran.status, ran.stderr).toBe(0);
+  expect(d.post(who.out.updatedInput.command, who.id, ran.stdout).code).toBe(0);
+  return d;
+}
+
+const shim = (d: ReturnType<typeof deployment>) => join(d.stateDir, 'shims', 'aeat');
+
+async function until(check: () => boolean, ms = 20_000): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (check()) return true;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return check();
+}
+
+describe('the broker, built', () => {
+  it('init writes a shim per launched program, and the map names the broker', () => {
+    const d = deployment(FAST);
+    const map = JSON.parse(readFileSync(join(d.stateDir, 'exec.json'), 'utf8'));
+    expect(map.broker).toEqual({
+      broker: expect.stringMatching(/dist\/persona-gate-broker\.cjs$/),
+      shims: join(d.stateDir, 'shims'),
+      requests: join(d.stateDir, 'broker', 'requests'),
+    });
+    const text = readFileSync(shim(d), 'utf8');
+    expect(text).toMatch(/^#!\/bin\/sh\nexec \S+ \S+persona-gate-shim\.cjs \S+\/broker\/requests aeat "\$@"\n$/);
+  });
+
+  it('a line that runs no code is answered as before; one that does is rewritten for the broker', () => {
+    const d = confirmed();
+    expect(d.pre('cat notes.txt').out).toBeNull();
+    const r = d.pre('sh x.sh');
+    expect(r.out).toMatchObject({ permissionDecision: 'allow' });
+    expect(r.out.updatedInput.command).toMatch(
+      new RegExp(`^export PATH=${join(d.stateDir, 'shims')}:"\\$PATH" PERSONA_GATE_CALL=[0-9a-f]{32}\\nsh x\\.sh$`),
+    );
+    // code that names the program is no longer refused for it: each start it makes is judged
+    expect(d.pre(`python3 -c 'import os; os.system("aeat modelo export")'`).out).toMatchObject({ permissionDecision: 'allow' });
+    // a refused line is refused as before, and not rewritten
+    const refused = d.pre('aeat modelo export').out;
+    expect(refused).toMatchObject({ permissionDecision: 'deny' });
+    expect(refused.updatedInput).toBeUndefined();
+  });
+
+  it.skipIf(noBwrap !== null)(
+    "a script's starts are judged one by one, with their output, stdin and exit status; the call's end ends them",
+    () => {
+      const d = confirmed();
+      writeFileSync(
+        join(d.project, 'x.sh'),
+        [
+          'aeat whoami; echo "rc=$?"',
+          'aeat modelo export; echo "rc=$?"',
+          'echo hello | aeat modelo list -',
+          'aeat modelo check; echo "rc=$?"',
+        ].join('\n') + '\n',
+      );
+      const r = d.pre('sh x.sh');
+      const command = r.out.updatedInput.command as string;
+      const ran = d.sh(command);
+      expect(ran.status, ran.stderr).toBe(0);
+      expect(ran.stdout).toContain('aeat: ran whoami\nrc=0\n');
+      expect(ran.stdout).toContain('rc=126\n');
+      expect(ran.stdout).toContain('aeat: ran modelo list -\nhello\n');
+      expect(ran.stdout).toContain('aeat: ran modelo check\nrc=3\n');
+      expect(ran.stderr).toContain(en.handoff('modelo-preparer', 'modelo.export', 'verifier'));
+      expect(ran.stderr).toContain('aeat: 2 problems');
+      expect(d.ran()).toEqual(['whoami', 'whoami', 'modelo list -', 'modelo check']);
+      const brokered = d.receipts().filter((x) => x.rule === 'broker_start' || x.rule === 'broker_refused');
+      expect(brokered.map((x) => x.rule)).toEqual(['broker_start', 'broker_refused', 'broker_start', 'broker_start']);
+      expect(brokered.every((x) => x.session_id === 's1')).toBe(true);
+      // The call's PostToolUse ends its record: what the call left behind can start nothing more.
+      expect(d.post(command, r.id, ran.stdout).code).toBe(0);
+      const again = d.sh(command);
+      expect(again.stderr).toContain(EXEC_MESSAGES.en.noCall('aeat'));
+      expect(d.ran()).toHaveLength(4);
+    },
+  );
+
+  it.skipIf(noBwrap !== null)('a shim with no call, or with a call that never was, starts nothing', () => {
+    const d = confirmed();
+    d.pre('sh x.sh'); // a broker is listening
+    for (const call of [undefined, 'f'.repeat(32)]) {
+      const r = spawnSync(shim(d), ['whoami'], {
+        cwd: d.project,
+        env: { ...d.env, ...(call ? { PERSONA_GATE_CALL: call } : {}) },
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
+      expect(r.status).toBe(126);
+      expect(r.stderr).toContain(EXEC_MESSAGES.en.noCall('aeat'));
+    }
+    expect(d.ran()).toEqual(['whoami']);
+  });
+
+  it.skipIf(noBwrap !== null)('when the shim goes, the broker kills the program it started', async () => {
+    const d = confirmed();
+    const r = d.pre('sh x.sh');
+    const call = /PERSONA_GATE_CALL=([0-9a-f]{32})/.exec(r.out.updatedInput.command)![1]!;
+    const pidFile = join(d.project, 'slow.pid');
+    const child = spawn(shim(d), ['modelo', 'list', '--slow', pidFile], {
+      cwd: d.project,
+      env: { ...d.env, PERSONA_GATE_CALL: call },
+      stdio: 'ignore',
+    });
+    expect(await until(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() !== '')).toBe(true);
+    const pid = Number(readFileSync(pidFile, 'utf8').trim());
+    const alive = () => spawnSync('kill', ['-0', String(pid)]).status === 0;
+    expect(alive()).toBe(true);
+    child.kill('SIGKILL');
+    expect(await until(() => !alive())).toBe(true);
+  });
+
+  it('a shim nobody answers fails closed, saying so', () => {
+    const d = deployment(FAST);
+    const requests = join(d.dir, 'nobody', 'requests');
+    mkdirSync(join(d.dir, 'nobody'));
+    expect(spawnSync('mkfifo', [requests]).status).toBe(0);
+    const shimBundle = readFileSync(shim(d), 'utf8').split(' ')[2]!;
+    const r = spawnSync(process.execPath, [shimBundle, requests, 'aeat', 'whoami'], {
+      cwd: d.project,
+      env: { ...d.env, PERSONA_GATE_BROKER_WAIT_MS: '300' },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(r.status).toBe(126);
+    expect(r.stderr).toContain('persona-gate: aeat could not be started');
+    expect(d.ran()).toEqual([]);
+  });
+
+  it('a call record that cannot be left is a deny, never a call without its record', () => {
+    const d = confirmed();
+    const calls = join(d.stateDir, 'exec', 'calls');
+    rmSync(calls, { recursive: true, force: true });
+    writeFileSync(calls, 'not a directory');
+    const r = d.pre('sh x.sh');
+    expect(r.out).toMatchObject({ permissionDecision: 'deny' });
+    expect(r.out.updatedInput).toBeUndefined();
+  });
+
+  it('where Claude Code would ask before a sandboxed call, the call is not rewritten (the rewrite would answer for the person)', () => {
+    const d = confirmed();
+    const path = join(d.home, '.claude', 'settings.json');
+    const settings = JSON.parse(readFileSync(path, 'utf8'));
+    settings.sandbox.autoAllowBashIfSandboxed = false;
+    writeFileSync(path, JSON.stringify(settings));
+    expect(d.pre('sh x.sh').out?.updatedInput).toBeUndefined();
+    // …and code that names the program is refused again, since its starts would go unjudged
+    expect(d.pre(`python3 -c 'import os; os.system("aeat whoami")'`).out).toMatchObject({ permissionDecision: 'deny' });
+  });
+});
