@@ -1,8 +1,6 @@
 import { closeSync, fstatSync, readdirSync, unlinkSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { appendPrivateFile, checkPrivateFile, ensurePrivateDir, errno, openPrivateFile, readWhole } from '../io/private-fs';
-import { ticketsDir } from './tickets';
 
 /**
  * A call record is the hook's word, for the broker, on one Bash call it let through (SPEC §9.3):
@@ -35,8 +33,13 @@ export const CALL_TTL_MS = 30 * 60 * 1000;
 const MAX_CALL_BYTES = 1024 * 1024;
 const SECRET = /^[0-9a-f]{32}$/;
 
+/** Beside the launcher's tickets (`<state>/exec`, which the sandbox cannot read). */
+function execDir(stateDir: string): string {
+  return join(stateDir, 'exec');
+}
+
 export function callsDir(stateDir: string): string {
-  return join(ticketsDir(stateDir), 'calls');
+  return join(execDir(stateDir), 'calls');
 }
 
 function callFile(stateDir: string, secret: string): string {
@@ -45,8 +48,10 @@ function callFile(stateDir: string, secret: string): string {
 
 /** Leaves a record and returns its secret; an error is thrown as a StateError. */
 export function leaveCall(stateDir: string, call: CallRecord): string {
-  ensurePrivateDir(ticketsDir(stateDir));
+  ensurePrivateDir(execDir(stateDir));
   ensurePrivateDir(callsDir(stateDir));
+  // node:crypto is loaded only here: most calls leave no record.
+  const { randomBytes } = require('node:crypto') as typeof import('node:crypto');
   const secret = randomBytes(16).toString('hex');
   appendPrivateFile(callFile(stateDir, secret), JSON.stringify(call));
   return secret;
