@@ -336,7 +336,7 @@ export const cliEn = {
   fixHardened: () => 'run persona-gate init --hardened',
   // the excluded launcher (init --hardened, doctor --hardened)
   initLaunched: (name: string, program: string) =>
-    `${name} (${program}) now starts only through persona-gate's launcher, each start checked; the sandboxed shell cannot reach it`,
+    `${name} (${program}) now starts only through persona-gate's launcher, each start checked; the sandboxed shell cannot reach it, and the programs a call runs start it through its shim, judged by persona-gate's broker`,
   initNotLaunched: (name: string, why: string) =>
     `${name} is not launched: ${why}; its catalogued commands are checked by the shell reader alone`,
   launcherNotOnPath: () => 'it is not on PATH',
@@ -894,7 +894,7 @@ export const cliEs: CliMessages = {
   hardPolicyOutside: (path) => `la política ${path} está fuera del espacio de trabajo`,
   fixHardened: () => 'ejecuta persona-gate init --hardened',
   initLaunched: (name, program) =>
-    `${name} (${program}) solo se inicia ya a través del lanzador de persona-gate, con cada inicio comprobado; la shell en el sandbox no lo alcanza`,
+    `${name} (${program}) solo se inicia ya a través del lanzador de persona-gate, con cada inicio comprobado; la shell en el sandbox no lo alcanza, y los programas que ejecuta una llamada lo inician a través de su shim, juzgados por el intermediario de persona-gate`,
   initNotLaunched: (name, why) => `${name} no se lanza: ${why}; sus órdenes catalogadas las comprueba solo el lector de la shell`,
   launcherNotOnPath: () => 'no está en el PATH',
   launchInProject: (path) => `el del PATH (${path}) está dentro del proyecto`,
