@@ -53,6 +53,14 @@ export const READS_WHATEVER_ARGUMENTS: readonly string[] = [
   'comm',
 ];
 
+/**
+ * The programs `xargs` may run with arguments it reads at run time that only remove what they are
+ * handed: no option of theirs runs code or writes anything else. Under the OS sandbox, which
+ * refuses a guarded target, they keep their own level, their targets known only at run time;
+ * elsewhere they are as opaque as any other program under `xargs`.
+ */
+export const REMOVES_WHATEVER_ARGUMENTS: readonly string[] = ['rm', 'rmdir', 'unlink'];
+
 /** Shells: `-c STRING` is read; without it they run a script file or read commands from stdin (opaque). */
 export const SHELLS = new Set([
   'bash',

@@ -20,7 +20,14 @@ import { partsText, viewOf, type Word } from './syntax/word';
 export { launchPlan } from '../exec/plan';
 export { settleStart } from '../exec/settle';
 import { collapseDots, RUNS_COMMANDS_DIRS, runsCommandsLater } from '../core/runs-later';
-import { inSystemDirectory, READING_OPTION_CLUSTER, READS_WHATEVER_ARGUMENTS, RUNTIME_VARIABLES, SHOPT_KEEPS_READING } from './programs';
+import {
+  inSystemDirectory,
+  READING_OPTION_CLUSTER,
+  READS_WHATEVER_ARGUMENTS,
+  REMOVES_WHATEVER_ARGUMENTS,
+  RUNTIME_VARIABLES,
+  SHOPT_KEEPS_READING,
+} from './programs';
 
 /**
  * SPEC §3 step 3 and §9 items 1–5 for Bash and PowerShell: every program a command line may run,
@@ -29,6 +36,7 @@ import { inSystemDirectory, READING_OPTION_CLUSTER, READS_WHATEVER_ARGUMENTS, RU
  */
 
 const COMPLETED_READERS = new Set(READS_WHATEVER_ARGUMENTS);
+const COMPLETED_REMOVERS = new Set(REMOVES_WHATEVER_ARGUMENTS);
 
 /** Redirections that write to their target. */
 const WRITE_REDIRECTS = new Set(['>', '>>', '>|', '&>', '&>>', '<>', '>&']);
@@ -1074,7 +1082,12 @@ export function readShellCall(
       classified = { ...classified, level: 'process_exec', kind: 'exec', opaque: { id: 'script_block', subject: inv.name } };
     }
     // `… | xargs rm`: what the program is handed at run time is not in the line
-    if (inv.completed && classified.opaque === undefined && !COMPLETED_READERS.has(inv.name)) {
+    if (inv.completed && classified.opaque === undefined && COMPLETED_REMOVERS.has(inv.name) && opts.sandboxed?.() === true) {
+      // It removes what it is handed and nothing else, so under the OS sandbox (which refuses a guarded
+      // target) it is a remover whose targets are known only at run time; elsewhere it stays opaque.
+      const handed = { ...word('(the arguments xargs reads)'), dynamic: true };
+      classified = { ...classified, effects: [...classified.effects, { path: handed, effect: 'destroy' }] };
+    } else if (inv.completed && classified.opaque === undefined && !COMPLETED_READERS.has(inv.name)) {
       // as high as the program can reach: `xargs aws s3 rm` changes a remote system
       classified = {
         ...classified,
