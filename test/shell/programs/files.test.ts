@@ -77,6 +77,13 @@ programRows('sed', [
   ["sed 's/a/b/w out.txt' f", { level: 'workspace_write', effects: ['write out.txt'] }],
   // the i inside -e's value is sed's insert command, not -i
   ['sed -einstall f', { level: 'read_only', effects: [] }],
+  // after --, -i is no option: it is the script, which sed refuses (no command `-`), or a file it reads
+  ['sed -- -i file', { level: 'read_only', effects: [], opaque: false }],
+  ['sed -n -- -i.bak f', { level: 'read_only', effects: [], opaque: false }],
+  ['sed -e p -- -i', { level: 'read_only', effects: [], opaque: false }],
+  ["sed -- 's/a/b/' -i", { level: 'read_only', effects: [], opaque: false }],
+  ["sed -e 'w out.txt' -e -i f", { level: 'workspace_write', effects: ['write out.txt'] }],
+  ["sed -- '1e date' -i", { level: 'process_exec', opaque: true }],
   // -n, then -e with the script `wout`: writes out
   ['sed -newout input', { level: 'workspace_write', effects: ['write out'] }],
   ["sed -i 's/a/b/' f", { level: 'workspace_write', effects: ['write f'] }],

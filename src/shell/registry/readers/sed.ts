@@ -8,7 +8,10 @@ import { baseName, joinPath, opaque, parentOf, word, writer } from '../readers';
  * `s`) runs commands — then, with -i, the files it edits in place and their backups.
  */
 
-/** What a sed script does: the files it writes (`w FILE`, `s///w FILE`), or null when it runs commands or cannot be read. */
+/**
+ * What a sed script does: the files it writes (`w FILE`, `s///w FILE`), or null when it runs
+ * commands or cannot be read. A script sed refuses for a command `-` runs nothing.
+ */
 export function sedScript(s: string): { writes: string[] } | null {
   const writes: string[] = [];
   let k = 0;
@@ -43,6 +46,9 @@ export function sedScript(s: string): { writes: string[] } | null {
     while (s[k] === ' ' || s[k] === '!') k++;
     const c = s[k] ?? '';
     if (c === '') break;
+    // no sed has a command `-` (`sed -- -i f` takes `-i` for its script): it refuses the whole
+    // script before reading any input, and only `w` files already named may have been opened
+    if (c === '-') return { writes };
     if (c === 's' || c === 'y') {
       const delim = s[k + 1];
       if (delim === undefined || delim === '\n' || delim === '\\') return null;
