@@ -63,6 +63,11 @@ programRows('environment, scheduling and session wrappers', [
   ['env -i LANG=C ls', { level: 'read_only', opaque: false }],
   ['env - LANG=C ls', { level: 'read_only', opaque: false }],
   ['env -u HOME --unset=PATH ls', { level: 'read_only', opaque: false }],
+  // `--` ends env's options: what follows is the command, assignments first
+  ['env -- ls', { level: 'read_only', opaque: false }],
+  ['env -i -- LANG=C ls -la', { level: 'read_only', opaque: false }],
+  ['env -- rm -f x', { level: 'workspace_write', effects: ['destroy x'] }],
+  ['env -- PATH=/tmp ls', { level: 'process_exec', opaque: true }],
   ['env -C /srv rm -f x', { level: 'workspace_write', effects: ['destroy x'] }],
   ['env --chdir=/srv rm -f x', { level: 'workspace_write', effects: ['destroy x'] }],
   ['env -vu echo rm -f x', { level: 'workspace_write', effects: ['destroy x'] }],
