@@ -312,6 +312,11 @@ function finish(
     case 'first-then-destroys':
       for (const p of ops.slice(1)) effects.push({ path: p, effect: 'destroy' });
       break;
+    case 'first-then-writes':
+      // one word that may become several (`ddrescue /dev/sd* …`): whichever it becomes may be written
+      if (ops[0] && (ops[0].pattern || (ops[0].dynamic && !ops[0].quoted))) effects.push({ path: ops[0], effect: 'write' });
+      for (const p of ops.slice(1)) effects.push({ path: p, effect: 'write' });
+      break;
     case 'second-writes':
       if (ops[1]) effects.push({ path: ops[1], effect: 'write' });
       // one word that may become two (`uniq *`): the second, whichever it is, is written

@@ -59,7 +59,9 @@ export type OperandRule =
   /** the first operand is a mode, an owner or a pattern; the rest are changed */
   | 'first-then-destroys'
   /** the second operand is written (`uniq IN OUT`) */
-  | 'second-writes';
+  | 'second-writes'
+  /** the first operand is read; the rest are written (`ddrescue IN OUT MAP`) */
+  | 'first-then-writes';
 
 export interface CommandSpec {
   /** A short description, for `persona-gate programs`. */

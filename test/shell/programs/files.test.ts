@@ -124,6 +124,18 @@ programRows('programs that write where told', [
   ['xxd -c 16 in.bin', { level: 'read_only', effects: [] }],
 ]);
 
+// GNU ddrescue: reads its first operand, writes the image and the map.
+programRows('ddrescue', [
+  ['ddrescue -n /dev/sda disk.img map.log', { level: 'workspace_write', effects: ['write disk.img', 'write map.log'] }],
+  ['ddrescue -d -r3 /dev/sda disk.img map.log', { level: 'workspace_write', effects: ['write disk.img', 'write map.log'] }],
+  ['ddrescue -b 2048 /dev/sr0 cd.iso', { level: 'workspace_write', effects: ['write cd.iso'] }],
+  ['ddrescue -m domain.map -i 1M /dev/sda part.img part.map', { level: 'workspace_write', effects: ['write part.img', 'write part.map'] }],
+  ['ddrescue --log-events=events.txt in.img out.img', { level: 'workspace_write', effects: ['write out.img', 'write events.txt'] }],
+  ['ddrescue /dev/sd* out.img', { level: 'workspace_write', effects: ['write /dev/sd*', 'write out.img'] }],
+  ['ddrescue -V', { level: 'read_only', effects: [] }],
+  ['ddrescue -h', { level: 'read_only', effects: [] }],
+]);
+
 // Archives and compressors.
 programRows('archives', [
   ['tar czf backup.tgz src', { level: 'workspace_write', effects: ['write backup.tgz'] }],
