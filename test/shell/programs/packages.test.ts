@@ -15,6 +15,10 @@ programRows('package managers', [
   ['pnpm install', { level: 'network', opaque: true }],
   ['pnpm --filter app build', { level: 'process_exec', opaque: true }],
   ['pnpm --dir app test', { level: 'process_exec', opaque: true }],
+  // pnpm loads the project's .pnpmfile.cjs for every command, and pnpm 10 first runs the pnpm
+  // package.json's packageManager names: listing runs the project's code
+  ['pnpm ls', { level: 'process_exec', opaque: true }],
+  ['pnpm list --depth 0', { level: 'process_exec', opaque: true }],
   ['yarn install', { level: 'network', opaque: true }],
   ['yarn build', { level: 'process_exec', opaque: true }],
   ['bun install', { level: 'network', opaque: true }],

@@ -382,7 +382,8 @@ export const PACKAGES: Family = {
     },
   ),
   // pnpm and yarn stay opaque even where they only list: pnpm runs the version package.json's
-  // packageManager names, downloaded from the registry the project's .npmrc may set, and yarn runs
+  // packageManager names, downloaded from the registry the project's .npmrc may set, and loads the
+  // project's .pnpmfile.cjs (code) for any command, `pnpm ls` and `pnpm list` included; yarn runs
   // the file .yarnrc.yml's yarnPath (.yarnrc's yarn-path) names, for any command
   pnpm: manager(
     'a Node.js package manager',
