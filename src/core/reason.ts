@@ -31,6 +31,7 @@ export type ReasonId =
   | 'options_at_run_time'
   | 'runs_project_scripts'
   | 'downloads_and_runs_scripts'
+  | 'finds_project_python'
   | 'runs_project_program'
   | 'runs_project_bin'
   | 'wrapper_runs_program'

@@ -31,6 +31,8 @@ const EN: Table = {
   options_at_run_time: (s, d) => `${d} may be an option of ${s} known only at run time, one that writes or runs code`,
   runs_project_scripts: (s, d) => `${[s, d].filter(Boolean).join(' ')} runs the project's scripts`,
   downloads_and_runs_scripts: (s) => `${s} downloads packages and runs their scripts`,
+  finds_project_python: (s) =>
+    `${s} runs the Python the project's .python-version names (a version or a program), or downloads one from a mirror its configuration may set`,
   runs_project_program: (s, d) => `${s} runs the project's own ${d} before any on PATH`,
   runs_project_bin: (s) => `${s} runs the project's own programs (node_modules/.bin) before any on PATH`,
   wrapper_runs_program: (s, d) => `${s} ${d} runs a program it names`,
@@ -118,6 +120,8 @@ const spanish = (): Table => ({
   options_at_run_time: (s, d) => `${d} puede ser una opción de ${s} que solo se conoce al ejecutar, una que escribe o ejecuta código`,
   runs_project_scripts: (s, d) => `${[s, d].filter(Boolean).join(' ')} ejecuta los scripts del proyecto`,
   downloads_and_runs_scripts: (s) => `${s} descarga paquetes y ejecuta sus scripts`,
+  finds_project_python: (s) =>
+    `${s} ejecuta el Python que nombra el .python-version del proyecto (una versión o un programa), o descarga uno de un espejo que su configuración puede fijar`,
   runs_project_program: (s, d) => `${s} ejecuta el ${d} del propio proyecto antes que cualquiera del PATH`,
   runs_project_bin: (s) => `${s} ejecuta los programas del propio proyecto (node_modules/.bin) antes que cualquiera del PATH`,
   wrapper_runs_program: (s, d) => `${s} ${d} ejecuta un programa que nombra`,

@@ -205,6 +205,14 @@ programRows('uv', [
   ['uv sync --frozen', { level: 'network', opaque: true }],
   ['uv lock --upgrade', { level: 'network', opaque: true }],
   ['uv tree', { level: 'network', opaque: true }],
+  // export re-locks (resolving, which builds source distributions) unless --frozen, and finds a
+  // Python for the lock even with it before uv 0.4.28
+  ['uv export --format requirements-txt', { level: 'network', opaque: true }],
+  ['uv export --format requirements-txt -o requirements.txt', { level: 'network', opaque: true }],
+  // venv runs the Python .python-version names, or downloads one
+  ['uv venv', { level: 'network', opaque: '.python-version' }],
+  ['uv venv --python 3.12 --seed', { level: 'network', opaque: true }],
+  ['uv venv --help', { level: 'read_only', opaque: false }],
   ['uv cache clean', { level: 'process_exec', opaque: true }],
   ['uv python install 3.12', { level: 'process_exec', opaque: true }],
   ['uv run pytest', { level: 'process_exec', opaque: true }],

@@ -430,6 +430,10 @@ export const PACKAGES: Family = {
   }),
   // uv: locking resolves the dependencies, which can build source distributions (their scripts run);
   // tree and export read the lock but find a Python for its markers, which uv may download: network.
+  // (`export --frozen` finds none from uv 0.4.28 on, but an older uv does: it stays network.)
+  // venv finds the Python a .python-version of the project names (a version, or a path to a program,
+  // which uv runs to ask it what it is) and downloads one when none is found, from a mirror the
+  // project's configuration may set: network and opaque, whatever it is given.
   // What inspects the environment, the cache, the installed tools or Pythons reads; --outdated asks the index.
   uv: () => ({
     ...manager(
@@ -443,6 +447,12 @@ export const PACKAGES: Family = {
       {
         reads: ['help'],
         own: {
+          venv: () => ({
+            level: 'network',
+            kind: 'network',
+            opaque: 'finds_project_python',
+            options: options('--prompt= --seed --clear --allow-existing --relocatable --system-site-packages --no-project'),
+          }),
           pip: () => {
             // alone it prints its help
             const pip: CommandSpec = {
