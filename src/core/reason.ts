@@ -86,6 +86,7 @@ export type ReasonId =
   | 'sets_variable_runs'
   // the level an invocation was read at, when nothing made it opaque
   | 'builtin'
+  | 'function_call'
   | 'reads'
   | 'writes'
   | 'network'

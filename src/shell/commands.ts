@@ -75,6 +75,8 @@ export interface Invocation {
   depth: number;
   /** Directories its wrappers run it in (`env -C DIR`, `sudo -D DIR`, `chroot DIR`); null when known only at run time. */
   chdir: (string | null)[];
+  /** It calls a function the line defined for sure before it in this shell, with no wrapper (syntax/walk.ts). */
+  callsFunction?: boolean;
 }
 
 export interface ShellReadingRaw {
@@ -299,7 +301,16 @@ function commandsOf(parse: ShellParse, depth: number, conditional: boolean, walk
   if (parse.script) walk.scripts.push(parse.script);
   walk.functions.push(...parse.functions);
   for (const command of parse.commands) {
-    const problem = runWords(command.words, command.redirects, conditional || command.conditional, false, [], depth, walk);
+    const problem = runWords(
+      command.words,
+      command.redirects,
+      conditional || command.conditional,
+      false,
+      [],
+      depth,
+      walk,
+      command.callsFunction === true,
+    );
     if (problem) return problem;
     if (walk.out.length > MAX_INVOCATIONS) return { id: 'more_than', subject: String(MAX_INVOCATIONS), detail: 'commands' };
   }
@@ -315,8 +326,10 @@ function runWords(
   viaAtStart: string[],
   depth: number,
   walk: Walk,
+  callsFunction = false,
 ): Unreadable | undefined {
   let words = start;
+  const callee = callsFunction ? start.find((w) => !isAssignment(w)) : undefined;
   const assignments: string[] = [];
   const via = [...viaAtStart];
   const chdir: (string | null)[] = [];
@@ -378,6 +391,8 @@ function runWords(
         chdir: [...chdir],
         depth,
         source: walk.source,
+        // the name the walk found defined as a function, run as it is, through no wrapper
+        ...(program === callee && via.length === 0 && opaque === undefined ? { callsFunction: true } : {}),
       });
       recorded = true;
     };

@@ -27,6 +27,7 @@ import {
   REMOVES_WHATEVER_ARGUMENTS,
   RUNTIME_VARIABLES,
   SHOPT_KEEPS_READING,
+  SOURCES,
 } from './programs';
 
 /**
@@ -870,6 +871,10 @@ export function readShellCall(
   const raw = readCommandLine(source, powershell);
   if (raw.unparsable) return unreadable(raw.unparsable);
   const functions = new Set(raw.functions);
+  // a function the line calls after defining it runs its body, read where it is defined, unless
+  // something may remove it first: `unset` (of a variable too: without -f it removes the function
+  // of that name when no variable has it), or a file sourced into the shell
+  const functionsStay = !powershell && !raw.invocations.some((inv) => inv.name === 'unset' || SOURCES.has(inv.name));
   const changesReading = shellOptionsChangingReading(raw.invocations);
   if (changesReading !== null) return unreadable(changesReading);
 
@@ -1071,7 +1076,18 @@ export function readShellCall(
       continue;
     }
 
-    let classified = help ?? classify(inv, powershell, index);
+    // a call of a function the line defined for sure before it runs that function's body, which is
+    // read where it is defined: not a program of its own, unless it has the name of one the registry
+    // or the policy knows (that reading stands, the stricter of the two)
+    const callsFunction =
+      inv.callsFunction === true &&
+      functionsStay &&
+      help === null &&
+      !catalogued.has(inv.name) &&
+      programFor(index, inv.name, false) === null;
+    let classified: Classified = callsFunction
+      ? { level: 'none', kind: 'builtin', reason: { id: 'function_call', subject: inv.name }, effects: [] }
+      : (help ?? classify(inv, powershell, index));
     // a program that owns an identity switch may switch the profile by another of its commands, unless it only reads
     if (switchPrograms.has(inv.name) && (classified.opaque !== undefined || exceeds(classified.level, 'read_only'))) rearmBy.add(inv.name);
     // `${x@P}` expands a prompt string, command substitutions included: what it runs cannot be read
@@ -1121,8 +1137,9 @@ export function readShellCall(
       const problem = addEffect(e.path, e.effect, inv.name);
       if (problem) return unreadable(problem);
     }
-    // Opaque code is scanned with the whole line below; here, what network programs are handed.
-    if (!classified.opaque && classified.kind === 'network') {
+    // Opaque code is scanned with the whole line below; here, what network programs are handed, and
+    // the arguments a function is called with, which its body may hand to anything (`"$1"`)
+    if (!classified.opaque && (classified.kind === 'network' || callsFunction)) {
       for (const w of inv.args) {
         const pieces = pathPieces(w.text);
         if (pieces === null) return unreadable({ id: 'more_paths_handed', subject: String(MAX_PIECES), detail: inv.name });

@@ -329,8 +329,9 @@ describe('regressions: fifth pass, lines the gate read otherwise than bash runs 
     ['sort --compress-program=gzip big'],
     ['git init --template=t s'],
     ['git --git-dir=g status'],
-    // a function's call is read as the program of that name: the function may not be the one that runs
-    ['f() { ls; }; f'],
+    // a call before the function is defined, or where it may be gone, is read as the program of that name
+    ['f; f() { ls; }'],
+    ['f() { ls; }; unset f; f'],
   ])('%j is opaque', (line) => {
     expect(reading(line).level).toBe('process_exec');
     expect(reading(line).opaque.length).toBeGreaterThan(0);

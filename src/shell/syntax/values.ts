@@ -215,13 +215,26 @@ const MAX_KNOWN = 64;
 /** The literal values each variable is known to hold at a point of the line. */
 export class Known {
   private readonly values = new Map<string, readonly string[]>();
+  /** Functions defined for sure in this shell before this point (`f() { …; }; f`). */
+  private readonly functions = new Set<string>();
   poisoned = false;
 
   copy(): Known {
     const k = new Known();
     for (const [n, v] of this.values) k.values.set(n, v);
+    for (const f of this.functions) k.functions.add(f);
     k.poisoned = this.poisoned;
     return k;
+  }
+
+  /** A function definition that runs for sure here: later calls of the name in this shell run it. */
+  define(name: string): void {
+    if (this.functions.size < MAX_KNOWN) this.functions.add(name);
+  }
+
+  /** Whether a call of `name` here runs a function this shell defined for sure before it. */
+  defines(name: string): boolean {
+    return this.functions.has(name);
   }
 
   get(name: string): readonly string[] | undefined {

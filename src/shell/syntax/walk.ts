@@ -17,6 +17,12 @@ export interface FoundCommand {
   redirects: { op: string; target: Word; node: Redirect }[];
   /** Runs only if an earlier command succeeded or failed, or inside a condition, loop, case or function body. */
   conditional: boolean;
+  /**
+   * Its name is that of a function defined for sure before it in the same shell (not in a
+   * subshell, a branch, a pipeline or a function body that may not have run): bash runs that
+   * function, whose body the walk has read where it is defined.
+   */
+  callsFunction?: boolean;
 }
 
 export interface Walked {
@@ -73,6 +79,7 @@ class Walker {
     if (c.type === 'func') {
       this.out.functions.push(c.name);
       this.functions.add(c.name);
+      if (definite) known.define(c.name);
       // a function runs where it is called, with whatever the line has done by then
       const inside = new Known();
       inside.poisoned = true;
@@ -95,11 +102,14 @@ class Walker {
     }
     // expansions that assign (`$((R=1))`) change what the words after them hold
     if (!c.words.some((w) => partsAssign(w.parts))) for (const w of c.words) if (startsPlain(w, known)) viewOf(w).startsPlain = true;
+    const name = c.words[0] === undefined ? undefined : viewOf(c.words[0]);
+    const callsFunction = name !== undefined && !name.dynamic && !name.pattern && !name.text.includes('/') && known.defines(name.text);
     this.out.commands.push({
       node: c,
       words: [...c.assigns.map((a) => viewOf(a.word)), ...c.words.map(viewOf)],
       redirects: c.redirects.map(redirectView),
       conditional: cond,
+      ...(callsFunction ? { callsFunction } : {}),
     });
     if (definite) known.learn(c, this.functions);
     else known.apply(simpleChange(c, this.functions));

@@ -74,6 +74,49 @@ programRows('shell builtins', [
 ]);
 
 // PowerShell's cmdlets that print, compute or move around
+// A function the line defines and then calls: the call runs its body, read where it is defined. Only
+// when the definition runs for sure before the call, in the same shell, and nothing may remove it.
+programRows('shell functions', [
+  ['f() { ls -la; }; f', { level: 'read_only', opaque: false }],
+  ['greet() { echo "hi $1"; }; greet bob', { level: 'none', opaque: false }],
+  ['function f { ls; }; f && f', { level: 'read_only', opaque: false }],
+  ['f() { ls; }; if true; then f; fi', { level: 'read_only', opaque: false }],
+  ['f() { ls; }; echo "$(f)"; f | wc -l', { level: 'read_only', opaque: false }],
+  ['f() { g() { ls; }; g; }; f', { level: 'read_only', opaque: false }],
+  ['f() { rm -f x; }; f', { level: 'workspace_write', effects: ['destroy x'] }],
+  // every body of the name is read: a redefinition, even one that may not run, counts
+  ['f() { ls; }; f() { rm -f x; }; f', { level: 'workspace_write', effects: ['destroy x'] }],
+  ['f() { ls; }; true || f() { curl -s https://x.y; }; f', { level: 'network' }],
+  // the body's words given at run time are read as such
+  ['f() { rm -f "$1"; }; f x', { unparsable: 'path computed at run time' }],
+  ['f() { "$@"; }; f rm -f x', { unparsable: true }],
+  ['f() { git log "$1"; }; f main', { level: 'process_exec', opaque: true }],
+  // called before it is defined, defined in a subshell, a pipeline, the background or a branch
+  // that may not run, or inside itself: the name may run a program of that name
+  ['f; f() { ls; }', { level: 'process_exec', opaque: true }],
+  ['(f() { ls; }); f', { level: 'process_exec', opaque: true }],
+  ['f() { ls; } | cat; f', { level: 'process_exec', opaque: true }],
+  ['f() { ls; } & f', { level: 'process_exec', opaque: true }],
+  ['true && f() { ls; }; f', { level: 'process_exec', opaque: true }],
+  ['if true; then f() { ls; }; fi; f', { level: 'process_exec', opaque: true }],
+  ['f() { f; }; f', { level: 'process_exec', opaque: true }],
+  ['f() { ls; }; g() { f; }; g', { level: 'process_exec', opaque: true }],
+  // unset (with or without -f) or a sourced file may remove it first
+  ['f() { ls; }; unset -f f; f', { level: 'process_exec', opaque: true }],
+  ['f() { ls; }; unset f; f', { level: 'process_exec', opaque: true }],
+  ['f() { ls; }; g() { unset -f f; }; g; f', { level: 'process_exec', opaque: true }],
+  ['f() { ls; }; . ./env.sh; f', { level: 'process_exec', opaque: true }],
+  // through a wrapper, in another shell, or by a path, the name is a program
+  ['f() { ls; }; sudo f', { level: 'process_exec', opaque: true }],
+  ['f() { ls; }; command f', { level: 'process_exec', opaque: true }],
+  ['f() { ls; }; xargs f', { level: 'process_exec', opaque: true }],
+  ['f() { ls; }; bash -c f', { level: 'process_exec', opaque: true }],
+  ['f() { ls; }; ./f', { level: 'process_exec', opaque: true }],
+  // a function of a known program's name keeps that program's reading too
+  ['rm() { echo; }; rm -f x', { level: 'workspace_write', effects: ['destroy x'] }],
+  ['cat() { rm -f x; }; cat y', { level: 'workspace_write', effects: ['destroy x'] }],
+]);
+
 programRows('PowerShell builtins', [
   ['write-output', { level: 'none', opaque: false, powershell: true }],
   ['write-host', { level: 'none', opaque: false, powershell: true }],
