@@ -61,6 +61,8 @@ export type ReasonId =
   | 'wrapper_writes_into_command'
   | 'wrapper_opaque'
   | 'wrapper_shell'
+  | 'moreutils_parallel'
+  | 'prints_commands'
   | 'wrapper_other_root'
   | 'starts_shell'
   | 'starts_shell_other_user'

@@ -339,7 +339,7 @@ function runWords(
     if (layer > 16) return { id: 'too_many_wrappers' };
     const peeled = peel(words, assignments);
     if (peeled.kind === 'lookup') break;
-    if ((peeled.kind === 'run' || peeled.kind === 'reparse') && peeled.writes && peeled.writes.length > 0) {
+    if ((peeled.kind === 'run' || peeled.kind === 'reparse' || peeled.kind === 'run-many') && peeled.writes && peeled.writes.length > 0) {
       walk.out.push({
         name: '',
         program: null,
@@ -362,6 +362,14 @@ function runWords(
         if (s.dynamic) return { id: 'command_string_at_run_time', subject: peeled.via };
         walk.sources.push(s.source);
         const problem = invocationsOf(parseShell(s.source, depth + 1, walk.powershell), s.source, depth + 1, cond, walk);
+        if (problem) return problem;
+      }
+      break;
+    }
+    // each job of GNU parallel is a command of its own
+    if (peeled.kind === 'run-many') {
+      for (const run of peeled.runs) {
+        const problem = runWords(run, [], cond, completed, [...via, peeled.via], depth, walk);
         if (problem) return problem;
       }
       break;

@@ -62,6 +62,8 @@ const EN: Table = {
   wrapper_writes_into_command: (s) => `${s} writes its output into a command`,
   wrapper_opaque: (s, d) => `${s} also takes options from ${d}, which the gate does not read`,
   wrapper_shell: (s, d) => `${s} ${d} hands the command to a shell, which expands its words again`,
+  moreutils_parallel: (s) => `${s} with --: moreutils' parallel runs each word after it as a command, or its command with each`,
+  prints_commands: (s) => `${s} only prints the commands it would run`,
   wrapper_other_root: (s, d) => `${s} ${d} finds and runs the command under another root directory`,
   starts_shell: (s) => `${s} starts a shell that reads commands from stdin`,
   starts_shell_other_user: (s) => `${s} starts a shell for another user`,
@@ -152,6 +154,9 @@ const spanish = (): Table => ({
   wrapper_writes_into_command: (s) => `${s} escribe su salida en una orden`,
   wrapper_opaque: (s, d) => `${s} también toma opciones de ${d}, que persona-gate no lee`,
   wrapper_shell: (s, d) => `${s} ${d} pasa la orden a un shell, que vuelve a expandir sus palabras`,
+  moreutils_parallel: (s) =>
+    `${s} con --: el parallel de moreutils ejecuta cada palabra que le sigue como una orden, o su orden con cada una`,
+  prints_commands: (s) => `${s} solo muestra las órdenes que ejecutaría`,
   wrapper_other_root: (s, d) => `${s} ${d} busca y ejecuta la orden bajo otro directorio raíz`,
   starts_shell: (s) => `${s} abre un shell que lee órdenes de la entrada estándar`,
   starts_shell_other_user: (s) => `${s} abre un shell de otro usuario`,

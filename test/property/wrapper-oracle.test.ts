@@ -96,6 +96,14 @@ const LINES: [string, 'read' | 'opaque'][] = [
   ['unshare -r /bin/echo MARK x', 'read'],
   ['strace -qqo /dev/null /bin/echo MARK x', 'read'],
   ['strace -f -e trace=none -o /dev/null /bin/echo MARK x', 'read'],
+  ['parallel /bin/echo MARK x ::: a', 'read'],
+  ["parallel '/bin/echo MARK' x ::: a", 'read'],
+  ['parallel -k -j 2 /bin/echo MARK {2} {1} ::: a ::: b', 'read'],
+  ['parallel /bin/echo MARK {.} {/} {//} ::: d/a.txt', 'read'],
+  ['parallel -I XX /bin/echo MARK XX.y ::: a', 'read'],
+  ['parallel -q /bin/echo MARK x ::: a', 'read'],
+  ["parallel '/bin/echo MARK $HOME' ::: a", 'opaque'],
+  ['parallel -- /bin/echo MARK x', 'opaque'],
 ];
 
 /** The words echo printed, when it ran. */

@@ -88,7 +88,7 @@ describe('the classes of bypass, each refused for a persona that may not file', 
     ['npm exec -- aeat modelo export', 'unlisted_command', 'opaque_execution'],
     ['chroot / aeat modelo export', 'handoff_denied', 'owner'],
     ['flock /tmp/l -c "aeat modelo export"', 'handoff_denied', 'owner'],
-    ['parallel aeat modelo ::: export', 'unlisted_command', 'opaque_execution'],
+    ['parallel aeat modelo ::: export', 'handoff_denied', 'owner'],
     ['ssh 127.0.0.1 aeat modelo export', 'handoff_denied', 'owner'],
     ["ssh -p 22 127.0.0.1 'aeat modelo export'", 'handoff_denied', 'owner'],
     // interpreters with inline code

@@ -1,6 +1,7 @@
 import { getopt, type GetoptSpec, type UsedOption } from '../getopt';
 import type { Reason } from '../reasons';
 import { getoptSpec } from './classify';
+import { peelParallel } from './parallel';
 import type { OptionSpec, ProgramSpec } from '../registry/types';
 import { literalWord, type Word } from '../syntax/word';
 
@@ -23,12 +24,14 @@ export type Peeled =
       positional?: boolean;
     }
   | { kind: 'reparse-many'; sources: { source: string; dynamic: boolean }[]; via: string }
+  /** Several commands it runs, each read as a command of its own (GNU parallel's jobs). */
+  | { kind: 'run-many'; runs: Word[][]; via: string; writes?: Word[] }
   | { kind: 'lookup' };
 
 const tables = new WeakMap<ProgramSpec, GetoptSpec<OptionSpec>>();
 
 /** A wrapper's getopt table: its options and --help/--version, long options only written whole. */
-function tableOf(spec: ProgramSpec): GetoptSpec<OptionSpec> {
+export function tableOf(spec: ProgramSpec): GetoptSpec<OptionSpec> {
   let t = tables.get(spec);
   if (!t) tables.set(spec, (t = { ...getoptSpec(spec, []), exactLong: true }));
   return t;
@@ -60,6 +63,7 @@ export function peelWrapper(spec: ProgramSpec, rest: Word[]): Peeled {
     return rest.length > 1
       ? { kind: 'run', words: rest, opaque: { id: spec.opaque as Reason['id'], subject: name }, via: name }
       : { kind: 'run', words: [], via: name };
+  if (wrapper.argumentLists) return peelParallel(spec, rest, tableOf(spec));
   const parsed = getopt<OptionSpec>(rest, tableOf(spec), 1);
   const writes: Word[] = [];
   const chdir: (string | null)[] = [];

@@ -534,6 +534,12 @@ const readsWith =
   (ctx) =>
     modeUsed(ctx, 'reads') ? { ...ctx.base, level: 'read_only', kind: 'reader' } : opaque(ctx, reason, [ctx.name, ...ctx.path].join(' '));
 
+/** parallel read by its own spec (read/parallel.ts hands it over): --dry-run and the like only print. */
+const parallel: NamedReader = (ctx) =>
+  modeUsed(ctx, 'prints')
+    ? { ...ctx.base, level: 'read_only', kind: 'reader', effects: [], reason: { id: 'prints_commands', subject: ctx.name } }
+    : ctx.base;
+
 /** cargo fmt: rewrites the package's sources, unless --check is given to it or, after `--`, to rustfmt. */
 const cargoFmt: NamedReader = (ctx) =>
   modeUsed(ctx, 'check') || ctx.parsed.operands.some((o) => o.text === '--check')
@@ -716,6 +722,7 @@ export const READERS_BY_NAME: Readonly<Record<string, NamedReader>> = {
   'reads-with': readsWith('downloads_and_runs_scripts'),
   'reads-with-or-runs': readsWith('runs_project_scripts'),
   'cargo-fmt': cargoFmt,
+  parallel,
   poetry,
   ...MACOS_READERS,
 };

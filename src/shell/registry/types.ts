@@ -151,4 +151,11 @@ export interface WrapperSpec {
   optionsFrom?: string;
   /** The file names of its write options expand `%p`, `%q{VAR}` …: each is checked as a pattern. */
   writeNamesExpand?: boolean;
+  /**
+   * GNU parallel's grammar: the command's words are joined and run by a shell, once for each
+   * combination of the argument lists after `:::` (words of the line) and `::::` (files), each
+   * argument appended or put where a replacement string (`{}`, `{.}` …) stands; without a list it
+   * reads them from stdin (read/parallel.ts).
+   */
+  argumentLists?: boolean;
 }

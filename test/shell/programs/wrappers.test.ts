@@ -249,6 +249,69 @@ programRows('xargs', [
   ['cat l | xargs --frob cat', { level: 'process_exec', opaque: 'xargs --frob' }],
 ]);
 
+// GNU parallel: each job of the argument lists the line gives (`:::`) is a command of its own; the
+// arguments of files (`::::`, -a) or stdin are appended at run time, as xargs's.
+programRows('parallel', [
+  ['parallel gzip ::: *.log', { level: 'workspace_write', opaque: false }],
+  ['parallel -j4 echo {} ::: a b c', { level: 'none', opaque: false }],
+  ['ls | parallel wc -l', { level: 'read_only', opaque: false }],
+  ["find . -name '*.txt' | parallel grep -l TODO", { level: 'read_only', opaque: false }],
+  ['parallel rm ::: a b', { level: 'workspace_write', effects: ['destroy a', 'destroy b'] }],
+  ['parallel -k -j 2 rm -f ::: a ::: b', { level: 'workspace_write', effects: ['destroy a', 'destroy b'] }],
+  ['parallel sudo rm ::: x', { level: 'workspace_write', effects: ['destroy x'] }],
+  ["parallel 'rm -f' ::: x", { level: 'workspace_write', effects: ['destroy x'] }],
+  // a replacement string takes the argument where it stands
+  ['parallel rm {}.bak ::: a b', { level: 'workspace_write', effects: ['destroy a.bak', 'destroy b.bak'] }],
+  ['parallel rm {.}.o {/.} ::: src/a.c', { level: 'workspace_write', effects: ['destroy src/a.o', 'destroy a'] }],
+  ['parallel rm {2} ::: a ::: b', { level: 'workspace_write', effects: ['destroy b'] }],
+  ['parallel -I XX rm XX.tmp ::: a', { level: 'workspace_write', effects: ['destroy a.tmp'] }],
+  ['parallel -i rm {} ::: a', { level: 'workspace_write', effects: ['destroy a'] }],
+  ['parallel rm {#} ::: a', { unparsable: 'path computed at run time' }],
+  // -q quotes each word of the command for the shell: they stand as written
+  ["parallel -q rm 'a b' ::: c", { level: 'workspace_write', effects: ['destroy a b', 'destroy c'] }],
+  // without -q the shell reads the command again: its expansions, operators and braces run
+  ["parallel 'echo $HOME' ::: a", { level: 'process_exec', opaque: 'hands the command to a shell' }],
+  ["parallel 'echo x > out' ::: a", { level: 'process_exec', opaque: true }],
+  ['parallel echo {a,b} ::: x', { level: 'process_exec', opaque: true }],
+  ["parallel echo '{= s/a/b/ =}' ::: a", { level: 'process_exec', opaque: true }],
+  ['parallel rm "$f" ::: a', { level: 'process_exec', opaque: true }],
+  // arguments read at run time: from stdin, a file, several to a job
+  ['cat list | parallel rm', { level: 'process_exec', opaque: 'rm' }],
+  ['parallel -a list.txt rm', { level: 'process_exec', opaque: true }],
+  ['parallel rm :::: list.txt', { level: 'process_exec', opaque: true }],
+  ['parallel -n 2 rm ::: a b c', { level: 'process_exec', opaque: true }],
+  ['parallel -l1 rm ::: a b', { level: 'process_exec', opaque: true }],
+  ['parallel -X rm ::: a b', { level: 'process_exec', opaque: true }],
+  ['cat list | parallel -X wc -l', { level: 'read_only', opaque: false }],
+  // --pipe hands blocks of stdin to the command: nothing is appended
+  ['parallel --pipe wc -l < big', { level: 'read_only', opaque: false }],
+  // without a command the arguments are the commands
+  ["parallel ::: ls 'rm x'", { level: 'process_exec', opaque: 'runs commands its input gives it' }],
+  ['ls | parallel', { level: 'process_exec', opaque: true }],
+  // it only prints
+  ['parallel --dry-run rm ::: a b', { level: 'read_only', opaque: false, effects: [] }],
+  ['parallel --shellquote ::: a', { level: 'read_only', opaque: false }],
+  ['parallel --number-of-cpus', { level: 'read_only', opaque: false }],
+  ['parallel --help', { level: 'read_only', opaque: false }],
+  ['parallel -V', { level: 'read_only', opaque: false }],
+  // what it writes, runs or reaches itself
+  ['parallel --joblog jobs.log echo ::: a', { level: 'workspace_write', effects: ['write jobs.log'] }],
+  ['parallel --joblog +jobs.log echo ::: a', { level: 'workspace_write', effects: ['write jobs.log'] }],
+  ['parallel --results out echo ::: a', { level: 'process_exec', opaque: true }],
+  ['parallel --ssh ./x echo ::: a', { level: 'process_exec', opaque: true }],
+  ['parallel --tmux echo ::: a', { level: 'process_exec', opaque: true }],
+  ['parallel -J myprofile echo ::: a', { level: 'process_exec', opaque: true }],
+  ['parallel -S server1 echo ::: a', { level: 'network', opaque: true }],
+  ['parallel --nonall -S server1 uptime', { level: 'network', opaque: true }],
+  ['parallel --dry echo ::: a', { level: 'process_exec', opaque: 'an option the gate does not read' }],
+  ['PARALLEL=-S,server1 parallel echo ::: a', { level: 'process_exec', opaque: true }],
+  // moreutils' parallel: `-- CMDS` or `CMD -- ARGS`
+  ['parallel -j2 -- ls df', { level: 'process_exec', opaque: "moreutils' parallel" }],
+  ['parallel rm -- ::: a', { level: 'process_exec', opaque: true }],
+  ['parallel -j2 wc -l -- a b', { level: 'read_only', opaque: false }],
+  ['parallel -j2 rm -- a b', { level: 'process_exec', opaque: true }],
+]);
+
 programRows('npx, bunx, pnpx', [
   ['npx prettier --write .', { level: 'process_exec', opaque: "runs the project's own programs" }],
   ['bunx cat x', { level: 'process_exec', opaque: true }],

@@ -194,6 +194,50 @@ export const WRAPPERS: Family = {
       ),
       wrapper: { completes: true },
     }),
+  // GNU parallel (read/parallel.ts); moreutils' parallel takes `CMD -- ARGS` or `-- CMDS`, read
+  // there too. Its options also come from ~/.parallel/config (a file named config: writing one is
+  // process_exec) and $PARALLEL (set by the line: opaque).
+  parallel: () =>
+    wrapper('runs a command for each argument of its lists (:::), files (::::) or input, through a shell', {
+      reader: 'parallel',
+      options: [
+        ...options(
+          ['--dry-run --shellquote --number-of-cpus --number-of-cores --number-of-sockets --number-of-threads', { mode: 'prints' }],
+          '--max-line-length-allowed',
+          '-j= --jobs= -P= --max-procs=',
+          '-k --keep-order',
+          ['-q --quote', { mode: 'quote' }],
+          ['-I=', { mode: 'replace' }],
+          ['-i[=] --replace[=]', { mode: 'replace' }],
+          ['-n= --max-args= -N= --max-replace-args= -L= --max-lines= -C= --colsep=', { mode: 'grouping' }],
+          ['-l[=]', { mode: 'grouping' }],
+          ['-m -X --xargs', { mode: 'grouping' }],
+          ['-a= --arg-file=', { mode: 'arg-file' }],
+          ['--pipe --spreadstdin', { mode: 'pipe' }],
+          '--block= --block-size= --recstart= --recend=',
+          '--regexp --round-robin --round',
+          '-0 --null',
+          '-d= --delimiter=',
+          '-E=',
+          '-e[=] --eof[=]',
+          '-r --no-run-if-empty',
+          '-s= --max-chars=',
+          '--link --xapply',
+          '-u --ungroup --group --line-buffer --lb',
+          '-v --verbose -t --tag --bar --progress --eta --no-notice --will-cite --plus --shuf',
+          '--delay= --timeout= --retries= --halt= --halt-on-error= --load= --memfree= --nice= --termseq=',
+          ['--joblog=', { role: 'writes' }],
+          ['--results= --res=', { opaque: 'writes_unnamed_files' }],
+          ['--ssh= --rpl= --tagstring= --compress-program= --decompress-program= --limit= --filter=', { role: 'runs' }],
+          ['--tmux --tmuxpane --semaphore --shebang --shebang-wrap --retry-failed', { role: 'runs' }],
+          ['-J= --profile=', { opaque: 'reads_options_from_file' }],
+          ['-S= --sshlogin= --slf= --sshloginfile=', { level: 'network', opaque: 'runs_on_another_host' }],
+          ['--onall --nonall', { level: 'network', opaque: 'runs_on_another_host' }],
+        ),
+        ...UTIL_HELP,
+      ],
+      wrapper: { argumentLists: true },
+    }),
   exec: () =>
     wrapper('the shell builtin: replaces the shell with a command', {
       options: options('-a=', '-c', '-l'),
