@@ -46,6 +46,8 @@ programRows('shell builtins', [
   ['basename a/b.txt', { level: 'none', opaque: false }],
   ['dirname a/b.txt', { level: 'none', opaque: false }],
   ['seq 1 3', { level: 'none', opaque: false }],
+  ['yes | rg --files', { level: 'read_only', opaque: false }],
+  ['yes n | head -3', { level: 'read_only', opaque: false }],
   ['date +%F', { level: 'none', opaque: false }],
   ['whoami', { level: 'none', opaque: false }],
   ['id -u', { level: 'none', opaque: false }],

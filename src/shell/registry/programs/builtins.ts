@@ -46,6 +46,7 @@ const NAMES = [
   'basename',
   'dirname',
   'seq',
+  'yes',
   'date',
   'whoami',
   'id',
