@@ -215,7 +215,7 @@ describeConfined('the excluded launcher in the real Claude Code, with its sandbo
   it.skipIf(skip !== null)(
     `the control: with the installation readable in the sandbox, a hidden route starts the program${skip ? ` (skipped: ${skip})` : ''}`,
     async () => {
-      const { project, log, PATH } = deployment();
+      const { project, log, PATH, real } = deployment();
       const userSettings = join(project.home, '.claude', 'settings.json');
       const settings = JSON.parse(readFileSync(userSettings, 'utf8'));
       settings.sandbox.filesystem.denyRead = [];
@@ -224,7 +224,8 @@ describeConfined('the excluded launcher in the real Claude Code, with its sandbo
       const model = await startModel({
         main: [
           [{ name: 'mcp__aeat__whoami', input: {} }],
-          bash(`python3 -c "import os,base64; os.system(base64.b64decode('${b64('aeat modelo export')}').decode())"`),
+          // by its path: by its name, the call's PATH finds the shim, and the broker refuses the export
+          bash(`python3 -c "import os,base64; os.system(base64.b64decode('${b64(`${real} modelo export`)}').decode())"`),
         ],
       });
       cleanup.push(() => model.close());
@@ -258,15 +259,19 @@ describeConfined('the excluded launcher in the real Claude Code, with its sandbo
     },
   );
 
-  // The residue: a project's own exclusion takes a program out of the sandbox, where the launched
-  // program is not hidden. With allowUnsandboxedCommands: false only in user settings Claude Code
-  // honours it; a --settings file (what persona-gate launch passes) holds against it.
+  // A project's own exclusion would take a program out of the sandbox, where the launched program is
+  // not hidden (with allowUnsandboxedCommands: false only in user settings Claude Code honours it; a
+  // --settings file, what persona-gate launch passes, holds against it). A call that runs code is
+  // rewritten for the broker, and Claude Code matches the exclusion on the rewritten text: it stays in.
   it.skipIf(skip !== null)(
-    `a project's excludedCommands reaches the program unless a --settings file forbids it${skip ? ` (skipped: ${skip})` : ''}`,
+    `a project's excludedCommands does not take a rewritten call out of the sandbox${skip ? ` (skipped: ${skip})` : ''}`,
     async () => {
-      const script = bash(`printf 'import os, base64\\nos.system(base64.b64decode("${b64('aeat modelo export')}").decode())\\n' > w.py`);
       const outcome = async (extraArgs: string[]) => {
-        const { project, log, PATH } = deployment();
+        const { project, log, PATH, real } = deployment();
+        // by its path: by its name, the call's PATH finds the shim, and the broker refuses the export
+        const script = bash(
+          `printf 'import os, base64\\nos.system(base64.b64decode("${b64(`${real} modelo export`)}").decode())\\n' > w.py`,
+        );
         writeFileSync(join(project.dir, '.claude', 'settings.json'), JSON.stringify({ sandbox: { excludedCommands: ['python3 *'] } }));
         const settingsFile = join(project.home, 'launch.json');
         writeFileSync(
@@ -285,8 +290,8 @@ describeConfined('the excluded launcher in the real Claude Code, with its sandbo
         return { content: toolResults(model.requests)[2]!.content, starts: log.lines() };
       };
       const open = await outcome([]);
-      expect(open.content).toContain('aeat: ran modelo export (sandboxed=no)');
-      expect(open.starts).toEqual(['modelo export']);
+      expect(open.content).toMatch(/aeat: not found/);
+      expect(open.starts).toEqual([]);
       const held = await outcome(['--settings', 'SETTINGS']);
       expect(held.content).toContain('aeat: not found');
       expect(held.starts).toEqual([]);
