@@ -9,6 +9,10 @@ programRows('git', [
   ['git diff --output=changes.diff', { level: 'workspace_write', effects: ['write changes.diff'] }],
   ['git show --stat HEAD', { level: 'read_only' }],
   ['git blame -L 1,5 README.md', { level: 'read_only' }],
+  // blame takes the diff options too: --output truncates the file it names (and prints nothing there)
+  ['git blame --output=blame.out README.md', { level: 'workspace_write', effects: ['write blame.out'] }],
+  ['git blame --output blame.out README.md', { level: 'workspace_write', effects: ['write blame.out'] }],
+  ['git annotate --output=blame.out README.md', { level: 'workspace_write', effects: ['write blame.out'] }],
   ['git ls-files', { level: 'read_only' }],
   ['git rev-parse --abbrev-ref HEAD', { level: 'read_only' }],
   ['git grep -n TODO', { level: 'read_only' }],

@@ -98,6 +98,7 @@ const READS: Record<string, () => CommandSpec> = {
   'range-diff': () => read('compares two ranges of commits', DIFF_OPTIONS),
   blame: () =>
     read('shows who changed each line', [
+      OUTPUT,
       '-L=',
       '-S=',
       '--contents=',
@@ -108,7 +109,7 @@ const READS: Record<string, () => CommandSpec> = {
       '--date=',
       '--abbrev[=]',
     ]),
-  annotate: () => read('shows who changed each line', ['-L=', '--contents=']),
+  annotate: () => read('shows who changed each line', [OUTPUT, '-L=', '--contents=']),
   'ls-files': () =>
     read('lists tracked files', [
       '-x= --exclude=',
