@@ -30,6 +30,12 @@ export interface GetoptSpec<T = unknown> {
   singleDashLong?: boolean;
   /** Long options only written whole: an abbreviation (`--pres` for `--preserve-env`) is reported as unknown, not guessed. */
   exactLong?: boolean;
+  /**
+   * A short option's value is never attached: each option of a cluster that takes one takes the
+   * next word not yet taken, in order, and the cluster's other letters stay options (tree's own
+   * parser: `tree -oa x` writes x, `tree -Lo 1 out` writes out).
+   */
+  valuesFollow?: boolean;
 }
 
 export interface UsedOption<T = unknown> {
@@ -189,6 +195,22 @@ export function getopt<T>(words: readonly Word[], spec: GetoptSpec<T>, from = 0)
       continue;
     }
     // a cluster of short options
+    if (spec.valuesFollow) {
+      let next = k + 1;
+      for (let c = 1; c < text.length; c++) {
+        const letter = text[c]!;
+        const option = t.short.get(letter);
+        if (!option) out.unknown.push({ text: `-${letter}`, at: k });
+        else if (option.arg !== 'required') out.used.push({ option, name: `-${letter}`, at: k });
+        else if (next < words.length) out.used.push({ option, name: `-${letter}`, value: words[next++]!, at: k });
+        else {
+          out.missingValue.push(`-${letter}`);
+          out.used.push({ option, name: `-${letter}`, at: k });
+        }
+      }
+      k = next - 1;
+      continue;
+    }
     for (let c = 1; c < text.length; c++) {
       const letter = text[c]!;
       const option = t.short.get(letter);

@@ -53,7 +53,14 @@ export type NamedReader = (ctx: ReaderContext) => Classified;
 
 const getoptSpecs = new WeakMap<
   CommandSpec,
-  { options: GetoptOption<OptionSpec>[]; stopAtOperand: boolean; numeric: boolean; singleDashLong: boolean; risky: boolean }
+  {
+    options: GetoptOption<OptionSpec>[];
+    stopAtOperand: boolean;
+    numeric: boolean;
+    singleDashLong: boolean;
+    valuesFollow: boolean;
+    risky: boolean;
+  }
 >();
 
 /** The getopt table of a command: its own options, its parents' (persistent flags), and --help/--version. */
@@ -70,6 +77,7 @@ export function getoptSpec(spec: CommandSpec, parents: readonly CommandSpec[]) {
     stopAtOperand: spec.stopAtOperand === true || spec.subcommands !== undefined,
     numeric: spec.numeric === true,
     singleDashLong: spec.singleDashLong === true,
+    valuesFollow: spec.valuesFollow === true,
     // an option that writes, removes, changes directory, runs code or raises the level
     risky: all.some((o) => (o.role !== undefined && o.role !== 'reads') || o.level !== undefined || o.opaque !== undefined),
   };

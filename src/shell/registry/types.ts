@@ -76,6 +76,8 @@ export interface CommandSpec {
   numeric?: boolean;
   /** Long options also with one dash. */
   singleDashLong?: boolean;
+  /** A short option's value is always a word of its own after the cluster, one per option in order (tree: `-oa x` writes x). */
+  valuesFollow?: boolean;
   /**
    * Every option it takes is listed: one the spec does not list (here or on the way to this
    * subcommand) makes the invocation opaque (`unknown_option`). For programs whose options are

@@ -108,6 +108,14 @@ programRows('readers with options that run or write', [
   ['sdiff --diff-program=./d a b', { level: 'process_exec', opaque: true }],
   ['tree -L 2 src', { level: 'read_only', effects: [] }],
   ['tree -o tree.txt src', { level: 'workspace_write', effects: ['write tree.txt'] }],
+  // tree's own parser takes a short option's value from the next word, never attached; tree 2.1
+  // has no --output (it refuses the word and writes nothing)
+  ['tree -oa tree.txt src', { level: 'workspace_write', effects: ['write tree.txt'] }],
+  ['tree -ao tree.txt src', { level: 'workspace_write', effects: ['write tree.txt'] }],
+  ['tree -Lo 1 tree.txt src', { level: 'workspace_write', effects: ['write tree.txt'] }],
+  ['tree -oo a.txt b.txt', { level: 'workspace_write', effects: ['write a.txt', 'write b.txt'] }],
+  ['tree -L2 src', { level: 'read_only', effects: [] }],
+  ['tree --output=tree.txt', { level: 'read_only', effects: [] }],
   ['info -o out.txt coreutils', { level: 'workspace_write', effects: ['write out.txt'] }],
   ['info coreutils', { level: 'read_only', effects: [] }],
 ]);

@@ -235,8 +235,10 @@ export const READERS: Family = {
       '--tabsize=',
     ),
   ),
-  tree: withOptions(
-    ...options(
+  // tree's own parser: a short option's value is the next word, never attached (`tree -oa x` writes x)
+  tree: reader({
+    valuesFollow: true,
+    options: options(
       ['-o=', { role: 'writes' }],
       '-L=',
       '-P=',
@@ -251,7 +253,7 @@ export const READERS: Family = {
       '--infofile=',
       '--fromfile',
     ),
-  ),
+  }),
   info: withOptions(...options(['-o= --output=', { role: 'writes' }], '-d= --directory=', '-f= --file=', '-n= --node=', '--index-search=')),
   find: reader({ reader: 'find' }),
   // the program is read for what it runs and writes; a program file, an extension, the debugger, profile and dump files and mawk's -W are opaque (readers/awk.ts)
