@@ -440,6 +440,13 @@ const wget: NamedReader = (ctx) => {
   return { ...ctx.base, effects };
 };
 
+/** tree: -R with -L runs tree again at each directory the level reaches, writing 00Tree.html there: below each root. */
+const tree: NamedReader = (ctx) => {
+  if (!modeUsed(ctx, 'rerun') || !hasOption(ctx.parsed, '-L')) return ctx.base;
+  const roots = ctx.parsed.operands.length > 0 ? ctx.parsed.operands : [word('.')];
+  return writer(ctx, [...ctx.base.effects, ...roots.map((path) => ({ path, effect: 'beneath' as const }))]);
+};
+
 /** scp and rsync: a local destination receives the sources; --remove-source-files removes them. */
 const remoteCopy: NamedReader = (ctx) => {
   const ops = ctx.parsed.operands;
@@ -710,6 +717,7 @@ export const READERS_BY_NAME: Readonly<Record<string, NamedReader>> = {
   find: findReader,
   curl,
   wget,
+  tree,
   'remote-copy': remoteCopy,
   git: gitReader,
   awk: awkReader,

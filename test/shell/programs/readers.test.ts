@@ -116,6 +116,11 @@ programRows('readers with options that run or write', [
   ['tree -oo a.txt b.txt', { level: 'workspace_write', effects: ['write a.txt', 'write b.txt'] }],
   ['tree -L2 src', { level: 'read_only', effects: [] }],
   ['tree --output=tree.txt', { level: 'read_only', effects: [] }],
+  // -R with -L writes 00Tree.html in each directory the level reaches, below each root
+  ['tree -R -L 1 src', { level: 'workspace_write', effects: ['beneath src'] }],
+  ['tree -R -L 2', { level: 'workspace_write', effects: ['beneath .'] }],
+  ['tree -RL 2 a b', { level: 'workspace_write', effects: ['beneath a', 'beneath b'] }],
+  ['tree -R src', { level: 'read_only', effects: [] }],
   ['info -o out.txt coreutils', { level: 'workspace_write', effects: ['write out.txt'] }],
   ['info coreutils', { level: 'read_only', effects: [] }],
 ]);

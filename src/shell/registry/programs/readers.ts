@@ -238,8 +238,10 @@ export const READERS: Family = {
   // tree's own parser: a short option's value is the next word, never attached (`tree -oa x` writes x)
   tree: reader({
     valuesFollow: true,
+    reader: 'tree',
     options: options(
       ['-o=', { role: 'writes' }],
+      ['-R', { mode: 'rerun' }],
       '-L=',
       '-P=',
       '-I=',
