@@ -140,6 +140,19 @@ programRows('find', [
   // a primary known only at run time may be -delete or -exec; a test's argument may not
   ['find . "$EXPR"', { level: 'process_exec', opaque: true }],
   ['find . -name "$PATTERN" -print', { level: 'read_only', effects: [] }],
+  // every test and option that takes a value takes the word after it, -delete too
+  ...[
+    ...['-name', '-iname', '-path', '-ipath', '-wholename', '-iwholename', '-regex', '-iregex', '-lname', '-ilname'],
+    ...['-type', '-xtype', '-user', '-group', '-uid', '-gid', '-perm', '-size', '-inum', '-links', '-samefile'],
+    ...['-mtime', '-atime', '-ctime', '-mmin', '-amin', '-cmin', '-used', '-newer', '-anewer', '-cnewer'],
+    ...['-newermt', '-newerat', '-newerct', '-newerBt', '-newermm', '-newerma', '-newercB', '-newerBc'],
+    ...['-maxdepth', '-mindepth', '-fstype', '-context', '-printf', '-regextype', '-files0-from'],
+    ...['-Bmin', '-Bnewer', '-Btime', '-flags', '-xattrname'],
+  ].map((test): [string, { level: 'read_only'; effects: [] }] => [`find . ${test} -delete`, { level: 'read_only', effects: [] }]),
+  ['find . -newermt 2024-01-01 -delete', { level: 'workspace_write', effects: ['destroy .'] }],
+  ['find . -newermt -delete -delete', { level: 'workspace_write', effects: ['destroy .'] }],
+  // not a -newerXY: a primary find does not know (it refuses the line), read as taking none
+  ['find . -newertm -delete', { level: 'workspace_write', effects: ['destroy .'] }],
 ]);
 
 // PowerShell's readers

@@ -55,7 +55,16 @@ const ARGS: Readonly<Record<string, number>> = {
   '-fls': 1,
   '-regextype': 1,
   '-files0-from': 1,
+  // BSD find's (macOS): GNU find refuses them before it runs anything
+  '-Bmin': 1,
+  '-Bnewer': 1,
+  '-Btime': 1,
+  '-flags': 1,
+  '-xattrname': 1,
 };
+
+/** The number of arguments a primary takes: `-newerXY REF` (`-newermt DATE`, `-newerBm FILE`) takes one. */
+const argsOf = (primary: string): number => ARGS[primary] ?? (/^-newer[aBcm][aBcmt]$/.test(primary) ? 1 : 0);
 
 /** Tests that make `-delete` act on what `-name` alone would not match. */
 const OTHER_TESTS = new Set([
@@ -106,7 +115,7 @@ export const findReader: NamedReader = (ctx) => {
       primaries.push({ name: t, word: args[start]!, args: args.slice(start + 1, k) });
       continue;
     }
-    const n = ARGS[t] ?? 0;
+    const n = argsOf(t);
     primaries.push({ name: t, word: args[k]!, args: args.slice(k + 1, k + 1 + n) });
     k += n;
   }
