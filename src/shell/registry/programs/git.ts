@@ -15,8 +15,10 @@ const RUNS_PROGRAM: OptionLine[] = [
   ['--receive-pack=', RUNS],
   ['--exec=', RUNS],
   ['--open-files-in-pager[=]', RUNS],
-  ['--ext-diff', RUNS],
-  ['--textconv', RUNS],
+  // the external diff and the textconv filters git diff and git show run without them: only what
+  // the configuration names, which the reader trusts as it trusts it for plain `git diff`
+  '--ext-diff --no-ext-diff',
+  '--textconv --no-textconv',
   ['--filters', RUNS],
 ];
 const OUTPUT: OptionLine = ['--output=', { role: 'writes' }];
