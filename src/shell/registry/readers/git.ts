@@ -90,6 +90,9 @@ function config(ctx: ReaderContext): Classified {
   );
 }
 
+/** The subcommands of `git remote` that change the configuration of remotes. */
+const REMOTE_CHANGES = new Set(['add', 'rename', 'remove', 'rm', 'set-head', 'set-branches', 'set-url']);
+
 /** The first operand of a subcommand that has subcommands of its own (`git remote add`, `git stash list`). */
 const verb = (parsed: Parsed<OptionSpec>) => parsed.operands[0]?.text ?? '';
 
@@ -176,7 +179,18 @@ export const gitReader: NamedReader = (ctx) => {
       // `show` and `prune` ask the remote, unless -n; `update` fetches
       if (v === 'show' || v === 'prune') return hasOption(parsed, '-n') ? reads(ctx) : network(ctx);
       if (v === 'update') return network(ctx);
-      return writer(ctx, []);
+      if (REMOTE_CHANGES.has(v)) return writer(ctx, []);
+      // what git remote does not know is read as any unknown subcommand, or one known only at run time
+      const computed = rest[0]!.dynamic || rest[0]!.pattern;
+      return {
+        ...ctx.base,
+        level: 'process_exec',
+        kind: 'exec',
+        effects: [],
+        opaque: computed
+          ? { id: 'subcommand_at_run_time', subject: 'git remote' }
+          : { id: 'unknown_subcommand', subject: 'git remote', detail: v },
+      };
     }
     case 'reflog': {
       const v = verb(parsed);
