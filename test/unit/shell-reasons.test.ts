@@ -71,6 +71,17 @@ describe('the part of a line that decided its level', () => {
     ["bash -c 'python3 x.py' | tee log", 'process_exec', ['python3 x.py'], '`python3 x.py` runs code persona-gate cannot read'],
     ['git -C sub push origin main', 'network', ['git -C sub push origin main'], '`git -C sub push origin main` reaches the network'],
     ['ls', 'read_only', ['ls'], '`ls` reads'],
+    // a reader that changes the kind the spec gives says the new kind's reason
+    [
+      'git remote add up https://x.y/r.git',
+      'workspace_write',
+      ['git remote add up https://x.y/r.git'],
+      '`git remote add up https://x.y/r.git` writes files',
+    ],
+    ['git branch topic', 'workspace_write', ['git branch topic'], '`git branch topic` writes files'],
+    ['find . -name x -delete', 'workspace_write', ['find . -name x -delete'], '`find . -name x -delete` writes files'],
+    ['git remote show origin', 'network', ['git remote show origin'], '`git remote show origin` reaches the network'],
+    ['git stash list', 'read_only', ['git stash list'], '`git stash list` reads'],
   ])('%j: %s, decided by %j', (line, level, words, because) => {
     const r = read(line);
     expect(r.level).toBe(level);

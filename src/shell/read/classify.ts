@@ -249,6 +249,22 @@ export function mayBecomeOption(w: Word): boolean {
 /** /dev/null, /dev/stdout and /dev/stderr, named as they are. */
 export const isStream = (w: Word): boolean => !w.dynamic && !w.pattern && /^\/dev\/(null|stdout|stderr)$/.test(w.text);
 
+/** The reason an invocation has its level when nothing more particular is said: its kind's. */
+const KIND_REASONS = {
+  builtin: 'builtin',
+  reader: 'reads',
+  writer: 'writes',
+  network: 'network',
+  exec: 'unknown_program',
+} as const satisfies Record<Kind, Reason['id']>;
+const KIND_REASON_IDS: ReadonlySet<string> = new Set(Object.values(KIND_REASONS));
+
+/** A named reader that changed the kind keeps the reason of the kind it read first (`git remote add` "reads"): give it its new kind's. */
+function kindReason(c: Classified): Classified {
+  if (!c.reason || !KIND_REASON_IDS.has(c.reason.id) || c.reason.id === KIND_REASONS[c.kind]) return c;
+  return { ...c, reason: { id: KIND_REASONS[c.kind], subject: c.reason.subject } };
+}
+
 function kindOf(level: Level): Kind {
   if (level === 'none') return 'builtin';
   if (level === 'read_only') return 'reader';
@@ -340,31 +356,12 @@ function finish(
     level = max(level, 'workspace_write');
     if (kind === 'reader' || kind === 'builtin') kind = 'writer';
   }
-  let base: Classified = {
-    level,
-    kind,
-    effects,
-    path,
-    chdir,
-    reason: {
-      id:
-        kind === 'builtin'
-          ? 'builtin'
-          : kind === 'reader'
-            ? 'reads'
-            : kind === 'writer'
-              ? 'writes'
-              : kind === 'network'
-                ? 'network'
-                : 'unknown_program',
-      subject,
-    },
-  };
+  let base: Classified = { level, kind, effects, path, chdir, reason: { id: KIND_REASONS[kind], subject } };
   if (opaque) base = { ...base, level: max(level, 'process_exec'), kind: level === 'network' ? 'network' : 'exec', opaque, effects: [] };
   if (spec.reader) {
     const reader = READERS_BY_NAME[spec.reader];
     if (!reader) throw new Error(`registry: no reader ${spec.reader}`);
-    if (!base.opaque) return reader({ name, spec, path, parsed, globals, words, base });
+    if (!base.opaque) return kindReason(reader({ name, spec, path, parsed, globals, words, base }));
   }
   return base;
 }
