@@ -330,8 +330,9 @@ function classify(inv: Invocation, powershell: boolean, index: PolicyIndex): Cla
     return { level: 'process_exec', kind: 'exec', opaque: { id: 'hash_path', subject: 'hash -p' }, effects: [] };
   const spec = programFor(index, name, powershell);
   if (!spec) {
-    // `--help` and `--version` of any program only print
-    if (args.length === 1 && (args[0]!.text === '--help' || args[0]!.text === '--version') && !args[0]!.dynamic && !program.includes('/'))
+    // `--help` and `--version` of any program only print, and the short ones of the programs that take them so
+    const alone = args.length === 1 ? args[0]!.text : '';
+    if ((alone === '--help' || alone === '--version' || shortHelp(name).includes(alone)) && !args[0]!.dynamic && !program.includes('/'))
       return { level: 'read_only', kind: 'reader', reason: { id: 'help', subject: inv.name }, effects: [] };
     return { level: 'process_exec', kind: 'exec', opaque: { id: 'unknown_program', subject: inv.name }, effects: [] };
   }
@@ -343,6 +344,18 @@ function classify(inv: Invocation, powershell: boolean, index: PolicyIndex): Cla
     path: c.path,
     effects: c.effects,
   };
+}
+
+/**
+ * The short options that print help or the version and exit, before any code or startup file is
+ * read, of programs the registry does not know: `node -v`, `python3 -V`, `perl -v`, `rustc -V`.
+ */
+function shortHelp(name: string): readonly string[] {
+  if (name === 'node' || name === 'nodejs') return ['-v', '-h'];
+  if (name === 'perl') return ['-v', '-h'];
+  if (name === 'rustc') return ['-V', '-h'];
+  if (/^python(\d+(\.\d+)*)?$/.test(name)) return ['-V', '-h'];
+  return [];
 }
 
 /** Interpreters with a read-eval-print loop: started without code, they run what arrives on stdin. */

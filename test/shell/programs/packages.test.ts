@@ -9,6 +9,9 @@ programRows('package managers', [
   ['npm test', { level: 'process_exec', opaque: "runs the project's scripts" }],
   ['npm run build', { level: 'process_exec', opaque: true }],
   ['npm --version', { level: 'read_only' }],
+  ['npm -v', { level: 'read_only' }],
+  ['npm -h', { level: 'read_only' }],
+  ['npm install -h', { level: 'read_only' }],
   ['npm config set script-shell ./x', { level: 'process_exec', opaque: true }],
   ['npm audit fix', { level: 'network', opaque: 'downloads packages' }],
   ['npm version patch', { level: 'process_exec', opaque: true }],
@@ -357,4 +360,26 @@ programRows('toolchain files that choose what later calls run', [
   ['cat rust-toolchain.toml .cargo/config.toml .yarnrc.yml', { level: 'read_only', opaque: false }],
   ['echo x > rust-toolchain.md', { level: 'workspace_write', opaque: false }],
   ['echo x > src/cargo.toml', { level: 'workspace_write', opaque: false }],
+]);
+
+// Interpreters the registry does not know print their version or help and exit, before reading any
+// code or startup file, for the short options they take so; anything else runs code.
+programRows('interpreters', [
+  ['node --version', { level: 'read_only', opaque: false }],
+  ['node -v', { level: 'read_only', opaque: false }],
+  ['node -h', { level: 'read_only', opaque: false }],
+  ['nodejs -v', { level: 'read_only', opaque: false }],
+  ['node -v x.js', { level: 'process_exec', opaque: true }],
+  ['node -V', { level: 'process_exec', opaque: true }],
+  ['python3 -V', { level: 'read_only', opaque: false }],
+  ['python3 -h', { level: 'read_only', opaque: false }],
+  ['python3.11 -V', { level: 'read_only', opaque: false }],
+  ['python -V', { level: 'read_only', opaque: false }],
+  ['python3 -v', { level: 'process_exec', opaque: true }],
+  ['python3 -V x.py', { level: 'process_exec', opaque: true }],
+  ['perl -v', { level: 'read_only', opaque: false }],
+  ['perl -h', { level: 'read_only', opaque: false }],
+  ['rustc -V', { level: 'read_only', opaque: false }],
+  ['rustc -h', { level: 'read_only', opaque: false }],
+  ['./node -v', { level: 'process_exec', opaque: true }],
 ]);

@@ -356,7 +356,7 @@ export const PACKAGES: Family = {
   npm: manager(
     'the Node.js package manager',
     ['install', 'i', 'ci', 'add', 'update', 'up', 'upgrade', 'publish', 'unpublish', 'login', 'adduser', 'deprecate', 'pack'],
-    [...NODE_OPTIONS, ['-v', { help: true }]],
+    [...NODE_OPTIONS, ['-v -h', { help: true }]],
     {
       reads: NPM_READS,
       queries: NPM_QUERIES,
