@@ -121,6 +121,10 @@ programRows('readers with options that run or write', [
   ['tree -R -L 2', { level: 'workspace_write', effects: ['beneath .'] }],
   ['tree -RL 2 a b', { level: 'workspace_write', effects: ['beneath a', 'beneath b'] }],
   ['tree -R src', { level: 'read_only', effects: [] }],
+  ['eza', { level: 'read_only', opaque: false, effects: [] }],
+  ['eza -la', { level: 'read_only', opaque: false, effects: [] }],
+  ['eza --long --tree --level=3 --git src', { level: 'read_only', opaque: false, effects: [] }],
+  ['eza -l --time-style long-iso -s size', { level: 'read_only', opaque: false, effects: [] }],
   ['info -o out.txt coreutils', { level: 'workspace_write', effects: ['write out.txt'] }],
   ['info coreutils', { level: 'read_only', effects: [] }],
 ]);

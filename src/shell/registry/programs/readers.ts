@@ -256,6 +256,24 @@ export const READERS: Family = {
       '--fromfile',
     ),
   }),
+  // a modern ls: it lists, and writes and runs nothing (its --git reads the repository through libgit2)
+  eza: withOptions(
+    ...options(
+      '-L= --level=',
+      '-w= --width=',
+      '-s= --sort=',
+      '-I= --ignore-glob=',
+      '-t= --time=',
+      '--time-style=',
+      '--color-scale-mode=',
+      '-F[=] --classify[=]',
+      '--color[=] --colour[=]',
+      '--color-scale[=] --colour-scale[=]',
+      '--icons[=]',
+      '--hyperlink[=]',
+      '--absolute[=]',
+    ),
+  ),
   info: withOptions(...options(['-o= --output=', { role: 'writes' }], '-d= --directory=', '-f= --file=', '-n= --node=', '--index-search=')),
   find: reader({ reader: 'find' }),
   // the program is read for what it runs and writes; a program file, an extension, the debugger, profile and dump files and mawk's -W are opaque (readers/awk.ts)
