@@ -64,6 +64,7 @@ export type ReasonId =
   | 'moreutils_parallel'
   | 'prints_commands'
   | 'wrapper_other_root'
+  | 'installs_program_links'
   | 'starts_shell'
   | 'starts_shell_other_user'
   | 'shell_changes_reading'

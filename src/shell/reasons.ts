@@ -65,6 +65,8 @@ const EN: Table = {
   moreutils_parallel: (s) => `${s} with --: moreutils' parallel runs each word after it as a command, or its command with each`,
   prints_commands: (s) => `${s} only prints the commands it would run`,
   wrapper_other_root: (s, d) => `${s} ${d} finds and runs the command under another root directory`,
+  installs_program_links: (s) =>
+    `${s} puts links named after its programs (sh, ls …) into a program directory, where later calls find them`,
   starts_shell: (s) => `${s} starts a shell that reads commands from stdin`,
   starts_shell_other_user: (s) => `${s} starts a shell for another user`,
   shell_changes_reading: (s, d) => `${s} ${d} changes how the script's words are read`,
@@ -158,6 +160,8 @@ const spanish = (): Table => ({
     `${s} con --: el parallel de moreutils ejecuta cada palabra que le sigue como una orden, o su orden con cada una`,
   prints_commands: (s) => `${s} solo muestra las órdenes que ejecutaría`,
   wrapper_other_root: (s, d) => `${s} ${d} busca y ejecuta la orden bajo otro directorio raíz`,
+  installs_program_links: (s) =>
+    `${s} pone enlaces con el nombre de sus programas (sh, ls …) en un directorio de programas, donde los encuentran las llamadas posteriores`,
   starts_shell: (s) => `${s} abre un shell que lee órdenes de la entrada estándar`,
   starts_shell_other_user: (s) => `${s} abre un shell de otro usuario`,
   shell_changes_reading: (s, d) => `${s} ${d} cambia cómo se leen las palabras del script`,

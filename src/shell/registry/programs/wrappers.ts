@@ -117,6 +117,18 @@ export const WRAPPERS: Family = {
       wrapper: { dashOption: true },
     }),
   nohup: () => wrapper('runs a command that outlives the terminal', { wrapper: {} }),
+  // busybox APPLET ARGS runs its applet as the program of that name would run; --install puts
+  // links named after the applets into a program directory (the system's without one)
+  busybox: () =>
+    wrapper('a multi-call binary: runs the applet its first word names', {
+      options: options(
+        ['--list --list-full', { help: true }],
+        ['--show=', { help: true }],
+        ['--install', { opaque: 'installs_program_links' }],
+        '-s',
+      ),
+      wrapper: {},
+    }),
   time: () =>
     wrapper('runs a command and reports the time it took', {
       options: [
