@@ -428,15 +428,50 @@ const curl: NamedReader = (ctx) => {
   return { ...ctx.base, effects };
 };
 
-/** wget: the document and logs it writes, or the files the URLs give in -P DIR (a whole tree with -r, -m, -p). */
+const DEFAULT_PORTS: Readonly<Record<string, string>> = { __proto__: null as never, http: '80', https: '443', ftp: '21' };
+
+/**
+ * The directory wget names after a URL's host when it keeps the site's directories (`-r`, `-m`,
+ * `-p`, `-x`): the host in lower case, with its port unless it is the scheme's own
+ * (`localhost:8080`); null when the line does not say it plainly (a word computed at run time, an
+ * unusual host or scheme).
+ */
+function hostDirectory(url: Word): string | null {
+  if (url.dynamic || url.pattern) return null;
+  const m = /^(?:([a-z][a-z0-9+.-]*):\/\/)?(?:[^/@?#]*@)?([^/?#:@]+)(?::(\d+))?(?:[/?#]|$)/i.exec(url.text);
+  if (!m) return null;
+  const scheme = (m[1] ?? 'http').toLowerCase();
+  const defaultPort = DEFAULT_PORTS[scheme];
+  const host = m[2]!.toLowerCase();
+  if (defaultPort === undefined || !/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/.test(host)) return null;
+  const port = m[3];
+  return port === undefined || port === defaultPort ? host : `${host}:${port}`;
+}
+
+/**
+ * wget: the document and logs it writes, or the files the URLs give in -P DIR. With -r, -m, -p or
+ * -x it keeps the site's directories, under DIR/HOST for each URL; what names the directories
+ * otherwise (-nd, -nH, -H's other hosts, --protocol-directories, --restrict-file-names, the URLs
+ * of -i) makes it the whole of DIR.
+ */
 const wget: NamedReader = (ctx) => {
+  const { parsed } = ctx;
   const effects = ctx.base.effects.filter((e) => e.path.text !== '-');
-  if (valuesOf(ctx.parsed, '-O', '--output-document').length === 0) {
-    const dir = valuesOf(ctx.parsed, '-P', '--directory-prefix')[0] ?? word('.');
-    effects.push({ path: dir, effect: modeUsed(ctx, 'tree') ? 'destroy' : 'into' });
-    for (const url of ctx.parsed.operands)
-      if (isUrl(url)) effects.push({ path: word(joinPath(dir.text, urlName(url.text)), url), effect: 'write' });
+  if (valuesOf(parsed, '-O', '--output-document').length > 0) return { ...ctx.base, effects };
+  const dir = valuesOf(parsed, '-P', '--directory-prefix')[0] ?? word('.');
+  const urls = parsed.operands;
+  if (modeUsed(ctx, 'tree') || modeUsed(ctx, 'host-directories')) {
+    const other =
+      modeUsed(ctx, 'names-directories') ||
+      valuesOf(parsed, '-n').some((v) => v.dynamic || /[dH]/.test(v.text)) ||
+      urls.length === 0 ||
+      urls.some((u) => hostDirectory(u) === null);
+    if (other) effects.push({ path: dir, effect: 'destroy' });
+    else for (const url of urls) effects.push({ path: word(joinPath(dir.text, hostDirectory(url)!), url), effect: 'destroy' });
+    return { ...ctx.base, effects };
   }
+  effects.push({ path: dir, effect: 'into' });
+  for (const url of urls) if (isUrl(url)) effects.push({ path: word(joinPath(dir.text, urlName(url.text)), url), effect: 'write' });
   return { ...ctx.base, effects };
 };
 

@@ -4,6 +4,9 @@ import { options, same, type Family } from '../define';
 
 const net = (summary: string) => () => ({ summary, level: 'network' as const, kind: 'network' as const });
 
+/** wget options after which the line no longer says the directories -r, -m, -p and -x save into. */
+const NAMES_DIRECTORIES = { mode: 'names-directories' } as const;
+
 export const NETWORK: Family = {
   ...same(['ftp', 'telnet', 'dig', 'nslookup', 'host', 'ping', 'traceroute', 'aria2c'], net('reaches the network')),
   curl: () => ({
@@ -90,6 +93,16 @@ export const NETWORK: Family = {
       ['-r --recursive', { mode: 'tree' }],
       ['-m --mirror', { mode: 'tree' }],
       ['-p --page-requisites', { mode: 'tree' }],
+      ['-x --force-directories', { mode: 'host-directories' }],
+      // -n LETTERS: d no directories, H no host directories (c, v, p change no name)
+      '-n=',
+      ['--no-directories', NAMES_DIRECTORIES],
+      ['--no-host-directories', NAMES_DIRECTORIES],
+      ['-H --span-hosts', NAMES_DIRECTORIES],
+      ['--protocol-directories', NAMES_DIRECTORIES],
+      ['--restrict-file-names=', NAMES_DIRECTORIES],
+      ['-i= --input-file=', NAMES_DIRECTORIES],
+      '--cut-dirs=',
       ['-e= --execute=', { role: 'runs', opaque: 'reads_options_from_file' }],
       ['--config=', { role: 'runs', opaque: 'reads_options_from_file' }],
       ['--use-askpass[=]', { role: 'runs', opaque: 'runs_named_program' }],
@@ -100,7 +113,6 @@ export const NETWORK: Family = {
       '--header=',
       '--user=',
       '--password=',
-      '-i= --input-file=',
       '-B= --base=',
       '-l= --level=',
       '-A= --accept=',
