@@ -531,6 +531,35 @@ const formats: NamedReader = (ctx) => {
   );
 };
 
+/** The files ruff takes for Python, where no configuration says more. */
+const RUFF_DEFAULT_INCLUDE = ['*.py', '*.pyi', '*.ipynb'];
+
+/**
+ * ruff format, and ruff check with --fix, --fix-only or --add-noqa (not --diff, nor format's
+ * --check): each file named is rewritten whatever its name, and beneath each directory (none: the
+ * current one) the files the configuration includes. That is *.py, *.pyi and *.ipynb only under
+ * --isolated without --config; otherwise the project's pyproject.toml, ruff.toml or .ruff.toml (or
+ * --config) may include any name (`extend-include = ["*.json"]` reformats JSON as Python): the
+ * whole of each directory.
+ */
+const ruff: NamedReader = (ctx) => {
+  const fixes = (ctx.path[0] === 'format' || modeUsed(ctx, 'fix')) && !modeUsed(ctx, 'check');
+  if (!fixes)
+    return ctx.base.effects.length > 0 ? writer(ctx, ctx.base.effects) : { ...ctx.base, level: 'read_only', kind: 'reader', effects: [] };
+  const ops = ctx.parsed.operands.length > 0 ? ctx.parsed.operands : [word('.')];
+  const defaults = modeUsed(ctx, 'isolated') && !hasOption(ctx.parsed, '--config');
+  const effects: Effect[] = defaults
+    ? ops.flatMap((p) => [
+        { path: p, effect: 'write' as const },
+        ...RUFF_DEFAULT_INCLUDE.map((name) => ({
+          path: word(joinPath(joinPath(p.text, '**'), name), { ...p, pattern: true }),
+          effect: 'write' as const,
+        })),
+      ])
+    : ops.map((path) => ({ path, effect: 'beneath' as const }));
+  return writer(ctx, [...ctx.base.effects, ...effects]);
+};
+
 /** yq's words before its expression (`yq eval EXPR FILE`). */
 const YQ_COMMANDS = new Set(['eval', 'e', 'eval-all', 'ea']);
 
@@ -759,6 +788,7 @@ export const READERS_BY_NAME: Readonly<Record<string, NamedReader>> = {
   arch,
   'interface-config': interfaceConfig,
   formats,
+  ruff,
   'sql-client': sqlClient,
   sqlite,
   duckdb,

@@ -295,9 +295,24 @@ programRows('ruff', [
   ['ruff check --config ruff.toml src', { level: 'read_only', opaque: false }],
   ['ruff check --unsafe-fixes', { level: 'read_only', opaque: false }],
   ['ruff lint src/', { level: 'read_only', opaque: false }],
-  ['ruff check --fix', { level: 'workspace_write' }],
-  ['ruff check --fix-only src', { level: 'workspace_write' }],
-  ['ruff check --add-noqa', { level: 'workspace_write' }],
+  // a fix rewrites the files named whatever their names (JSON parses as Python), and beneath each
+  // directory what the configuration includes, which the project's pyproject.toml may widen to anything
+  ['ruff check --fix', { level: 'workspace_write', effects: ['beneath .'] }],
+  ['ruff check --fix-only src', { level: 'workspace_write', effects: ['beneath src'] }],
+  ['ruff check --add-noqa', { level: 'workspace_write', effects: ['beneath .'] }],
+  ['ruff check --fix --select COM812 .claude/settings.json', { level: 'workspace_write', effects: ['beneath .claude/settings.json'] }],
+  ['ruff check --fix --diff', { level: 'read_only', effects: [] }],
+  ['ruff check --fix -o report.json src', { level: 'workspace_write', effects: ['write report.json', 'beneath src'] }],
+  // under --isolated no configuration file is read: the files named and the Python files beneath
+  [
+    'ruff check --isolated --fix src',
+    { level: 'workspace_write', effects: ['write src', 'write src/**/*.py', 'write src/**/*.pyi', 'write src/**/*.ipynb'] },
+  ],
+  [
+    'ruff format --isolated',
+    { level: 'workspace_write', effects: ['write .', 'write ./**/*.py', 'write ./**/*.pyi', 'write ./**/*.ipynb'] },
+  ],
+  ['ruff format --isolated --config "extend-include=[\'*.json\']" .', { level: 'workspace_write', effects: ['beneath .'] }],
   ['ruff check -o report.json', { level: 'workspace_write', effects: ['write report.json'] }],
   ['ruff rule E501', { level: 'read_only', opaque: false }],
   ['ruff rule --output-format json E501', { level: 'read_only', opaque: false }],

@@ -1,4 +1,4 @@
-import { options, prefixes, same, type Family } from '../define';
+import { options, prefixes, same, type Family, type OptionLine } from '../define';
 import type { CommandSpec, OptionSpec, ProgramSpec } from '../types';
 
 /** Programs that read files and print: level `read_only`. Their operands are only read. */
@@ -531,9 +531,11 @@ export const READERS: Family = {
       '--ignore-garbage',
     ),
   ),
-  // ruff check keeps a cache in .ruff_cache, as a compiler its build directory: not counted as a write
+  // ruff check keeps a cache in .ruff_cache, as a compiler its build directory: not counted as a write;
+  // what format and check --fix rewrite is read by code (readers.ts: ruff)
   ruff: () => {
-    const common = [
+    const common: OptionLine[] = [
+      ['--isolated', { mode: 'isolated' }],
       '--config=',
       '--cache-dir=',
       '--target-version=',
@@ -552,10 +554,13 @@ export const READERS: Family = {
         ...'--select= --ignore= --extend-select= --extend-ignore= --per-file-ignores= --extend-per-file-ignores= --fixable= --unfixable= --output-format='.split(
           ' ',
         ),
-        ['--fix --fix-only --add-noqa', { level: 'workspace_write' }],
+        ['--fix --fix-only --add-noqa', { level: 'workspace_write', mode: 'fix' }],
+        // --diff prints the fixes and writes none
+        ['--diff', { mode: 'check' }],
         ['-o= --output-file=', { role: 'writes' }],
       ),
       operands: 'reads',
+      reader: 'ruff',
     });
     return {
       summary: 'a Python linter and formatter',
@@ -569,7 +574,7 @@ export const READERS: Family = {
           summary: 'rewrites the files in the canonical style',
           level: 'read_only',
           kind: 'reader',
-          reader: 'formats',
+          reader: 'ruff',
           options: options(...common, ['--check', { mode: 'check' }], ['--diff', { mode: 'check' }]),
         }),
         rule: () => ({ level: 'read_only', kind: 'reader', options: options('--output-format=') }),
