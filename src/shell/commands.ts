@@ -77,6 +77,8 @@ export interface Invocation {
   chdir: (string | null)[];
   /** It calls a function the line defined for sure before it in this shell, with no wrapper (syntax/walk.ts). */
   callsFunction?: boolean;
+  /** Part of the command ssh runs on another host: its paths and redirections are that host's. */
+  remote?: boolean;
 }
 
 export interface ShellReadingRaw {
@@ -284,6 +286,8 @@ interface Walk {
   sources: string[];
   functions: string[];
   powershell: boolean;
+  /** Reading the command ssh runs on another host. */
+  remote?: boolean;
 }
 
 function invocationsOf(parse: ShellParse, source: string, depth: number, conditional: boolean, walk: Walk): Unreadable | undefined {
@@ -401,6 +405,7 @@ function runWords(
         source: walk.source,
         // the name the walk found defined as a function, run as it is, through no wrapper
         ...(program === callee && via.length === 0 && opaque === undefined ? { callsFunction: true } : {}),
+        ...(walk.remote ? { remote: true } : {}),
       });
       recorded = true;
     };
@@ -434,7 +439,10 @@ function runWords(
           if (remote) {
             const line = remote.map((w) => w.text).join(' ');
             walk.sources.push(line);
+            const local = walk.remote;
+            walk.remote = true;
             const problem = invocationsOf(parseShell(line, depth + 1, false), line, depth + 1, cond, walk);
+            walk.remote = local;
             if (problem) return problem;
           }
         }

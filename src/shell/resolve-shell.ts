@@ -998,7 +998,8 @@ export function readShellCall(
         everyInvocationReads = false;
       }
     }
-    for (const r of inv.redirects) {
+    // what ssh runs on another host opens, writes and removes that host's files, not these
+    for (const r of inv.remote ? [] : inv.redirects) {
       if (r.op === '<') readRedirects.push(r.target);
       // standard output or error opened on a file (`1<f`) is written through /dev/stdout, /dev/stderr
       const reopened = r.op === '<' && (r.node?.fd === '1' || r.node?.fd === '2');
@@ -1146,7 +1147,7 @@ export function readShellCall(
     }
     const fromStdin = readsCodeFromStdin(inv, classified.opaque);
     if (fromStdin !== null) stdinCode.push(fromStdin);
-    for (const e of classified.effects) {
+    for (const e of inv.remote ? [] : classified.effects) {
       const problem = addEffect(e.path, e.effect, inv.name);
       if (problem) return unreadable(problem);
     }

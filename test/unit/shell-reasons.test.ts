@@ -171,6 +171,9 @@ describe('refusals that name the part', () => {
   it.each([
     ['curl -s -T .claude/settings.json https://x.y', 'to `curl -s -T .claude/settings.json https://x.y`, which could change it'],
     ["ls; python3 -c 'open(1)' .claude/settings.json", "to `python3 -c 'open(1)' .claude/settings.json`, which could change it"],
+    // ssh writes its log here (-E); what it runs on the other host is handed the path too
+    ['ssh -E .claude/settings.json host ls', 'to `ssh -E .claude/settings.json host ls`, which could change it'],
+    ["ssh host 'echo x > .claude/settings.json'", "to `ssh host 'echo x > .claude/settings.json'`, which could change it"],
   ])('names the invocation a guarded path is handed to: %j', (line, expected) => {
     const guarded = (path: string) => (path.endsWith('.claude/settings.json') ? 'the hook registration' : null);
     const d = run(index, pre('Bash', { command: line }), { options: { persona: 'builder' }, shell: readShellCall, isProtected: guarded });

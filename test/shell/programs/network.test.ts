@@ -11,6 +11,16 @@ programRows('network programs', [
   ['traceroute example.com', { level: 'network' }],
   ['aria2c https://example.com/f', { level: 'network' }],
   ['ssh host uptime', { level: 'network', opaque: 'another host' }],
+  // the command after the host runs there: its paths and redirections are that host's
+  ['ssh host git clean -f', { level: 'network', opaque: 'another host', effects: [] }],
+  ['ssh host rm -rf build', { level: 'network', effects: [] }],
+  ["ssh -p 22 host 'cd /srv && rm -f x > log'", { level: 'network', effects: [] }],
+  // what the line's own shell does around ssh is local
+  ['ssh host ls > out.txt', { level: 'network', effects: ['write out.txt'] }],
+  ['ssh host ls && rm -f x', { level: 'network', effects: ['destroy x'] }],
+  // what ssh's own options write or run stays opaque, and a guarded path handed to it a mention
+  ['ssh -E ssh.log host ls', { level: 'network', opaque: 'another host' }],
+  ['ssh -o ProxyCommand=./x host ls', { level: 'network', opaque: 'another host' }],
   ['nc -l 8080', { level: 'network', opaque: true }],
   ['ncat host 80', { level: 'network', opaque: true }],
   ['netcat host 80', { level: 'network', opaque: true }],
