@@ -188,6 +188,29 @@ const MAX_EFFECTS = 512;
 const tooManyPaths: Unreadable = { id: 'more_than', subject: String(MAX_EFFECTS), detail: 'paths' };
 /** A longer path cannot name a file (PATH_MAX): unreadable. */
 const MAX_PATH_LENGTH = 4096;
+/** At most this many readings of one invocation, one for each combination of the values its words are known to take. */
+const MAX_KNOWN_COMBINATIONS = 16;
+
+/**
+ * An invocation read once for each value the line gives its words (`for d in /tmp/a /tmp/b; do rm
+ * -r "$d"; done` is `rm -r /tmp/a` and `rm -r /tmp/b`): every combination of the values of its
+ * arguments and redirection targets, more than ever run together, never fewer. As it is when no
+ * word has such values or the combinations pass MAX_KNOWN_COMBINATIONS.
+ */
+function withKnownValues(inv: Invocation): Invocation[] {
+  const known = (w: Word) => w.dynamic && w.values !== undefined;
+  let combinations = 1;
+  for (const w of [...inv.args, ...inv.redirects.map((r) => r.target)]) if (known(w)) combinations *= w.values!.length;
+  if (combinations === 1 && !inv.args.some(known) && !inv.redirects.some((r) => known(r.target))) return [inv];
+  if (combinations > MAX_KNOWN_COMBINATIONS) return [inv];
+  let out: Invocation[] = [{ ...inv, args: [], redirects: [] }];
+  const each = (w: Word): Word[] =>
+    known(w) ? w.values!.map((text) => ({ ...w, text, dynamic: false, pattern: false, startsPlain: true, values: undefined })) : [w];
+  for (const w of inv.args) out = out.flatMap((o) => each(w).map((v) => ({ ...o, args: [...o.args, v] })));
+  for (const r of inv.redirects)
+    out = out.flatMap((o) => each(r.target).map((target) => ({ ...o, redirects: [...o.redirects, { ...r, target }] })));
+  return out;
+}
 /** More alternatives than this from one brace expansion: unreadable. */
 const MAX_BRACE_ALTERNATIVES = 64;
 /** Where a path can end inside code: quotes, brackets and the punctuation around it. */
@@ -954,7 +977,7 @@ export function readShellCall(
     return effects.length > MAX_EFFECTS ? tooManyPaths : null;
   };
 
-  for (let inv of raw.invocations) {
+  for (let inv of raw.invocations.flatMap(withKnownValues)) {
     if (powershell) {
       const expression = powershellExpression(inv);
       if (expression === 'expression') {

@@ -22,9 +22,11 @@ writeFileSync(join(tree, '-o'), '');
 writeFileSync(join(tree, '-x.txt'), '');
 writeFileSync(join(bin, 'git'), '#!/bin/sh\nshift\nfor a; do printf "%s\\n" "$a"; done\n');
 chmodSync(join(bin, 'git'), 0o755);
+writeFileSync(join(bin, 'rm'), '#!/bin/sh\nfor a; do printf "%s\\n" "$a"; done\n');
+chmodSync(join(bin, 'rm'), 0o755);
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-/** The arguments bash hands git after `log`, over every start of it. */
+/** The arguments bash hands git after `log` (or rm), over every start of it. */
 function argv(line: string): string[] {
   const r = spawnSync('bash', ['--norc', '--noprofile', '-c', line], {
     cwd: tree,
@@ -117,5 +119,37 @@ describe('what else reads a word that may become an option', () => {
     const many = Array.from({ length: 200 }, (_, k) => `V${k}=v`).join('; ');
     expect(readLine(`${many}; R=main; git log "$R"`).level).not.toBe('read_only');
     expect(readLine(`${many}; git log "$V0"`).level).toBe('read_only');
+  });
+});
+
+describe('the paths of a word the line gives literal values', () => {
+  // each invocation is read once for each value: what rm is handed is what the reader says it removes
+  it.each([
+    'for target in /tmp/a /tmp/b; do rm -r -f "$target"; done',
+    'for t in a b; do rm -f $t; done',
+    'R=/tmp/x; rm -rf "$R"',
+    'for f in "a b" c; do rm -f "$f"; done',
+    'for d in x y; do for f in 1 2; do rm "$d" "$f"; done; done',
+  ])('%j', (line) => {
+    const r = readLine(line);
+    expect(r.unparsable).toBeUndefined();
+    const removed = r.effects.filter((e) => e.effect === 'destroy').map((e) => e.path);
+    expect(new Set(removed)).toEqual(new Set(argv(line).filter((a) => !a.startsWith('-'))));
+  });
+
+  it.each([
+    // split or globbed unquoted, changed in the body, read at run time, or an option: not known
+    'for f in "a b" c; do rm -f $f; done',
+    'for t in a b; do t=$RANDOM; rm "$t"; done',
+    'for t in a b; do read t; rm "$t"; done',
+    'for t in -rf x; do rm "$t"; done',
+    'rm -f "$OUTSIDE"',
+  ])('%j: unreadable', (line) => {
+    expect(readLine(line).unparsable).toBeDefined();
+  });
+
+  it('writes each value a redirection names', () => {
+    const r = readLine('for f in a.txt b.txt; do echo x > "$f"; done');
+    expect(r.effects.map((e) => `${e.effect} ${e.path}`).sort()).toEqual(['write a.txt', 'write b.txt']);
   });
 });

@@ -293,3 +293,23 @@ export function startsPlain(w: WordNode, known: Known): boolean {
   if (values === undefined || values.length === 0) return false;
   return values.every((v) => (quoted ? v.length > 0 && !v.startsWith('-') : PLAIN_UNQUOTED.test(v)));
 }
+
+/**
+ * The words a word is known to become: it is the plain expansion of one variable and nothing else
+ * (`"$d"`, `$d`), and every value the line gives that variable is one word that is no option, no
+ * pattern and the same unquoted (`for d in src lib`); null otherwise.
+ */
+export function knownValues(w: WordNode, known: Known): readonly string[] | null {
+  let only = w.parts.length === 1 ? w.parts[0] : undefined;
+  let quoted = false;
+  if (only?.type === 'dq') {
+    only = only.parts.length === 1 ? only.parts[0] : undefined;
+    quoted = true;
+  }
+  if (only?.type !== 'param' || only.rest !== '' || only.indirect || only.length || !/^[A-Za-z_]\w*$/.test(only.name)) return null;
+  const values = known.get(only.name);
+  if (values === undefined || values.length === 0) return null;
+  // unquoted, a value splits and globs: only those that stay one literal word are known
+  const one = quoted ? /^[^-]/ : PLAIN_UNQUOTED;
+  return values.every((v) => one.test(v) && !v.startsWith('-')) ? values : null;
+}

@@ -1,6 +1,6 @@
 import type { Command, Redirect, Script, SimpleCommand, Word as WordNode, WordPart } from './ast';
 import { parseExpandedText, parseScript, ParseError } from './parser';
-import { changeOf, Known, literalValue, partsAssign, simpleChange, startsPlain } from './values';
+import { changeOf, Known, knownValues, literalValue, partsAssign, simpleChange, startsPlain } from './values';
 import { viewOf, type Word } from './word';
 
 /**
@@ -101,7 +101,17 @@ class Walker {
       if (r.heredoc) this.parts(r.heredoc.parts, cond, known);
     }
     // expansions that assign (`$((R=1))`) change what the words after them hold
-    if (!c.words.some((w) => partsAssign(w.parts))) for (const w of c.words) if (startsPlain(w, known)) viewOf(w).startsPlain = true;
+    if (!c.words.some((w) => partsAssign(w.parts) || c.redirects.some((r) => partsAssign(r.target.parts)))) {
+      for (const w of c.words) {
+        if (startsPlain(w, known)) viewOf(w).startsPlain = true;
+        const values = knownValues(w, known);
+        if (values) viewOf(w).values = values;
+      }
+      for (const r of c.redirects) {
+        const values = knownValues(r.target, known);
+        if (values) viewOf(r.target).values = values;
+      }
+    }
     const name = c.words[0] === undefined ? undefined : viewOf(c.words[0]);
     const callsFunction = name !== undefined && !name.dynamic && !name.pattern && !name.text.includes('/') && known.defines(name.text);
     this.out.commands.push({

@@ -20,6 +20,11 @@ export interface Word {
   quotedAt?: number;
   /** Known from the line itself not to begin with `-` once expanded (`R=main; git log "$R"`). */
   startsPlain?: boolean;
+  /**
+   * The one word each it is known from the line to become, when it is only the expansion of a
+   * variable whose every value the line gives (`for d in a b; do rm -r "$d"; done`: `a`, `b`).
+   */
+  values?: readonly string[];
   /** The word's node, when it comes from the tree. */
   node?: WordNode;
 }

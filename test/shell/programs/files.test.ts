@@ -29,6 +29,11 @@ programRows('writers of their operands', [
   ['mktemp --dry-run -d -p /tmp build.XXXX', { level: 'read_only', opaque: false, effects: [] }],
   ['rm -rf build', { level: 'workspace_write', effects: ['destroy build'] }],
   ['rm -- -weird-name', { level: 'workspace_write', effects: ['destroy -weird-name'] }],
+  // a variable the line gives literal values is read as each of them
+  ['for target in /tmp/a /tmp/b; do rm -r -f "$target"; done', { level: 'workspace_write', effects: ['destroy /tmp/a', 'destroy /tmp/b'] }],
+  ['D=build; rm -rf "$D"', { level: 'workspace_write', effects: ['destroy build'] }],
+  ['for d in .claude; do rm -rf "$d"; done', { level: 'workspace_write', effects: ['destroy .claude'] }],
+  ['rm -rf "$D"', { unparsable: 'computed at run time' }],
   ['rmdir -p a/b', { level: 'workspace_write', effects: ['destroy a/b'] }],
   ['unlink old.txt', { level: 'workspace_write', effects: ['destroy old.txt'] }],
   ['shred -u -n 3 secret.txt', { level: 'workspace_write', effects: ['destroy secret.txt'] }],
