@@ -467,7 +467,9 @@ const wget: NamedReader = (ctx) => {
       urls.length === 0 ||
       urls.some((u) => hostDirectory(u) === null);
     if (other) effects.push({ path: dir, effect: 'destroy' });
-    else for (const url of urls) effects.push({ path: word(joinPath(dir.text, hostDirectory(url)!), url), effect: 'destroy' });
+    else
+      for (const url of urls)
+        effects.push({ path: word(joinPath(dir.text, hostDirectory(url)!), { ...url, dynamic: dir.dynamic }), effect: 'destroy' });
     return { ...ctx.base, effects };
   }
   effects.push({ path: dir, effect: 'into' });

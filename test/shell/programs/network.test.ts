@@ -89,6 +89,7 @@ programRows('wget', [
   ['wget -r -i urls.txt', { level: 'network', effects: ['destroy .'] }],
   ['U=https://example.com/; wget -m "$U"', { level: 'network', effects: ['destroy ./example.com'] }],
   ['wget -m "https://$HOST/"', { level: 'network', effects: ['destroy .'] }],
+  ['D=.claude; wget -m -P "$D/" https://example.com/', { unparsable: 'computed at run time' }],
   ['wget -m https://.claude/', { level: 'network', effects: ['destroy .'] }],
   ['wget -m https://../', { level: 'network', effects: ['destroy .'] }],
   ['wget -m -nv https://example.com/', { level: 'network', effects: ['destroy ./example.com'] }],

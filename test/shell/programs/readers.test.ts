@@ -153,6 +153,9 @@ programRows('find', [
     ...['-maxdepth', '-mindepth', '-fstype', '-context', '-printf', '-regextype', '-files0-from'],
     ...['-Bmin', '-Bnewer', '-Btime', '-flags', '-xattrname'],
   ].map((test): [string, { level: 'read_only'; effects: [] }] => [`find . ${test} -delete`, { level: 'read_only', effects: [] }]),
+  // a root known only at run time keeps what it removes unknown
+  ['R=.claude; find "$R/" -name "*.json" -delete', { unparsable: 'computed at run time' }],
+  ['for d in "$X"; do find "$d" -name x -delete; done', { level: 'process_exec', opaque: true }],
   ['find . -newermt 2024-01-01 -delete', { level: 'workspace_write', effects: ['destroy .'] }],
   ['find . -newermt -delete -delete', { level: 'workspace_write', effects: ['destroy .'] }],
   // not a -newerXY: a primary find does not know (it refuses the line), read as taking none

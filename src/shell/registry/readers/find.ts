@@ -138,7 +138,11 @@ export const findReader: NamedReader = (ctx) => {
         continue;
       }
       for (const n of names) {
-        effects.push({ path: word(joinPath(joinPath(root.text, '**'), n.text), { ...n, pattern: true }), effect: 'destroy' });
+        // a root known only at run time keeps the path it starts computed (`find "$R/" -name x -delete`)
+        effects.push({
+          path: word(joinPath(joinPath(root.text, '**'), n.text), { ...n, pattern: true, dynamic: n.dynamic || root.dynamic }),
+          effect: 'destroy',
+        });
         // the tests apply to each starting point too
         if (segmentMatcher(n.text, true).test(baseName(root.text))) effects.push({ path: root, effect: 'destroy' });
       }
