@@ -477,6 +477,10 @@ const wget: NamedReader = (ctx) => {
   return { ...ctx.base, effects };
 };
 
+/** A program that makes each operand a directory and puts files of its own in it (`cargo new DIR`). */
+const creates: NamedReader = (ctx) =>
+  writer(ctx, [...ctx.base.effects, ...ctx.parsed.operands.map((path) => ({ path, effect: 'into' as const }))]);
+
 /** tree: -R with -L runs tree again at each directory the level reaches, writing 00Tree.html there: below each root. */
 const tree: NamedReader = (ctx) => {
   if (!modeUsed(ctx, 'rerun') || !hasOption(ctx.parsed, '-L')) return ctx.base;
@@ -784,6 +788,7 @@ export const READERS_BY_NAME: Readonly<Record<string, NamedReader>> = {
   curl,
   wget,
   tree,
+  creates,
   'remote-copy': remoteCopy,
   git: gitReader,
   awk: awkReader,

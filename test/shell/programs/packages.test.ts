@@ -32,6 +32,10 @@ programRows('package managers', [
   ['gem install rails', { level: 'network', opaque: true }],
   ['cargo install ripgrep', { level: 'network', opaque: true }],
   ['cargo build', { level: 'process_exec', opaque: true }],
+  // cargo new makes the package's directory and builds nothing
+  ['cargo new --vcs git myproject', { level: 'workspace_write', opaque: false, effects: ['into myproject'] }],
+  ['cargo new --lib --name core crates/core', { level: 'workspace_write', opaque: false, effects: ['into crates/core'] }],
+  ['cargo --config x=1 new p', { level: 'process_exec', opaque: true }],
   ['go get example.com/m', { level: 'network', opaque: true }],
   ['go build ./...', { level: 'process_exec', opaque: true }],
   ['docker pull nginx', { level: 'network', opaque: true }],

@@ -277,6 +277,14 @@ const CARGO = manager(
         reader: 'reads-with',
         options: options(['--no-deps', { mode: 'reads' }], '--format-version= --filter-platform= --features= --manifest-path='),
       }),
+      // new makes the package's directory (Cargo.toml, src/, .gitignore, a repository with --vcs git
+      // through libgit2) and adds it to the members of a workspace above; it builds and runs nothing
+      new: () => ({
+        level: 'workspace_write',
+        kind: 'writer',
+        reader: 'creates',
+        options: options('--vcs=', '--name=', '--edition=', '--registry=', '--bin', '--lib', '-q --quiet', '-v --verbose'),
+      }),
       // rustfmt reads its configuration and runs nothing
       fmt: () => ({
         level: 'workspace_write',
