@@ -161,7 +161,10 @@ programRows('package managers that read', [
   ['pip wheel -r requirements.txt -w wheels', { level: 'network', opaque: true }],
   ['pip --python /usr/bin/python3.11 list', { level: 'process_exec', opaque: 'options name' }],
   ['pip --log pip.log list', { level: 'workspace_write', effects: ['write pip.log'] }],
-  ['pip uninstall -y requests', { level: 'process_exec', opaque: true }],
+  // uninstall changes the environment as install does, and runs none of the packages' code
+  ['pip uninstall -y requests', { level: 'network', opaque: false }],
+  ['pip3 uninstall -r requirements.txt', { level: 'network', opaque: false }],
+  ['pip --python ./venv/bin/python uninstall -y x', { level: 'network', opaque: true }],
   ['pip3 --python .venv/bin/python list', { level: 'process_exec', opaque: true }],
   ['pip3 --log=pip.log freeze', { level: 'workspace_write', effects: ['write pip.log'] }],
   ['pip show -f requests', { level: 'read_only', opaque: false }],

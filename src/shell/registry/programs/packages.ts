@@ -79,6 +79,13 @@ const PIP: Known = {
   reads: ['show', 'freeze', 'check', 'inspect', 'help', 'hash', 'debug', 'version'],
   queries: ['index', 'search'],
   own: {
+    // it removes installed packages' files and runs none of their code: what the environment
+    // holds changes as with install, at install's level
+    uninstall: () => ({
+      level: 'network',
+      kind: 'network',
+      options: options('-y --yes', '-r= --requirement=', '--root-user-action=', '--break-system-packages'),
+    }),
     list: () => ({
       level: 'read_only',
       kind: 'reader',
