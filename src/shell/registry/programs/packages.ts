@@ -206,6 +206,27 @@ function docker(summary: string, network: readonly string[]): () => Omit<Program
       export: EXPORT,
       save: EXPORT,
       container: () => withExport(INSPECT, 'export'),
+      // unlock-key, join-token and ca print what the swarm keeps, unless --rotate changes it; the
+      // rest changes the swarm as the other subcommands change containers
+      swarm: () => {
+        const prints = (): CommandSpec => ({
+          level: 'read_only',
+          kind: 'reader',
+          options: options(
+            ['--rotate', { level: 'process_exec', opaque: 'runs_project_scripts' }],
+            '-q --quiet',
+            '--ca-cert=',
+            '--ca-key=',
+            '--cert-expiry=',
+            '--external-ca=',
+          ),
+        });
+        const g = group([]);
+        g.subcommands!['unlock-key'] = prints;
+        g.subcommands!['join-token'] = prints;
+        g.subcommands!.ca = prints;
+        return g;
+      },
       image: () => withExport(INSPECT, 'save'),
       ...Object.fromEntries(
         ['volume', 'network', 'context', 'system', 'service', 'secret', 'config', 'stack', 'node', 'plugin', 'pod', 'machine'].map((g) => [
