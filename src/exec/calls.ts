@@ -1,6 +1,6 @@
-import { closeSync, fstatSync, readdirSync, unlinkSync } from 'node:fs';
+import { readdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { appendPrivateFile, checkPrivateFile, ensurePrivateDir, errno, openPrivateFile, readWhole } from '../io/private-fs';
+import { appendPrivateFile, ensurePrivateDir, errno, readPrivateJson } from '../io/private-fs';
 
 /**
  * A call record is the hook's word, for the broker, on one Bash call it let through (SPEC §9.3):
@@ -57,20 +57,20 @@ export function leaveCall(stateDir: string, call: CallRecord): string {
   return secret;
 }
 
+function isCallRecord(v: unknown): v is CallRecord {
+  const c = v as CallRecord | null;
+  return (
+    typeof c === 'object' &&
+    c !== null &&
+    c.v === 1 &&
+    typeof c.session_id === 'string' &&
+    Array.isArray(c.argv) &&
+    typeof c.env === 'object'
+  );
+}
+
 function readRecord(path: string): CallRecord | null {
-  const fd = openPrivateFile(path);
-  if (fd === null) return null;
-  try {
-    const st = fstatSync(fd);
-    checkPrivateFile(path, st);
-    if (st.size > MAX_CALL_BYTES) return null;
-    const v = JSON.parse(readWhole(fd, st.size).toString('utf8')) as CallRecord;
-    return v && v.v === 1 && typeof v.session_id === 'string' && Array.isArray(v.argv) && typeof v.env === 'object' ? v : null;
-  } catch {
-    return null;
-  } finally {
-    closeSync(fd);
-  }
+  return readPrivateJson(path, MAX_CALL_BYTES, isCallRecord);
 }
 
 /** The live record of this secret, or null (none, void, or not a secret). Not taken: a call may start programs many times. */

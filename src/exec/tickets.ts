@@ -1,8 +1,8 @@
-import { closeSync, fstatSync, readdirSync, renameSync, unlinkSync } from 'node:fs';
+import { readdirSync, renameSync, unlinkSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { hash128 } from '../io/hash';
-import { appendPrivateFile, checkPrivateFile, ensurePrivateDir, errno, openPrivateFile, readWhole } from '../io/private-fs';
+import { appendPrivateFile, ensurePrivateDir, errno, readPrivateJson } from '../io/private-fs';
 
 /**
  * A ticket is the hook's judgment of one start, left for the launcher: the launcher runs a program
@@ -57,20 +57,13 @@ export function leaveTicket(stateDir: string, ticket: Ticket): string {
   return secret;
 }
 
+function isTicket(v: unknown): v is Ticket {
+  const t = v as Ticket | null;
+  return typeof t === 'object' && t !== null && t.v === 1 && typeof t.program === 'string' && Array.isArray(t.args);
+}
+
 function readTicket(path: string): Ticket | null {
-  const fd = openPrivateFile(path);
-  if (fd === null) return null;
-  try {
-    const st = fstatSync(fd);
-    checkPrivateFile(path, st);
-    if (st.size > MAX_TICKET_BYTES) return null;
-    const v = JSON.parse(readWhole(fd, st.size).toString('utf8')) as Ticket;
-    return v && v.v === 1 && typeof v.program === 'string' && Array.isArray(v.args) ? v : null;
-  } catch {
-    return null;
-  } finally {
-    closeSync(fd);
-  }
+  return readPrivateJson(path, MAX_TICKET_BYTES, isTicket);
 }
 
 /** Whether a ticket is for exactly this start and still valid. */

@@ -231,6 +231,27 @@ export function readPrivateFile(path: string): Buffer | null {
   }
 }
 
+/**
+ * A private file's JSON value, when `accept` takes it and the file is no larger than `max` bytes;
+ * null when there is no file, or it is too large, not JSON or not accepted. A link is an error
+ * (openPrivateFile).
+ */
+export function readPrivateJson<T>(path: string, max: number, accept: (v: unknown) => v is T): T | null {
+  const fd = openPrivateFile(path);
+  if (fd === null) return null;
+  try {
+    const st = fstatSync(fd);
+    checkPrivateFile(path, st);
+    if (st.size > max) return null;
+    const v: unknown = JSON.parse(readWhole(fd, st.size).toString('utf8'));
+    return accept(v) ? v : null;
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Appends `text` to a private file, creating it 0600; the file is checked on the open descriptor first. */
 export function appendPrivateFile(path: string, text: string): void {
   let fd: number;
