@@ -245,6 +245,30 @@ function endBrokeredCall(ctx: HookContext, event: ToolEvent): ToolEvent {
   return { ...event, tool_input: { ...event.tool_input, command: call.command } };
 }
 
+/** Claude Code's event for a call that failed (a non-zero exit, an interrupt): no PostToolUse follows it. */
+function isFailedCall(json: unknown): json is { tool_name?: unknown; tool_input?: unknown } {
+  return typeof json === 'object' && json !== null && (json as Record<string, unknown>).hook_event_name === 'PostToolUseFailure';
+}
+
+/**
+ * A call that failed has ended as surely as one that succeeded: the record of a call the hook
+ * rewrote for the broker goes (SPEC §9.3), or a secret the call saved would start programs for 30
+ * minutes. Nothing else happens: a failed call confirms nothing.
+ */
+function endFailedCall(ctx: HookContext, json: { tool_name?: unknown; tool_input?: unknown }): HookResponse {
+  const input = json.tool_input;
+  const command = typeof input === 'object' && input !== null ? (input as Record<string, unknown>).command : undefined;
+  if (json.tool_name !== 'Bash' || typeof command !== 'string' || !command.startsWith('export PATH=')) return SILENT;
+  try {
+    const broker = readExecMap(ctx.stateDir)?.broker;
+    const call = broker === undefined ? null : unbrokered(command, broker);
+    if (call !== null) dropCall(ctx.stateDir, call.secret);
+  } catch {
+    // no map to read: no record was left
+  }
+  return SILENT;
+}
+
 /** The domain's profile state, read only when a gate asks (SPEC §9.4); none where the policy names none. */
 function profileReader(ctx: HookContext, event: ToolEvent, index: PolicyIndex) {
   const def = index.settings.identity?.profile_state;
@@ -302,6 +326,7 @@ export function processEvent(
     if (text.trim() === '') return ctx.host.blockUnread(m0.eventEmpty());
     return ctx.host.blockUnread(m0.eventMalformed((err as Error).message.replace(/\s+/g, ' ').slice(0, 200)));
   }
+  if (ctx.host.name === 'claude-code' && source === 'hook' && isFailedCall(json)) return endFailedCall(ctx, json);
   const parsed = ctx.host.readEvent(json);
   if (!parsed.ok) {
     const reason = m0.eventShape(parsed.detail);

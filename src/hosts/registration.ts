@@ -46,6 +46,8 @@ export const CLAUDE_LAYOUT: HookLayout = {
   events: [
     { name: 'PreToolUse', role: 'pre', matcher: '*' },
     { name: 'PostToolUse', role: 'post', matcher: '*' },
+    // A failed call has no PostToolUse: this is where its broker record goes (SPEC §9.3).
+    { name: 'PostToolUseFailure', role: 'post', matcher: '*' },
     { name: 'SessionStart', role: 'session', matcher: null },
   ],
   timeout: HOOK_TIMEOUT_SECONDS,

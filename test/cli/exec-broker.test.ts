@@ -6,6 +6,7 @@ import { EXEC_MESSAGES } from '../../src/exec/messages';
 import { en } from '../../src/core/messages';
 import { deployment } from '../helpers/exec-deployment';
 import { installed } from '../helpers/programs';
+import { runCli } from '../helpers/cli';
 
 const noBwrap = process.platform !== 'linux' || !installed('bwrap') ? 'bubblewrap is not installed (apt-get install bubblewrap)' : null;
 if (noBwrap) process.stderr.write(`test/cli/exec-broker.test.ts: the brokered starts are skipped, ${noBwrap}\n`);
@@ -102,6 +103,41 @@ describe('the broker, built', () => {
       expect(d.ran()).toHaveLength(4);
     },
   );
+
+  it.skipIf(noBwrap !== null)('a call that fails ends its record too: a secret it saved starts nothing later', () => {
+    const d = confirmed();
+    writeFileSync(join(d.project, 'x.sh'), 'printf %s "$PERSONA_GATE_CALL" > saved; exit 3\n');
+    const r = d.pre('sh x.sh');
+    const command = r.out.updatedInput.command as string;
+    expect(d.sh(command).status).toBe(3);
+    const saved = readFileSync(join(d.project, 'saved'), 'utf8');
+    expect(saved).toMatch(/^[0-9a-f]{32}$/);
+    // Claude Code sends no PostToolUse for a call that failed, but PostToolUseFailure.
+    const failed = runCli(['hook'], {
+      input: JSON.stringify({
+        hook_event_name: 'PostToolUseFailure',
+        session_id: 's1',
+        tool_name: 'Bash',
+        tool_input: { command },
+        tool_use_id: r.id,
+        error: 'Exit code 3',
+        is_interrupt: false,
+        cwd: d.project,
+      }),
+      env: d.env,
+      cwd: d.project,
+    });
+    expect(failed).toMatchObject({ code: 0, stdout: '' });
+    const later = spawnSync(shim(d), ['whoami'], {
+      cwd: d.project,
+      env: { ...d.env, PERSONA_GATE_CALL: saved },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(later.status).toBe(126);
+    expect(later.stderr).toContain(EXEC_MESSAGES.en.noCall('aeat'));
+    expect(d.ran()).toEqual(['whoami']);
+  });
 
   it.skipIf(noBwrap !== null)('a shim with no call, or with a call that never was, starts nothing', () => {
     const d = confirmed();

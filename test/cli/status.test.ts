@@ -198,7 +198,7 @@ describe('uninstall', () => {
     // then what the sandbox step added, where the machine has the sandbox (test/cli/uninstall.test.ts)
     expect(r.stdout).toMatch(
       new RegExp(
-        `^removed the hook for PreToolUse, PostToolUse, SessionStart from ${settingsPath}\n(.*\n)*kept the policy ${join(p.dir, '.claude', 'persona-gate.json')} \\(--purge removes it\\)\n$`,
+        `^removed the hook for PreToolUse, PostToolUse, PostToolUseFailure, SessionStart from ${settingsPath}\n(.*\n)*kept the policy ${join(p.dir, '.claude', 'persona-gate.json')} \\(--purge removes it\\)\n$`,
       ),
     );
     expect(JSON.parse(readFileSync(settingsPath, 'utf8'))).toEqual(own);

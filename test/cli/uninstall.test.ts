@@ -169,7 +169,7 @@ describe.skipIf(!onLinux)('uninstall takes back what init added, for Claude Code
     expect(user.sandbox.excludedCommands).toHaveLength(1);
     const r = m.run('uninstall', '--purge');
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toContain(en.uninstallHookTakenBack(m.user, 'PreToolUse, PostToolUse, SessionStart'));
+    expect(r.stdout).toContain(en.uninstallHookTakenBack(m.user, 'PreToolUse, PostToolUse, PostToolUseFailure, SessionStart'));
     expect(r.stdout).not.toContain(en.uninstallElsewhere(m.user));
     expect(m.snapshot()).toEqual(before);
   });

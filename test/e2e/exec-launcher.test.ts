@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { afterEach, beforeAll, expect, it } from 'vitest';
 import { en } from '../../src/core/messages';
+import { EXEC_MESSAGES } from '../../src/exec/messages';
 import { hostCli } from '../helpers/host-cli';
 import { cleanEnv, runCli } from '../helpers/cli';
 import { ROOT, taxPolicyWithShell } from '../helpers/policy';
@@ -116,6 +117,10 @@ describeConfined('the excluded launcher in the real Claude Code, with its sandbo
         ['python whoami', bash(`python3 -c 'import os; os.system("aeat whoami")'`)],
         ['script', bash("printf '#!/bin/sh\\naeat modelo export\\n' > x.sh && sh x.sh")],
         ['python', bash(`python3 -c 'import os; os.system("aeat modelo export")'`)],
+        // A call that fails gets PostToolUseFailure, not PostToolUse: its record ends there too, so
+        // the secret it saved starts nothing from a later call.
+        ['save failing', bash(`python3 -c 'import os, sys; open("s", "w").write(os.environ["PERSONA_GATE_CALL"]); sys.exit(3)'`)],
+        ['reuse', bash(`python3 -c 'import os; os.environ["PERSONA_GATE_CALL"] = open("s").read(); os.system("aeat whoami")'`)],
         ['jobs', bash('jobs -x aeat modelo export')],
         ['zgrep', bash("echo x > f && GREP='aeat modelo export' zgrep x f")],
         ['absolute', bash(`${real} modelo export`)],
@@ -178,6 +183,8 @@ describeConfined('the excluded launcher in the real Claude Code, with its sandbo
       const handoff = en.handoff('modelo-preparer', 'modelo.export', 'verifier');
       for (const name of ['script whoami', 'python whoami']) expect(by[name]!.content, name).toContain('aeat: ran whoami (sandboxed=no)');
       for (const name of ['script', 'python', 'b64 name', 'node']) expect(by[name]!.content, name).toContain(handoff);
+      expect(by.reuse!.content, shown).toContain(EXEC_MESSAGES.en.noCall('aeat'));
+      expect(readdirSync(join(project.stateDir, 'exec', 'calls')), 'no call record outlives its call').toEqual([]);
       expect(by['b64 path']!.content, shown).toMatch(/aeat: not found|No such file or directory|Permission denied/);
       expect(by['b64 read']!.content, shown).toMatch(/FileNotFoundError|PermissionError/);
       // (the reader decodes printf's escapes, so it refuses this one itself)
@@ -200,7 +207,11 @@ describeConfined('the excluded launcher in the real Claude Code, with its sandbo
       // state directory is read-only and the launcher's receipt cannot be written).
       // The launcher refused nothing (the hook judged every start it got); the broker refused the exports.
       expect(execReceipts.filter((r) => r.verdict !== 'allow' && r.rule !== 'broker_refused')).toEqual([]);
-      expect(execReceipts.filter((r) => r.rule === 'broker_refused').every((r) => r.reason.includes(handoff))).toBe(true);
+      expect(
+        execReceipts
+          .filter((r) => r.rule === 'broker_refused')
+          .every((r) => r.reason.includes(handoff) || r.reason === EXEC_MESSAGES.en.noCall('aeat')),
+      ).toBe(true);
       const starts = execReceipts.filter((r) => r.verdict === 'allow');
       expect(starts.map((r) => [r.rule, r.command_key, r.persona])).toEqual([
         ['exec_ticket', 'config.profile.status', 'modelo-preparer'],
