@@ -246,6 +246,8 @@ export const cliEn = {
       : `${fails} check${fails === 1 ? '' : 's'} failed`,
   checkRegistered: (event: string, where: string) => `the hook is registered for ${event} (${where})`,
   checkNotRegistered: (event: string) => `the hook is not registered for ${event}`,
+  checkFailureNotRegistered: () =>
+    'the hook is not registered for PostToolUseFailure: a call rewritten for the broker that fails keeps its record, and a secret it saved starts programs, for 30 minutes',
   fixRegister: () => 'run persona-gate init',
   checkOnFailure: (event: string) => `the ${event} registration has "onFailure": "block"`,
   checkNoOnFailure: (event: string) => `the ${event} registration has no "onFailure": "block": a crashed or killed hook lets the call run`,
@@ -803,6 +805,8 @@ export const cliEs: CliMessages = {
       : `${fails} comprobación${fails === 1 ? '' : 'es'} fallida${fails === 1 ? '' : 's'}`,
   checkRegistered: (event, where) => `el hook está registrado para ${event} (${where})`,
   checkNotRegistered: (event) => `el hook no está registrado para ${event}`,
+  checkFailureNotRegistered: () =>
+    'el hook no está registrado para PostToolUseFailure: una llamada reescrita para el broker que falla conserva su registro, y un secreto que guardó arranca programas, durante 30 minutos',
   fixRegister: () => 'ejecuta persona-gate init',
   checkOnFailure: (event) => `el registro de ${event} tiene "onFailure": "block"`,
   checkNoOnFailure: (event) => `el registro de ${event} no tiene "onFailure": "block": un hook que falla o se mata deja pasar la llamada`,

@@ -327,6 +327,7 @@ describe('doctor', () => {
     runCli(['init', '--dir', p.dir], { env: p.env });
     const r = runCli(['doctor', '--dir', p.dir], { env: p.env, cwd: p.dir });
     expect(r.stdout).toContain('Claude Code 2.1.332 honours "onFailure": "block"');
+    expect(r.stdout).toContain('the hook is registered for PostToolUseFailure');
     expect(r.stdout).toContain('all checks passed');
     expect(r.code).toBe(0);
   });
@@ -341,6 +342,8 @@ describe('doctor', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('FAIL  the hook is not registered for PostToolUse\n      fix: run persona-gate init');
     expect(r.stdout).toContain('warn  the PreToolUse registration has no "onFailure": "block"');
+    // a failed call has no PostToolUse: without this registration a brokered call's record outlives it
+    expect(r.stdout).toContain('warn  the hook is not registered for PostToolUseFailure: a call rewritten for the broker that fails');
     expect(r.stdout).toContain('FAIL  the hook command does not exist: /nowhere/persona-gate.js');
     expect(r.stdout).toContain('FAIL  no policy found');
   });

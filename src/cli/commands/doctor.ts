@@ -22,7 +22,7 @@ import {
   type Finding,
 } from './hardened';
 import { launcherFindings } from './launcher-settings';
-import { HOOK_EVENTS, installedInProject, isGateHook, machineSpecificPath } from './init';
+import { FAILURE_EVENT, HOOK_EVENTS, installedInProject, isGateHook, machineSpecificPath } from './init';
 import { cliInvocation } from './starter';
 import { definitionFindings } from './agents';
 
@@ -47,7 +47,7 @@ function hookEntries(file: string): Map<string, Record<string, unknown>[]> {
   } catch {
     return found;
   }
-  for (const event of HOOK_EVENTS) {
+  for (const event of [...HOOK_EVENTS, FAILURE_EVENT]) {
     const groups = settings?.hooks?.[event];
     if (!Array.isArray(groups)) continue;
     for (const group of groups)
@@ -180,6 +180,10 @@ export function doctorCommand(env: Env, opts: { dir?: string; hardened?: boolean
     if (entries.every((e) => e.onFailure === 'block')) findings.push({ level: 'ok', text: t.checkOnFailure(event) });
     else findings.push({ level: 'warn', text: t.checkNoOnFailure(event), fix: t.fixOnFailure() });
   }
+  // A failed call has no PostToolUse: without this registration its broker record outlives it.
+  const failureWhere = files.filter((f) => hookEntries(f).has(FAILURE_EVENT));
+  if (failureWhere.length > 0) findings.push({ level: 'ok', text: t.checkRegistered(FAILURE_EVENT, failureWhere.join(', ')) });
+  else findings.push({ level: 'warn', text: t.checkFailureNotRegistered(), fix: t.fixRegister() });
   const targets: string[] = [];
   for (const [command, file] of commands) {
     // The project's settings.json is committed: a path of this machine breaks every other clone and CI.

@@ -27,6 +27,8 @@ import { sandboxMissing, writeLaunchSettings } from './sandbox-settings';
 import { fragmentOf, InstallRecord, recordOwner } from './install-record';
 
 export const HOOK_EVENTS = ['PreToolUse', 'PostToolUse', 'SessionStart'] as const;
+/** Claude Code's event for a call that failed; init registers it too (a brokered call's record ends there). */
+export const FAILURE_EVENT = 'PostToolUseFailure';
 export const EXAMPLES = ['tax-filing', 'software-team', 'merge-captain'] as const;
 
 export { packageRoot };
