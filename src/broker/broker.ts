@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { Socket } from 'node:net';
 import { dirname, isAbsolute, join } from 'node:path';
@@ -128,6 +128,57 @@ function startReceipt(
   };
 }
 
+/**
+ * Which call the process holding `alive` (the shim) runs under: the secret of the topmost of its
+ * ancestors whose command line carries one. The call Claude Code started is the first process of
+ * the tree with its rewritten command line, so the topmost secret is that call's, whatever a
+ * process below it wrote into its own command line or environment. A secret is honoured only from
+ * inside the call it names: one read from another call's files, a call that ended, or a call
+ * Claude Code refused after the rewrite, gives nothing. Null: no one, or more than one, holds it.
+ */
+export function requesterCall(alive: FileId, proc = '/proc'): string | null {
+  const holders: number[] = [];
+  for (const name of readdirSync(proc)) {
+    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+    let fds: string[];
+    try {
+      fds = readdirSync(join(proc, name, 'fd'));
+    } catch {
+      continue;
+    }
+    for (const fd of fds) {
+      try {
+        const st = statSync(join(proc, name, 'fd', fd));
+        if (st.dev === alive.dev && st.ino === alive.ino) {
+          holders.push(Number(name));
+          break;
+        }
+      } catch {
+        // gone, or not ours to see
+      }
+    }
+  }
+  if (holders.length !== 1) return null;
+  let top: string | null = null;
+  const seen = new Set<number>();
+  for (let pid = holders[0]!; pid > 1 && !seen.has(pid);) {
+    seen.add(pid);
+    let cmdline: string;
+    let stat: string;
+    try {
+      cmdline = readFileSync(join(proc, String(pid), 'cmdline'), 'latin1');
+      stat = readFileSync(join(proc, String(pid), 'stat'), 'latin1');
+    } catch {
+      return null;
+    }
+    const m = /PERSONA_GATE_CALL=([0-9a-f]{32})/.exec(cmdline);
+    if (m) top = m[1]!;
+    // `pid (comm) state ppid …`: comm may hold spaces and parentheses, the last `)` ends it
+    pid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  }
+  return top;
+}
+
 /** The request's directory: the shim's own, made private (0700), by this user, not a link. */
 function requestDirProblem(dir: string): string | null {
   if (!isAbsolute(dir)) return `${dir} is not absolute`;
@@ -156,7 +207,7 @@ function readRequest(dir: string): StartRequest | null {
 }
 
 /** One of the request's FIFOs, opened without waiting and without following a link; a FIFO of this user or nothing. */
-function openFifo(dir: string, name: string, write: boolean): Socket {
+function openFifo(dir: string, name: string, write: boolean): { socket: Socket; id: FileId } {
   const fd = openSync(join(dir, name), (write ? constants.O_WRONLY : constants.O_RDONLY) | constants.O_NONBLOCK | constants.O_NOFOLLOW);
   const st = fstatSync(fd);
   if (!st.isFIFO() || st.uid !== process.getuid?.()) {
@@ -167,7 +218,12 @@ function openFifo(dir: string, name: string, write: boolean): Socket {
   socket.on('error', () => {
     // the shim went: `alive` says so
   });
-  return socket;
+  return { socket, id: { dev: st.dev, ino: st.ino } };
+}
+
+interface FileId {
+  dev: number;
+  ino: number;
 }
 
 interface Channels {
@@ -176,6 +232,8 @@ interface Channels {
   err: Socket;
   status: Socket;
   alive: Socket;
+  /** The `alive` FIFO, which the shim holds open while it waits. */
+  aliveId: FileId;
 }
 
 function openChannels(dir: string): Channels {
@@ -183,15 +241,17 @@ function openChannels(dir: string): Channels {
   try {
     const open = (name: string, write: boolean) => {
       const s = openFifo(dir, name, write);
-      opened.push(s);
+      opened.push(s.socket);
       return s;
     };
+    const alive = open('alive', false);
     return {
-      input: open('in', false),
-      out: open('out', true),
-      err: open('err', true),
-      status: open('status', true),
-      alive: open('alive', false),
+      input: open('in', false).socket,
+      out: open('out', true).socket,
+      err: open('err', true).socket,
+      status: open('status', true).socket,
+      alive: alive.socket,
+      aliveId: alive.id,
     };
   } catch (err) {
     for (const s of opened) s.destroy();
@@ -238,6 +298,14 @@ export function serveRequest(ctx: BrokerContext, dir: string, done: () => void):
   if (program === null) return refuse(null, request.name, request.args, m0.notLaunched(request.name));
   const call = readCall(ctx.stateDir, request.call);
   if (call === null) return refuse(null, program, request.args, m0.noCall(request.name));
+  // The secret counts only from inside the call it names.
+  let under: string | null = null;
+  try {
+    under = requesterCall(ch.aliveId);
+  } catch {
+    under = null;
+  }
+  if (under !== request.call) return refuse(null, program, request.args, m0.noCall(request.name));
   const locale: ExecLocale = call.env.PERSONA_GATE_LOCALE === 'es' ? 'es' : ctx.locale;
   const m = EXEC_MESSAGES[locale];
   const cwd = isAbsolute(request.cwd) && existsSync(request.cwd) ? request.cwd : call.project;

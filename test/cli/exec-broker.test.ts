@@ -139,10 +139,10 @@ describe('the broker, built', () => {
     expect(d.ran()).toEqual(['whoami']);
   });
 
-  it.skipIf(noBwrap !== null)('a shim with no call, or with a call that never was, starts nothing', () => {
+  it.skipIf(noBwrap !== null)('a shim with no call, a call that never was, or a live call named from outside it, starts nothing', () => {
     const d = confirmed();
-    d.pre('sh x.sh'); // a broker is listening
-    for (const call of [undefined, 'f'.repeat(32)]) {
+    const live = /PERSONA_GATE_CALL=([0-9a-f]{32})/.exec(d.pre('sh x.sh').out.updatedInput.command)![1]!; // a broker is listening
+    for (const call of [undefined, 'f'.repeat(32), live]) {
       const r = spawnSync(shim(d), ['whoami'], {
         cwd: d.project,
         env: { ...d.env, ...(call ? { PERSONA_GATE_CALL: call } : {}) },
@@ -157,20 +157,47 @@ describe('the broker, built', () => {
 
   it.skipIf(noBwrap !== null)('when the shim goes, the broker kills the program it started', async () => {
     const d = confirmed();
-    const r = d.pre('sh x.sh');
-    const call = /PERSONA_GATE_CALL=([0-9a-f]{32})/.exec(r.out.updatedInput.command)![1]!;
     const pidFile = join(d.project, 'slow.pid');
-    const child = spawn(shim(d), ['modelo', 'list', '--slow', pidFile], {
-      cwd: d.project,
-      env: { ...d.env, PERSONA_GATE_CALL: call },
-      stdio: 'ignore',
-    });
+    writeFileSync(join(d.project, 'slow.sh'), `aeat modelo list --slow ${pidFile}\n`);
+    const r = d.pre('sh slow.sh');
+    const call = spawn('bash', ['-c', 'eval "$1"', 'bash', r.out.updatedInput.command], { cwd: d.project, env: d.env, stdio: 'ignore' });
     expect(await until(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() !== '')).toBe(true);
     const pid = Number(readFileSync(pidFile, 'utf8').trim());
     const alive = () => spawnSync('kill', ['-0', String(pid)]).status === 0;
     expect(alive()).toBe(true);
-    child.kill('SIGKILL');
+    // the shim, and only the shim, goes
+    const found = spawnSync('pgrep', ['-f', `persona-gate-shim.cjs .* --slow ${pidFile}`], { encoding: 'utf8' })
+      .stdout.trim()
+      .split('\n');
+    expect(found).toHaveLength(1);
+    process.kill(Number(found[0]), 'SIGKILL');
     expect(await until(() => !alive())).toBe(true);
+    call.kill('SIGKILL');
+  });
+
+  it.skipIf(noBwrap !== null)("a secret counts only inside the call it names: another call's, or one never run, starts nothing", () => {
+    const d = confirmed();
+    const secretOf = (command: string) => /PERSONA_GATE_CALL=([0-9a-f]{32})/.exec(command)![1]!;
+    const never = secretOf(d.pre('sh never.sh').out.updatedInput.command);
+    // another call, running meanwhile
+    const other = d.pre('sh sleep.sh').out.updatedInput.command as string;
+    const running = spawn('bash', ['-c', 'eval "$1"', 'bash', other.replace(/\nsh sleep\.sh$/, '\nsleep 20')], {
+      cwd: d.project,
+      env: d.env,
+      stdio: 'ignore',
+    });
+    const own = d.pre('sh x.sh').out.updatedInput.command as string;
+    for (const secret of [never, secretOf(other)]) {
+      // the call's own line, with a process below it that claims the other secret
+      const r = d.sh(own.replace(/\nsh x\.sh$/, `\nPERSONA_GATE_CALL=${secret} aeat whoami; echo "rc=$?"`));
+      expect(r.stdout).toContain('rc=126');
+      expect(r.stderr).toContain(EXEC_MESSAGES.en.noCall('aeat'));
+    }
+    // …while its own secret starts it
+    const ok = d.sh(own.replace(/\nsh x\.sh$/, '\naeat whoami'));
+    expect(ok.stdout).toContain('aeat: ran whoami');
+    expect(d.ran()).toEqual(['whoami', 'whoami']);
+    running.kill('SIGKILL');
   });
 
   it('a shim nobody answers fails closed, saying so', () => {

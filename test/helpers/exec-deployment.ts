@@ -80,8 +80,10 @@ export function deployment(extraEnv: Record<string, string> = {}) {
       env,
       cwd: project,
     });
+  // As Claude Code runs a Bash call: the command in the shell's own arguments, evaluated (so that the
+  // shell stays the call's first process, as the broker expects of a call's tree).
   const sh = (command: string, input = '') =>
-    spawnSync('bash', ['-c', command], { cwd: project, env, input, encoding: 'utf8', timeout: 30_000 });
+    spawnSync('bash', ['-c', 'eval "$1"', 'bash', command], { cwd: project, env, input, encoding: 'utf8', timeout: 30_000 });
   const ran = () => (existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n') : []);
   const receipts = () =>
     readdirSync(join(stateDir, 'receipts'))
