@@ -33,6 +33,7 @@ export type ReasonId =
   | 'downloads_and_runs_scripts'
   | 'finds_project_python'
   | 'runs_project_program'
+  | 'syncs_and_runs_project_program'
   | 'runs_project_bin'
   | 'wrapper_runs_program'
   | 'git_runs_configured_command'

@@ -9,6 +9,7 @@ import {
   inSystemDirectory,
   READING_OPTION_CLUSTER,
   RUNNER_SUBCOMMANDS,
+  SYNCING_RUNNERS,
   SHELL_VALUE_OPTIONS,
   SHELLS,
   SHOPT_KEEPS_READING,
@@ -211,7 +212,11 @@ function peel(words: Word[], assignments: string[]): Peeled {
       return {
         kind: 'run',
         words: rest,
-        opaque: { id: 'runs_project_program', subject: `${name} ${rest[1].text}`, detail: inner[j]!.text },
+        opaque: {
+          id: SYNCING_RUNNERS.has(`${name} ${rest[1].text}`) ? 'syncs_and_runs_project_program' : 'runs_project_program',
+          subject: `${name} ${rest[1].text}`,
+          detail: inner[j]!.text,
+        },
         via: `${name} ${rest[1].text}`,
       };
   }

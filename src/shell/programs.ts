@@ -113,6 +113,9 @@ export const RUNNER_SUBCOMMANDS: Readonly<Record<string, readonly string[]>> = {
   asdf: ['exec'],
 };
 
+/** Of those, the ones that first bring the project's environment up to date, which downloads (`uv run` locks and syncs): network. */
+export const SYNCING_RUNNERS = new Set(['uv run']);
+
 /** Programs that run the code of their arguments in this shell: `source FILE`, `. FILE`. */
 export const SOURCES = new Set(['source', '.']);
 

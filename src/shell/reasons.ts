@@ -34,6 +34,8 @@ const EN: Table = {
   finds_project_python: (s) =>
     `${s} runs the Python the project's .python-version names (a version or a program), or downloads one from a mirror its configuration may set`,
   runs_project_program: (s, d) => `${s} runs the project's own ${d} before any on PATH`,
+  syncs_and_runs_project_program: (s, d) =>
+    `${s} brings the project's environment up to date (downloading what it lacks), then runs its own ${d} before any on PATH`,
   runs_project_bin: (s) => `${s} runs the project's own programs (node_modules/.bin) before any on PATH`,
   wrapper_runs_program: (s, d) => `${s} ${d} runs a program it names`,
   git_runs_configured_command: () => 'git -c / --exec-path can make git run commands',
@@ -128,6 +130,8 @@ const spanish = (): Table => ({
   finds_project_python: (s) =>
     `${s} ejecuta el Python que nombra el .python-version del proyecto (una versión o un programa), o descarga uno de un espejo que su configuración puede fijar`,
   runs_project_program: (s, d) => `${s} ejecuta el ${d} del propio proyecto antes que cualquiera del PATH`,
+  syncs_and_runs_project_program: (s, d) =>
+    `${s} pone al día el entorno del proyecto (descargando lo que le falta) y luego ejecuta el ${d} del propio proyecto antes que cualquiera del PATH`,
   runs_project_bin: (s) => `${s} ejecuta los programas del propio proyecto (node_modules/.bin) antes que cualquiera del PATH`,
   wrapper_runs_program: (s, d) => `${s} ${d} ejecuta un programa que nombra`,
   git_runs_configured_command: () => 'git -c / --exec-path pueden hacer que git ejecute órdenes',

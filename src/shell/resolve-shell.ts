@@ -327,7 +327,10 @@ const VARIABLE_SETTERS = new Set([
 function classify(inv: Invocation, powershell: boolean, index: PolicyIndex): Classified {
   const name = powershell ? inv.name.toLowerCase() : inv.name;
   const args = inv.args;
-  if (inv.opaque !== undefined) return { level: 'process_exec', kind: 'exec', opaque: inv.opaque, effects: [] };
+  if (inv.opaque !== undefined)
+    return inv.opaque.id === 'syncs_and_runs_project_program'
+      ? { level: 'network', kind: 'network', opaque: inv.opaque, effects: [] }
+      : { level: 'process_exec', kind: 'exec', opaque: inv.opaque, effects: [] };
   if (name === '') return { level: 'none', kind: 'builtin', effects: [] };
   // a function of the program's name does not change its reading: it may be defined after the call,
   // in a subshell, or never.

@@ -299,17 +299,19 @@ describe('regressions: options spelled so that the program or the mode is misrea
     expect(judge(line).verdict).toBe('deny');
   });
 
-  it.each([
-    ['npx cat README'],
-    ['npm exec cat README'],
-    ['npx --no-install persona-gate log --json'],
-    ['pnpm exec ls'],
-    ['uv run cat x'],
-    ['bunx cat x'],
-  ])('%j may run a program the project planted (node_modules/.bin, a virtualenv): opaque', (line) => {
-    expect(reading(line).level).toBe('process_exec');
-    expect(reading(line).opaque.length).toBeGreaterThan(0);
-    expect(judge(line, 'workspace_write').verdict).toBe('deny');
+  it.each([['npx cat README'], ['npm exec cat README'], ['npx --no-install persona-gate log --json'], ['pnpm exec ls'], ['bunx cat x']])(
+    '%j may run a program the project planted (node_modules/.bin, a virtualenv): opaque',
+    (line) => {
+      expect(reading(line).level).toBe('process_exec');
+      expect(reading(line).opaque.length).toBeGreaterThan(0);
+      expect(judge(line, 'workspace_write').verdict).toBe('deny');
+    },
+  );
+
+  it("uv run syncs the project's environment before it runs the project's program: network, opaque", () => {
+    expect(reading('uv run cat x').level).toBe('network');
+    expect(reading('uv run cat x').opaque.length).toBeGreaterThan(0);
+    expect(judge('uv run cat x', 'workspace_write').verdict).toBe('deny');
   });
 
   it.each([

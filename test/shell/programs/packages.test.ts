@@ -234,7 +234,10 @@ programRows('uv', [
   ['uv venv --help', { level: 'read_only', opaque: false }],
   ['uv cache clean', { level: 'process_exec', opaque: true }],
   ['uv python install 3.12', { level: 'process_exec', opaque: true }],
-  ['uv run pytest', { level: 'process_exec', opaque: true }],
+  // run locks and syncs the environment first, which downloads
+  ['uv run pytest', { level: 'network', opaque: true }],
+  ['uv run --quiet cdk diff', { level: 'network', opaque: true }],
+  ['poetry run pytest', { level: 'process_exec', opaque: true }],
   ['uv --directory other pip list', { level: 'read_only', opaque: false }],
   ['uv', { level: 'read_only', opaque: false }],
   ['uv pip', { level: 'read_only', opaque: false }],
