@@ -1,18 +1,18 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { Socket } from 'node:net';
 import { dirname, isAbsolute, join } from 'node:path';
-import { isoTime, type Receipt } from '../core/receipt';
+import type { Receipt } from '../core/receipt';
 import { processEvent } from '../hook/run';
 import { defaultStateDir } from '../io/paths';
-import { ensurePrivateDir, errno } from '../io/private-fs';
+import { ensurePrivateDir, errno, readWhole } from '../io/private-fs';
 import { readPreferences } from '../io/prefs';
 import { appendReceipt } from '../io/receipts';
 import { brokerListens, parseStartRequest, type BrokerPaths, type StartRequest } from '../exec/brokered';
 import { liveCalls, readCall, type CallRecord } from '../exec/calls';
 import { bwrapArgs, projectProblem } from '../exec/confine';
-import { systemProgram, REFUSED_EXIT } from '../exec/launcher';
+import { startReceipt, systemProgram, REFUSED_EXIT } from '../exec/launcher';
 import { quoteWord, readExecMap, type ExecMap } from '../exec/map';
 import { EXEC_MESSAGES, type ExecLocale } from '../exec/messages';
 
@@ -94,7 +94,10 @@ function confirmStart(call: CallRecord, name: string, args: readonly string[], c
   processEvent(JSON.stringify(event), call.argv, call.env, Date.now(), readPreferences(call.env), 'broker');
 }
 
-function startReceipt(
+const BROKER_RULES = { noSession: 'persona-gate-broker', allowed: 'broker_start', refused: 'broker_refused' };
+
+/** A brokered start's receipt: the session and agent its call names; the judgement is the PreToolUse receipt of `toolUseId`. */
+function brokerReceipt(
   call: CallRecord | null,
   program: string,
   args: readonly string[],
@@ -102,30 +105,9 @@ function startReceipt(
   toolUseId: string | null,
   started: number,
 ): Receipt {
-  return {
-    v: 1,
-    ts: isoTime(new Date()),
-    session_id: call?.session_id ?? 'persona-gate-broker',
-    agent_id: call?.agent_id ?? null,
-    agent_type: call?.agent_type ?? null,
-    tool_use_id: toolUseId,
-    hook_event: 'ExecStart',
-    tool_name: 'Bash',
-    command_key: null,
-    family: null,
-    level: null,
-    persona: null,
-    stage: null,
-    verdict: refused === null ? 'allow' : 'deny',
-    status: refused === null ? 'ok' : 'permission_denied',
-    gate: 'exec',
-    rule: refused === null ? 'broker_start' : 'broker_refused',
-    reason: refused ?? `started ${[program, ...args].join(' ')}`,
-    matched: [],
-    scope: { persona: null, stage: null, families: null, allowed_tools: null, ceiling: null },
-    policy_sha256: null,
-    elapsed_ms: Date.now() - started,
-  };
+  const who =
+    call === null ? null : { session_id: call.session_id, agent_id: call.agent_id, agent_type: call.agent_type, tool_use_id: toolUseId };
+  return startReceipt(who, BROKER_RULES, program, args, refused, started);
 }
 
 /**
@@ -193,14 +175,7 @@ function readRequest(dir: string): StartRequest | null {
   try {
     const st = fstatSync(fd);
     if (!st.isFile() || st.uid !== process.getuid?.() || st.size > MAX_REQUEST_BYTES) return null;
-    const buffer = Buffer.alloc(st.size);
-    let done = 0;
-    while (done < st.size) {
-      const n = readSync(fd, buffer, done, st.size - done, done);
-      if (n === 0) break;
-      done += n;
-    }
-    return parseStartRequest(buffer.subarray(0, done).toString('utf8'));
+    return parseStartRequest(readWhole(fd, st.size).toString('utf8'));
   } finally {
     closeSync(fd);
   }
@@ -289,7 +264,7 @@ export function serveRequest(ctx: BrokerContext, dir: string, done: () => void):
   };
   const m0 = EXEC_MESSAGES[ctx.locale];
   const refuse = (call: CallRecord | null, program: string, args: readonly string[], reason: string, toolUseId: string | null = null) => {
-    appendReceipt(ctx.stateDir, startReceipt(call, program, args, reason, toolUseId, started));
+    appendReceipt(ctx.stateDir, brokerReceipt(call, program, args, reason, toolUseId, started));
     ch.out.end();
     ch.err.end(`${reason}\n`, () => finish(REFUSED_EXIT));
   };
@@ -331,7 +306,7 @@ export function serveRequest(ctx: BrokerContext, dir: string, done: () => void):
     args: request.args,
     exists: existsSync,
   });
-  appendReceipt(ctx.stateDir, startReceipt(call, program, request.args, null, judged.toolUseId, started));
+  appendReceipt(ctx.stateDir, brokerReceipt(call, program, request.args, null, judged.toolUseId, started));
   const child = spawn(bwrap, args, { stdio: ['pipe', 'pipe', 'pipe'], env: call.env as NodeJS.ProcessEnv, detached: true, cwd });
   let kept = '';
   child.stdout.on('data', (chunk: Buffer) => {

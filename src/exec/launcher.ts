@@ -38,31 +38,51 @@ export interface LaunchOutcome {
   stateDir: string;
 }
 
-function receiptOf(ticket: Ticket | null, program: string, args: readonly string[], refused: string | null, started: number): Receipt {
+/** Who a start is for, as a ticket or a broker's call record names it. */
+export type StartWho = Pick<Ticket, 'session_id' | 'agent_id' | 'agent_type' | 'tool_use_id'> &
+  Partial<Pick<Ticket, 'command_key' | 'persona' | 'stage' | 'policy_sha256'>>;
+
+/** The receipt of a start made or refused (`ExecStart`), by the launcher or the broker. */
+export function startReceipt(
+  who: StartWho | null,
+  how: { noSession: string; allowed: string; refused: string },
+  program: string,
+  args: readonly string[],
+  refused: string | null,
+  started: number,
+): Receipt {
+  const persona = who?.persona ?? null;
+  const stage = who?.stage ?? null;
   return {
     v: 1,
     ts: isoTime(new Date()),
-    session_id: ticket?.session_id ?? NO_SESSION,
-    agent_id: ticket?.agent_id ?? null,
-    agent_type: ticket?.agent_type ?? null,
-    tool_use_id: ticket?.tool_use_id ?? null,
+    session_id: who?.session_id ?? how.noSession,
+    agent_id: who?.agent_id ?? null,
+    agent_type: who?.agent_type ?? null,
+    tool_use_id: who?.tool_use_id ?? null,
     hook_event: 'ExecStart',
     tool_name: 'Bash',
-    command_key: ticket?.command_key ?? null,
+    command_key: who?.command_key ?? null,
     family: null,
     level: null,
-    persona: ticket?.persona ?? null,
-    stage: ticket?.stage ?? null,
+    persona,
+    stage,
     verdict: refused === null ? 'allow' : 'deny',
     status: refused === null ? 'ok' : 'permission_denied',
     gate: 'exec',
-    rule: refused === null ? 'exec_ticket' : 'exec_refused',
+    rule: refused === null ? how.allowed : how.refused,
     reason: refused ?? `started ${[program, ...args].join(' ')}`,
-    matched: ticket?.command_key ? [ticket.command_key] : [],
-    scope: { persona: ticket?.persona ?? null, stage: ticket?.stage ?? null, families: null, allowed_tools: null, ceiling: null },
-    policy_sha256: ticket?.policy_sha256 ?? null,
+    matched: who?.command_key ? [who.command_key] : [],
+    scope: { persona, stage, families: null, allowed_tools: null, ceiling: null },
+    policy_sha256: who?.policy_sha256 ?? null,
     elapsed_ms: Date.now() - started,
   };
+}
+
+const LAUNCHER_RULES = { noSession: NO_SESSION, allowed: 'exec_ticket', refused: 'exec_refused' };
+
+function receiptOf(ticket: Ticket | null, program: string, args: readonly string[], refused: string | null, started: number): Receipt {
+  return startReceipt(ticket, LAUNCHER_RULES, program, args, refused, started);
 }
 
 /**
