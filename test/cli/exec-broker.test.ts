@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXEC_MESSAGES } from '../../src/exec/messages';
@@ -163,12 +163,26 @@ describe('the broker, built', () => {
     const call = spawn('bash', ['-c', 'eval "$1"', 'bash', r.out.updatedInput.command], { cwd: d.project, env: d.env, stdio: 'ignore' });
     expect(await until(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() !== '')).toBe(true);
     const pid = Number(readFileSync(pidFile, 'utf8').trim());
-    const alive = () => spawnSync('kill', ['-0', String(pid)]).status === 0;
+    const alive = () => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
     expect(alive()).toBe(true);
     // the shim, and only the shim, goes
-    const found = spawnSync('pgrep', ['-f', `persona-gate-shim.cjs .* --slow ${pidFile}`], { encoding: 'utf8' })
-      .stdout.trim()
-      .split('\n');
+    const cmdline = (p: string) => {
+      try {
+        return readFileSync(join('/proc', p, 'cmdline'), 'utf8');
+      } catch {
+        return '';
+      }
+    };
+    const found = readdirSync('/proc').filter(
+      (p) => /^\d+$/.test(p) && /persona-gate-shim\.cjs\0/.test(cmdline(p)) && cmdline(p).includes(`--slow\0${pidFile}\0`),
+    );
     expect(found).toHaveLength(1);
     process.kill(Number(found[0]), 'SIGKILL');
     expect(await until(() => !alive())).toBe(true);
