@@ -5,6 +5,9 @@ import { MAX_DEPTH, ParseError, parseScript } from './syntax/parser';
 import { walkScript, type FoundCommand } from './syntax/walk';
 import type { Word } from './syntax/word';
 import { previewLine, previews } from './registry/readers/fzf';
+import { AWKS, awkCommandLines } from './registry/readers/awk-program';
+import { getopt } from './getopt';
+import { getoptSpec } from './read/classify';
 import {
   inSystemDirectory,
   READING_OPTION_CLUSTER,
@@ -436,6 +439,15 @@ function runWords(
       if (peeled.words.length > 0) {
         const [program, ...args] = peeled.words;
         record(program!, args, peeled.opaque);
+        // the command lines an awk program runs with `sh -c`
+        const awk = AWKS.has(baseName(program!.text)) && peeled.opaque === undefined ? programSpec(baseName(program!.text)) : null;
+        if (awk) {
+          for (const line of awkCommandLines(getopt(args, getoptSpec(awk, [])))) {
+            walk.sources.push(line);
+            const problem = invocationsOf(parseShell(line, depth + 1, false), line, depth + 1, cond, walk);
+            if (problem) return problem;
+          }
+        }
         // what ssh runs on the other host is a shell line too: read it like `bash -c`
         if (baseName(program!.text) === 'ssh') {
           if (completed) return { id: 'xargs_into_ssh' };

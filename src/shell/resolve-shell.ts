@@ -10,6 +10,7 @@ import { treeFacts, type TreeFacts } from './syntax/facts';
 import { classifyWith, subcommandPath } from './read/classify';
 import { isClosed, programFor } from './registry/policy-programs';
 import { parentOf } from './registry/readers';
+import { AWKS } from './registry/readers/awk-program';
 import { labelText, partText, quoteWords, reasonText, type Reason } from './reasons';
 import { unreadableText, type Unreadable } from './unreadable';
 import type { Locale } from '../core/messages';
@@ -452,8 +453,6 @@ const TAKES_COMMANDS = new Set([
   'tmux',
   'screen',
 ]);
-/** `/^[gmn]?awk$/` */
-const AWK_NAMES: ReadonlySet<string> = new Set(['awk', 'gawk', 'mawk', 'nawk']);
 /** Paths that are a program's stdin. */
 const STDIN_PATH = /^(-|\/dev\/stdin|\/dev\/fd\/0|\/proc\/self\/fd\/0|\/dev\/tty)$/;
 
@@ -474,7 +473,12 @@ function readsCodeFromStdin(inv: Invocation, opaque: Reason | undefined): Reason
   // `script FILE` starts a shell (FILE is where it records), read here as a wrapper around FILE.
   const wrapper = inv.via.find((v) => TAKES_COMMANDS.has(v));
   if (wrapper !== undefined) return { id: 'takes_commands_at_terminal', subject: wrapper };
-  if (AWK_NAMES.has(base) && args.some((a, i) => !/^-[Fv]/.test(a) && !/^-[Fv]$/.test(args[i - 1] ?? '') && /system\s*\(|\|/.test(a)))
+  // a command given as a literal string is read as a line of its own (awk-program.ts); one built at run time may come from input
+  if (
+    AWKS.has(base) &&
+    opaque?.id === 'awk_program_runs' &&
+    args.some((a, i) => !/^-[Fv]/.test(a) && !/^-[Fv]$/.test(args[i - 1] ?? '') && /system\s*\(|\|/.test(a))
+  )
     return { id: 'runs_commands_from_input', subject: base };
   if (base === 'sed' && args.some((a) => /(^|[;{}\n])\s*e(\s|;|$)|\/[gpIiMm0-9]*e[gpIiMm0-9]*(\s|;|$)/.test(a)))
     return { id: 'sed_runs_commands_from_input', subject: 'sed' };

@@ -1,4 +1,5 @@
 import { options, prefixes, same, type Family, type OptionLine } from '../define';
+import { AWKS } from '../readers/awk-program';
 import type { CommandSpec, OptionSpec, ProgramSpec } from '../types';
 
 /** Programs that read files and print: level `read_only`. Their operands are only read. */
@@ -278,7 +279,7 @@ export const READERS: Family = {
   find: reader({ reader: 'find' }),
   // the program is read for what it runs and writes; a program file, an extension, the debugger, profile and dump files and mawk's -W are opaque (readers/awk.ts)
   ...same(
-    ['awk', 'gawk', 'mawk', 'nawk'],
+    [...AWKS],
     reader({
       reader: 'awk',
       options: options(

@@ -1,0 +1,184 @@
+import { valuesOf, type Parsed } from '../../getopt';
+import type { Word } from '../../syntax/word';
+
+/**
+ * awk: its program read for what it does besides printing — the commands it runs (`system("…")`,
+ * `print | "…"`, `"…" | getline`), gawk's `@` calls and directives, and the files `print > FILE`
+ * writes. A command given as one literal string is a shell line (awk runs it with `sh -c`), read
+ * by the walk like `bash -c`; a command built at run time, a coprocess (`|&`), a program read from a
+ * file, gawk's extensions, its debugger and its profile and dump files are opaque; so is a program
+ * given at run time.
+ */
+
+/** The escapes of an awk string that every awk decodes alike (mawk keeps `\/` as it is, gawk makes it `/`). */
+const ESCAPES: Readonly<Record<string, string>> = {
+  n: '\n',
+  t: '\t',
+  r: '\r',
+  a: '\x07',
+  b: '\b',
+  f: '\f',
+  v: '\v',
+  '\\': '\\',
+  '"': '"',
+};
+
+/** The names awk goes by. */
+export const AWKS: ReadonlySet<string> = new Set(['awk', 'gawk', 'mawk', 'nawk']);
+
+/**
+ * What an awk program writes (`print > "FILE"`) and the command lines it runs, each a literal
+ * string; null when a command or a target is known only at run time.
+ */
+export function awkProgram(s: string): { writes: string[]; commands: string[] } | null {
+  const writes: string[] = [];
+  const commands: string[] = [];
+  /** The last string literal that stood alone as an operand, and where it ended. */
+  let standalone: { text: string; end: number } | null = null;
+  let k = 0;
+  const spaces = () => {
+    while (s[k] === ' ' || s[k] === '\t') k++;
+  };
+  let depth = 0;
+  /** The parenthesis depth a print statement started at, or -1 outside one. */
+  let printDepth = -1;
+  /** The previous significant token ends an operand: a `/` that follows is division, not a regex. */
+  let afterOperand = false;
+  /** A string literal, its escapes decoded as awk decodes them; null when one is not read here (octal, hex, unknown). */
+  const str = (): string | null => {
+    let out = '';
+    k++;
+    while (k < s.length && s[k] !== '"') {
+      if (s[k] === '\\') {
+        const decoded = ESCAPES[s[k + 1] ?? ''];
+        if (decoded === undefined) return null;
+        out += decoded;
+        k += 2;
+      } else out += s[k++];
+    }
+    if (k >= s.length) return null;
+    k++;
+    return out;
+  };
+  while (k < s.length) {
+    const c = s[k]!;
+    if (c === ' ' || c === '\t') {
+      k++;
+      continue;
+    }
+    if (c === '#') {
+      while (k < s.length && s[k] !== '\n') k++;
+      continue;
+    }
+    if (c === '"') {
+      const alone = !afterOperand;
+      const text = str();
+      if (text === null) return null;
+      standalone = alone ? { text, end: k } : null;
+      afterOperand = true;
+      continue;
+    }
+    if (c === '/' && !afterOperand) {
+      k++;
+      while (k < s.length && s[k] !== '/' && s[k] !== '\n') k += s[k] === '\\' ? 2 : 1;
+      if (s[k] !== '/') return null;
+      k++;
+      afterOperand = true;
+      continue;
+    }
+    if (/[A-Za-z_]/.test(c)) {
+      const start = k;
+      while (k < s.length && /[A-Za-z_0-9]/.test(s[k]!)) k++;
+      const id = s.slice(start, k);
+      if (id === 'system') {
+        // system("LINE"): only a literal line, alone in the parentheses
+        spaces();
+        if (s[k] !== '(') return null;
+        k++;
+        spaces();
+        if (s[k] !== '"') return null;
+        const line = str();
+        spaces();
+        if (line === null || s[k] !== ')') return null;
+        commands.push(line);
+        k++;
+        afterOperand = true;
+        continue;
+      }
+      if (id === 'print' || id === 'printf') printDepth = depth;
+      afterOperand = !['print', 'printf', 'return', 'in', 'getline', 'case', 'do', 'else'].includes(id);
+      continue;
+    }
+    if (/[0-9.]/.test(c)) {
+      while (k < s.length && /[0-9.eExXa-fA-F]/.test(s[k]!)) k++;
+      afterOperand = true;
+      continue;
+    }
+    if (c === '@' || c === '`') return null;
+    if (c === '|') {
+      if (s[k + 1] === '|') {
+        k += 2;
+        afterOperand = false;
+        continue;
+      }
+      if (s[k + 1] === '&') return null;
+      // "LINE" | getline: the string right before the pipe, standing alone
+      if (standalone !== null && /^[ \t]*$/.test(s.slice(standalone.end, k)) && /^\|[ \t]*getline\b/.test(s.slice(k))) {
+        commands.push(standalone.text);
+        k++;
+        afterOperand = false;
+        continue;
+      }
+      // print … | "LINE", ending the statement
+      if (printDepth >= 0 && depth === printDepth) {
+        k++;
+        spaces();
+        if (s[k] !== '"') return null;
+        const line = str();
+        spaces();
+        if (line === null || !(k >= s.length || /[;}\n#]/.test(s[k]!))) return null;
+        commands.push(line);
+        afterOperand = true;
+        continue;
+      }
+      return null;
+    }
+    if (c === '>' && printDepth >= 0 && depth === printDepth) {
+      // print … > FILE, >> FILE: the target must be a literal file name
+      k += s[k + 1] === '>' ? 2 : 1;
+      while (s[k] === ' ' || s[k] === '\t') k++;
+      if (s[k] !== '"') return null;
+      const target = str();
+      if (target === null || target === '' || target.startsWith('/inet')) return null;
+      if (!/^\/dev\/(null|stdout|stderr|fd\/[12])$/.test(target)) writes.push(target);
+      afterOperand = true;
+      continue;
+    }
+    if (c === '<' && /^<\s*"\/inet/.test(s.slice(k))) return null;
+    if (c === '(' || c === '[') depth++;
+    else if (c === ')' || c === ']') depth--;
+    if (c === ';' || c === '\n' || c === '{' || c === '}') printDepth = -1;
+    if (c === '\\' && s[k + 1] === '\n') {
+      k += 2;
+      continue;
+    }
+    afterOperand = c === ')' || c === ']' || c === '$' || (c === '+' && s[k + 1] === '+') || (c === '-' && s[k + 1] === '-');
+    if (afterOperand && (c === '+' || c === '-')) k++;
+    k++;
+  }
+  return { writes, commands };
+}
+
+/** The awk programs of a parsed invocation: each `-e`/`--source`, else its first operand. */
+export function programsOf(parsed: Parsed<unknown>): Word[] {
+  const programs = valuesOf(parsed, '-e', '--source');
+  if (programs.length === 0 && parsed.operands[0]) programs.push(parsed.operands[0]);
+  return programs;
+}
+
+/** The command lines an awk invocation runs, when its programs are read (else the reader finds it opaque). */
+export function awkCommandLines(parsed: Parsed<unknown>): string[] {
+  const lines: string[] = [];
+  for (const p of programsOf(parsed)) if (!p.dynamic) lines.push(...(awkProgram(p.text)?.commands ?? []));
+  return lines;
+}
