@@ -215,7 +215,7 @@ function brokeredInput(
   if ((decision.verdict !== 'allow' && decision.verdict !== 'abstain') || decision.would !== undefined) return undefined;
   const { primary, matched } = decision.resolution;
   const runsCode = matched.length > 0 || primary.level === null || exceeds(primary.level, 'workspace_write');
-  if (!runsCode || !sandbox().holds || !sandbox().autoAllow) return undefined;
+  if (!runsCode || !brokers(sandbox)) return undefined;
   const project = ctx.env.CLAUDE_PROJECT_DIR?.trim() || event.cwd || process.cwd();
   return {
     ...event.tool_input,
@@ -228,21 +228,31 @@ function brokeredInput(
   };
 }
 
+/** Whether a call let through that runs code is rewritten for the broker: the sandbox holds and runs it without asking (the rewrite must answer `allow`). */
+function brokers(sandbox: SandboxView): boolean {
+  return sandbox().holds && sandbox().autoAllow;
+}
+
 /** Whether the broker judges the starts of `program` on this call: the sandbox hides it and the call is rewritten for the broker. */
 function startChecked(map: ExecMap, sandbox: SandboxView): (program: string) => boolean {
-  return (program) => Object.prototype.hasOwnProperty.call(map.programs, program) && sandbox().holds && sandbox().autoAllow;
+  return (program) => Object.prototype.hasOwnProperty.call(map.programs, program) && brokers(sandbox);
+}
+
+/** The end of a Bash call the hook rewrote for the broker: its record goes; returns the call as it was given, or null for another call. */
+function dropBrokeredCall(stateDir: string, toolName: unknown, command: unknown): string | null {
+  if (toolName !== 'Bash' || typeof command !== 'string' || !command.startsWith('export PATH=')) return null;
+  const broker = readExecMap(stateDir)?.broker;
+  const call = broker === undefined ? null : unbrokered(command, broker);
+  if (call === null) return null;
+  dropCall(stateDir, call.secret);
+  return call.command;
 }
 
 /** A PostToolUse of a call the hook rewrote for the broker: the call's record goes, and the call is read as it was given. */
 function endBrokeredCall(ctx: HookContext, event: ToolEvent): ToolEvent {
-  const command = event.tool_input.command;
-  if (ctx.host.name !== 'claude-code' || event.tool_name !== 'Bash' || typeof command !== 'string' || !command.startsWith('export PATH='))
-    return event;
-  const broker = readExecMap(ctx.stateDir)?.broker;
-  const call = broker === undefined ? null : unbrokered(command, broker);
-  if (call === null) return event;
-  dropCall(ctx.stateDir, call.secret);
-  return { ...event, tool_input: { ...event.tool_input, command: call.command } };
+  if (ctx.host.name !== 'claude-code') return event;
+  const command = dropBrokeredCall(ctx.stateDir, event.tool_name, event.tool_input.command);
+  return command === null ? event : { ...event, tool_input: { ...event.tool_input, command } };
 }
 
 /** Claude Code's event for a call that failed (a non-zero exit, an interrupt): no PostToolUse follows it. */
@@ -258,11 +268,8 @@ function isFailedCall(json: unknown): json is { tool_name?: unknown; tool_input?
 function endFailedCall(ctx: HookContext, json: { tool_name?: unknown; tool_input?: unknown }): HookResponse {
   const input = json.tool_input;
   const command = typeof input === 'object' && input !== null ? (input as Record<string, unknown>).command : undefined;
-  if (json.tool_name !== 'Bash' || typeof command !== 'string' || !command.startsWith('export PATH=')) return SILENT;
   try {
-    const broker = readExecMap(ctx.stateDir)?.broker;
-    const call = broker === undefined ? null : unbrokered(command, broker);
-    if (call !== null) dropCall(ctx.stateDir, call.secret);
+    dropBrokeredCall(ctx.stateDir, json.tool_name, command);
   } catch {
     // no map to read: no record was left
   }
