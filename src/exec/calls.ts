@@ -1,6 +1,6 @@
-import { readdirSync, unlinkSync } from 'node:fs';
+import { unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { appendPrivateFile, ensurePrivateDir, errno, readPrivateJson } from '../io/private-fs';
+import { appendPrivateFile, ensurePrivateDir, readPrivateJson, sweepRecords } from '../io/private-fs';
 
 /**
  * A call record is the hook's word, for the broker, on one Bash call it let through (SPEC §9.3):
@@ -92,26 +92,8 @@ export function dropCall(stateDir: string, secret: string): void {
 
 /** How many records are live; void ones go on the way. */
 export function liveCalls(stateDir: string, now = Date.now()): number {
-  let names: string[];
-  try {
-    names = readdirSync(callsDir(stateDir));
-  } catch (err) {
-    if (errno(err) === 'ENOENT') return 0;
-    throw err;
-  }
-  let live = 0;
-  for (const name of names) {
-    if (!name.endsWith('.json')) continue;
-    const path = join(callsDir(stateDir), name);
+  return sweepRecords(callsDir(stateDir), (path) => {
     const call = readRecord(path);
-    if (call !== null && call.expires > now) live++;
-    else {
-      try {
-        unlinkSync(path);
-      } catch {
-        // another broker's
-      }
-    }
-  }
-  return live;
+    return call !== null && call.expires > now;
+  });
 }

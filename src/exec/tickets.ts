@@ -1,8 +1,8 @@
-import { readdirSync, renameSync, unlinkSync } from 'node:fs';
+import { renameSync, unlinkSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { hash128 } from '../io/hash';
-import { appendPrivateFile, ensurePrivateDir, errno, readPrivateJson } from '../io/private-fs';
+import { appendPrivateFile, ensurePrivateDir, readPrivateJson, sweepRecords } from '../io/private-fs';
 
 /**
  * A ticket is the hook's judgment of one start, left for the launcher: the launcher runs a program
@@ -99,23 +99,8 @@ export function takeTicket(stateDir: string, secret: string, program: string, ar
 
 /** Removes the tickets that expired (a call judged and never run leaves one). */
 function sweep(stateDir: string, now: number): void {
-  let names: string[];
-  try {
-    names = readdirSync(ticketsDir(stateDir));
-  } catch (err) {
-    if (errno(err) === 'ENOENT') return;
-    throw err;
-  }
-  for (const name of names) {
-    if (!name.endsWith('.json')) continue;
-    const path = join(ticketsDir(stateDir), name);
+  sweepRecords(ticketsDir(stateDir), (path) => {
     const ticket = readTicket(path);
-    if (ticket === null || ticket.expires <= now) {
-      try {
-        unlinkSync(path);
-      } catch {
-        // another launcher's
-      }
-    }
-  }
+    return ticket !== null && ticket.expires > now;
+  });
 }

@@ -5,10 +5,12 @@ import {
   lstatSync,
   mkdirSync,
   openSync,
+  readdirSync,
   readlinkSync,
   readSync,
   realpathSync,
   statSync,
+  unlinkSync,
   writeSync,
   type Stats,
 } from 'node:fs';
@@ -281,4 +283,33 @@ export function onlyRootChanges(path: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * Goes through the `.json` records of a private directory: each one `keep` does not keep is
+ * removed (a record another process removed first is gone already). Returns how many were kept;
+ * none when the directory does not exist.
+ */
+export function sweepRecords(dir: string, keep: (path: string) => boolean): number {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch (err) {
+    if (errno(err) === 'ENOENT') return 0;
+    throw err;
+  }
+  let kept = 0;
+  for (const name of names) {
+    if (!name.endsWith('.json')) continue;
+    const path = join(dir, name);
+    if (keep(path)) kept++;
+    else {
+      try {
+        unlinkSync(path);
+      } catch {
+        // another process's sweep took it
+      }
+    }
+  }
+  return kept;
 }
