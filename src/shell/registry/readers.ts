@@ -264,13 +264,14 @@ export function originalWords(ctx: ReaderContext): readonly Word[] {
   return ctx.words;
 }
 
-/** unzip: a listing, or an extraction into the current directory (or -d DIR). */
+/** unzip: a listing or members to standard output, or an extraction into the current directory (or -d DIR). */
 const unzip: NamedReader = (ctx) => {
   const words = originalWords(ctx);
   const xAt = words.findIndex((w) => w.text === '-x');
   const options = (xAt === -1 ? words : words.slice(0, xAt)).filter((w) => w.text.startsWith('-') && w.text.length > 1);
-  // listing only: a flag cluster with l, v, t or Z, not a -d or -P with its value attached (`-ddist`)
-  if (options.some((w) => /^-[a-zA-Z]+$/.test(w.text) && !/^-[dP]/.test(w.text) && /[lvtZ]/.test(w.text)))
+  // listing, testing, the comment or members to standard output (c, p; -d is then ignored): a flag
+  // cluster with l, v, t, Z, z, c or p, not a -d or -P with its value attached (`-ddist`)
+  if (options.some((w) => /^-[a-zA-Z]+$/.test(w.text) && !/^-[dP]/.test(w.text) && /[lvtZzcp]/.test(w.text)))
     return { ...ctx.base, level: 'read_only', kind: 'reader', effects: [] };
   // -: keeps the members' ../ names: they are written wherever they point
   if (options.some((w) => /^-[^-]*:/.test(w.text))) return opaque(ctx, 'unzip_parent_names');

@@ -155,6 +155,12 @@ programRows('archives', [
   ['unzip x.zip', { level: 'workspace_write', effects: ['beneath .'] }],
   ['unzip -d out x.zip', { level: 'workspace_write', effects: ['beneath out'] }],
   ['unzip -l x.zip', { level: 'read_only', effects: [] }],
+  // members to standard output (-c, -p), the comment (-z): nothing written, -d ignored
+  ['unzip -c x.zip', { level: 'read_only', effects: [] }],
+  ['unzip -p x.zip a.txt', { level: 'read_only', effects: [] }],
+  ['unzip -qc -d sub x.zip', { level: 'read_only', effects: [] }],
+  ['unzip -z x.zip', { level: 'read_only', effects: [] }],
+  ['unzip -o x.zip', { level: 'workspace_write', effects: ['beneath .'] }],
   ['unzip -: x.zip', { level: 'process_exec', opaque: true }],
   ['7z x a.7z -oout', { level: 'workspace_write', effects: ['beneath out'] }],
   ['7z x a.7z', { level: 'workspace_write', effects: ['beneath .'] }],
