@@ -7,7 +7,7 @@ import type { Word } from './syntax/word';
 import { previewLine, previews } from './registry/readers/fzf';
 import { AWKS, awkCommandLines } from './registry/readers/awk-program';
 import { getopt } from './getopt';
-import { getoptSpec } from './read/classify';
+import { getoptSpec, namedPrograms, RUN_TIME_ARGUMENT } from './read/classify';
 import {
   inSystemDirectory,
   READING_OPTION_CLUSTER,
@@ -439,6 +439,12 @@ function runWords(
       if (peeled.words.length > 0) {
         const [program, ...args] = peeled.words;
         record(program!, args, peeled.opaque);
+        // a program an option names to run (`rg --pre=cat`), with arguments known only at run time
+        const named = walk.powershell ? null : programSpec(baseName(program!.text));
+        for (const start of named ? namedPrograms(named, args) : []) {
+          const problem = runWords([start, RUN_TIME_ARGUMENT], [], cond, false, [...via, baseName(program!.text)], depth, walk);
+          if (problem) return problem;
+        }
         // the command lines an awk program runs with `sh -c`
         const awk = AWKS.has(baseName(program!.text)) && peeled.opaque === undefined ? programSpec(baseName(program!.text)) : null;
         if (awk) {

@@ -4,6 +4,7 @@ import { getopt, type GetoptOption, type Parsed } from '../getopt';
 import type { Reason } from '../reasons';
 import { READERS_BY_NAME } from '../registry/readers';
 import { HELP } from '../registry/define';
+import { programSpec } from '../registry';
 import type { CommandSpec, Kind, OptionSpec, ProgramSpec } from '../registry/types';
 import type { Word } from '../syntax/word';
 
@@ -141,11 +142,40 @@ export function classifyWith(spec: ProgramSpec, args: readonly Word[]): Classifi
   }
 }
 
-/** Whether a use of an option makes the invocation opaque: an option that does, unless its value is a plain one it lists. */
+/** A program named by its name alone, found on PATH (`cat`, `gzip`, `less`). */
+const PROGRAM_NAME = /^[A-Za-z0-9_][A-Za-z0-9._+-]*$/;
+
+/**
+ * The program an option names to run (`rg --pre=cat`, `man -P cat`), when its value is one name
+ * known from the line and that program, handed a path known only at run time, only reads: that
+ * start is read as such (the walk records it). Any other value is opaque.
+ */
+function namedProgram(u: Parsed<OptionSpec>['used'][number]): Word | null {
+  if (u.option.data?.named !== true || u.value === undefined) return null;
+  const v = u.value;
+  if (v.dynamic || v.pattern || !PROGRAM_NAME.test(v.text)) return null;
+  // only a program that reads what it is handed: anything else it may be handed (a path to write,
+  // code to run) is not known from the line
+  const spec = programSpec(v.text);
+  if (spec === null) return null;
+  const read = classifyWith(spec, [RUN_TIME_ARGUMENT]);
+  return !exceeds(read.level, 'read_only') && read.opaque === undefined && read.effects.every((e) => e.effect === 'mention') ? v : null;
+}
+
+/** What a program named by an option is handed: a path or a value known only at run time. */
+export const RUN_TIME_ARGUMENT: Word = { text: '{}', dynamic: true, pattern: false, quoted: false, ansi: false };
+
+/** Whether a use of an option makes the invocation opaque: an option that does, unless its value is a plain one it lists or a program read as its own start. */
 function makesOpaque(u: Parsed<OptionSpec>['used'][number]): boolean {
   const o = u.option.data;
   if (!o?.opaque) return false;
+  if (namedProgram(u) !== null) return false;
   return !(o.plainValues && u.value !== undefined && !u.value.dynamic && !u.value.pattern && o.plainValues.test(u.value.text));
+}
+
+/** The programs an invocation's options name to run (see namedProgram), each to be read as a start of its own. */
+export function namedPrograms(spec: ProgramSpec, args: readonly Word[]): Word[] {
+  return subcommandPath(spec, args).parses.flatMap((p) => p.used.map(namedProgram).filter((w): w is Word => w !== null));
 }
 
 /** The highest level the options used raise an invocation to (`git -c alias.x=… x`: what the alias runs may push). */
@@ -211,23 +241,28 @@ export function subcommandOf(command: CommandSpec, name: string): CommandSpec | 
  * time, or an option the spec does not know before a subcommand (it could take the next word).
  * A program without subcommands gives its operands, its options set aside.
  */
-export function subcommandPath(spec: ProgramSpec, args: readonly Word[]): { path: string[]; rest: Word[]; uncertain: boolean } {
+export function subcommandPath(
+  spec: ProgramSpec,
+  args: readonly Word[],
+): { path: string[]; rest: Word[]; uncertain: boolean; parses: Parsed<OptionSpec>[] } {
   let command: CommandSpec = spec;
   const parents: CommandSpec[] = [];
   const path: string[] = [];
+  const parses: Parsed<OptionSpec>[] = [];
   let words = args;
   let uncertain = false;
   for (;;) {
     const parsed = getopt<OptionSpec>(words, getoptSpec(command, parents));
-    if (!command.subcommands) return { path, rest: path.length > 0 ? [...words] : parsed.operands, uncertain };
-    if (parsed.operands.length === 0) return { path, rest: [...words], uncertain };
+    parses.push(parsed);
+    if (!command.subcommands) return { path, rest: path.length > 0 ? [...words] : parsed.operands, uncertain, parses };
+    if (parsed.operands.length === 0) return { path, rest: [...words], uncertain, parses };
     const sub = parsed.operands[0]!;
-    if (sub.dynamic || sub.pattern) return { path, rest: words.slice(parsed.operandAt[0]!), uncertain: true };
+    if (sub.dynamic || sub.pattern) return { path, rest: words.slice(parsed.operandAt[0]!), uncertain: true, parses };
     if (parsed.unknown.some((u) => u.at < parsed.operandAt[0]!) || parsed.ambiguous.length > 0) uncertain = true;
     path.push(sub.text);
     words = words.slice(parsed.operandAt[0]! + 1);
     const next = subcommandOf(command, sub.text);
-    if (next === null) return { path, rest: [...words], uncertain };
+    if (next === null) return { path, rest: [...words], uncertain, parses };
     parents.push(command);
     command = next;
   }

@@ -42,6 +42,11 @@ export interface OptionSpec {
   opaque?: string;
   /** …and raises its level, unless its value is written out whole in the line and matches this (`git -c user.name=x`). */
   plainValues?: RegExp;
+  /**
+   * Its value is a program the invocation runs, handed a path or a value (`rg --pre=cat`): one
+   * name, of a program that only reads what it is handed, is read as that start instead of opaque.
+   */
+  named?: true;
   /** A mode the named reader reads (`tar -x`: 'x'), or the wrapper engine (WrapperSpec). */
   mode?: string;
   /** The option prints help or the version and exits (`--help`): the invocation only reads. */

@@ -114,6 +114,9 @@ programRows('programs that write where told', [
   ['sort -o /dev/stdout in.txt 1<notes.txt', { level: 'workspace_write', effects: ['write notes.txt'] }],
   ['sort -k 2 -t , data.csv', { level: 'read_only', effects: [] }],
   ['sort --compress-program=./z big.txt', { level: 'process_exec', opaque: true }],
+  ['sort --co=cat big.txt', { level: 'read_only', opaque: false }],
+  // gzip handed a path writes beside it and removes it
+  ['sort --compress-program=gzip big.txt', { level: 'process_exec', opaque: true }],
   ['shuf -o out.txt in.txt', { level: 'workspace_write', effects: ['write out.txt'] }],
   ['iconv -f latin1 -t utf8 -o out.txt in.txt', { level: 'workspace_write', effects: ['write out.txt'] }],
   ['uniq in.txt out.txt', { level: 'workspace_write', effects: ['write out.txt'] }],

@@ -579,7 +579,7 @@ export const FILES: Family = {
       '-c',
       '-C',
       '--check[=]',
-      ['--compress-program=', { role: 'runs', opaque: 'runs_named_program' }],
+      ['--compress-program=', { role: 'runs', opaque: 'runs_named_program', named: true }],
       '--debug',
       '--files0-from=',
       '-k= --key=',

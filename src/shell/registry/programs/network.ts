@@ -252,7 +252,7 @@ export const NETWORK: Family = {
       ['-e= --execute= --init-command=', { mode: 'sql' }],
       ['-V -?', { help: true }],
       ['--tee=', { role: 'writes' }],
-      ['--pager[=]', { role: 'runs', opaque: 'runs_named_program' }],
+      ['--pager[=]', { role: 'runs', opaque: 'runs_named_program', named: true }],
       ['--plugin-dir=', { role: 'runs', opaque: 'runs_named_program' }],
       ['--defaults-file= --defaults-extra-file= --defaults-group-suffix=', { opaque: 'reads_options_from_file' }],
       '-p[=] --password[=]',

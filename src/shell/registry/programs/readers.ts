@@ -147,8 +147,8 @@ export const READERS: Family = {
   // a preprocessor or a pager runs a program of the caller's choosing
   rg: withOptions(
     ...options(
-      ['--pre=', { role: 'runs', opaque: 'runs_named_program' }],
-      ['--hostname-bin=', { role: 'runs', opaque: 'runs_named_program' }],
+      ['--pre=', { role: 'runs', opaque: 'runs_named_program', named: true }],
+      ['--hostname-bin=', { role: 'runs', opaque: 'runs_named_program', named: true }],
       '-e= --regexp=',
       '-f= --file=',
       '-g= --glob=',
@@ -183,10 +183,10 @@ export const READERS: Family = {
       '--generate=',
     ),
   ),
-  ag: withOptions(...options(['--pager=', { role: 'runs', opaque: 'runs_named_program' }])),
-  ack: withOptions(...options(['--pager[=]', { role: 'runs', opaque: 'runs_named_program' }])),
-  bat: withOptions(...options(['--pager=', { role: 'runs', opaque: 'runs_named_program' }])),
-  batcat: withOptions(...options(['--pager=', { role: 'runs', opaque: 'runs_named_program' }])),
+  ag: withOptions(...options(['--pager=', { role: 'runs', opaque: 'runs_named_program', named: true }])),
+  ack: withOptions(...options(['--pager[=]', { role: 'runs', opaque: 'runs_named_program', named: true }])),
+  bat: withOptions(...options(['--pager=', { role: 'runs', opaque: 'runs_named_program', named: true }])),
+  batcat: withOptions(...options(['--pager=', { role: 'runs', opaque: 'runs_named_program', named: true }])),
   // -o and --log-file copy what less shows into a file; a key file's #env section sets LESSOPEN, which runs a program
   less: withOptions(
     ...options(
@@ -208,7 +208,7 @@ export const READERS: Family = {
   ),
   man: withOptions(
     ...options(
-      ['-P= --pager=', { role: 'runs', opaque: 'runs_named_program' }],
+      ['-P= --pager=', { role: 'runs', opaque: 'runs_named_program', named: true }],
       ['--html[=]', { role: 'runs', opaque: 'runs_named_program' }],
       '-M= --manpath=',
       '-L= --locale=',
@@ -225,11 +225,11 @@ export const READERS: Family = {
   ),
   zgrep: reader({ runsVariables: ['GREP'] }),
   // --diff-program runs a program; sdiff -o writes the merged file
-  diff: withOptions(...options(['--diff-program=', { role: 'runs', opaque: 'runs_named_program' }])),
-  diff3: withOptions(...options(['--diff-program=', { role: 'runs', opaque: 'runs_named_program' }])),
+  diff: withOptions(...options(['--diff-program=', { role: 'runs', opaque: 'runs_named_program', named: true }])),
+  diff3: withOptions(...options(['--diff-program=', { role: 'runs', opaque: 'runs_named_program', named: true }])),
   sdiff: withOptions(
     ...options(
-      ['--diff-program=', { role: 'runs', opaque: 'runs_named_program' }],
+      ['--diff-program=', { role: 'runs', opaque: 'runs_named_program', named: true }],
       ['-o= --output=', { role: 'writes' }],
       '-w= --width=',
       '-I= --ignore-matching-lines=',
