@@ -13,7 +13,8 @@ import { brokerListens, parseStartRequest, type BrokerPaths, type StartRequest }
 import { liveCalls, readCall, type CallRecord } from '../exec/calls';
 import { bwrapArgs, projectProblem } from '../exec/confine';
 import { startReceipt, systemProgram, REFUSED_EXIT } from '../exec/launcher';
-import { quoteWord, readExecMap, type ExecMap } from '../exec/map';
+import { hiddenFromStart, quoteWord, readExecMap, type ExecMap } from '../exec/map';
+import { ticketsDir } from '../exec/tickets';
 import { EXEC_MESSAGES, type ExecLocale } from '../exec/messages';
 
 /**
@@ -302,6 +303,7 @@ export function serveRequest(ctx: BrokerContext, dir: string, done: () => void):
     readOnly: ctx.map.readOnly,
     writable: ctx.map.writable,
     tmpdir,
+    hidden: hiddenFromStart(ctx.map, program, ticketsDir(ctx.stateDir)),
     program,
     args: request.args,
     exists: existsSync,

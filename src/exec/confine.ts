@@ -5,8 +5,10 @@ import { isAbsolute, relative, sep } from 'node:path';
  * it must not be able to write what the sandbox protects. Everything is read-only but the project;
  * inside the project, persona-gate's guarded paths and what the agent host reads as configuration
  * or code stay read-only too. The domain's own state directory (where `identity.profile_state`
- * names its active profile) stays writable: the program changes its profile there, judged. The program keeps the network (its effect is the point) and its
- * stdin, stdout, stderr and exit status.
+ * names its active profile) stays writable: the program changes its profile there, judged. The
+ * other launched programs and the tickets' secrets are hidden, as the sandbox hides them, so that
+ * what the program starts (a build's scripts) cannot start them unchecked. The program keeps the
+ * network (its effect is the point) and its stdin, stdout, stderr and exit status.
  */
 
 /** What a project holds that the host, git or a shell reads as settings or code (Claude Code's own sandbox keeps these read-only). */
@@ -40,6 +42,8 @@ export interface Confinement {
   tmpdir: string | null;
   /** Directories outside the project the program writes (its own state), when they hold no guarded path. */
   writable?: readonly string[];
+  /** What the program and everything it starts must not find: a directory emptied, a file made /dev/null. */
+  hidden?: readonly { path: string; tree: boolean }[];
   program: string;
   args: readonly string[];
   exists: (path: string) => boolean;
@@ -58,6 +62,11 @@ export function bwrapArgs(c: Confinement): string[] {
     args.push('--ro-bind', path, path);
   }
   if (c.tmpdir !== null && free(c.tmpdir)) args.push('--bind', c.tmpdir, c.tmpdir);
+  // never the program's own installation, nor a directory the project or the working directory is in
+  for (const h of c.hidden ?? []) {
+    if (!c.exists(h.path) || within(c.program, h.path) || within(c.project, h.path) || within(c.cwd, h.path)) continue;
+    args.push(...(h.tree ? ['--tmpfs', h.path] : ['--ro-bind', '/dev/null', h.path]));
+  }
   args.push('--die-with-parent', '--chdir', c.cwd, '--', c.program, ...c.args);
   return args;
 }

@@ -9,9 +9,9 @@ import { onlyRootChanges } from '../io/private-fs';
 import { readPreferences } from '../io/prefs';
 import { appendReceipt } from '../io/receipts';
 import { bwrapArgs, projectProblem } from './confine';
-import { readExecMap, TICKET_OPTION } from './map';
+import { hiddenFromStart, readExecMap, TICKET_OPTION } from './map';
 import { EXEC_MESSAGES, type ExecLocale } from './messages';
-import { takeTicket, type Ticket } from './tickets';
+import { takeTicket, ticketsDir, type Ticket } from './tickets';
 
 /**
  * The launcher (SPEC §9.3): the one command Claude Code's `sandbox.excludedCommands` lets out of
@@ -142,6 +142,7 @@ export function planLaunch(argv: readonly string[], env: Env, cwd: string, platf
         readOnly: map.readOnly,
         writable: map.writable,
         tmpdir,
+        hidden: hiddenFromStart(map, program, ticketsDir(stateDir)),
         program,
         args,
         exists: existsSync,

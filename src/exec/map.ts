@@ -1,5 +1,5 @@
 import { closeSync, fstatSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, dirname, join, sep } from 'node:path';
 import { checkPrivateFile, openPrivateFile, readWhole, StateError } from '../io/private-fs';
 import type { BrokerPaths } from './brokered';
 
@@ -139,4 +139,28 @@ export function mentioned(command: string, map: ExecMap): string | null {
     if (new RegExp(`(^|[^A-Za-z0-9_.-])${escapeRegExp(name)}($|[^A-Za-z0-9_.-])`).test(text)) return name;
   }
   return text.includes(map.launcher) ? (Object.keys(map.programs)[0] ?? '') : null;
+}
+
+/** What the sandbox hides of a launched program: its own installation (…/NAME/bin/NAME, a package of node_modules), else the file. */
+export function hiddenPaths(program: string, name: string): { path: string; tree: boolean }[] {
+  const parts = program.split(sep);
+  const modules = parts.lastIndexOf('node_modules');
+  if (modules !== -1 && modules + 1 < parts.length - 1) {
+    const scoped = parts[modules + 1]!.startsWith('@') ? 2 : 1;
+    return [{ path: parts.slice(0, modules + 1 + scoped).join(sep), tree: true }];
+  }
+  const dir = dirname(program);
+  if (basename(dir) === 'bin' && basename(dirname(dir)) === name) return [{ path: dirname(dir), tree: true }];
+  return [{ path: program, tree: false }];
+}
+
+/**
+ * What a launched program's own confinement hides from it and everything it starts: the other
+ * launched programs' installations, which the sandbox hides from the agent's shell (a build the
+ * launcher started must not start them unchecked), and the exec directory of the state (the
+ * tickets and call records, whose secrets start programs).
+ */
+export function hiddenFromStart(map: ExecMap, program: string, execDir: string): { path: string; tree: boolean }[] {
+  const others = Object.entries(map.programs).filter(([, real]) => real !== program);
+  return [...others.flatMap(([name, real]) => hiddenPaths(real, name)), { path: execDir, tree: true }];
 }

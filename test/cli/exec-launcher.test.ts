@@ -189,6 +189,23 @@ describe('the excluded launcher, built', () => {
     },
   );
 
+  it.skipIf(noBwrap !== null)('a launched program cannot start another launched program, nor read the tickets', () => {
+    const d = deployment({}, { tool: true });
+    // a ticket of another call, waiting in the exec directory
+    const waiting = d.pre('aeat whoami');
+    expect(waiting.out).toMatchObject({ permissionDecision: 'allow' });
+    const run = d.pre('tool run');
+    expect(run.out).toMatchObject({ permissionDecision: 'allow' });
+    const ran = d.sh(run.out.updatedInput.command);
+    expect(ran.status, ran.stderr).toBe(0);
+    // aeat's installation is an empty directory for tool and what it starts; the exec directory too
+    expect(ran.stdout).toBe('tool: no aeat\ntool: exec listed\n');
+    expect(ran.stderr).toContain('not found');
+    expect(d.ran()).toEqual([]);
+    // …while the waiting call's ticket is still there, and starts what it was judged for
+    expect(d.sh(waiting.out.updatedInput.command)).toMatchObject({ status: 0, stdout: 'aeat: ran whoami\n' });
+  });
+
   it.skipIf(noBwrap !== null)('confines with the system bwrap, never one earlier on PATH', () => {
     const d = deployment();
     // a bwrap the agent could have written, first on PATH (the stub's directory is)

@@ -10,7 +10,7 @@ import { taxPolicyWithShell } from './policy';
  * `aeat` (a stub that logs its argv), the hook rewrites the calls it lets through, and the
  * launcher starts the program only with the hook's ticket, confined.
  */
-export function deployment(extraEnv: Record<string, string> = {}) {
+export function deployment(extraEnv: Record<string, string> = {}, opts: { tool?: boolean } = {}) {
   const dir = tempDir('pg-exec-');
   const project = join(dir, 'project');
   const home = join(dir, 'home');
@@ -19,7 +19,24 @@ export function deployment(extraEnv: Record<string, string> = {}) {
   const log = join(project, 'aeat.log');
   for (const d of [join(project, '.claude'), join(home, '.aeat'), bin]) mkdirSync(d, { recursive: true });
   // The preparer may use the shell (the tax example's preparer has no shell family).
-  writeFileSync(join(project, '.claude', 'persona-gate.json'), JSON.stringify(taxPolicyWithShell()));
+  const policy = taxPolicyWithShell();
+  // With `tool`: a second launched program, `tool run` (a build, say), that tries to start aeat by
+  // its real path and to list the exec directory, whose tickets start programs.
+  const toolBin = join(dir, 'opt', 'tool', 'bin');
+  if (opts.tool === true) {
+    policy.catalog.commands['ledger.tool'] = { level: 'read_only', bash: ['tool run'] };
+    mkdirSync(toolBin, { recursive: true });
+    writeFileSync(
+      join(toolBin, 'tool'),
+      [
+        '#!/bin/sh',
+        `${JSON.stringify(join(bin, 'aeat'))} modelo export || echo "tool: no aeat"`,
+        `ls -A ${JSON.stringify(join(stateDir, 'exec'))}; echo "tool: exec listed"`,
+      ].join('\n') + '\n',
+    );
+    chmodSync(join(toolBin, 'tool'), 0o755);
+  }
+  writeFileSync(join(project, '.claude', 'persona-gate.json'), JSON.stringify(policy));
   // The stub: logs its argv, echoes its stdin for `-`, fails for `modelo check`, writes --out's file,
   // and for `modelo list --slow FILE` writes its pid to FILE and sleeps.
   writeFileSync(
@@ -39,7 +56,7 @@ export function deployment(extraEnv: Record<string, string> = {}) {
   const env = cleanEnv({
     HOME: home,
     PERSONA_GATE_STATE_DIR: stateDir,
-    PATH: `${bin}${delimiter}${process.env.PATH}`,
+    PATH: `${bin}${delimiter}${opts.tool === true ? `${toolBin}${delimiter}` : ''}${process.env.PATH}`,
     CLAUDE_PROJECT_DIR: project,
     PERSONA_GATE_PERSONA: 'modelo-preparer',
     ...extraEnv,

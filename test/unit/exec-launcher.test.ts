@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bwrapArgs, projectProblem } from '../../src/exec/confine';
+import { hiddenFromStart } from '../../src/exec/map';
 import { planLaunch } from '../../src/exec/launcher';
 import { EXEC_MESSAGES } from '../../src/exec/messages';
 import { leaveTicket, takeTicket, ticketsDir, type Ticket } from '../../src/exec/tickets';
@@ -163,6 +164,37 @@ describe('the confinement', () => {
       '--bind /tmp/claude-0',
     );
     expect(bwrapArgs({ ...base, readOnly: ['/tmp'], tmpdir: '/tmp/claude-0', exists }).join(' ')).not.toContain('--bind /tmp/claude-0');
+  });
+
+  it('hides the other launched programs and the exec directory, never its own installation or the project', () => {
+    const map = {
+      v: 1 as const,
+      runtime: '/n',
+      launcher: '/l',
+      programs: { aeat: '/opt/aeat/bin/aeat', gh: '/usr/local/bin/gh', tool: '/opt/tool/bin/tool' },
+      readOnly: [],
+      writable: [],
+    };
+    const hidden = hiddenFromStart(map, '/opt/tool/bin/tool', '/state/exec');
+    expect(hidden).toEqual([
+      { path: '/opt/aeat', tree: true },
+      { path: '/usr/local/bin/gh', tree: false },
+      { path: '/state/exec', tree: true },
+    ]);
+    const exists = (p: string) => p !== '/usr/local/bin/gh';
+    const args = bwrapArgs({
+      ...base,
+      program: '/opt/tool/bin/tool',
+      readOnly: [],
+      hidden: [...hidden, { path: '/opt/tool', tree: true }, { path: '/work', tree: true }],
+      exists,
+    });
+    // a missing path is not mounted over (bwrap could not), the program's own tree and the project's parent never
+    expect(args.join(' ')).toContain('--tmpfs /opt/aeat --tmpfs /state/exec --die-with-parent');
+    expect(args.join(' ')).not.toMatch(/--tmpfs \/opt\/tool|--tmpfs \/work |\/usr\/local\/bin\/gh/);
+    expect(bwrapArgs({ ...base, readOnly: [], hidden: [{ path: '/opt/x/bin/x', tree: false }], exists }).join(' ')).toContain(
+      '--ro-bind /dev/null /opt/x/bin/x',
+    );
   });
 
   it('never makes / or a relative directory the writable one', () => {

@@ -11,10 +11,10 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
-import { basename, dirname, join, resolve, sep } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 import type { Env } from '../../core/decide';
 import { bashPrograms, buildPolicyIndex } from '../../core/policy-index';
-import { execMapFile, PLAIN_WORD, quoteWord, readExecMap, type ExecMap } from '../../exec/map';
+import { execMapFile, hiddenPaths, PLAIN_WORD, quoteWord, readExecMap, type ExecMap } from '../../exec/map';
 import type { BrokerPaths } from '../../exec/brokered';
 import { ticketsDir } from '../../exec/tickets';
 import { validatePolicy } from '../../policy/validate';
@@ -107,19 +107,6 @@ export function pruneShims(stateDir: string): string[] {
 /** The excluded command of a launched program: the launcher run by an absolute Node, never one found on PATH. */
 export function excludedEntry(runtime: string, launcher: string, program: string): string {
   return `${runtime} ${launcher} ${program} *`;
-}
-
-/** What the sandbox hides of a program: its own installation (…/NAME/bin/NAME, a package of node_modules), else the file. */
-export function hiddenPaths(program: string, name: string): { path: string; tree: boolean }[] {
-  const parts = program.split(sep);
-  const modules = parts.lastIndexOf('node_modules');
-  if (modules !== -1 && modules + 1 < parts.length - 1) {
-    const scoped = parts[modules + 1]!.startsWith('@') ? 2 : 1;
-    return [{ path: parts.slice(0, modules + 1 + scoped).join(sep), tree: true }];
-  }
-  const dir = dirname(program);
-  if (basename(dir) === 'bin' && basename(dirname(dir)) === name) return [{ path: dirname(dir), tree: true }];
-  return [{ path: program, tree: false }];
 }
 
 function readRule(h: { path: string; tree: boolean }): string {
