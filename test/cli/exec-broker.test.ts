@@ -20,8 +20,8 @@ if (noBwrap) process.stderr.write(`test/cli/exec-broker.test.ts: the brokered st
  */
 const FAST = { PERSONA_GATE_BROKER_IDLE_MS: '1000' };
 
-function confirmed() {
-  const d = deployment(FAST);
+function confirmed(opts: { tool?: boolean } = {}) {
+  const d = deployment(FAST, opts);
   const who = d.pre('aeat whoami');
   const ran = d.sh(who.out.updatedInput.command);
   expect(ran.status, ran.stderr).toBe(0);
@@ -103,6 +103,18 @@ describe('the broker, built', () => {
       expect(d.ran()).toHaveLength(4);
     },
   );
+
+  it.skipIf(noBwrap !== null)('a program the broker starts cannot start another launched program, nor read the call records', () => {
+    const d = confirmed({ tool: true });
+    writeFileSync(join(d.project, 'x.sh'), 'tool run; echo "rc=$?"\n');
+    const r = d.pre('sh x.sh');
+    const ran = d.sh(r.out.updatedInput.command as string);
+    expect(ran.status, ran.stderr).toBe(0);
+    expect(ran.stdout).toBe('tool: no aeat\ntool: exec listed\nrc=0\n');
+    expect(d.ran()).toEqual(['whoami']);
+    // one start judged and made: tool's own
+    expect(d.receipts().filter((x) => x.rule === 'broker_start')).toHaveLength(1);
+  });
 
   it.skipIf(noBwrap !== null)('a call that fails ends its record too: a secret it saved starts nothing later', () => {
     const d = confirmed();
