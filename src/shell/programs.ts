@@ -194,3 +194,39 @@ export const SHOPT_KEEPS_READING: ReadonlySet<string> = new Set([
   'xpg_echo',
   'pipefail',
 ]);
+
+/**
+ * Programs that, given a terminal, take commands from it: shell escapes (`!cmd` in a pager or an
+ * editor), debuggers, database shells, terminal multiplexers, `script`, `expect`, `parallel`.
+ */
+export const TAKES_COMMANDS: ReadonlySet<string> = new Set([
+  'script',
+  'expect',
+  'gdb',
+  'lldb',
+  'vim',
+  'vi',
+  'nvim',
+  'ex',
+  'view',
+  'vimdiff',
+  'ed',
+  'red',
+  'emacs',
+  'nano',
+  'less',
+  'more',
+  'most',
+  'pg',
+  'man',
+  'parallel',
+  'ftp',
+  'sqlite3',
+  'mysql',
+  'mariadb',
+  'psql',
+  'mongosh',
+  'mongo',
+  'tmux',
+  'screen',
+]);

@@ -7,7 +7,7 @@ import { isAbsoluteOrHome, type PathEffect } from '../core/types';
 import { assignmentLength, baseName, readCommandLine, type Invocation } from './commands';
 import { getopt } from './getopt';
 import { treeFacts, type TreeFacts } from './syntax/facts';
-import { classifyWith, subcommandPath } from './read/classify';
+import { classifyWith, onlyReadsWhatItIsHanded, subcommandPath } from './read/classify';
 import { isClosed, programFor } from './registry/policy-programs';
 import { parentOf } from './registry/readers';
 import { AWKS } from './registry/readers/awk-program';
@@ -27,6 +27,7 @@ import {
   READS_WHATEVER_ARGUMENTS,
   REMOVES_WHATEVER_ARGUMENTS,
   RUNTIME_VARIABLES,
+  TAKES_COMMANDS,
   SHOPT_KEEPS_READING,
   SOURCES,
 } from './programs';
@@ -306,6 +307,30 @@ function cEscapeSpellings(text: string): string[] {
 const COMMAND_VARIABLE =
   /(EDITOR|PAGER|COMMAND|CMD|SHELL|PROGRAM|ASKPASS|HOOK|HOOKS|EXEC|PRELOAD|OPT|OPTS|OPTIONS|DEFAULTS|SUFFIX|RC|ENV|PROFILE|PATH)$|^(GIT_|LD_|DYLD_|BASH_|ZSTD_|XDG_|PS[0-4]$|PROMPT_|PARALLEL(_|$)|(GZIP|BZIP2?|HOME|TAPE|VERSION_CONTROL)$)/;
 
+/** Variables whose value is a command line a program runs with `sh -c`: pagers and editors. */
+const COMMAND_LINE_VARIABLES: ReadonlySet<string> = new Set([
+  'PAGER',
+  'GIT_PAGER',
+  'MANPAGER',
+  'SYSTEMD_PAGER',
+  'BAT_PAGER',
+  'EDITOR',
+  'VISUAL',
+  'GIT_EDITOR',
+  'GIT_SEQUENCE_EDITOR',
+]);
+
+/**
+ * `GIT_PAGER=cat`, `GIT_EDITOR=true`: a pager or an editor set to one program that only reads what
+ * it is handed and takes no commands at a terminal (SPEC §9.5: ordinary work is not refused).
+ */
+function plainCommandVariable(assignment: string): boolean {
+  const eq = assignment.indexOf('=');
+  if (eq === -1 || !COMMAND_LINE_VARIABLES.has(assignment.slice(0, eq))) return false;
+  const value = assignment.slice(eq + 1);
+  return !TAKES_COMMANDS.has(value) && onlyReadsWhatItIsHanded(value);
+}
+
 /** Builtins that set variables by name (`printf -v PS4`, `read PATH`, `export BASH_ENV`). */
 const VARIABLE_SETTERS = new Set([
   'export',
@@ -343,6 +368,7 @@ function classify(inv: Invocation, powershell: boolean, index: PolicyIndex): Cla
   if (VARIABLE_SETTERS.has(name)) {
     const changes = args.find((w) => {
       const variable = w.text.split(/[=[]/)[0]!.replace(/\+$/, '');
+      if (!w.dynamic && !w.pattern && plainCommandVariable(w.text)) return false;
       return RUNTIME_VARIABLES.has(variable) || (/^[A-Za-z_]\w*$/.test(variable) && COMMAND_VARIABLE.test(variable));
     });
     if (changes)
@@ -418,41 +444,6 @@ export function isRepl(base: string): boolean {
 }
 /** Their options that take the code (or a module) to run, so that stdin is not read as code. */
 const CODE_OPTIONS = /^(-[a-zA-Z]*[cemp]|--eval|--print|--command|-r|--require)$/;
-/**
- * Programs that, given a terminal, take commands from it: shell escapes (`!cmd` in a pager or an
- * editor), debuggers, database shells, terminal multiplexers, `script`, `expect`, `parallel`.
- */
-const TAKES_COMMANDS = new Set([
-  'script',
-  'expect',
-  'gdb',
-  'lldb',
-  'vim',
-  'vi',
-  'nvim',
-  'ex',
-  'view',
-  'vimdiff',
-  'ed',
-  'red',
-  'emacs',
-  'nano',
-  'less',
-  'more',
-  'most',
-  'pg',
-  'man',
-  'parallel',
-  'ftp',
-  'sqlite3',
-  'mysql',
-  'mariadb',
-  'psql',
-  'mongosh',
-  'mongo',
-  'tmux',
-  'screen',
-]);
 /** Paths that are a program's stdin. */
 const STDIN_PATH = /^(-|\/dev\/stdin|\/dev\/fd\/0|\/proc\/self\/fd\/0|\/dev\/tty)$/;
 
@@ -1021,7 +1012,7 @@ export function readShellCall(
     }
     for (const assignment of inv.assignments) {
       const variable = assignment.slice(0, assignment.indexOf('=')).replace(/[+[].*$/, '');
-      if (RUNTIME_VARIABLES.has(variable) || COMMAND_VARIABLE.test(variable)) {
+      if ((RUNTIME_VARIABLES.has(variable) || COMMAND_VARIABLE.test(variable)) && !plainCommandVariable(assignment)) {
         const why: Reason = { id: 'sets_runtime_variable', subject: `${variable}=…` };
         opaque.push(why);
         part('process_exec', assignment, why);

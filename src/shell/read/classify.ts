@@ -5,6 +5,7 @@ import type { Reason } from '../reasons';
 import { READERS_BY_NAME } from '../registry/readers';
 import { HELP } from '../registry/define';
 import { programSpec } from '../registry';
+import { TAKES_COMMANDS } from '../programs';
 import type { CommandSpec, Kind, OptionSpec, ProgramSpec } from '../registry/types';
 import type { Word } from '../syntax/word';
 
@@ -153,13 +154,26 @@ const PROGRAM_NAME = /^[A-Za-z0-9_][A-Za-z0-9._+-]*$/;
 function namedProgram(u: Parsed<OptionSpec>['used'][number]): Word | null {
   if (u.option.data?.named !== true || u.value === undefined) return null;
   const v = u.value;
-  if (v.dynamic || v.pattern || !PROGRAM_NAME.test(v.text)) return null;
-  // only a program that reads what it is handed: anything else it may be handed (a path to write,
-  // code to run) is not known from the line
-  const spec = programSpec(v.text);
-  if (spec === null) return null;
+  return !v.dynamic && !v.pattern && onlyReadsWhatItIsHanded(v.text) ? v : null;
+}
+
+/**
+ * Whether `name` is one program, found on PATH, that handed a path or a value known only at run
+ * time only reads: anything else it may be handed (a path to write, code to run) is not known
+ * from the line.
+ */
+export function onlyReadsWhatItIsHanded(name: string): boolean {
+  if (!PROGRAM_NAME.test(name)) return false;
+  const spec = programSpec(name);
+  if (spec === null) return false;
   const read = classifyWith(spec, [RUN_TIME_ARGUMENT]);
-  return !exceeds(read.level, 'read_only') && read.opaque === undefined && read.effects.every((e) => e.effect === 'mention') ? v : null;
+  return !exceeds(read.level, 'read_only') && read.opaque === undefined && read.effects.every((e) => e.effect === 'mention');
+}
+
+/** `git -c core.pager=cat`: a setting whose value is a command, when that command is one program that only reads. */
+function plainCommandSetting(o: OptionSpec, value: Word): boolean {
+  const m = o.commandSettings?.exec(value.text);
+  return m !== null && m !== undefined && !TAKES_COMMANDS.has(m[1] ?? '') && onlyReadsWhatItIsHanded(m[1] ?? '');
 }
 
 /** What a program named by an option is handed: a path or a value known only at run time. */
@@ -170,7 +184,8 @@ function makesOpaque(u: Parsed<OptionSpec>['used'][number]): boolean {
   const o = u.option.data;
   if (!o?.opaque) return false;
   if (namedProgram(u) !== null) return false;
-  return !(o.plainValues && u.value !== undefined && !u.value.dynamic && !u.value.pattern && o.plainValues.test(u.value.text));
+  if (u.value === undefined || u.value.dynamic || u.value.pattern) return true;
+  return !(o.plainValues?.test(u.value.text) === true || plainCommandSetting(o, u.value));
 }
 
 /** The programs an invocation's options name to run (see namedProgram), each to be read as a start of its own. */

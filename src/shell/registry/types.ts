@@ -42,6 +42,8 @@ export interface OptionSpec {
   opaque?: string;
   /** …and raises its level, unless its value is written out whole in the line and matches this (`git -c user.name=x`). */
   plainValues?: RegExp;
+  /** …nor when its value is a setting this matches whose value (the first group) is one program that only reads (`git -c core.pager=cat`). */
+  commandSettings?: RegExp;
   /**
    * Its value is a program the invocation runs, handed a path or a value (`rg --pre=cat`): one
    * name, of a program that only reads what it is handed, is read as that start instead of opaque.

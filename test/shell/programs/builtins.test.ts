@@ -73,6 +73,18 @@ programRows('shell builtins', [
   // a builtin that changes which program a name runs is opaque
   ['hash -p /tmp/x ls', { level: 'process_exec', opaque: 'hash -p' }],
   ['export PATH=/tmp/bin', { level: 'process_exec', opaque: 'changes which program runs' }],
+  // a pager or an editor set to one program that only reads what it is handed
+  ['GIT_PAGER=cat git log -1', { level: 'read_only', opaque: false }],
+  ["GIT_PAGER='cat' git log -1", { level: 'read_only', opaque: false }],
+  ['PAGER=cat man ls', { level: 'read_only' }],
+  ['export GIT_PAGER=cat; git log', { level: 'read_only', opaque: false }],
+  ['GIT_EDITOR=true git rebase --continue', { level: 'workspace_write', opaque: false }],
+  ['GIT_PAGER=less git log', { level: 'process_exec', opaque: true }],
+  ['GIT_EDITOR=vim git commit', { level: 'process_exec', opaque: true }],
+  ['GIT_PAGER=./pager git log', { level: 'process_exec', opaque: true }],
+  ['GIT_PAGER="$P" git log', { level: 'process_exec', opaque: true }],
+  ["GIT_PAGER='cat;sh' git log", { level: 'process_exec', opaque: true }],
+  ['GIT_SSH=cat git fetch', { level: 'network', opaque: true }],
 ]);
 
 // PowerShell's cmdlets that print, compute or move around

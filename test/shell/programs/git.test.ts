@@ -26,6 +26,17 @@ programRows('git', [
   // what configuration runs may be a push too
   ['git -c core.pager=x log', { level: 'network', opaque: 'git -c' }],
   ['git --config-env=core.pager=X log', { level: 'network', opaque: true }],
+  // a pager or an editor that is one program which only reads what it is handed: read as that program
+  ['git -c core.pager=cat log -1', { level: 'read_only', opaque: false }],
+  ['git -ccore.pager=cat status', { level: 'read_only', opaque: false }],
+  ['git -c pager.log=false log', { level: 'read_only', opaque: false }],
+  ['git -c core.editor=true commit --amend', { level: 'workspace_write', opaque: false }],
+  // …not one that takes commands at a terminal, writes, runs code, or is more than a name
+  ['git -c core.pager=less log', { level: 'network', opaque: true }],
+  ['git -c core.editor=rm commit', { level: 'network', opaque: true }],
+  ['git -c core.pager=sh log', { level: 'network', opaque: true }],
+  ["git -c core.pager='cat -v' log", { level: 'network', opaque: true }],
+  ['git -c core.pager="$P" log', { level: 'network', opaque: true }],
   ["git -c alias.up='push --force' up", { level: 'network', opaque: true }],
   // a key that only names or formats is read as the invocation it changes
   ['git -c color.ui=never log --oneline', { level: 'read_only', opaque: false }],

@@ -999,6 +999,9 @@ export const CONFIG_PLAIN =
 /** `git -c KEY[=VALUE]` whose key is one of CONFIG_PLAIN. */
 const PLAIN_SETTING = new RegExp(`${CONFIG_PLAIN.source.replace(/\$$/, '')}(=|$)`, 'i');
 
+/** `git -c KEY=COMMAND` for a pager or an editor: git runs COMMAND with `sh -c`. */
+const COMMAND_SETTING = /^(?:core\.pager|core\.editor|sequence\.editor|pager\.[a-z-]+)=(.*)$/i;
+
 export const GIT: Family = {
   git: () => ({
     summary: 'the version control system',
@@ -1008,7 +1011,16 @@ export const GIT: Family = {
     options: options(
       ['-C=', { role: 'chdir' }],
       // what configuration makes git run is any command, a push as well: network
-      ['-c=', { role: 'runs', opaque: 'git_runs_configured_command', level: 'network', plainValues: PLAIN_SETTING }],
+      [
+        '-c=',
+        {
+          role: 'runs',
+          opaque: 'git_runs_configured_command',
+          level: 'network',
+          plainValues: PLAIN_SETTING,
+          commandSettings: COMMAND_SETTING,
+        },
+      ],
       ['--config-env=', { role: 'runs', opaque: 'git_runs_configured_command', level: 'network' }],
       ['--exec-path[=]', { role: 'runs', opaque: 'git_runs_configured_command' }],
       ['--git-dir=', { role: 'runs', opaque: 'git_other_directory' }],
