@@ -26,6 +26,13 @@ programRows('git', [
   // what configuration runs may be a push too
   ['git -c core.pager=x log', { level: 'network', opaque: 'git -c' }],
   ['git --config-env=core.pager=X log', { level: 'network', opaque: true }],
+  // git-subtree: push, pull and add reach the remote; split and merge rewrite locally
+  ['git subtree push --prefix=lib origin main', { level: 'network', opaque: false }],
+  ['git subtree pull -P lib origin main --squash', { level: 'network' }],
+  ['git subtree add --prefix=vendor/x https://example.com/x.git main', { level: 'network' }],
+  ['git subtree split --prefix=lib -b lib-only', { level: 'workspace_write', opaque: false }],
+  ['git subtree merge --prefix=lib abc123 -m "merge lib"', { level: 'workspace_write' }],
+  ['git subtree frob', { level: 'process_exec', opaque: true }],
   // a pager or an editor that is one program which only reads what it is handed: read as that program
   ['git -c core.pager=cat log -1', { level: 'read_only', opaque: false }],
   ['git -ccore.pager=cat status', { level: 'read_only', opaque: false }],

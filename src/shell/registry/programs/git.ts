@@ -569,6 +569,28 @@ const WRITES: Record<string, () => CommandSpec> = {
     },
     unknownSubcommand: { level: 'process_exec', opaque: 'unknown_subcommand' },
   }),
+  // git-subtree (contrib): push and pull reach the remote, add fetches unless given a local commit; split and merge rewrite locally
+  subtree: () => {
+    const shared = ['-P= --prefix=', '-q --quiet', '-d --debug', '-m= --message=', '--squash', '--no-squash'];
+    const local = {
+      level: 'workspace_write',
+      kind: 'writer',
+      options: options(...shared, '-b= --branch=', '--onto=', '--rejoin', '--ignore-joins', '--annotate='),
+    } as CommandSpec;
+    const remote = {
+      level: 'network',
+      kind: 'network',
+      options: options(...shared, '--annotate=', '-b= --branch=', '--onto=', '--rejoin', '--ignore-joins'),
+    } as CommandSpec;
+    return {
+      summary: 'merges and splits subtrees',
+      level: 'network',
+      kind: 'network',
+      options: options(...shared),
+      subcommands: { add: remote, pull: remote, push: remote, merge: local, split: local },
+      unknownSubcommand: { level: 'process_exec', opaque: 'unknown_subcommand' },
+    };
+  },
   'update-index': () => write('changes the index', ['--chmod=', '--cacheinfo=', '--index-info']),
   'update-ref': () => write('changes a reference', [MESSAGE]),
   // with one operand it prints where the reference points
