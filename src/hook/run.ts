@@ -172,8 +172,12 @@ function handleToolEvent(ctx: HookContext, event: ToolEvent, index: PolicyIndex,
     { stateDir: ctx.stateDir, env: ctx.env, locale: ctx.locale, policySha: index.sha256 },
     lazySettleStart,
   );
-  const rewritten = updatedInput ?? brokeredInput(ctx, event, route, answered, sandbox);
-  const verdict = rewritten !== undefined && answered.verdict === 'abstain' ? 'allow' : answered.verdict;
+  const brokered = updatedInput === undefined ? brokeredInput(ctx, event, route, answered, sandbox) : undefined;
+  const rewritten = updatedInput ?? brokered;
+  const verdict =
+    rewritten !== undefined && answered.verdict !== 'deny'
+      ? rewrittenVerdict(answered.verdict, brokered !== undefined, sandbox)
+      : answered.verdict;
   keepReceipt(ctx, event, decisionReceipt(event, { ...answered, verdict }, index.sha256, new Date(), Date.now() - ctx.started));
   if (rewritten && verdict !== 'deny' && verdict !== 'abstain')
     return preToolUseRewrite(verdict, answered.would !== undefined ? '' : answered.reason, rewritten);
@@ -195,11 +199,11 @@ function sandboxOptions(read: SandboxView, ctx: HookContext): Pick<DecideOptions
 }
 
 /**
- * The rewrite of a Bash call let through that may start launched programs out of the hook's sight
- * (it runs code: a catalogued command, a script, an interpreter, a build): their shims first on
- * PATH and the call's record for the broker (SPEC §9.3). Only where the deployment brokers, the
- * sandbox holds and runs such a call without asking anyway (the rewrite must answer `allow`);
- * anywhere else a program the sandbox hides is simply not found.
+ * The rewrite of a Bash call let through or asked about that may start launched programs out of
+ * the hook's sight (it runs code: a catalogued command, a script, an interpreter, a build): their
+ * shims first on PATH and the call's record for the broker (SPEC §9.3). Only where the deployment
+ * brokers and the sandbox holds; anywhere else a program the sandbox hides is simply not found.
+ * A call in audit is rewritten as the call it is answered as: one that passed.
  */
 function brokeredInput(
   ctx: HookContext,
@@ -212,7 +216,7 @@ function brokeredInput(
   const map = route.map;
   const command = event.tool_input.command;
   if (map?.broker === undefined || typeof command !== 'string') return undefined;
-  if ((decision.verdict !== 'allow' && decision.verdict !== 'abstain') || decision.would !== undefined) return undefined;
+  if (decision.verdict !== 'allow' && decision.verdict !== 'abstain' && decision.verdict !== 'ask') return undefined;
   const { primary, matched } = decision.resolution;
   const runsCode = matched.length > 0 || primary.level === null || exceeds(primary.level, 'workspace_write');
   if (!runsCode || !brokers(sandbox)) return undefined;
@@ -228,9 +232,19 @@ function brokeredInput(
   };
 }
 
-/** Whether a call let through that runs code is rewritten for the broker: the sandbox holds and runs it without asking (the rewrite must answer `allow`). */
+/** Whether a call let through that runs code is rewritten for the broker: the sandbox holds. */
 function brokers(sandbox: SandboxView): boolean {
-  return sandbox().holds && sandbox().autoAllow;
+  return sandbox().holds;
+}
+
+/**
+ * What a rewritten call is answered. A rewrite needs a decision, so a call persona-gate would
+ * leave to Claude Code is allowed where Claude Code runs a sandboxed call without asking
+ * (`autoAllowBashIfSandboxed`, on by default) and asked about where it would ask.
+ */
+function rewrittenVerdict(verdict: 'allow' | 'abstain' | 'ask', brokered: boolean, sandbox: SandboxView | null): 'allow' | 'ask' {
+  if (verdict !== 'abstain') return verdict;
+  return brokered && sandbox !== null && !sandbox().autoAllow ? 'ask' : 'allow';
 }
 
 /** Whether the broker judges the starts of `program` on this call: the sandbox hides it and the call is rewritten for the broker. */

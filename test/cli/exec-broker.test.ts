@@ -253,14 +253,31 @@ describe('the broker, built', () => {
     expect(r.out.updatedInput).toBeUndefined();
   });
 
-  it('where Claude Code would ask before a sandboxed call, the call is not rewritten (the rewrite would answer for the person)', () => {
+  it('where Claude Code would ask before a sandboxed call, the rewritten call is asked about: the person decides', () => {
     const d = confirmed();
     const path = join(d.home, '.claude', 'settings.json');
     const settings = JSON.parse(readFileSync(path, 'utf8'));
     settings.sandbox.autoAllowBashIfSandboxed = false;
     writeFileSync(path, JSON.stringify(settings));
-    expect(d.pre('sh x.sh').out?.updatedInput).toBeUndefined();
-    // …and code that names the program is refused again, since its starts would go unjudged
-    expect(d.pre(`python3 -c 'import os; os.system("aeat whoami")'`).out).toMatchObject({ permissionDecision: 'deny' });
+    const r = d.pre('sh x.sh').out;
+    expect(r).toMatchObject({ permissionDecision: 'ask' });
+    expect(r.updatedInput.command).toMatch(/^export PATH=\S+ PERSONA_GATE_CALL=[0-9a-f]{32}\nsh x\.sh$/);
+    // code that names the program is judged at each start, so it is asked about like any other
+    expect(d.pre(`python3 -c 'import os; os.system("aeat whoami")'`).out).toMatchObject({ permissionDecision: 'ask' });
+  });
+
+  it.skipIf(noBwrap !== null)('a call the policy asks about is rewritten too, so that its starts are judged once it runs', () => {
+    const d = confirmed();
+    const policyPath = join(d.project, '.claude', 'persona-gate.json');
+    const policy = JSON.parse(readFileSync(policyPath, 'utf8'));
+    policy.defaults = { ...policy.defaults, confirm: { ...policy.defaults?.confirm, process_exec: 'confirm' } };
+    writeFileSync(policyPath, JSON.stringify(policy));
+    writeFileSync(join(d.project, 'x.sh'), 'aeat modelo list; echo "rc=$?"\naeat modelo export; echo "rc=$?"\n');
+    const r = d.pre('sh x.sh');
+    expect(r.out).toMatchObject({ permissionDecision: 'ask' });
+    // the person approves: the call runs as rewritten
+    const ran = d.sh(r.out.updatedInput.command as string);
+    expect(ran.stdout).toBe('aeat: ran modelo list\nrc=0\nrc=126\n');
+    expect(d.ran()).toEqual(['whoami', 'modelo list']);
   });
 });
