@@ -3,6 +3,7 @@ import type { Unreadable } from './unreadable';
 import type { Script } from './syntax/ast';
 import { MAX_DEPTH, ParseError, parseScript } from './syntax/parser';
 import { walkScript, type FoundCommand } from './syntax/walk';
+import { bashOnly } from './syntax/posix';
 import type { Word } from './syntax/word';
 import { previewLine, previews } from './registry/readers/fzf';
 import { AWKS, awkCommandLines } from './registry/readers/awk-program';
@@ -43,11 +44,17 @@ interface ShellParse {
   unparsable?: Unreadable;
 }
 
-/** Every simple command in `src`, substitutions included, read from its syntax tree. */
-function parseShell(src: string, depth: number, powershell: boolean): ShellParse {
+/**
+ * Every simple command in `src`, substitutions included, read from its syntax tree. `posix`: the
+ * line is run by POSIX sh (`sh -c`, dash, awk's `system()`), so one with a construct only bash has
+ * is not read as bash would read it (syntax/posix.ts), naming the program that runs it.
+ */
+function parseShell(src: string, depth: number, powershell: boolean, posix?: string): ShellParse {
   if (depth > MAX_DEPTH) return { commands: [], functions: [], unparsable: { id: 'nested_deeper_than', subject: String(MAX_DEPTH) } };
   try {
     const script = parseScript(src, depth, { powershell });
+    const bashism = posix !== undefined ? bashOnly(script) : null;
+    if (bashism !== null) return { commands: [], functions: [], unparsable: { id: 'bash_only_in_sh', subject: bashism, detail: posix } };
     return { ...walkScript(script, depth), script };
   } catch (err) {
     if (err instanceof ParseError) return { commands: [], functions: [], unparsable: err.problem };
@@ -188,6 +195,33 @@ function findCommands(args: Word[]): { words: Word[]; completed: boolean }[] {
   }
   return out;
 }
+
+/**
+ * Programs whose command string POSIX sh runs, read with the bashisms it reads otherwise refused:
+ * the POSIX shells themselves, and a wrapper's `-c` (`flock -c`, `su -c`, `watch`) that hands its
+ * string to `sh -c` or to a login shell that may be one. bash, zsh and ksh read bash's
+ * constructs as bash does; `eval`, alias and trap bodies run in the line's own bash.
+ */
+const RUNS_IN_SH: ReadonlySet<string> = new Set([
+  'sh',
+  'dash',
+  'ash',
+  'posh',
+  'busybox',
+  'flock',
+  'su',
+  'runuser',
+  'sg',
+  'script',
+  'watch',
+  'setsid',
+  'sudo',
+  'doas',
+  'chroot',
+  'nohup',
+  'timeout',
+  'xargs',
+]);
 
 /** Removes one layer: assignments, a wrapper and its options, a shell's `-c`, `eval`, or a runner. */
 function peel(words: Word[], assignments: string[]): Peeled {
@@ -370,10 +404,12 @@ function runWords(
       // what xargs appends to `sh -c CODE` becomes $0, $1 …, which CODE's own reading treats as unknown
       if (completed && !(peeled.kind === 'reparse' && peeled.positional)) return { id: 'xargs_into_line_read_again', subject: peeled.via };
       const sources = peeled.kind === 'reparse' ? [{ source: peeled.source, dynamic: peeled.dynamic }] : peeled.sources;
+      const shell = peeled.via.split(' ')[0]!;
+      const posix = walk.powershell || !RUNS_IN_SH.has(shell) ? undefined : peeled.via;
       for (const s of sources) {
         if (s.dynamic) return { id: 'command_string_at_run_time', subject: peeled.via };
         walk.sources.push(s.source);
-        const problem = invocationsOf(parseShell(s.source, depth + 1, walk.powershell), s.source, depth + 1, cond, walk);
+        const problem = invocationsOf(parseShell(s.source, depth + 1, walk.powershell, posix), s.source, depth + 1, cond, walk);
         if (problem) return problem;
       }
       break;
@@ -450,7 +486,7 @@ function runWords(
         if (awk) {
           for (const line of awkCommandLines(getopt(args, getoptSpec(awk, [])))) {
             walk.sources.push(line);
-            const problem = invocationsOf(parseShell(line, depth + 1, false), line, depth + 1, cond, walk);
+            const problem = invocationsOf(parseShell(line, depth + 1, false, baseName(program!.text)), line, depth + 1, cond, walk);
             if (problem) return problem;
           }
         }

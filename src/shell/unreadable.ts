@@ -63,6 +63,7 @@ export type UnreadableId =
   | 'xargs_into_line_read_again'
   | 'xargs_into_ssh'
   | 'command_string_at_run_time'
+  | 'bash_only_in_sh'
   | 'remote_command_at_run_time'
   | 'preview_at_run_time'
   | 'preview_nests_quotes'
@@ -196,6 +197,7 @@ const EN: Table = {
   xargs_into_line_read_again: (s) => `arguments xargs reads at run time, handed to a command line read again (${s})`,
   xargs_into_ssh: () => 'arguments xargs reads at run time, handed to a command ssh runs on another host',
   command_string_at_run_time: (s) => `a command string built at run time (${s} with an expansion)`,
+  bash_only_in_sh: (s, d) => `${s} in a command string ${d} runs with POSIX sh, which reads it otherwise than bash`,
   remote_command_at_run_time: () => 'a remote command built at run time (ssh with an expansion)',
   preview_at_run_time: () => 'a preview command built at run time (fzf --preview with an expansion)',
   preview_nests_quotes: () => 'a preview command (fzf --preview) with placeholders beside code that nests quotes',
@@ -260,6 +262,7 @@ const spanish = (): Table => ({
   xargs_into_line_read_again: (s) => `argumentos que xargs lee al ejecutar, dados a una línea de órdenes que se vuelve a leer (${s})`,
   xargs_into_ssh: () => 'argumentos que xargs lee al ejecutar, dados a una orden que ssh ejecuta en otra máquina',
   command_string_at_run_time: (s) => `una orden construida al ejecutar (${s} con una expansión)`,
+  bash_only_in_sh: (s, d) => `${s} en una orden que ${d} ejecuta con sh POSIX, que lo lee de otro modo que bash`,
   remote_command_at_run_time: () => 'una orden remota construida al ejecutar (ssh con una expansión)',
   preview_at_run_time: () => 'una orden de vista previa construida al ejecutar (fzf --preview con una expansión)',
   preview_nests_quotes: () => 'una orden de vista previa (fzf --preview) con marcadores junto a código que anida comillas',

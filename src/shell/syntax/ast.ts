@@ -194,6 +194,8 @@ export interface FuncDecl extends Span {
   type: 'func';
   name: string;
   body: Command;
+  /** Written with bash's `function` keyword (POSIX sh reads `function` as a command's name). */
+  keyword?: true;
 }
 
 /** `((…))` */

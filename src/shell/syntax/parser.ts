@@ -616,16 +616,16 @@ class Parser {
       if (this.peek() !== ')') this.fail({ id: 'expected', subject: ')' });
       this.i++;
     }
-    return this.functionBody(name, start);
+    return this.functionBody(name, start, true);
   }
 
-  private functionBody(name: string, start: number): Command {
+  private functionBody(name: string, start: number, keyword = false): Command {
     this.linebreaks();
     this.enter();
     const body = this.command();
     this.leave();
     if (body.type === 'simple') this.fail({ id: 'function_body_not_compound' });
-    return { type: 'func', name, body, start, end: this.i };
+    return { type: 'func', name, body, start, end: this.i, ...(keyword ? { keyword: true as const } : {}) };
   }
 
   private coproc(): Command {
