@@ -1,6 +1,6 @@
 import type { Reason } from './reasons';
 import type { Unreadable } from './unreadable';
-import type { Script } from './syntax/ast';
+import type { Redirect as RedirectNode, Script } from './syntax/ast';
 import { MAX_DEPTH, ParseError, parseScript } from './syntax/parser';
 import { walkScript, type FoundCommand } from './syntax/walk';
 import { bashOnly } from './syntax/posix';
@@ -33,8 +33,8 @@ import { programSpec } from './registry';
 export interface Redirect {
   op: string;
   target: Word;
-  /** The descriptor written before the operator (`2` in `2<x`), when the line gives one. */
-  node?: { fd: string };
+  /** The descriptor written before the operator (`2` in `2<x`), when the line gives one; a here-document's operator and body. */
+  node?: { fd: string } & Partial<Pick<RedirectNode, 'op' | 'heredoc'>>;
 }
 
 interface ShellParse {
@@ -223,8 +223,34 @@ const RUNS_IN_SH: ReadonlySet<string> = new Set([
   'xargs',
 ]);
 
-/** Removes one layer: assignments, a wrapper and its options, a shell's `-c`, `eval`, or a runner. */
-function peel(words: Word[], assignments: string[]): Peeled {
+/** Shells whose commands from stdin are read as `bash -c` reads its string. */
+const STDIN_SHELLS = new Set(['bash', 'sh', 'dash', 'zsh', 'ksh', 'mksh', 'ash', 'rbash']);
+
+/** Options of a shell that reads a here-document and runs it as `bash -c` runs its string: -e, -u, -x, -v, -n. */
+const STDIN_KEEPS_READING = /^-[euxvn]+$|^--(norc|noprofile)$/;
+
+/**
+ * The text a command's stdin gets when the line writes it out whole: the last redirection of
+ * descriptor 0 is a here-document whose delimiter is quoted, or whose body has nothing to expand
+ * (no `$`, backquote or backslash, not even one that joins lines). `<<-` removes the body's
+ * leading tabs. Null otherwise.
+ */
+function literalHeredocInput(redirects: Redirect[]): string | null {
+  let last: Redirect | undefined;
+  for (const r of redirects) {
+    const fd = r.node?.fd ?? '';
+    if (fd === '0' || (fd === '' && r.op.startsWith('<'))) last = r;
+  }
+  const doc = last?.node?.heredoc;
+  if (!doc || (doc.expand && (doc.joined === true || /[$`\\]/.test(doc.body)))) return null;
+  return last!.node!.op === '<<-' ? doc.body.replace(/^\t+/gm, '') : doc.body;
+}
+
+/**
+ * Removes one layer: assignments, a wrapper and its options, a shell's `-c`, `eval`, or a runner.
+ * `stdin` is the literal here-document the command reads, when it is the line's own command.
+ */
+function peel(words: Word[], assignments: string[], stdin: string | null = null): Peeled {
   let k = 0;
   while (k < words.length && isAssignment(words[k]!)) assignments.push(words[k++]!.text);
   const rest = words.slice(k);
@@ -266,7 +292,10 @@ function peel(words: Word[], assignments: string[]): Peeled {
   if (name === 'fzf' && previews(rest.slice(1)).length > 0) return { kind: 'run', words: rest, via: 'fzf' };
   if (SHELLS.has(lower) || (name === 'busybox' && rest[1] !== undefined && SHELLS.has(rest[1].text))) {
     const from = name === 'busybox' ? 2 : 1;
-    for (let j = from; j < rest.length; j++) {
+    // read from a here-document: only with options that read it as `-c` reads its string, and no operand
+    let readsStdin = stdin !== null && STDIN_SHELLS.has(name === 'busybox' ? rest[1]!.text : name);
+    let j = from;
+    for (; j < rest.length; j++) {
       const w = rest[j]!.text;
       const powershell = lower.startsWith('pwsh') || lower.startsWith('powershell');
       // -k, -H, -O nullglob, -o keyword …: the script's words are not read as the reader reads them
@@ -288,13 +317,17 @@ function peel(words: Word[], assignments: string[]): Peeled {
         return { kind: 'run', words: rest, opaque: { id: 'shell_encoded_command', subject: name } };
       }
       if (SHELL_VALUE_OPTIONS.has(w)) {
+        if (w !== '-o' && w !== '+o' && w !== '-O') readsStdin = false;
         j++;
         continue;
       }
       if (w === '-' || w === '--') break;
       if (!w.startsWith('-') && !w.startsWith('+'))
         return { kind: 'run', words: rest, opaque: { id: 'shell_runs_script', subject: name, detail: w } };
+      if (!STDIN_KEEPS_READING.test(w) && !(w === '-s' && j === rest.length - 1)) readsStdin = false;
     }
+    // after `-` or `--`, a word is the script to run
+    if (readsStdin && j >= rest.length - 1) return { kind: 'reparse', source: stdin!, dynamic: false, via: `${name} <<` };
     return { kind: 'run', words: rest, opaque: { id: 'shell_reads_stdin', subject: name } };
   }
   if (name === 'eval' || lower === 'invoke-expression' || lower === 'iex') {
@@ -383,7 +416,9 @@ function runWords(
   let recorded = false;
   for (let layer = 0; ; layer++) {
     if (layer > 16) return { id: 'too_many_wrappers' };
-    const peeled = peel(words, assignments);
+    // a shell the line starts itself, not through a wrapper (which may read stdin first: `sudo -S`)
+    const own = layer === 0 && viaAtStart.length === 0 && !completed && !walk.powershell;
+    const peeled = peel(words, assignments, own ? literalHeredocInput(redirects) : null);
     if (peeled.kind === 'lookup') break;
     if ((peeled.kind === 'run' || peeled.kind === 'reparse' || peeled.kind === 'run-many') && peeled.writes && peeled.writes.length > 0) {
       walk.out.push({

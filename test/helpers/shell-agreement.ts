@@ -78,6 +78,17 @@ function runsOpaqueCode(shell: RanProgram, line: string): boolean {
   return code === null || !line.includes(code);
 }
 
+/** A shell given neither `-c` nor a script: it runs what it reads from stdin. */
+function readsStdin(r: RanProgram): boolean {
+  if (!(SHELL_STUBS as readonly string[]).includes(r.program)) return false;
+  for (let k = 0; k < r.args.length; k++) {
+    const a = r.args[k]!;
+    if (/^[-+][oO]$/.test(a)) k++;
+    else if (!/^[-+]/.test(a) || /^-[A-Za-z]*c[A-Za-z]*$/.test(a)) return false;
+  }
+  return true;
+}
+
 export interface Disagreement {
   kind: 'unreported' | 'refused alone';
   program: RanProgram;
@@ -98,8 +109,8 @@ export interface Comparison {
  * The disagreements of one line. A line the persona refuses runs nothing: no disagreement. On a
  * line let through (any verdict but deny), every program bash ran must be one the reader reported,
  * by name, except
- * - a runner (wrapper, shell with `-c`, `find -exec`, `watch` …) that went on to run another
- *   program: that program is recorded and checked in its place;
+ * - a runner (wrapper, shell with `-c` or reading a here-document the reader read, `find -exec`,
+ *   `watch` …) that went on to run another program: that program is recorded and checked in its place;
  * - a program run by a shell from code the line does not hold as written (stdin, a here-document, a
  *   file, a `-c` string built at run time): such opaque code (SPEC §9.3) is process_exec, which this
  *   ceiling allows, unless it runs a catalogued program whose name is written in the line — then
@@ -114,10 +125,12 @@ export function compare(line: string, decision: Decision, run: StubRun | null, j
   const reported = new Set(reading.invocations.map((i) => i.name));
   const byId = new Map(run.ran.map((r) => [r.id, r]));
   const handedOff = new Set(run.ran.flatMap((r) => r.via));
+  // a shell reading a here-document the reader read as its code (commands.ts): reported in its place, its commands checked
+  const heredocRead = (r: RanProgram) => readsStdin(r) && !reported.has(r.program) && reading.sources.length > 0;
   const opaque = (r: RanProgram) =>
     r.via.some((id) => {
       const parent = byId.get(id);
-      return parent !== undefined && runsOpaqueCode(parent, line);
+      return parent !== undefined && runsOpaqueCode(parent, line) && !heredocRead(parent);
     });
   const disagreements: Disagreement[] = [];
   // A real wrapper (env, nohup, timeout …) cannot record a program it did not find: it is taken
@@ -126,7 +139,8 @@ export function compare(line: string, decision: Decision, run: StubRun | null, j
   for (const r of run.ran) {
     // a shell given `-c` is read through (its string is reported in its place, even when it runs only builtins);
     // a wrapper the reader peels (`npx`, `sudo`) is reported as the program it names
-    const readThrough = (SHELL_STUBS as readonly string[]).includes(r.program) && r.args.some((a) => /^-[a-zA-Z]*c[a-zA-Z]*$/.test(a));
+    const readThrough =
+      ((SHELL_STUBS as readonly string[]).includes(r.program) && r.args.some((a) => /^-[a-zA-Z]*c[a-zA-Z]*$/.test(a))) || heredocRead(r);
     const peeled = programSpec(r.program)?.wrapper !== undefined && r.args.some((a) => reported.has(baseName(a)));
     const runner = (RUNNERS.has(r.program) && (handedOff.has(r.id) || missingReported(r) || readThrough)) || peeled;
     // A catalogued program run by opaque code whose name the line does not spell out is the residue SPEC §9.8 states.

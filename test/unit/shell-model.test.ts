@@ -50,7 +50,9 @@ describe('the classes of bypass, each refused for a persona that may not file', 
   it.each<[string, string, string]>([
     // a shell reading its program from elsewhere
     ['echo aeat modelo export | sh', 'unlisted_command', 'opaque_execution'],
-    ['bash <<EOF\naeat modelo export\nEOF', 'unlisted_command', 'opaque_execution'],
+    ['bash <<EOF\naeat modelo $STEP\nEOF', 'unlisted_command', 'opaque_execution'],
+    ["bash <<'EOF'\naeat modelo export\nEOF", 'handoff_denied', 'owner'],
+    ['sh <<EOF\naeat modelo export\nEOF', 'handoff_denied', 'owner'],
     ['source <(echo aeat modelo export)', 'unlisted_command', 'opaque_execution'],
     ['. /dev/stdin <<< "aeat modelo export"', 'unlisted_command', 'opaque_execution'],
     ['printf "aeat modelo export" > x.sh; bash x.sh', 'unlisted_command', 'opaque_execution'],

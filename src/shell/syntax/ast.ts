@@ -114,8 +114,8 @@ export interface Redirect extends Span {
   /** `2` in `2>x`, or `{name}` in `{fd}>x`; '' when none is written. */
   fd: string;
   target: Word;
-  /** A here-document's body. */
-  heredoc?: { body: string; expand: boolean; parts: WordPart[] };
+  /** A here-document's body; `joined` when a backslash before a newline joined two of its lines (unquoted delimiter). */
+  heredoc?: { body: string; expand: boolean; parts: WordPart[]; joined?: boolean };
 }
 
 export interface Assign extends Span {

@@ -786,6 +786,7 @@ class Parser {
         this.i = end === -1 ? this.src.length : end + 1;
         if (doc.expand && end !== -1 && trailingBackslashes(raw) % 2 === 1) {
           pending += raw.slice(0, -1);
+          doc.joined = true;
           continue;
         }
         const line = pending + raw;

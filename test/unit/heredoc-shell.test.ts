@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { readLine } from '../helpers/program-rows';
+import { bashRuns, whenRan } from '../helpers/redteam';
+
+/**
+ * A shell given no `-c` and no script reads its commands from stdin; when that is a here-document
+ * the line writes out whole, they are read as `bash -c` reads its string. What the reader says
+ * `aeat` is started with must be what the real shell (bash, dash) starts it with. The stub `aeat`
+ * logs `aeat ARGS…` on a line for each start.
+ */
+const LINES = [
+  "bash <<'EOF'\naeat modelo list\nEOF",
+  'sh <<EOF\naeat  modelo   list\nEOF',
+  'dash <<"EOF"\naeat \'a b\' "c  d"\nEOF',
+  "bash <<\\EOF\naeat one; aeat two '$HOME'\nEOF",
+  "bash <<-'EOF'\n\taeat one\n\t\taeat 'two\n\t\tthree'\n\tEOF",
+  "dash <<-'EOF'\n\taeat 'a\n\tb'\n\tEOF",
+  "dash -e <<'EOF'\naeat one && aeat two\nEOF",
+  "bash -s <<'EOF'\naeat s\nEOF",
+  "bash -- <<'EOF'\naeat dashdash\nEOF",
+  "bash 0<<'EOF'\naeat zero\nEOF",
+  "echo aeat piped | bash <<'EOF'\naeat from the here-document\nEOF",
+  "bash <<'EOF'\naeat unterminated",
+  "bash <<'EOF'\nif true; then\n  aeat in if\nfi\nbash <<'EOT'\naeat nested\nEOT\nEOF",
+];
+
+describe('a shell reading a literal here-document: the commands read are the ones it runs', () => {
+  it.each(LINES)('%s', (line) => {
+    const read = readLine(line);
+    expect(read.unparsable).toBeUndefined();
+    expect(read.opaque).toEqual([]);
+    const starts = read.invocations.filter((i) => i.program === 'aeat').map((i) => ['aeat', ...i.args].join(' '));
+    expect(starts.length).toBeGreaterThan(0);
+    whenRan(bashRuns(line), (logged) => expect(logged).toBe(starts.join('\n')));
+  });
+
+  it.each([
+    // the body expands: what runs is known only at run time
+    'bash <<EOF\naeat $X\nEOF',
+    'bash <<EOF\naeat `x`\nEOF',
+    'bash <<EOF\naeat a\\\nb\nEOF',
+    // not a here-document, or not the one the shell reads
+    "bash <<< 'aeat x'",
+    'echo aeat x | bash',
+    "bash <<'EOF' < script\naeat x\nEOF",
+    "bash 3<<'EOF' 0<&3\naeat x\nEOF",
+    // a script operand, its arguments, or options that read other files or change the reading
+    "bash x.sh <<'EOF'\naeat x\nEOF",
+    "bash -- x.sh <<'EOF'\naeat x\nEOF",
+    "bash -s arg <<'EOF'\naeat x\nEOF",
+    "bash -i <<'EOF'\naeat x\nEOF",
+    "bash -l <<'EOF'\naeat x\nEOF",
+    "bash --rcfile r <<'EOF'\naeat x\nEOF",
+    "bash -k <<'EOF'\naeat x\nEOF",
+    "bash -O nullglob <<'EOF'\naeat x\nEOF",
+    // through a wrapper, which may read stdin itself (`sudo -S`), or a shell of another language
+    "sudo bash <<'EOF'\naeat x\nEOF",
+    "fish <<'EOF'\naeat x\nEOF",
+    // the redirection of a group, not of the shell
+    "{ bash; } <<'EOF'\naeat x\nEOF",
+  ])('%j stays opaque', (line) => {
+    const read = readLine(line);
+    expect(read.unparsable).toBeUndefined();
+    expect(read.level).toBe('process_exec');
+    expect(read.opaque.length).toBeGreaterThan(0);
+  });
+});
