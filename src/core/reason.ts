@@ -85,6 +85,7 @@ export type ReasonId =
   | 'source_reads_stdin'
   | 'takes_commands_at_terminal'
   | 'runs_commands_from_input'
+  | 'mail_runs_commands'
   | 'sed_runs_commands_from_input'
   | 'reads_code_from_stdin'
   | 'sets_variable_runs'

@@ -5,6 +5,7 @@ import { awkReader } from './readers/awk';
 import { findReader } from './readers/find';
 import { bindRuns } from './readers/fzf';
 import { gitReader } from './readers/git';
+import { mailReader } from './readers/mail';
 import { MACOS_READERS } from './readers/macos';
 import { sedReader } from './readers/sed';
 
@@ -793,6 +794,7 @@ export const READERS_BY_NAME: Readonly<Record<string, NamedReader>> = {
   'remote-copy': remoteCopy,
   git: gitReader,
   awk: awkReader,
+  mail: mailReader,
   arch,
   'interface-config': interfaceConfig,
   formats,

@@ -243,6 +243,63 @@ export const NETWORK: Family = {
       ),
     ),
   }),
+  // bsd-mailx, GNU mailutils and s-nail: the options they share for sending; any other is opaque
+  ...same(['mail', 'mailx'], () => ({
+    summary: 'sends mail to its operands; without them, reads a mailbox and runs the commands it is given',
+    level: 'network',
+    kind: 'network',
+    reader: 'mail',
+    strict: true,
+    options: options(
+      '-s= --subject= -c= --cc= -b= --bcc= -r= --return-address=',
+      // a header (bsd-mailx, mailutils) or a file it attaches (s-nail)
+      ['-a= --append=', { role: 'reads' }],
+      ['-A= --attach=', { role: 'reads' }],
+      '-n -N -v -i -I -d',
+      ['-t', { mode: 'recipients' }],
+      ['-V', { help: true }],
+      // -S sendmail=PROG, PAGER=…; mailutils' -E runs a mail command (`!cmd`)
+      ['-S= -E= --exec=', { opaque: 'mail_runs_commands' }],
+      ['-f[=] --file[=] -u= --user= -H --headers', { opaque: 'mail_runs_commands' }],
+    ),
+  })),
+  mutt: () => ({
+    summary: 'sends mail to its operands; without them, a mail reader that takes commands at a terminal',
+    level: 'network',
+    kind: 'network',
+    reader: 'mail',
+    strict: true,
+    options: options(
+      '-s= -c= -b= -m= -n -x',
+      // -a FILE… -- ADDRESS…: the files up to `--` are attached
+      ['-a=', { role: 'reads' }],
+      ['-i=', { role: 'reads' }],
+      ['-H=', { role: 'reads', mode: 'recipients' }],
+      ['-Q= -A= -D', { mode: 'query' }],
+      ['-h -v', { help: true }],
+      ['-E', { opaque: 'starts_editor' }],
+      ['-F=', { opaque: 'reads_options_from_file' }],
+      ['-e=', { opaque: 'mail_runs_commands' }],
+      // a mailbox to read, postponed or new mail: commands at a terminal
+      ['-f= -y -Z -z -p -R', { opaque: 'mail_runs_commands' }],
+    ),
+  }),
+  sendmail: () => ({
+    summary: 'sends the message on its stdin to its operands (or, with -t, to its headers)',
+    level: 'network',
+    kind: 'network',
+    strict: true,
+    options: options(
+      '-t -i -v -n -G -U -f= -F= -r= -N= -R= -V= -B= -L= -h= -A= -q[=]',
+      ['-X=', { role: 'writes' }],
+      ['-C=', { opaque: 'reads_options_from_file' }],
+      // -oi, -oem …; others name the alias file, queue, or mailers (programs) it uses
+      ['-o=', { opaque: 'mail_runs_commands', plainValues: /^(i|e[mpqwe]|d[biq])$/ }],
+      ['-O=', { opaque: 'mail_runs_commands' }],
+      // -bm (send), -bs (SMTP on stdin), -bv (verify), -bp (print the queue); -bi rebuilds the aliases, -bd is a daemon
+      ['-b=', { opaque: 'mail_runs_commands', plainValues: /^[msvp]$/ }],
+    ),
+  }),
   mysql: () => ({
     summary: "MySQL's client: runs SQL on a server",
     level: 'network',
