@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { awkProgram } from '../../src/shell/registry/readers/awk-program';
 import { readLine } from '../helpers/program-rows';
@@ -31,6 +32,37 @@ describe('awk: the commands the reader reads are the ones awk runs', () => {
   it('reads no escape it cannot decode as every awk does', () => {
     expect(awkProgram('BEGIN { system("ls\\/x") }')).toBeNull();
     expect(awkProgram('BEGIN { system("ls\\073x") }')).toBeNull();
-    expect(awkProgram('BEGIN { system("ls\\tx") }')).toEqual({ writes: [], commands: ['ls\tx'] });
+    expect(awkProgram('BEGIN { system("ls\\tx") }')).toEqual({ writes: [], commands: ['ls\tx'], readsInput: false });
+  });
+});
+
+/**
+ * A program of BEGIN rules only is level none: awk exits after them and never opens its file
+ * operands. The real awk is given a file that does not exist: it must succeed exactly when the
+ * reader says the program reads no input.
+ */
+describe('awk: a program of BEGIN rules only opens none of its files', () => {
+  const PROGRAMS = [
+    'BEGIN {print sin(0.5)}',
+    'BEGIN { # c\nprint }',
+    'function f(a, b) { return a + b }\nBEGIN { print f(1, 2) }',
+    'BEGIN { print "{" }; BEGIN { print 2 }',
+    'BEGIN{x} {print}',
+    'BEGIN{x} $1',
+    'END{print NR}',
+    'BEGIN{print}\nEND{}',
+    'BEGIN{getline < "no-such-file"; print}',
+    'BEGIN{getline; print}',
+  ];
+  const awk = spawnSync('awk', ['BEGIN{}'], { stdio: 'ignore' });
+  it.skipIf(awk.error !== undefined).each(PROGRAMS)('%j', (program) => {
+    expect(awkProgram(program)).not.toBeNull();
+    const readsInput = awkProgram(program)!.readsInput;
+    const read = readLine(`awk '${program.replace(/'/g, "'\\''")}' no-such-file`);
+    expect(read.level).toBe(readsInput ? 'read_only' : 'none');
+    const ran = spawnSync('awk', [program, 'no-such-file'], { input: '', encoding: 'utf8' });
+    // reading its input, awk fails on the file it cannot open (mawk, gawk: status 2); `getline < FILE` returns -1
+    if (readsInput && !/getline </.test(program)) expect(ran.status).not.toBe(0);
+    if (!readsInput) expect([ran.status, ran.stderr]).toEqual([0, '']);
   });
 });

@@ -188,6 +188,25 @@ programRows('PowerShell readers', [
 // awk's program is read: printing reads; a pipe, system(), gawk's @ and a program from a file run
 // what persona-gate cannot read; print > "FILE" writes FILE.
 programRows('awk', [
+  // only BEGIN rules: awk exits after them, opening none of its file operands
+  ["awk 'BEGIN {print sin(0.5)}'", { level: 'none', opaque: false, effects: [] }],
+  ["awk 'BEGIN { # c\nprint }'", { level: 'none', opaque: false }],
+  ["awk 'BEGIN { print 1 }' secret.txt", { level: 'none', opaque: false, effects: [] }],
+  ["awk 'function f(a, b) { return a + b }\nBEGIN { print f(1, 2) }' notes.txt", { level: 'none', opaque: false }],
+  ['awk \'BEGIN { print "{" }; BEGIN { print 2 }\' notes.txt', { level: 'none', opaque: false }],
+  ["awk -v n=3 -e 'BEGIN { print n }'", { level: 'none', opaque: false }],
+  ['awk \'BEGIN { print "x" > "out.txt" }\'', { level: 'workspace_write', effects: ['write out.txt'] }],
+  ['awk \'BEGIN { system("ls") }\'', { level: 'read_only', opaque: false }],
+  // a main rule, an END rule or a getline reads
+  ["awk 'BEGIN{x} {print}' notes.txt", { level: 'read_only', opaque: false }],
+  ["awk 'BEGIN{x} $1' notes.txt", { level: 'read_only', opaque: false }],
+  ["awk 'END{print NR}' notes.txt", { level: 'read_only', opaque: false }],
+  ["awk 'BEGIN{print}\nEND{}' notes.txt", { level: 'read_only', opaque: false }],
+  ['awk \'BEGIN{getline < "notes.txt"; print}\'', { level: 'read_only', opaque: false }],
+  ["awk 'BEGIN { while ((getline line) > 0) print line }'", { level: 'read_only', opaque: false }],
+  ["awk -e 'BEGIN { print 1 }' -e '{ print }' notes.txt", { level: 'read_only', opaque: false }],
+  ["awk 'BEGINFILE { print FILENAME }' notes.txt", { level: 'read_only', opaque: false }],
+  ["awk '' notes.txt", { level: 'read_only', opaque: false }],
   ["awk '{print $1}' notes.txt", { level: 'read_only', kind: 'reader', opaque: false, effects: [] }],
   ["awk -F: -v n=2 'NR > n {print $1}' /etc/passwd", { level: 'read_only', opaque: false, effects: [] }],
   ["awk '{if ($1 > 10) print}' notes.txt", { level: 'read_only', opaque: false }],

@@ -26,13 +26,37 @@ const ESCAPES: Readonly<Record<string, string>> = {
 /** The names awk goes by. */
 export const AWKS: ReadonlySet<string> = new Set(['awk', 'gawk', 'mawk', 'nawk']);
 
+/** What an awk program does besides printing. */
+export interface AwkProgram {
+  writes: string[];
+  commands: string[];
+  /**
+   * It reads its input: false when its rules are all `BEGIN { … }` (function definitions aside)
+   * and it has no `getline`, since awk then exits after them, opening none of its file operands.
+   */
+  readsInput: boolean;
+}
+
 /**
- * What an awk program writes (`print > "FILE"`) and the command lines it runs, each a literal
- * string; null when a command or a target is known only at run time.
+ * What an awk program writes (`print > "FILE"`), the command lines it runs, each a literal
+ * string, and whether it reads its input; null when a command or a target is known only at run time.
  */
-export function awkProgram(s: string): { writes: string[]; commands: string[] } | null {
+export function awkProgram(s: string): AwkProgram | null {
   const writes: string[] = [];
   const commands: string[] = [];
+  /** The `{ … }` depth: the top level holds the rules and function definitions. */
+  let braces = 0;
+  /** What the top-level item being read is, before its `{`: a BEGIN rule, a function definition, or none yet. */
+  let item = 'none' as 'none' | 'begin' | 'function';
+  let begins = 0;
+  let readsInput = false;
+  /** A token at the top level: only `BEGIN` and a function's header keep the program from reading input. */
+  const topLevel = (token: string) => {
+    if (braces > 0) return;
+    if (item === 'none' && token === 'BEGIN') item = 'begin';
+    else if (item === 'none' && (token === 'function' || token === 'func')) item = 'function';
+    else if (item !== 'function' || !/^[A-Za-z_(),]/.test(token)) readsInput = true;
+  };
   /** The last string literal that stood alone as an operand, and where it ended. */
   let standalone: { text: string; end: number } | null = null;
   let k = 0;
@@ -71,6 +95,7 @@ export function awkProgram(s: string): { writes: string[]; commands: string[] } 
       continue;
     }
     if (c === '"') {
+      topLevel('"');
       const alone = !afterOperand;
       const text = str();
       if (text === null) return null;
@@ -79,6 +104,7 @@ export function awkProgram(s: string): { writes: string[]; commands: string[] } 
       continue;
     }
     if (c === '/' && !afterOperand) {
+      topLevel('/');
       k++;
       while (k < s.length && s[k] !== '/' && s[k] !== '\n') k += s[k] === '\\' ? 2 : 1;
       if (s[k] !== '/') return null;
@@ -90,6 +116,8 @@ export function awkProgram(s: string): { writes: string[]; commands: string[] } 
       const start = k;
       while (k < s.length && /[A-Za-z_0-9]/.test(s[k]!)) k++;
       const id = s.slice(start, k);
+      topLevel(id);
+      if (id === 'getline') readsInput = true;
       if (id === 'system') {
         // system("LINE"): only a literal line, alone in the parentheses
         spaces();
@@ -110,6 +138,7 @@ export function awkProgram(s: string): { writes: string[]; commands: string[] } 
       continue;
     }
     if (/[0-9.]/.test(c)) {
+      topLevel(c);
       while (k < s.length && /[0-9.eExXa-fA-F]/.test(s[k]!)) k++;
       afterOperand = true;
       continue;
@@ -125,6 +154,7 @@ export function awkProgram(s: string): { writes: string[]; commands: string[] } 
       // "LINE" | getline: the string right before the pipe, standing alone
       if (standalone !== null && /^[ \t]*$/.test(s.slice(standalone.end, k)) && /^\|[ \t]*getline\b/.test(s.slice(k))) {
         commands.push(standalone.text);
+        readsInput = true;
         k++;
         afterOperand = false;
         continue;
@@ -155,6 +185,16 @@ export function awkProgram(s: string): { writes: string[]; commands: string[] } 
       continue;
     }
     if (c === '<' && /^<\s*"\/inet/.test(s.slice(k))) return null;
+    if (c === '{') {
+      if (braces === 0 && item === 'none') readsInput = true;
+      braces++;
+    } else if (c === '}') {
+      braces--;
+      if (braces === 0) {
+        if (item === 'begin') begins++;
+        item = 'none';
+      }
+    } else if (c !== ';' && c !== '\n' && !(c === '\\' && s[k + 1] === '\n')) topLevel(c);
     if (c === '(' || c === '[') depth++;
     else if (c === ')' || c === ']') depth--;
     if (c === ';' || c === '\n' || c === '{' || c === '}') printDepth = -1;
@@ -166,7 +206,8 @@ export function awkProgram(s: string): { writes: string[]; commands: string[] } 
     if (afterOperand && (c === '+' || c === '-')) k++;
     k++;
   }
-  return { writes, commands };
+  // an empty program, or one with no BEGIN rule, is taken to read (awks differ on an empty one)
+  return { writes, commands, readsInput: readsInput || begins === 0 || braces !== 0 || item !== 'none' };
 }
 
 /** The awk programs of a parsed invocation: each `-e`/`--source`, else its first operand. */

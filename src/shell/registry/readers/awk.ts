@@ -34,13 +34,17 @@ export const awkReader: NamedReader = (ctx) => {
     return opaque(ctx, 'awk_program_runs');
   if (programs.length === 0 && !parsed.operands[0]) return { ...ctx.base, level: 'read_only', kind: 'reader', effects: [] };
   const writes: string[] = [];
+  let readsInput = false;
   // the commands it runs are read by the walk (commands.ts), as shell lines of their own
   for (const p of programsOf(parsed)) {
     if (p.dynamic) return opaque(ctx, 'awk_program_runs');
     const read = awkProgram(p.text);
     if (read === null) return opaque(ctx, 'awk_program_runs');
     writes.push(...read.writes);
+    readsInput ||= read.readsInput;
   }
+  // only BEGIN rules: awk exits after them, and opens none of its file operands
+  if (!readsInput && writes.length === 0) return { ...ctx.base, level: 'none', kind: 'reader', effects: [] };
   // operands are files it reads, or var=value assignments
   return writer(
     ctx,
