@@ -51,7 +51,9 @@ export interface Confinement {
 
 /** bubblewrap's arguments; the project must be an absolute directory other than `/`. */
 export function bwrapArgs(c: Confinement): string[] {
-  const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--bind', c.project, c.project];
+  // a process namespace of its own: the host's processes, and their /proc/PID/root (the unconfined
+  // root), are out of its sight
+  const args = ['--unshare-pid', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--bind', c.project, c.project];
   const free = (dir: string) => !within(dir, c.project) && !c.readOnly.some((p) => within(p, dir) || within(dir, p)) && c.exists(dir);
   for (const dir of c.writable ?? []) if (free(dir)) args.push('--bind', dir, dir);
   const guarded = [...c.readOnly, ...PROJECT_CONFIGURATION.map((p) => `${c.project}${sep}${p}`)];
@@ -62,9 +64,10 @@ export function bwrapArgs(c: Confinement): string[] {
     args.push('--ro-bind', path, path);
   }
   if (c.tmpdir !== null && free(c.tmpdir)) args.push('--bind', c.tmpdir, c.tmpdir);
-  // never the program's own installation, nor a directory the project or the working directory is in
+  // never the program's own installation; a project or working directory inside a hidden one is
+  // hidden with it (the start then fails: nothing in it is to be reached from here)
   for (const h of c.hidden ?? []) {
-    if (!c.exists(h.path) || within(c.program, h.path) || within(c.project, h.path) || within(c.cwd, h.path)) continue;
+    if (!c.exists(h.path) || within(c.program, h.path)) continue;
     args.push(...(h.tree ? ['--tmpfs', h.path] : ['--ro-bind', '/dev/null', h.path]));
   }
   args.push('--die-with-parent', '--chdir', c.cwd, '--', c.program, ...c.args);

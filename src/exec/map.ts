@@ -141,7 +141,12 @@ export function mentioned(command: string, map: ExecMap): string | null {
   return text.includes(map.launcher) ? (Object.keys(map.programs)[0] ?? '') : null;
 }
 
-/** What the sandbox hides of a launched program: its own installation (…/NAME/bin/NAME, a package of node_modules), else the file. */
+/** A directory named for the program, alone or with a version or variant (`aeat`, `aeat-1.0`, `aeat_2`, `aeat@3`). */
+function ownInstallation(dir: string, name: string): boolean {
+  return dir === name || (dir.startsWith(name) && /^[-_.@]/.test(dir.slice(name.length)));
+}
+
+/** What the sandbox hides of a launched program: its own installation (…/NAME/bin/NAME, …/NAME-1.0/bin/NAME, a package of node_modules), else the file. */
 export function hiddenPaths(program: string, name: string): { path: string; tree: boolean }[] {
   const parts = program.split(sep);
   const modules = parts.lastIndexOf('node_modules');
@@ -150,7 +155,7 @@ export function hiddenPaths(program: string, name: string): { path: string; tree
     return [{ path: parts.slice(0, modules + 1 + scoped).join(sep), tree: true }];
   }
   const dir = dirname(program);
-  if (basename(dir) === 'bin' && basename(dirname(dir)) === name) return [{ path: dirname(dir), tree: true }];
+  if (basename(dir) === 'bin' && ownInstallation(basename(dirname(dir)), name)) return [{ path: dirname(dir), tree: true }];
   return [{ path: program, tree: false }];
 }
 

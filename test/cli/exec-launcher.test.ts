@@ -198,9 +198,14 @@ describe('the excluded launcher, built', () => {
     expect(run.out).toMatchObject({ permissionDecision: 'allow' });
     const ran = d.sh(run.out.updatedInput.command);
     expect(ran.status, ran.stderr).toBe(0);
-    // aeat's installation is an empty directory for tool and what it starts; the exec directory too
-    expect(ran.stdout).toBe('tool: no aeat\ntool: exec listed\n');
+    // aeat's installation is an empty directory for tool and what it starts; the exec directory too;
+    // the host's processes (and their roots) are out of its sight
+    expect(ran.stdout).toMatch(/^tool: no aeat\ntool: exec listed\ntool: in \d+ entries\n$/);
     expect(ran.stderr).toContain('not found');
+    // …also from a working directory inside a hidden one, where the agent's shell may have gone
+    const again = d.pre('tool run');
+    const inside = d.sh(`cd ${join(d.stateDir, 'exec')} && ${again.out.updatedInput.command}`);
+    expect(inside.stdout).toBe('tool: no aeat\ntool: exec listed\ntool: in 0 entries\n');
     expect(d.ran()).toEqual([]);
     // …while the waiting call's ticket is still there, and starts what it was judged for
     expect(d.sh(waiting.out.updatedInput.command)).toMatchObject({ status: 0, stdout: 'aeat: ran whoami\n' });

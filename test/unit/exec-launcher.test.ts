@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bwrapArgs, projectProblem } from '../../src/exec/confine';
-import { hiddenFromStart } from '../../src/exec/map';
+import { hiddenFromStart, hiddenPaths } from '../../src/exec/map';
 import { planLaunch } from '../../src/exec/launcher';
 import { EXEC_MESSAGES } from '../../src/exec/messages';
 import { leaveTicket, takeTicket, ticketsDir, type Ticket } from '../../src/exec/tickets';
@@ -136,8 +136,20 @@ describe('the confinement', () => {
   it('binds the project writable and, inside it, the guarded paths and the host configuration read-only', () => {
     const exists = (p: string) => ['/work/p/.claude', '/work/p/.git', '/work/p/home/.claude/settings.json', '/state'].includes(p);
     const args = bwrapArgs({ ...base, readOnly: ['/state', '/work/p/home/.claude/settings.json', '/work/p/missing'], exists });
-    expect(args.slice(0, 10)).toEqual(['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--bind', '/work/p', '/work/p']);
-    const ro = args.flatMap((a, k) => (a === '--ro-bind' && k > 0 ? [args[k + 1]] : []));
+    expect(args.slice(0, 11)).toEqual([
+      '--unshare-pid',
+      '--ro-bind',
+      '/',
+      '/',
+      '--dev',
+      '/dev',
+      '--proc',
+      '/proc',
+      '--bind',
+      '/work/p',
+      '/work/p',
+    ]);
+    const ro = args.flatMap((a, k) => (a === '--ro-bind' && k > 1 ? [args[k + 1]] : []));
     expect(ro).toEqual(['/work/p/home/.claude/settings.json', '/work/p/.claude', '/work/p/.git']);
     expect(args.slice(-6)).toEqual(['--die-with-parent', '--chdir', '/work/p/sub', '--', '/opt/aeat/bin/aeat', 'x']);
   });
@@ -166,32 +178,38 @@ describe('the confinement', () => {
     expect(bwrapArgs({ ...base, readOnly: ['/tmp'], tmpdir: '/tmp/claude-0', exists }).join(' ')).not.toContain('--bind /tmp/claude-0');
   });
 
-  it('hides the other launched programs and the exec directory, never its own installation or the project', () => {
+  it('hides the other launched programs and the exec directory, never its own installation', () => {
     const map = {
       v: 1 as const,
       runtime: '/n',
       launcher: '/l',
-      programs: { aeat: '/opt/aeat/bin/aeat', gh: '/usr/local/bin/gh', tool: '/opt/tool/bin/tool' },
+      programs: { aeat: '/opt/aeat/bin/aeat', gh: '/usr/local/bin/gh', tool: '/opt/tool/bin/tool', x: '/opt/x-1.2/bin/x' },
       readOnly: [],
       writable: [],
     };
     const hidden = hiddenFromStart(map, '/opt/tool/bin/tool', '/state/exec');
+    // a versioned installation is hidden whole, as the program's own directory is
     expect(hidden).toEqual([
       { path: '/opt/aeat', tree: true },
       { path: '/usr/local/bin/gh', tree: false },
+      { path: '/opt/x-1.2', tree: true },
       { path: '/state/exec', tree: true },
     ]);
+    expect(hiddenPaths('/opt/xylophone/bin/x', 'x')).toEqual([{ path: '/opt/xylophone/bin/x', tree: false }]);
     const exists = (p: string) => p !== '/usr/local/bin/gh';
     const args = bwrapArgs({
       ...base,
       program: '/opt/tool/bin/tool',
       readOnly: [],
-      hidden: [...hidden, { path: '/opt/tool', tree: true }, { path: '/work', tree: true }],
+      hidden: [...hidden, { path: '/opt/tool', tree: true }],
       exists,
     });
-    // a missing path is not mounted over (bwrap could not), the program's own tree and the project's parent never
-    expect(args.join(' ')).toContain('--tmpfs /opt/aeat --tmpfs /state/exec --die-with-parent');
-    expect(args.join(' ')).not.toMatch(/--tmpfs \/opt\/tool|--tmpfs \/work |\/usr\/local\/bin\/gh/);
+    // a missing path is not mounted over (bwrap could not), the program's own tree never
+    expect(args.join(' ')).toContain('--tmpfs /opt/aeat --tmpfs /opt/x-1.2 --tmpfs /state/exec --die-with-parent');
+    expect(args.join(' ')).not.toMatch(/--tmpfs \/opt\/tool|\/usr\/local\/bin\/gh/);
+    // a working directory or a project inside a hidden directory is hidden with it
+    const inside = bwrapArgs({ ...base, cwd: '/state/exec/calls', readOnly: [], hidden: [{ path: '/state/exec', tree: true }], exists });
+    expect(inside.join(' ')).toContain('--tmpfs /state/exec --die-with-parent --chdir /state/exec/calls');
     expect(bwrapArgs({ ...base, readOnly: [], hidden: [{ path: '/opt/x/bin/x', tree: false }], exists }).join(' ')).toContain(
       '--ro-bind /dev/null /opt/x/bin/x',
     );
