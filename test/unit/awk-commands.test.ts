@@ -16,6 +16,7 @@ const LINES = [
   `awk 'BEGIN { system("true\\naeat modelo export") }'`,
   `awk 'BEGIN { system("aeat say \\"hi there\\"") }'`,
   `awk 'BEGIN { system( "aeat  modelo   export " ) }'`,
+  `awk 'BEGIN { x = getline / 2; system("aeat modelo export"); y = 1 / 1 }' </dev/null`,
   `echo x | awk '{ printf "%s\\n", $1 | "aeat sort -k2"; close("aeat sort -k2") }'`,
 ];
 

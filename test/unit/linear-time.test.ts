@@ -20,6 +20,9 @@ const CONSTRUCTS: [string, (n: number) => string][] = [
   ['assignments and substitutions', (n) => Array.from({ length: n / 28 }, (_, k) => `a${k}=1; echo "$(b)"; `).join('')],
   ['for loops in substitutions', (n) => `${'for f in a b; do echo "$(g "$f")"; done; '.repeat(n / 42)}`],
   ['a heredoc body', (n) => `cat <<'E'\n${'aeat x\n'.repeat(n / 7)}E\n`],
+  ['pipes after strings in an awk program', (n) => `awk 'BEGIN{"ls"|getline; ${' a|getline'.repeat(n / 11)}}'`],
+  ['redirections from files in an awk program', (n) => `awk 'BEGIN{${'getline<"f";'.repeat(n / 12)}}'`],
+  ['an awk program of commands', (n) => `awk 'BEGIN{${'system("ls");'.repeat(n / 13)}}'`],
 ];
 
 function took(command: string): number {

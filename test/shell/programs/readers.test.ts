@@ -235,6 +235,14 @@ programRows('awk', [
   ['awk \'{"echo " "date" | getline d}\' notes.txt', { level: 'process_exec', opaque: true }],
   ['awk \'BEGIN {system("ls\\073rm x")}\'', { level: 'process_exec', opaque: true }],
   ['gawk \'BEGIN {print "ls" |& "sh"}\'', { level: 'process_exec', opaque: true }],
+  // where awks read a program differently, or a name is built of more than one string: opaque
+  ['awk \'BEGIN { x = /[/]"/ } { system($0) } #"\' notes.txt', { level: 'process_exec', opaque: true }],
+  ['awk \'BEGIN { case = 4; y = case / 2; system("ls"); z = 1 / 2 }\'', { level: 'process_exec', opaque: true }],
+  ['awk \'BEGIN { print "x" > "." "claude/settings.json" }\'', { level: 'process_exec', opaque: true }],
+  ['awk \'BEGIN { print "x" > "/dev/null" "x" }\'', { level: 'process_exec', opaque: true }],
+  ["awk '/[a-z]+/ { print }' notes.txt", { level: 'read_only', opaque: false }],
+  // after getline, a `/` divides
+  ['awk \'BEGIN { x = getline / 2; system("rm -rf out"); y = 1 / 1 }\'', { level: 'workspace_write', effects: ['destroy out'] }],
   ['awk \'BEGIN {system("ls") system("x")}\'', { level: 'process_exec' }],
   ['gawk \'@load "filefuncs"; BEGIN {}\'', { level: 'process_exec', opaque: true }],
   ['awk "$PROG" notes.txt', { level: 'process_exec', opaque: true }],

@@ -23,6 +23,11 @@ const ESCAPES: Readonly<Record<string, string>> = {
   '"': '"',
 };
 
+/** `| getline` at a position (sticky: tested where the scan is, never on a copy of the rest). */
+const GETLINE_AFTER_PIPE = /\|[ \t]*getline\b/y;
+/** `< "/inet…"` at a position: gawk's network files. */
+const INET_AFTER_LESS = /<\s*"\/inet/y;
+
 /** The names awk goes by. */
 export const AWKS: ReadonlySet<string> = new Set(['awk', 'gawk', 'mawk', 'nawk']);
 
@@ -57,8 +62,8 @@ export function awkProgram(s: string): AwkProgram | null {
     else if (item === 'none' && (token === 'function' || token === 'func')) item = 'function';
     else if (item !== 'function' || !/^[A-Za-z_(),]/.test(token)) readsInput = true;
   };
-  /** The last string literal that stood alone as an operand, and where it ended. */
-  let standalone: { text: string; end: number } | null = null;
+  /** The string literal just read, when it stood alone as an operand. */
+  let standalone: string | null = null;
   let k = 0;
   const spaces = () => {
     while (s[k] === ' ' || s[k] === '\t') k++;
@@ -90,6 +95,8 @@ export function awkProgram(s: string): AwkProgram | null {
       k++;
       continue;
     }
+    // a string stands alone before a pipe only when nothing but blanks comes between them
+    if (c !== '|' && c !== '"') standalone = null;
     if (c === '#') {
       while (k < s.length && s[k] !== '\n') k++;
       continue;
@@ -99,14 +106,28 @@ export function awkProgram(s: string): AwkProgram | null {
       const alone = !afterOperand;
       const text = str();
       if (text === null) return null;
-      standalone = alone ? { text, end: k } : null;
+      standalone = alone ? text : null;
       afterOperand = true;
       continue;
     }
     if (c === '/' && !afterOperand) {
       topLevel('/');
       k++;
-      while (k < s.length && s[k] !== '/' && s[k] !== '\n') k += s[k] === '\\' ? 2 : 1;
+      // a `/` inside a bracket expression ends the regex for one awk and not for another: not read
+      let bracket = false;
+      while (k < s.length && s[k] !== '\n' && (bracket || s[k] !== '/')) {
+        if (s[k] === '\\') k += 2;
+        else if (bracket) {
+          if (s[k] === '/') return null;
+          if (s[k] === ']') bracket = false;
+          k++;
+        } else if (s[k] === '[') {
+          bracket = true;
+          k++;
+          if (s[k] === '^') k++;
+          if (s[k] === ']') k++;
+        } else k++;
+      }
       if (s[k] !== '/') return null;
       k++;
       afterOperand = true;
@@ -117,6 +138,8 @@ export function awkProgram(s: string): AwkProgram | null {
       while (k < s.length && /[A-Za-z_0-9]/.test(s[k]!)) k++;
       const id = s.slice(start, k);
       topLevel(id);
+      // gawk's `case` takes a regex (`case /x/:`); for mawk it is a variable, and `/` after it divides
+      if (id === 'case') return null;
       if (id === 'getline') readsInput = true;
       if (id === 'system') {
         // system("LINE"): only a literal line, alone in the parentheses
@@ -134,7 +157,8 @@ export function awkProgram(s: string): AwkProgram | null {
         continue;
       }
       if (id === 'print' || id === 'printf') printDepth = depth;
-      afterOperand = !['print', 'printf', 'return', 'in', 'getline', 'case', 'do', 'else'].includes(id);
+      // after getline (a value: `getline / 2` divides) an operand has ended
+      afterOperand = !['print', 'printf', 'return', 'in', 'do', 'else'].includes(id);
       continue;
     }
     if (/[0-9.]/.test(c)) {
@@ -152,8 +176,9 @@ export function awkProgram(s: string): AwkProgram | null {
       }
       if (s[k + 1] === '&') return null;
       // "LINE" | getline: the string right before the pipe, standing alone
-      if (standalone !== null && /^[ \t]*$/.test(s.slice(standalone.end, k)) && /^\|[ \t]*getline\b/.test(s.slice(k))) {
-        commands.push(standalone.text);
+      GETLINE_AFTER_PIPE.lastIndex = k;
+      if (standalone !== null && GETLINE_AFTER_PIPE.test(s)) {
+        commands.push(standalone);
         readsInput = true;
         k++;
         afterOperand = false;
@@ -180,11 +205,15 @@ export function awkProgram(s: string): AwkProgram | null {
       if (s[k] !== '"') return null;
       const target = str();
       if (target === null || target === '' || target.startsWith('/inet')) return null;
+      // the target is that string alone: `> "." "claude/x"` concatenates a name known from more than one string
+      spaces();
+      if (!(k >= s.length || /[;}\n#]/.test(s[k]!))) return null;
       if (!/^\/dev\/(null|stdout|stderr|fd\/[12])$/.test(target)) writes.push(target);
       afterOperand = true;
       continue;
     }
-    if (c === '<' && /^<\s*"\/inet/.test(s.slice(k))) return null;
+    INET_AFTER_LESS.lastIndex = k;
+    if (c === '<' && INET_AFTER_LESS.test(s)) return null;
     if (c === '{') {
       if (braces === 0 && item === 'none') readsInput = true;
       braces++;
