@@ -230,3 +230,22 @@ export const TAKES_COMMANDS: ReadonlySet<string> = new Set([
   'tmux',
   'screen',
 ]);
+
+/**
+ * Programs that no argument makes write a file or run another program: whatever a pager, an
+ * editor or a preprocessor setting hands them (options, modes, names beginning with `-`), they
+ * read and print, or do nothing (`true`, `false`).
+ */
+export const ONLY_READ_WHATEVER_THEY_ARE_HANDED: ReadonlySet<string> = new Set([
+  'cat',
+  'zcat',
+  'bzcat',
+  'xzcat',
+  'zstdcat',
+  'lz4cat',
+  'head',
+  'tail',
+  'wc',
+  'true',
+  'false',
+]);

@@ -4,8 +4,7 @@ import { getopt, type GetoptOption, type Parsed } from '../getopt';
 import type { Reason } from '../reasons';
 import { READERS_BY_NAME } from '../registry/readers';
 import { HELP } from '../registry/define';
-import { programSpec } from '../registry';
-import { TAKES_COMMANDS } from '../programs';
+import { ONLY_READ_WHATEVER_THEY_ARE_HANDED, TAKES_COMMANDS } from '../programs';
 import type { CommandSpec, Kind, OptionSpec, ProgramSpec } from '../registry/types';
 import type { Word } from '../syntax/word';
 
@@ -158,16 +157,13 @@ function namedProgram(u: Parsed<OptionSpec>['used'][number]): Word | null {
 }
 
 /**
- * Whether `name` is one program, found on PATH, that handed a path or a value known only at run
- * time only reads: anything else it may be handed (a path to write, code to run) is not known
- * from the line.
+ * Whether `name` is one program, found on PATH, that only reads whatever it is handed: what a
+ * program that names it hands it is not known from the line and may be an option, a mode or a
+ * name beginning with `-` (`rg --pre=tar` runs `tar x` for a file named x; `rg --pre=sort` a
+ * `sort -o…` for a file so named), so only a program no argument makes write or run is one.
  */
 export function onlyReadsWhatItIsHanded(name: string): boolean {
-  if (!PROGRAM_NAME.test(name)) return false;
-  const spec = programSpec(name);
-  if (spec === null) return false;
-  const read = classifyWith(spec, [RUN_TIME_ARGUMENT]);
-  return !exceeds(read.level, 'read_only') && read.opaque === undefined && read.effects.every((e) => e.effect === 'mention');
+  return PROGRAM_NAME.test(name) && ONLY_READ_WHATEVER_THEY_ARE_HANDED.has(name);
 }
 
 /** `git -c core.pager=cat`: a setting whose value is a command, when that command is one program that only reads. */

@@ -87,7 +87,11 @@ programRows('readers with options that run or write', [
   ['rg --hostname-bin ./h TODO', { level: 'process_exec', opaque: true }],
   ['rg --pre cat TODO src', { level: 'read_only', opaque: false }],
   ['rg --pre=zcat TODO src', { level: 'read_only', opaque: false }],
-  ['rg --hostname-bin=hostname TODO', { level: 'read_only', opaque: false }],
+  // hostname NAME sets the host's name; tar, find and sort handed a name beginning with - (or a mode) write
+  ['rg --hostname-bin=hostname TODO', { level: 'process_exec', opaque: true }],
+  ['rg --pre=tar . x', { level: 'process_exec', opaque: true }],
+  ['rg --pre=find x -- -delete', { level: 'process_exec', opaque: true }],
+  ['rg --pre=sort x -- -o.claude/settings.json', { level: 'process_exec', opaque: true }],
   // one that writes, removes or runs what it is handed, or a name known only at run time, is not
   ['rg --pre=tee TODO src', { level: 'process_exec', opaque: true }],
   ['rg --pre=rm TODO src', { level: 'process_exec', opaque: true }],
@@ -98,15 +102,18 @@ programRows('readers with options that run or write', [
   // a key file is not a program: named `cat` or not, its #env may set LESSOPEN
   ['less -k cat log.txt', { level: 'process_exec', opaque: true }],
   ['rg -e --pre x', { level: 'read_only', opaque: false }],
-  // a program an option names, when it only reads what it is handed, is read as that start
-  ['ag --pager less TODO', { level: 'read_only', opaque: false }],
+  // a program an option names, when no argument it is handed makes it write or run, is read as that start
+  ['ag --pager cat TODO', { level: 'read_only', opaque: false }],
+  // less -o FILE writes: what it is handed is not known from the line
+  ['ag --pager less TODO', { level: 'process_exec', opaque: true }],
   ['ag --pager ./pager TODO', { level: 'process_exec', opaque: true }],
   ['ag TODO src', { level: 'read_only', opaque: false }],
-  ['ack --pager=less TODO', { level: 'read_only', opaque: false }],
-  ['bat --pager less README.md', { level: 'read_only', opaque: false }],
+  ['ack --pager=less TODO', { level: 'process_exec', opaque: true }],
+  ['bat --pager less README.md', { level: 'process_exec', opaque: true }],
+  ['bat --pager head README.md', { level: 'read_only', opaque: false }],
   ['bat --pager "less -R" README.md', { level: 'process_exec', opaque: true }],
   ['bat README.md', { level: 'read_only', opaque: false }],
-  ['batcat --pager less README.md', { level: 'read_only', opaque: false }],
+  ['batcat --pager less README.md', { level: 'process_exec', opaque: true }],
   ['less -o copy.txt log.txt', { level: 'workspace_write', effects: ['write copy.txt'] }],
   ['less --log-file=copy.txt log.txt', { level: 'workspace_write', effects: ['write copy.txt'] }],
   ['less -O copy.txt log.txt', { level: 'workspace_write', effects: ['write copy.txt'] }],
