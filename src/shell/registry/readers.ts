@@ -272,7 +272,9 @@ const unzip: NamedReader = (ctx) => {
   const options = (xAt === -1 ? words : words.slice(0, xAt)).filter((w) => w.text.startsWith('-') && w.text.length > 1);
   // listing, testing, the comment or members to standard output (c, p; -d is then ignored): a flag
   // cluster with l, v, t, Z, z, c or p, not a -d or -P with its value attached (`-ddist`)
-  if (options.some((w) => /^-[a-zA-Z]+$/.test(w.text) && !/^-[dP]/.test(w.text) && /[lvtZzcp]/.test(w.text)))
+  // (a `-` before a letter inside an option negates it, `--c` turning -c off: then it may extract after all)
+  const negates = options.some((w) => w.text.indexOf('-', 1) !== -1);
+  if (!negates && options.some((w) => /^-[a-zA-Z]+$/.test(w.text) && !/^-[dP]/.test(w.text) && /[lvtZzcp]/.test(w.text)))
     return { ...ctx.base, level: 'read_only', kind: 'reader', effects: [] };
   // -: keeps the members' ../ names: they are written wherever they point
   if (options.some((w) => /^-[^-]*:/.test(w.text))) return opaque(ctx, 'unzip_parent_names');

@@ -164,6 +164,9 @@ programRows('archives', [
   ['unzip -qc -d sub x.zip', { level: 'read_only', effects: [] }],
   ['unzip -z x.zip', { level: 'read_only', effects: [] }],
   ['unzip -o x.zip', { level: 'workspace_write', effects: ['beneath .'] }],
+  // a - before a letter negates it: --c turns -c off again
+  ['unzip -c --c -o x.zip', { level: 'workspace_write', effects: ['beneath .'] }],
+  ['unzip -l -l- x.zip', { level: 'workspace_write', effects: ['beneath .'] }],
   ['unzip -: x.zip', { level: 'process_exec', opaque: true }],
   ['7z x a.7z -oout', { level: 'workspace_write', effects: ['beneath out'] }],
   ['7z x a.7z', { level: 'workspace_write', effects: ['beneath .'] }],
