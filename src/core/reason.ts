@@ -38,6 +38,7 @@ export type ReasonId =
   | 'wrapper_runs_program'
   | 'git_runs_configured_command'
   | 'git_other_directory'
+  | 'value_split_into_words'
   | 'git_option_runs_program'
   | 'git_runs_given_commands'
   | 'git_template'

@@ -33,6 +33,10 @@ programRows('git', [
   ['git subtree split --prefix=lib -b lib-only', { level: 'workspace_write', opaque: false }],
   ['git subtree merge --prefix=lib abc123 -m "merge lib"', { level: 'workspace_write' }],
   ['git subtree frob', { level: 'process_exec', opaque: true }],
+  // --onto goes to git rev-list unquoted: a value with a blank or a leading - may be rev-list's options
+  ['git subtree split -P lib --onto=abc123 -b out', { level: 'workspace_write', opaque: false }],
+  ["git subtree split -P d --onto='HEAD --output=.claude/settings.json'", { level: 'process_exec', opaque: 'splits' }],
+  ['git subtree split -P d --onto=--output=x', { level: 'process_exec', opaque: true }],
   // a pager or an editor that is one program which only reads what it is handed: read as that program
   ['git -c core.pager=cat log -1', { level: 'read_only', opaque: false }],
   ['git -ccore.pager=cat status', { level: 'read_only', opaque: false }],

@@ -572,15 +572,17 @@ const WRITES: Record<string, () => CommandSpec> = {
   // git-subtree (contrib): push and pull reach the remote, add fetches unless given a local commit; split and merge rewrite locally
   subtree: () => {
     const shared = ['-P= --prefix=', '-q --quiet', '-d --debug', '-m= --message=', '--squash', '--no-squash'];
+    // git-subtree hands --onto to git rev-list unquoted: a value with a blank or a leading - is more than a revision
+    const onto: OptionLine = ['--onto=', { role: 'runs', opaque: 'value_split_into_words', plainValues: /^[^\s-]\S*$/ }];
     const local = {
       level: 'workspace_write',
       kind: 'writer',
-      options: options(...shared, '-b= --branch=', '--onto=', '--rejoin', '--ignore-joins', '--annotate='),
+      options: options(...shared, '-b= --branch=', onto, '--rejoin', '--ignore-joins', '--annotate='),
     } as CommandSpec;
     const remote = {
       level: 'network',
       kind: 'network',
-      options: options(...shared, '--annotate=', '-b= --branch=', '--onto=', '--rejoin', '--ignore-joins'),
+      options: options(...shared, '--annotate=', '-b= --branch=', onto, '--rejoin', '--ignore-joins'),
     } as CommandSpec;
     return {
       summary: 'merges and splits subtrees',
