@@ -365,6 +365,12 @@ interface Walk {
   remote?: boolean;
 }
 
+/** Reads `line`, a string a command of this line runs as shell code, one level deeper (`posix`: POSIX sh runs it, named so). */
+function readAgain(line: string, depth: number, cond: boolean, walk: Walk, powershell = false, posix?: string): Unreadable | undefined {
+  walk.sources.push(line);
+  return invocationsOf(parseShell(line, depth + 1, powershell, posix), line, depth + 1, cond, walk);
+}
+
 function invocationsOf(parse: ShellParse, source: string, depth: number, conditional: boolean, walk: Walk): Unreadable | undefined {
   if (parse.unparsable) return parse.unparsable;
   const outer = walk.source;
@@ -443,8 +449,7 @@ function runWords(
       const posix = walk.powershell || !RUNS_IN_SH.has(shell) ? undefined : peeled.via;
       for (const s of sources) {
         if (s.dynamic) return { id: 'command_string_at_run_time', subject: peeled.via };
-        walk.sources.push(s.source);
-        const problem = invocationsOf(parseShell(s.source, depth + 1, walk.powershell, posix), s.source, depth + 1, cond, walk);
+        const problem = readAgain(s.source, depth, cond, walk, walk.powershell, posix);
         if (problem) return problem;
       }
       break;
@@ -500,8 +505,7 @@ function runWords(
         if (preview.dynamic) return { id: 'preview_at_run_time' };
         const read = previewLine(preview.text);
         if ('problem' in read) return read.problem;
-        walk.sources.push(read.line);
-        const problem = invocationsOf(parseShell(read.line, depth + 1, false), read.line, depth + 1, cond, walk);
+        const problem = readAgain(read.line, depth, cond, walk);
         if (problem) return problem;
       }
     }
@@ -520,8 +524,7 @@ function runWords(
         const awk = AWKS.has(baseName(program!.text)) && peeled.opaque === undefined ? programSpec(baseName(program!.text)) : null;
         if (awk) {
           for (const line of awkCommandLines(getopt(args, getoptSpec(awk, [])))) {
-            walk.sources.push(line);
-            const problem = invocationsOf(parseShell(line, depth + 1, false, baseName(program!.text)), line, depth + 1, cond, walk);
+            const problem = readAgain(line, depth, cond, walk, false, baseName(program!.text));
             if (problem) return problem;
           }
         }
@@ -532,10 +535,9 @@ function runWords(
           if (remote && remote.some((w) => w.dynamic)) return { id: 'remote_command_at_run_time' };
           if (remote) {
             const line = remote.map((w) => w.text).join(' ');
-            walk.sources.push(line);
             const local = walk.remote;
             walk.remote = true;
-            const problem = invocationsOf(parseShell(line, depth + 1, false), line, depth + 1, cond, walk);
+            const problem = readAgain(line, depth, cond, walk);
             walk.remote = local;
             if (problem) return problem;
           }

@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { expect } from 'vitest';
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Decision } from '../../src/core/decide';
@@ -158,3 +159,15 @@ export function changedBy(tree: Tree, line: string, input?: string, needs: reado
 
 /** Two commits: the registration as it was before the hook, then with it (the hook installed last). */
 export const HOOK_HISTORY = `git init -q . && echo '{}' > .claude/settings.json && git add -A && git commit -qm before && echo '{"hooks":{"PreToolUse":[]}}' > .claude/settings.json && git commit -qam hook`;
+
+/**
+ * The starts of `aeat` the reader reads in `line` (read through, nothing opaque) are the ones bash
+ * really makes: the stub's log, one start per line, in order (unless a program the run needs is missing here).
+ */
+export function expectStartsAsRun(line: string, read: ReturnType<typeof readShellCall>): void {
+  expect(read?.unparsable).toBeUndefined();
+  expect(read?.opaque).toEqual([]);
+  const starts = (read?.invocations ?? []).filter((i) => i.program === 'aeat').map((i) => ['aeat', ...i.args].join(' '));
+  expect(starts.length).toBeGreaterThan(0);
+  whenRan(bashRuns(line), (logged) => expect(logged).toBe(starts.join('\n')));
+}

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { awkProgram } from '../../src/shell/registry/readers/awk-program';
 import { readLine } from '../helpers/program-rows';
-import { bashRuns, whenRan } from '../helpers/redteam';
+import { expectStartsAsRun } from '../helpers/redteam';
 
 /**
  * The command lines an awk program runs (`system("…")`, `print | "…"`, `"…" | getline`) are read
@@ -22,12 +22,7 @@ const LINES = [
 
 describe('awk: the commands the reader reads are the ones awk runs', () => {
   it.each(LINES)('%s', (line) => {
-    const read = readLine(line);
-    expect(read.unparsable).toBeUndefined();
-    expect(read.opaque).toEqual([]);
-    const starts = read.invocations.filter((i) => i.program === 'aeat').map((i) => ['aeat', ...i.args].join(' '));
-    expect(starts.length).toBeGreaterThan(0);
-    whenRan(bashRuns(line), (logged) => expect(logged.split('\n')).toEqual(starts));
+    expectStartsAsRun(line, readLine(line));
   });
 
   it('reads no escape it cannot decode as every awk does', () => {

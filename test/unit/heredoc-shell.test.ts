@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readLine } from '../helpers/program-rows';
-import { bashRuns, whenRan } from '../helpers/redteam';
+import { expectStartsAsRun } from '../helpers/redteam';
 
 /**
  * A shell given no `-c` and no script reads its commands from stdin; when that is a here-document
@@ -26,12 +26,7 @@ const LINES = [
 
 describe('a shell reading a literal here-document: the commands read are the ones it runs', () => {
   it.each(LINES)('%s', (line) => {
-    const read = readLine(line);
-    expect(read.unparsable).toBeUndefined();
-    expect(read.opaque).toEqual([]);
-    const starts = read.invocations.filter((i) => i.program === 'aeat').map((i) => ['aeat', ...i.args].join(' '));
-    expect(starts.length).toBeGreaterThan(0);
-    whenRan(bashRuns(line), (logged) => expect(logged).toBe(starts.join('\n')));
+    expectStartsAsRun(line, readLine(line));
   });
 
   it.each([
