@@ -7,6 +7,7 @@ import { bashOnly } from './syntax/posix';
 import type { Word } from './syntax/word';
 import { previewLine, previews } from './registry/readers/fzf';
 import { AWKS, awkCommandLines } from './registry/readers/awk-program';
+import { SEDS, sedCommandLines } from './registry/readers/sed-script';
 import { getopt } from './getopt';
 import { getoptSpec, namedPrograms, RUN_TIME_ARGUMENT } from './read/classify';
 import {
@@ -524,6 +525,14 @@ function runWords(
         const awk = AWKS.has(baseName(program!.text)) && peeled.opaque === undefined ? programSpec(baseName(program!.text)) : null;
         if (awk) {
           for (const line of awkCommandLines(getopt(args, getoptSpec(awk, [])))) {
+            const problem = readAgain(line, depth, cond, walk, false, baseName(program!.text));
+            if (problem) return problem;
+          }
+        }
+        // the command lines GNU sed's `e COMMAND` runs with `sh -c`
+        const sed = SEDS.has(baseName(program!.text)) && peeled.opaque === undefined ? programSpec(baseName(program!.text)) : null;
+        if (sed) {
+          for (const line of sedCommandLines(getopt(args, getoptSpec(sed, [])))) {
             const problem = readAgain(line, depth, cond, walk, false, baseName(program!.text));
             if (problem) return problem;
           }

@@ -471,7 +471,12 @@ function readsCodeFromStdin(inv: Invocation, opaque: Reason | undefined): Reason
     args.some((a, i) => !/^-[Fv]/.test(a) && !/^-[Fv]$/.test(args[i - 1] ?? '') && /system\s*\(|\|/.test(a))
   )
     return { id: 'runs_commands_from_input', subject: base };
-  if (base === 'sed' && args.some((a) => /(^|[;{}\n])\s*e(\s|;|$)|\/[gpIiMm0-9]*e[gpIiMm0-9]*(\s|;|$)/.test(a)))
+  // sed's `e COMMAND` is read as a line of its own (sed-script.ts); `e` alone runs what its input holds
+  if (
+    base === 'sed' &&
+    opaque?.id === 'sed_script_runs' &&
+    args.some((a) => /(^|[;{}\n])\s*e(\s|;|$)|\/[gpIiMm0-9]*e[gpIiMm0-9]*(\s|;|$)/.test(a))
+  )
     return { id: 'sed_runs_commands_from_input', subject: 'sed' };
   if (!isRepl(base)) return null;
   if (args.some((a) => a === '-' || a === '-i' || a === '--interactive' || a === 'repl'))

@@ -88,7 +88,13 @@ programRows('sed', [
   ['sed -e p -- -i', { level: 'read_only', effects: [], opaque: false }],
   ["sed -- 's/a/b/' -i", { level: 'read_only', effects: [], opaque: false }],
   ["sed -e 'w out.txt' -e -i f", { level: 'workspace_write', effects: ['write out.txt'] }],
-  ["sed -- '1e date' -i", { level: 'process_exec', opaque: true }],
+  // e COMMAND runs COMMAND with sh -c: read as that line; e alone runs the pattern space
+  ["sed -- '1e date' -i", { level: 'read_only', opaque: false }],
+  ["sed 'e rm -rf out' f", { level: 'workspace_write', effects: ['destroy out'] }],
+  ["sed '1e' f", { level: 'process_exec', opaque: true }],
+  ["sed 's/x/y/e' f", { level: 'process_exec', opaque: true }],
+  ["sed '1e printf a\\tb' f", { level: 'process_exec', opaque: true }],
+  ["sed '1e [[ a > out ]]' f", { unparsable: 'POSIX sh' }],
   // -n, then -e with the script `wout`: writes out
   ['sed -newout input', { level: 'workspace_write', effects: ['write out'] }],
   ["sed -i 's/a/b/' f", { level: 'workspace_write', effects: ['write f'] }],
@@ -97,7 +103,7 @@ programRows('sed', [
   ["sed --expression='s/a/b/' f", { level: 'read_only' }],
   ['sed -f script.sed f', { level: 'process_exec', opaque: 'a sed script' }],
   ['sed --file=script.sed f', { level: 'process_exec', opaque: true }],
-  ["sed '1e date' f", { level: 'process_exec', opaque: true }],
+  ["sed '1e date' f", { level: 'read_only', opaque: false }],
   ["sed 's/x/date/e' f", { level: 'process_exec', opaque: true }],
 ]);
 
