@@ -53,7 +53,22 @@ export interface Confinement {
 export function bwrapArgs(c: Confinement): string[] {
   // a process namespace of its own: the host's processes, and their /proc/PID/root (the unconfined
   // root), are out of its sight
-  const args = ['--unshare-pid', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--bind', c.project, c.project];
+  // and no capability, even started by root: none to unmount what hides or keeps read-only
+  const args = [
+    '--unshare-pid',
+    '--cap-drop',
+    'ALL',
+    '--ro-bind',
+    '/',
+    '/',
+    '--dev',
+    '/dev',
+    '--proc',
+    '/proc',
+    '--bind',
+    c.project,
+    c.project,
+  ];
   const free = (dir: string) => !within(dir, c.project) && !c.readOnly.some((p) => within(p, dir) || within(dir, p)) && c.exists(dir);
   for (const dir of c.writable ?? []) if (free(dir)) args.push('--bind', dir, dir);
   const guarded = [...c.readOnly, ...PROJECT_CONFIGURATION.map((p) => `${c.project}${sep}${p}`)];

@@ -141,6 +141,9 @@ export function mentioned(command: string, map: ExecMap): string | null {
   return text.includes(map.launcher) ? (Object.keys(map.programs)[0] ?? '') : null;
 }
 
+/** A directory an installation keeps its versions or environments in: `1.2`, `v3`, `.venv`, `venv`, `env`, `current`. */
+const INSIDE_AN_INSTALLATION = /^(v?\d[\w.+-]*|\.?venv|env|current|latest)$/;
+
 /** A directory named for the program, alone or with a version or variant (`aeat`, `aeat-1.0`, `aeat_2`, `aeat@3`). */
 function ownInstallation(dir: string, name: string): boolean {
   return dir === name || (dir.startsWith(name) && /^[-_.@]/.test(dir.slice(name.length)));
@@ -155,7 +158,12 @@ export function hiddenPaths(program: string, name: string): { path: string; tree
     return [{ path: parts.slice(0, modules + 1 + scoped).join(sep), tree: true }];
   }
   const dir = dirname(program);
-  if (basename(dir) === 'bin' && ownInstallation(basename(dirname(dir)), name)) return [{ path: dirname(dir), tree: true }];
+  if (basename(dir) !== 'bin') return [{ path: program, tree: false }];
+  const root = dirname(dir);
+  if (ownInstallation(basename(root), name)) return [{ path: root, tree: true }];
+  // …/aeat/1.2/bin/aeat, …/aeat/.venv/bin/aeat: a version or an environment inside the program's own directory
+  if (INSIDE_AN_INSTALLATION.test(basename(root)) && ownInstallation(basename(dirname(root)), name))
+    return [{ path: dirname(root), tree: true }];
   return [{ path: program, tree: false }];
 }
 

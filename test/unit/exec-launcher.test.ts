@@ -136,8 +136,10 @@ describe('the confinement', () => {
   it('binds the project writable and, inside it, the guarded paths and the host configuration read-only', () => {
     const exists = (p: string) => ['/work/p/.claude', '/work/p/.git', '/work/p/home/.claude/settings.json', '/state'].includes(p);
     const args = bwrapArgs({ ...base, readOnly: ['/state', '/work/p/home/.claude/settings.json', '/work/p/missing'], exists });
-    expect(args.slice(0, 11)).toEqual([
+    expect(args.slice(0, 13)).toEqual([
       '--unshare-pid',
+      '--cap-drop',
+      'ALL',
       '--ro-bind',
       '/',
       '/',
@@ -149,7 +151,7 @@ describe('the confinement', () => {
       '/work/p',
       '/work/p',
     ]);
-    const ro = args.flatMap((a, k) => (a === '--ro-bind' && k > 1 ? [args[k + 1]] : []));
+    const ro = args.flatMap((a, k) => (a === '--ro-bind' && k > 3 ? [args[k + 1]] : []));
     expect(ro).toEqual(['/work/p/home/.claude/settings.json', '/work/p/.claude', '/work/p/.git']);
     expect(args.slice(-6)).toEqual(['--die-with-parent', '--chdir', '/work/p/sub', '--', '/opt/aeat/bin/aeat', 'x']);
   });
@@ -196,6 +198,11 @@ describe('the confinement', () => {
       { path: '/state/exec', tree: true },
     ]);
     expect(hiddenPaths('/opt/xylophone/bin/x', 'x')).toEqual([{ path: '/opt/xylophone/bin/x', tree: false }]);
+    // a version or an environment inside the program's own directory: that directory, whole
+    expect(hiddenPaths('/opt/aeat/1.2/bin/aeat', 'aeat')).toEqual([{ path: '/opt/aeat', tree: true }]);
+    expect(hiddenPaths('/srv/aeat/.venv/bin/aeat', 'aeat')).toEqual([{ path: '/srv/aeat', tree: true }]);
+    // …never a home directory named like the program
+    expect(hiddenPaths('/home/node/.local/bin/node', 'node')).toEqual([{ path: '/home/node/.local/bin/node', tree: false }]);
     const exists = (p: string) => p !== '/usr/local/bin/gh';
     const args = bwrapArgs({
       ...base,
