@@ -37,9 +37,20 @@ describe('a command string POSIX sh runs is not read as bash', () => {
       [`sh -c 'a=(x y)'`, '=(…)'],
       [`sh -c 'echo $(( 1 )) "$( [[ -f x ]] )"'`, '[['],
       [`flock /tmp/l -c '((aeat modelo export))'`, '(('],
+      [`sh -c 'x[1/1]=y'`, 'x[…]='],
+      [`sh -c 'x+=./y'`, 'x+='],
+      [`sh -c 'echo a | tee 10>/dev/null'`, '10>'],
       // dash runs \`function\` as a command (not found) and then the body's lines
       [`sh -c 'function f {\naeat modelo export\n}'`, 'function'],
     ] as const)
       expect(readLine(line).unparsable, line).toContain(`${construct} in a command string`);
+  });
+
+  it('a start-up file bash runs before its string is code the line does not show', () => {
+    for (const line of ['bash --rcfile x -i -c true', 'bash --init-file x -ic true', "sh -c 'bash --rcfile x -i -c true'"]) {
+      const read = readLine(line);
+      expect(read.level, line).toBe('process_exec');
+      expect(read.opaque.join(' '), line).toContain('runs the script file x');
+    }
   });
 });

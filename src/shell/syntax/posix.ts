@@ -5,7 +5,8 @@ import type { Command, Redirect, Script, Word, WordPart } from './ast';
  * read with bash's grammar; where it holds a construct only bash has, sh reads other commands out
  * of it: `[[ a > f ]]` and `(( … ))` run commands and redirect in dash, `cmd &>/dev/null x` puts
  * cmd in the background and runs x, `tee <<< x` writes x, a `function` keyword is a command's
- * name. Such a line is not read as bash reads it.
+ * name, `x[1/1]=y` runs the file y in a directory named `x[1`, `tee 10>f` writes a file named 10.
+ * Such a line is not read as bash reads it.
  */
 
 /** Redirections only bash has (`>|` and `<>` are POSIX). */
@@ -25,8 +26,12 @@ export function bashOnly(script: Script): string | null {
 
 function inCommand(c: Command): string | null {
   switch (c.type) {
-    case 'simple':
+    case 'simple': {
+      // `x[1]=y` and `x+=y` are words to sh, the first a command it runs
+      const assign = c.assigns.find((a) => a.index !== null || a.append);
+      if (assign !== undefined) return assign.index !== null ? `${assign.name}[…]=` : `${assign.name}+=`;
       return first([...c.assigns.map((a) => a.value), ...c.words].map(inWord)) ?? inRedirects(c.redirects);
+    }
     case 'subshell':
     case 'group':
       return bashOnly(c.body) ?? inRedirects(c.redirects);
@@ -64,7 +69,8 @@ function inCommand(c: Command): string | null {
 function inRedirects(redirects: readonly Redirect[]): string | null {
   for (const r of redirects) {
     if (BASH_REDIRECTS.has(r.op)) return r.op;
-    if (r.fd.startsWith('{')) return `${r.fd}${r.op}`;
+    // `{fd}>x`, and a descriptor of two digits or more (`10>x`: to sh, the word 10 and `>x`)
+    if (r.fd.startsWith('{') || r.fd.length > 1) return `${r.fd}${r.op}`;
     const found = inWord(r.target) ?? (r.heredoc ? inParts(r.heredoc.parts) : null);
     if (found !== null) return found;
   }
