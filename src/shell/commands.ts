@@ -233,8 +233,8 @@ const STDIN_KEEPS_READING = /^-[euxvn]+$|^--(norc|noprofile)$/;
 /**
  * The text a command's stdin gets when the line writes it out whole: the last redirection of
  * descriptor 0 is a here-document whose delimiter is quoted, or whose body has nothing to expand
- * (no `$`, backquote or backslash, not even one that joins lines). `<<-` removes the body's
- * leading tabs. Null otherwise.
+ * (no `$`, backquote or backslash, not even one that joins lines), and that holds no `exec`,
+ * which could move the shell's stdin elsewhere. `<<-` removes the body's leading tabs. Null otherwise.
  */
 function literalHeredocInput(redirects: Redirect[]): string | null {
   let last: Redirect | undefined;
@@ -244,6 +244,8 @@ function literalHeredocInput(redirects: Redirect[]): string | null {
   }
   const doc = last?.node?.heredoc;
   if (!doc || (doc.expand && (doc.joined === true || /[$`\\]/.test(doc.body)))) return null;
+  // `exec < x` in the body moves the shell's own stdin: it goes on reading its commands from x
+  if (/(^|[\s;&|(){}])exec([\s;&|()<>]|$)/.test(doc.body)) return null;
   return last!.node!.op === '<<-' ? doc.body.replace(/^\t+/gm, '') : doc.body;
 }
 
@@ -317,6 +319,9 @@ function peel(words: Word[], assignments: string[], stdin: string | null = null)
       if (/^-(encodedcommand|e|ec|enc)$/i.test(w) && powershell) {
         return { kind: 'run', words: rest, opaque: { id: 'shell_encoded_command', subject: name } };
       }
+      // a start-up file an interactive bash runs before its -c string (`bash --rcfile x -i -c true`), a PowerShell script
+      if (/^(--rcfile|--init-file|-file)$/i.test(w))
+        return { kind: 'run', words: rest, opaque: { id: 'shell_runs_script', subject: name, detail: rest[j + 1]?.text ?? w } };
       if (SHELL_VALUE_OPTIONS.has(w)) {
         if (w !== '-o' && w !== '+o' && w !== '-O') readsStdin = false;
         j++;

@@ -53,6 +53,10 @@ describe('a shell reading a literal here-document: the commands read are the one
     "fish <<'EOF'\naeat x\nEOF",
     // the redirection of a group, not of the shell
     "{ bash; } <<'EOF'\naeat x\nEOF",
+    // exec moves the shell's own stdin: it goes on reading its commands from another file
+    "bash <<'EOF'\nexec < x\nEOF",
+    "sh <<'EOF'\nexec 3<x; exec 0<&3\nEOF",
+    "bash <<'EOF'\n< x exec\nEOF",
   ])('%j stays opaque', (line) => {
     const read = readLine(line);
     expect(read.unparsable).toBeUndefined();
