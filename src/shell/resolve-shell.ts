@@ -389,7 +389,9 @@ function classify(inv: Invocation, powershell: boolean, index: PolicyIndex): Cla
       return { level: 'read_only', kind: 'reader', reason: { id: 'help', subject: inv.name }, effects: [] };
     return { level: 'process_exec', kind: 'exec', opaque: { id: 'unknown_program', subject: inv.name }, effects: [] };
   }
-  const c = classifyWith(spec, args);
+  const read = classifyWith(spec, args);
+  // the arguments xargs or find append are files: a filter handed none of its own reads those
+  const c = inv.completed && spec.stdinAlone === true && read.level === 'none' ? { ...read, level: 'read_only' as const } : read;
   return {
     level: c.level,
     kind: c.kind,
@@ -1026,7 +1028,11 @@ export function readShellCall(
     }
     // what ssh runs on another host opens, writes and removes that host's files, not these
     for (const r of inv.remote ? [] : inv.redirects) {
-      if (r.op === '<') readRedirects.push(r.target);
+      if (r.op === '<') {
+        readRedirects.push(r.target);
+        // a file opened for reading is a read, whatever the command does with it (`cat < f`)
+        if (!NOT_A_FILE.test(r.target.text)) part('read_only', `< ${r.target.text}`, { id: 'reads', subject: `< ${r.target.text}` });
+      }
       // standard output or error opened on a file (`1<f`) is written through /dev/stdout, /dev/stderr
       const reopened = r.op === '<' && (r.node?.fd === '1' || r.node?.fd === '2');
       if (!WRITE_REDIRECTS.has(r.op) && !reopened) continue;

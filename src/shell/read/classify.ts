@@ -397,6 +397,10 @@ function finish(
   }
   // what goes to /dev/null or a standard stream is written to no file (a redirection of the stream is read as one)
   for (let k = effects.length - 1; k >= 0; k--) if (isStream(effects[k]!.path)) effects.splice(k, 1);
+  // a filter given no file reads only what it is given: nothing of the system
+  const namesAFile = [...globals, parsed].some((g) => g.used.some((u) => u.option.data?.role !== undefined));
+  if (spec.stdinAlone === true && ops.length === 0 && !namesAFile && level === 'read_only' && effects.length === 0 && !opaque)
+    level = 'none';
   let kind: Kind = spec.kind ?? kindOf(level);
   if (effects.length > 0 && !exceeds(level, 'workspace_write')) {
     level = max(level, 'workspace_write');

@@ -77,6 +77,8 @@ export interface CommandSpec {
   kind?: Kind;
   options?: OptionSpec[];
   operands?: OperandRule;
+  /** With no operand it reads only its standard input (`cat`, `base64`): level none (a redirection from a file is read as a read). */
+  stdinAlone?: true;
   /** Options end at the first operand (and always before a subcommand). */
   stopAtOperand?: boolean;
   /** `-NUM` is an option (`head -5`). */

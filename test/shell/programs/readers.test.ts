@@ -65,7 +65,17 @@ programRows('readers', [
   ['rev notes.txt', { level: 'read_only', opaque: false, effects: [] }],
   ['expand notes.txt', { level: 'read_only', opaque: false, effects: [] }],
   ['unexpand notes.txt', { level: 'read_only', opaque: false, effects: [] }],
-  ['numfmt --to=iec 2048', { level: 'read_only', opaque: false, effects: [] }],
+  // its operands are numbers: it reads no file
+  ['numfmt --to=iec 2048', { level: 'none', opaque: false, effects: [] }],
+  // given no file, a filter reads only its standard input; a redirection from a file is a read
+  ['echo hello | base64', { level: 'none', opaque: false }],
+  ['base64 -d notes.b64', { level: 'read_only' }],
+  ['base64 -i notes.txt', { level: 'read_only' }],
+  ["cat <<'EOF'\nhello\nEOF", { level: 'none', opaque: false }],
+  ['cat < notes.txt', { level: 'read_only', opaque: false }],
+  ['tac notes.txt', { level: 'read_only' }],
+  ['echo x > >(cat)', { level: 'none', opaque: false }],
+  ['ls | xargs cat', { level: 'read_only' }],
   ['look word', { level: 'read_only', opaque: false, effects: [] }],
   ['pr notes.txt', { level: 'read_only', opaque: false, effects: [] }],
   ['tsort deps.txt', { level: 'read_only', opaque: false, effects: [] }],

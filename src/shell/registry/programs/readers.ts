@@ -4,8 +4,6 @@ import type { CommandSpec, OptionSpec, ProgramSpec } from '../types';
 
 /** Programs that read files and print: level `read_only`. Their operands are only read. */
 const PLAIN = [
-  'cat',
-  'tac',
   'more',
   'head',
   'tail',
@@ -44,7 +42,6 @@ const PLAIN = [
   'b2sum',
   'cksum',
   'sum',
-  'base32',
   'readlink',
   'realpath',
   'locate',
@@ -63,7 +60,6 @@ const PLAIN = [
   'rev',
   'expand',
   'unexpand',
-  'numfmt',
   'look',
   'pr',
   'tsort',
@@ -144,6 +140,10 @@ const FD = withOptions(
 
 export const READERS: Family = {
   ...same(PLAIN, reader()),
+  // given no file, they read only their standard input
+  ...same(['cat', 'tac', 'base32'], reader({ stdinAlone: true })),
+  // its operands are numbers: it reads no file
+  numfmt: () => ({ summary: 'formats numbers', level: 'none', kind: 'reader' }),
   // a preprocessor or a pager runs a program of the caller's choosing
   rg: withOptions(
     ...options(
@@ -523,15 +523,16 @@ export const READERS: Family = {
     };
   },
   // BSD base64 writes its result to -o FILE
-  base64: withOptions(
-    ...options(
+  base64: reader({
+    stdinAlone: true,
+    options: options(
       ['-o= --output=', { role: 'writes' }],
       ['-i= --input=', { role: 'reads' }],
       '-w= --wrap= -b= --break=',
       '-d -D --decode',
       '--ignore-garbage',
     ),
-  ),
+  }),
   // ruff check keeps a cache in .ruff_cache, as a compiler its build directory: not counted as a write;
   // what format and check --fix rewrite is read by code (readers.ts: ruff)
   ruff: () => {
