@@ -8,8 +8,8 @@ import type { Word } from './syntax/word';
 import { previewLine, previews } from './registry/readers/fzf';
 import { AWKS, awkCommandLines } from './registry/readers/awk-program';
 import { SEDS, sedCommandLines } from './registry/readers/sed-script';
-import { getopt } from './getopt';
-import { getoptSpec, namedPrograms, RUN_TIME_ARGUMENT } from './read/classify';
+import { getopt, type Parsed } from './getopt';
+import { getoptSpec, namedPrograms } from './read/classify';
 import {
   inSystemDirectory,
   READING_OPTION_CLUSTER,
@@ -223,6 +223,15 @@ const RUNS_IN_SH: ReadonlySet<string> = new Set([
   'timeout',
   'xargs',
 ]);
+
+/** Programs whose own script holds command lines they run with `sh -c`, and the reader of those lines. */
+const SH_LINES: readonly { names: ReadonlySet<string>; lines: (parsed: Parsed<unknown>) => string[] }[] = [
+  { names: AWKS, lines: awkCommandLines },
+  { names: SEDS, lines: sedCommandLines },
+];
+
+/** What a program named by an option is handed: a path or a value known only at run time. */
+const RUN_TIME_ARGUMENT: Word = { text: '{}', dynamic: true, pattern: false, quoted: false, ansi: false };
 
 /** Shells whose commands from stdin are read as `bash -c` reads its string. */
 const STDIN_SHELLS = new Set(['bash', 'sh', 'dash', 'zsh', 'ksh', 'mksh', 'ash', 'rbash']);
@@ -520,30 +529,21 @@ function runWords(
       if (peeled.words.length > 0) {
         const [program, ...args] = peeled.words;
         record(program!, args, peeled.opaque);
+        const name = baseName(program!.text);
+        const spec = walk.powershell ? null : programSpec(name);
         // a program an option names to run (`rg --pre=cat`), with arguments known only at run time
-        const named = walk.powershell ? null : programSpec(baseName(program!.text));
-        for (const start of named ? namedPrograms(named, args) : []) {
-          const problem = runWords([start, RUN_TIME_ARGUMENT], [], cond, false, [...via, baseName(program!.text)], depth, walk);
+        for (const start of spec ? namedPrograms(spec, args) : []) {
+          const problem = runWords([start, RUN_TIME_ARGUMENT], [], cond, false, [...via, name], depth, walk);
           if (problem) return problem;
         }
-        // the command lines an awk program runs with `sh -c`
-        const awk = AWKS.has(baseName(program!.text)) && peeled.opaque === undefined ? programSpec(baseName(program!.text)) : null;
-        if (awk) {
-          for (const line of awkCommandLines(getopt(args, getoptSpec(awk, [])))) {
-            const problem = readAgain(line, depth, cond, walk, false, baseName(program!.text));
-            if (problem) return problem;
-          }
-        }
-        // the command lines GNU sed's `e COMMAND` runs with `sh -c`
-        const sed = SEDS.has(baseName(program!.text)) && peeled.opaque === undefined ? programSpec(baseName(program!.text)) : null;
-        if (sed) {
-          for (const line of sedCommandLines(getopt(args, getoptSpec(sed, [])))) {
-            const problem = readAgain(line, depth, cond, walk, false, baseName(program!.text));
-            if (problem) return problem;
-          }
+        // the command lines awk's program or GNU sed's `e COMMAND` runs with `sh -c`
+        const lines = spec && peeled.opaque === undefined ? SH_LINES.find((l) => l.names.has(name))?.lines : undefined;
+        for (const line of lines ? lines(getopt(args, getoptSpec(spec!, []))) : []) {
+          const problem = readAgain(line, depth, cond, walk, false, name);
+          if (problem) return problem;
         }
         // what ssh runs on the other host is a shell line too: read it like `bash -c`
-        if (baseName(program!.text) === 'ssh') {
+        if (name === 'ssh') {
           if (completed) return { id: 'xargs_into_ssh' };
           const remote = sshCommand(args);
           if (remote && remote.some((w) => w.dynamic)) return { id: 'remote_command_at_run_time' };
