@@ -322,13 +322,13 @@ const COMMAND_LINE_VARIABLES: ReadonlySet<string> = new Set([
 
 /**
  * `GIT_PAGER=cat`, `GIT_EDITOR=true`: a pager or an editor set to one program that only reads what
- * it is handed and takes no commands at a terminal (SPEC §9.5: ordinary work is not refused).
+ * it is handed (none of which takes commands at a terminal; SPEC §9.5: ordinary work is not refused).
  */
 function plainCommandVariable(assignment: string): boolean {
   const eq = assignment.indexOf('=');
   if (eq === -1 || !COMMAND_LINE_VARIABLES.has(assignment.slice(0, eq))) return false;
   const value = assignment.slice(eq + 1);
-  return !TAKES_COMMANDS.has(value) && onlyReadsWhatItIsHanded(value);
+  return onlyReadsWhatItIsHanded(value);
 }
 
 /** Builtins that set variables by name (`printf -v PS4`, `read PATH`, `export BASH_ENV`). */

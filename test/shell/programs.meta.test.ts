@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { subcommandOf } from '../../src/shell/read/classify';
 import { programNames, programSpec } from '../../src/shell/registry';
 import type { CommandSpec, OptionSpec } from '../../src/shell/registry/types';
+import { ONLY_READ_WHATEVER_THEY_ARE_HANDED, TAKES_COMMANDS } from '../../src/shell/programs';
 
 /**
  * Every program the registry knows has rows in test/shell/programs/ (a file named after it, or a
@@ -57,5 +58,11 @@ describe('the program registry and its tests', () => {
       (o) => !rows.some((r) => o.names.some((n) => new RegExp(`(^|\\s)${n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(=|\\s|$)`).test(r))),
     );
     expect(missing.map((o) => o.names.join('/'))).toEqual([]);
+  });
+});
+
+describe('the programs a pager, editor or preprocessor setting may name', () => {
+  it('none of them takes commands at a terminal (a pager with shell escapes is not one)', () => {
+    expect([...ONLY_READ_WHATEVER_THEY_ARE_HANDED].filter((name) => TAKES_COMMANDS.has(name))).toEqual([]);
   });
 });

@@ -4,7 +4,7 @@ import { getopt, type GetoptOption, type Parsed } from '../getopt';
 import type { Reason } from '../reasons';
 import { READERS_BY_NAME } from '../registry/readers';
 import { HELP } from '../registry/define';
-import { ONLY_READ_WHATEVER_THEY_ARE_HANDED, TAKES_COMMANDS } from '../programs';
+import { ONLY_READ_WHATEVER_THEY_ARE_HANDED } from '../programs';
 import type { CommandSpec, Kind, OptionSpec, ProgramSpec } from '../registry/types';
 import type { Word } from '../syntax/word';
 
@@ -142,9 +142,6 @@ export function classifyWith(spec: ProgramSpec, args: readonly Word[]): Classifi
   }
 }
 
-/** A program named by its name alone, found on PATH (`cat`, `gzip`, `less`). */
-const PROGRAM_NAME = /^[A-Za-z0-9_][A-Za-z0-9._+-]*$/;
-
 /**
  * The program an option names to run (`rg --pre=cat`, `man -P cat`), when its value is one name
  * known from the line and that program, handed a path known only at run time, only reads: that
@@ -163,17 +160,14 @@ function namedProgram(u: Parsed<OptionSpec>['used'][number]): Word | null {
  * `sort -o…` for a file so named), so only a program no argument makes write or run is one.
  */
 export function onlyReadsWhatItIsHanded(name: string): boolean {
-  return PROGRAM_NAME.test(name) && ONLY_READ_WHATEVER_THEY_ARE_HANDED.has(name);
+  return ONLY_READ_WHATEVER_THEY_ARE_HANDED.has(name);
 }
 
 /** `git -c core.pager=cat`: a setting whose value is a command, when that command is one program that only reads. */
 function plainCommandSetting(o: OptionSpec, value: Word): boolean {
   const m = o.commandSettings?.exec(value.text);
-  return m !== null && m !== undefined && !TAKES_COMMANDS.has(m[1] ?? '') && onlyReadsWhatItIsHanded(m[1] ?? '');
+  return m !== null && m !== undefined && onlyReadsWhatItIsHanded(m[1] ?? '');
 }
-
-/** What a program named by an option is handed: a path or a value known only at run time. */
-export const RUN_TIME_ARGUMENT: Word = { text: '{}', dynamic: true, pattern: false, quoted: false, ansi: false };
 
 /** Whether a use of an option makes the invocation opaque: an option that does, unless its value is a plain one it lists or a program read as its own start. */
 function makesOpaque(u: Parsed<OptionSpec>['used'][number]): boolean {
@@ -398,8 +392,8 @@ function finish(
   // what goes to /dev/null or a standard stream is written to no file (a redirection of the stream is read as one)
   for (let k = effects.length - 1; k >= 0; k--) if (isStream(effects[k]!.path)) effects.splice(k, 1);
   // a filter given no file reads only what it is given: nothing of the system
-  const namesAFile = [...globals, parsed].some((g) => g.used.some((u) => u.option.data?.role !== undefined));
-  if (spec.stdinAlone === true && ops.length === 0 && !namesAFile && level === 'read_only' && effects.length === 0 && !opaque)
+  const namesAFile = () => [...globals, parsed].some((g) => g.used.some((u) => u.option.data?.role !== undefined));
+  if (spec.stdinAlone === true && ops.length === 0 && level === 'read_only' && effects.length === 0 && !opaque && !namesAFile())
     level = 'none';
   let kind: Kind = spec.kind ?? kindOf(level);
   if (effects.length > 0 && !exceeds(level, 'workspace_write')) {
