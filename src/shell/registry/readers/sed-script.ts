@@ -112,12 +112,13 @@ export function sedScript(s: string): { writes: string[]; commands: string[] } |
   return guard >= 100_000 ? null : { writes, commands };
 }
 
-/** The scripts of a parsed sed invocation: each `-e`, else its first operand; none read from a file. */
-export function sedScripts(parsed: Parsed<unknown>): { scripts: Word[]; fromFile: boolean } {
+/** The scripts of a parsed sed invocation (each `-e`, else its first operand), whether one comes from a file, and the files it reads. */
+export function sedScripts(parsed: Parsed<unknown>): { scripts: Word[]; fromFile: boolean; files: Word[] } {
   const scripts = valuesOf(parsed, '-e', '--expression');
   const fromFile = valuesOf(parsed, '-f', '--file').length > 0;
-  if (scripts.length === 0 && !fromFile && parsed.operands[0]) scripts.push(parsed.operands[0]);
-  return { scripts, fromFile };
+  const ops = parsed.operands;
+  if (scripts.length > 0 || fromFile) return { scripts, fromFile, files: [...ops] };
+  return { scripts: ops[0] ? [ops[0]] : [], fromFile, files: ops.slice(1) };
 }
 
 /** The command lines a sed invocation's `e` commands run, when its scripts are read (else the reader finds it opaque). */

@@ -1,7 +1,6 @@
-import { valuesOf } from '../../getopt';
 import type { Effect, NamedReader } from '../../read/classify';
 import type { Word } from '../../syntax/word';
-import { sedScript } from './sed-script';
+import { sedScript, sedScripts } from './sed-script';
 import { baseName, joinPath, opaque, parentOf, word, writer } from '../readers';
 
 /**
@@ -14,22 +13,18 @@ const STREAMS = new Set(['/dev/stdout', '/dev/stderr']);
 
 export const sedReader: NamedReader = (ctx) => {
   const { parsed } = ctx;
-  const scripts = valuesOf(parsed, '-e', '--expression');
-  const fromFile = valuesOf(parsed, '-f', '--file');
-  const ops = parsed.operands;
-  const files = scripts.length === 0 && fromFile.length === 0 ? ops.slice(1) : ops;
-  if (scripts.length === 0 && fromFile.length === 0 && ops[0]) scripts.push(ops[0]);
+  const { scripts, fromFile, files } = sedScripts(parsed);
   const inPlace = parsed.used.some((u) => u.option.data?.mode === 'in-place');
   const written: Word[] = [];
   for (const script of scripts) {
     const read = script.dynamic ? null : sedScript(script.text);
-    if (fromFile.length > 0 || read === null) {
+    if (fromFile || read === null) {
       const r = opaque(ctx, 'sed_script_runs');
       return inPlace ? { ...r, effects: files.map((path) => ({ path, effect: 'write' as const })) } : r;
     }
     for (const w of read.writes) if (w !== '' && !STREAMS.has(w)) written.push(word(w, script));
   }
-  if (fromFile.length > 0) return opaque(ctx, 'sed_script_runs');
+  if (fromFile) return opaque(ctx, 'sed_script_runs');
   const effects: Effect[] = written.map((path) => ({ path, effect: 'write' }));
   if (!inPlace) return effects.length > 0 ? writer(ctx, effects) : { ...ctx.base, level: 'read_only', kind: 'reader', effects: [] };
   for (const path of files) effects.push({ path, effect: 'write' });
