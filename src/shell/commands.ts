@@ -91,6 +91,8 @@ export interface Invocation {
   callsFunction?: boolean;
   /** Part of the command ssh runs on another host: its paths and redirections are that host's. */
   remote?: boolean;
+  /** Redirections `exec` makes for the shell itself (`exec < x`): they hold for the rest of it. */
+  shellWide?: boolean;
 }
 
 export interface ShellReadingRaw {
@@ -239,24 +241,28 @@ const STDIN_SHELLS = new Set(['bash', 'sh', 'dash', 'zsh', 'ksh', 'mksh', 'ash',
 /** Options of a shell that reads a here-document and runs it as `bash -c` runs its string: -e, -u, -x, -v, -n. */
 const STDIN_KEEPS_READING = /^-[euxvn]+$|^--(norc|noprofile)$/;
 
+/** Whether a redirection opens descriptor 0 (`< x`, `0<&3`, `<> x`, a here-document). */
+function redirectsInput(r: Redirect): boolean {
+  const fd = r.node?.fd ?? '';
+  return fd === '0' || (fd === '' && r.op.startsWith('<'));
+}
+
 /**
  * The text a command's stdin gets when the line writes it out whole: the last redirection of
  * descriptor 0 is a here-document whose delimiter is quoted, or whose body has nothing to expand
- * (no `$`, backquote or backslash, not even one that joins lines), and that holds no `exec`,
- * which could move the shell's stdin elsewhere. `<<-` removes the body's leading tabs. Null otherwise.
+ * (no `$`, backquote or backslash, not even one that joins lines). `<<-` removes the body's
+ * leading tabs. Null otherwise. (A body that moves the shell's stdin is found once it is read:
+ * `movesShellInput`.)
  */
 function literalHeredocInput(redirects: Redirect[]): string | null {
-  let last: Redirect | undefined;
-  for (const r of redirects) {
-    const fd = r.node?.fd ?? '';
-    if (fd === '0' || (fd === '' && r.op.startsWith('<'))) last = r;
-  }
+  const last = redirects.filter(redirectsInput).at(-1);
   const doc = last?.node?.heredoc;
   if (!doc || (doc.expand && (doc.joined === true || /[$`\\]/.test(doc.body)))) return null;
-  // `exec < x` in the body moves the shell's own stdin: it goes on reading its commands from x
-  if (/(^|[\s;&|(){}])exec([\s;&|()<>]|$)/.test(doc.body)) return null;
   return last!.node!.op === '<<-' ? doc.body.replace(/^\t+/gm, '') : doc.body;
 }
+
+/** `exec < x` (also through eval, `command`, a function): the shell goes on reading its commands from x. */
+const movesShellInput = (inv: Invocation) => inv.shellWide === true && inv.redirects.some(redirectsInput);
 
 /**
  * Removes one layer: assignments, a wrapper and its options, a shell's `-c`, `eval`, or a runner.
@@ -342,7 +348,7 @@ function peel(words: Word[], assignments: string[], stdin: string | null = null)
       if (!STDIN_KEEPS_READING.test(w) && !(w === '-s' && j === rest.length - 1)) readsStdin = false;
     }
     // after `-` or `--`, a word is the script to run
-    if (readsStdin && j >= rest.length - 1) return { kind: 'reparse', source: stdin!, dynamic: false, via: `${name} <<` };
+    if (readsStdin && j >= rest.length - 1) return { kind: 'reparse', source: stdin!, dynamic: false, via: `${name} <<`, stdinOf: rest };
     return { kind: 'run', words: rest, opaque: { id: 'shell_reads_stdin', subject: name } };
   }
   if (name === 'eval' || lower === 'invoke-expression' || lower === 'iex') {
@@ -441,52 +447,6 @@ function runWords(
     const own = layer === 0 && viaAtStart.length === 0 && !completed && !walk.powershell;
     const peeled = peel(words, assignments, own ? literalHeredocInput(redirects) : null);
     if (peeled.kind === 'lookup') break;
-    if ((peeled.kind === 'run' || peeled.kind === 'reparse' || peeled.kind === 'run-many') && peeled.writes && peeled.writes.length > 0) {
-      walk.out.push({
-        name: '',
-        program: null,
-        args: [],
-        redirects: peeled.writes.map((target) => ({ op: '>', target })),
-        conditional: cond,
-        completed: false,
-        assignments: [],
-        via: [...via],
-        chdir: [...chdir],
-        depth,
-        source: walk.source,
-      });
-    }
-    if (peeled.kind === 'reparse' || peeled.kind === 'reparse-many') {
-      // what xargs appends to `sh -c CODE` becomes $0, $1 …, which CODE's own reading treats as unknown
-      if (completed && !(peeled.kind === 'reparse' && peeled.positional)) return { id: 'xargs_into_line_read_again', subject: peeled.via };
-      const sources = peeled.kind === 'reparse' ? [{ source: peeled.source, dynamic: peeled.dynamic }] : peeled.sources;
-      const shell = peeled.via.split(' ')[0]!;
-      const posix = walk.powershell || !RUNS_IN_SH.has(shell) ? undefined : peeled.via;
-      for (const s of sources) {
-        if (s.dynamic) return { id: 'command_string_at_run_time', subject: peeled.via };
-        const problem = readAgain(s.source, depth, cond, walk, walk.powershell, posix);
-        if (problem) return problem;
-      }
-      break;
-    }
-    // each job of GNU parallel is a command of its own
-    if (peeled.kind === 'run-many') {
-      for (const run of peeled.runs) {
-        const problem = runWords(run, [], cond, completed, [...via, peeled.via], depth, walk);
-        if (problem) return problem;
-      }
-      break;
-    }
-    if (peeled.via) via.push(peeled.via);
-    if (peeled.chdir) chdir.push(...peeled.chdir);
-    completed ||= peeled.completed === true;
-    if (peeled.via === 'find') {
-      for (const run of findCommands(peeled.words.slice(1))) {
-        if (run.words.length === 0) continue;
-        const problem = runWords(run.words, [], cond, run.completed, [...via], depth, walk);
-        if (problem) return problem;
-      }
-    }
     /** Records what finally runs: its program word, its arguments, and why it is opaque, if it is. */
     const record = (program: Word, args: Word[], opaque: Reason | undefined) => {
       walk.out.push({
@@ -508,6 +468,58 @@ function runWords(
       });
       recorded = true;
     };
+    if ((peeled.kind === 'run' || peeled.kind === 'reparse' || peeled.kind === 'run-many') && peeled.writes && peeled.writes.length > 0) {
+      walk.out.push({
+        name: '',
+        program: null,
+        args: [],
+        redirects: peeled.writes.map((target) => ({ op: '>', target })),
+        conditional: cond,
+        completed: false,
+        assignments: [],
+        via: [...via],
+        chdir: [...chdir],
+        depth,
+        source: walk.source,
+      });
+    }
+    if (peeled.kind === 'reparse' || peeled.kind === 'reparse-many') {
+      // what xargs appends to `sh -c CODE` becomes $0, $1 …, which CODE's own reading treats as unknown
+      if (completed && !(peeled.kind === 'reparse' && peeled.positional)) return { id: 'xargs_into_line_read_again', subject: peeled.via };
+      const sources = peeled.kind === 'reparse' ? [{ source: peeled.source, dynamic: peeled.dynamic }] : peeled.sources;
+      const shell = peeled.via.split(' ')[0]!;
+      const posix = walk.powershell || !RUNS_IN_SH.has(shell) ? undefined : peeled.via;
+      const before = walk.out.length;
+      for (const s of sources) {
+        if (s.dynamic) return { id: 'command_string_at_run_time', subject: peeled.via };
+        const problem = readAgain(s.source, depth, cond, walk, walk.powershell, posix);
+        if (problem) return problem;
+      }
+      // what runs after `exec < x` is read from x
+      if (peeled.kind === 'reparse' && peeled.stdinOf && walk.out.slice(before).some(movesShellInput)) {
+        const [program, ...args] = peeled.stdinOf;
+        record(program!, args, { id: 'shell_reads_stdin', subject: shell });
+      }
+      break;
+    }
+    // each job of GNU parallel is a command of its own
+    if (peeled.kind === 'run-many') {
+      for (const run of peeled.runs) {
+        const problem = runWords(run, [], cond, completed, [...via, peeled.via], depth, walk);
+        if (problem) return problem;
+      }
+      break;
+    }
+    if (peeled.via) via.push(peeled.via);
+    if (peeled.chdir) chdir.push(...peeled.chdir);
+    completed ||= peeled.completed === true;
+    if (peeled.via === 'find') {
+      for (const run of findCommands(peeled.words.slice(1))) {
+        if (run.words.length === 0) continue;
+        const problem = runWords(run.words, [], cond, run.completed, [...via], depth, walk);
+        if (problem) return problem;
+      }
+    }
     // A wrapper given no command of its own runs what the arguments appended at run time name (`xargs sudo`).
     if (peeled.kind === 'run' && peeled.words.length === 0 && completed && peeled.opaque === undefined && words.length > 0) {
       const [program, ...args] = words;
@@ -574,6 +586,7 @@ function runWords(
       chdir: [...chdir],
       depth,
       source: walk.source,
+      ...(via.includes('exec') ? { shellWide: true } : {}),
     });
   }
   return undefined;

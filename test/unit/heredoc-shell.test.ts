@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readLine } from '../helpers/program-rows';
-import { expectStartsAsRun } from '../helpers/redteam';
+import { bashRuns, expectStartsAsRun, whenRan } from '../helpers/redteam';
 
 /**
  * A shell given no `-c` and no script reads its commands from stdin; when that is a here-document
@@ -62,5 +62,27 @@ describe('a shell reading a literal here-document: the commands read are the one
     expect(read.unparsable).toBeUndefined();
     expect(read.level).toBe('process_exec');
     expect(read.opaque.length).toBeGreaterThan(0);
+  });
+
+  // Every spelling of `exec` the shell runs as exec, found in the tree the body is read into: the
+  // commands after it come from x, which starts aeat.
+  it.each([
+    "sh <<'EOF'\n\\exec < x\nEOF",
+    'sh <<\'EOF\'\n"exec" < x\nEOF',
+    "sh <<'EOF'\nex\\\nec < x\nEOF",
+    "sh <<'EOF'\neval 'exec < x'\nEOF",
+    "sh <<'EOF'\ncommand exec < x\nEOF",
+    "bash <<'EOF'\nf() { exec 0<x; }; f\nEOF",
+  ])('%j reads its commands from x: opaque', (line) => {
+    const read = readLine(line);
+    expect(read.level).toBe('process_exec');
+    expect(read.opaque).toContain(`${line.split(' ')[0]} reads commands from stdin`);
+    whenRan(bashRuns(line, "echo 'aeat from x' > x"), (logged) => expect(logged).toBe('aeat from x'));
+  });
+
+  it('a body that only says the word exec is read through', () => {
+    const read = readLine("sh <<'EOF'\necho exec; echo exec < /dev/null\nEOF");
+    expect(read.opaque).toEqual([]);
+    expect(read.level).toBe('none');
   });
 });

@@ -22,6 +22,8 @@ export type Peeled =
       writes?: Word[];
       /** Words after the source are the script's positional parameters, never code (`sh -c CODE _ ARGS`). */
       positional?: boolean;
+      /** The shell whose standard input the source is (`sh <<'EOF'`): opaque after all when the source moves that input. */
+      stdinOf?: Word[];
     }
   | { kind: 'reparse-many'; sources: { source: string; dynamic: boolean }[]; via: string }
   /** Several commands it runs, each read as a command of its own (GNU parallel's jobs). */
