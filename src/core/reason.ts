@@ -58,6 +58,7 @@ export type ReasonId =
   | 'reads_names_from_file'
   | 'split_filter'
   | 'awk_program_runs'
+  | 'awk_program_unread'
   | 'xargs_runs_with_read_arguments'
   | 'wrapper_option_unknown'
   | 'wrapper_writes_into_command'

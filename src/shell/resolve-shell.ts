@@ -10,7 +10,6 @@ import { treeFacts, type TreeFacts } from './syntax/facts';
 import { classifyWith, onlyReadsWhatItIsHanded, subcommandPath } from './read/classify';
 import { isClosed, programFor } from './registry/policy-programs';
 import { parentOf } from './registry/readers';
-import { AWKS } from './registry/readers/awk-program';
 import { labelText, partText, quoteWords, reasonText, type Reason } from './reasons';
 import { unreadableText, type Unreadable } from './unreadable';
 import type { Locale } from '../core/messages';
@@ -466,20 +465,9 @@ function readsCodeFromStdin(inv: Invocation, opaque: Reason | undefined): Reason
   // `script FILE` starts a shell (FILE is where it records), read here as a wrapper around FILE.
   const wrapper = inv.via.find((v) => TAKES_COMMANDS.has(v));
   if (wrapper !== undefined) return { id: 'takes_commands_at_terminal', subject: wrapper };
-  // a command given as a literal string is read as a line of its own (awk-program.ts); one built at run time may come from input
-  if (
-    AWKS.has(base) &&
-    opaque?.id === 'awk_program_runs' &&
-    args.some((a, i) => !/^-[Fv]/.test(a) && !/^-[Fv]$/.test(args[i - 1] ?? '') && /system\s*\(|\|/.test(a))
-  )
-    return { id: 'runs_commands_from_input', subject: base };
-  // sed's `e COMMAND` is read as a line of its own (sed-script.ts); `e` alone runs what its input holds
-  if (
-    base === 'sed' &&
-    opaque?.id === 'sed_script_runs' &&
-    args.some((a) => /(^|[;{}\n])\s*e(\s|;|$)|\/[gpIiMm0-9]*e[gpIiMm0-9]*(\s|;|$)/.test(a))
-  )
-    return { id: 'sed_runs_commands_from_input', subject: 'sed' };
+  // awk's and sed's readers say when a program runs commands its input may give it (awk-program.ts, sed-script.ts)
+  if (opaque?.id === 'runs_commands_from_input' || opaque?.id === 'awk_program_unread' || opaque?.id === 'sed_runs_commands_from_input')
+    return opaque;
   if (!isRepl(base)) return null;
   if (args.some((a) => a === '-' || a === '-i' || a === '--interactive' || a === 'repl'))
     return opaque ?? { id: 'reads_code_from_stdin', subject: base };

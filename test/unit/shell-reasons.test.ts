@@ -112,6 +112,27 @@ describe('the part of a line that decided its level', () => {
     expect(read('source /dev/stdin', 'es').stdinCode).toEqual(['source ejecuta órdenes leídas de la entrada estándar']);
   });
 
+  // what awk's and sed's readers found, never their words scanned again
+  it.each([
+    ["awk '{ system($0) }'", ['awk runs commands its input gives it']],
+    ["awk '{ print | $2 }' f", ['awk runs commands its input gives it']],
+    ["awk '$1 | getline x' f", ['awk runs commands its input gives it']],
+    ['gawk \'{ print |& "bc" }\'', ['gawk runs commands its input gives it']],
+    // read no further than a regex whose bracket holds a slash: what follows may run its input
+    ["awk '/[/]/ { system($0) }'", ['an awk program persona-gate does not read, which may run commands its input gives it']],
+    ['sed e', ['sed runs commands its input gives it (the e command)']],
+    ["sed 's/x/y/e' f", ['sed runs commands its input gives it (the e command)']],
+    // literal commands, read as lines of their own; a program file, opaque but not read from stdin
+    ['awk \'BEGIN { system("ls") }\'', []],
+    ['awk \'{ print "a|b" }\' f', []],
+    ['awk \'BEGIN { system("ls\\/x") }\'', ['an awk program persona-gate does not read, which may run commands its input gives it']],
+    ["sed 'e date' f", []],
+    ['awk -f prog.awk f', []],
+    ['sed -f script.sed f', []],
+  ])('%j: code from stdin %j', (line, want) => {
+    expect(read(line).stdinCode).toEqual(want);
+  });
+
   it('has no part at level none', () => {
     const r = read('true');
     expect(r.decided).toEqual([]);

@@ -43,10 +43,17 @@ export interface AwkProgram {
 }
 
 /**
- * What an awk program writes (`print > "FILE"`), the command lines it runs, each a literal
- * string, and whether it reads its input; null when a command or a target is known only at run time.
+ * Why a program is not read: it runs a command built at run time (`system($0)`, `print | cmd`, a
+ * coprocess), which its input may give it; it writes a file whose name is built at run time
+ * (`print > $2`); or it holds what is not read here.
  */
-export function awkProgram(s: string): AwkProgram | null {
+export type AwkUnread = 'runs_built_command' | 'writes_built_target' | 'not_read';
+
+/**
+ * What an awk program writes (`print > "FILE"`), the command lines it runs, each a literal
+ * string, and whether it reads its input; else why it is not read.
+ */
+export function awkProgram(s: string): AwkProgram | AwkUnread {
   const writes: string[] = [];
   const commands: string[] = [];
   /** The `{ … }` depth: the top level holds the rules and function definitions. */
@@ -105,7 +112,7 @@ export function awkProgram(s: string): AwkProgram | null {
       topLevel('"');
       const alone = !afterOperand;
       const text = str();
-      if (text === null) return null;
+      if (text === null) return 'not_read';
       standalone = alone ? text : null;
       afterOperand = true;
       continue;
@@ -118,7 +125,7 @@ export function awkProgram(s: string): AwkProgram | null {
       while (k < s.length && s[k] !== '\n' && (bracket || s[k] !== '/')) {
         if (s[k] === '\\') k += 2;
         else if (bracket) {
-          if (s[k] === '/') return null;
+          if (s[k] === '/') return 'not_read';
           if (s[k] === ']') bracket = false;
           k++;
         } else if (s[k] === '[') {
@@ -128,7 +135,7 @@ export function awkProgram(s: string): AwkProgram | null {
           if (s[k] === ']') k++;
         } else k++;
       }
-      if (s[k] !== '/') return null;
+      if (s[k] !== '/') return 'not_read';
       k++;
       afterOperand = true;
       continue;
@@ -139,18 +146,19 @@ export function awkProgram(s: string): AwkProgram | null {
       const id = s.slice(start, k);
       topLevel(id);
       // gawk's `case` takes a regex (`case /x/:`); for mawk it is a variable, and `/` after it divides
-      if (id === 'case') return null;
+      if (id === 'case') return 'not_read';
       if (id === 'getline') readsInput = true;
       if (id === 'system') {
         // system("LINE"): only a literal line, alone in the parentheses
         spaces();
-        if (s[k] !== '(') return null;
+        if (s[k] !== '(') return 'not_read';
         k++;
         spaces();
-        if (s[k] !== '"') return null;
+        if (s[k] !== '"') return 'runs_built_command';
         const line = str();
         spaces();
-        if (line === null || s[k] !== ')') return null;
+        if (line === null) return 'not_read';
+        if (s[k] !== ')') return 'runs_built_command';
         commands.push(line);
         k++;
         afterOperand = true;
@@ -167,14 +175,14 @@ export function awkProgram(s: string): AwkProgram | null {
       afterOperand = true;
       continue;
     }
-    if (c === '@' || c === '`') return null;
+    if (c === '@' || c === '`') return 'not_read';
     if (c === '|') {
       if (s[k + 1] === '|') {
         k += 2;
         afterOperand = false;
         continue;
       }
-      if (s[k + 1] === '&') return null;
+      if (s[k + 1] === '&') return 'runs_built_command';
       // "LINE" | getline: the string right before the pipe, standing alone
       GETLINE_AFTER_PIPE.lastIndex = k;
       if (standalone !== null && GETLINE_AFTER_PIPE.test(s)) {
@@ -188,32 +196,34 @@ export function awkProgram(s: string): AwkProgram | null {
       if (printDepth >= 0 && depth === printDepth) {
         k++;
         spaces();
-        if (s[k] !== '"') return null;
+        if (s[k] !== '"') return 'runs_built_command';
         const line = str();
         spaces();
-        if (line === null || !(k >= s.length || /[;}\n#]/.test(s[k]!))) return null;
+        if (line === null) return 'not_read';
+        if (!(k >= s.length || /[;}\n#]/.test(s[k]!))) return 'runs_built_command';
         commands.push(line);
         afterOperand = true;
         continue;
       }
-      return null;
+      // a command built before the pipe (`cmd | getline`)
+      return 'runs_built_command';
     }
     if (c === '>' && printDepth >= 0 && depth === printDepth) {
       // print … > FILE, >> FILE: the target must be a literal file name
       k += s[k + 1] === '>' ? 2 : 1;
       while (s[k] === ' ' || s[k] === '\t') k++;
-      if (s[k] !== '"') return null;
+      if (s[k] !== '"') return 'writes_built_target';
       const target = str();
-      if (target === null || target === '' || target.startsWith('/inet')) return null;
+      if (target === null || target === '' || target.startsWith('/inet')) return 'not_read';
       // the target is that string alone: `> "." "claude/x"` concatenates a name known from more than one string
       spaces();
-      if (!(k >= s.length || /[;}\n#]/.test(s[k]!))) return null;
+      if (!(k >= s.length || /[;}\n#]/.test(s[k]!))) return 'writes_built_target';
       if (!/^\/dev\/(null|stdout|stderr|fd\/[12])$/.test(target)) writes.push(target);
       afterOperand = true;
       continue;
     }
     INET_AFTER_LESS.lastIndex = k;
-    if (c === '<' && INET_AFTER_LESS.test(s)) return null;
+    if (c === '<' && INET_AFTER_LESS.test(s)) return 'not_read';
     if (c === '{') {
       if (braces === 0 && item === 'none') readsInput = true;
       braces++;
@@ -249,6 +259,9 @@ export function programsOf(parsed: Parsed<unknown>): Word[] {
 /** The command lines an awk invocation runs, when its programs are read (else the reader finds it opaque). */
 export function awkCommandLines(parsed: Parsed<unknown>): string[] {
   const lines: string[] = [];
-  for (const p of programsOf(parsed)) if (!p.dynamic) lines.push(...(awkProgram(p.text)?.commands ?? []));
+  for (const p of programsOf(parsed)) {
+    const read = p.dynamic ? 'not_read' : awkProgram(p.text);
+    if (typeof read !== 'string') lines.push(...read.commands);
+  }
   return lines;
 }

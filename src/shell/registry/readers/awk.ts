@@ -39,7 +39,9 @@ export const awkReader: NamedReader = (ctx) => {
   for (const p of programsOf(parsed)) {
     if (p.dynamic) return opaque(ctx, 'awk_program_runs');
     const read = awkProgram(p.text);
-    if (read === null) return opaque(ctx, 'awk_program_runs');
+    if (read === 'runs_built_command') return opaque(ctx, 'runs_commands_from_input');
+    if (read === 'writes_built_target') return opaque(ctx, 'awk_program_runs');
+    if (read === 'not_read') return opaque(ctx, 'awk_program_unread');
     writes.push(...read.writes);
     readsInput ||= read.readsInput;
   }

@@ -10,7 +10,7 @@ export const SEDS: ReadonlySet<string> = new Set(['sed', 'gsed']);
  * not known from the line (`e` alone and the `e` flag of `s` run the pattern space) or cannot be
  * read. A script sed refuses for a command `-` runs nothing.
  */
-export function sedScript(s: string): { writes: string[]; commands: string[] } | null {
+export function sedScript(s: string): { writes: string[]; commands: string[] } | 'runs_input' | null {
   const writes: string[] = [];
   const commands: string[] = [];
   let k = 0;
@@ -60,7 +60,7 @@ export function sedScript(s: string): { writes: string[]; commands: string[] } |
       if (c === 's') {
         while (k < s.length && /[gpiImM0-9e]/.test(s[k]!)) {
           // the e flag runs the pattern space as a command
-          if (s[k] === 'e') return null;
+          if (s[k] === 'e') return 'runs_input';
           k++;
         }
         if (s[k] === 'w') {
@@ -103,7 +103,9 @@ export function sedScript(s: string): { writes: string[]; commands: string[] } |
     if (c === 'e') {
       k++;
       const line = toEol().trim();
-      if (line === '' || line.includes('\\')) return null;
+      // `e` alone runs the pattern space
+      if (line === '') return 'runs_input';
+      if (line.includes('\\')) return null;
       commands.push(line);
       continue;
     }
@@ -125,5 +127,8 @@ export function sedScripts(parsed: Parsed<unknown>): { scripts: Word[]; fromFile
 export function sedCommandLines(parsed: Parsed<unknown>): string[] {
   const { scripts, fromFile } = sedScripts(parsed);
   if (fromFile) return [];
-  return scripts.flatMap((w) => (w.dynamic ? [] : (sedScript(w.text)?.commands ?? [])));
+  return scripts.flatMap((w) => {
+    const read = w.dynamic ? null : sedScript(w.text);
+    return read === null || read === 'runs_input' ? [] : read.commands;
+  });
 }

@@ -18,8 +18,8 @@ export const sedReader: NamedReader = (ctx) => {
   const written: Word[] = [];
   for (const script of scripts) {
     const read = script.dynamic ? null : sedScript(script.text);
-    if (fromFile || read === null) {
-      const r = opaque(ctx, 'sed_script_runs');
+    if (fromFile || read === null || read === 'runs_input') {
+      const r = opaque(ctx, read === 'runs_input' && !fromFile ? 'sed_runs_commands_from_input' : 'sed_script_runs');
       return inPlace ? { ...r, effects: files.map((path) => ({ path, effect: 'write' as const })) } : r;
     }
     for (const w of read.writes) if (w !== '' && !STREAMS.has(w)) written.push(word(w, script));
