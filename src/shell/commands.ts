@@ -468,7 +468,7 @@ function runWords(
       });
       recorded = true;
     };
-    if ((peeled.kind === 'run' || peeled.kind === 'reparse' || peeled.kind === 'run-many') && peeled.writes && peeled.writes.length > 0) {
+    if (peeled.writes && peeled.writes.length > 0) {
       walk.out.push({
         name: '',
         program: null,

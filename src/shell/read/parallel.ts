@@ -10,12 +10,15 @@ import type { Peeled } from './wrapper';
  * are words of the line, each job taking one argument of each list; those after `::::` are files
  * of arguments, and without any list the arguments are read from stdin. An argument is quoted for
  * that shell and appended to the command, unless a replacement string (`{}`, `{.}`, `{/}`, `{#}`
- * …) stands in it: then it goes there. Without a command, the arguments are the commands.
+ * …) stands in it: then it goes there. Without a command, each job's arguments, joined with
+ * spaces, are the line the shell runs (`parallel ::: 'echo a; touch x'` runs both).
  *
  * Read so: each job of arguments the line gives is a command of its own (`parallel gzip ::: *.log`
  * is `gzip *.log`), a replacement string a word known at run time; arguments read at run time are
- * appended at run time, as xargs's. Opaque: a command the shell would read otherwise than as its
- * words (`'echo $HOME'`, `{a,b}`, `>`; not under -q, which quotes each word), no command, an
+ * appended at run time, as xargs's; with no command, each job is read as a line of its own, like
+ * `bash -c`. Opaque: a command the shell would read otherwise than as its
+ * words (`'echo $HOME'`, `{a,b}`, `>`; not under -q, which quotes each word), no command and no
+ * argument lists of the line, an
  * option that runs a program or code (`--ssh`, `--rpl`, `{= … =}`), or moreutils' `--`.
  */
 
@@ -78,7 +81,18 @@ export function peelParallel(spec: ProgramSpec, rest: Word[], table: GetoptSpec<
     k = end < operands.length ? end : -1;
   }
   if (first === -1 && !pipe) readAtRunTime = true;
-  if (command.length === 0) return opaque({ id: 'runs_commands_from_input', subject: name }, writes);
+  const count = lists.reduce((n, list) => n * list.length, 1);
+  // every combination of one argument from each list (a linked list, `:::+` or --link, takes fewer)
+  const jobs = (): Word[][] => lists.reduce<Word[][]>((done, list) => done.flatMap((args) => list.map((a) => [...args, a])), [[]]);
+  if (command.length === 0) {
+    if (pipe || readAtRunTime || count > MAX_JOBS) return opaque({ id: 'runs_commands_from_input', subject: name }, writes);
+    // each job's arguments, joined with spaces, are the line its shell runs (a glob's files are known at run time)
+    const sources = jobs().map((args) => ({
+      source: args.map((a) => a.text).join(' '),
+      dynamic: args.some((a) => a.dynamic || a.pattern),
+    }));
+    return { kind: 'reparse-many', sources, via: name, writes };
+  }
   const words = quote ? command : shellWords(command, replace);
   if (!Array.isArray(words)) return opaque({ id: 'wrapper_shell', subject: name, detail: words.detail }, writes);
   // under -I, its string stands where `{}` did
@@ -91,12 +105,8 @@ export function peelParallel(spec: ProgramSpec, rest: Word[], table: GetoptSpec<
     replaces ? words.flatMap((w) => (holds(w) ? substituted(w, args, replace) : [w])) : [...words, ...args];
   // --pipe hands each block of stdin to the command's stdin: no argument is appended
   if (pipe) return { kind: 'run', words: marked, completed: lists.length > 0, via: name, writes };
-  const count = lists.reduce((n, list) => n * list.length, 1);
   if (readAtRunTime || count > MAX_JOBS) return { kind: 'run', words: marked, completed: true, via: name, writes };
-  // every combination of one argument from each list (a linked list, `:::+` or --link, takes fewer)
-  let jobs: Word[][] = [[]];
-  for (const list of lists) jobs = jobs.flatMap((args) => list.map((a) => [...args, a]));
-  return { kind: 'run-many', runs: jobs.map(job), via: name, writes };
+  return { kind: 'run-many', runs: jobs().map(job), via: name, writes };
 }
 
 /** What each replacement string makes of an argument (`{.}` drops the extension, `{/}` the directory …). */

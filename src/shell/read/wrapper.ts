@@ -25,7 +25,7 @@ export type Peeled =
       /** The shell whose standard input the source is (`sh <<'EOF'`): opaque after all when the source moves that input. */
       stdinOf?: Word[];
     }
-  | { kind: 'reparse-many'; sources: { source: string; dynamic: boolean }[]; via: string }
+  | { kind: 'reparse-many'; sources: { source: string; dynamic: boolean }[]; via: string; writes?: Word[] }
   /** Several commands it runs, each read as a command of its own (GNU parallel's jobs). */
   | { kind: 'run-many'; runs: Word[][]; via: string; writes?: Word[] }
   | { kind: 'lookup' };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { programRows, readLine } from '../../helpers/program-rows';
+import { expectStartsAsRun } from '../../helpers/redteam';
 
 // The programs that run another command: read as the command they run, their own writes and
 // directories taken from their options; an option a spec does not list makes the call opaque.
@@ -297,9 +298,16 @@ programRows('parallel', [
   ['cat list | parallel -X wc -l', { level: 'read_only', opaque: false }],
   // --pipe hands blocks of stdin to the command: nothing is appended
   ['parallel --pipe wc -l < big', { level: 'read_only', opaque: false }],
-  // without a command the arguments are the commands
-  ["parallel ::: ls 'rm x'", { level: 'process_exec', opaque: 'runs commands its input gives it' }],
-  ['ls | parallel', { level: 'process_exec', opaque: true }],
+  // without a command each job's arguments, joined with spaces, are the line its shell runs
+  ["parallel ::: ls 'rm x'", { level: 'workspace_write', opaque: false, effects: ['destroy x'] }],
+  ["parallel ::: 'echo ok' 'true'", { level: 'none', opaque: false }],
+  ["parallel ::: echo ::: 'hi; touch y'", { level: 'workspace_write', opaque: false, effects: ['write y'] }],
+  ["parallel ::: 'echo x > .claude/settings.json'", { level: 'workspace_write', effects: ['write .claude/settings.json'] }],
+  ['parallel ::: *.sh', { unparsable: 'run time' }],
+  ['parallel ::: "$CMD"', { unparsable: 'run time' }],
+  ['ls | parallel', { level: 'process_exec', opaque: 'runs commands its input gives it' }],
+  ['parallel :::: jobs.txt', { level: 'process_exec', opaque: 'runs commands its input gives it' }],
+  ['parallel --pipe ::: a', { level: 'process_exec', opaque: 'runs commands its input gives it' }],
   // it only prints
   ['parallel --dry-run rm ::: a b', { level: 'read_only', opaque: false, effects: [] }],
   ['parallel --shellquote ::: a', { level: 'read_only', opaque: false }],
@@ -345,5 +353,12 @@ describe('a wrapper is read with the options it is written with', () => {
     expect(a.invocations.map((i) => [i.program, i.args, i.level])).toEqual(b.invocations.map((i) => [i.program, i.args, i.level]));
     expect(a.effects).toEqual(b.effects);
     expect(a.opaque).toEqual(b.opaque);
+  });
+});
+
+// GNU parallel given no command runs each job as a shell line: the starts read are the ones it makes
+describe('parallel without a command, for real', () => {
+  it.each(["parallel -j1 ::: 'aeat one' 'aeat two; aeat three'", "parallel -j1 ::: aeat ::: 'x; aeat y'"])('%s', (line) => {
+    expectStartsAsRun(line, readLine(line));
   });
 });
