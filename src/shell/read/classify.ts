@@ -392,8 +392,15 @@ function finish(
   // what goes to /dev/null or a standard stream is written to no file (a redirection of the stream is read as one)
   for (let k = effects.length - 1; k >= 0; k--) if (isStream(effects[k]!.path)) effects.splice(k, 1);
   // a filter given no file reads only what it is given: nothing of the system
-  const namesAFile = () => [...globals, parsed].some((g) => g.used.some((u) => u.option.data?.role !== undefined));
-  if (spec.stdinAlone === true && ops.length === 0 && level === 'read_only' && effects.length === 0 && !opaque && !namesAFile())
+  const namesAFile = () =>
+    [...globals, parsed].some(
+      (g) => g.unknown.length > 0 || g.ambiguous.length > 0 || g.used.some((u) => u.option.data?.role !== undefined),
+    );
+  // grep's pattern, one word for sure (`grep *` may become a pattern and files)
+  const pattern =
+    spec.operands === 'pattern-then-reads' && !parsed.used.some((u) => u.option.data?.mode === 'patterns') ? ops[0] : undefined;
+  const patterns = pattern && !pattern.pattern && !(pattern.dynamic && !pattern.quoted) ? 1 : 0;
+  if (spec.stdinAlone === true && ops.length <= patterns && level === 'read_only' && effects.length === 0 && !opaque && !namesAFile())
     level = 'none';
   let kind: Kind = spec.kind ?? kindOf(level);
   if (effects.length > 0 && !exceeds(level, 'workspace_write')) {

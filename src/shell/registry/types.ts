@@ -68,7 +68,9 @@ export type OperandRule =
   /** the second operand is written (`uniq IN OUT`) */
   | 'second-writes'
   /** the first operand is read; the rest are written (`ddrescue IN OUT MAP`) */
-  | 'first-then-writes';
+  | 'first-then-writes'
+  /** the first operand is a pattern unless an option of mode `patterns` gives them (`grep -e`); the rest are read */
+  | 'pattern-then-reads';
 
 export interface CommandSpec {
   /** A short description, for `persona-gate programs`. */

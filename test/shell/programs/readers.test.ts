@@ -8,8 +8,8 @@ programRows('readers', [
   ['head -n 5 x', { level: 'read_only', opaque: false, effects: [] }],
   ['tail -f log.txt', { level: 'read_only', opaque: false, effects: [] }],
   ['grep -rn TODO src', { level: 'read_only', opaque: false, effects: [] }],
-  ['egrep notes.txt', { level: 'read_only', opaque: false, effects: [] }],
-  ['fgrep notes.txt', { level: 'read_only', opaque: false, effects: [] }],
+  ['egrep TODO notes.txt', { level: 'read_only', opaque: false, effects: [] }],
+  ['fgrep TODO notes.txt', { level: 'read_only', opaque: false, effects: [] }],
   ['ls -la', { level: 'read_only', opaque: false, effects: [] }],
   ['ll notes.txt', { level: 'read_only', opaque: false, effects: [] }],
   ['dir notes.txt', { level: 'read_only', opaque: false, effects: [] }],
@@ -505,4 +505,35 @@ programRows('duckdb', [
   ['duckdb app.duckdb', { level: 'process_exec', opaque: true }],
   ['duckdb -init setup.sql app.duckdb .tables', { level: 'process_exec', opaque: true }],
   ['duckdb -f script.sql', { level: 'process_exec', opaque: true }],
+]);
+
+// grep's first operand is its pattern: given no file and no option that reads one, it reads only stdin
+programRows('grep', [
+  ['echo hi | grep hi', { level: 'none', opaque: false, effects: [] }],
+  ['grep -i -n -C 2 -m3 --color=auto "for SHELL in"', { level: 'none', opaque: false }],
+  ['egrep -v "^#"', { level: 'none', opaque: false }],
+  ['fgrep -x -- -n', { level: 'none', opaque: false }],
+  ['grep -e a -e b', { level: 'none', opaque: false }],
+  ['grep --regexp=a', { level: 'none', opaque: false }],
+  // a file, or an option that reads one or recurses into the working directory
+  ['grep hi notes.txt', { level: 'read_only', opaque: false }],
+  ['grep -e hi notes.txt', { level: 'read_only', opaque: false }],
+  ['grep -f patterns.txt', { level: 'read_only', opaque: false }],
+  ['grep --file=patterns.txt', { level: 'read_only', opaque: false }],
+  ['grep -r TODO', { level: 'read_only', opaque: false }],
+  ['grep --recursive TODO', { level: 'read_only', opaque: false }],
+  ['grep -R TODO', { level: 'read_only', opaque: false }],
+  ['grep --dereference-recursive TODO', { level: 'read_only', opaque: false }],
+  ['grep -d recurse TODO', { level: 'read_only', opaque: false }],
+  ['grep --directories=recurse TODO', { level: 'read_only', opaque: false }],
+  ['grep --exclude-from=list TODO', { level: 'read_only', opaque: false }],
+  // a pattern that may become several words, an option it does not know or cannot tell apart
+  ['grep *', { level: 'read_only', opaque: false }],
+  ['grep $P', { level: 'read_only' }],
+  ['grep --frobnicate x', { level: 'read_only', opaque: false }],
+  ['grep --fi x', { level: 'read_only', opaque: false }],
+  ['egrep -e a', { level: 'none', opaque: false }],
+  ['egrep -f p.txt --exclude-from=l -r -R -d skip x', { level: 'read_only', opaque: false }],
+  ['fgrep -e a', { level: 'none', opaque: false }],
+  ['fgrep -f p.txt --exclude-from=l -r -R -d skip x', { level: 'read_only', opaque: false }],
 ]);

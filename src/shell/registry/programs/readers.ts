@@ -1,4 +1,4 @@
-import { options, prefixes, same, type Family, type OptionLine } from '../define';
+import { HELP, options, prefixes, same, type Family, type OptionLine } from '../define';
 import { AWKS } from '../readers/awk-program';
 import type { CommandSpec, OptionSpec, ProgramSpec } from '../types';
 
@@ -7,9 +7,6 @@ const PLAIN = [
   'more',
   'head',
   'tail',
-  'grep',
-  'egrep',
-  'fgrep',
   'ls',
   'll',
   'dir',
@@ -138,8 +135,71 @@ const FD = withOptions(
   ),
 );
 
+/**
+ * GNU grep: its first operand is the pattern unless -e or -f gives the patterns; given no file and
+ * no option that reads one (-f, --exclude-from, -r, -R, -d: recursion searches the working
+ * directory), it reads only its standard input.
+ */
+const GREP = reader({
+  operands: 'pattern-then-reads',
+  stdinAlone: true,
+  numeric: true,
+  options: [
+    ...options(
+      ['-e= --regexp=', { mode: 'patterns' }],
+      ['-f= --file=', { role: 'reads', mode: 'patterns' }],
+      ['--exclude-from=', { role: 'reads' }],
+      ['-r --recursive', { role: 'reads' }],
+      ['-R --dereference-recursive', { role: 'reads' }],
+      ['-d= --directories=', { role: 'reads' }],
+      '-E --extended-regexp',
+      '-F --fixed-strings',
+      '-G --basic-regexp',
+      '-P --perl-regexp',
+      '-i -y --ignore-case',
+      '--no-ignore-case',
+      '-w --word-regexp',
+      '-x --line-regexp',
+      '-z --null-data',
+      '-s --no-messages',
+      '-v --invert-match',
+      '-m= --max-count=',
+      '-b --byte-offset',
+      '-n --line-number',
+      '--line-buffered',
+      '-H --with-filename',
+      '-h --no-filename',
+      '--label=',
+      '-o --only-matching',
+      '-q --quiet --silent',
+      '--binary-files=',
+      '-a --text',
+      '-I',
+      '-D= --devices=',
+      '--include=',
+      '--exclude=',
+      '--exclude-dir=',
+      '-L --files-without-match',
+      '-l --files-with-matches',
+      '-c --count',
+      '-T --initial-tab',
+      '-Z --null',
+      '-A= --after-context=',
+      '-B= --before-context=',
+      '-C= --context=',
+      '--group-separator=',
+      '--no-group-separator',
+      '--color[=] --colour[=]',
+      '-U --binary',
+      '-V',
+    ),
+    ...HELP,
+  ],
+});
+
 export const READERS: Family = {
   ...same(PLAIN, reader()),
+  ...same(['grep', 'egrep', 'fgrep'], GREP),
   // given no file, they read only their standard input
   ...same(['cat', 'tac', 'base32'], reader({ stdinAlone: true })),
   // its operands are numbers: it reads no file
