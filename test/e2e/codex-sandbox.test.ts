@@ -66,9 +66,12 @@ const digest = (path: string) => (existsSync(path) ? createHash('sha256').update
 /** A project registered by `init --host codex`, as a user would; Codex's temp directory outside its CODEX_HOME. */
 type Guarded = Record<'policy' | 'hooks' | 'config' | 'hookProgram' | 'state', string>;
 
-function deployed(sandbox: boolean): { project: CodexProject; init: string; tmp: string; guarded: Guarded } {
+function deployed(
+  sandbox: boolean,
+  policy: Record<string, any> = taxPolicyWithShell(),
+): { project: CodexProject; init: string; tmp: string; guarded: Guarded } {
   const project = makeCodexProject({
-    policy: taxPolicyWithShell(),
+    policy,
     sandboxed: true,
     // Under a sandbox, Codex asks before an MCP call unless the server's tools are approved (`codex exec` cannot ask).
     extraConfig: 'default_tools_approval_mode = "approve"',
@@ -181,6 +184,53 @@ describeConfined('the default deployment in the real Codex CLI, with its sandbox
     expect(left).toContain('[model_providers.scripted]');
     expect(config).toContain('default_permissions = "persona-gate"');
   }, 300_000);
+
+  it("apply_patch: the hook resolves links in a patch's paths, and Codex's profile holds without the hook", async (ctx) => {
+    if (unavailable) ctx.skip(unavailable);
+    const policy = taxPolicyWithShell();
+    policy.personas['modelo-preparer'].families.push('file_write');
+    const { project, tmp, guarded } = deployed(true, policy);
+    const line = readFileSync(guarded.policy, 'utf8');
+    const before = digest(guarded.policy);
+    const envelope = (body: string): ResponsesCall[] => [{ name: 'apply_patch', raw: `*** Begin Patch\n${body}*** End Patch\n` }];
+    const update = (path: string) => envelope(`*** Update File: ${path}\n@@\n-${line}\n+{}\n`);
+    const add = (path: string) => envelope(`*** Add File: ${path}\n+{}\n`);
+    const remove = (path: string) => envelope(`*** Delete File: ${path}\n`);
+    // Links to the policy's directory and to the policy, made where the reader cannot see their targets.
+    const links = shell(`ln -s ${decoded('.claude')} lnk && ln -s ${decoded('.claude/persona-gate.json')} plink && echo linked`);
+    const throughLinks = [
+      update('lnk/persona-gate.json'),
+      update('plink'),
+      add('lnk/persona-gate.local.json'),
+      remove('lnk/persona-gate.json'),
+    ];
+    const gated = await startResponsesModel([shell('aeat modelo list'), whoami, links, ...throughLinks, add('notes.txt')]);
+    cleanup.push(() => gated.close());
+    const run = await runCodex(project, gated.url, { env: { PERSONA_GATE_PERSONA: 'modelo-preparer', TMPDIR: tmp }, timeoutMs: 180_000 });
+    expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
+    const outputs = responsesToolOutputs(gated.requests).map((o) => o.output);
+    expect(outputs[2]).toContain('linked');
+    for (const out of outputs.slice(3, 3 + throughLinks.length))
+      expect(out).toMatch(/^Command blocked by PreToolUse hook: .*persona-gate policy/);
+    expect(outputs.at(-1)).toContain('A notes.txt');
+    expect(digest(guarded.policy)).toBe(before);
+    expect(existsSync(join(project.dir, '.claude', 'persona-gate.local.json'))).toBe(false);
+
+    // The hook taken out by the harness: Codex's own apply_patch, under the profile, refuses the same writes.
+    writeFileSync(guarded.hooks, '{}');
+    const direct = [update('.claude/persona-gate.json'), add('.claude/persona-gate.local.json'), remove('.claude/persona-gate.json')];
+    const unhooked = await startResponsesModel([...direct, ...throughLinks, add('more.txt')]);
+    cleanup.push(() => unhooked.close());
+    const run2 = await runCodex(project, unhooked.url, { env: { TMPDIR: tmp }, timeoutMs: 180_000 });
+    expect(run2.code, `${run2.stdout}\n${run2.stderr}`).toBe(0);
+    const outputs2 = responsesToolOutputs(unhooked.requests).map((o) => o.output);
+    for (const out of outputs2.slice(0, direct.length)) expect(out).toMatch(/^patch rejected: writing outside of the project/);
+    for (const out of outputs2.slice(direct.length, -1))
+      expect(out).toMatch(/Failed to (write|delete) file|patch rejected: writing outside of the project/);
+    expect(outputs2.at(-1)).toContain('A more.txt');
+    expect(digest(guarded.policy)).toBe(before);
+    expect(existsSync(join(project.dir, '.claude', 'persona-gate.local.json'))).toBe(false);
+  }, 400_000);
 
   it('with --no-sandbox, the same writes land, and doctor says the sandbox is off', async (ctx) => {
     if (unavailable) ctx.skip(unavailable);
