@@ -542,6 +542,8 @@ function judge(input: DecideInput, shell: ShellReading | null): Decision {
 
   // Matched shell commands first, so that when several are equally strict the more specific one speaks.
   const subjects = [...resolution.matched, primary];
+  const switches = index.settings.identity?.switches ?? [];
+  const switchedBy = resolution.matched.find((s) => switches.includes(s.key))?.key;
   let chosen: { subject: Subject; ruling: Ruling; findings: Finding[] } | null = null;
   for (const subject of subjects) {
     const ctx: GateContext = {
@@ -557,6 +559,7 @@ function judge(input: DecideInput, shell: ShellReading | null): Decision {
       env,
       options,
       ...(input.profileState ? { profileNow: input.profileState } : {}),
+      ...(switchedBy !== undefined && subject.key !== switchedBy ? { switchedBy } : {}),
     };
     const walked = walkGates(ctx);
     const ruling = walked.ruling ?? passRuling(index);

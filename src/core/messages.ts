@@ -88,6 +88,8 @@ export const en = {
     `persona-gate: this call writes ${path}, outside the directories the sandbox lets the agent's shell write (${list(writable)}). The file tools run outside the sandbox, so they are held to the same bounds: write inside the project, or ask the user to write it or to add its directory to sandbox.filesystem.allowWrite.`,
   backgroundSwitch: (what: string) =>
     `persona-gate: ${what} may switch the active profile, and run in the background it would switch after later calls were checked against the profile it leaves. Run it in the foreground, then the identity read.`,
+  switchInCall: (what: string) =>
+    `persona-gate: this call switches the active profile (${what}) and changes state in the same call, before any identity read could confirm the profile it switches to. Switch in a call of its own, run the identity read (whoami / profile status), check the profile, then retry.`,
   stdinCode: (what: string, persona: string | null, allowed: readonly string[]) =>
     `persona-gate: ${what}, and this host can give a running command input later without persona-gate seeing it, so what it would run is never checked. Run each command as its own call instead${allowed.length > 0 ? ` (${persona === null ? "the policy's commands" : `the ${persona} persona's commands`}: ${list(allowed)})` : ''}, or pass the code with -c.`,
   patchUnreadable: (tool: string) =>
@@ -215,6 +217,8 @@ const spanish = () =>
       `persona-gate: esta llamada escribe ${path}, fuera de los directorios en los que el sandbox deja escribir al shell del agente (${lista(writable)}). Las herramientas de ficheros se ejecutan fuera del sandbox, así que se les aplican los mismos límites: escribe dentro del proyecto, o pide al usuario que lo escriba o que añada su directorio a sandbox.filesystem.allowWrite.`,
     backgroundSwitch: (what) =>
       `persona-gate: ${what} puede cambiar el perfil activo, y en segundo plano cambiaría después de que otras llamadas se comprobaran contra el perfil que deja. Ejecútalo en primer plano, y después la lectura de identidad.`,
+    switchInCall: (what) =>
+      `persona-gate: esta llamada cambia el perfil activo (${what}) y cambia el estado en la misma llamada, antes de que una lectura de identidad pueda confirmar el perfil al que cambia. Cambia de perfil en una llamada propia, ejecuta la lectura de identidad (whoami / estado del perfil), comprueba el perfil y vuelve a intentarlo.`,
     stdinCode: (what, persona, allowed) =>
       `persona-gate: ${what}, y este host puede dar entrada a una orden en marcha más tarde sin que persona-gate la vea, así que lo que ejecutaría nunca se comprueba. Ejecuta cada orden como una llamada propia${allowed.length > 0 ? ` (${persona === null ? 'las órdenes de la política' : `las órdenes de la persona ${persona}`}: ${list(allowed)})` : ''}, o pasa el código con -c.`,
     patchUnreadable: (tool) =>

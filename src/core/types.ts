@@ -146,6 +146,8 @@ export interface GateContext {
   options: DecideOptions;
   /** Reads the domain's profile state, where the policy names one (the hook always passes it). */
   profileNow?: ProfileStateReader;
+  /** The call also switches the profile (a switch among its commands): what else it runs follows the switch, unconfirmed. */
+  switchedBy?: string;
 }
 
 export type GateOutcome = { ruling: Ruling } | { note: string };

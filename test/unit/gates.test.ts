@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildPolicyIndex } from '../../src/core/policy-index';
 import { emptyState } from '../../src/core/state';
 import { confirmed, indexOf, MERGE_POLICY_PATH, pre, readJson, run, TAX_POLICY_PATH, taxIndex } from '../helpers/policy';
+import { judge } from '../helpers/redteam';
 
 const tax = taxIndex();
 const as = (persona: string) => ({ env: { PERSONA_GATE_PERSONA: persona }, state: confirmed() });
@@ -175,6 +176,27 @@ describe('gate 6: identity', () => {
     const d = run(tax, pre('mcp__aeat__profile_switch'), as('coordinator'));
     expect([d.verdict, d.ops]).toEqual(['deny', []]);
   });
+
+  // A switch re-arms before it runs: what else the same line changes runs under a profile no read confirmed.
+  it.each([
+    'aeat config profile switch bob && aeat modelo work create 303',
+    'aeat config profile switch bob ; aeat modelo work create 303',
+    'aeat modelo work create 303 && aeat config profile switch bob',
+    'aeat config profile switch bob && aeat whoami && aeat modelo work create 303',
+    'aeat config profile switch bob && sed -i s/a/b/ notes.txt',
+  ])('%s: refused, switch in a call of its own', (line) => {
+    const d = judge(line);
+    expect([d.verdict, d.status, d.gate, d.rule]).toEqual(['deny', 'identity_required', 'identity', 'switch_in_call']);
+    expect(d.reason).toContain('Switch in a call of its own');
+    expect(d.ops).toEqual([]);
+  });
+
+  it.each(['aeat config profile switch bob', 'aeat config profile switch bob && aeat whoami', 'aeat modelo work create 303'])(
+    '%s: let through',
+    (line) => {
+      expect(judge(line).verdict).toBe('abstain');
+    },
+  );
 });
 
 describe('gate 7: confirmation tier', () => {

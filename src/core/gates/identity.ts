@@ -16,7 +16,7 @@ export function describeProfileState(def: { file: string } | { command: string[]
 /** Gate 6 (SPEC §6): no state-changing call until an identity read has run this session. */
 export const identityGate: Gate = {
   name: 'identity',
-  check({ index, event, subject, state, messages, profileNow }) {
+  check({ index, event, subject, state, messages, profileNow, switchedBy }) {
     const identity = index.settings.identity;
     if (!identity) return { note: messages.noteNoIdentity() };
     if (identity.switches.includes(subject.key)) {
@@ -37,6 +37,17 @@ export const identityGate: Gate = {
     }
     if (identity.reads.includes(subject.key)) return { note: messages.noteRead(subject.key) };
     if (subject.level !== null && !isStateChanging(subject.level)) return { note: messages.noteNoStateChange(subject.level) };
+    // SPEC §6: a switch re-arms the gate before it runs, so what the same call changes is not confirmed
+    if (switchedBy !== undefined)
+      return {
+        ruling: {
+          verdict: 'deny',
+          status: 'identity_required',
+          gate: 'identity',
+          rule: 'switch_in_call',
+          reason: messages.switchInCall(switchedBy),
+        },
+      };
     if (state.confirmed) {
       // The domain's own state says which profile is active: one that differs from what it was at
       // confirmation re-arms the gate, however it changed (SPEC §9.4).
