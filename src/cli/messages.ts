@@ -341,6 +341,8 @@ export const cliEn = {
     `${name} (${program}) now starts only through persona-gate's launcher, each start checked; the sandboxed shell cannot reach it, and the programs a call runs start it through its shim, judged by persona-gate's broker`,
   initNotLaunched: (name: string, why: string) =>
     `${name} is not launched: ${why}; its catalogued commands are checked by the shell reader alone`,
+  initProfileGuarded: (path: string) =>
+    `the domain's active profile (${path}) is write-denied to the sandboxed shell and the edit tools: only the launched program, judged, switches it`,
   launcherNotOnPath: () => 'it is not on PATH',
   launchInProject: (path: string) => `the one on PATH (${path}) is inside the project`,
   launchSystem: (path: string) => `${path} is a system program other programs run, which hiding it would break`,
@@ -900,6 +902,8 @@ export const cliEs: CliMessages = {
   initLaunched: (name, program) =>
     `${name} (${program}) solo se inicia ya a través del lanzador de persona-gate, con cada inicio comprobado; la shell en el sandbox no lo alcanza, y los programas que ejecuta una llamada lo inician a través de su shim, juzgados por el intermediario de persona-gate`,
   initNotLaunched: (name, why) => `${name} no se lanza: ${why}; sus órdenes catalogadas las comprueba solo el lector de la shell`,
+  initProfileGuarded: (path) =>
+    `el perfil activo del dominio (${path}) no lo pueden escribir la shell en el sandbox ni las herramientas de edición: solo lo cambia el programa lanzado, juzgado`,
   launcherNotOnPath: () => 'no está en el PATH',
   launchInProject: (path) => `el del PATH (${path}) está dentro del proyecto`,
   launchSystem: (path) => `${path} es un programa del sistema que otros programas ejecutan, y ocultarlo los rompería`,

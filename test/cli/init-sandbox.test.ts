@@ -79,10 +79,16 @@ describe('init: the sandbox in the default deployment', () => {
     expect(local.sandbox.excludedCommands).toEqual([expect.stringMatching(new RegExp(`^/\\S+ /\\S+persona-gate-exec\\.cjs ${aeat} \\*$`))]);
     expect(local.sandbox.filesystem.denyRead).toContain(aeat);
     expect(local.permissions.deny).toContain(`Read(/${aeat})`);
+    // the domain's active profile (identity.profile_state) changes only through the launched program
+    const profile = join(p.home, '.aeat', 'active-profile');
+    expect(r.stdout).toContain(en.initProfileGuarded(profile));
+    expect(local.sandbox.filesystem.denyWrite).toContain(profile);
+    expect(local.permissions.deny).toContain(`Edit(/${profile})`);
     // and in the file `persona-gate launch` passes, whose sandbox lists Claude Code takes over the project's
     const launch = JSON.parse(readFileSync(join(p.home, '.claude', 'persona-gate-launch.json'), 'utf8'));
     expect(launch.sandbox.excludedCommands).toEqual(local.sandbox.excludedCommands);
     expect(launch.sandbox.filesystem.denyRead).toContain(aeat);
+    expect(launch.sandbox.filesystem.denyWrite).toContain(profile);
     const map = JSON.parse(readFileSync(join(p.home, 'state', 'exec.json'), 'utf8'));
     expect(map.programs).toEqual({ aeat });
     // the hook now rewrites an allowed start to the launcher form, and refuses a start it cannot judge

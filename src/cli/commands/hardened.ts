@@ -91,7 +91,7 @@ export function guardedPaths(opts: {
 }
 
 /** The permission rule that keeps Claude Code's Write/Edit tools off a path (`//` marks an absolute path). */
-export function editRule(g: Guarded): string {
+export function editRule(g: Pick<Guarded, 'path' | 'tree'>): string {
   const abs = g.path.split(sep).join('/');
   return `Edit(/${abs}${g.tree ? '/**' : ''})`;
 }

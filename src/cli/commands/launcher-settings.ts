@@ -20,7 +20,18 @@ import { ticketsDir } from '../../exec/tickets';
 import { validatePolicy } from '../../policy/validate';
 import type { CliMessages } from '../messages';
 import { packageRoot } from './starter';
-import { arrayAt, firstOnPath, isObject, objectAt, readJsonQuiet, within, type Finding, type Guarded, type Json } from './hardened';
+import {
+  arrayAt,
+  editRule,
+  firstOnPath,
+  isObject,
+  objectAt,
+  readJsonQuiet,
+  within,
+  type Finding,
+  type Guarded,
+  type Json,
+} from './hardened';
 import { writePrivateJson, type InstallRecord } from './install-record';
 
 /**
@@ -119,7 +130,10 @@ export function cataloguedPrograms(policyPath: string): string[] | null {
 }
 
 /** The programs, and the directory of the domain's profile state file (`~` is the home), which the launched program writes. */
-function readCatalogue(policyPath: string, env: Env): { names: string[]; closed: Set<string>; writable: string[] } | null {
+function readCatalogue(
+  policyPath: string,
+  env: Env,
+): { names: string[]; closed: Set<string>; writable: string[]; profile: string | null } | null {
   try {
     const result = validatePolicy(JSON.parse(readFileSync(policyPath, 'utf8')), 'en', policyPath);
     if (!result.ok) return null;
@@ -131,7 +145,7 @@ function readCatalogue(policyPath: string, env: Env): { names: string[]; closed:
     const home = env.HOME ?? '';
     const path =
       file === null ? null : file.startsWith('~/') ? (home ? join(home, file.slice(2)) : null) : resolve(dirname(policyPath), file);
-    return { names, closed, writable: path === null ? [] : [dirname(path)] };
+    return { names, closed, writable: path === null ? [] : [dirname(path)], profile: path };
   } catch {
     return null;
   }
@@ -242,6 +256,18 @@ export function mergeLaunchers(
       LAUNCHER_ENTRIES,
       t,
     );
+  }
+  // The domain's active profile changes only through the launched program, judged (SPEC §9.4): not
+  // from the sandboxed shell, and not by Claude Code's edit tools, which run outside the sandbox.
+  if (Object.keys(programs).length > 0 && catalogue.profile !== null) {
+    const profile = catalogue.profile;
+    added += mergeLists(
+      settings,
+      { sandbox: { filesystem: { denyWrite: [profile] } }, permissions: { deny: [editRule({ path: profile, tree: false })] } },
+      LAUNCHER_ENTRIES,
+      t,
+    );
+    lines.push(t.initProfileGuarded(profile));
   }
   let before: ExecMap | null = null;
   try {
