@@ -126,6 +126,9 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+/** The line with line continuations, quotes and backslashes taken out. */
+const unquoted = (command: string): string => command.replace(/\\\n/g, '').replace(/['"\\]/g, '');
+
 /**
  * Whether the line may name a launched program (its name as a word of its own, its real path, or
  * the launcher), read with line continuations, quotes and backslashes taken out: `/opt/la''uncher`,
@@ -133,12 +136,18 @@ function escapeRegExp(text: string): string {
  * Returns a program's name.
  */
 export function mentioned(command: string, map: ExecMap): string | null {
-  const text = command.replace(/\\\n/g, '').replace(/['"\\]/g, '');
+  const text = unquoted(command);
   for (const [name, program] of Object.entries(map.programs)) {
     if (text.includes(program)) return name;
     if (new RegExp(`(^|[^A-Za-z0-9_.-])${escapeRegExp(name)}($|[^A-Za-z0-9_.-])`).test(text)) return name;
   }
   return text.includes(map.launcher) ? (Object.keys(map.programs)[0] ?? '') : null;
+}
+
+/** Whether the line may name a launched program's real path or the launcher itself, read as `mentioned` reads it. */
+export function namesPath(command: string, map: ExecMap): boolean {
+  const text = unquoted(command);
+  return text.includes(map.launcher) || Object.values(map.programs).some((program) => text.includes(program));
 }
 
 /** A directory an installation keeps its versions or environments in: `1.2`, `v3`, `.venv`, `venv`, `env`, `current`. */

@@ -1,7 +1,7 @@
 import type { Script, Word } from '../shell/syntax/ast';
 import { parseScript, ParseError } from '../shell/syntax/parser';
 import type { Unreadable } from '../shell/unreadable';
-import { joinParts, launcherCommand, mentioned, PLAIN_WORD, quoteWord, TICKET_OPTION, type ExecMap } from './map';
+import { joinParts, launcherCommand, mentioned, namesPath, PLAIN_WORD, quoteWord, TICKET_OPTION, type ExecMap } from './map';
 
 export type { ExecMap } from './map';
 
@@ -15,9 +15,10 @@ export type { ExecMap } from './map';
  * substitution, redirection, pipe, assignment or background job: what is judged is what runs),
  * every part of it leads with the program (its name, its real path, or the launcher), and the
  * parts are joined by `&&`, `||`, `;` or newlines. Such a call is rewritten to the launcher form;
- * Claude Code takes it out of the sandbox on the rewritten text. A call that names a launched
- * program in any other way is refused, or (a literal line that only mentions the name) left to
- * the sandbox, where the program does not exist.
+ * Claude Code takes it out of the sandbox on the rewritten text. A literal line that only mentions
+ * the name is left to the sandbox, where the program does not exist. A call that names it in any
+ * other way is refused; by its name alone, it is `brokerable`: where the broker judges every start
+ * a call makes, the hook lets it run in the sandbox instead (hook/run.ts).
  */
 
 export interface PlannedStart {
@@ -38,8 +39,13 @@ export type LaunchPlan =
   | { kind: 'sandboxed'; name: string }
   /** Every part starts a launched program: judge each start, then run `command` instead. */
   | { kind: 'starts'; starts: PlannedStart[]; ops: string[]; command: string; judged: string }
-  /** `problem`: why bash's grammar refuses the line, when that is the reason. */
-  | { kind: 'refused'; why: RefusedWhy; name: string; detail: string; problem?: Unreadable };
+  /**
+   * `problem`: why bash's grammar refuses the line, when that is the reason. `brokerable`: the line
+   * names the program only by name, in a form the hook cannot judge as starts (a pipe, a
+   * redirection, a substitution, other commands beside it): where the broker judges every start
+   * the call makes, it may run in the sandbox instead, its starts checked there.
+   */
+  | { kind: 'refused'; why: RefusedWhy; name: string; detail: string; problem?: Unreadable; brokerable?: true };
 
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/;
@@ -118,8 +124,10 @@ export function launchPlan(command: string, map: ExecMap): LaunchPlan {
     const problem = err instanceof ParseError ? { problem: err.problem } : {};
     return { kind: 'refused', why: 'unparsable', name, detail: err instanceof Error ? err.message : String(err), ...problem };
   }
+  const byName = !namesPath(command, map);
+  const brokerable = byName ? ({ brokerable: true } as const) : {};
   const literal = literalParts(script);
-  if (literal === null) return { kind: 'refused', why: 'not_literal', name, detail: command };
+  if (literal === null) return { kind: 'refused', why: 'not_literal', name, detail: command, ...brokerable };
   const byPath = new Map(Object.entries(map.programs).map(([n, p]) => [p, n]));
   const starts: PlannedStart[] = [];
   let others = 0;
@@ -139,7 +147,7 @@ export function launchPlan(command: string, map: ExecMap): LaunchPlan {
     others++;
   }
   if (starts.length === 0) return { kind: 'sandboxed', name };
-  if (others > 0) return { kind: 'refused', why: 'mixed', name, detail: command };
+  if (others > 0) return { kind: 'refused', why: 'mixed', name, detail: command, ...brokerable };
   // What the policy judges: the same starts under the names its `bash` prefixes use.
   const judged = joinParts(
     starts.map((s) => [s.name, ...s.args].map(quoteWord).join(' ')),

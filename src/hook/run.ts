@@ -165,14 +165,15 @@ function handleToolEvent(ctx: HookContext, event: ToolEvent, index: PolicyIndex,
     decision.verdict === 'ask' && !ctx.host.asks
       ? { ...decision, verdict: 'deny' as const, reason: messagesFor(ctx.locale).askWithoutHost(ctx.host.title, decision.reason) }
       : decision;
+  const unseen = startsForBroker(route, sandbox);
   const { decision: answered, updatedInput } = routeAnswer(
-    route,
+    unseen ?? route,
     event,
     asked,
     { stateDir: ctx.stateDir, env: ctx.env, locale: ctx.locale, policySha: index.sha256 },
     lazySettleStart,
   );
-  const brokered = updatedInput === undefined ? brokeredInput(ctx, event, route, answered, sandbox) : undefined;
+  const brokered = updatedInput === undefined ? brokeredInput(ctx, event, route, answered, sandbox, unseen !== null) : undefined;
   const rewritten = updatedInput ?? brokered;
   const verdict =
     rewritten !== undefined && answered.verdict !== 'deny'
@@ -211,6 +212,8 @@ function brokeredInput(
   route: LaunchRoute,
   decision: ReturnType<typeof decide>,
   sandbox: SandboxView | null,
+  /** The line names a launched program in a form the broker is to judge, whatever it runs. */
+  startsUnseen = false,
 ): Record<string, unknown> | undefined {
   if (ctx.source !== 'hook' || sandbox === null || event.tool_name !== 'Bash' || event.hook_event_name !== 'PreToolUse') return undefined;
   const map = route.map;
@@ -219,7 +222,7 @@ function brokeredInput(
   if (decision.verdict !== 'allow' && decision.verdict !== 'abstain' && decision.verdict !== 'ask') return undefined;
   const { primary, matched } = decision.resolution;
   const runsCode = matched.length > 0 || primary.level === null || exceeds(primary.level, 'workspace_write');
-  if (!runsCode || !brokers(sandbox)) return undefined;
+  if (!(runsCode || startsUnseen) || !brokers(sandbox)) return undefined;
   const project = ctx.env.CLAUDE_PROJECT_DIR?.trim() || event.cwd || process.cwd();
   return {
     ...event.tool_input,
@@ -230,6 +233,19 @@ function brokeredInput(
       { stateDir: ctx.stateDir, env: ctx.env, argv: ctx.argv, project },
     ),
   };
+}
+
+/**
+ * A line that names a launched program only by name, in a form the hook cannot judge as its starts
+ * (a pipe, a redirection, a substitution, other commands beside it): where the deployment brokers,
+ * it runs in the sandbox, rewritten for the broker, which judges every start it makes. Null: it is
+ * settled as the plan says.
+ */
+function startsForBroker(route: LaunchRoute, sandbox: SandboxView | null): LaunchRoute | null {
+  const { plan, map } = route;
+  if (plan?.kind !== 'refused' || plan.brokerable !== true || map?.broker === undefined || sandbox === null || !brokers(sandbox))
+    return null;
+  return { ...route, plan: { kind: 'sandboxed', name: plan.name } };
 }
 
 /** Whether a call let through that runs code is rewritten for the broker: the sandbox holds. */

@@ -104,6 +104,34 @@ describe('the broker, built', () => {
     },
   );
 
+  it.skipIf(noBwrap !== null)(
+    'a line naming the program in a form the hook cannot judge as starts runs, each start judged by the broker',
+    () => {
+      const d = confirmed();
+      mkdirSync(join(d.project, 'pkg'));
+      const run = (line: string) => {
+        const r = d.pre(line);
+        expect(r.out, line).toMatchObject({ permissionDecision: 'allow' });
+        const ran = d.sh(r.out.updatedInput.command);
+        expect(d.post(r.out.updatedInput.command, r.id, ran.stdout).code).toBe(0);
+        return ran;
+      };
+      expect(run('aeat modelo list | head -1')).toMatchObject({ status: 0, stdout: 'aeat: ran modelo list\n' });
+      expect(run('aeat modelo check > out.txt; echo "rc=$?"; cat out.txt')).toMatchObject({ stdout: 'rc=3\naeat: ran modelo check\n' });
+      expect(run('cd pkg && aeat whoami && pwd')).toMatchObject({ status: 0, stdout: `aeat: ran whoami\n${join(d.project, 'pkg')}\n` });
+      // the commit form Claude Code writes, its message naming the program: nothing starts
+      expect(run(`printf '%s\\n' "$(cat <<'EOF'\nDocument the aeat whoami step\nEOF\n)"`)).toMatchObject({
+        status: 0,
+        stdout: 'Document the aeat whoami step\n',
+      });
+      // a start the policy refuses, hidden in such a line, is refused where it happens
+      const hidden = run('echo aeat modelo export | sh; echo "rc=$?"');
+      expect(hidden.stdout).toBe('rc=126\n');
+      expect(hidden.stderr).toContain(en.handoff('modelo-preparer', 'modelo.export', 'verifier'));
+      expect(d.ran()).toEqual(['whoami', 'modelo list', 'modelo check', 'whoami']);
+    },
+  );
+
   it.skipIf(noBwrap !== null)('a program the broker starts cannot start another launched program, nor read the call records', () => {
     const d = confirmed({ tool: true });
     writeFileSync(join(d.project, 'x.sh'), 'tool run; echo "rc=$?"\n');

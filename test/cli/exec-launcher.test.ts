@@ -80,7 +80,7 @@ describe('the excluded launcher, built', () => {
     expect(readFileSync(path, 'utf8')).toBe(before);
   });
 
-  it('the hook rewrites a start it lets through, and refuses one it cannot judge', () => {
+  it('the hook rewrites a start it lets through, hands the broker a line it cannot judge, and refuses a path in one', () => {
     const d = deployment();
     const who = d.pre('aeat whoami');
     expect(who.out).toMatchObject({ permissionDecision: 'allow' });
@@ -89,12 +89,24 @@ describe('the excluded launcher, built', () => {
       permissionDecision: 'deny',
       permissionDecisionReason: en.handoff('modelo-preparer', 'modelo.export', 'verifier'),
     });
-    const refused = d.pre('x=$(aeat whoami); echo $x').out;
-    expect(refused).toMatchObject({ permissionDecision: 'deny' });
-    expect(refused.updatedInput).toBeUndefined();
-    expect(d.pre('aeat whoami && git status').out).toMatchObject({
+    // the program named only by name in a form the hook cannot judge as starts: the call runs in the
+    // sandbox, rewritten for the broker, which judges each start it makes (test/cli/exec-broker.test.ts)
+    for (const line of ['x=$(aeat whoami); echo $x', 'aeat whoami && git status', 'aeat modelo list | head -1']) {
+      const brokered = d.pre(line).out;
+      expect(brokered).toMatchObject({ permissionDecision: 'allow' });
+      expect(brokered.updatedInput.command).toMatch(/^export PATH=\S+\/shims:"\$PATH" PERSONA_GATE_CALL=[0-9a-f]{32}\n/);
+      expect(brokered.updatedInput.command.endsWith(`\n${line}`)).toBe(true);
+    }
+    // its real path or the launcher in such a form is refused: the host's matcher may read through it
+    const refused = d.pre(`x=$(${d.real} whoami); echo $x`).out;
+    expect(refused).toMatchObject({
       permissionDecision: 'deny',
-      permissionDecisionReason: EXEC_MESSAGES.en.refused('mixed', 'aeat', 'aeat whoami && git status'),
+      permissionDecisionReason: EXEC_MESSAGES.en.refused('not_literal', 'aeat', `x=$(${d.real} whoami); echo $x`),
+    });
+    expect(refused.updatedInput).toBeUndefined();
+    expect(d.pre(`${d.real} whoami && git status`).out).toMatchObject({
+      permissionDecision: 'deny',
+      permissionDecisionReason: EXEC_MESSAGES.en.refused('mixed', 'aeat', `${d.real} whoami && git status`),
     });
     // a line that does not name the program is answered as before…
     expect(d.pre('git status').out).toBeNull();

@@ -91,14 +91,14 @@ describe('init: the sandbox in the default deployment', () => {
     expect(launch.sandbox.filesystem.denyWrite).toContain(profile);
     const map = JSON.parse(readFileSync(join(p.home, 'state', 'exec.json'), 'utf8'));
     expect(map.programs).toEqual({ aeat });
-    // the hook now rewrites an allowed start to the launcher form, and refuses a start it cannot judge
+    // the hook now rewrites an allowed start to the launcher form, and refuses the program's path in a line it cannot judge
     const hook = (command: string) =>
       JSON.parse(
         runCli(['hook'], { input: preEvent('Bash', { command }, { cwd: p.dir }), env: { ...env, PERSONA_GATE_PERSONA: 'modelo-preparer' } })
           .stdout || '{}',
       );
     expect(hook('aeat whoami').hookSpecificOutput?.updatedInput?.command).toContain('persona-gate-exec.cjs');
-    expect(hook('x=$(aeat whoami); echo $x').hookSpecificOutput?.permissionDecision).toBe('deny');
+    expect(hook(`x=$(${aeat} whoami); echo $x`).hookSpecificOutput?.permissionDecision).toBe('deny');
 
     // another project of the same user keeps what this one launched
     const other = tempDir('pg-sbx-other-');

@@ -115,6 +115,9 @@ describeConfined('the excluded launcher in the real Claude Code, with its sandbo
         // Started by other programs: through the shim on the call's PATH, judged by the broker.
         ['script whoami', bash("printf '#!/bin/sh\\naeat whoami\\n' > w.sh && sh w.sh")],
         ['python whoami', bash(`python3 -c 'import os; os.system("aeat whoami")'`)],
+        // Named in a form the hook cannot judge as starts: the call runs in the sandbox, its start brokered.
+        ['pipe', bash('aeat modelo list | head -1')],
+        ['mention', bash("echo 'Run aeat whoami first.' >> README.md && tail -1 README.md")],
         ['script', bash("printf '#!/bin/sh\\naeat modelo export\\n' > x.sh && sh x.sh")],
         ['python', bash(`python3 -c 'import os; os.system("aeat modelo export")'`)],
         // A call that fails gets PostToolUseFailure, not PostToolUse: its record ends there too, so
@@ -182,6 +185,8 @@ describeConfined('the excluded launcher in the real Claude Code, with its sandbo
       // The broker refuses what the hook would: the export is the verifier's.
       const handoff = en.handoff('modelo-preparer', 'modelo.export', 'verifier');
       for (const name of ['script whoami', 'python whoami']) expect(by[name]!.content, name).toContain('aeat: ran whoami (sandboxed=no)');
+      expect(by.pipe!.content, shown).toContain('aeat: ran modelo list (sandboxed=no)');
+      expect(by.mention!.content, shown).toContain('Run aeat whoami first.');
       for (const name of ['script', 'python', 'b64 name', 'node']) expect(by[name]!.content, name).toContain(handoff);
       expect(by.reuse!.content, shown).toContain(EXEC_MESSAGES.en.noCall('aeat'));
       expect(readdirSync(join(project.stateDir, 'exec', 'calls')), 'no call record outlives its call').toEqual([]);
@@ -193,7 +198,7 @@ describeConfined('the excluded launcher in the real Claude Code, with its sandbo
       expect(by['b64 launcher']!.content, shown).toMatch(/not judged by persona-gate|No such file or directory/);
       // What really started: the two ordinary calls, nothing else.
       await new Promise((r) => setTimeout(r, 200));
-      expect(log.lines()).toEqual(['whoami', 'modelo work create', 'whoami', 'whoami']);
+      expect(log.lines()).toEqual(['whoami', 'modelo work create', 'whoami', 'whoami', 'modelo list']);
       // The receipts of the starts name the persona and the command.
       const receipts = readdirSync(join(project.stateDir, 'receipts'))
         .map((f) => readFileSync(join(project.stateDir, 'receipts', f), 'utf8'))
@@ -218,8 +223,13 @@ describeConfined('the excluded launcher in the real Claude Code, with its sandbo
         ['exec_ticket', 'modelo.work.create', 'modelo-preparer'],
         ['broker_start', null, null],
         ['broker_start', null, null],
+        ['broker_start', null, null],
       ]);
-      expect(starts.slice(2).map((r) => r.reason)).toEqual([`started ${real} whoami`, `started ${real} whoami`]);
+      expect(starts.slice(2).map((r) => r.reason)).toEqual([
+        `started ${real} whoami`,
+        `started ${real} whoami`,
+        `started ${real} modelo list`,
+      ]);
     },
   );
 

@@ -111,6 +111,25 @@ describe('the launch plan: which Bash calls start a launched program', () => {
     expect(launchPlan(line, MAP)).toMatchObject({ kind: 'refused', why, name: 'aeat' });
   });
 
+  // By name alone, such a line may run in the sandbox for the broker to judge its starts (hook/run.ts);
+  // by the program's path or the launcher's, never: the host's matcher may read through it.
+  it.each(refused)('%j may go to the broker only when it names no path', (line, why) => {
+    const byName = (why === 'not_literal' || why === 'mixed') && !line.includes(REAL) && !line.includes(L);
+    const plan = launchPlan(line, MAP);
+    expect(plan.kind === 'refused' && plan.brokerable === true).toBe(byName);
+  });
+
+  it.each([
+    `x=$(${REAL} whoami)`,
+    `${REAL} whoami && git status`,
+    `${L} ${REAL} whoami | head`,
+    `${REAL.slice(0, 6)}''${REAL.slice(6)} x > y`,
+  ])('%j names a path: refused, never brokered', (line) => {
+    const plan = launchPlan(line, MAP);
+    expect(plan.kind).toBe('refused');
+    expect(plan.kind === 'refused' && plan.brokerable).toBeFalsy();
+  });
+
   it.each([
     'env aeat modelo export',
     "sh -c 'aeat modelo export'",
