@@ -285,14 +285,11 @@ function stateOps(
   if (subjects.some((s) => identity.reads.includes(s.key)) && (shell === null || shell.confirmsIdentity)) {
     const id = callKey(input.event);
     // A command left running in the background has its post-tool event when it starts, not when the read has run.
-    if (id !== undefined && input.event.tool_input.run_in_background !== true) ops.push({ op: 'pending_read', tool_use_id: id });
-    if (input.options.confirmOn === 'pre' && (verdict === 'allow' || verdict === 'abstain')) {
-      ops.push({
-        op: 'confirm',
-        label: null,
-        ...(identity.profile_state !== undefined ? { profile: profileFingerprint(identity, input.profileState) } : {}),
-      });
-    }
+    // the profile state as the read finds it: it confirms only if the state is the same once it ran
+    const seen = identity.profile_state !== undefined ? { profile: profileFingerprint(identity, input.profileState) } : {};
+    if (id !== undefined && input.event.tool_input.run_in_background !== true) ops.push({ op: 'pending_read', tool_use_id: id, ...seen });
+    if (input.options.confirmOn === 'pre' && (verdict === 'allow' || verdict === 'abstain'))
+      ops.push({ op: 'confirm', label: null, ...seen });
   }
   return ops;
 }

@@ -17,6 +17,11 @@ export interface SessionState {
   epoch: number;
   /** Identity reads let through and not yet seen to run: tool_use_id → epoch. */
   pending_reads: Record<string, number>;
+  /**
+   * The domain's profile state as each pending read found it when it was let through: a read
+   * confirms only if the state is the same when it has run (it may have changed while it ran).
+   */
+  pending_profiles: Record<string, string | null>;
   persona: string | null;
   stage: string | null;
   /** Calls let through per stage during its current visit. */
@@ -26,7 +31,7 @@ export interface SessionState {
 export type StateOp =
   | { op: 'count'; stage: string }
   | { op: 'rearm' }
-  | { op: 'pending_read'; tool_use_id: string }
+  | { op: 'pending_read'; tool_use_id: string; profile?: string | null }
   | { op: 'confirm'; label: string | null; profile?: string | null }
   | { op: 'confirm_read'; tool_use_id: string; label: string | null; profile?: string | null }
   | { op: 'reset' }
@@ -36,7 +41,18 @@ export type StateOp =
 export const MAX_PENDING_READS = 64;
 
 export function emptyState(): SessionState {
-  return { v: 1, confirmed: false, label: null, profile: null, epoch: 0, pending_reads: {}, persona: null, stage: null, iterations: {} };
+  return {
+    v: 1,
+    confirmed: false,
+    label: null,
+    profile: null,
+    epoch: 0,
+    pending_reads: {},
+    pending_profiles: {},
+    persona: null,
+    stage: null,
+    iterations: {},
+  };
 }
 
 /** A pending read that can no longer confirm anything: its post-tool event only clears it. */
@@ -64,13 +80,25 @@ function afterRearm(pending: Record<string, number>): Record<string, number> {
   return next;
 }
 
-function without(record: Record<string, number>, id: string): Record<string, number> {
-  const next: Record<string, number> = {};
+function without<T>(record: Record<string, T>, id: string): Record<string, T> {
+  const next: Record<string, T> = {};
   for (const [key, value] of Object.entries(record)) if (key !== id) next[key] = value;
   return next;
 }
 
+/** The profiles of the reads still pending, and only theirs. */
+function profilesOf(pending: Record<string, number>, profiles: Record<string, string | null>): Record<string, string | null> {
+  const next: Record<string, string | null> = {};
+  for (const [key, value] of Object.entries(profiles)) if (Object.prototype.hasOwnProperty.call(pending, key)) next[key] = value;
+  return next;
+}
+
 export function applyOp(state: SessionState, op: StateOp): SessionState {
+  const next = applyOne(state, op);
+  return next === state ? state : { ...next, pending_profiles: profilesOf(next.pending_reads, next.pending_profiles) };
+}
+
+function applyOne(state: SessionState, op: StateOp): SessionState {
   switch (op.op) {
     case 'count':
       return { ...state, iterations: { ...state.iterations, [op.stage]: (own(state.iterations, op.stage) ?? 0) + 1 } };
@@ -83,8 +111,11 @@ export function applyOp(state: SessionState, op: StateOp): SessionState {
         epoch: state.epoch + 1,
         pending_reads: afterRearm(state.pending_reads),
       };
-    case 'pending_read':
-      return { ...state, pending_reads: withPending(state.pending_reads, op.tool_use_id, state.epoch) };
+    case 'pending_read': {
+      const profiles = without(state.pending_profiles, op.tool_use_id);
+      if (op.profile !== undefined) profiles[op.tool_use_id] = op.profile;
+      return { ...state, pending_reads: withPending(state.pending_reads, op.tool_use_id, state.epoch), pending_profiles: profiles };
+    }
     case 'confirm':
       return { ...state, confirmed: true, label: op.label ?? state.label, profile: op.profile ?? null };
     case 'confirm_read': {
@@ -93,6 +124,12 @@ export function applyOp(state: SessionState, op: StateOp): SessionState {
         : undefined;
       if (epoch === STALE) return { ...state, pending_reads: without(state.pending_reads, op.tool_use_id) };
       if (epoch !== state.epoch) return state;
+      // the profile changed while the read ran: what it showed may not be the profile now active
+      const before = Object.prototype.hasOwnProperty.call(state.pending_profiles, op.tool_use_id)
+        ? state.pending_profiles[op.tool_use_id]
+        : undefined;
+      if (before !== undefined && op.profile !== undefined && before !== op.profile)
+        return { ...state, pending_reads: without(state.pending_reads, op.tool_use_id) };
       return {
         ...state,
         confirmed: true,
@@ -128,6 +165,8 @@ export function parseState(value: unknown): SessionState | null {
     !Array.isArray(m) &&
     Object.values(m).every((n) => typeof n === 'number' && Number.isInteger(n) && n >= least);
   const nullableString = (x: unknown): x is string | null => x === null || typeof x === 'string';
+  const isProfileMap = (m: unknown): m is Record<string, string | null> =>
+    typeof m === 'object' && m !== null && !Array.isArray(m) && Object.values(m).every(nullableString);
   if (
     s.v !== 1 ||
     typeof s.confirmed !== 'boolean' ||
@@ -137,6 +176,7 @@ export function parseState(value: unknown): SessionState | null {
     !Number.isInteger(s.epoch) ||
     s.epoch < 0 ||
     !isCountMap(s.pending_reads, STALE) ||
+    (s.pending_profiles !== undefined && !isProfileMap(s.pending_profiles)) ||
     !nullableString(s.persona) ||
     !nullableString(s.stage) ||
     !isCountMap(s.iterations)
@@ -151,6 +191,8 @@ export function parseState(value: unknown): SessionState | null {
     profile: s.profile === undefined ? null : (s.profile as string | null),
     epoch: s.epoch,
     pending_reads: s.pending_reads,
+    // A state written before the reads kept their profile has none to compare.
+    pending_profiles: profilesOf(s.pending_reads, (s.pending_profiles as Record<string, string | null> | undefined) ?? {}),
     persona: s.persona,
     stage: s.stage,
     iterations: s.iterations,

@@ -164,9 +164,10 @@ describe('gate 6: identity', () => {
 
   it('re-arms on a switch let through and records a read to confirm after it runs', () => {
     expect(run(tax, pre('mcp__aeat__profile_switch'), { state: confirmed() }).ops).toEqual([{ op: 'rearm' }]);
-    expect(run(tax, pre('mcp__aeat__whoami')).ops).toEqual([{ op: 'pending_read', tool_use_id: 'toolu_1' }]);
+    // The tax policy names its profile state; with nothing to read it from, none is recorded.
+    expect(run(tax, pre('mcp__aeat__whoami')).ops).toEqual([{ op: 'pending_read', tool_use_id: 'toolu_1', profile: null }]);
     expect(run(tax, pre('mcp__aeat__whoami'), { options: { confirmOn: 'pre' } }).ops).toEqual([
-      { op: 'pending_read', tool_use_id: 'toolu_1' },
+      { op: 'pending_read', tool_use_id: 'toolu_1', profile: null },
       // The tax policy names its profile state; with nothing to read it from, none is recorded.
       { op: 'confirm', label: null, profile: null },
     ]);

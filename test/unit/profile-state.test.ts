@@ -28,8 +28,8 @@ function call(state: SessionState, tool: string, seen: ProfileObservation | unde
   });
 }
 
-/** A session confirmed by the identity read, with the profile state as the read left it. */
-function confirmedWith(seen: ProfileObservation): SessionState {
+/** A session after the identity read, with the profile state as the read found it and as it left it. */
+function confirmedWith(seen: ProfileObservation, after: ProfileObservation = seen): SessionState {
   const pending = call(emptyState(), 'mcp__aeat__whoami', seen);
   const afterPre = applyOps(emptyState(), pending.ops);
   const post = decidePost(
@@ -37,7 +37,7 @@ function confirmedWith(seen: ProfileObservation): SessionState {
     { ...pre('mcp__aeat__whoami'), hook_event_name: 'PostToolUse', tool_response: [{ type: 'text', text: 'Erika' }] },
     env,
     undefined,
-    () => seen,
+    () => after,
   );
   return applyOps(afterPre, post.ops);
 }
@@ -76,6 +76,19 @@ describe('identity.profile_state: the gate follows the domain’s state', () => 
     expect(call(state, MUTATION, A).rule).toBe('profile_changed');
   });
 
+  // A state that changes while the read runs (a job left in the background rewriting it): what the
+  // read showed may not be the profile now active, so it confirms nothing.
+  it('confirms nothing when the state changed while the read ran', () => {
+    const state = confirmedWith(A, B);
+    expect(state).toMatchObject({ confirmed: false, profile: null, pending_reads: {}, pending_profiles: {} });
+    expect(call(state, MUTATION, B)).toMatchObject({ verdict: 'deny', rule: 'first_mutation' });
+    // the read let through records the state it found, beside its epoch
+    expect(applyOps(emptyState(), call(emptyState(), 'mcp__aeat__whoami', A).ops)).toMatchObject({
+      pending_reads: { toolu_1: 0 },
+      pending_profiles: { toolu_1: 'file:aaaa' },
+    });
+  });
+
   it('a switch clears the recorded state with the confirmation', () => {
     const state = confirmedWith(A);
     const switched = applyOps(state, call(state, 'mcp__aeat__profile_switch', A).ops);
@@ -86,6 +99,11 @@ describe('identity.profile_state: the gate follows the domain’s state', () => 
     const { profile: _dropped, ...old } = { ...emptyState(), confirmed: true };
     expect(parseState(old)).toMatchObject({ confirmed: true, profile: null });
     expect(parseState({ ...old, profile: 7 })).toBeNull();
+    // nor did pending reads keep the profile they found
+    expect(parseState({ ...old, pending_reads: { t: 0 }, pending_profiles: undefined })).toMatchObject({ pending_profiles: {} });
+    expect(parseState({ ...old, pending_reads: { t: 0 }, pending_profiles: { t: 3 } })).toBeNull();
+    // and a profile kept for a read no longer pending goes
+    expect(parseState({ ...old, pending_profiles: { gone: 'file:aaaa' } })).toMatchObject({ pending_profiles: {} });
   });
 });
 
