@@ -5,6 +5,7 @@ import { Socket } from 'node:net';
 import { dirname, isAbsolute, join } from 'node:path';
 import type { Receipt } from '../core/receipt';
 import { processEvent } from '../hook/run';
+import type { HookResponse } from '../hook/output';
 import { defaultStateDir } from '../io/paths';
 import { ensurePrivateDir, errno, readWhole } from '../io/private-fs';
 import { readPreferences } from '../io/prefs';
@@ -43,7 +44,11 @@ const MAX_REQUEST_BYTES = 1024 * 1024;
 const MAX_STDOUT_KEPT = 64 * 1024;
 
 /** What the session's hook answers to the start typed as a call of its own. */
-export type Judgment = { allowed: true; toolUseId: string } | { allowed: false; reason: string };
+/** Whom the start was judged for, and as what command (the PreToolUse receipt of `toolUseId` says it too). */
+type Judged = NonNullable<HookResponse['judged']>;
+
+export type Judgment =
+  { allowed: true; toolUseId: string; judged?: Judged } | { allowed: false; reason: string; toolUseId?: string; judged?: Judged };
 
 /** The PreToolUse event a brokered start is judged as. */
 export function startEvent(
@@ -70,19 +75,20 @@ export function judgeStart(call: CallRecord, name: string, args: readonly string
   const toolUseId = `exec_${randomBytes(8).toString('hex')}`;
   const event = startEvent(call, name, args, cwd, toolUseId);
   const response = processEvent(JSON.stringify(event), call.argv, call.env, Date.now(), readPreferences(call.env), 'broker');
-  if (response.exitCode !== 0) return { allowed: false, reason: response.stderr.trim() };
-  if (response.stdout.trim() === '') return { allowed: true, toolUseId };
+  const who = { toolUseId, ...(response.judged !== undefined ? { judged: response.judged } : {}) };
+  if (response.exitCode !== 0) return { allowed: false, reason: response.stderr.trim(), ...who };
+  if (response.stdout.trim() === '') return { allowed: true, ...who };
   let out: { hookSpecificOutput?: { permissionDecision?: string; permissionDecisionReason?: string } };
   try {
     out = JSON.parse(response.stdout);
   } catch {
-    return { allowed: false, reason: response.stdout.trim() };
+    return { allowed: false, reason: response.stdout.trim(), ...who };
   }
   const decision = out.hookSpecificOutput?.permissionDecision;
   const reason = out.hookSpecificOutput?.permissionDecisionReason ?? '';
-  if (decision === 'allow') return { allowed: true, toolUseId };
-  if (decision === 'ask') return { allowed: false, reason: EXEC_MESSAGES[locale].needsPerson(name, reason) };
-  return { allowed: false, reason };
+  if (decision === 'allow') return { allowed: true, ...who };
+  if (decision === 'ask') return { allowed: false, reason: EXEC_MESSAGES[locale].needsPerson(name, reason), ...who };
+  return { allowed: false, reason, ...who };
 }
 
 /** The identity read a brokered start made, as its PostToolUse would say it ran. */
@@ -97,17 +103,29 @@ function confirmStart(call: CallRecord, name: string, args: readonly string[], c
 
 const BROKER_RULES = { noSession: 'persona-gate-broker', allowed: 'broker_start', refused: 'broker_refused' };
 
-/** A brokered start's receipt: the session and agent its call names; the judgement is the PreToolUse receipt of `toolUseId`. */
+/**
+ * A brokered start's receipt: the session and agent its call names, and, once judged, the persona,
+ * stage and command it was judged as (the judgement itself is the PreToolUse receipt of `toolUseId`).
+ */
 function brokerReceipt(
   call: CallRecord | null,
   program: string,
   args: readonly string[],
   refused: string | null,
-  toolUseId: string | null,
+  judgment: Pick<Judgment, 'toolUseId' | 'judged'> | null,
   started: number,
 ): Receipt {
+  const judged = judgment?.judged;
   const who =
-    call === null ? null : { session_id: call.session_id, agent_id: call.agent_id, agent_type: call.agent_type, tool_use_id: toolUseId };
+    call === null
+      ? null
+      : {
+          session_id: call.session_id,
+          agent_id: call.agent_id,
+          agent_type: call.agent_type,
+          tool_use_id: judgment?.toolUseId ?? null,
+          ...(judged !== undefined ? { persona: judged.persona, stage: judged.stage, command_key: judged.command_key } : {}),
+        };
   return startReceipt(who, BROKER_RULES, program, args, refused, started);
 }
 
@@ -264,8 +282,8 @@ export function serveRequest(ctx: BrokerContext, dir: string, done: () => void):
     done();
   };
   const m0 = EXEC_MESSAGES[ctx.locale];
-  const refuse = (call: CallRecord | null, program: string, args: readonly string[], reason: string, toolUseId: string | null = null) => {
-    appendReceipt(ctx.stateDir, brokerReceipt(call, program, args, reason, toolUseId, started));
+  const refuse = (call: CallRecord | null, program: string, args: readonly string[], reason: string, judgment: Judgment | null = null) => {
+    appendReceipt(ctx.stateDir, brokerReceipt(call, program, args, reason, judgment, started));
     ch.out.end();
     ch.err.end(`${reason}\n`, () => finish(REFUSED_EXIT));
   };
@@ -291,11 +309,11 @@ export function serveRequest(ctx: BrokerContext, dir: string, done: () => void):
   } catch (err) {
     judged = { allowed: false, reason: m.stateProblem(err instanceof Error ? err.message : String(err)) };
   }
-  if (!judged.allowed) return refuse(call, program, request.args, judged.reason);
+  if (!judged.allowed) return refuse(call, program, request.args, judged.reason, judged);
   const problem = projectProblem(call.project);
   const bwrap = process.platform === 'linux' ? systemProgram('bwrap') : null;
   if (problem !== null || bwrap === null)
-    return refuse(call, program, request.args, m.noConfinement(problem ?? 'no bwrap only root can change'), judged.toolUseId);
+    return refuse(call, program, request.args, m.noConfinement(problem ?? 'no bwrap only root can change'), judged);
   const tmpdir = call.env.TMPDIR?.trim() ? call.env.TMPDIR : null;
   const args = bwrapArgs({
     project: call.project,
@@ -308,7 +326,7 @@ export function serveRequest(ctx: BrokerContext, dir: string, done: () => void):
     args: request.args,
     exists: existsSync,
   });
-  appendReceipt(ctx.stateDir, brokerReceipt(call, program, request.args, null, judged.toolUseId, started));
+  appendReceipt(ctx.stateDir, brokerReceipt(call, program, request.args, null, judged, started));
   const child = spawn(bwrap, args, { stdio: ['pipe', 'pipe', 'pipe'], env: call.env as NodeJS.ProcessEnv, detached: true, cwd });
   let kept = '';
   child.stdout.on('data', (chunk: Buffer) => {
@@ -331,7 +349,7 @@ export function serveRequest(ctx: BrokerContext, dir: string, done: () => void):
   ch.alive.on('end', kill);
   ch.alive.on('close', kill);
   ch.alive.resume();
-  child.on('error', (err) => refuse(call, program, request.args, m.noConfinement(err.message), judged.toolUseId));
+  child.on('error', (err) => refuse(call, program, request.args, m.noConfinement(err.message), judged));
   child.on('close', (code, signal) => {
     const status = code ?? 128 + ((require('node:os') as typeof import('node:os')).constants.signals[signal as NodeJS.Signals] ?? 0);
     // The status goes first; the confirmation runs before the broker reads another request.

@@ -6,6 +6,8 @@ export interface HookResponse {
   stdout: string;
   stderr: string;
   exitCode: 0 | 2;
+  /** Whom a PreToolUse was judged for, and as what command: for the broker's receipt of the start it judged. */
+  judged?: { persona: string | null; stage: string | null; command_key: string | null };
 }
 
 export function preToolUseResponse(verdict: Verdict, reason: string): HookResponse {

@@ -51,6 +51,8 @@ interface HookContext {
   stateDir: string;
   locale: Locale;
   host: HostAdapter;
+  /** Whom the PreToolUse was judged for, once it was (the broker's start receipt names them too). */
+  judged?: HookResponse['judged'];
 }
 
 function failurePre(
@@ -179,7 +181,9 @@ function handleToolEvent(ctx: HookContext, event: ToolEvent, index: PolicyIndex,
     rewritten !== undefined && answered.verdict !== 'deny'
       ? rewrittenVerdict(answered.verdict, brokered !== undefined, sandbox)
       : answered.verdict;
-  keepReceipt(ctx, event, decisionReceipt(event, { ...answered, verdict }, index.sha256, new Date(), Date.now() - ctx.started));
+  const receipt = decisionReceipt(event, { ...answered, verdict }, index.sha256, new Date(), Date.now() - ctx.started);
+  ctx.judged = { persona: receipt.persona, stage: receipt.stage, command_key: receipt.command_key };
+  keepReceipt(ctx, event, receipt);
   if (rewritten && verdict !== 'deny' && verdict !== 'abstain')
     return preToolUseRewrite(verdict, answered.would !== undefined ? '' : answered.reason, rewritten);
   // Audit mode answers as if the call had passed: the refusal's reason is for the receipt only.
@@ -378,7 +382,8 @@ export function processEvent(
   try {
     // The watchdog stops the decision at the deadline even inside synchronous code (a parse, a
     // regular expression, a loop), where the checks between steps never get to run.
-    return runWithin(ctx.deadline - Date.now(), () => handleEvent(ctx, event, prefs));
+    const response = runWithin(ctx.deadline - Date.now(), () => handleEvent(ctx, event, prefs));
+    return source === 'broker' && ctx.judged !== undefined ? { ...response, judged: ctx.judged } : response;
   } catch (err) {
     const m = messagesFor(ctx.locale);
     if (err instanceof StateError) return refuse(ctx, event, 'state_error', m.stateError(err.message));

@@ -95,6 +95,13 @@ describe('the broker, built', () => {
       expect(d.ran()).toEqual(['whoami', 'whoami', 'modelo list -', 'modelo check']);
       const brokered = d.receipts().filter((x) => x.rule === 'broker_start' || x.rule === 'broker_refused');
       expect(brokered.map((x) => x.rule)).toEqual(['broker_start', 'broker_refused', 'broker_start', 'broker_start']);
+      // each names whom it was judged for and as what, as the launcher's receipts do
+      expect(brokered.map((x) => [x.persona, x.command_key])).toEqual([
+        ['modelo-preparer', 'config.profile.status'],
+        ['modelo-preparer', 'modelo.export'],
+        ['modelo-preparer', 'modelo.list'],
+        ['modelo-preparer', 'modelo.check'],
+      ]);
       expect(brokered.every((x) => x.session_id === 's1')).toBe(true);
       // The call's PostToolUse ends its record: what the call left behind can start nothing more.
       expect(d.post(command, r.id, ran.stdout).code).toBe(0);

@@ -221,9 +221,9 @@ describeConfined('the excluded launcher in the real Claude Code, with its sandbo
       expect(starts.map((r) => [r.rule, r.command_key, r.persona])).toEqual([
         ['exec_ticket', 'config.profile.status', 'modelo-preparer'],
         ['exec_ticket', 'modelo.work.create', 'modelo-preparer'],
-        ['broker_start', null, null],
-        ['broker_start', null, null],
-        ['broker_start', null, null],
+        ['broker_start', 'config.profile.status', 'modelo-preparer'],
+        ['broker_start', 'config.profile.status', 'modelo-preparer'],
+        ['broker_start', 'modelo.list', 'modelo-preparer'],
       ]);
       expect(starts.slice(2).map((r) => r.reason)).toEqual([
         `started ${real} whoami`,
