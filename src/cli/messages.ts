@@ -355,6 +355,9 @@ export const cliEn = {
   hardNotHidden: (name: string, path: string) =>
     `${name}: ${path} is readable from the sandboxed shell or the Read tool (sandbox.filesystem.denyRead, permissions.deny Read(//…))`,
   hardNoLauncher: (path: string) => `the launcher ${path} is missing or not executable`,
+  hardProfileGuarded: (path: string) => `the domain's active profile (${path}) is write-denied to the sandboxed shell and the edit tools`,
+  hardProfileOpen: (path: string) =>
+    `the domain's active profile (${path}) is writable from the sandboxed shell or the edit tools (sandbox.filesystem.denyWrite, permissions.deny Edit(//…)): a switch there is not judged`,
   hardNoLaunchMap: (names: string) => `the catalogued programs (${names}) are not launched: the agent's shell reaches them unchecked`,
   hardProjectExcluded: (file: string, entries: string) =>
     `${file} takes commands out of the sandbox (sandbox.excludedCommands: ${entries}): outside it, a launched program is there unchecked`,
@@ -915,6 +918,10 @@ export const cliEs: CliMessages = {
   hardNotHidden: (name, path) =>
     `${name}: ${path} es legible desde la shell en el sandbox o la herramienta Read (sandbox.filesystem.denyRead, permissions.deny Read(//…))`,
   hardNoLauncher: (path) => `el lanzador ${path} falta o no es ejecutable`,
+  hardProfileGuarded: (path) =>
+    `el perfil activo del dominio (${path}) no lo pueden escribir la shell en el sandbox ni las herramientas de edición`,
+  hardProfileOpen: (path) =>
+    `el perfil activo del dominio (${path}) se puede escribir desde la shell en el sandbox o con las herramientas de edición (sandbox.filesystem.denyWrite, permissions.deny Edit(//…)): un cambio de perfil ahí no se juzga`,
   hardNoLaunchMap: (names) => `los programas catalogados (${names}) no se lanzan: la shell del agente los alcanza sin comprobar`,
   hardProjectExcluded: (file, entries) =>
     `${file} saca órdenes del sandbox (sandbox.excludedCommands: ${entries}): fuera de él, un programa lanzado está ahí sin comprobar`,

@@ -39,8 +39,13 @@ describe('the excluded launcher, built', () => {
     expect(checks).toContainEqual(
       expect.objectContaining({ level: 'ok', text: expect.stringContaining(`aeat (${d.real}) starts only through the launcher`) }),
     );
-    // …and a settings file without the entry
+    // the domain's active profile: write-denied, and doctor says so
+    const profile = join(d.home, '.aeat', 'active-profile');
+    expect(settings.sandbox.filesystem.denyWrite).toContain(profile);
+    expect(checks).toContainEqual(expect.objectContaining({ level: 'ok', text: cliEn.hardProfileGuarded(profile) }));
+    // …and a settings file without the entry, nor the profile's guard
     delete settings.sandbox.excludedCommands;
+    settings.sandbox.filesystem.denyWrite = settings.sandbox.filesystem.denyWrite.filter((p: string) => p !== profile);
     writeFileSync(join(d.home, '.claude', 'settings.json'), JSON.stringify(settings));
     const after = JSON.parse(
       runCli(['doctor', '--hardened', '--dir', d.project, '--json'], {
@@ -51,6 +56,7 @@ describe('the excluded launcher, built', () => {
     expect(after).toContainEqual(
       expect.objectContaining({ level: 'fail', text: expect.stringContaining('aeat: the launcher is not the excluded command') }),
     );
+    expect(after).toContainEqual(expect.objectContaining({ level: 'fail', text: cliEn.hardProfileOpen(profile) }));
     // …and a project that takes commands out of the sandbox itself
     writeFileSync(join(d.project, '.claude', 'settings.json'), JSON.stringify({ sandbox: { excludedCommands: ['python3 *'] } }));
     const project = JSON.parse(

@@ -247,6 +247,7 @@ export function doctorCommand(env: Env, opts: { dir?: string; hardened?: boolean
   // SPEC §9.3: each catalogued program starts only through the launcher.
   hardened.push(
     ...launcherFindings({
+      env,
       dir,
       stateDir,
       policyPath,

@@ -314,6 +314,7 @@ export function mergeLaunchers(
 
 /** doctor --hardened: each catalogued program launched, excluded and hidden, in user or managed settings. */
 export function launcherFindings(opts: {
+  env: Env;
   dir: string;
   stateDir: string;
   policyPath: string | null;
@@ -360,6 +361,18 @@ export function launcherFindings(opts: {
     if (!excluded) findings.push({ level: missing, text: t.hardNotExcluded(name, entry), fix: t.fixHardened() });
     if (!hidden) findings.push({ level: missing, text: t.hardNotHidden(name, program), fix: t.fixHardened() });
     if (excluded && hidden) findings.push({ level: 'ok', text: t.hardLaunched(name, program) });
+  }
+  // the domain's active profile, which only the launched program, judged, may switch (SPEC §9.4)
+  const profile = opts.policyPath ? (readCatalogue(opts.policyPath, opts.env)?.profile ?? null) : null;
+  if (profile !== null) {
+    const guarded =
+      listed((s) => (isObject(sandboxOf(s).filesystem) ? (sandboxOf(s).filesystem as Json).denyWrite : undefined), profile) &&
+      listed((s) => (isObject(s.permissions) ? s.permissions.deny : undefined), editRule({ path: profile, tree: false }));
+    findings.push(
+      guarded
+        ? { level: 'ok', text: t.hardProfileGuarded(profile) }
+        : { level: missing, text: t.hardProfileOpen(profile), fix: t.fixHardened() },
+    );
   }
   // A project's own exclusions run outside the sandbox, where the launched programs are not hidden
   // (Claude Code honours them unless managed settings or a --settings file say allowUnsandboxedCommands: false).
