@@ -620,6 +620,21 @@ function helpReading(index: PolicyIndex, inv: Invocation, powershell: boolean): 
 }
 
 /**
+ * `--help` alone after a proper prefix of a closed program's catalogued commands (`aeat --help`,
+ * `aeat modelo --help`): the help of that group. Never after a whole command, which a program that
+ * ignored the option would run (`aeat modelo export --help` stays the export).
+ */
+function closedGroupHelp(index: PolicyIndex, inv: Invocation): boolean {
+  const words = inv.args;
+  if (inv.completed || words.length === 0 || words.some((w) => w.dynamic || w.pattern)) return false;
+  if (words.at(-1)!.text !== '--help') return false;
+  const group = words.slice(0, -1).map((w) => w.text);
+  return index
+    .bashPrefixes()
+    .some((p) => baseName(p.words[0]!) === inv.name && p.words.length - 1 > group.length && group.every((w, k) => p.words[k + 1] === w));
+}
+
+/**
  * The catalogued command an invocation is, by its `bash` prefixes (longest first). A prefix is
  * matched against the invocation's subcommands once the program's options before them are set
  * aside (`npm --registry R publish` is `npm publish`), then its other words in order; a program
@@ -1091,6 +1106,21 @@ export function readShellCall(
           continue;
         }
       }
+    }
+    // `aeat --help`, `aeat modelo --help`: the help of a group of a closed program's commands (SPEC §9.5)
+    if (isClosed(index, inv.name) && closedGroupHelp(index, inv)) {
+      const reason = { id: 'help', subject: inv.name } as const;
+      invocations.push({
+        program: inv.name,
+        args: inv.args.map((w) => w.text),
+        words: invocationWords(inv),
+        path: [],
+        level: 'read_only',
+        kind: 'reader',
+        reason,
+      });
+      part('read_only', invocationWords(inv), reason, invocations.length - 1);
+      continue;
     }
     // a program the policy declares closed: what matches none of its commands is refused (SPEC §9.5)
     if (isClosed(index, inv.name)) {

@@ -95,6 +95,10 @@ describe('the excluded launcher, built', () => {
       permissionDecision: 'deny',
       permissionDecisionReason: en.handoff('modelo-preparer', 'modelo.export', 'verifier'),
     });
+    // the help of a group of its commands is a start too
+    expect(d.pre('aeat modelo --help').out.updatedInput.command).toMatch(
+      new RegExp(`^${NODE} ${LAUNCHER} ${d.real} --persona-gate-ticket=[0-9a-f]{32} modelo --help$`),
+    );
     // the program named only by name in a form the hook cannot judge as starts: the call runs in the
     // sandbox, rewritten for the broker, which judges each start it makes (test/cli/exec-broker.test.ts)
     for (const line of ['x=$(aeat whoami); echo $x', 'aeat whoami && git status', 'aeat modelo list | head -1']) {

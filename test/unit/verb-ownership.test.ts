@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readShellCall } from '../../src/shell/resolve-shell';
-import { confirmed, indexOf, pre, run } from '../helpers/policy';
+import { confirmed, indexOf, pre, run, taxIndex } from '../helpers/policy';
+import { judge as taxJudge } from '../helpers/redteam';
 import { validatePolicy } from '../../src/policy/validate';
 
 /**
@@ -101,6 +102,24 @@ describe("catalog.programs: a team's own program", () => {
     const r = reading('aeat modelo export');
     expect(r.unlisted).toEqual(['aeat modelo export']);
     expect(judge('implementer', 'aeat modelo export').status).toBe('unlisted_command');
+  });
+
+  // SPEC §9.5 counts --help as ordinary work: the help of a group of a closed program's commands
+  // runs; after a whole command (which a program ignoring the option would run) it is that command.
+  it('closed: --help after a proper prefix of its catalogued commands is help', () => {
+    for (const line of ['aeat --help', 'aeat modelo --help', 'aeat modelo work --help']) {
+      expect([line, taxJudge(line).verdict]).toEqual([line, 'abstain']);
+      expect(readShellCall(taxIndex(), pre('Bash', { command: line }))).toMatchObject({ level: 'read_only', unlisted: [], matched: [] });
+    }
+    expect(taxJudge('aeat modelo export --help').status).toBe('handoff_denied');
+    for (const line of [
+      'aeat nosuch --help',
+      'aeat --help modelo',
+      'aeat modelo --help --help',
+      'aeat $G --help',
+      'ls | xargs aeat --help',
+    ])
+      expect([line, taxJudge(line).verdict]).toEqual([line, 'deny']);
   });
 
   it('is validated like the rest of the policy', () => {
