@@ -6,6 +6,7 @@ import type { Receipt } from '../core/receipt';
 import { isoTime } from '../core/receipt';
 import { defaultStateDir } from '../io/paths';
 import { onlyRootChanges } from '../io/private-fs';
+import { profileFileState } from '../io/profile-state';
 import { readPreferences } from '../io/prefs';
 import { appendReceipt } from '../io/receipts';
 import { bwrapArgs, projectProblem } from './confine';
@@ -128,6 +129,11 @@ export function planLaunch(argv: readonly string[], env: Env, cwd: string, platf
     if (ticket === null) return refuse(EXEC_MESSAGES[locale].noTicket(program));
     if (fromEnv !== 'en' && fromEnv !== 'es') locale = ticket.locale === 'es' ? 'es' : 'en';
     const m = EXEC_MESSAGES[locale];
+    // the profile the start was judged under must still be the active one (SPEC §9.4)
+    if (ticket.profile !== undefined) {
+      const now = profileFileState(ticket.profile.file);
+      if (!now.ok || now.fingerprint !== ticket.profile.fingerprint) return refuse(m.profileMoved(program, ticket.profile.file), ticket);
+    }
     const problem = projectProblem(ticket.project);
     if (problem !== null) return refuse(m.noConfinement(problem), ticket);
     if (platform !== 'linux') return refuse(m.noConfinement(`bubblewrap confinement is Linux only; this is ${platform}`), ticket);

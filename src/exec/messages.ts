@@ -36,6 +36,8 @@ export const EXEC_MESSAGES = {
     noConfinement: (detail: string) =>
       `persona-gate: refused to start the program: it cannot be confined (${detail}). Install bubblewrap (apt-get install bubblewrap).`,
     stateProblem: (detail: string) => `persona-gate: refused to start the program: ${detail}`,
+    profileMoved: (program: string, file: string) =>
+      `persona-gate: refused to start ${program}: the domain's active profile (${file}) changed after this start was judged. Run the identity read (whoami / profile status) again, check the profile, then retry.`,
     noCall: (name: string) =>
       `persona-gate: refused to start ${name}: this start does not come from a Bash call persona-gate let through (its call has ended, or the start was made by hand). Run \`${name} …\` from a Bash call; a script or a build that call runs may start it.`,
     needsPerson: (name: string, reason: string) =>
@@ -72,6 +74,8 @@ export const EXEC_MESSAGES = {
     noConfinement: (detail: string) =>
       `persona-gate: se rechaza iniciar el programa: no se puede confinar (${detail}). Instala bubblewrap (apt-get install bubblewrap).`,
     stateProblem: (detail: string) => `persona-gate: se rechaza iniciar el programa: ${detail}`,
+    profileMoved: (program: string, file: string) =>
+      `persona-gate: se rechaza iniciar ${program}: el perfil activo del dominio (${file}) cambió después de que se juzgara este inicio. Ejecuta de nuevo la lectura de identidad (whoami / estado del perfil), comprueba el perfil y vuelve a intentarlo.`,
     noCall: (name: string) =>
       `persona-gate: se rechaza iniciar ${name}: este inicio no viene de una llamada Bash que persona-gate dejara pasar (su llamada terminó, o el inicio se hizo a mano). Ejecuta \`${name} …\` desde una llamada Bash; un script o una compilación que esa llamada ejecute puede iniciarlo.`,
     needsPerson: (name: string, reason: string) =>

@@ -25,6 +25,8 @@ export interface SettleContext {
   env: Env;
   locale: Locale;
   policySha: string | null;
+  /** The domain's profile file as the hook found it: each start's ticket carries it, for the launcher to check again. */
+  profile?: { file: string; fingerprint: string };
 }
 
 /** A call that names a launched program, let through by the policy: the rewrite and its tickets, or a refusal. */
@@ -68,6 +70,7 @@ export function settleStart(
           policy_sha256: ctx.policySha,
           locale: ctx.locale,
           expires: Date.now() + TICKET_TTL_MS,
+          ...(ctx.profile !== undefined ? { profile: ctx.profile } : {}),
         }),
       );
     }

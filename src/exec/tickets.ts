@@ -30,6 +30,8 @@ export interface Ticket {
   locale: 'en' | 'es';
   /** Milliseconds since the epoch after which the ticket is void. */
   expires: number;
+  /** The domain's profile file as the hook found it when it judged the start: the start runs only if it is still so. */
+  profile?: { file: string; fingerprint: string };
 }
 
 /** Long enough for a person to answer a confirmation, short enough that a ticket left behind goes. */
@@ -59,7 +61,14 @@ export function leaveTicket(stateDir: string, ticket: Ticket): string {
 
 function isTicket(v: unknown): v is Ticket {
   const t = v as Ticket | null;
-  return typeof t === 'object' && t !== null && t.v === 1 && typeof t.program === 'string' && Array.isArray(t.args);
+  return (
+    typeof t === 'object' &&
+    t !== null &&
+    t.v === 1 &&
+    typeof t.program === 'string' &&
+    Array.isArray(t.args) &&
+    (t.profile === undefined || (typeof t.profile.file === 'string' && typeof t.profile.fingerprint === 'string'))
+  );
 }
 
 function readTicket(path: string): Ticket | null {

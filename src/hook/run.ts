@@ -1,4 +1,4 @@
-import { decide, localeFor, type Env } from '../core/decide';
+import { decide, localeFor, type Decision, type Env } from '../core/decide';
 import { parseEvent, type HookEvent, type ToolEvent } from '../core/event';
 import { messagesFor, type Locale, type Messages } from '../core/messages';
 import type { PolicyIndex } from '../core/policy-index';
@@ -25,7 +25,7 @@ import type { HostAdapter, HostName } from '../hosts/host';
 import { hash128, stableJson } from '../io/hash';
 import { hookHelp } from './help';
 import { DeadlineStop, runWithin } from './watchdog';
-import { profileStateReader } from '../io/profile-state';
+import { profileFilePath, profileFileState, profileStateReader } from '../io/profile-state';
 import { claudeSandbox, outsideSandboxCheck } from '../io/sandbox-state';
 import { readStdin } from './stdin';
 import { blockingError, emit, preToolUseRewrite, SILENT, type HookResponse } from './output';
@@ -172,7 +172,7 @@ function handleToolEvent(ctx: HookContext, event: ToolEvent, index: PolicyIndex,
     unseen ?? route,
     event,
     asked,
-    { stateDir: ctx.stateDir, env: ctx.env, locale: ctx.locale, policySha: index.sha256 },
+    { stateDir: ctx.stateDir, env: ctx.env, locale: ctx.locale, policySha: index.sha256, ...startProfile(ctx, index, route, asked) },
     lazySettleStart,
   );
   const brokered = updatedInput === undefined ? brokeredInput(ctx, event, route, answered, sandbox, unseen !== null) : undefined;
@@ -308,6 +308,26 @@ function endFailedCall(ctx: HookContext, json: { tool_name?: unknown; tool_input
     // no map to read: no record was left
   }
   return SILENT;
+}
+
+/**
+ * The domain's profile file as the hook finds it when it judges a launched start, for the launcher
+ * to check again when it starts the program (SPEC §9.4): a job in the background may switch it in
+ * between. Not for a call that switches the profile itself, nor where the state is a command's output.
+ */
+function startProfile(
+  ctx: HookContext,
+  index: PolicyIndex,
+  route: LaunchRoute,
+  decision: Decision,
+): { profile?: { file: string; fingerprint: string } } {
+  const identity = index.settings.identity;
+  const def = identity?.profile_state;
+  if (route.plan?.kind !== 'starts' || decision.verdict === 'deny' || def === undefined || !('file' in def)) return {};
+  if (decision.resolution.matched.some((s) => identity!.switches.includes(s.key))) return {};
+  const file = profileFilePath(def.file, index.path, ctx.env);
+  const seen = profileFileState(file);
+  return seen.ok ? { profile: { file, fingerprint: seen.fingerprint } } : {};
 }
 
 /** The domain's profile state, read only when a gate asks (SPEC §9.4); none where the policy names none. */

@@ -19,7 +19,8 @@ export function profileFilePath(file: string, policyPath: string, env: Env): str
   return isAbsolute(file) ? file : resolve(dirname(policyPath), file);
 }
 
-function readFileState(path: string): ProfileObservation {
+/** The fingerprint of a profile file's content, as the hook and the launcher read it. */
+export function profileFileState(path: string): ProfileObservation {
   const read = readRegularFile(path, MAX_PROFILE_BYTES);
   if (read.ok) return { ok: true, fingerprint: `file:${sha256Hex(read.bytes)}` };
   // No file is a state of its own (no profile active); anything else cannot be told apart from a change.
@@ -67,6 +68,6 @@ export function profileStateReader(
   return () =>
     (seen ??=
       'file' in def
-        ? readFileState(profileFilePath(def.file, opts.policyPath, opts.env))
+        ? profileFileState(profileFilePath(def.file, opts.policyPath, opts.env))
         : runCommandState(def, opts.env, opts.cwd, opts.deadline - Date.now() - 100));
 }

@@ -245,6 +245,30 @@ describe('the excluded launcher, built', () => {
     expect(existsSync(planted)).toBe(false);
   });
 
+  // SPEC §9.4: a start is judged under the profile the hook finds; if it changes before the launcher
+  // starts the program (a job left in the background), the start is refused.
+  it.skipIf(noBwrap !== null)('a start whose profile changed after it was judged is refused at the start', () => {
+    const d = deployment();
+    const profile = join(d.home, '.aeat', 'active-profile');
+    writeFileSync(profile, 'alice\n');
+    const who = d.pre('aeat whoami');
+    const whoRun = d.sh(who.out.updatedInput.command);
+    expect(d.post(who.out.updatedInput.command, who.id, whoRun.stdout).code).toBe(0);
+    const create = d.pre('aeat modelo work create');
+    expect(create.out).toMatchObject({ permissionDecision: 'allow' });
+    writeFileSync(profile, 'bob\n');
+    const refused = d.sh(create.out.updatedInput.command);
+    expect(refused).toMatchObject({ status: 126, stdout: '' });
+    expect(refused.stderr).toBe(`${EXEC_MESSAGES.en.profileMoved(d.real, profile)}\n`);
+    // judged again under bob, after a read that confirms bob, it runs
+    expect(d.pre('aeat modelo work create').out).toMatchObject({ permissionDecision: 'deny' });
+    const again = d.pre('aeat whoami');
+    expect(d.post(again.out.updatedInput.command, again.id, d.sh(again.out.updatedInput.command).stdout).code).toBe(0);
+    const create2 = d.pre('aeat modelo work create');
+    expect(d.sh(create2.out.updatedInput.command)).toMatchObject({ status: 0, stdout: 'aeat: ran modelo work create\n' });
+    expect(d.ran()).toEqual(['whoami', 'whoami', 'modelo work create']);
+  });
+
   it.skipIf(noBwrap !== null)('the launched program cannot write what the sandbox protects, and writes its own profile state', () => {
     const d = deployment();
     const who = d.pre('aeat whoami');
