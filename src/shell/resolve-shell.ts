@@ -619,6 +619,16 @@ function helpReading(index: PolicyIndex, inv: Invocation, powershell: boolean): 
   return c.reason?.id === 'help' && c.opaque === undefined && !exceeds(c.level, 'read_only') ? c : null;
 }
 
+/** An invocation judged under its own name and words, at a level found without the registry's reading. */
+function entryOf(
+  inv: Invocation,
+  level: ShellInvocationSummary['level'],
+  kind: ShellInvocationSummary['kind'],
+  reason: Reason,
+): ShellInvocationSummary {
+  return { program: inv.name, args: inv.args.map((w) => w.text), words: invocationWords(inv), path: [], level, kind, reason };
+}
+
 /**
  * `--help` alone after a proper prefix of a closed program's catalogued commands (`aeat --help`,
  * `aeat modelo --help`): the help of that group. Never after a whole command, which a program that
@@ -1081,14 +1091,8 @@ export function readShellCall(
         if (subject) {
           if (!matched.some((s) => s.key === subject.key)) matched.push(subject);
           invocations.push({
-            program: inv.name,
-            args: inv.args.map((w) => w.text),
-            words: invocationWords(inv),
-            path: [],
-            level: subject.level ?? 'process_exec',
-            kind: 'catalogued',
+            ...entryOf(inv, subject.level ?? 'process_exec', 'catalogued', { id: 'catalogued', subject: subject.key }),
             key: subject.key,
-            reason: { id: 'catalogued', subject: subject.key },
           });
           if (identity?.reads.includes(subject.key)) {
             // it surely runs only as a plain command of the line itself: no condition, wrapper, redirection, function of that name or code read again
@@ -1110,15 +1114,7 @@ export function readShellCall(
     // `aeat --help`, `aeat modelo --help`: the help of a group of a closed program's commands (SPEC §9.5)
     if (isClosed(index, inv.name) && closedGroupHelp(index, inv)) {
       const reason = { id: 'help', subject: inv.name } as const;
-      invocations.push({
-        program: inv.name,
-        args: inv.args.map((w) => w.text),
-        words: invocationWords(inv),
-        path: [],
-        level: 'read_only',
-        kind: 'reader',
-        reason,
-      });
+      invocations.push(entryOf(inv, 'read_only', 'reader', reason));
       part('read_only', invocationWords(inv), reason, invocations.length - 1);
       continue;
     }
@@ -1126,15 +1122,7 @@ export function readShellCall(
     if (isClosed(index, inv.name)) {
       const words = [inv.program.text, ...inv.args.map((w) => w.text)].join(' ');
       unlisted.push(inv.completed ? `${words} … (arguments added at run time)` : words);
-      invocations.push({
-        program: inv.name,
-        args: inv.args.map((w) => w.text),
-        words: invocationWords(inv),
-        path: [],
-        level: 'process_exec',
-        kind: 'unlisted',
-        reason: { id: 'unlisted', subject: inv.name },
-      });
+      invocations.push(entryOf(inv, 'process_exec', 'unlisted', { id: 'unlisted', subject: inv.name }));
       if (switchPrograms.has(inv.name)) rearmBy.add(inv.name);
       everyInvocationReads = false;
       continue;
