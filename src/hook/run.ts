@@ -2,7 +2,7 @@ import { decide, localeFor, type Decision, type Env } from '../core/decide';
 import { parseEvent, type HookEvent, type ToolEvent } from '../core/event';
 import { messagesFor, type Locale, type Messages } from '../core/messages';
 import type { PolicyIndex } from '../core/policy-index';
-import type { DecideOptions } from '../core/types';
+import type { DecideOptions, ProfileStateReader } from '../core/types';
 import { decidePost, decideSessionStart } from '../core/post';
 import { decisionReceipt, eventReceipt, type Receipt } from '../core/receipt';
 import type { StateOp } from '../core/state';
@@ -25,7 +25,7 @@ import type { HostAdapter, HostName } from '../hosts/host';
 import { hash128, stableJson } from '../io/hash';
 import { hookHelp } from './help';
 import { DeadlineStop, runWithin } from './watchdog';
-import { profileFilePath, profileFileState, profileStateReader } from '../io/profile-state';
+import { profileFilePath, profileStateReader } from '../io/profile-state';
 import { claudeSandbox, outsideSandboxCheck } from '../io/sandbox-state';
 import { readStdin } from './stdin';
 import { blockingError, emit, preToolUseRewrite, SILENT, type HookResponse } from './output';
@@ -144,8 +144,9 @@ function handleToolEvent(ctx: HookContext, event: ToolEvent, index: PolicyIndex,
       ? { startChecked: startChecked(route.map, sandbox) }
       : {}),
   };
+  // read once per call: by the identity gate, and for the launcher's check of a start (startProfile)
+  const profile = profileReader(ctx, event, index);
   const result = store.transact(event.session_id, ctx.deadline, (state) => {
-    const profile = profileReader(ctx, event, index);
     const decision = decide({
       event: route.judged,
       index,
@@ -172,7 +173,13 @@ function handleToolEvent(ctx: HookContext, event: ToolEvent, index: PolicyIndex,
     unseen ?? route,
     event,
     asked,
-    { stateDir: ctx.stateDir, env: ctx.env, locale: ctx.locale, policySha: index.sha256, ...startProfile(ctx, index, route, asked) },
+    {
+      stateDir: ctx.stateDir,
+      env: ctx.env,
+      locale: ctx.locale,
+      policySha: index.sha256,
+      ...startProfile(ctx, index, route, asked, profile),
+    },
     lazySettleStart,
   );
   const brokered = updatedInput === undefined ? brokeredInput(ctx, event, route, answered, sandbox, unseen !== null) : undefined;
@@ -320,14 +327,15 @@ function startProfile(
   index: PolicyIndex,
   route: LaunchRoute,
   decision: Decision,
+  read: ProfileStateReader | undefined,
 ): { profile?: { file: string; fingerprint: string } } {
   const identity = index.settings.identity;
   const def = identity?.profile_state;
-  if (route.plan?.kind !== 'starts' || decision.verdict === 'deny' || def === undefined || !('file' in def)) return {};
+  if (route.plan?.kind !== 'starts' || decision.verdict === 'deny' || def === undefined || !('file' in def) || read === undefined)
+    return {};
   if (decision.resolution.matched.some((s) => identity!.switches.includes(s.key))) return {};
-  const file = profileFilePath(def.file, index.path, ctx.env);
-  const seen = profileFileState(file);
-  return seen.ok ? { profile: { file, fingerprint: seen.fingerprint } } : {};
+  const seen = read();
+  return seen.ok ? { profile: { file: profileFilePath(def.file, index.path, ctx.env), fingerprint: seen.fingerprint } } : {};
 }
 
 /** The domain's profile state, read only when a gate asks (SPEC §9.4); none where the policy names none. */

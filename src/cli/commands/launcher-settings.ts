@@ -18,6 +18,7 @@ import { execMapFile, hiddenPaths, PLAIN_WORD, quoteWord, readExecMap, type Exec
 import type { BrokerPaths } from '../../exec/brokered';
 import { ticketsDir } from '../../exec/tickets';
 import { validatePolicy } from '../../policy/validate';
+import { profileFilePath } from '../../io/profile-state';
 import type { CliMessages } from '../messages';
 import { packageRoot } from './starter';
 import {
@@ -142,9 +143,8 @@ function readCatalogue(
     const closed = new Set(names.filter((n) => declared[n]?.closed === true));
     const state = result.policy.identity?.profile_state;
     const file = state !== undefined && 'file' in state && typeof state.file === 'string' ? state.file : null;
-    const home = env.HOME ?? '';
-    const path =
-      file === null ? null : file.startsWith('~/') ? (home ? join(home, file.slice(2)) : null) : resolve(dirname(policyPath), file);
+    // where the hook reads it (io/profile-state.ts); a home-relative one with no home is nowhere
+    const path = file === null || ((file === '~' || file.startsWith('~/')) && !env.HOME) ? null : profileFilePath(file, policyPath, env);
     return { names, closed, writable: path === null ? [] : [dirname(path)], profile: path };
   } catch {
     return null;
