@@ -43,10 +43,10 @@ const MAX_REQUEST_BYTES = 1024 * 1024;
 /** What of an identity read's stdout its PostToolUse is given. */
 const MAX_STDOUT_KEPT = 64 * 1024;
 
-/** What the session's hook answers to the start typed as a call of its own. */
 /** Whom the start was judged for, and as what command (the PreToolUse receipt of `toolUseId` says it too). */
 type Judged = NonNullable<HookResponse['judged']>;
 
+/** What the session's hook answers to the start typed as a call of its own. */
 export type Judgment =
   { allowed: true; toolUseId: string; judged?: Judged } | { allowed: false; reason: string; toolUseId?: string; judged?: Judged };
 
@@ -115,7 +115,6 @@ function brokerReceipt(
   judgment: Pick<Judgment, 'toolUseId' | 'judged'> | null,
   started: number,
 ): Receipt {
-  const judged = judgment?.judged;
   const who =
     call === null
       ? null
@@ -124,7 +123,7 @@ function brokerReceipt(
           agent_id: call.agent_id,
           agent_type: call.agent_type,
           tool_use_id: judgment?.toolUseId ?? null,
-          ...(judged !== undefined ? { persona: judged.persona, stage: judged.stage, command_key: judged.command_key } : {}),
+          ...judgment?.judged,
         };
   return startReceipt(who, BROKER_RULES, program, args, refused, started);
 }

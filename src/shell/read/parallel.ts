@@ -16,10 +16,9 @@ import type { Peeled } from './wrapper';
  * Read so: each job of arguments the line gives is a command of its own (`parallel gzip ::: *.log`
  * is `gzip *.log`), a replacement string a word known at run time; arguments read at run time are
  * appended at run time, as xargs's; with no command, each job is read as a line of its own, like
- * `bash -c`. Opaque: a command the shell would read otherwise than as its
- * words (`'echo $HOME'`, `{a,b}`, `>`; not under -q, which quotes each word), no command and no
- * argument lists of the line, an
- * option that runs a program or code (`--ssh`, `--rpl`, `{= … =}`), or moreutils' `--`.
+ * `bash -c`. Opaque: a command the shell would read otherwise than as its words (`'echo $HOME'`,
+ * `{a,b}`, `>`; not under -q, which quotes each word), no command and no argument lists of the
+ * line, an option that runs a program or code (`--ssh`, `--rpl`, `{= … =}`), or moreutils' `--`.
  */
 
 /** At most this many jobs are read one by one; past it, the arguments are taken as read at run time. */
