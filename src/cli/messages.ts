@@ -42,6 +42,10 @@ export const cliEn = {
   gatesLine: () => 'gates:',
   outcome: (o: 'pass' | 'refuse' | 'decide'): string => o,
   stateLine: (ops: string) => `state:   would apply ${ops} (explain changes nothing)`,
+  sandboxLine: (holds: boolean): string =>
+    holds
+      ? "sandbox: Claude Code's sandbox write-denies persona-gate's files here, so gate 0 refuses only what plainly writes one; the kernel refuses the rest"
+      : "sandbox: Claude Code's settings here do not hold persona-gate's files in its sandbox, so gate 0 refuses what may touch one",
   explainBoth: () => 'persona-gate explain: give either --event FILE or TOOL [INPUT_JSON], not both',
   explainNeither: () => 'persona-gate explain: give a TOOL name (and its INPUT_JSON) or --event FILE',
   explainEventUnreadable: (file: string, detail: string) => `persona-gate explain: cannot read the event ${file}: ${detail}`,
@@ -614,6 +618,10 @@ export const cliEs: CliMessages = {
   gatesLine: () => 'puertas:',
   outcome: (o) => ({ pass: 'pasa', refuse: 'rechaza', decide: 'decide' })[o],
   stateLine: (ops) => `estado:    aplicaría ${ops} (explain no cambia nada)`,
+  sandboxLine: (holds) =>
+    holds
+      ? 'sandbox:   el sandbox de Claude Code impide aquí escribir los ficheros de persona-gate, así que la puerta 0 rechaza solo lo que claramente escribe uno; el núcleo rechaza el resto'
+      : 'sandbox:   la configuración de Claude Code aquí no protege los ficheros de persona-gate en su sandbox, así que la puerta 0 rechaza lo que puede tocar uno',
   explainBoth: () => 'persona-gate explain: indica --event FICHERO o HERRAMIENTA [ENTRADA_JSON], no ambos',
   explainNeither: () => 'persona-gate explain: indica el nombre de una HERRAMIENTA (y su ENTRADA_JSON) o --event FICHERO',
   explainEventUnreadable: (file, detail) => `persona-gate explain: no se puede leer el evento ${file}: ${detail}`,

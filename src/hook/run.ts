@@ -26,7 +26,7 @@ import { hash128, stableJson } from '../io/hash';
 import { hookHelp } from './help';
 import { DeadlineStop, runWithin } from './watchdog';
 import { profileFilePath, profileStateReader } from '../io/profile-state';
-import { claudeSandbox, outsideSandboxCheck } from '../io/sandbox-state';
+import { sandboxOptions, sandboxView, type SandboxView } from '../io/sandbox-state';
 import { readStdin } from './stdin';
 import { blockingError, emit, preToolUseRewrite, SILENT, type HookResponse } from './output';
 
@@ -131,7 +131,10 @@ function handleToolEvent(ctx: HookContext, event: ToolEvent, index: PolicyIndex,
   };
   const pinned = lockBeside(index.path);
   checkDeadline(ctx);
-  const sandbox = ctx.host.name === 'claude-code' ? sandboxView(ctx, event, index) : null;
+  const sandbox =
+    ctx.host.name === 'claude-code'
+      ? sandboxView({ policyPath: index.path, env: ctx.env, cwd: event.cwd ?? process.cwd(), stateDir: ctx.stateDir })
+      : null;
   // A brokered start names the program as the policy catalogues it: there is no launcher form to read.
   const route: LaunchRoute =
     ctx.source === 'hook' ? launchRoute(event, ctx.stateDir, ctx.host.name, lazyLaunchPlan) : { plan: null, map: null, judged: event };
@@ -139,7 +142,7 @@ function handleToolEvent(ctx: HookContext, event: ToolEvent, index: PolicyIndex,
     confirmOn: ctx.args.confirmOn,
     dispatch: { allowedTools: ctx.args.allowedTools, sideEffectLevel: ctx.args.sideEffectLevel },
     unseenStdin: ctx.host.unseenStdin === true,
-    ...(sandbox !== null ? sandboxOptions(sandbox, ctx) : {}),
+    ...(sandbox !== null ? sandboxOptions(sandbox, ctx.env.HOME) : {}),
     ...(sandbox !== null && ctx.source === 'hook' && route.map?.broker !== undefined
       ? { startChecked: startChecked(route.map, sandbox) }
       : {}),
@@ -195,19 +198,6 @@ function handleToolEvent(ctx: HookContext, event: ToolEvent, index: PolicyIndex,
     return preToolUseRewrite(verdict, answered.would !== undefined ? '' : answered.reason, rewritten);
   // Audit mode answers as if the call had passed: the refusal's reason is for the receipt only.
   return ctx.host.answer(answered.verdict, answered.would !== undefined ? '' : answered.reason);
-}
-
-type SandboxView = () => ReturnType<typeof claudeSandbox>;
-
-/** Claude Code's sandbox as its settings say, read once, when a gate or the broker's rewrite first asks. */
-function sandboxView(ctx: HookContext, event: ToolEvent, index: PolicyIndex): SandboxView {
-  let view: ReturnType<typeof claudeSandbox> | undefined;
-  return () => (view ??= claudeSandbox({ policyPath: index.path, env: ctx.env, cwd: event.cwd ?? process.cwd(), stateDir: ctx.stateDir }));
-}
-
-/** What the sandbox holds, and the directories it lets the shell write, for gate 0. */
-function sandboxOptions(read: SandboxView, ctx: HookContext): Pick<DecideOptions, 'sandboxed' | 'outsideSandbox'> {
-  return { sandboxed: () => read().holds, outsideSandbox: outsideSandboxCheck(() => read().writable, ctx.env.HOME) };
 }
 
 /**

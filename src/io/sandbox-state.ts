@@ -1,6 +1,7 @@
 import { basename, dirname, join, resolve } from 'node:path';
 import { expandHome, kernelPath, landingPathOf, realPathOf, within } from './protect';
 import type { Env } from '../core/decide';
+import type { DecideOptions } from '../core/types';
 import { isPlainObject } from '../core/event';
 import { readJsonObject } from './read-file';
 
@@ -122,4 +123,17 @@ export function outsideSandboxCheck(
     if (kernel !== null && roots.real.some((r) => within(landing, r))) return null;
     return { landing, writable: roots.spelled };
   };
+}
+
+/** Claude Code's sandbox as its settings say, read once, when a gate or the broker's rewrite first asks. */
+export type SandboxView = () => ReturnType<typeof claudeSandbox>;
+
+export function sandboxView(opts: SandboxOpts): SandboxView {
+  let view: ReturnType<typeof claudeSandbox> | undefined;
+  return () => (view ??= claudeSandbox(opts));
+}
+
+/** What the sandbox holds, and the directories it lets the shell write, for gate 0: the hook's options, and explain's. */
+export function sandboxOptions(read: SandboxView, home: string | undefined): Pick<DecideOptions, 'sandboxed' | 'outsideSandbox'> {
+  return { sandboxed: () => read().holds, outsideSandbox: outsideSandboxCheck(() => read().writable, home) };
 }

@@ -42,7 +42,18 @@ function project() {
   };
   const verdict = (command: string, sandboxed: boolean | Record<string, unknown>): string =>
     (answer('Bash', { command }, sandboxed)?.permissionDecision as string | undefined) ?? 'pass';
-  return { dir, home, verdict, answer, SANDBOX };
+  // the dry run in the same project, with the same environment: its verdict, and the sandbox it read
+  const explain = (tool: string, input: Record<string, unknown>, sandboxed: boolean) => {
+    local(sandboxed ? SANDBOX : null);
+    const r = runCli(['explain', '--json', tool, JSON.stringify(input)], { env, cwd: dir });
+    expect([0, 2, 3]).toContain(r.code);
+    const receipt = JSON.parse(r.stdout) as { verdict: string; sandbox?: { holds: boolean } };
+    return {
+      verdict: receipt.verdict === 'abstain' || receipt.verdict === 'allow' ? 'pass' : receipt.verdict,
+      holds: receipt.sandbox?.holds,
+    };
+  };
+  return { dir, home, env, verdict, answer, explain, SANDBOX };
 }
 
 const MAY_TOUCH = [
@@ -138,5 +149,28 @@ describe('gate 0 under the OS sandbox', () => {
     // what the settings let the shell write, the file tools may write too
     const extra = join(p.dir, '..', 'shared-out');
     expect(write(join(extra, 'x.txt'), { ...p.SANDBOX, filesystem: { ...p.SANDBOX.filesystem, allowWrite: [extra] } })).toBe('pass');
+  });
+
+  // explain is the dry run a user debugging a refusal reads: it must read the sandbox as the hook does
+  it('explain gives the hook’s verdict, with the sandbox and without, and says which it read', () => {
+    const p = project();
+    const calls: [string, Record<string, unknown>][] = [
+      ...[...MAY_TOUCH, ...PLAINLY_WRITES].map((command): [string, Record<string, unknown>] => ['Bash', { command }]),
+      ['Write', { file_path: '/etc/ld.so.preload', content: 'x' }],
+      ['Write', { file_path: join(p.home, '.local', 'bin', 'bwrap'), content: 'x' }],
+      ['Write', { file_path: 'src/a.ts', content: 'x' }],
+    ];
+    for (const sandboxed of [true, false])
+      for (const [tool, input] of calls) {
+        const hook = (p.answer(tool, input, sandboxed)?.permissionDecision as string | undefined) ?? 'pass';
+        const dry = p.explain(tool, input, sandboxed);
+        expect([tool, input, sandboxed, dry.verdict]).toEqual([tool, input, sandboxed, hook]);
+        // a call gate 0 judged by the sandbox names what it read
+        if (tool === 'Bash' && MAY_TOUCH.includes(input.command as string)) expect(dry.holds).toBe(sandboxed);
+      }
+    // and in text, the line that says so
+    p.explain('Bash', { command: 'tar -xf release.tar' }, true);
+    const text = runCli(['explain', 'Bash', JSON.stringify({ command: 'tar -xf release.tar' })], { env: p.env, cwd: p.dir });
+    expect(text.stdout).toContain("sandbox: Claude Code's sandbox write-denies persona-gate's files here");
   });
 });

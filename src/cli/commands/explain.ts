@@ -9,6 +9,7 @@ import { decisionReceipt } from '../../core/receipt';
 import { emptyState } from '../../core/state';
 import { readPreferences } from '../../io/prefs';
 import { gateProtections } from '../../io/protect';
+import { sandboxOptions, sandboxView } from '../../io/sandbox-state';
 import { readShellCall } from '../../shell/resolve-shell';
 import type { ShellReading } from '../../core/decide';
 import { shellLines, shellView, type ShellView } from '../shell-view';
@@ -80,6 +81,7 @@ function describe(
   policy: Policy | null,
   mt: McpMessages = MCP_MESSAGES.en,
   shell: ShellView | null = null,
+  sandboxHeld: boolean | null = null,
 ): string {
   const s = decision.subject;
   const lines: string[] = [];
@@ -103,6 +105,7 @@ function describe(
   lines.push(t.gatesLine());
   for (const f of decision.findings) lines.push(`  ${f.gate.padEnd(16)} ${t.outcome(f.outcome).padEnd(7)} ${f.note}`);
   if (decision.ops.length > 0) lines.push(t.stateLine(decision.ops.map((o) => o.op).join(', ')));
+  if (sandboxHeld !== null) lines.push(t.sandboxLine(sandboxHeld));
   const reach = policy && decision.persona !== null ? opaqueReach(policy, decision.persona) : null;
   if (reach) lines.push(t.residueLine(reach.commands.map((c) => c.bash)));
   return `${lines.join('\n')}\n`;
@@ -118,6 +121,14 @@ export function explainCommand(env: Env, opts: ExplainOptions, tool?: string, in
   const started = Date.now();
   let reading: ShellReading | null = null;
   const locale = localeFor(index, env, readPreferences(env).locale ?? 'en');
+  // Claude Code's sandbox, read as the hook reads it, and only if a gate asks (then the answer is shown)
+  let sandboxHeld: boolean | null = null;
+  const sandbox = sandboxView({ policyPath: index.path, env, cwd: event.cwd ?? process.cwd(), stateDir: stateDirFor(env) });
+  const watched = (): ReturnType<typeof sandbox> => {
+    const view = sandbox();
+    sandboxHeld = view.holds;
+    return view;
+  };
   const decision = decide({
     event,
     index,
@@ -138,6 +149,8 @@ export function explainCommand(env: Env, opts: ExplainOptions, tool?: string, in
           : {}),
         ...(isLevel(opts.sideEffectLevel) ? { sideEffectLevel: opts.sideEffectLevel } : {}),
       },
+      // gate 0 as the hook has it here
+      ...sandboxOptions(watched, env.HOME),
     },
     isProtected: gateProtections(index.path, stateDirFor(env), env, locale),
     pinned: lockBeside(index.path),
@@ -147,7 +160,11 @@ export function explainCommand(env: Env, opts: ExplainOptions, tool?: string, in
   const shell = reading === null ? null : shellView(reading, cliLocale(env, index));
   const exitCode = decision.status === 'config_error' ? 1 : EXPLAIN_EXIT[decision.verdict];
   const stdout = opts.json
-    ? `${JSON.stringify({ ...decisionReceipt(event, decision, index.sha256, new Date(), Date.now() - started), ...(shell !== null ? { shell } : {}) })}\n`
-    : describe(decision, event, t, index.policy, MCP_MESSAGES[cliLocale(env, index)], shell);
+    ? `${JSON.stringify({
+        ...decisionReceipt(event, decision, index.sha256, new Date(), Date.now() - started),
+        ...(shell !== null ? { shell } : {}),
+        ...(sandboxHeld !== null ? { sandbox: { holds: sandboxHeld } } : {}),
+      })}\n`
+    : describe(decision, event, t, index.policy, MCP_MESSAGES[cliLocale(env, index)], shell, sandboxHeld);
   return { stdout, exitCode };
 }
