@@ -330,6 +330,31 @@ function plainCommandVariable(assignment: string): boolean {
   return onlyReadsWhatItIsHanded(value);
 }
 
+/**
+ * Variables that, assigned before these builtins, only change how the builtin itself splits what
+ * it reads: `IFS= read -r line`, `IFS=, read -ra cols`. The builtins are not special, so the
+ * assignment ends with them (in bash, bash --posix and dash alike), and a shell started later
+ * takes no IFS from its environment.
+ */
+const BUILTIN_OWN_VARIABLES: Readonly<Record<string, ReadonlySet<string>>> = {
+  __proto__: null as never,
+  read: new Set(['IFS']),
+  mapfile: new Set(['IFS']),
+  readarray: new Set(['IFS']),
+};
+
+/** Whether an assignment before `inv` is one of its builtin's own variables (the name written plainly, so the builtin is what runs). */
+function onlyForThisBuiltin(variable: string, inv: Invocation): boolean {
+  const program = inv.program;
+  return (
+    BUILTIN_OWN_VARIABLES[inv.name]?.has(variable) === true &&
+    program !== null &&
+    !program.dynamic &&
+    !program.pattern &&
+    program.text === inv.name
+  );
+}
+
 /** Builtins that set variables by name (`printf -v PS4`, `read PATH`, `export BASH_ENV`). */
 const VARIABLE_SETTERS = new Set([
   'export',
@@ -1032,6 +1057,7 @@ export function readShellCall(
     }
     for (const assignment of inv.assignments) {
       const variable = assignment.slice(0, assignment.indexOf('=')).replace(/[+[].*$/, '');
+      if (onlyForThisBuiltin(variable, inv)) continue;
       if ((RUNTIME_VARIABLES.has(variable) || COMMAND_VARIABLE.test(variable)) && !plainCommandVariable(assignment)) {
         const why: Reason = { id: 'sets_runtime_variable', subject: `${variable}=…` };
         opaque.push(why);

@@ -19,6 +19,17 @@ programRows('shell builtins', [
   ['set -e', { level: 'none', opaque: false }],
   ['shift', { level: 'none', opaque: false }],
   ['read -r line', { level: 'none', opaque: false }],
+  // IFS before read, mapfile or readarray splits what that builtin reads, and ends with it
+  ['IFS= read -r line', { level: 'none', opaque: false }],
+  ['IFS=, read -ra cols', { level: 'none', opaque: false }],
+  ['mapfile -t lines', { level: 'none', opaque: false }],
+  ['readarray -d "" files', { level: 'none', opaque: false }],
+  ['IFS=: mapfile -t parts', { level: 'none', opaque: false }],
+  // -C runs a callback: the line is unreadable
+  ['mapfile -C cb -c 1 lines', { unparsable: true }],
+  // IFS before any other command, or read setting a variable that changes what runs, stays code
+  ['IFS=: ls', { level: 'process_exec', opaque: true }],
+  ['IFS=x read PATH', { level: 'process_exec', opaque: true }],
   ['local x=1', { level: 'none', opaque: false }],
   ['declare -a xs', { level: 'none', opaque: false }],
   ['typeset x=1', { level: 'none', opaque: false }],

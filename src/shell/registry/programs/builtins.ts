@@ -23,6 +23,8 @@ const NAMES = [
   'set',
   'shift',
   'read',
+  'mapfile',
+  'readarray',
   'local',
   'declare',
   'typeset',
