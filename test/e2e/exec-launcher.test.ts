@@ -111,6 +111,9 @@ describeConfined('the excluded launcher in the real Claude Code, with its sandbo
       const calls: [string, ToolUse[]][] = [
         ['whoami', bash('aeat whoami')],
         ['create', bash('aeat modelo work create')],
+        // The help of the program and of a group of its commands: ordinary work, started by the launcher.
+        ['help', bash('aeat --help')],
+        ['group help', bash('aeat modelo --help')],
         ['export', bash('aeat modelo export')],
         // Started by other programs: through the shim on the call's PATH, judged by the broker.
         ['script whoami', bash("printf '#!/bin/sh\\naeat whoami\\n' > w.sh && sh w.sh")],
@@ -175,6 +178,8 @@ describeConfined('the excluded launcher in the real Claude Code, with its sandbo
       // Ordinary work: the identity read and the draft ran outside the sandbox, with their output.
       expect(by.whoami!.content, shown).toContain('aeat: ran whoami (sandboxed=no)');
       expect(by.create!.content, shown).toContain('aeat: ran modelo work create (sandboxed=no)');
+      expect(by.help!.content, shown).toContain('aeat: ran --help (sandboxed=no)');
+      expect(by['group help']!.content, shown).toContain('aeat: ran modelo --help (sandboxed=no)');
       // The handoff, however it is spelled, is refused with its reason.
       for (const name of ['export', 'absolute', 'launcher', 'split launcher'])
         expect(by[name]!.content, name).toContain(en.handoff('modelo-preparer', 'modelo.export', 'verifier'));
@@ -196,9 +201,9 @@ describeConfined('the excluded launcher in the real Claude Code, with its sandbo
       expect(by['octal script']!.content, shown).toMatch(/modelo\.export|names aeat, which the policy controls/);
       // The launcher, started from inside the sandbox, has no ticket and refuses.
       expect(by['b64 launcher']!.content, shown).toMatch(/not judged by persona-gate|No such file or directory/);
-      // What really started: the two ordinary calls, nothing else.
+      // What really started: the ordinary calls, nothing else.
       await new Promise((r) => setTimeout(r, 200));
-      expect(log.lines()).toEqual(['whoami', 'modelo work create', 'whoami', 'whoami', 'modelo list']);
+      expect(log.lines()).toEqual(['whoami', 'modelo work create', '--help', 'modelo --help', 'whoami', 'whoami', 'modelo list']);
       // The receipts of the starts name the persona and the command.
       const receipts = readdirSync(join(project.stateDir, 'receipts'))
         .map((f) => readFileSync(join(project.stateDir, 'receipts', f), 'utf8'))
@@ -221,11 +226,13 @@ describeConfined('the excluded launcher in the real Claude Code, with its sandbo
       expect(starts.map((r) => [r.rule, r.command_key, r.persona])).toEqual([
         ['exec_ticket', 'config.profile.status', 'modelo-preparer'],
         ['exec_ticket', 'modelo.work.create', 'modelo-preparer'],
+        ['exec_ticket', 'Bash', 'modelo-preparer'],
+        ['exec_ticket', 'Bash', 'modelo-preparer'],
         ['broker_start', 'config.profile.status', 'modelo-preparer'],
         ['broker_start', 'config.profile.status', 'modelo-preparer'],
         ['broker_start', 'modelo.list', 'modelo-preparer'],
       ]);
-      expect(starts.slice(2).map((r) => r.reason)).toEqual([
+      expect(starts.slice(4).map((r) => r.reason)).toEqual([
         `started ${real} whoami`,
         `started ${real} whoami`,
         `started ${real} modelo list`,
