@@ -11,7 +11,7 @@ import { ensurePrivateDir, errno, readWhole } from '../io/private-fs';
 import { readPreferences } from '../io/prefs';
 import { appendReceipt } from '../io/receipts';
 import { brokerListens, parseStartRequest, type BrokerPaths, type StartRequest } from '../exec/brokered';
-import { liveCalls, readCall, type CallRecord } from '../exec/calls';
+import { deferRead, liveCalls, readCall, type CallRecord } from '../exec/calls';
 import { bwrapArgs, projectProblem } from '../exec/confine';
 import { startReceipt, systemProgram, REFUSED_EXIT } from '../exec/launcher';
 import { hiddenFromStart, quoteWord, readExecMap, type ExecMap } from '../exec/map';
@@ -32,7 +32,8 @@ import { EXEC_MESSAGES, type ExecLocale } from '../exec/messages';
  * in the request but the argv and the working directory is the broker's own: the program's path
  * from the map, the persona from the session's hook, the environment from the hook's. When the
  * shim goes (killed, or its call stopped), `alive` ends and the program's process group is killed.
- * An identity read that exits 0 confirms the session as its PostToolUse would.
+ * A start that exits 0 is kept with its call, and confirms the session, if it is an identity read,
+ * when the call ends (its PostToolUse), as a read typed as a call of its own does.
  */
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -91,14 +92,26 @@ export function judgeStart(call: CallRecord, name: string, args: readonly string
   return { allowed: false, reason, ...who };
 }
 
-/** The identity read a brokered start made, as its PostToolUse would say it ran. */
-function confirmStart(call: CallRecord, name: string, args: readonly string[], cwd: string, toolUseId: string, stdout: string): void {
-  const event = {
+/**
+ * The PostToolUse event of a brokered start that ran, kept with its call: the hook applies it when
+ * the call ends, so an identity read confirms the session once the call that made it has ended
+ * (SPEC §6), and what the same call goes on to change is judged as unconfirmed.
+ */
+function deferStart(
+  stateDir: string,
+  secret: string,
+  call: CallRecord,
+  name: string,
+  args: readonly string[],
+  cwd: string,
+  toolUseId: string,
+  stdout: string,
+): void {
+  deferRead(stateDir, secret, {
     ...startEvent(call, name, args, cwd, toolUseId),
     hook_event_name: 'PostToolUse',
     tool_response: { stdout, stderr: '', interrupted: false },
-  };
-  processEvent(JSON.stringify(event), call.argv, call.env, Date.now(), readPreferences(call.env), 'broker');
+  });
 }
 
 const BROKER_RULES = { noSession: 'persona-gate-broker', allowed: 'broker_start', refused: 'broker_refused' };
@@ -351,11 +364,12 @@ export function serveRequest(ctx: BrokerContext, dir: string, done: () => void):
   child.on('error', (err) => refuse(call, program, request.args, m.noConfinement(err.message), judged));
   child.on('close', (code, signal) => {
     const status = code ?? 128 + ((require('node:os') as typeof import('node:os')).constants.signals[signal as NodeJS.Signals] ?? 0);
-    // The status goes first; the confirmation runs before the broker reads another request.
-    const confirm = () => {
+    // Kept with the call before the status goes: the call's PostToolUse, which may come as soon as
+    // the shim has the status, finds it.
+    const keep = () => {
       if (status !== 0) return;
       try {
-        confirmStart(call, request.name, request.args, cwd, judged.toolUseId, kept);
+        deferStart(ctx.stateDir, request.call, call, request.name, request.args, cwd, judged.toolUseId, kept);
       } catch {
         // the read stays unconfirmed: the next state-changing call is refused until it runs again
       }
@@ -363,8 +377,8 @@ export function serveRequest(ctx: BrokerContext, dir: string, done: () => void):
     let ended = 0;
     const both = () => {
       if (++ended !== 2) return;
+      keep();
       finish(status);
-      confirm();
     };
     if (ch.out.writableFinished) both();
     else ch.out.once('finish', both).once('close', both);

@@ -1,6 +1,6 @@
 import { unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { appendPrivateFile, ensurePrivateDir, readPrivateJson, sweepRecords } from '../io/private-fs';
+import { appendPrivateFile, ensurePrivateDir, readPrivateFile, readPrivateJson, sweepRecords } from '../io/private-fs';
 
 /**
  * A call record is the hook's word, for the broker, on one Bash call it let through (SPEC §9.3):
@@ -80,20 +80,72 @@ export function readCall(stateDir: string, secret: string, now = Date.now()): Ca
   return call !== null && call.expires > now ? call : null;
 }
 
-/** Ends a call: its record goes. */
-export function dropCall(stateDir: string, secret: string): void {
+/**
+ * The identity reads a call's brokered starts made, each as the PostToolUse event of its start,
+ * one JSON line each. They confirm the session when the call ends (SPEC §6), as a read typed as a
+ * call does: a script that reads and then changes state within one call is refused the change.
+ */
+function readsFile(stateDir: string, secret: string): string {
+  return join(callsDir(stateDir), `${secret}.reads`);
+}
+
+const MAX_READS_BYTES = 1024 * 1024;
+
+/** Records an identity read a brokered start of the call made; an error is thrown as a StateError. */
+export function deferRead(stateDir: string, secret: string, post: Record<string, unknown>): void {
   if (!SECRET.test(secret)) return;
+  appendPrivateFile(readsFile(stateDir, secret), `${JSON.stringify(post)}\n`);
+}
+
+function unlinkQuietly(path: string): void {
   try {
-    unlinkSync(callFile(stateDir, secret));
+    unlinkSync(path);
   } catch {
     // gone already
   }
 }
 
-/** How many records are live; void ones go on the way. */
+/** Ends a call: its record goes, and the reads its starts made go unapplied (a call that failed confirms nothing). */
+export function dropCall(stateDir: string, secret: string): void {
+  if (!SECRET.test(secret)) return;
+  unlinkQuietly(callFile(stateDir, secret));
+  unlinkQuietly(readsFile(stateDir, secret));
+}
+
+/**
+ * Ends a call that ran: its record goes, and the PostToolUse events of the identity reads its
+ * starts made are returned, in the order they ran, to be applied now. A file that is not what the
+ * broker writes gives none.
+ */
+export function endCall(stateDir: string, secret: string): Record<string, unknown>[] {
+  if (!SECRET.test(secret)) return [];
+  let text: string | null = null;
+  try {
+    const bytes = readPrivateFile(readsFile(stateDir, secret));
+    text = bytes !== null && bytes.length <= MAX_READS_BYTES ? bytes.toString('utf8') : null;
+  } catch {
+    text = null;
+  }
+  dropCall(stateDir, secret);
+  const posts: Record<string, unknown>[] = [];
+  for (const line of text?.split('\n') ?? []) {
+    if (line === '') continue;
+    try {
+      const v: unknown = JSON.parse(line);
+      if (typeof v === 'object' && v !== null && !Array.isArray(v)) posts.push(v as Record<string, unknown>);
+    } catch {
+      // a line cut short: that read confirms nothing
+    }
+  }
+  return posts;
+}
+
+/** How many records are live; void ones go on the way, with the reads of their starts. */
 export function liveCalls(stateDir: string, now = Date.now()): number {
   return sweepRecords(callsDir(stateDir), (path) => {
     const call = readRecord(path);
-    return call !== null && call.expires > now;
+    const live = call !== null && call.expires > now;
+    if (!live) unlinkQuietly(path.replace(/\.json$/, '.reads'));
+    return live;
   });
 }

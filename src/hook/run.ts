@@ -13,7 +13,7 @@ import { gateProtections } from '../io/protect';
 import { hostAdapter, lazyLaunchPlan, lazySettleStart, lazyShellResolver } from '../io/lazy';
 import { launchRoute, routeAnswer, type LaunchRoute } from '../exec/route';
 import { brokeredCommand, unbrokered } from '../exec/brokered';
-import { dropCall } from '../exec/calls';
+import { dropCall, endCall } from '../exec/calls';
 import { readExecMap, type ExecMap } from '../exec/map';
 import { exceeds } from '../core/levels';
 import { lockBeside } from '../io/lock-lookup';
@@ -99,16 +99,22 @@ function checkDeadline(ctx: HookContext): void {
 
 function handleToolEvent(ctx: HookContext, event: ToolEvent, index: PolicyIndex, store: StateStore): HookResponse {
   if (event.hook_event_name === 'PostToolUse') {
-    const ran = ctx.source === 'hook' ? endBrokeredCall(ctx, event) : event;
-    const result = store.transact(event.session_id, ctx.deadline, () =>
-      decidePost(
+    const { ran, starts } = ctx.source === 'hook' ? endBrokeredCall(ctx, event) : { ran: event, starts: [] };
+    const profile = profileReader(ctx, event, index);
+    const result = store.transact(event.session_id, ctx.deadline, () => {
+      const own = decidePost(
         index,
         ctx.source === 'hook' ? launchRoute(ran, ctx.stateDir, ctx.host.name, lazyLaunchPlan).judged : ran,
         ctx.env,
         lazyShellResolver,
-        profileReader(ctx, event, index),
-      ),
-    );
+        profile,
+      );
+      // the identity reads the call's brokered starts made confirm now that the call has ended
+      const theirs = starts.map((start) => decidePost(index, start, ctx.env, lazyShellResolver, profile)).filter((p) => p.ops.length > 0);
+      return theirs.length === 0
+        ? own
+        : { ops: [...own.ops, ...theirs.flatMap((p) => p.ops)], note: [own.note, ...theirs.map((p) => p.note)].join('; ') };
+    });
     if (result.ops.length > 0) {
       keepReceipt(
         ctx,
@@ -269,21 +275,39 @@ function startChecked(map: ExecMap, sandbox: SandboxView): (program: string) => 
   return (program) => Object.prototype.hasOwnProperty.call(map.programs, program) && brokers(sandbox);
 }
 
-/** The end of a Bash call the hook rewrote for the broker: its record goes; returns the call as it was given, or null for another call. */
-function dropBrokeredCall(stateDir: string, toolName: unknown, command: unknown): string | null {
+/** The call as it was given and its record's secret, for a Bash call the hook rewrote for the broker; else null. */
+function brokeredCall(stateDir: string, toolName: unknown, command: unknown): { secret: string; command: string } | null {
   if (toolName !== 'Bash' || typeof command !== 'string' || !command.startsWith('export PATH=')) return null;
   const broker = readExecMap(stateDir)?.broker;
-  const call = broker === undefined ? null : unbrokered(command, broker);
+  return broker === undefined ? null : unbrokered(command, broker);
+}
+
+/**
+ * The end of a Bash call the hook rewrote for the broker: its record goes; returns the call as it
+ * was given and the PostToolUse events of the starts it made (of this session), or null for another call.
+ */
+function endBrokered(
+  stateDir: string,
+  toolName: unknown,
+  command: unknown,
+  sessionId: string,
+): { command: string; starts: ToolEvent[] } | null {
+  const call = brokeredCall(stateDir, toolName, command);
   if (call === null) return null;
-  dropCall(stateDir, call.secret);
-  return call.command;
+  const starts = endCall(stateDir, call.secret).flatMap((json) => {
+    const start = parseEvent(json);
+    return start.ok && start.event.hook_event_name === 'PostToolUse' && start.event.session_id === sessionId ? [start.event] : [];
+  });
+  return { command: call.command, starts };
 }
 
 /** A PostToolUse of a call the hook rewrote for the broker: the call's record goes, and the call is read as it was given. */
-function endBrokeredCall(ctx: HookContext, event: ToolEvent): ToolEvent {
-  if (ctx.host.name !== 'claude-code') return event;
-  const command = dropBrokeredCall(ctx.stateDir, event.tool_name, event.tool_input.command);
-  return command === null ? event : { ...event, tool_input: { ...event.tool_input, command } };
+function endBrokeredCall(ctx: HookContext, event: ToolEvent): { ran: ToolEvent; starts: ToolEvent[] } {
+  if (ctx.host.name !== 'claude-code') return { ran: event, starts: [] };
+  const ended = endBrokered(ctx.stateDir, event.tool_name, event.tool_input.command, event.session_id);
+  return ended === null
+    ? { ran: event, starts: [] }
+    : { ran: { ...event, tool_input: { ...event.tool_input, command: ended.command } }, starts: ended.starts };
 }
 
 /** Claude Code's event for a call that failed (a non-zero exit, an interrupt): no PostToolUse follows it. */
@@ -294,13 +318,15 @@ function isFailedCall(json: unknown): json is { tool_name?: unknown; tool_input?
 /**
  * A call that failed has ended as surely as one that succeeded: the record of a call the hook
  * rewrote for the broker goes (SPEC §9.3), or a secret the call saved would start programs for 30
- * minutes. Nothing else happens: a failed call confirms nothing.
+ * minutes. Nothing else happens: a failed call confirms nothing, not even the identity reads its
+ * brokered starts made.
  */
 function endFailedCall(ctx: HookContext, json: { tool_name?: unknown; tool_input?: unknown }): HookResponse {
   const input = json.tool_input;
   const command = typeof input === 'object' && input !== null ? (input as Record<string, unknown>).command : undefined;
   try {
-    dropBrokeredCall(ctx.stateDir, json.tool_name, command);
+    const call = brokeredCall(ctx.stateDir, json.tool_name, command);
+    if (call !== null) dropCall(ctx.stateDir, call.secret);
   } catch {
     // no map to read: no record was left
   }

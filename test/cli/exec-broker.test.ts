@@ -299,6 +299,62 @@ describe('the broker, built', () => {
     running.kill('SIGKILL');
   });
 
+  // SPEC §6: a read confirms once the agent has seen it; inside a call, what follows it is judged as unconfirmed.
+  it.skipIf(noBwrap !== null)(
+    "a script's identity read confirms when its call ends: what the same call then changes is refused, and a failed call confirms nothing",
+    () => {
+      const d = confirmed();
+      writeFileSync(
+        join(d.project, 's.sh'),
+        ['aeat config profile switch carol', 'aeat whoami', 'aeat modelo work create; echo "rc=$?"'].join('\n') + '\n',
+      );
+      const r = d.pre('sh s.sh');
+      const command = r.out.updatedInput.command as string;
+      const ran = d.sh(command);
+      expect(ran.status, ran.stderr).toBe(0);
+      expect(ran.stdout).toContain('aeat: ran whoami\n');
+      expect(ran.stdout).toContain('rc=126\n');
+      expect(ran.stderr).toContain(en.identityRequired());
+      expect(d.ran()).toEqual(['whoami', 'config profile switch carol', 'whoami']);
+      // the call has not ended: the session is not confirmed yet
+      expect(d.pre('aeat modelo work create').out).toMatchObject({
+        permissionDecision: 'deny',
+        permissionDecisionReason: en.identityRequired(),
+      });
+      expect(d.post(command, r.id, ran.stdout).code).toBe(0);
+      // it has: the read it made confirms, and the create runs
+      const create = d.pre('aeat modelo work create');
+      expect(create.out).toMatchObject({ permissionDecision: 'allow' });
+      expect(d.sh(create.out.updatedInput.command).status).toBe(0);
+      expect(d.ran()).toEqual(['whoami', 'config profile switch carol', 'whoami', 'modelo work create']);
+      expect(readdirSync(join(d.stateDir, 'exec', 'calls'))).toEqual([]);
+
+      // the same script in a call that failed: its read confirms nothing
+      const again = d.pre('sh s.sh');
+      const failed = d.sh(again.out.updatedInput.command);
+      expect(failed.stdout).toContain('rc=126\n');
+      const end = runCli(['hook'], {
+        input: JSON.stringify({
+          hook_event_name: 'PostToolUseFailure',
+          session_id: 's1',
+          tool_name: 'Bash',
+          tool_input: { command: again.out.updatedInput.command },
+          tool_use_id: again.id,
+          error: 'Exit code 1',
+          cwd: d.project,
+        }),
+        env: d.env,
+        cwd: d.project,
+      });
+      expect(end.code, end.stderr).toBe(0);
+      expect(readdirSync(join(d.stateDir, 'exec', 'calls'))).toEqual([]);
+      expect(d.pre('aeat modelo work create').out).toMatchObject({
+        permissionDecision: 'deny',
+        permissionDecisionReason: en.identityRequired(),
+      });
+    },
+  );
+
   it('a shim nobody answers fails closed, saying so', () => {
     const d = deployment(FAST);
     const requests = join(d.dir, 'nobody', 'requests');
