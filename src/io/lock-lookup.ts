@@ -12,7 +12,7 @@ const MAX_LOCK_BYTES = 8 * 1024 * 1024;
  * SPEC §11 for a policy that does not take its commands from the lock: the MCP lock beside the
  * policy, read on the first MCP call that asks (never for any other call), tells which tools each
  * pinned server listed when it was pinned. A lock that is there but cannot be read refuses every
- * MCP tool: what was pinned is not known.
+ * MCP tool: what was pinned is not known. An empty one is no lock.
  */
 export function lockBeside(policyPath: string): PinnedLookup {
   const path = join(dirname(resolve(policyPath)), LOCK_FILE);
@@ -20,6 +20,9 @@ export function lockBeside(policyPath: string): PinnedLookup {
   let loaded: Loaded | undefined;
   const load = (): Loaded => {
     const read = readRegularFile(path, MAX_LOCK_BYTES);
+    // Empty: the placeholder Claude Code's sandbox leaves, while a call runs in the background, at a
+    // write-denied path that does not exist; the agent can no more empty the lock than remove it.
+    if (read.ok && read.bytes.length === 0) return null;
     if (!read.ok)
       return read.code === 'ENOENT'
         ? null

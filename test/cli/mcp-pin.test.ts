@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { en } from '../../src/core/messages';
@@ -392,6 +392,24 @@ describe('hook, validate and doctor with a hand-written policy beside a lock', (
       permissionDecisionReason: expect.stringContaining('the MCP lock cannot be read'),
     });
     expect(p.hook('Read', { PERSONA_GATE_PERSONA: 'preparer' })).toMatchObject({ stdout: '', code: 0 });
+  });
+
+  // Claude Code's sandbox, while a call runs in the background, leaves an empty file at each
+  // write-denied path that does not exist (the lock before a pin among them) and removes it after.
+  it('reads an empty lock as no lock: the placeholder of a path that does not exist', () => {
+    const p = handWritten();
+    const calls: [string, Record<string, string>][] = [
+      ['mcp__aeat__modelo_list', { PERSONA_GATE_PERSONA: 'preparer' }],
+      ['mcp__aeat__modelo_delete', { PERSONA_GATE_PERSONA: 'preparer' }],
+      ['mcp__aeat__whoami', {}],
+    ];
+    rmSync(p.lockPath);
+    const without = calls.map(([tool, env]) => p.hook(tool, env).stdout);
+    writeFileSync(p.lockPath, '');
+    expect(calls.map(([tool, env]) => p.hook(tool, env).stdout)).toEqual(without);
+    // a lock with any content at all is read as a lock
+    writeFileSync(p.lockPath, ' ');
+    expect(p.hook('mcp__aeat__modelo_list', { PERSONA_GATE_PERSONA: 'preparer' }).stdout).toContain('the MCP lock cannot be read');
   });
 
   it('validate and doctor say which servers the lock pins and which named tools it refuses', () => {
