@@ -159,6 +159,13 @@ describeConfined('the excluded launcher in the real Claude Code, with its sandbo
             `node -e "require('child_process').execSync(Buffer.from('${b64('aeat modelo export')}', 'base64').toString(), { stdio: 'inherit' })"`,
           ),
         ],
+        // A script that switches, reads and creates in one call: the read confirms when the call ends,
+        // so the create in the same call is refused, and one in the next call runs.
+        [
+          'switch script',
+          bash(`printf 'aeat config profile switch carol\\naeat whoami\\naeat modelo work create; echo "rc=$?"\\n' > s.sh && sh s.sh`),
+        ],
+        ['create after', bash('aeat modelo work create')],
         ['control', bash('echo "sandboxed=$SANDBOX_RUNTIME"')],
       ];
       const model = await startModel({ main: calls.map(([, c]) => c) });
@@ -203,7 +210,22 @@ describeConfined('the excluded launcher in the real Claude Code, with its sandbo
       expect(by['b64 launcher']!.content, shown).toMatch(/not judged by persona-gate|No such file or directory/);
       // What really started: the ordinary calls, nothing else.
       await new Promise((r) => setTimeout(r, 200));
-      expect(log.lines()).toEqual(['whoami', 'modelo work create', '--help', 'modelo --help', 'whoami', 'whoami', 'modelo list']);
+      expect(by['switch script']!.content, shown).toContain('aeat: ran whoami (sandboxed=no)');
+      expect(by['switch script']!.content, shown).toContain('rc=126');
+      expect(by['switch script']!.content, shown).toContain(en.identityRequired());
+      expect(by['create after']!.content, shown).toContain('aeat: ran modelo work create (sandboxed=no)');
+      expect(log.lines()).toEqual([
+        'whoami',
+        'modelo work create',
+        '--help',
+        'modelo --help',
+        'whoami',
+        'whoami',
+        'modelo list',
+        'config profile switch carol',
+        'whoami',
+        'modelo work create',
+      ]);
       // The receipts of the starts name the persona and the command.
       const receipts = readdirSync(join(project.stateDir, 'receipts'))
         .map((f) => readFileSync(join(project.stateDir, 'receipts', f), 'utf8'))
@@ -220,7 +242,7 @@ describeConfined('the excluded launcher in the real Claude Code, with its sandbo
       expect(
         execReceipts
           .filter((r) => r.rule === 'broker_refused')
-          .every((r) => r.reason.includes(handoff) || r.reason === EXEC_MESSAGES.en.noCall('aeat')),
+          .every((r) => r.reason.includes(handoff) || r.reason === EXEC_MESSAGES.en.noCall('aeat') || r.reason === en.identityRequired()),
       ).toBe(true);
       const starts = execReceipts.filter((r) => r.verdict === 'allow');
       expect(starts.map((r) => [r.rule, r.command_key, r.persona])).toEqual([
@@ -231,11 +253,16 @@ describeConfined('the excluded launcher in the real Claude Code, with its sandbo
         ['broker_start', 'config.profile.status', 'modelo-preparer'],
         ['broker_start', 'config.profile.status', 'modelo-preparer'],
         ['broker_start', 'modelo.list', 'modelo-preparer'],
+        ['broker_start', 'config.profile.switch', 'modelo-preparer'],
+        ['broker_start', 'config.profile.status', 'modelo-preparer'],
+        ['exec_ticket', 'modelo.work.create', 'modelo-preparer'],
       ]);
-      expect(starts.slice(4).map((r) => r.reason)).toEqual([
+      expect(starts.slice(4, -1).map((r) => r.reason)).toEqual([
         `started ${real} whoami`,
         `started ${real} whoami`,
         `started ${real} modelo list`,
+        `started ${real} config profile switch carol`,
+        `started ${real} whoami`,
       ]);
     },
   );
