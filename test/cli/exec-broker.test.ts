@@ -160,20 +160,7 @@ describe('the broker, built', () => {
     const saved = readFileSync(join(d.project, 'saved'), 'utf8');
     expect(saved).toMatch(/^[0-9a-f]{32}$/);
     // Claude Code sends no PostToolUse for a call that failed, but PostToolUseFailure.
-    const failed = runCli(['hook'], {
-      input: JSON.stringify({
-        hook_event_name: 'PostToolUseFailure',
-        session_id: 's1',
-        tool_name: 'Bash',
-        tool_input: { command },
-        tool_use_id: r.id,
-        error: 'Exit code 3',
-        is_interrupt: false,
-        cwd: d.project,
-      }),
-      env: d.env,
-      cwd: d.project,
-    });
+    const failed = d.postFailure(command, r.id, 'Exit code 3');
     expect(failed).toMatchObject({ code: 0, stdout: '' });
     const later = spawnSync(shim(d), ['whoami'], {
       cwd: d.project,
@@ -333,19 +320,7 @@ describe('the broker, built', () => {
       const again = d.pre('sh s.sh');
       const failed = d.sh(again.out.updatedInput.command);
       expect(failed.stdout).toContain('rc=126\n');
-      const end = runCli(['hook'], {
-        input: JSON.stringify({
-          hook_event_name: 'PostToolUseFailure',
-          session_id: 's1',
-          tool_name: 'Bash',
-          tool_input: { command: again.out.updatedInput.command },
-          tool_use_id: again.id,
-          error: 'Exit code 1',
-          cwd: d.project,
-        }),
-        env: d.env,
-        cwd: d.project,
-      });
+      const end = d.postFailure(again.out.updatedInput.command, again.id, 'Exit code 1');
       expect(end.code, end.stderr).toBe(0);
       expect(readdirSync(join(d.stateDir, 'exec', 'calls'))).toEqual([]);
       expect(d.pre('aeat modelo work create').out).toMatchObject({

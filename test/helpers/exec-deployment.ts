@@ -102,6 +102,22 @@ export function deployment(extraEnv: Record<string, string> = {}, opts: { tool?:
       env,
       cwd: project,
     });
+  // Claude Code sends no PostToolUse for a call that failed (a non-zero exit, an interrupt), but this.
+  const postFailure = (command: string, id: string, error: string) =>
+    runCli(['hook'], {
+      input: JSON.stringify({
+        hook_event_name: 'PostToolUseFailure',
+        session_id: 's1',
+        tool_name: 'Bash',
+        tool_input: { command },
+        tool_use_id: id,
+        error,
+        is_interrupt: false,
+        cwd: project,
+      }),
+      env,
+      cwd: project,
+    });
   // As Claude Code runs a Bash call: the command in the shell's own arguments, evaluated (so that the
   // shell stays the call's first process, as the broker expects of a call's tree).
   const sh = (command: string, input = '') =>
@@ -116,5 +132,5 @@ export function deployment(extraEnv: Record<string, string> = {}, opts: { tool?:
       )
       .map((l) => JSON.parse(l))
       .filter((r) => r.hook_event === 'ExecStart');
-  return { dir, project, home, stateDir, real, init, env, pre, post, sh, ran, receipts };
+  return { dir, project, home, stateDir, real, init, env, pre, post, postFailure, sh, ran, receipts };
 }
