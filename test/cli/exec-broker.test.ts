@@ -6,7 +6,6 @@ import { EXEC_MESSAGES } from '../../src/exec/messages';
 import { en } from '../../src/core/messages';
 import { deployment } from '../helpers/exec-deployment';
 import { installed } from '../helpers/programs';
-import { runCli } from '../helpers/cli';
 
 const noBwrap = process.platform !== 'linux' || !installed('bwrap') ? 'bubblewrap is not installed (apt-get install bubblewrap)' : null;
 if (noBwrap) process.stderr.write(`test/cli/exec-broker.test.ts: the brokered starts are skipped, ${noBwrap}\n`);
