@@ -11,7 +11,7 @@ import { ensurePrivateDir, errno, readWhole } from '../io/private-fs';
 import { readPreferences } from '../io/prefs';
 import { appendReceipt } from '../io/receipts';
 import { brokerListens, parseStartRequest, type BrokerPaths, type StartRequest } from '../exec/brokered';
-import { deferRead, liveCalls, readCall, type CallRecord } from '../exec/calls';
+import { keepStart, liveCalls, readCall, type CallRecord } from '../exec/calls';
 import { bwrapArgs, projectProblem } from '../exec/confine';
 import { startReceipt, systemProgram, REFUSED_EXIT } from '../exec/launcher';
 import { hiddenFromStart, quoteWord, readExecMap, type ExecMap } from '../exec/map';
@@ -97,7 +97,7 @@ export function judgeStart(call: CallRecord, name: string, args: readonly string
  * the call ends, so an identity read confirms the session once the call that made it has ended
  * (SPEC §6), and what the same call goes on to change is judged as unconfirmed.
  */
-function deferStart(
+function keepEnded(
   stateDir: string,
   secret: string,
   call: CallRecord,
@@ -107,7 +107,7 @@ function deferStart(
   toolUseId: string,
   stdout: string,
 ): void {
-  deferRead(stateDir, secret, {
+  keepStart(stateDir, secret, {
     ...startEvent(call, name, args, cwd, toolUseId),
     hook_event_name: 'PostToolUse',
     tool_response: { stdout, stderr: '', interrupted: false },
@@ -369,7 +369,7 @@ export function serveRequest(ctx: BrokerContext, dir: string, done: () => void):
     const keep = () => {
       if (status !== 0) return;
       try {
-        deferStart(ctx.stateDir, request.call, call, request.name, request.args, cwd, judged.toolUseId, kept);
+        keepEnded(ctx.stateDir, request.call, call, request.name, request.args, cwd, judged.toolUseId, kept);
       } catch {
         // the read stays unconfirmed: the next state-changing call is refused until it runs again
       }

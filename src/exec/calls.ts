@@ -81,20 +81,20 @@ export function readCall(stateDir: string, secret: string, now = Date.now()): Ca
 }
 
 /**
- * The identity reads a call's brokered starts made, each as the PostToolUse event of its start,
- * one JSON line each. They confirm the session when the call ends (SPEC §6), as a read typed as a
- * call does: a script that reads and then changes state within one call is refused the change.
+ * The brokered starts of a call that ran, each as the PostToolUse event of its start, one JSON line
+ * each. The identity reads among them confirm the session when the call ends (SPEC §6), as a read
+ * typed as a call does: a script that reads and then changes state within one call is refused the change.
  */
-function readsFile(stateDir: string, secret: string): string {
-  return join(callsDir(stateDir), `${secret}.reads`);
+function startsFile(stateDir: string, secret: string): string {
+  return join(callsDir(stateDir), `${secret}.starts`);
 }
 
-const MAX_READS_BYTES = 1024 * 1024;
+const MAX_STARTS_BYTES = 1024 * 1024;
 
-/** Records an identity read a brokered start of the call made; an error is thrown as a StateError. */
-export function deferRead(stateDir: string, secret: string, post: Record<string, unknown>): void {
+/** Keeps a brokered start of the call that ran, as its PostToolUse event; an error is thrown as a StateError. */
+export function keepStart(stateDir: string, secret: string, post: Record<string, unknown>): void {
   if (!SECRET.test(secret)) return;
-  appendPrivateFile(readsFile(stateDir, secret), `${JSON.stringify(post)}\n`);
+  appendPrivateFile(startsFile(stateDir, secret), `${JSON.stringify(post)}\n`);
 }
 
 function unlinkQuietly(path: string): void {
@@ -105,24 +105,24 @@ function unlinkQuietly(path: string): void {
   }
 }
 
-/** Ends a call: its record goes, and the reads its starts made go unapplied (a call that failed confirms nothing). */
+/** Ends a call: its record goes, and the starts it made go unapplied (a call that failed confirms nothing). */
 export function dropCall(stateDir: string, secret: string): void {
   if (!SECRET.test(secret)) return;
   unlinkQuietly(callFile(stateDir, secret));
-  unlinkQuietly(readsFile(stateDir, secret));
+  unlinkQuietly(startsFile(stateDir, secret));
 }
 
 /**
- * Ends a call that ran: its record goes, and the PostToolUse events of the identity reads its
- * starts made are returned, in the order they ran, to be applied now. A file that is not what the
- * broker writes gives none.
+ * Ends a call that ran: its record goes, and the PostToolUse events of the brokered starts it made
+ * are returned, in the order they ended, to be applied now. A file that is not what the broker
+ * writes gives none.
  */
 export function endCall(stateDir: string, secret: string): Record<string, unknown>[] {
   if (!SECRET.test(secret)) return [];
   let text: string | null = null;
   try {
-    const bytes = readPrivateFile(readsFile(stateDir, secret));
-    text = bytes !== null && bytes.length <= MAX_READS_BYTES ? bytes.toString('utf8') : null;
+    const bytes = readPrivateFile(startsFile(stateDir, secret));
+    text = bytes !== null && bytes.length <= MAX_STARTS_BYTES ? bytes.toString('utf8') : null;
   } catch {
     text = null;
   }
@@ -134,18 +134,18 @@ export function endCall(stateDir: string, secret: string): Record<string, unknow
       const v: unknown = JSON.parse(line);
       if (typeof v === 'object' && v !== null && !Array.isArray(v)) posts.push(v as Record<string, unknown>);
     } catch {
-      // a line cut short: that read confirms nothing
+      // a line cut short: that start confirms nothing
     }
   }
   return posts;
 }
 
-/** How many records are live; void ones go on the way, with the reads of their starts. */
+/** How many records are live; void ones go on the way, with the starts they kept. */
 export function liveCalls(stateDir: string, now = Date.now()): number {
   return sweepRecords(callsDir(stateDir), (path) => {
     const call = readRecord(path);
     const live = call !== null && call.expires > now;
-    if (!live) unlinkQuietly(path.replace(/\.json$/, '.reads'));
+    if (!live) unlinkQuietly(path.replace(/\.json$/, '.starts'));
     return live;
   });
 }
