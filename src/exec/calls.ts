@@ -85,8 +85,12 @@ export function readCall(stateDir: string, secret: string, now = Date.now()): Ca
  * each. The identity reads among them confirm the session when the call ends (SPEC §6), as a read
  * typed as a call does: a script that reads and then changes state within one call is refused the change.
  */
+function startsBeside(callPath: string): string {
+  return callPath.replace(/\.json$/, '.starts');
+}
+
 function startsFile(stateDir: string, secret: string): string {
-  return join(callsDir(stateDir), `${secret}.starts`);
+  return startsBeside(callFile(stateDir, secret));
 }
 
 const MAX_STARTS_BYTES = 1024 * 1024;
@@ -121,8 +125,7 @@ export function endCall(stateDir: string, secret: string): Record<string, unknow
   if (!SECRET.test(secret)) return [];
   let text: string | null = null;
   try {
-    const bytes = readPrivateFile(startsFile(stateDir, secret));
-    text = bytes !== null && bytes.length <= MAX_STARTS_BYTES ? bytes.toString('utf8') : null;
+    text = readPrivateFile(startsFile(stateDir, secret), MAX_STARTS_BYTES)?.toString('utf8') ?? null;
   } catch {
     text = null;
   }
@@ -145,7 +148,7 @@ export function liveCalls(stateDir: string, now = Date.now()): number {
   return sweepRecords(callsDir(stateDir), (path) => {
     const call = readRecord(path);
     const live = call !== null && call.expires > now;
-    if (!live) unlinkQuietly(path.replace(/\.json$/, '.starts'));
+    if (!live) unlinkQuietly(startsBeside(path));
     return live;
   });
 }

@@ -220,14 +220,14 @@ export function readWhole(fd: number, size: number): Buffer {
   return done === size ? buffer : buffer.subarray(0, done);
 }
 
-/** Reads a whole private file (checked as in checkPrivateFile); null when it does not exist. */
-export function readPrivateFile(path: string): Buffer | null {
+/** Reads a whole private file (checked as in checkPrivateFile); null when it does not exist or is larger than `max` bytes. */
+export function readPrivateFile(path: string, max = Number.POSITIVE_INFINITY): Buffer | null {
   const fd = openPrivateFile(path);
   if (fd === null) return null;
   try {
     const st = fstatSync(fd);
     checkPrivateFile(path, st);
-    return readWhole(fd, st.size);
+    return st.size > max ? null : readWhole(fd, st.size);
   } finally {
     closeSync(fd);
   }
