@@ -331,23 +331,18 @@ function plainCommandVariable(assignment: string): boolean {
 }
 
 /**
- * Variables that, assigned before these builtins, only change how the builtin itself splits what
- * it reads: `IFS= read -r line`, `IFS=, read -ra cols`. The builtins are not special, so the
- * assignment ends with them (in bash, bash --posix and dash alike), and a shell started later
- * takes no IFS from its environment.
+ * Builtins that IFS, assigned before them, only tells how to split what they read: `IFS= read -r
+ * line`, `IFS=, read -ra cols`. They are not special, so the assignment ends with them (in bash,
+ * bash --posix and dash alike), and a shell started later takes no IFS from its environment.
  */
-const BUILTIN_OWN_VARIABLES: Readonly<Record<string, ReadonlySet<string>>> = {
-  __proto__: null as never,
-  read: new Set(['IFS']),
-  mapfile: new Set(['IFS']),
-  readarray: new Set(['IFS']),
-};
+const SPLITTING_BUILTINS = new Set(['read', 'mapfile', 'readarray']);
 
-/** Whether an assignment before `inv` is one of its builtin's own variables (the name written plainly, so the builtin is what runs). */
+/** Whether an assignment before `inv` is IFS for one of those builtins, named plainly (so the builtin is what runs). */
 function onlyForThisBuiltin(variable: string, inv: Invocation): boolean {
   const program = inv.program;
   return (
-    BUILTIN_OWN_VARIABLES[inv.name]?.has(variable) === true &&
+    variable === 'IFS' &&
+    SPLITTING_BUILTINS.has(inv.name) &&
     program !== null &&
     !program.dynamic &&
     !program.pattern &&
