@@ -49,7 +49,8 @@ type Judged = NonNullable<HookResponse['judged']>;
 
 /** What the session's hook answers to the start typed as a call of its own. */
 export type Judgment =
-  { allowed: true; toolUseId: string; judged?: Judged } | { allowed: false; reason: string; toolUseId?: string; judged?: Judged };
+  | { allowed: true; toolUseId: string; judged?: Judged; event: Record<string, unknown> }
+  | { allowed: false; reason: string; toolUseId?: string; judged?: Judged };
 
 /** The PreToolUse event a brokered start is judged as. */
 export function startEvent(
@@ -78,7 +79,7 @@ export function judgeStart(call: CallRecord, name: string, args: readonly string
   const response = processEvent(JSON.stringify(event), call.argv, call.env, Date.now(), readPreferences(call.env), 'broker');
   const who = { toolUseId, ...(response.judged !== undefined ? { judged: response.judged } : {}) };
   if (response.exitCode !== 0) return { allowed: false, reason: response.stderr.trim(), ...who };
-  if (response.stdout.trim() === '') return { allowed: true, ...who };
+  if (response.stdout.trim() === '') return { allowed: true, ...who, event };
   let out: { hookSpecificOutput?: { permissionDecision?: string; permissionDecisionReason?: string } };
   try {
     out = JSON.parse(response.stdout);
@@ -87,31 +88,19 @@ export function judgeStart(call: CallRecord, name: string, args: readonly string
   }
   const decision = out.hookSpecificOutput?.permissionDecision;
   const reason = out.hookSpecificOutput?.permissionDecisionReason ?? '';
-  if (decision === 'allow') return { allowed: true, ...who };
+  if (decision === 'allow') return { allowed: true, ...who, event };
   if (decision === 'ask') return { allowed: false, reason: EXEC_MESSAGES[locale].needsPerson(name, reason), ...who };
   return { allowed: false, reason, ...who };
 }
 
 /**
- * The PostToolUse event of a brokered start that ran, kept with its call: the hook applies it when
- * the call ends, so an identity read confirms the session once the call that made it has ended
- * (SPEC §6), and what the same call goes on to change is judged as unconfirmed.
+ * The PostToolUse event of a brokered start that ran, from the PreToolUse event it was judged as:
+ * kept with its call, the hook applies it when the call ends, so an identity read confirms the
+ * session once the call that made it has ended (SPEC §6), and what the same call goes on to change
+ * is judged as unconfirmed.
  */
-function keepEnded(
-  stateDir: string,
-  secret: string,
-  call: CallRecord,
-  name: string,
-  args: readonly string[],
-  cwd: string,
-  toolUseId: string,
-  stdout: string,
-): void {
-  keepStart(stateDir, secret, {
-    ...startEvent(call, name, args, cwd, toolUseId),
-    hook_event_name: 'PostToolUse',
-    tool_response: { stdout, stderr: '', interrupted: false },
-  });
+function endedEvent(judged: Record<string, unknown>, stdout: string): Record<string, unknown> {
+  return { ...judged, hook_event_name: 'PostToolUse', tool_response: { stdout, stderr: '', interrupted: false } };
 }
 
 const BROKER_RULES = { noSession: 'persona-gate-broker', allowed: 'broker_start', refused: 'broker_refused' };
@@ -369,7 +358,7 @@ export function serveRequest(ctx: BrokerContext, dir: string, done: () => void):
     const keep = () => {
       if (status !== 0) return;
       try {
-        keepEnded(ctx.stateDir, request.call, call, request.name, request.args, cwd, judged.toolUseId, kept);
+        keepStart(ctx.stateDir, request.call, endedEvent(judged.event, kept));
       } catch {
         // the read stays unconfirmed: the next state-changing call is refused until it runs again
       }
