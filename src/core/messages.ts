@@ -99,7 +99,7 @@ export const en = {
   protectedMention: (what: string, program: string) =>
     `persona-gate: this command hands ${what}, which guards this session, to ${program}, which could change it. Only the user may change it, outside the agent; to read it, use cat, grep or the Read tool.`,
   unlistedCommand: (words: string, persona: string | null, allowed: readonly string[]) =>
-    `persona-gate: refused \`${words.slice(0, 200)}\`: this program may only be run as one of the commands the policy lists, and this matches none of them (an option between the words, an argument added at run time, or a command the policy does not list). ${persona === null ? 'The policy lists' : `The ${persona} persona may run`}: ${list(allowed)}. Run one of those exactly as listed, or ask the user.`,
+    `persona-gate: refused \`${words.slice(0, 200)}\`: this program may only be run as one of the commands the policy lists, and this matches none of them (an option between the words, a word after a command that takes none, an argument added at run time, or a command the policy does not list). ${persona === null ? 'The policy lists' : `The ${persona} persona may run`}: ${list(allowed)}. Run one of those exactly as listed, or ask the user.`,
   opaqueExecution: (why: string, names: readonly string[], persona: string | null, allowed: readonly string[]) =>
     `persona-gate: refused: this command line runs code persona-gate cannot read (${why}) and names ${list(names)}, which the policy controls. Run the command directly, exactly as the policy lists it, so it can be checked${persona === null ? '' : `; the ${persona} persona may run: ${list(allowed)}`}.`,
   shellStrict: (persona: string, why: string) =>
@@ -228,7 +228,7 @@ const spanish = () =>
     protectedMention: (what, program) =>
       `persona-gate: esta orden entrega ${what}, que protege esta sesión, a ${program}, que podría cambiarlo. Solo el usuario puede cambiarlo, fuera del agente; para leerlo, usa cat, grep o la herramienta Read.`,
     unlistedCommand: (words, persona, allowed) =>
-      `persona-gate: rechazado \`${words.slice(0, 200)}\`: este programa solo puede ejecutarse como uno de los comandos que lista la política, y esto no coincide con ninguno (una opción entre las palabras, un argumento añadido al ejecutar o un comando que la política no lista). ${persona === null ? 'La política lista' : `La persona ${persona} puede ejecutar`}: ${lista(allowed)}. Ejecuta uno de ellos tal como aparece, o pídeselo al usuario.`,
+      `persona-gate: rechazado \`${words.slice(0, 200)}\`: este programa solo puede ejecutarse como uno de los comandos que lista la política, y esto no coincide con ninguno (una opción entre las palabras, una palabra tras un comando que no admite ninguna, un argumento añadido al ejecutar o un comando que la política no lista). ${persona === null ? 'La política lista' : `La persona ${persona} puede ejecutar`}: ${lista(allowed)}. Ejecuta uno de ellos tal como aparece, o pídeselo al usuario.`,
     opaqueExecution: (why, names, persona, allowed) =>
       `persona-gate: rechazado: esta línea ejecuta código que persona-gate no puede leer (${why}) y nombra ${lista(names)}, que la política controla. Ejecuta el comando directamente, tal como lo lista la política, para que pueda comprobarse${persona === null ? '' : `; la persona ${persona} puede ejecutar: ${lista(allowed)}`}.`,
     shellStrict: (persona, why) =>

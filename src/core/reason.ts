@@ -27,6 +27,7 @@ export type ReasonId =
   | 'socat_runs_programs'
   | 'unknown_subcommand'
   | 'unknown_option'
+  | 'unexpected_operand'
   | 'subcommand_at_run_time'
   | 'options_at_run_time'
   | 'runs_project_scripts'

@@ -320,7 +320,7 @@ export function isPersonaShape(v: unknown): boolean {
 }
 
 const ROLES = ['writes', 'destroys', 'into', 'chdir', 'runs', 'reads'];
-const OPERANDS = ['reads', 'writes', 'destroys'];
+const OPERANDS = ['reads', 'writes', 'destroys', 'none'];
 
 /** The shape `catalog.programs` validates to (schema.ts), for a program (`top`) or one of its subcommands. */
 function isProgramShape(v: unknown, top: boolean): boolean {

@@ -71,14 +71,16 @@ export interface ProgramCommandInput {
   description?: string;
   level?: z.input<typeof Level>;
   options?: z.input<typeof ProgramOption>[];
-  operands?: 'reads' | 'writes' | 'destroys';
+  operands?: 'reads' | 'writes' | 'destroys' | 'none';
   subcommands?: Record<string, ProgramCommandInput>;
 }
 
 const OPERANDS = z
-  .enum(['reads', 'writes', 'destroys'])
+  .enum(['reads', 'writes', 'destroys', 'none'])
   .optional()
-  .describe('what its operands are: files it reads (default), writes, or removes');
+  .describe(
+    'what its operands are: files it reads (default), writes, or removes; none: it takes none, and a call that gives one is not this command (the program may read it as another)',
+  );
 
 /** A command of a program the policy declares: its level, options, what its operands are, its subcommands. */
 const ProgramCommand: z.ZodType<ProgramCommandInput> = z.lazy(() =>

@@ -700,10 +700,19 @@ function matchPrefix(index: PolicyIndex, inv: Invocation, powershell: boolean): 
         break;
       }
     }
+    // a command that takes no operands, given some (`aeat whoami modelo export`, or words xargs adds), is not that command
+    if (
+      ok &&
+      read?.leaf?.operands === 'none' &&
+      prefix.words.length - 1 === read.path.length &&
+      (read.parses.at(-1)!.operands.length > 0 || inv.completed)
+    )
+      ok = false;
     if (ok) return { key: prefix.key };
     if (read?.uncertain && prefix.words.slice(1).every((w) => inv.args.some((a) => a.text === w))) couldBe ??= prefix.words.join(' ');
   }
-  if (couldBe !== null)
+  // a closed program refuses what matches none of its commands anyway, with the commands it may run
+  if (couldBe !== null && !isClosed(index, inv.name))
     return {
       dynamic: { id: 'could_be_behind_option', subject: [inv.program!.text, ...inv.args.map((w) => w.text)].join(' '), detail: couldBe },
     };

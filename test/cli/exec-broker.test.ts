@@ -134,6 +134,10 @@ describe('the broker, built', () => {
       const hidden = run('echo aeat modelo export | sh; echo "rc=$?"');
       expect(hidden.stdout).toBe('rc=126\n');
       expect(hidden.stderr).toContain(en.handoff('modelo-preparer', 'modelo.export', 'verifier'));
+      // words after a command that takes none (the tax example's whoami) make another command
+      const extra = run('echo aeat whoami modelo export | sh; echo "rc=$?"');
+      expect(extra.stdout).toBe('rc=126\n');
+      expect(extra.stderr).toContain('refused `aeat whoami modelo export`');
       expect(d.ran()).toEqual(['whoami', 'modelo list', 'modelo check', 'whoami']);
     },
   );

@@ -34,6 +34,7 @@ describe('persona-gate programs', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('declared by the policy, closed: only its catalogued commands may run');
     expect(r.stdout).toContain('  aeat modelo export → modelo.export');
+    expect(r.stdout).toMatch(/^ {2}whoami .*prints the active profile; takes no operands/m);
     const listed = runCli(['programs', '--config', TAX_POLICY_PATH], { env: env(), cwd: tempDir() });
     expect(listed.stdout).toMatch(/^ {2}aeat .*\[the policy declares it: closed\]$/m);
   });

@@ -18,6 +18,7 @@ const POLICY = {
       'release.publish': { level: 'network', owner: 'releaser', bash: ['npm publish'] },
       'release.github': { level: 'network', owner: 'releaser', bash: ['gh release create'] },
       'tracker.list': { level: 'read_only', bash: ['trk list'] },
+      'tracker.whoami': { level: 'read_only', bash: ['trk whoami'] },
       'tracker.close': { level: 'network', owner: 'releaser', bash: ['trk issue close'] },
     },
     programs: {
@@ -28,6 +29,7 @@ const POLICY = {
           list: { level: 'read_only' },
           issue: { level: 'network', subcommands: { close: { level: 'network' }, show: { level: 'read_only' } } },
           export: { level: 'workspace_write', options: [{ names: ['-o', '--out'], arg: 'required', role: 'writes' }] },
+          whoami: { level: 'read_only', options: [{ names: ['--json'] }], operands: 'none' },
         },
       },
       // a domain CLI: only its catalogued commands may run
@@ -122,15 +124,52 @@ describe("catalog.programs: a team's own program", () => {
       expect([line, taxJudge(line).verdict]).toEqual([line, 'deny']);
   });
 
+  // `aeat whoami modelo export` is not `aeat whoami` when whoami takes no operands: the program
+  // may read the words after it as another command
+  it('operands none: a word after a command that takes none makes it another command', () => {
+    expect(reading('trk whoami --json').matched.map((m) => m.key)).toEqual(['tracker.whoami']);
+    const other = reading('trk whoami issue close 12');
+    expect(other.matched).toEqual([]);
+    expect(other).toMatchObject({ level: 'process_exec', unlisted: [] });
+    expect(other.opaque).toEqual([expect.stringMatching(/trk whoami takes no operands, and the program may read issue/)]);
+    // an open program's other invocations are judged by their level (process_exec, opaque, here)
+    expect(reading('trk whoami --json issue')).toMatchObject({ level: 'process_exec', matched: [] });
+
+    // the tax example declares its identity reads so
+    for (const line of ['aeat whoami', 'aeat whoami --json', 'aeat config profile status'])
+      expect([line, readShellCall(taxIndex(), pre('Bash', { command: line }))!.matched.map((m) => m.key)]).toEqual([
+        line,
+        ['config.profile.status'],
+      ]);
+    for (const line of [
+      'aeat whoami modelo export',
+      'aeat whoami ""',
+      'aeat config profile status modelo export',
+      'aeat whoami --format json',
+      'echo 303 | xargs aeat whoami',
+    ]) {
+      expect([line, readShellCall(taxIndex(), pre('Bash', { command: line }))!.unlisted]).toEqual([line, [expect.any(String)]]);
+      expect([line, taxJudge(line).status]).toEqual([line, 'unlisted_command']);
+    }
+    expect(taxJudge('aeat whoami modelo export').reason).toMatch(/a word after a command that takes none/);
+  });
+
   it('is validated like the rest of the policy', () => {
     const bad = structuredClone(POLICY) as unknown as { catalog: { programs: Record<string, unknown> } };
-    bad.catalog.programs.trk = { options: [{ names: ['profile'], arg: 'required' }], subcommands: { list: { level: 'readonly' } } };
+    bad.catalog.programs.trk = {
+      options: [{ names: ['profile'], arg: 'required' }],
+      subcommands: { list: { level: 'readonly' }, whoami: { operands: 'nothing' } },
+    };
     bad.catalog.programs['bin/x'] = {};
     const result = validatePolicy(bad);
     expect(result.ok).toBe(false);
     const paths = result.ok ? [] : result.problems.map((p) => p.path);
     expect(paths).toEqual(
-      expect.arrayContaining(['catalog.programs.trk.options[0].names[0]', 'catalog.programs.trk.subcommands.list.level']),
+      expect.arrayContaining([
+        'catalog.programs.trk.options[0].names[0]',
+        'catalog.programs.trk.subcommands.list.level',
+        'catalog.programs.trk.subcommands.whoami.operands',
+      ]),
     );
     expect(paths.some((p) => p.includes('bin/x'))).toBe(true);
   });

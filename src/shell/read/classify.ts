@@ -249,7 +249,7 @@ export function subcommandOf(command: CommandSpec, name: string): CommandSpec | 
 export function subcommandPath(
   spec: ProgramSpec,
   args: readonly Word[],
-): { path: string[]; rest: Word[]; uncertain: boolean; parses: Parsed<OptionSpec>[] } {
+): { path: string[]; rest: Word[]; uncertain: boolean; parses: Parsed<OptionSpec>[]; leaf: CommandSpec | null } {
   let command: CommandSpec = spec;
   const parents: CommandSpec[] = [];
   const path: string[] = [];
@@ -259,15 +259,15 @@ export function subcommandPath(
   for (;;) {
     const parsed = getopt<OptionSpec>(words, getoptSpec(command, parents));
     parses.push(parsed);
-    if (!command.subcommands) return { path, rest: path.length > 0 ? [...words] : parsed.operands, uncertain, parses };
-    if (parsed.operands.length === 0) return { path, rest: [...words], uncertain, parses };
+    if (!command.subcommands) return { path, rest: path.length > 0 ? [...words] : parsed.operands, uncertain, parses, leaf: command };
+    if (parsed.operands.length === 0) return { path, rest: [...words], uncertain, parses, leaf: command };
     const sub = parsed.operands[0]!;
-    if (sub.dynamic || sub.pattern) return { path, rest: words.slice(parsed.operandAt[0]!), uncertain: true, parses };
+    if (sub.dynamic || sub.pattern) return { path, rest: words.slice(parsed.operandAt[0]!), uncertain: true, parses, leaf: null };
     if (parsed.unknown.some((u) => u.at < parsed.operandAt[0]!) || parsed.ambiguous.length > 0) uncertain = true;
     path.push(sub.text);
     words = words.slice(parsed.operandAt[0]! + 1);
     const next = subcommandOf(command, sub.text);
-    if (next === null) return { path, rest: [...words], uncertain, parses };
+    if (next === null) return { path, rest: [...words], uncertain, parses, leaf: null };
     parents.push(command);
     command = next;
   }
@@ -337,6 +337,9 @@ function finish(
       if (odd !== undefined) return opaqueClass({ id: 'unknown_option', subject, detail: odd }, spec.level, path);
     }
   }
+  // a command that takes no operands, given one (`aeat whoami modelo export`): the program may read it as another
+  if (spec.operands === 'none' && parsed.operands.length > 0)
+    return opaqueClass({ id: 'unexpected_operand', subject, detail: parsed.operands[0]!.text }, spec.level, path);
   let level = max(spec.level, optionsLevel(globals, parsed));
   const effects: Effect[] = [];
   const chdir: (string | null)[] = [];

@@ -85,7 +85,7 @@ function walk(spec: CommandSpec, prefix: string, out: ProgramDescription['subcom
     out.push({
       path,
       level: sub.level,
-      summary: sub.summary ?? '',
+      summary: [sub.summary, sub.operands === 'none' ? 'takes no operands' : ''].filter(Boolean).join('; '),
       ...(sub.opaque ? { opaque: sub.opaque } : {}),
       options: telling(sub.options),
     });

@@ -59,6 +59,8 @@ export interface OptionSpec {
 export type OperandRule =
   /** every operand is read (the default) */
   | 'reads'
+  /** it takes none: one given makes the invocation opaque (`unexpected_operand`), as the program may read it as another command */
+  | 'none'
   /** every operand is written */
   | 'writes'
   /** every operand is removed or changed with what it holds */
