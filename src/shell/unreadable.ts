@@ -37,6 +37,7 @@ export type UnreadableId =
   | 'heredoc_without_delimiter'
   | 'heredoc_delimiter_expansion'
   | 'extglob_off'
+  | 'continuation_after_dollar'
   | 'not_arithmetic'
   // work limits
   | 'nested_deeper_than'
@@ -173,6 +174,7 @@ const EN: Table = {
   heredoc_without_delimiter: () => 'a here-document without a delimiter',
   heredoc_delimiter_expansion: () => 'a here-document delimiter with an expansion',
   extglob_off: () => 'an extended glob pattern while extglob is off',
+  continuation_after_dollar: () => 'a line continuation right after a $, which joins the $ with what follows it',
   not_arithmetic: () => 'not arithmetic',
   nested_deeper_than: (s) => `commands nested more than ${s} deep`,
   too_deeply_nested: () => 'the command line is too deeply nested',
@@ -238,6 +240,7 @@ const spanish = (): Table => ({
   heredoc_without_delimiter: () => 'un here-document sin delimitador',
   heredoc_delimiter_expansion: () => 'un delimitador de here-document con una expansión',
   extglob_off: () => 'un patrón glob extendido con extglob desactivado',
+  continuation_after_dollar: () => 'una continuación de línea justo tras un $, que une el $ con lo que le sigue',
   not_arithmetic: () => 'no es aritmética',
   nested_deeper_than: (s) => `órdenes anidadas a más de ${s} niveles`,
   too_deeply_nested: () => 'la línea de órdenes está anidada demasiado profundamente',

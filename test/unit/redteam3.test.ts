@@ -142,6 +142,11 @@ const EXPANSIONS: Row[] = [
   ["printf -v x 'a[\\x24(rm -f .claude/settings.json)]'; echo $((x))", '', 'settings.json'],
   ['read -r x < v; echo $((x))', "echo 'a[$(rm -f .claude/settings.json)]' > v", 'settings.json', [], BELOW_PROCESS_EXEC],
   ['read -r x < v; [[ x -eq 0 ]]', "echo 'a[$(rm -f .claude/settings.json)]' > v", 'settings.json', [], BELOW_PROCESS_EXEC],
+  // bash removes a backslash-newline before it reads a token: `$\<newline>(…)` is a substitution
+  ['echo "$\\\n(rm -f .claude/settings.json)"', '', 'settings.json'],
+  ['echo $\\\n(rm -f .claude/settings.json)', '', 'settings.json'],
+  ['x=\'$(rm -f .claude/settings.json)\'; echo "$\\\n{x@P}"', '', 'settings.json'],
+  ["$\\\n'\\x72m' -f .claude/settings.json", '', 'settings.json'],
   // curl takes options from ~/.curlrc
   ["echo 'output = .claude/settings.json' > ~/.curlrc; curl -s file:///etc/hostname", '', 'settings.json', ['curl']],
 ];

@@ -902,7 +902,10 @@ class Parser {
     if (c === '"' || (c === '$' && this.peek(1) === '"')) {
       return this.doubleQuoted();
     }
-    if (c === '$') return this.dollar(false);
+    if (c === '$') {
+      this.continuationAfterDollar();
+      return this.dollar(false);
+    }
     if (c === '`') return this.backquote();
     PLAIN.lastIndex = this.i;
     const m = PLAIN.exec(this.src);
@@ -951,6 +954,7 @@ class Parser {
         this.i++;
         continue;
       }
+      if (c === '$') this.continuationAfterDollar();
       if ((c === '$' && /[A-Za-z_{(0-9@*#?$!\-[]/.test(this.peek(1))) || c === '`') {
         flush();
         parts.push(c === '$' ? this.dollar(true) : this.backquote());
@@ -965,6 +969,14 @@ class Parser {
   }
 
   /** `$…` at the cursor. */
+  /**
+   * Bash removes a backslash-newline before it reads a token, so `$\<newline>(cmd)` is `$(cmd)`,
+   * also in double quotes, and `$\<newline>'…'` a C string: a `$` so followed is not read.
+   */
+  private continuationAfterDollar(): void {
+    if (this.peek(1) === '\\' && this.peek(2) === '\n') this.fail({ id: 'continuation_after_dollar' });
+  }
+
   private dollar(inDouble: boolean): WordPart {
     const start = this.i;
     if (this.at('$((')) {
