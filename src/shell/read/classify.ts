@@ -198,7 +198,7 @@ function optionsLevel(globals: readonly Parsed<OptionSpec>[], parsed: Parsed<Opt
 const anyOpaque = (parses: readonly Parsed<OptionSpec>[]) => parses.some((g) => g.used.some(makesOpaque));
 
 /** An invocation that prints its help or version and exits: it only reads. */
-const helpClass = (name: string, path: string[]): Classified => ({
+export const helpClass = (name: string, path: string[]): Classified => ({
   level: 'read_only',
   kind: 'reader',
   effects: [],
@@ -328,7 +328,8 @@ function finish(
   const computed = risky ? parsed.operands.find(mayBecomeOption) : undefined;
   if (computed !== undefined) return opaqueClass({ id: 'options_at_run_time', subject, detail: computed.text }, spec.level, path);
   // help, unless an option before it makes the program run a command anyway (`git -c man.viewer=x log --help`)
-  if (parsed.used.some((u) => u.option.data?.help === true) && !anyOpaque([...globals, parsed])) return helpClass(name, path);
+  if (!spec.helpByReader && parsed.used.some((u) => u.option.data?.help === true) && !anyOpaque([...globals, parsed]))
+    return helpClass(name, path);
   if (spec.opaque) return opaqueClass({ id: spec.opaque as Reason['id'], subject }, spec.level, path);
   if (strict) {
     // an option the spec does not list, or a long one it cannot tell apart, may be one that changes the system

@@ -101,6 +101,8 @@ export interface CommandSpec {
   opaque?: string;
   /** Code for what data cannot say, by name (registry/readers.ts), given the parsed arguments. */
   reader?: string;
+  /** Its reader tells a help option from an argument that spells one (find's `-fprintf --help FMT`): `--help` is not read as help here. */
+  helpByReader?: true;
   /** Subcommands by name, each made when a line reaches it; an alias is a string naming another. */
   subcommands?: Record<string, SubcommandEntry>;
   /** A subcommand given this option and nothing else prints its usage (git's `-h`), unless it lists the option itself. */

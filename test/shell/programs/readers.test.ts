@@ -173,6 +173,15 @@ programRows('find', [
   ['find . -name -delete -print', { level: 'read_only', effects: [] }],
   ['find . -fprint list.txt', { level: 'workspace_write', effects: ['write list.txt'] }],
   ['find . -fprintf list.txt %p', { level: 'workspace_write', effects: ['write list.txt'] }],
+  // -help is a primary, read before anything runs but the files opened before it; a primary's
+  // argument that spells it is not (GNU find 4.9)
+  ['find --help', { level: 'read_only', effects: [] }],
+  ['find . -delete --help', { level: 'read_only', effects: [] }],
+  ['find . --help -fprint list.txt', { level: 'read_only', effects: [] }],
+  ['find . -fprint list.txt --help', { level: 'workspace_write', effects: ['write list.txt'] }],
+  ['find . -fprintf --help %p', { level: 'workspace_write', effects: ['write --help'] }],
+  ['find . -fprint --help --help', { level: 'workspace_write', effects: ['write --help'] }],
+  ['find . -exec echo --help {} \\; -delete', { level: 'workspace_write', effects: ['destroy .'] }],
   ['find -L . -name x', { level: 'read_only', effects: [] }],
   // a primary known only at run time may be -delete or -exec; a test's argument may not
   ['find . "$EXPR"', { level: 'process_exec', opaque: true }],

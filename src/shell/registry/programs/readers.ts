@@ -336,7 +336,7 @@ export const READERS: Family = {
     ),
   ),
   info: withOptions(...options(['-o= --output=', { role: 'writes' }], '-d= --directory=', '-f= --file=', '-n= --node=', '--index-search=')),
-  find: reader({ reader: 'find' }),
+  find: reader({ reader: 'find', helpByReader: true }),
   // the program is read for what it runs and writes; a program file, an extension, the debugger, profile and dump files and mawk's -W are opaque (readers/awk.ts)
   ...same(
     [...AWKS],

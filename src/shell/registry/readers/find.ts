@@ -1,4 +1,4 @@
-import { mayBecomeOption, opaqueClass, type Effect, type NamedReader } from '../../read/classify';
+import { helpClass, mayBecomeOption, opaqueClass, type Effect, type NamedReader } from '../../read/classify';
 import type { Word } from '../../syntax/word';
 import { baseName, joinPath, originalWords, word, writer } from '../readers';
 import { segmentMatcher } from '../../../core/glob';
@@ -83,6 +83,12 @@ const OTHER_TESTS = new Set([
   ',',
 ]);
 
+/** The file a primary writes, which find opens as it reads the expression: `-fprint FILE` and its like. */
+const printsTo = (p: { name: string; args: Word[] }): Effect[] =>
+  (p.name === '-fprint' || p.name === '-fprint0' || p.name === '-fls' || p.name === '-fprintf') && p.args[0]
+    ? [{ path: p.args[0], effect: 'write' }]
+    : [];
+
 export const findReader: NamedReader = (ctx) => {
   const all = originalWords(ctx);
   // -H, -L, -P, -O3 and -D OPTS come before the starting points
@@ -122,6 +128,13 @@ export const findReader: NamedReader = (ctx) => {
   // A word known only at run time where a starting point or a primary stands (`find . "$EXPR"`) may be -delete or -exec.
   const computed = [...starts, ...primaries.map((p) => p.word)].find(mayBecomeOption);
   if (computed !== undefined) return opaqueClass({ id: 'options_at_run_time', subject: 'find', detail: computed.text });
+  // -help and -version are primaries too, read before anything runs but the files -fprint and its
+  // like opened before them; not when they are a primary's argument (`-fprintf --help FMT`)
+  const helpAt = primaries.findIndex((p) => /^--?(help|version)$/.test(p.name));
+  if (helpAt !== -1) {
+    const opened = primaries.slice(0, helpAt).flatMap(printsTo);
+    return opened.length > 0 ? writer(ctx, opened) : helpClass('find', []);
+  }
   const effects: Effect[] = [];
   const deleteAt = primaries.findIndex((p) => p.name === '-delete');
   if (deleteAt !== -1) {
@@ -148,9 +161,6 @@ export const findReader: NamedReader = (ctx) => {
       }
     }
   }
-  for (const p of primaries) {
-    if ((p.name === '-fprint' || p.name === '-fprint0' || p.name === '-fls' || p.name === '-fprintf') && p.args[0])
-      effects.push({ path: p.args[0], effect: 'write' });
-  }
+  effects.push(...primaries.flatMap(printsTo));
   return effects.length > 0 ? writer(ctx, effects) : { ...ctx.base, level: 'read_only', kind: 'reader', effects: [] };
 };
