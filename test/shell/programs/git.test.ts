@@ -115,6 +115,9 @@ programRows('git: branches, tags, remotes and the like', [
   ['git remote get-url origin', { level: 'read_only' }],
   ['git remote show origin', { level: 'network' }],
   ['git remote show -n origin', { level: 'read_only' }],
+  // a dry run of prune still asks the remote which branches it has
+  ['git remote prune origin', { level: 'network' }],
+  ['git remote prune -n origin', { level: 'network' }],
   ['git remote update', { level: 'network' }],
   ['git remote add upstream https://example.com/r.git', { level: 'workspace_write' }],
   ['git remote set-url origin https://example.com/r.git', { level: 'workspace_write' }],

@@ -176,8 +176,9 @@ export const gitReader: NamedReader = (ctx) => {
     case 'remote': {
       const v = verb(parsed);
       if (v === '' || v === 'get-url') return reads(ctx);
-      // `show` and `prune` ask the remote, unless -n; `update` fetches
-      if (v === 'show' || v === 'prune') return hasOption(parsed, '-n') ? reads(ctx) : network(ctx);
+      // `show` asks the remote, unless -n; `prune` asks it even with -n (its dry run); `update` fetches
+      if (v === 'show') return hasOption(parsed, '-n') ? reads(ctx) : network(ctx);
+      if (v === 'prune') return network(ctx);
       if (v === 'update') return network(ctx);
       if (REMOTE_CHANGES.has(v)) return writer(ctx, []);
       // what git remote does not know is read as any unknown subcommand, or one known only at run time
