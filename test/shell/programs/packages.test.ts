@@ -97,6 +97,12 @@ programRows('package managers that read', [
   ['docker logs --tail 100 web', { level: 'read_only', opaque: false }],
   ['docker container ls -a', { level: 'read_only', opaque: false }],
   ['docker image inspect nginx', { level: 'read_only', opaque: false }],
+  // the long forms of pull, push, build and run are the short ones
+  ['docker image pull nginx', { level: 'network', opaque: true }],
+  ['docker image push registry.example/app', { level: 'network', opaque: true }],
+  ['docker image build -t app .', { level: 'network', opaque: true }],
+  ['docker container run --rm nginx ls --help', { level: 'network', opaque: true }],
+  ['podman image pull nginx', { level: 'network', opaque: true }],
   ['docker network ls', { level: 'read_only', opaque: false }],
   ['docker system df', { level: 'read_only', opaque: false }],
   ['docker compose -f docker-compose.yml ps', { level: 'read_only', opaque: false }],
@@ -167,6 +173,9 @@ programRows('package managers that read', [
   ['pip3 list --uptodate', { level: 'network' }],
   ['pip list --format=freeze --exclude pip', { level: 'read_only', opaque: false }],
   ['pip wheel .', { level: 'network', opaque: true }],
+  // pip 25.1: resolves against the index and builds what has no wheel
+  ['pip lock -r requirements.txt', { level: 'network', opaque: true }],
+  ['pip3 lock -o pylock.toml .', { level: 'network', opaque: true }],
   ['pip wheel -r requirements.txt -w wheels', { level: 'network', opaque: true }],
   ['pip --python /usr/bin/python3.11 list', { level: 'process_exec', opaque: 'options name' }],
   ['pip --log pip.log list', { level: 'workspace_write', effects: ['write pip.log'] }],

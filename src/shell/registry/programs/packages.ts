@@ -73,7 +73,7 @@ const CONFIG = (): CommandSpec => group(['list', 'ls', 'get']);
 
 /**
  * pip: what lists, shows and checks the installed packages reads; `list --outdated/--uptodate`,
- * index and search ask the index; wheel downloads and builds what it is given.
+ * index and search ask the index; wheel and lock download and build what they are given.
  */
 const PIP: Known = {
   reads: ['show', 'freeze', 'check', 'inspect', 'help', 'hash', 'debug', 'version'],
@@ -174,9 +174,17 @@ const DOCKER_GLOBALS: OptionLine[] = [
 const DOCKER_READS = ['ps', 'images', 'inspect', 'logs', 'top', 'port', 'stats', 'history', 'events', 'diff', 'version', 'info', 'help'];
 function docker(summary: string, network: readonly string[]): () => Omit<ProgramSpec, 'name'> {
   const EXPORT = (): CommandSpec => ({ level: 'read_only', kind: 'reader', options: options(['-o= --output=', { role: 'writes' }]) });
-  const withExport = (reads: string[], name: string): CommandSpec => {
+  // as the short forms (`docker pull`, `docker run`): they reach the network and run what they fetch
+  const NET = (runs = false): SubcommandEntry => ({
+    level: 'network',
+    kind: 'network',
+    opaque: 'downloads_and_runs_scripts',
+    ...(runs ? { stopAtOperand: true } : {}),
+  });
+  const withExport = (reads: string[], name: string, net: Record<string, SubcommandEntry> = {}): CommandSpec => {
     const g = group(reads);
     g.subcommands![name] = EXPORT;
+    Object.assign(g.subcommands!, net);
     return g;
   };
   const INSPECT = [
@@ -205,7 +213,7 @@ function docker(summary: string, network: readonly string[]): () => Omit<Program
       // `export` and `save` write the archive to stdout, or to -o FILE
       export: EXPORT,
       save: EXPORT,
-      container: () => withExport(INSPECT, 'export'),
+      container: () => withExport(INSPECT, 'export', { run: NET(true) }),
       // unlock-key, join-token and ca print what the swarm keeps, unless --rotate changes it; the
       // rest changes the swarm as the other subcommands change containers
       swarm: () => {
@@ -227,7 +235,7 @@ function docker(summary: string, network: readonly string[]): () => Omit<Program
         g.subcommands!.ca = prints;
         return g;
       },
-      image: () => withExport(INSPECT, 'save'),
+      image: () => withExport(INSPECT, 'save', { pull: NET(), push: NET(), build: NET() }),
       ...Object.fromEntries(
         ['volume', 'network', 'context', 'system', 'service', 'secret', 'config', 'stack', 'node', 'plugin', 'pod', 'machine'].map((g) => [
           g,
@@ -455,8 +463,8 @@ export const PACKAGES: Family = {
       },
     },
   ),
-  pip: manager('the Python package installer', ['install', 'download', 'wheel'], PIP_OPTIONS, PIP),
-  pip3: manager('the Python package installer', ['install', 'download', 'wheel'], PIP_OPTIONS, PIP),
+  pip: manager('the Python package installer', ['install', 'download', 'wheel', 'lock'], PIP_OPTIONS, PIP),
+  pip3: manager('the Python package installer', ['install', 'download', 'wheel', 'lock'], PIP_OPTIONS, PIP),
   pipx: manager('installs Python applications', ['install', 'run', 'upgrade'], [], { runs: ['run'] }),
   gem: manager('the Ruby package manager', ['install', 'update', 'push', 'fetch']),
   // an unlisted subcommand is cargo's own or a cargo-NAME plugin, which clap gives `--help` to as help
