@@ -7,7 +7,7 @@ import { isAbsoluteOrHome, type PathEffect } from '../core/types';
 import { assignmentLength, baseName, readCommandLine, type Invocation } from './commands';
 import { getopt } from './getopt';
 import { treeFacts, type TreeFacts } from './syntax/facts';
-import { classifyWith, onlyReadsWhatItIsHanded, subcommandPath } from './read/classify';
+import { classifyWith, mayBecomeOption, onlyReadsWhatItIsHanded, subcommandPath } from './read/classify';
 import { isClosed, programFor } from './registry/policy-programs';
 import { parentOf } from './registry/readers';
 import { labelText, partText, quoteWords, reasonText, type Reason } from './reasons';
@@ -94,6 +94,9 @@ function shellOptionsChangingReading(invocations: readonly Invocation[]): Unread
     }
     if ((inv.name === 'mapfile' || inv.name === 'readarray') && args.some((w) => /^-[a-zA-Z]*C/.test(w.text)))
       return { id: 'callback', subject: inv.name };
+    // `O=-vPATH; printf "$O" /tmp; ls`: a format known only at run time may be -v, setting a variable the rest of the line reads
+    if (inv.name === 'printf' && args[0] !== undefined && mayBecomeOption(args[0]) && invocations.length > 1)
+      return { id: 'setter_option_at_run_time', subject: inv.name, detail: args[0].text };
     if (NAMING_SETTERS.has(inv.name) || (inv.name === 'printf' && args.some((w) => /^-[a-zA-Z]*v/.test(w.text)))) {
       const values = SETTER_VALUE_OPTIONS[inv.name] ?? '';
       let operand = 0;

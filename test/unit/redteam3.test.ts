@@ -237,6 +237,8 @@ const SHELL_STATE: Row[] = [
   ['true || tee() { :; }; echo pwned | tee .claude/settings.json', '', 'settings.json'],
   // variables set without an assignment word, or through a name computed at run time
   ['declare -n r=PATH; r=bin; ls', PLANTED_LS, 'settings.json'],
+  // a format known only at run time may be printf's -v
+  ['O=-vPATH; printf "$O" bin; ls', PLANTED_LS, 'settings.json'],
   ['for PATH in bin; do ls; done', PLANTED_LS, 'settings.json', [], BELOW_PROCESS_EXEC],
   ['unset PATH; : ${PATH:=bin}; ls', PLANTED_LS, 'settings.json', [], BELOW_PROCESS_EXEC],
   ['x=HO; declare ${x}ME=$PWD/.claude; echo pwned > ~/settings.json', '', 'settings.json'],
