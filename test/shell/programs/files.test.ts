@@ -99,6 +99,10 @@ programRows('sed', [
   ['sed -newout input', { level: 'workspace_write', effects: ['write out'] }],
   ["sed -i 's/a/b/' f", { level: 'workspace_write', effects: ['write f'] }],
   ["sed -i.bak 's/a/b/' f", { level: 'workspace_write', effects: ['write f', 'write f.bak'] }],
+  // BSD sed (macOS): -I EXT edits in place too
+  ["sed -I.bak 's/a/b/' f", { level: 'workspace_write', effects: ['write f', 'write f.bak'] }],
+  ["sed -nI.bak 's/a/b/p' f", { level: 'workspace_write', effects: ['write f', 'write f.bak'] }],
+  ["sed -I .bak 's/a/b/' f", { level: 'workspace_write', effects: ['write f', 'write f.bak'] }],
   ["sed --in-place=.orig 's/a/b/' f", { level: 'workspace_write', effects: ['write f', 'write f.orig'] }],
   ["sed --expression='s/a/b/' f", { level: 'read_only' }],
   ['sed -f script.sed f', { level: 'process_exec', opaque: 'a sed script' }],

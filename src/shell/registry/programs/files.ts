@@ -481,6 +481,8 @@ export const FILES: Family = {
       '-f= --file=',
       '--follow-symlinks',
       ['-i[=] --in-place[=]', { mode: 'in-place' }],
+      // BSD sed's (macOS): in place, each file on its own; GNU sed refuses it
+      ['-I=', { mode: 'in-place' }],
       '-l= --line-length=',
       '--posix',
       '-E -r --regexp-extended',
