@@ -152,11 +152,18 @@ const attributes: NamedReader = (ctx) =>
   );
 
 /** dd: `of=FILE`. */
-const dd: NamedReader = (ctx) =>
-  writer(
+/** dd writes `of=FILE`; without one it writes its standard output, unless an operand known only at run time may be one. */
+const dd: NamedReader = (ctx) => {
+  const ops = ctx.parsed.operands;
+  const outputs = ops.filter((w) => w.text.startsWith('of='));
+  const mayBeOutput = ops.some((w) => (w.dynamic || w.pattern) && !/^(if|bs|ibs|obs|cbs|count|skip|iseek|conv|iflag|status)=/.test(w.text));
+  if (outputs.length === 0 && !mayBeOutput)
+    return { ...ctx.base, level: 'read_only', kind: 'reader', effects: [], reason: { id: 'reads', subject: ctx.name } };
+  return writer(
     ctx,
-    ctx.parsed.operands.filter((w) => w.text.startsWith('of=')).map((w) => ({ path: word(w.text.slice(3), w), effect: 'write' })),
+    outputs.map((w) => ({ path: word(w.text.slice(3), w), effect: 'write' })),
   );
+};
 
 /** GNU tar's short options that take a value, in the old style (`tar cf a.tar`) as well. */
 const TAR_VALUE_LETTERS = 'bCfFgHIKLNTVX';

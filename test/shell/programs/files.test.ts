@@ -114,6 +114,9 @@ programRows('sed', [
 // dd, sort, shuf, iconv, uniq, xxd: what they write.
 programRows('programs that write where told', [
   ['dd if=/dev/zero of=disk.img bs=1M count=1', { level: 'workspace_write', effects: ['write disk.img'] }],
+  // without of= it writes its standard output
+  ['dd if=input bs=512 count=1', { level: 'read_only', effects: [] }],
+  ['dd if=input "$OUT"', { level: 'workspace_write', effects: [] }],
   ['sort -o sorted.txt in.txt', { level: 'workspace_write', effects: ['write sorted.txt'] }],
   ['sort --output=sorted.txt in.txt', { level: 'workspace_write', effects: ['write sorted.txt'] }],
   ['sort -mo out a b', { level: 'workspace_write', effects: ['write out'] }],
