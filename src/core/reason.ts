@@ -28,6 +28,7 @@ export type ReasonId =
   | 'unknown_subcommand'
   | 'unknown_option'
   | 'unexpected_operand'
+  | 'signals_processes'
   | 'subcommand_at_run_time'
   | 'options_at_run_time'
   | 'runs_project_scripts'

@@ -165,6 +165,22 @@ const dd: NamedReader = (ctx) => {
   );
 };
 
+/** Signal 0, by number or name: it tests that the process exists and sends nothing. */
+const SIGNAL_ZERO = /^(0|SIG0|ZERO)$/i;
+
+/** kill: -l and --table list the signals; signal 0 tests a process; any other signal stops or changes one. */
+const kill: NamedReader = (ctx) => {
+  const p = ctx.parsed;
+  if (hasOption(p, '-l', '--list', '-L', '--table'))
+    return { ...ctx.base, level: 'none', kind: 'builtin', reason: { id: 'builtin', subject: ctx.name } };
+  const signals = [...valuesOf(p, '-s', '-n', '--signal'), ...valuesOf(p, '-NUM')];
+  const named = p.unknown.map((u) => u.text.slice(1));
+  const all = [...signals.map((w) => (w.dynamic ? '?' : w.text)), ...named];
+  if (all.length > 0 && all.every((s) => SIGNAL_ZERO.test(s)))
+    return { ...ctx.base, level: 'read_only', kind: 'reader', reason: { id: 'reads', subject: ctx.name } };
+  return { ...ctx.base, level: 'process_exec', kind: 'exec', reason: { id: 'signals_processes', subject: ctx.name } };
+};
+
 /** GNU tar's short options that take a value, in the old style (`tar cf a.tar`) as well. */
 const TAR_VALUE_LETTERS = 'bCfFgHIKLNTVX';
 
@@ -784,6 +800,7 @@ export const READERS_BY_NAME: Readonly<Record<string, NamedReader>> = {
   mode,
   attributes,
   dd,
+  kill,
   sed: sedReader,
   tar,
   unzip,

@@ -23,6 +23,18 @@ programRows('shell builtins', [
   ['IFS= read -r line', { level: 'none', opaque: false }],
   ['IFS=, read -ra cols', { level: 'none', opaque: false }],
   ['mapfile -t lines', { level: 'none', opaque: false }],
+  // kill lists the signals, tests a process with signal 0, and stops or changes one with any other
+  ['kill -l', { level: 'none', opaque: false }],
+  ['kill -l 9', { level: 'none', opaque: false }],
+  ['kill --table', { level: 'none', opaque: false }],
+  ['kill -0 123', { level: 'read_only', opaque: false }],
+  ['kill -s 0 123', { level: 'read_only', opaque: false }],
+  ['kill --signal=SIG0 123', { level: 'read_only', opaque: false }],
+  ['kill 123', { level: 'process_exec', opaque: false }],
+  ['kill -9 123', { level: 'process_exec', opaque: false }],
+  ['kill -TERM %1', { level: 'process_exec', opaque: false }],
+  ['kill -s "$SIG" 123', { level: 'process_exec', opaque: false }],
+  ['kill -0 -9 123', { level: 'process_exec', opaque: false }],
   ['readarray -d "" files', { level: 'none', opaque: false }],
   ['IFS=: mapfile -t parts', { level: 'none', opaque: false }],
   // -C runs a callback: the line is unreadable

@@ -120,6 +120,16 @@ export const BUILTINS: Family = {
     reader: 'arch',
     options: options('-32 -64 -c -x86_64 -x86_64h -arm64 -arm64e -i386 -ppc', '-d= -e= -arch='),
   }),
+  // kill (bash's builtin, util-linux's and procps' program): -l and --table list the signals;
+  // signal 0 only tests that the process exists; any other signal stops or changes a process
+  kill: () => ({
+    summary: 'sends a signal to processes; -l lists the signals',
+    level: 'process_exec',
+    kind: 'exec',
+    reader: 'kill',
+    numeric: true,
+    options: options('-s= -n= --signal=', '-l --list -L --table', '-q= --queue=', '--timeout=', '-p --pid', '-a --all', '--verbose'),
+  }),
   // `jobs -x CMD ARGS` runs CMD with each job spec in its arguments replaced by the job's process group
   jobs: () => ({
     summary: "lists the shell's jobs; -x runs a command",
