@@ -55,6 +55,8 @@ programRows('curl', [
   ['curl -K curl.cfg https://example.com', { level: 'network', opaque: 'reads options from a file' }],
   ['curl -H "X-A: b" -d @body.json https://example.com', { level: 'network', effects: [] }],
   ['curl --help', { level: 'read_only' }],
+  ['curl --manual', { level: 'read_only' }],
+  ['curl -M', { level: 'read_only' }],
   ['curl --version', { level: 'read_only' }],
 ]);
 

@@ -76,6 +76,10 @@ programRows('package managers that read', [
   ['npm root -g', { level: 'read_only', opaque: false }],
   ['npm explain lodash', { level: 'read_only', opaque: false }],
   ['npm view react versions', { level: 'network', kind: 'network', opaque: false }],
+  // they ask the registry for the package's pages and open them
+  ['npm repo typescript', { level: 'network', kind: 'network', opaque: false }],
+  ['npm docs', { level: 'network', kind: 'network', opaque: false }],
+  ['cargo vendor', { level: 'network', opaque: true }],
   ['npm run', { level: 'read_only', opaque: false }],
   ['npm --prefix app run', { level: 'read_only', opaque: false }],
   ['npm run build', { level: 'process_exec', opaque: "runs the project's scripts" }],

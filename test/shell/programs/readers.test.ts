@@ -158,6 +158,7 @@ programRows('readers with options that run or write', [
   ['eza -la', { level: 'read_only', opaque: false, effects: [] }],
   ['eza --long --tree --level=3 --git src', { level: 'read_only', opaque: false, effects: [] }],
   ['eza -l --time-style long-iso -s size', { level: 'read_only', opaque: false, effects: [] }],
+  ['exa -la --git', { level: 'read_only', opaque: false, effects: [] }],
   ['info -o out.txt coreutils', { level: 'workspace_write', effects: ['write out.txt'] }],
   ['info coreutils', { level: 'read_only', effects: [] }],
 ]);

@@ -77,7 +77,7 @@ export const NETWORK: Family = {
       '--ciphers=',
       '--netrc-file=',
       ['-V --version', { help: true }],
-      ['-h --help', { help: true }],
+      ['-h --help -M --manual', { help: true }],
     ),
   }),
   wget: () => ({

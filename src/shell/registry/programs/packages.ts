@@ -125,6 +125,11 @@ const NPM_QUERIES = [
   'stars',
   'team',
   'org',
+  // they ask the registry where the package's pages are, and open them in a browser
+  'repo',
+  'docs',
+  'home',
+  'bugs',
 ];
 const NPM_READS = [
   'list',
@@ -271,14 +276,14 @@ function docker(summary: string, network: readonly string[]): () => Omit<Program
 const NODE_OPTIONS: OptionLine[] = ['--prefix=', '-C= --dir= --cwd=', '-w= --workspace=', '--filter='];
 
 /**
- * cargo: tree, metadata, update and generate-lockfile resolve the dependencies (fetching the index)
+ * cargo: tree, metadata, update, vendor and generate-lockfile resolve the dependencies (fetching the index)
  * and ask rustc for the target's configuration through the project's own `build.rustc-wrapper` or
  * `build.rustc` (.cargo/config.toml), which they run: network and opaque; `metadata --no-deps` reads
  * the manifests only. `--config` sets any of that on the line.
  */
 const CARGO = manager(
   "Rust's build tool and package manager",
-  ['publish', 'fetch', 'update', 'add', 'tree', 'generate-lockfile'],
+  ['publish', 'fetch', 'update', 'add', 'tree', 'generate-lockfile', 'vendor'],
   [
     ['--list -h -V', { help: true }],
     ['--config=', { role: 'runs', opaque: 'runs_named_program' }],

@@ -317,22 +317,25 @@ export const READERS: Family = {
       '--fromfile',
     ),
   }),
-  // a modern ls: it lists, and writes and runs nothing (its --git reads the repository through libgit2)
-  eza: withOptions(
-    ...options(
-      '-L= --level=',
-      '-w= --width=',
-      '-s= --sort=',
-      '-I= --ignore-glob=',
-      '-t= --time=',
-      '--time-style=',
-      '--color-scale-mode=',
-      '-F[=] --classify[=]',
-      '--color[=] --colour[=]',
-      '--color-scale[=] --colour-scale[=]',
-      '--icons[=]',
-      '--hyperlink[=]',
-      '--absolute[=]',
+  // a modern ls: it lists, and writes and runs nothing (its --git reads the repository through libgit2); exa, its predecessor
+  ...same(
+    ['eza', 'exa'],
+    withOptions(
+      ...options(
+        '-L= --level=',
+        '-w= --width=',
+        '-s= --sort=',
+        '-I= --ignore-glob=',
+        '-t= --time=',
+        '--time-style=',
+        '--color-scale-mode=',
+        '-F[=] --classify[=]',
+        '--color[=] --colour[=]',
+        '--color-scale[=] --colour-scale[=]',
+        '--icons[=]',
+        '--hyperlink[=]',
+        '--absolute[=]',
+      ),
     ),
   ),
   info: withOptions(...options(['-o= --output=', { role: 'writes' }], '-d= --directory=', '-f= --file=', '-n= --node=', '--index-search=')),
