@@ -412,7 +412,10 @@ const pack: NamedReader = (ctx) => {
   // -N restores the name stored in the archive, in the operand's directory
   if (hasOption(parsed, '-N', '--name'))
     for (const path of parsed.operands) outputs.push({ path: word(parentOf(path.text), path), effect: 'destroy' });
-  const toStdout = hasOption(parsed, '-c', '--stdout', '--to-stdout', '-l', '--list', '-t', '--test');
+  // with no file (or `-`) it reads its standard input and writes its standard output, as -c does
+  const toStdout =
+    hasOption(parsed, '-c', '--stdout', '--to-stdout', '-l', '--list', '-t', '--test') ||
+    parsed.operands.every((o) => o.text === '-' && !o.dynamic && !o.pattern);
   if (outputs.length === 0 && toStdout) return { ...ctx.base, level: 'read_only', kind: 'reader', effects: [] };
   const suffixes = [...valuesOf(parsed, '-S', '--suffix').map((w) => w.text), ...SUFFIXES];
   const effects = outputs;

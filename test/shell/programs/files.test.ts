@@ -212,6 +212,11 @@ programRows('archives', [
   ['patch -d sub -p1 -i fix.diff', { level: 'workspace_write', effects: ['beneath sub', 'beneath .'] }],
   ['gzip notes.txt', { level: 'workspace_write' }],
   ['gzip -c notes.txt', { level: 'read_only', effects: [] }],
+  // no file: standard input to standard output
+  ['gzip', { level: 'read_only', effects: [] }],
+  ['gzip -d -', { level: 'read_only', effects: [] }],
+  ['xz -9', { level: 'read_only', effects: [] }],
+  ['gzip "$F"', { unparsable: 'computed at run time' }],
   ['gzip -S .z notes.txt', { level: 'workspace_write' }],
   ['gunzip -c x.gz', { level: 'read_only', effects: [] }],
   ['bzip2 -k notes.txt', { level: 'workspace_write' }],
