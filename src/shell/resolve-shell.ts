@@ -10,6 +10,7 @@ import { treeFacts, type TreeFacts } from './syntax/facts';
 import { classifyWith, mayBecomeOption, onlyReadsWhatItIsHanded, subcommandPath } from './read/classify';
 import { isClosed, programFor } from './registry/policy-programs';
 import { parentOf } from './registry/readers';
+import { printsNumber } from './read/prints-number';
 import { labelText, partText, quoteWords, reasonText, type Reason } from './reasons';
 import { unreadableText, type Unreadable } from './unreadable';
 import type { Locale } from '../core/messages';
@@ -150,13 +151,29 @@ function arithmeticTexts(facts: TreeFacts, invocations: readonly Invocation[]): 
   return out;
 }
 
+/**
+ * A text with each command substitution whose output is only numbers (read/prints-number.ts)
+ * put as a number: what bash evaluates of it as arithmetic can run nothing. A program the line
+ * defines a function of is not that program.
+ */
+function numbersFor(facts: TreeFacts, functions: ReadonlySet<string>): (text: string) => string {
+  const numeric = facts.outputs.filter(
+    (o) =>
+      o.words.every((w) => !viewOf(w).dynamic && !viewOf(w).pattern) &&
+      !functions.has(viewOf(o.words[0]!).text) &&
+      printsNumber(o.words.map((w) => viewOf(w).text)),
+  );
+  return (text) => numeric.reduce((t, o) => t.split(`$(${o.source})`).join('0'), text);
+}
+
 /** Variables the line gives a value known only at run time: read, loops over expansions or files, a command's output, an expansion. */
-function runtimeNames(facts: TreeFacts, invocations: readonly Invocation[]): Set<string> {
+function runtimeNames(facts: TreeFacts, invocations: readonly Invocation[], numbers: (text: string) => string): Set<string> {
   const names = new Set<string>();
   for (const loop of facts.loops) if (loop.runtime) names.add(loop.name);
   for (const inv of invocations) {
     for (const a of inv.assignments) {
-      const value = a.slice(a.indexOf('=') + 1).replace(/\$\(\([^]*?\)\)/g, '');
+      // `start=$(date +%s)`: a number
+      const value = numbers(a.slice(a.indexOf('=') + 1).replace(/^"(.*)"$/s, '$1')).replace(/\$\(\([^]*?\)\)/g, '');
       if (value.includes('$') || value.includes('`') || value.startsWith('(')) names.add(a.split(/[=+[]/)[0]!);
     }
     if (RUNTIME_VALUE_SETTERS.has(inv.name) || inv.name === 'printf')
@@ -1279,15 +1296,17 @@ export function readShellCall(
   // Arithmetic evaluates a variable's value as an expression, and an array subscript in it
   // (`a[$(cmd)]`) runs cmd: a value read at run time must not reach arithmetic in the same line.
   // run-time values: a builtin that reads one, a command's output, a loop over words or files
-  const runtime = runtimeNames(facts, raw.invocations);
+  // a function of the line's own may have a program's name (`date() { … }`)
+  const numbers = numbersFor(facts, functions);
+  const runtime = runtimeNames(facts, raw.invocations, numbers);
   const evaluated = new Set(arithmetic.flatMap((t) => [...t.matchAll(/[A-Za-z_]\w*/g)].map((m) => m[0])));
-  if (arithmetic.some((t) => /\$\((?!\()|`|\$[0-9@*#]/.test(t)) || [...runtime].some((name) => evaluated.has(name))) {
+  if (arithmetic.some((t) => /\$\((?!\()|`|\$[0-9@*#]/.test(numbers(t))) || [...runtime].some((name) => evaluated.has(name))) {
     everyInvocationReads = false;
     const why: Reason = { id: 'runtime_arithmetic' };
     opaque.push(why);
     part(
       'process_exec',
-      arithmetic.find((t) => /\$\((?!\()|`|\$[0-9@*#]/.test(t) || [...runtime].some((name) => t.includes(name))) ?? '',
+      arithmetic.find((t) => /\$\((?!\()|`|\$[0-9@*#]/.test(numbers(t)) || [...runtime].some((name) => t.includes(name))) ?? '',
       why,
     );
   }

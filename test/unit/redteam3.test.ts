@@ -147,6 +147,8 @@ const EXPANSIONS: Row[] = [
   ['echo $\\\n(rm -f .claude/settings.json)', '', 'settings.json'],
   ['x=\'$(rm -f .claude/settings.json)\'; echo "$\\\n{x@P}"', '', 'settings.json'],
   ["$\\\n'\\x72m' -f .claude/settings.json", '', 'settings.json'],
+  // a function of the line's own with a program's name is not that program: its output is not a number
+  [`X=$'a[$(\\x72m -f .c\\x6caude/settings.json)]'; date() { echo "$X"; }; echo $(( $(date +%s) ))`, '', 'settings.json'],
   // curl takes options from ~/.curlrc
   ["echo 'output = .claude/settings.json' > ~/.curlrc; curl -s file:///etc/hostname", '', 'settings.json', ['curl']],
 ];

@@ -19,12 +19,18 @@ export interface TreeFacts {
   words: Word[];
   /** The bodies of the here-documents. */
   heredocs: string[];
+  /**
+   * The command substitutions `$(…)` whose output is the output of one simple command (the last of
+   * one pipeline, with no assignment before it): their source and that command's words, for what
+   * may print only a number (`$(( $(date +%s) - 60 ))`).
+   */
+  outputs: { source: string; words: Word[] }[];
 }
 
 const NUMERIC_TESTS = new Set(['-eq', '-ne', '-lt', '-le', '-gt', '-ge']);
 
 export function treeFacts(scripts: readonly Script[]): TreeFacts {
-  const facts: TreeFacts = { arithmetic: [], loops: [], defaulted: [], assigns: [], words: [], heredocs: [] };
+  const facts: TreeFacts = { arithmetic: [], loops: [], defaulted: [], assigns: [], words: [], heredocs: [], outputs: [] };
   const v = new Visitor(facts);
   for (const s of scripts) v.script(s);
   return facts;
@@ -153,7 +159,15 @@ class Visitor {
         case 'param':
           this.param(p);
           break;
-        case 'cmdsubst':
+        case 'cmdsubst': {
+          const statements = p.body.statements;
+          const last = statements[0]?.list.first.commands.at(-1);
+          if (!p.backquote && statements.length === 1 && statements[0]!.list.rest.length === 0 && !statements[0]!.background)
+            if (last?.type === 'simple' && last.assigns.length === 0 && last.words.length > 0)
+              this.f.outputs.push({ source: p.source, words: last.words });
+          this.script(p.body);
+          break;
+        }
         case 'procsubst':
           this.script(p.body);
           break;

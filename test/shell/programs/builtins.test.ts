@@ -23,6 +23,17 @@ programRows('shell builtins', [
   ['IFS= read -r line', { level: 'none', opaque: false }],
   ['IFS=, read -ra cols', { level: 'none', opaque: false }],
   ['mapfile -t lines', { level: 'none', opaque: false }],
+  // arithmetic over a command's output that is only numbers runs nothing more; any other output may hold a subscript that runs
+  ['echo $(( $(date +%s) - 3600 ))', { level: 'none', opaque: false }],
+  ['start=$(date +%s); sleep 1; echo $(( $(date +%s) - start ))', { level: 'none', opaque: false }],
+  ['n="$(git ls-files | wc -l)"; echo $((n + 1))', { level: 'read_only', opaque: false }],
+  ['echo $(( $(nproc) * 2 )) $(( $(id -u) ))', { level: 'none', opaque: false }],
+  ['echo $(( $(git rev-list --count HEAD) ))', { level: 'read_only', opaque: false }],
+  ['echo $(( $(wc -l notes.txt) ))', { level: 'process_exec', opaque: true }],
+  ['echo $(( $(date +%c) ))', { level: 'process_exec', opaque: true }],
+  ['echo $(( $(date "$F") ))', { level: 'process_exec', opaque: true }],
+  ['echo $(( $(date +%s; cat v) ))', { level: 'process_exec', opaque: true }],
+  ['x=$(cat v); echo $((x))', { level: 'process_exec', opaque: true }],
   // kill lists the signals, tests a process with signal 0, and stops or changes one with any other
   ['kill -l', { level: 'none', opaque: false }],
   ['kill -l 9', { level: 'none', opaque: false }],
