@@ -157,14 +157,21 @@ function arithmeticTexts(facts: TreeFacts, invocations: readonly Invocation[]): 
  * defines a function of is not that program.
  */
 function numbersFor(facts: TreeFacts, functions: ReadonlySet<string>): (text: string) => string {
-  const numeric = facts.outputs.filter(
-    (o) =>
+  const numeric = new Set<string>();
+  for (const o of facts.outputs)
+    if (
       o.words.every((w) => !viewOf(w).dynamic && !viewOf(w).pattern) &&
       !functions.has(viewOf(o.words[0]!).text) &&
-      printsNumber(o.words.map((w) => viewOf(w).text)),
-  );
-  return (text) => numeric.reduce((t, o) => t.split(`$(${o.source})`).join('0'), text);
+      printsNumber(o.words.map((w) => viewOf(w).text))
+    )
+      numeric.add(`$(${o.source})`);
+  // each is looked for in every text: past a few, none is read as a number (the reader stays linear)
+  if (numeric.size === 0 || numeric.size > MAX_NUMERIC_OUTPUTS) return (text) => text;
+  return (text) => [...numeric].reduce((t, n) => (t.includes(n) ? t.split(n).join('0') : t), text);
 }
+
+/** More different commands printing numbers in one line than this: none of them is read as a number. */
+const MAX_NUMERIC_OUTPUTS = 16;
 
 /** Variables the line gives a value known only at run time: read, loops over expansions or files, a command's output, an expansion. */
 function runtimeNames(facts: TreeFacts, invocations: readonly Invocation[], numbers: (text: string) => string): Set<string> {

@@ -16,6 +16,11 @@ const CONSTRUCTS: [string, (n: number) => string][] = [
   ['a long word in $((…))', (n) => `echo $((${'a'.repeat(n - 20)}))`],
   ['a long assignment in $((…))', (n) => `echo $((x${'1'.repeat(n - 20)}=2))`],
   ['pipes', (n) => `${'ls |'.repeat(n / 4)} ls`],
+  // each command printing a number is looked for in every arithmetic text
+  [
+    'commands printing numbers in arithmetic',
+    (n) => Array.from({ length: n / 40 }, (_, k) => `echo $(( $(date +%s${k}) + ${k % 10} )); `).join(''),
+  ],
   ['quoted words', (n) => `echo ${'"a" '.repeat(n / 4)}`],
   ['assignments and substitutions', (n) => Array.from({ length: n / 28 }, (_, k) => `a${k}=1; echo "$(b)"; `).join('')],
   ['for loops in substitutions', (n) => `${'for f in a b; do echo "$(g "$f")"; done; '.repeat(n / 42)}`],
