@@ -1,4 +1,5 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cleanEnv, tempDir } from '../helpers/cli';
@@ -111,6 +112,8 @@ add('NUL in session id', event({ session_id: 'a\u0000b' }), PASS);
 add('NUL in tool input', event({ tool_name: 'mcp__aeat__modelo_export', tool_input: { modelo: '\u0000' } }), DENY);
 add('raw NUL byte in the stream', Buffer.concat([Buffer.from(valid.slice(0, 20)), Buffer.from([0]), Buffer.from(valid.slice(20))]), DENY);
 // Path traversal and very long session ids: the state is keyed by a hash, never by the id.
+// The marker a substitution in an id would create is this run's own, so that one left on the machine proves nothing.
+const MARKER = join(mkdtempSync(join(tmpdir(), 'pg-hostile-')), 'pwned');
 for (const id of [
   '../../../../etc/passwd',
   '..',
@@ -119,7 +122,7 @@ for (const id of [
   'a/../../b',
   '\\..\\..\\windows',
   '~',
-  '$(touch /tmp/pwned)',
+  `$(touch ${MARKER})`,
   '%2e%2e%2f',
   'x'.repeat(4096),
 ]) {
@@ -263,7 +266,7 @@ describe('hostile events against the built hook', () => {
       expect(name).toMatch(/^[0-9a-f]{32}$/);
       for (const file of readdirSync(join(stateDir, 'sessions', name))) expect(file).toMatch(/^\d+\.json$/);
     }
-    expect(existsSync('/tmp/pwned')).toBe(false);
+    expect(existsSync(MARKER)).toBe(false);
     const receipts = readdirSync(join(stateDir, 'receipts'));
     for (const name of receipts) {
       expect(name).toMatch(/^[0-9a-f]{32}\.jsonl$/);
