@@ -151,7 +151,6 @@ const attributes: NamedReader = (ctx) =>
     ctx.parsed.operands.map((path) => ({ path, effect: 'destroy' })),
   );
 
-/** dd: `of=FILE`. */
 /** dd writes `of=FILE`; without one it writes its standard output, unless an operand known only at run time may be one. */
 const dd: NamedReader = (ctx) => {
   const ops = ctx.parsed.operands;

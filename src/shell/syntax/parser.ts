@@ -968,7 +968,6 @@ class Parser {
     return { type: 'dq', parts, locale, start, end: this.i };
   }
 
-  /** `$…` at the cursor. */
   /**
    * Bash removes a backslash-newline before it reads a token, so `$\<newline>(cmd)` is `$(cmd)`,
    * also in double quotes, and `$\<newline>'…'` a C string: a `$` so followed is not read.
@@ -977,6 +976,7 @@ class Parser {
     if (this.peek(1) === '\\' && this.peek(2) === '\n') this.fail({ id: 'continuation_after_dollar' });
   }
 
+  /** `$…` at the cursor. */
   private dollar(inDouble: boolean): WordPart {
     const start = this.i;
     if (this.at('$((')) {
