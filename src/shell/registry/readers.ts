@@ -46,8 +46,11 @@ function copiedName(source: string): string {
 
 const isAbsoluteOrHome = (p: string) => p.startsWith('/') || p === '~' || p.startsWith('~/');
 
+/** The invocation only reads: read_only, writing nothing. */
+export const reads = (ctx: ReaderContext): Classified => ({ ...ctx.base, level: 'read_only', kind: 'reader', effects: [] });
+
 export function writer(ctx: ReaderContext, effects: Effect[], readsWithout = false): Classified {
-  if (effects.length === 0 && readsWithout) return { ...ctx.base, level: 'read_only', kind: 'reader', effects };
+  if (effects.length === 0 && readsWithout) return reads(ctx);
   return {
     ...ctx.base,
     level: ctx.base.level === 'network' ? 'network' : 'workspace_write',
@@ -156,8 +159,7 @@ const dd: NamedReader = (ctx) => {
   const ops = ctx.parsed.operands;
   const outputs = ops.filter((w) => w.text.startsWith('of='));
   const mayBeOutput = ops.some((w) => (w.dynamic || w.pattern) && !/^(if|bs|ibs|obs|cbs|count|skip|iseek|conv|iflag|status)=/.test(w.text));
-  if (outputs.length === 0 && !mayBeOutput)
-    return { ...ctx.base, level: 'read_only', kind: 'reader', effects: [], reason: { id: 'reads', subject: ctx.name } };
+  if (outputs.length === 0 && !mayBeOutput) return reads(ctx);
   return writer(
     ctx,
     outputs.map((w) => ({ path: word(w.text.slice(3), w), effect: 'write' })),
@@ -170,13 +172,11 @@ const SIGNAL_ZERO = /^(0|SIG0|ZERO)$/i;
 /** kill: -l and --table list the signals; signal 0 tests a process; any other signal stops or changes one. */
 const kill: NamedReader = (ctx) => {
   const p = ctx.parsed;
-  if (hasOption(p, '-l', '--list', '-L', '--table'))
-    return { ...ctx.base, level: 'none', kind: 'builtin', reason: { id: 'builtin', subject: ctx.name } };
+  if (hasOption(p, '-l', '--list', '-L', '--table')) return { ...ctx.base, level: 'none', kind: 'builtin' };
   const signals = [...valuesOf(p, '-s', '-n', '--signal'), ...valuesOf(p, '-NUM')];
   const named = p.unknown.map((u) => u.text.slice(1));
   const all = [...signals.map((w) => (w.dynamic ? '?' : w.text)), ...named];
-  if (all.length > 0 && all.every((s) => SIGNAL_ZERO.test(s)))
-    return { ...ctx.base, level: 'read_only', kind: 'reader', reason: { id: 'reads', subject: ctx.name } };
+  if (all.length > 0 && all.every((s) => SIGNAL_ZERO.test(s))) return reads(ctx);
   return { ...ctx.base, level: 'process_exec', kind: 'exec', reason: { id: 'signals_processes', subject: ctx.name } };
 };
 
@@ -260,7 +260,7 @@ const tar: NamedReader = (ctx) => {
     }
     return writer(ctx, effects);
   }
-  return { ...ctx.base, level: 'read_only', kind: 'reader', effects: [] };
+  return reads(ctx);
 };
 
 /** A source that names a directory's contents, not the directory: `dir/.`, `dir/./`. */
@@ -296,8 +296,7 @@ const unzip: NamedReader = (ctx) => {
   // cluster with l, v, t, Z, z, c or p, not a -d or -P with its value attached (`-ddist`)
   // (a `-` before a letter inside an option negates it, `--c` turning -c off: then it may extract after all)
   const negates = options.some((w) => w.text.indexOf('-', 1) !== -1);
-  if (!negates && options.some((w) => /^-[a-zA-Z]+$/.test(w.text) && !/^-[dP]/.test(w.text) && /[lvtZzcp]/.test(w.text)))
-    return { ...ctx.base, level: 'read_only', kind: 'reader', effects: [] };
+  if (!negates && options.some((w) => /^-[a-zA-Z]+$/.test(w.text) && !/^-[dP]/.test(w.text) && /[lvtZzcp]/.test(w.text))) return reads(ctx);
   // -: keeps the members' ../ names: they are written wherever they point
   if (options.some((w) => /^-[^-]*:/.test(w.text))) return opaque(ctx, 'unzip_parent_names');
   const into: Word[] = [];
@@ -374,7 +373,7 @@ const sevenZip: NamedReader = (ctx) => {
 /** patch: the file it patches (or -o FILE), its reject file and backups, or every file under -d DIR. */
 const patch: NamedReader = (ctx) => {
   const { parsed } = ctx;
-  if (hasOption(parsed, '--dry-run')) return { ...ctx.base, level: 'read_only', kind: 'reader', effects: [] };
+  if (hasOption(parsed, '--dry-run')) return reads(ctx);
   const ops = parsed.operands;
   const out = valuesOf(parsed, '-o', '--output');
   const own: Effect[] = valuesOf(parsed, '-r', '--reject-file').map((path) => ({ path, effect: 'write' }));
@@ -415,7 +414,7 @@ const pack: NamedReader = (ctx) => {
   const toStdout =
     hasOption(parsed, '-c', '--stdout', '--to-stdout', '-l', '--list', '-t', '--test') ||
     parsed.operands.every((o) => o.text === '-' && !o.dynamic && !o.pattern);
-  if (outputs.length === 0 && toStdout) return { ...ctx.base, level: 'read_only', kind: 'reader', effects: [] };
+  if (outputs.length === 0 && toStdout) return reads(ctx);
   const suffixes = [...valuesOf(parsed, '-S', '--suffix').map((w) => w.text), ...SUFFIXES];
   const effects = outputs;
   for (const path of parsed.operands) {
@@ -556,7 +555,7 @@ const formats: NamedReader = (ctx) => {
   const reports =
     used.some((u) => u.option.data?.mode === 'check' && !isOff(u.value)) ||
     used.some((u) => u.option.data?.mode === 'write' && isOff(u.value));
-  if (reports) return { ...ctx.base, level: 'read_only', kind: 'reader', effects: [] };
+  if (reports) return reads(ctx);
   const ops = ctx.parsed.operands;
   // rustfmt formats the modules a file names too, beside it
   const beside = ctx.name === 'rustfmt';
@@ -579,8 +578,7 @@ const RUFF_DEFAULT_INCLUDE = ['*.py', '*.pyi', '*.ipynb'];
  */
 const ruff: NamedReader = (ctx) => {
   const fixes = (ctx.path[0] === 'format' || modeUsed(ctx, 'fix')) && !modeUsed(ctx, 'check');
-  if (!fixes)
-    return ctx.base.effects.length > 0 ? writer(ctx, ctx.base.effects) : { ...ctx.base, level: 'read_only', kind: 'reader', effects: [] };
+  if (!fixes) return ctx.base.effects.length > 0 ? writer(ctx, ctx.base.effects) : reads(ctx);
   const ops = ctx.parsed.operands.length > 0 ? ctx.parsed.operands : [word('.')];
   const defaults = modeUsed(ctx, 'isolated') && !hasOption(ctx.parsed, '--config');
   const effects: Effect[] = defaults
@@ -649,7 +647,7 @@ const parallel: NamedReader = (ctx) =>
 /** cargo fmt: rewrites the package's sources, unless --check is given to it or, after `--`, to rustfmt. */
 const cargoFmt: NamedReader = (ctx) =>
   modeUsed(ctx, 'check') || ctx.parsed.operands.some((o) => o.text === '--check')
-    ? { ...ctx.base, level: 'read_only', kind: 'reader', effects: [] }
+    ? reads(ctx)
     : writer(ctx, [{ path: word('.'), effect: 'beneath' }]);
 
 /**

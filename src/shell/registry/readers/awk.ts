@@ -1,6 +1,6 @@
 import { hasOption, valuesOf } from '../../getopt';
 import type { NamedReader } from '../../read/classify';
-import { opaque, word, writer } from '../readers';
+import { opaque, reads, word, writer } from '../readers';
 import { awkProgram, programsOf } from './awk-program';
 
 /** awk: what its program writes, or opaque when it runs what cannot be read (awk-program.ts). */
@@ -32,7 +32,7 @@ export const awkReader: NamedReader = (ctx) => {
     )
   )
     return opaque(ctx, 'awk_program_runs');
-  if (programs.length === 0 && !parsed.operands[0]) return { ...ctx.base, level: 'read_only', kind: 'reader', effects: [] };
+  if (programs.length === 0 && !parsed.operands[0]) return reads(ctx);
   const writes: string[] = [];
   let readsInput = false;
   // the commands it runs are read by the walk (commands.ts), as shell lines of their own

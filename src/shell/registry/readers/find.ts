@@ -1,6 +1,6 @@
 import { helpClass, mayBecomeOption, opaqueClass, type Effect, type NamedReader } from '../../read/classify';
 import type { Word } from '../../syntax/word';
-import { baseName, joinPath, originalWords, word, writer } from '../readers';
+import { baseName, joinPath, originalWords, reads, word, writer } from '../readers';
 import { segmentMatcher } from '../../../core/glob';
 
 /**
@@ -162,5 +162,5 @@ export const findReader: NamedReader = (ctx) => {
     }
   }
   effects.push(...primaries.flatMap(printsTo));
-  return effects.length > 0 ? writer(ctx, effects) : { ...ctx.base, level: 'read_only', kind: 'reader', effects: [] };
+  return effects.length > 0 ? writer(ctx, effects) : reads(ctx);
 };

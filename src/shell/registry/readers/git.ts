@@ -2,7 +2,7 @@ import { hasOption, valuesOf, type Parsed } from '../../getopt';
 import type { Classified, Effect, NamedReader, ReaderContext } from '../../read/classify';
 import type { OptionSpec } from '../types';
 import type { Word } from '../../syntax/word';
-import { baseName, joinPath, opaque, word, writer } from '../readers';
+import { baseName, joinPath, opaque, reads, word, writer } from '../readers';
 import { CONFIG_PLAIN } from '../programs/git';
 
 /**
@@ -29,7 +29,6 @@ const REWRITES_TRACKED = new Set([
   'restore',
 ]);
 
-const reads = (ctx: ReaderContext): Classified => ({ ...ctx.base, level: 'read_only', kind: 'reader', effects: [] });
 const network = (ctx: ReaderContext, effects: Effect[] = []): Classified => ({ ...ctx.base, level: 'network', kind: 'network', effects });
 
 /**

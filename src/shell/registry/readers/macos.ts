@@ -1,6 +1,6 @@
 import type { Classified, Effect, NamedReader, ReaderContext } from '../../read/classify';
 import type { Word } from '../../syntax/word';
-import { modeUsed, parentOf, word } from '../readers';
+import { modeUsed, parentOf, reads, word } from '../readers';
 
 /**
  * What the data cannot say of macOS's own programs: forms chosen by an option (`pmset -g`), by an
@@ -9,8 +9,6 @@ import { modeUsed, parentOf, word } from '../readers';
 
 const valueOfMode = (ctx: ReaderContext, mode: string): Word | undefined =>
   ctx.parsed.used.find((u) => u.option.data?.mode === mode && u.value !== undefined)?.value;
-
-const reads = (ctx: ReaderContext): Classified => ({ ...ctx.base, level: 'read_only', kind: 'reader', effects: [] });
 
 const changesSystem = (ctx: ReaderContext): Classified => ({ ...ctx.base, level: 'process_exec', kind: 'exec', effects: [] });
 

@@ -1,6 +1,6 @@
 import { hasOption } from '../../getopt';
 import type { NamedReader } from '../../read/classify';
-import { modeUsed, opaque } from '../readers';
+import { modeUsed, opaque, reads } from '../readers';
 
 /**
  * mail, mailx and mutt send a message to the addresses they are given (or, with `-t`, to those
@@ -11,7 +11,7 @@ import { modeUsed, opaque } from '../readers';
  */
 export const mailReader: NamedReader = (ctx) => {
   const { parsed } = ctx;
-  if (modeUsed(ctx, 'query')) return { ...ctx.base, level: 'read_only', kind: 'reader', effects: [] };
+  if (modeUsed(ctx, 'query')) return reads(ctx);
   if (ctx.name === 'mutt' && hasOption(parsed, '-a')) {
     const end = ctx.words.findIndex((w) => w.text === '--');
     if (end === -1 || end === ctx.words.length - 1) return opaque(ctx, 'mail_runs_commands');

@@ -1,7 +1,7 @@
 import type { Effect, NamedReader } from '../../read/classify';
 import type { Word } from '../../syntax/word';
 import { sedScript, sedScripts } from './sed-script';
-import { baseName, joinPath, opaque, parentOf, word, writer } from '../readers';
+import { baseName, joinPath, opaque, parentOf, reads, word, writer } from '../readers';
 
 /**
  * sed: its script read as sed reads it — the files `w` writes, and whether `e` (or the `e` flag of
@@ -26,7 +26,7 @@ export const sedReader: NamedReader = (ctx) => {
   }
   if (fromFile) return opaque(ctx, 'sed_script_runs');
   const effects: Effect[] = written.map((path) => ({ path, effect: 'write' }));
-  if (!inPlace) return effects.length > 0 ? writer(ctx, effects) : { ...ctx.base, level: 'read_only', kind: 'reader', effects: [] };
+  if (!inPlace) return effects.length > 0 ? writer(ctx, effects) : reads(ctx);
   for (const path of files) effects.push({ path, effect: 'write' });
   // a backup under the suffix given (`-i.bak`, `--in-place=.bak`); a `*` in it stands for the file's name
   for (const u of parsed.used) {
