@@ -18,6 +18,14 @@ interface Known {
   runs?: readonly string[];
 }
 
+/** A subcommand that downloads and runs what it fetches (`npm install`, `docker pull`); `runs`: its options end at the first operand, the command it runs (`docker run IMAGE CMD`). */
+const downloads = (runs = false): SubcommandEntry => ({
+  level: 'network',
+  kind: 'network',
+  opaque: 'downloads_and_runs_scripts',
+  ...(runs ? { stopAtOperand: true } : {}),
+});
+
 function manager(
   summary: string,
   network: readonly string[],
@@ -26,13 +34,7 @@ function manager(
 ): () => Omit<ProgramSpec, 'name'> {
   return () => {
     const subcommands: Record<string, SubcommandEntry> = Object.create(null);
-    for (const sub of network)
-      subcommands[sub] = {
-        level: 'network',
-        kind: 'network',
-        opaque: 'downloads_and_runs_scripts',
-        ...(known.runs?.includes(sub) ? { stopAtOperand: true } : {}),
-      };
+    for (const sub of network) subcommands[sub] = downloads(known.runs?.includes(sub) === true);
     for (const sub of known.reads ?? []) subcommands[sub] = { level: 'read_only', kind: 'reader' };
     for (const sub of known.queries ?? []) subcommands[sub] = { level: 'network', kind: 'network' };
     Object.assign(subcommands, known.own);
@@ -179,13 +181,6 @@ const DOCKER_GLOBALS: OptionLine[] = [
 const DOCKER_READS = ['ps', 'images', 'inspect', 'logs', 'top', 'port', 'stats', 'history', 'events', 'diff', 'version', 'info', 'help'];
 function docker(summary: string, network: readonly string[]): () => Omit<ProgramSpec, 'name'> {
   const EXPORT = (): CommandSpec => ({ level: 'read_only', kind: 'reader', options: options(['-o= --output=', { role: 'writes' }]) });
-  // as the short forms (`docker pull`, `docker run`): they reach the network and run what they fetch
-  const NET = (runs = false): SubcommandEntry => ({
-    level: 'network',
-    kind: 'network',
-    opaque: 'downloads_and_runs_scripts',
-    ...(runs ? { stopAtOperand: true } : {}),
-  });
   const withExport = (reads: string[], name: string, net: Record<string, SubcommandEntry> = {}): CommandSpec => {
     const g = group(reads);
     g.subcommands![name] = EXPORT;
@@ -218,7 +213,8 @@ function docker(summary: string, network: readonly string[]): () => Omit<Program
       // `export` and `save` write the archive to stdout, or to -o FILE
       export: EXPORT,
       save: EXPORT,
-      container: () => withExport(INSPECT, 'export', { run: NET(true) }),
+      // the long forms of run, pull, push and build are the short ones
+      container: () => withExport(INSPECT, 'export', { run: downloads(true) }),
       // unlock-key, join-token and ca print what the swarm keeps, unless --rotate changes it; the
       // rest changes the swarm as the other subcommands change containers
       swarm: () => {
@@ -240,7 +236,7 @@ function docker(summary: string, network: readonly string[]): () => Omit<Program
         g.subcommands!.ca = prints;
         return g;
       },
-      image: () => withExport(INSPECT, 'save', { pull: NET(), push: NET(), build: NET() }),
+      image: () => withExport(INSPECT, 'save', { pull: downloads(), push: downloads(), build: downloads() }),
       ...Object.fromEntries(
         ['volume', 'network', 'context', 'system', 'service', 'secret', 'config', 'stack', 'node', 'plugin', 'pod', 'machine'].map((g) => [
           g,
@@ -415,7 +411,7 @@ export const PACKAGES: Family = {
           level: 'network',
           kind: 'network',
           subcommands: {
-            fix: { level: 'network', kind: 'network', opaque: 'downloads_and_runs_scripts' },
+            fix: downloads(),
             signatures: { level: 'network', kind: 'network' },
           },
           unknownSubcommand: { level: 'network', opaque: 'downloads_and_runs_scripts' },
