@@ -1304,7 +1304,7 @@ export function readShellCall(
   // (`a[$(cmd)]`) runs cmd: a value read at run time must not reach arithmetic in the same line.
   // run-time values: a builtin that reads one, a command's output, a loop over words or files
   // a function of the line's own may have a program's name (`date() { … }`)
-  const numbers = numbersFor(facts, functions);
+  const numbers = arithmetic.length === 0 ? (text: string) => text : numbersFor(facts, functions);
   const runtime = runtimeNames(facts, raw.invocations, numbers);
   const evaluated = new Set(arithmetic.flatMap((t) => [...t.matchAll(/[A-Za-z_]\w*/g)].map((m) => m[0])));
   if (arithmetic.some((t) => /\$\((?!\()|`|\$[0-9@*#]/.test(numbers(t))) || [...runtime].some((name) => evaluated.has(name))) {
