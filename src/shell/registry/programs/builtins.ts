@@ -1,9 +1,9 @@
 import { options, same, type Family } from '../define';
 
 /**
- * Shell builtins and programs that change no file and reach no network: level `none`. What some
- * of them do to the shell itself (set, shopt, cd, export, hash, read …) is read by the line's own
- * checks (read/line.ts), not here.
+ * Shell builtins and programs that change no file and reach no network: level `none`, but for
+ * kill's signals. What some of them do to the shell itself (set, shopt, cd, export, hash, read …)
+ * is read by the line's own checks (read/line.ts), not here.
  */
 const NAMES = [
   ':',
