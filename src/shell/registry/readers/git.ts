@@ -232,6 +232,8 @@ export const gitReader: NamedReader = (ctx) => {
     case 'commit':
       if (valuesOf(parsed, '--fixup', '--squash').some((w) => w.text.includes('!')))
         return opaque(ctx, 'git_runs_given_commands', 'commit');
+      // --dry-run shows what would be committed, as git status does: no hook, no editor, no signing, the index untouched
+      if (hasOption(parsed, '--dry-run')) return reads(ctx);
       break;
     case 'apply':
       // --stat, --numstat, --summary and --check only report, unless --apply is given too
