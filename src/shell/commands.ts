@@ -232,9 +232,6 @@ const SH_LINES: readonly { names: ReadonlySet<string>; lines: (parsed: Parsed<un
   { names: SEDS, lines: sedCommandLines },
 ];
 
-/** What a program named by an option is handed: a path or a value known only at run time. */
-const RUN_TIME_ARGUMENT: Word = { text: '{}', dynamic: true, pattern: false, quoted: false, ansi: false };
-
 /** Shells whose commands from stdin are read as `bash -c` reads its string. */
 const STDIN_SHELLS = new Set(['bash', 'sh', 'dash', 'zsh', 'ksh', 'mksh', 'ash', 'rbash']);
 
@@ -545,7 +542,7 @@ function runWords(
         const spec = walk.powershell ? null : programSpec(name);
         // a program an option names to run (`rg --pre=cat`), with arguments known only at run time
         for (const start of spec ? namedPrograms(spec, args) : []) {
-          const problem = runWords([start, RUN_TIME_ARGUMENT], [], cond, false, [...via, name], depth, walk);
+          const problem = runWords(start, [], cond, false, [...via, name], depth, walk);
           if (problem) return problem;
         }
         // the command lines awk's program or GNU sed's `e COMMAND` runs with `sh -c`

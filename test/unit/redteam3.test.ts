@@ -84,6 +84,14 @@ const OUTPUT_FILES: Row[] = [
   ['zstd -c -qf x -o .claude/settings.json', 'echo x > x', 'settings.json', ['zstd']],
   // options from the environment
   ['XZ_OPT=-S.json xz -f .claude/settings', 'echo x > .claude/settings', 'settings.json', ['xz']],
+  // sort starts its compress program with no file, but the program reads options from the environment sort passes on
+  [
+    'XZ_OPT=--files=list sort -S 100K -T . --compress-program=xz big > /dev/null',
+    "printf '.claude/settings.json\\n' > list && seq 1 200000 | shuf > big",
+    'settings.json',
+    ['xz'],
+    BELOW_PROCESS_EXEC,
+  ],
   // value options that are flags, and long options with their value apart
   ['echo x | tee -p .claude/settings.json', '', 'settings.json'],
   ['uniq --skip-fields 0 x .claude/settings.json', 'echo x > x', 'settings.json'],
@@ -335,7 +343,7 @@ describe('regressions: fifth pass, lines the gate read otherwise than bash runs 
     ["git config core.pager 'less -R'"],
     ['git config remote.origin.uploadpack ./x'],
     ['git config --edit'],
-    ['sort --compress-program=gzip big'],
+    ['sort --compress-program=./gz big'],
     ['git init --template=t s'],
     ['git --git-dir=g status'],
     // a call before the function is defined, or where it may be gone, is read as the program of that name

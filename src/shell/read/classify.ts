@@ -2,7 +2,7 @@ import { exceeds, higherLevel, type Level } from '../../core/levels';
 import type { PathEffect } from '../../core/types';
 import { getopt, type GetoptOption, type Parsed } from '../getopt';
 import type { Reason } from '../reasons';
-import { READERS_BY_NAME } from '../registry/readers';
+import { READERS_BY_NAME, word } from '../registry/readers';
 import { HELP } from '../registry/define';
 import { ONLY_READ_WHATEVER_THEY_ARE_HANDED } from '../programs';
 import type { CommandSpec, Kind, OptionSpec, ProgramSpec } from '../registry/types';
@@ -147,11 +147,17 @@ export function classifyWith(spec: ProgramSpec, args: readonly Word[]): Classifi
  * known from the line and that program, handed a path known only at run time, only reads: that
  * start is read as such (the walk records it). Any other value is opaque.
  */
-function namedProgram(u: Parsed<OptionSpec>['used'][number]): Word | null {
+function namedProgram(u: Parsed<OptionSpec>['used'][number]): Word[][] | null {
   if (u.option.data?.named !== true || u.value === undefined) return null;
   const v = u.value;
-  return !v.dynamic && !v.pattern && onlyReadsWhatItIsHanded(v.text) ? v : null;
+  if (v.dynamic || v.pattern) return null;
+  const started = u.option.data.startedWith;
+  if (started !== undefined) return started.map((words) => [v, ...words.map((text) => word(text))]);
+  return onlyReadsWhatItIsHanded(v.text) ? [[v, RUN_TIME_ARGUMENT]] : null;
 }
+
+/** What a program named by an option is handed when the line does not say: a path or a value known only at run time. */
+const RUN_TIME_ARGUMENT: Word = { text: '{}', dynamic: true, pattern: false, quoted: false, ansi: false };
 
 /**
  * Whether `name` is one program, found on PATH, that only reads whatever it is handed: what a
@@ -178,9 +184,9 @@ function makesOpaque(u: Parsed<OptionSpec>['used'][number]): boolean {
   return !(o.plainValues?.test(u.value.text) === true || plainCommandSetting(o, u.value));
 }
 
-/** The programs an invocation's options name to run (see namedProgram), each to be read as a start of its own. */
-export function namedPrograms(spec: ProgramSpec, args: readonly Word[]): Word[] {
-  return subcommandPath(spec, args).parses.flatMap((p) => p.used.map(namedProgram).filter((w): w is Word => w !== null));
+/** The starts of the programs an invocation's options name to run (see namedProgram), each with its words, to be read as a start of its own. */
+export function namedPrograms(spec: ProgramSpec, args: readonly Word[]): Word[][] {
+  return subcommandPath(spec, args).parses.flatMap((p) => p.used.flatMap((u) => namedProgram(u) ?? []));
 }
 
 /** The highest level the options used raise an invocation to (`git -c alias.x=… x`: what the alias runs may push). */

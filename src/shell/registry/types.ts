@@ -49,6 +49,12 @@ export interface OptionSpec {
    * name, of a program that only reads what it is handed, is read as that start instead of opaque.
    */
   named?: true;
+  /**
+   * …and the program is always started with these words after its name, one list per start
+   * (`sort --compress-program=gzip` runs `gzip` and `gzip -d`): any one program written out is
+   * read as those starts, as the registry reads them.
+   */
+  startedWith?: readonly (readonly string[])[];
   /** A mode the named reader reads (`tar -x`: 'x'), or the wrapper engine (WrapperSpec). */
   mode?: string;
   /** The option prints help or the version and exits (`--help`): the invocation only reads. */

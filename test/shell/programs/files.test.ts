@@ -128,8 +128,12 @@ programRows('programs that write where told', [
   ['sort -k 2 -t , data.csv', { level: 'read_only', effects: [] }],
   ['sort --compress-program=./z big.txt', { level: 'process_exec', opaque: true }],
   ['sort --co=cat big.txt', { level: 'read_only', opaque: false }],
-  // gzip handed a path writes beside it and removes it
-  ['sort --compress-program=gzip big.txt', { level: 'process_exec', opaque: true }],
+  // sort starts it as `gzip` and `gzip -d`: a filter of standard input, whatever its name would do to a path
+  ['sort --compress-program=gzip big.txt', { level: 'read_only', opaque: false }],
+  ['sort --compress-program zstd -S 1M big.txt', { level: 'read_only', opaque: false }],
+  ['sort --compress-program=sh big.txt', { level: 'process_exec', opaque: 'reads commands from stdin' }],
+  ['sort --compress-program=rm big.txt', { level: 'workspace_write' }],
+  ['sort --compress-program="$Z" big.txt', { level: 'process_exec', opaque: true }],
   ['shuf -o out.txt in.txt', { level: 'workspace_write', effects: ['write out.txt'] }],
   ['iconv -f latin1 -t utf8 -o out.txt in.txt', { level: 'workspace_write', effects: ['write out.txt'] }],
   ['uniq in.txt out.txt', { level: 'workspace_write', effects: ['write out.txt'] }],

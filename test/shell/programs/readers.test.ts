@@ -97,8 +97,10 @@ programRows('readers with options that run or write', [
   ['rg --hostname-bin ./h TODO', { level: 'process_exec', opaque: true }],
   ['rg --pre cat TODO src', { level: 'read_only', opaque: false }],
   ['rg --pre=zcat TODO src', { level: 'read_only', opaque: false }],
-  // hostname NAME sets the host's name; tar, find and sort handed a name beginning with - (or a mode) write
-  ['rg --hostname-bin=hostname TODO', { level: 'process_exec', opaque: true }],
+  // rg starts it with no arguments: `hostname` alone prints the name (`hostname NAME` would set it)
+  ['rg --hostname-bin=hostname TODO', { level: 'read_only', opaque: false }],
+  ['rg --hostname-bin=sh TODO', { level: 'process_exec', opaque: true }],
+  // tar, find and sort handed a name beginning with - (or a mode) write
   ['rg --pre=tar . x', { level: 'process_exec', opaque: true }],
   ['rg --pre=find x -- -delete', { level: 'process_exec', opaque: true }],
   ['rg --pre=sort x -- -o.claude/settings.json', { level: 'process_exec', opaque: true }],

@@ -581,7 +581,8 @@ export const FILES: Family = {
       '-c',
       '-C',
       '--check[=]',
-      ['--compress-program=', { role: 'runs', opaque: 'runs_named_program', named: true }],
+      // sort starts it as `PROG` to compress a temporary file and `PROG -d` to read it back
+      ['--compress-program=', { role: 'runs', opaque: 'runs_named_program', named: true, startedWith: [[], ['-d']] }],
       '--debug',
       '--files0-from=',
       '-k= --key=',

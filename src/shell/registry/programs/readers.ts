@@ -208,7 +208,8 @@ export const READERS: Family = {
   rg: withOptions(
     ...options(
       ['--pre=', { role: 'runs', opaque: 'runs_named_program', named: true }],
-      ['--hostname-bin=', { role: 'runs', opaque: 'runs_named_program', named: true }],
+      // rg starts it with no arguments and reads the host name from its output
+      ['--hostname-bin=', { role: 'runs', opaque: 'runs_named_program', named: true, startedWith: [[]] }],
       '-e= --regexp=',
       '-f= --file=',
       '-g= --glob=',
