@@ -26,6 +26,8 @@ export interface GetoptSpec<T = unknown> {
   stopAtOperand?: boolean;
   /** `-NUM` is an option of its own (`head -5`, `nice -10`, `kill -9`). */
   numeric?: boolean;
+  /** A word this matches whole is an option of its own, named `-WORD`, its text after the dash the value (`kill -HUP`). */
+  wordOptions?: RegExp;
   /** Long options may be written with one dash too (`-output`, as X11 and Go programs take them). */
   singleDashLong?: boolean;
   /** Long options only written whole: an abbreviation (`--pres` for `--preserve-env`) is reported as unknown, not guessed. */
@@ -188,6 +190,10 @@ export function getopt<T>(words: readonly Word[], spec: GetoptSpec<T>, from = 0)
           out.used.push({ option: found.option, name: full, at: k });
         }
       } else out.used.push({ option: found.option, name: full, at: k });
+      continue;
+    }
+    if (spec.wordOptions?.test(text) === true && !text.startsWith('--')) {
+      out.used.push({ option: { names: ['-WORD'] }, name: '-WORD', value: slice(w, 1), at: k });
       continue;
     }
     if (spec.numeric && /^-\d+$/.test(text)) {

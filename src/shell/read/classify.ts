@@ -58,6 +58,7 @@ const getoptSpecs = new WeakMap<
     options: GetoptOption<OptionSpec>[];
     stopAtOperand: boolean;
     numeric: boolean;
+    wordOptions?: RegExp;
     singleDashLong: boolean;
     valuesFollow: boolean;
     risky: boolean;
@@ -77,6 +78,7 @@ export function getoptSpec(spec: CommandSpec, parents: readonly CommandSpec[]) {
     options: all.map((o) => ({ names: o.names, arg: o.arg ?? 'none', data: o })),
     stopAtOperand: spec.stopAtOperand === true || spec.subcommands !== undefined,
     numeric: spec.numeric === true,
+    ...(spec.wordOptions !== undefined ? { wordOptions: spec.wordOptions } : {}),
     singleDashLong: spec.singleDashLong === true,
     valuesFollow: spec.valuesFollow === true,
     // an option that writes, removes, changes directory, runs code or raises the level

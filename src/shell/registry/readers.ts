@@ -173,7 +173,7 @@ const SIGNAL_ZERO = /^(0|SIG0|ZERO)$/i;
 const kill: NamedReader = (ctx) => {
   const p = ctx.parsed;
   if (hasOption(p, '-l', '--list', '-L', '--table')) return { ...ctx.base, level: 'none', kind: 'builtin' };
-  const signals = [...valuesOf(p, '-s', '-n', '--signal'), ...valuesOf(p, '-NUM')];
+  const signals = [...valuesOf(p, '-s', '-n', '--signal'), ...valuesOf(p, '-NUM', '-WORD')];
   const named = p.unknown.map((u) => u.text.slice(1));
   const all = [...signals.map((w) => (w.dynamic ? '?' : w.text)), ...named];
   if (all.length > 0 && all.every((s) => SIGNAL_ZERO.test(s))) return reads(ctx);

@@ -93,6 +93,8 @@ export interface CommandSpec {
   stopAtOperand?: boolean;
   /** `-NUM` is an option (`head -5`). */
   numeric?: boolean;
+  /** A word this matches whole is an option of its own, `-WORD` (`kill -HUP`, `kill -SIGTERM`). */
+  wordOptions?: RegExp;
   /** Long options also with one dash. */
   singleDashLong?: boolean;
   /** A short option's value is always a word of its own after the cluster, one per option in order (tree: `-oa x` writes x). */

@@ -44,6 +44,12 @@ programRows('shell builtins', [
   ['kill 123', { level: 'process_exec', opaque: false }],
   ['kill -9 123', { level: 'process_exec', opaque: false }],
   ['kill -TERM %1', { level: 'process_exec', opaque: false }],
+  // a signal named in one word: bash's builtin refuses SIG0 and sends nothing, procps' kill tests the process
+  ['kill -SIG0 123', { level: 'read_only', opaque: false }],
+  ['kill -SIGTERM 123', { level: 'process_exec', opaque: false }],
+  ['kill -SIG0 -HUP 123', { level: 'process_exec', opaque: false }],
+  ['kill -SIGRTMIN+1 123', { level: 'process_exec', opaque: false }],
+  ['kill -L', { level: 'none', opaque: false }],
   ['kill -s "$SIG" 123', { level: 'process_exec', opaque: false }],
   ['kill -0 -9 123', { level: 'process_exec', opaque: false }],
   ['readarray -d "" files', { level: 'none', opaque: false }],

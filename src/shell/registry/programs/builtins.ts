@@ -128,6 +128,8 @@ export const BUILTINS: Family = {
     kind: 'exec',
     reader: 'kill',
     numeric: true,
+    // a signal by name: -HUP, -SIGTERM, -SIGRTMIN+1 (bash's builtin takes no other word of capitals)
+    wordOptions: /^-(?:SIG)?[A-Z][A-Z0-9+-]+$/,
     options: options('-s= -n= --signal=', '-l --list -L --table', '-q= --queue=', '--timeout=', '-p --pid', '-a --all', '--verbose'),
   }),
   // `jobs -x CMD ARGS` runs CMD with each job spec in its arguments replaced by the job's process group
