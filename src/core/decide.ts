@@ -277,7 +277,8 @@ function stateOps(
 ): StateOp[] {
   if (verdict === 'deny') return [];
   const ops: StateOp[] = [];
-  if (stage && personaName !== null && stage.max_iterations !== undefined) ops.push({ op: 'count', stage: stage.name });
+  if (stage && personaName !== null && stage.max_iterations !== undefined && input.options.withinCall !== true)
+    ops.push({ op: 'count', stage: stage.name });
   const identity = input.index.settings.identity;
   if (!identity) return ops;
   if (subjects.some((s) => identity.switches.includes(s.key)) || (shell !== null && uncheckedRearm(shell, input.options)))

@@ -94,6 +94,12 @@ export interface DecideOptions {
    * programs make on this call): code the reader cannot read may then name it.
    */
   startChecked?: (program: string) => boolean;
+  /**
+   * A start another program made during a call the hook let through (the broker's): the stage's
+   * iteration cap counts calls, and that call was counted, so the start is neither held to the cap
+   * nor counted again.
+   */
+  withinCall?: boolean;
 }
 
 /**

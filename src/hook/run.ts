@@ -148,6 +148,7 @@ function handleToolEvent(ctx: HookContext, event: ToolEvent, index: PolicyIndex,
     confirmOn: ctx.args.confirmOn,
     dispatch: { allowedTools: ctx.args.allowedTools, sideEffectLevel: ctx.args.sideEffectLevel },
     unseenStdin: ctx.host.unseenStdin === true,
+    ...(ctx.source === 'broker' ? { withinCall: true } : {}),
     ...(sandbox !== null ? sandboxOptions(sandbox, ctx.env.HOME) : {}),
     ...(sandbox !== null && ctx.source === 'hook' && route.map?.broker !== undefined
       ? { startChecked: startChecked(route.map, sandbox) }

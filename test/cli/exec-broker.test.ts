@@ -110,6 +110,27 @@ describe('the broker, built', () => {
     },
   );
 
+  it.skipIf(noBwrap !== null)("a script's starts are not calls: a stage's max_iterations counts the call once", () => {
+    const d = deployment(FAST, { stage: { name: 'draft', max: 3 } });
+    const call = (line: string) => {
+      const r = d.pre(line);
+      if (r.out?.permissionDecision === 'deny') return { denied: r.out.permissionDecisionReason as string };
+      const command = (r.out?.updatedInput?.command as string | undefined) ?? line;
+      const ran = d.sh(command);
+      expect(d.post(command, r.id, ran.stdout).code).toBe(0);
+      return ran;
+    };
+    // call 1 of 3
+    expect(call('aeat whoami')).toMatchObject({ status: 0 });
+    writeFileSync(join(d.project, 'x.sh'), 'aeat whoami && aeat modelo list && aeat modelo show 303 && aeat modelo work create 303\n');
+    // call 2 of 3: its four starts run, none of them a call of the stage's
+    expect(call('sh x.sh')).toMatchObject({ status: 0 });
+    expect(d.ran()).toEqual(['whoami', 'whoami', 'modelo list', 'modelo show 303', 'modelo work create 303']);
+    // call 3 of 3, and the fourth is past the cap
+    expect(call('ls')).toMatchObject({ status: 0 });
+    expect(call('ls')).toEqual({ denied: en.iterationLimit(en.personaWho('modelo-preparer'), 'draft', 3) });
+  });
+
   it.skipIf(noBwrap !== null)(
     'a line naming the program in a form the hook cannot judge as starts runs, each start judged by the broker',
     () => {

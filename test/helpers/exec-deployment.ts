@@ -10,7 +10,7 @@ import { taxPolicyWithShell } from './policy';
  * `aeat` (a stub that logs its argv), the hook rewrites the calls it lets through, and the
  * launcher starts the program only with the hook's ticket, confined.
  */
-export function deployment(extraEnv: Record<string, string> = {}, opts: { tool?: boolean } = {}) {
+export function deployment(extraEnv: Record<string, string> = {}, opts: { tool?: boolean; stage?: { name: string; max: number } } = {}) {
   const dir = tempDir('pg-exec-');
   const project = join(dir, 'project');
   const home = join(dir, 'home');
@@ -41,6 +41,11 @@ export function deployment(extraEnv: Record<string, string> = {}, opts: { tool?:
     );
     chmodSync(join(toolBin, 'tool'), 0o755);
   }
+  // With `stage`: the preparer works in a stage of that many calls, entered before the first one.
+  if (opts.stage !== undefined)
+    policy.personas['modelo-preparer'].stages = [
+      { name: opts.stage.name, side_effect_level: 'process_exec', max_iterations: opts.stage.max },
+    ];
   writeFileSync(join(project, '.claude', 'persona-gate.json'), JSON.stringify(policy));
   // The stub: logs its argv, echoes its stdin for `-`, fails for `modelo check`, writes --out's file,
   // and for `modelo list --slow FILE` writes its pid to FILE and sleeps.
@@ -68,6 +73,10 @@ export function deployment(extraEnv: Record<string, string> = {}, opts: { tool?:
   });
   const init = runCli(['init', '--hardened', '--dir', project], { env, cwd: project });
   expect(init.code, init.stderr).toBe(0);
+  if (opts.stage !== undefined) {
+    const entered = runCli(['stage', 'enter', opts.stage.name, '--session', 's1'], { env, cwd: project });
+    expect(entered.code, entered.stderr).toBe(0);
+  }
   const real = join(bin, 'aeat');
   let n = 0;
   const pre = (command: string, extra: Record<string, unknown> = {}) => {

@@ -85,6 +85,15 @@ describe('gate 5: stages (golden)', () => {
     expect([refused.status, refused.ops]).toEqual(['scope_violation', []]);
   });
 
+  it('a start made within a call (the broker judges it) is neither held to max_iterations nor counted: the call was', () => {
+    const used = { ...confirmed(), iterations: { file: 5 } };
+    const start = run(tax, pre('mcp__aeat__modelo_list'), { ...verifier('file', used), options: { withinCall: true } });
+    expect([start.verdict, start.ops]).toEqual(['abstain', []]);
+    // the stage's other bounds still hold for it
+    const refused = run(tax, pre('Read'), { ...verifier('file', used), options: { withinCall: true } });
+    expect(refused.status).toBe('scope_violation');
+  });
+
   it.each(['constructor', 'toString', '__proto__', 'valueOf'])('counts the iterations of a stage named %s like any other', (name) => {
     const policy = structuredClone(tax.policy);
     const stage = policy.personas.verifier!.stages.find((s) => s.name === 'file')!;

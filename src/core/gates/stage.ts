@@ -76,7 +76,7 @@ export const stageGate: Gate = {
       }
     }
     for (const n of list) {
-      if (n.max === undefined) continue;
+      if (n.max === undefined || ctx.options.withinCall === true) continue;
       const used = own(ctx.state.iterations, n.stageName) ?? 0;
       if (used >= n.max) return deny('iteration_limit', 'max_iterations', ctx.messages.iterationLimit(n.who, n.stageName, n.max));
     }
