@@ -4,7 +4,7 @@ import type { Locale } from '../core/messages';
 import type { PolicyIndex } from '../core/policy-index';
 import { decidePost } from '../core/post';
 import { applyOps, emptyState, type SessionState } from '../core/state';
-import type { PinnedLookup, ProtectedPathCheck, Verdict } from '../core/types';
+import type { DecideOptions, PinnedLookup, ProtectedPathCheck, Verdict } from '../core/types';
 import type { ReplayStep, TranscriptCall } from './transcript';
 import { outcomeOf, type Outcome } from './cases';
 
@@ -14,6 +14,8 @@ export interface ReplayDeps {
   pinned?: PinnedLookup;
   shell?: ShellResolver;
   locale?: Locale;
+  /** Gate 0 as the hook has it in this project: whether the host's sandbox holds the guarded paths, and its bounds. */
+  sandbox?: Pick<DecideOptions, 'sandboxed' | 'outsideSandbox'>;
   /** Called as the steps are decided (done, total). */
   onProgress?: (done: number, total: number) => void;
 }
@@ -82,7 +84,7 @@ export function replay(index: PolicyIndex, steps: readonly ReplayStep[], deps: R
       index,
       state,
       env: deps.env,
-      options: { confirmOn: 'post' },
+      options: { confirmOn: 'post', ...deps.sandbox },
       isProtected: deps.isProtected,
       ...(deps.pinned ? { pinned: deps.pinned } : {}),
       ...(deps.shell ? { shell: deps.shell } : {}),

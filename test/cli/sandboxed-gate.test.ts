@@ -173,4 +173,43 @@ describe('gate 0 under the OS sandbox', () => {
     const text = runCli(['explain', 'Bash', JSON.stringify({ command: 'tar -xf release.tar' })], { env: p.env, cwd: p.dir });
     expect(text.stdout).toContain("sandbox: Claude Code's sandbox write-denies persona-gate's files here");
   });
+
+  // replay answers "what would the hook have said to these calls here": it must read the sandbox as the hook does
+  it('replay gives the hook’s verdicts, with the sandbox and without, and says which it read', () => {
+    const p = project();
+    const calls: [string, Record<string, unknown>][] = [
+      ...[...MAY_TOUCH, ...PLAINLY_WRITES].map((command): [string, Record<string, unknown>] => ['Bash', { command }]),
+      ['Write', { file_path: '/etc/ld.so.preload', content: 'x' }],
+      ['Write', { file_path: 'src/a.ts', content: 'x' }],
+    ];
+    const file = join(p.dir, 'session.jsonl');
+    writeFileSync(
+      file,
+      calls
+        .map(([name, input], i) =>
+          JSON.stringify({
+            type: 'assistant',
+            sessionId: 'sess-1',
+            cwd: p.dir,
+            timestamp: `2026-01-01T10:00:${String(i).padStart(2, '0')}Z`,
+            message: { role: 'assistant', content: [{ type: 'tool_use', id: `t${i}`, name, input }] },
+          }),
+        )
+        .join('\n') + '\n',
+    );
+    for (const sandboxed of [true, false]) {
+      const hook = calls.map(([tool, input]) => (p.answer(tool, input, sandboxed)?.permissionDecision as string | undefined) ?? 'pass');
+      const r = runCli(['replay', file, '--json'], { env: p.env, cwd: p.dir });
+      expect(r.code, r.stderr).toBe(0);
+      const report = JSON.parse(r.stdout) as { sandbox?: { holds: boolean }; calls: { verdict: string }[] };
+      const replayed = report.calls.map((c) => (c.verdict === 'abstain' || c.verdict === 'allow' ? 'pass' : c.verdict));
+      expect(replayed).toEqual(hook);
+      expect(report.sandbox).toEqual({ holds: sandboxed });
+      if (sandboxed) expect(hook).toContain('pass');
+      const text = runCli(['replay', file], { env: p.env, cwd: p.dir });
+      expect(text.stdout).toContain(
+        sandboxed ? "sandbox: Claude Code's sandbox write-denies" : "sandbox: Claude Code's settings here do not hold",
+      );
+    }
+  });
 });

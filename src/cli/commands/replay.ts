@@ -4,6 +4,7 @@ import { basename, join, relative } from 'node:path';
 import { localeFor, type Env } from '../../core/decide';
 import { readPreferences } from '../../io/prefs';
 import { gateProtections } from '../../io/protect';
+import { sandboxOptions, sandboxView } from '../../io/sandbox-state';
 import { replay, summarize, verdictCounts, type ReplayRow } from '../../policydev/replay';
 import { agentTypeOfMeta, emptyScan, replaySteps, scanTranscript, type TranscriptScan } from '../../policydev/transcript';
 import { readShellCall } from '../../shell/resolve-shell';
@@ -120,7 +121,14 @@ function verdictCell(r: { verdict: string; answered?: string }): string {
   return r.answered !== undefined ? `${r.verdict}*` : r.verdict;
 }
 
-function textReport(rows: ReplayRow[], scan: TranscriptScan, unreadable: string[], opts: ReplayOptions, t: CliMessages): string {
+function textReport(
+  rows: ReplayRow[],
+  scan: TranscriptScan,
+  unreadable: string[],
+  opts: ReplayOptions,
+  t: CliMessages,
+  sandboxHeld: boolean | null,
+): string {
   const lines: string[] = [];
   const sessions = new Set(rows.map((r) => r.session_id));
   const shownRows = opts.refused ? rows.filter((r) => r.verdict === 'deny' || r.verdict === 'ask') : rows;
@@ -165,6 +173,7 @@ function textReport(rows: ReplayRow[], scan: TranscriptScan, unreadable: string[
     ),
   );
   for (const u of unreadable) lines.push(t.replayUnreadable(u));
+  if (sandboxHeld !== null) lines.push(t.sandboxLine(sandboxHeld));
   return `${lines.join('\n')}\n`;
 }
 
@@ -182,12 +191,21 @@ export function replayCommand(env: Env, target: string, opts: ReplayOptions, pro
     ...(opts.stage !== undefined ? { [index.settings.stage_env]: opts.stage } : {}),
   };
   const locale = localeFor(index, env, readPreferences(env).locale ?? 'en');
+  // Claude Code's sandbox, read as the hook reads it, and only if a gate asks (then the answer is shown)
+  let sandboxHeld: boolean | null = null;
+  const sandbox = sandboxView({ policyPath: index.path, env, cwd: process.cwd(), stateDir: stateDirFor(env) });
+  const watched = (): ReturnType<typeof sandbox> => {
+    const view = sandbox();
+    sandboxHeld = view.holds;
+    return view;
+  };
   const rows = replay(index, steps, {
     env: replayEnv,
     isProtected: gateProtections(index.path, stateDirFor(env), env, locale),
     pinned: lockBeside(index.path),
     shell: readShellCall,
     locale,
+    sandbox: sandboxOptions(watched, env.HOME),
     ...(progress ? { onProgress: (done: number, total: number) => progress(`${bar(done, total)} ${tt.replayProgress(done, total)}`) } : {}),
   });
   progressOut?.('\r\x1b[K');
@@ -204,9 +222,10 @@ export function replayCommand(env: Env, target: string, opts: ReplayOptions, pro
       sessions: new Set(rows.map((r) => r.session_id)).size,
       verdicts: verdictCounts(rows),
       summary: summarize(rows),
+      ...(sandboxHeld !== null ? { sandbox: { holds: sandboxHeld } } : {}),
       calls: rows,
     };
     return { stdout: `${JSON.stringify(report)}\n`, exitCode: 0 };
   }
-  return { stdout: textReport(rows, scan, unreadable, opts, tt), exitCode: 0 };
+  return { stdout: textReport(rows, scan, unreadable, opts, tt, sandboxHeld), exitCode: 0 };
 }
