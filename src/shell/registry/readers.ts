@@ -169,16 +169,23 @@ const dd: NamedReader = (ctx) => {
 /** Signal 0, by number or name: it tests that the process exists and sends nothing. */
 const SIGNAL_ZERO = /^(0|SIG0|ZERO)$/i;
 
-/** kill: -l and --table list the signals; signal 0 tests a process; any other signal stops or changes one. */
-const kill: NamedReader = (ctx) => {
-  const p = ctx.parsed;
-  if (hasOption(p, '-l', '--list', '-L', '--table')) return { ...ctx.base, level: 'none', kind: 'builtin' };
-  const signals = [...valuesOf(p, '-s', '-n', '--signal'), ...valuesOf(p, '-NUM', '-WORD')];
-  const named = p.unknown.map((u) => u.text.slice(1));
-  const all = [...signals.map((w) => (w.dynamic ? '?' : w.text)), ...named];
-  if (all.length > 0 && all.every((s) => SIGNAL_ZERO.test(s))) return reads(ctx);
-  return { ...ctx.base, level: 'process_exec', kind: 'exec', reason: { id: 'signals_processes', subject: ctx.name } };
-};
+/** A signal sender: its options that list the signals, and those whose value is a signal. Signal 0 tests a process; any other stops or changes one. */
+const signals =
+  (lists: readonly string[], signalOptions: readonly string[]): NamedReader =>
+  (ctx) => {
+    const p = ctx.parsed;
+    if (hasOption(p, ...lists)) return { ...ctx.base, level: 'none', kind: 'builtin' };
+    const given = [...valuesOf(p, ...signalOptions), ...valuesOf(p, '-NUM', '-WORD')];
+    const named = p.unknown.map((u) => u.text.slice(1));
+    const all = [...given.map((w) => (w.dynamic ? '?' : w.text)), ...named];
+    if (all.length > 0 && all.every((s) => SIGNAL_ZERO.test(s))) return reads(ctx);
+    return { ...ctx.base, level: 'process_exec', kind: 'exec', reason: { id: 'signals_processes', subject: ctx.name } };
+  };
+
+/** kill: -l and --table list the signals. */
+const kill = signals(['-l', '--list', '-L', '--table'], ['-s', '-n', '--signal']);
+/** killall: -l lists them; its -n is a namespace. */
+const killall = signals(['-l', '--list'], ['-s', '--signal']);
 
 /** GNU tar's short options that take a value, in the old style (`tar cf a.tar`) as well. */
 const TAR_VALUE_LETTERS = 'bCfFgHIKLNTVX';
@@ -801,6 +808,7 @@ export const READERS_BY_NAME: Readonly<Record<string, NamedReader>> = {
   attributes,
   dd,
   kill,
+  killall,
   sed: sedReader,
   tar,
   unzip,

@@ -2,7 +2,7 @@ import { options, same, type Family } from '../define';
 
 /**
  * Shell builtins and programs that change no file and reach no network: level `none`, but for
- * kill's signals. What some of them do to the shell itself (set, shopt, cd, export, hash, read …)
+ * the signals of kill and killall. What some of them do to the shell itself (set, shopt, cd, export, hash, read …)
  * is read by the line's own checks (read/line.ts), not here.
  */
 const NAMES = [
@@ -131,6 +131,34 @@ export const BUILTINS: Family = {
     // a signal by name: -HUP, -SIGTERM, -SIGRTMIN+1 (bash's builtin takes no other word of capitals)
     wordOptions: /^-(?:SIG)?[A-Z][A-Z0-9+-]+$/,
     options: options('-s= -n= --signal=', '-l --list -L --table', '-q= --queue=', '--timeout=', '-p --pid', '-a --all', '--verbose'),
+  }),
+  // killall (psmisc) signals the processes it names: -l lists the signals, signal 0 only tests
+  // that they exist; -n names a namespace's PID, not a signal
+  killall: () => ({
+    summary: 'sends a signal to processes by name; -l lists the signals',
+    level: 'process_exec',
+    kind: 'exec',
+    reader: 'killall',
+    numeric: true,
+    wordOptions: /^-(?:SIG)?[A-Z][A-Z0-9+-]+$/,
+    options: options(
+      '-s= --signal=',
+      '-l --list',
+      ['-V', { help: true }],
+      '-e --exact',
+      '-I --ignore-case',
+      '-g --process-group',
+      '-y= --younger-than=',
+      '-o= --older-than=',
+      '-i --interactive',
+      '-q --quiet',
+      '-r --regexp',
+      '-u= --user=',
+      '-v --verbose',
+      '-w --wait',
+      '-n= --ns=',
+      '-Z= --context=',
+    ),
   }),
   // `jobs -x CMD ARGS` runs CMD with each job spec in its arguments replaced by the job's process group
   jobs: () => ({
