@@ -232,6 +232,9 @@ const SH_LINES: readonly { names: ReadonlySet<string>; lines: (parsed: Parsed<un
   { names: SEDS, lines: sedCommandLines },
 ];
 
+/** Shells measured to exit at once when `-c` has no string: nothing read, no start-up file run (`bash -lc`, `sh -ic`). */
+const FAIL_WITHOUT_STRING = new Set(['bash', 'sh', 'dash', 'rbash']);
+
 /** Shells whose commands from stdin are read as `bash -c` reads its string. */
 const STDIN_SHELLS = new Set(['bash', 'sh', 'dash', 'zsh', 'ksh', 'mksh', 'ash', 'rbash']);
 
@@ -325,6 +328,8 @@ function peel(words: Word[], assignments: string[], stdin: string | null = null)
       }
       if ((!powershell && /^-[a-zA-Z]*c[a-zA-Z]*$/.test(w)) || /^-(command|c)$/i.test(w) || w === '--command') {
         const script = rest[j + 1];
+        // no string: bash and dash fail before they read anything, rc files included; what xargs appends is the string
+        if (!script && FAIL_WITHOUT_STRING.has(lower)) return { kind: 'run', words: [] };
         if (!script) return { kind: 'run', words: rest, opaque: { id: 'shell_reads_stdin', subject: name } };
         return { kind: 'reparse', source: script.text, dynamic: script.dynamic, via: `${name} -c`, positional: !powershell };
       }

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -128,6 +128,24 @@ describe('each wrapper line against the program itself', () => {
     if (refused || words === null) return;
     const echo = reading.invocations.filter((i) => i.program === 'echo');
     expect(echo.map((i) => i.args)).toEqual([words]);
+  });
+
+  // read as running nothing: each must fail at once, reading no start-up file (each file leaves a mark)
+  it.each(['bash -c', 'bash -lc', 'bash -ic', 'sh -c', 'sh -ic', 'sh -lc'])('%j runs nothing', (line) => {
+    expect(readLine(line)).toMatchObject({ level: 'none', invocations: [] });
+    const home = join(dir, 'home');
+    mkdirSync(home, { recursive: true });
+    const mark = join(home, 'started');
+    for (const f of ['.bashrc', '.bash_profile', '.profile', 'env.sh']) writeFileSync(join(home, f), `touch ${mark}\n`);
+    const [shell, ...args] = line.split(' ');
+    const r = spawnSync(shell!, args, {
+      cwd: dir,
+      encoding: 'utf8',
+      timeout: 10_000,
+      input: 'touch stdin-ran\n',
+      env: { PATH: process.env.PATH, HOME: home, ENV: join(home, 'env.sh'), BASH_ENV: join(home, 'env.sh') },
+    });
+    expect([r.status, existsSync(mark), existsSync(join(dir, 'stdin-ran'))]).toEqual([2, false, false]);
   });
 
   it('ran most lines for real here', () => {

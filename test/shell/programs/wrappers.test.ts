@@ -224,6 +224,18 @@ programRows('locks, sessions and repeaters', [
   ["watch --exec sh -c 'ls'", { level: 'read_only', opaque: false }],
 ]);
 
+// `bash -c` with no string exits 2 before reading a command or a start-up file; xargs hands it one
+programRows('shells given no command string', [
+  ['bash -c', { level: 'none', opaque: false }],
+  ['bash -lc', { level: 'none', opaque: false }],
+  ['sh -ic', { level: 'none', opaque: false }],
+  ['bash -c; ls', { level: 'read_only', opaque: false }],
+  ['echo "rm -rf x" | xargs bash -c', { level: 'process_exec', opaque: true }],
+  ['find . -exec bash -c {} +', { unparsable: 'built at run time' }],
+  ['zsh -c', { level: 'process_exec', opaque: true }],
+  ['bash -c < script.sh', { level: 'read_only', opaque: false }],
+]);
+
 programRows('xargs', [
   ['xargs -0 grep -l foo', { level: 'read_only', opaque: false }],
   ['find . -print0 | xargs -0 wc -l', { level: 'read_only', opaque: false }],
