@@ -118,7 +118,7 @@ export function classifyWith(spec: ProgramSpec, args: readonly Word[]): Classifi
     }
     const sub = parsed.operands[0]!;
     if (sub.dynamic || sub.pattern)
-      return opaqueClass({ id: 'subcommand_at_run_time', subject: [name, ...path].join(' ') }, command.level, path);
+      return opaqueClass({ id: 'subcommand_at_run_time', subject: [name, ...path].join(' ') }, reach(command), path);
     const next = subcommandOf(command, sub.text);
     if (next === null) {
       const unknown = command.unknownSubcommand ?? { level: 'process_exec' as Level, opaque: 'unknown_subcommand' };
@@ -231,6 +231,24 @@ function asksHelp(command: CommandSpec, rest: readonly Word[]): boolean {
 }
 
 /** A subcommand's spec, made on first use; an alias followed once; null when the command has no such subcommand. */
+/**
+ * The highest level a command can reach through any of its subcommands (`kubectl $(…)` may be
+ * `kubectl delete`): what a subcommand known only at run time is read at. A named reader decides
+ * the level from the arguments, so a command that has one may reach the network.
+ */
+function reach(command: CommandSpec, seen = new Set<CommandSpec>()): Level {
+  if (seen.has(command)) return 'none';
+  seen.add(command);
+  let level: Level = max(command.level ?? 'process_exec', command.unknownSubcommand?.level ?? 'process_exec');
+  if (command.reader !== undefined) return 'network';
+  for (const name of Object.keys(command.subcommands ?? {})) {
+    const sub = subcommandOf(command, name);
+    if (sub !== null) level = max(level, reach(sub, seen));
+    if (level === 'network') break;
+  }
+  return level;
+}
+
 export function subcommandOf(command: CommandSpec, name: string): CommandSpec | null {
   const subs = command.subcommands;
   if (!subs || !Object.prototype.hasOwnProperty.call(subs, name)) return null;

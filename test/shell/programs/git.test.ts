@@ -91,7 +91,8 @@ programRows('git', [
   ['git log --receive-pack=x', { level: 'process_exec', opaque: true }],
   ['git log --exec=x', { level: 'process_exec', opaque: true }],
   ['git frobnicate', { level: 'process_exec', opaque: 'may be an alias' }],
-  ['git $SUB', { level: 'process_exec', opaque: 'known only at run time' }],
+  // a subcommand known only at run time may be push
+  ['git $SUB', { level: 'network', opaque: 'known only at run time' }],
   ['git interpret-trailers --in-place msg.txt', { level: 'workspace_write' }],
   ['git hash-object -w x', { level: 'workspace_write' }],
   ['git hash-object x', { level: 'read_only' }],

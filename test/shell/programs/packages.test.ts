@@ -254,7 +254,7 @@ programRows('uv', [
   ['uv --directory other pip list', { level: 'read_only', opaque: false }],
   ['uv', { level: 'read_only', opaque: false }],
   ['uv pip', { level: 'read_only', opaque: false }],
-  ['uv "$CMD"', { level: 'process_exec', opaque: true }],
+  ['uv "$CMD"', { level: 'network', opaque: true }],
   ['uv pip frob', { level: 'network', opaque: true }],
   ['uv version --short', { level: 'read_only', opaque: false }],
   ['uv version --output-format json', { level: 'read_only', opaque: false }],
