@@ -32,6 +32,7 @@ export type ReasonId =
   | 'subcommand_at_run_time'
   | 'options_at_run_time'
   | 'runs_project_scripts'
+  | 'changes_cluster'
   | 'downloads_and_runs_scripts'
   | 'finds_project_python'
   | 'runs_project_program'

@@ -32,6 +32,7 @@ const EN: Table = {
   subcommand_at_run_time: (s) => `a ${s} subcommand known only at run time`,
   options_at_run_time: (s, d) => `${d} may be an option of ${s} known only at run time, one that writes or runs code`,
   runs_project_scripts: (s, d) => `${[s, d].filter(Boolean).join(' ')} runs the project's scripts`,
+  changes_cluster: (s, d) => `${[s, d].filter(Boolean).join(' ')} changes the swarm the daemon belongs to, on its other nodes too`,
   downloads_and_runs_scripts: (s) => `${s} downloads packages and runs their scripts`,
   finds_project_python: (s) =>
     `${s} runs the Python the project's .python-version names (a version or a program), or downloads one from a mirror its configuration may set`,
@@ -133,6 +134,7 @@ const spanish = (): Table => ({
   subcommand_at_run_time: (s) => `un subcomando de ${s} que solo se conoce al ejecutar`,
   options_at_run_time: (s, d) => `${d} puede ser una opción de ${s} que solo se conoce al ejecutar, una que escribe o ejecuta código`,
   runs_project_scripts: (s, d) => `${[s, d].filter(Boolean).join(' ')} ejecuta los scripts del proyecto`,
+  changes_cluster: (s, d) => `${[s, d].filter(Boolean).join(' ')} cambia el swarm al que pertenece el demonio, también en sus otros nodos`,
   downloads_and_runs_scripts: (s) => `${s} descarga paquetes y ejecuta sus scripts`,
   finds_project_python: (s) =>
     `${s} ejecuta el Python que nombra el .python-version del proyecto (una versión o un programa), o descarga uno de un espejo que su configuración puede fijar`,

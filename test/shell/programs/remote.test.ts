@@ -7,6 +7,11 @@ programRows('kubectl', [
   ['kubectl --context=prod -n kube-system get pods -o wide', { level: 'network', opaque: false }],
   ['kubectl -n delete get pods', { level: 'network', opaque: false }],
   ['kubectl describe pod web-1', { level: 'network', opaque: false }],
+  // diff runs a diff program and asks the cluster; edit starts an editor and changes it; a plugin may do either
+  ['kubectl diff -f ./manifests/', { level: 'network', opaque: true }],
+  ['kubectl edit deployment nginx', { level: 'network', opaque: true }],
+  // a subcommand known only at run time may be delete
+  ['kubectl $(echo delete) pod foo', { level: 'network', opaque: 'known only at run time' }],
   ['kubectl logs -f web-1 -c app', { level: 'network', opaque: false }],
   ['kubectl delete pod web-1', { level: 'network', opaque: false }],
   ['kubectl apply -f deploy.yaml', { level: 'network', opaque: false }],
@@ -15,8 +20,8 @@ programRows('kubectl', [
   ['kubectl config current-context', { level: 'read_only', opaque: false }],
   ['kubectl config set-credentials u --exec-command=./x', { level: 'process_exec', opaque: 'not a subcommand' }],
   ['kubectl exec -it web-1 -- sh', { level: 'network', opaque: 'another host' }],
-  ['kubectl cp web-1:/etc/passwd ./passwd', { level: 'process_exec', opaque: true }],
-  ['kubectl frob', { level: 'process_exec', opaque: 'not a subcommand' }],
+  ['kubectl cp web-1:/etc/passwd ./passwd', { level: 'network', opaque: true }],
+  ['kubectl frob', { level: 'network', opaque: 'not a subcommand' }],
 ]);
 
 programRows('gh', [

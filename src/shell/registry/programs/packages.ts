@@ -119,6 +119,10 @@ const NPM_QUERIES = [
   'outdated',
   'ping',
   'whoami',
+  // logout revokes the token on the registry; star and unstar change what it records
+  'logout',
+  'star',
+  'unstar',
   'dist-tag',
   'owner',
   'access',
@@ -178,6 +182,9 @@ const DOCKER_GLOBALS: OptionLine[] = [
   '--cgroup-manager=',
   '--log-level=',
 ];
+/** What a swarm keeps: changing it changes every node of the swarm, remote ones too. */
+const SWARM = new Set(['service', 'secret', 'config', 'stack', 'node']);
+const SWARM_CHANGES = { level: 'network', opaque: 'changes_cluster' } as const;
 const DOCKER_READS = ['ps', 'images', 'inspect', 'logs', 'top', 'port', 'stats', 'history', 'events', 'diff', 'version', 'info', 'help'];
 function docker(summary: string, network: readonly string[]): () => Omit<ProgramSpec, 'name'> {
   const EXPORT = (): CommandSpec => ({ level: 'read_only', kind: 'reader', options: options(['-o= --output=', { role: 'writes' }]) });
@@ -216,21 +223,15 @@ function docker(summary: string, network: readonly string[]): () => Omit<Program
       // the long forms of run, pull, push and build are the short ones
       container: () => withExport(INSPECT, 'export', { run: downloads(true) }),
       // unlock-key, join-token and ca print what the swarm keeps, unless --rotate changes it; the
-      // rest changes the swarm as the other subcommands change containers
+      // rest changes the swarm, on every node it has (the same for its services, stacks, nodes,
+      // secrets and configs)
       swarm: () => {
         const prints = (): CommandSpec => ({
           level: 'read_only',
           kind: 'reader',
-          options: options(
-            ['--rotate', { level: 'process_exec', opaque: 'runs_project_scripts' }],
-            '-q --quiet',
-            '--ca-cert=',
-            '--ca-key=',
-            '--cert-expiry=',
-            '--external-ca=',
-          ),
+          options: options(['--rotate', SWARM_CHANGES], '-q --quiet', '--ca-cert=', '--ca-key=', '--cert-expiry=', '--external-ca='),
         });
-        const g = group([]);
+        const g = group([], [], [], SWARM_CHANGES);
         g.subcommands!['unlock-key'] = prints;
         g.subcommands!['join-token'] = prints;
         g.subcommands!.ca = prints;
@@ -240,7 +241,7 @@ function docker(summary: string, network: readonly string[]): () => Omit<Program
       ...Object.fromEntries(
         ['volume', 'network', 'context', 'system', 'service', 'secret', 'config', 'stack', 'node', 'plugin', 'pod', 'machine'].map((g) => [
           g,
-          () => group(INSPECT),
+          () => group(INSPECT, [], [], SWARM.has(g) ? SWARM_CHANGES : undefined),
         ]),
       ),
       buildx: () => ({

@@ -205,8 +205,9 @@ export const REMOTE: Family = {
       run: ON_ANOTHER_HOST,
       debug: ON_ANOTHER_HOST,
     },
-    // a plugin (kubectl-NAME on PATH), cp, kustomize, diff (KUBECTL_EXTERNAL_DIFF) and the like
-    unknownSubcommand: { level: 'process_exec', opaque: 'unknown_subcommand' },
+    // a plugin (kubectl-NAME on PATH), cp, kustomize, diff (KUBECTL_EXTERNAL_DIFF), edit (the
+    // editor) and the like: each runs a program here, and all but kustomize ask or change the cluster
+    unknownSubcommand: { level: 'network', opaque: 'unknown_subcommand' },
   }),
   gh: () => ({
     summary: "GitHub's client: asks or changes a repository on GitHub",
