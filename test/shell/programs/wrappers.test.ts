@@ -241,6 +241,9 @@ programRows('xargs', [
   ['find . -print0 | xargs -0 wc -l', { level: 'read_only', opaque: false }],
   ['cat l | xargs -rn1 grep -l TODO', { level: 'read_only', opaque: false }],
   ['cat l | xargs -P4 -n 1 cat', { level: 'read_only', opaque: false }],
+  // BSD's replacement options
+  ['xargs -I {} -R 5 -S 255 head {}', { level: 'read_only', opaque: false }],
+  ['xargs -J % cp % dest/', { level: 'workspace_write', effects: ['destroy dest/%', 'into dest/', 'write dest/'] }],
   // as high as the program it runs can reach
   ['ls | xargs aws s3 rm', { level: 'network', opaque: true }],
   ['ls | xargs kubectl delete pod', { level: 'network', opaque: true }],

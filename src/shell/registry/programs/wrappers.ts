@@ -203,6 +203,10 @@ export const WRAPPERS: Family = {
         '--show-limits',
         '-t --verbose',
         '-x --exit',
+        // BSD's (macOS): -J puts the input at the first occurrence of its value, -R and -S bound -I's replacements
+        ['-J=', { mode: 'replace' }],
+        '-R=',
+        '-S=',
       ),
       wrapper: { completes: true },
     }),
