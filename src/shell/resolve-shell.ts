@@ -7,7 +7,7 @@ import { isAbsoluteOrHome, type PathEffect } from '../core/types';
 import { assignmentLength, baseName, readCommandLine, type Invocation } from './commands';
 import { getopt } from './getopt';
 import { treeFacts, type TreeFacts } from './syntax/facts';
-import { classifyWith, mayBecomeOption, onlyReadsWhatItIsHanded, subcommandPath } from './read/classify';
+import { appendedReach, classifyWith, mayBecomeOption, onlyReadsWhatItIsHanded, subcommandPath } from './read/classify';
 import { isClosed, programFor } from './registry/policy-programs';
 import { parentOf } from './registry/readers';
 import { printsNumber } from './read/prints-number';
@@ -253,6 +253,10 @@ interface Classified {
   /** The subcommands read (`remote add`). */
   path?: string[];
   effects: { path: Word; effect: PathEffect }[];
+  /** What xargs appends to it is read too (its spec's readsWhatItIsHanded). */
+  readsWhatItIsHanded?: true;
+  /** The level what xargs appends may reach, when it would be a subcommand (`xargs git`). */
+  appendedReach?: Level;
 }
 
 /** The text of an invocation's words as the line spells them: its span in the text it was read from, else its words joined. */
@@ -436,6 +440,7 @@ function classify(inv: Invocation, powershell: boolean, index: PolicyIndex): Cla
     return { level: 'process_exec', kind: 'exec', opaque: { id: 'unknown_program', subject: inv.name }, effects: [] };
   }
   const read = classifyWith(spec, args);
+  const appended = inv.completed ? appendedReach(spec, args) : null;
   // the arguments xargs or find append are files: a filter handed none of its own reads those
   const c = inv.completed && spec.stdinAlone === true && read.level === 'none' ? { ...read, level: 'read_only' as const } : read;
   return {
@@ -444,6 +449,8 @@ function classify(inv: Invocation, powershell: boolean, index: PolicyIndex): Cla
     ...(c.opaque ? { opaque: c.opaque } : c.reason ? { reason: c.reason } : {}),
     path: c.path,
     effects: c.effects,
+    ...(c.readsWhatItIsHanded ? { readsWhatItIsHanded: true as const } : {}),
+    ...(appended !== null ? { appendedReach: appended } : {}),
   };
 }
 
@@ -1212,12 +1219,18 @@ export function readShellCall(
       // target) it is a remover whose targets are known only at run time; elsewhere it stays opaque.
       const handed = { ...word('(the arguments xargs reads)'), dynamic: true };
       classified = { ...classified, effects: [...classified.effects, { path: handed, effect: 'destroy' }] };
-    } else if (inv.completed && classified.opaque === undefined && !COMPLETED_READERS.has(inv.name)) {
-      // as high as the program can reach: `xargs aws s3 rm` changes a remote system
+    } else if (
+      inv.completed &&
+      classified.opaque === undefined &&
+      !COMPLETED_READERS.has(inv.name) &&
+      classified.readsWhatItIsHanded !== true
+    ) {
+      // as high as the program can reach: `xargs aws s3 rm` changes a remote system, `xargs git` may be a push
+      const level = higherLevel(higherLevel(classified.level, 'process_exec'), classified.appendedReach ?? 'none');
       classified = {
         ...classified,
-        level: higherLevel(classified.level, 'process_exec'),
-        kind: classified.level === 'network' ? 'network' : 'exec',
+        level,
+        kind: level === 'network' ? 'network' : 'exec',
         opaque: { id: 'xargs_runs_with_read_arguments', subject: inv.name },
       };
     }

@@ -32,6 +32,8 @@ export interface Classified {
   chdir: (string | null)[];
   /** Why it has this level. */
   reason?: Reason;
+  /** It only reads, and would whatever words were appended to it at run time (CommandSpec.readsWhatItIsHanded). */
+  readsWhatItIsHanded?: true;
 }
 
 /** What a named reader is given: the parsed arguments, never raw words to scan again. */
@@ -299,6 +301,16 @@ export function subcommandPath(
   }
 }
 
+/**
+ * The level words appended at run time may reach (xargs's): where they would be the subcommand
+ * (`xargs git`, `xargs kubectl`), the highest of any; else null, and the invocation's own reading stands.
+ */
+export function appendedReach(spec: ProgramSpec, args: readonly Word[]): Level | null {
+  const p = subcommandPath(spec, args);
+  const last = p.parses[p.parses.length - 1];
+  return p.leaf?.subcommands !== undefined && last !== undefined && last.operands.length === 0 ? reach(p.leaf) : null;
+}
+
 /** Paths the shell sets that begin with a `/`, never with a `-`. */
 const ABSOLUTE_VARIABLE = /^\$(\{(HOME|PWD|OLDPWD|TMPDIR)\}|(HOME|PWD|OLDPWD|TMPDIR)(?![\w]))(\/|$)/;
 
@@ -439,6 +451,8 @@ function finish(
   }
   let base: Classified = { level, kind, effects, path, chdir, reason: { id: KIND_REASONS[kind], subject } };
   if (opaque) base = { ...base, level: max(level, 'process_exec'), kind: level === 'network' ? 'network' : 'exec', opaque, effects: [] };
+  else if (spec.readsWhatItIsHanded === true && !spec.reader && !exceeds(level, 'read_only') && effects.length === 0)
+    base = { ...base, readsWhatItIsHanded: true };
   if (spec.reader) {
     const reader = READERS_BY_NAME[spec.reader];
     if (!reader) throw new Error(`registry: no reader ${spec.reader}`);

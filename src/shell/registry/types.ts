@@ -111,6 +111,11 @@ export interface CommandSpec {
   reader?: string;
   /** Its reader tells a help option from an argument that spells one (find's `-fprintf --help FMT`): `--help` is not read as help here. */
   helpByReader?: true;
+  /**
+   * No word handed to it at run time (what xargs appends) makes it write or run code: none of its
+   * options does, and its operands are only read (git status). Such words are then read, not opaque.
+   */
+  readsWhatItIsHanded?: true;
   /** Subcommands by name, each made when a line reaches it; an alias is a string naming another. */
   subcommands?: Record<string, SubcommandEntry>;
   /** A subcommand given this option and nothing else prints its usage (git's `-h`), unless it lists the option itself. */

@@ -249,6 +249,15 @@ programRows('xargs', [
   ['ls | xargs kubectl delete pod', { level: 'network', opaque: true }],
   ['cat l | xargs', { level: 'read_only', opaque: false }],
   ['cat l | xargs rm', { level: 'process_exec', opaque: 'xargs runs rm with arguments it reads at run time' }],
+  // git status takes no option that writes or runs: what xargs appends is read
+  ['ls | xargs git status', { level: 'read_only', opaque: false }],
+  ['ls | xargs git status --porcelain', { level: 'read_only', opaque: false }],
+  ['ls | xargs git -c core.fsmonitor=./x status', { level: 'network', opaque: true }],
+  ['ls | xargs git log', { level: 'process_exec', opaque: 'reads at run time' }],
+  // what xargs appends to git is its subcommand, push among them
+  ['ls | xargs git', { level: 'network', opaque: true }],
+  ['echo delete pod x | xargs kubectl', { level: 'network', opaque: true }],
+  ['ls | xargs kubectl get', { level: 'network', opaque: true }],
   // a wrapper given no command runs what the appended arguments name
   ["printf 'rm\\n-rf\\nx\\n' | xargs sudo", { level: 'process_exec', opaque: 'xargs runs sudo with arguments it reads at run time' }],
   ['echo ok | xargs sudo --', { level: 'process_exec', opaque: 'xargs runs sudo with arguments it reads at run time' }],

@@ -81,8 +81,9 @@ const exec = (summary: string, opaque = 'git_runs_given_commands'): CommandSpec 
 });
 
 const READS: Record<string, () => CommandSpec> = {
-  status: () =>
-    read('shows the work tree status', [
+  // no option of status writes or runs a program: what xargs appends is options and pathspecs it reads
+  status: () => ({
+    ...read('shows the work tree status', [
       '-u[=] --untracked-files[=]',
       '--ignore-submodules[=]',
       '--column[=]',
@@ -90,6 +91,8 @@ const READS: Record<string, () => CommandSpec> = {
       '--ignored[=]',
       '--find-renames[=]',
     ]),
+    readsWhatItIsHanded: true,
+  }),
   diff: () => read('shows changes', DIFF_OPTIONS),
   log: () => read('shows commits', DIFF_OPTIONS),
   show: () => read('shows objects', DIFF_OPTIONS),
