@@ -232,7 +232,6 @@ function asksHelp(command: CommandSpec, rest: readonly Word[]): boolean {
   return false;
 }
 
-/** A subcommand's spec, made on first use; an alias followed once; null when the command has no such subcommand. */
 /**
  * The highest level a command can reach through any of its subcommands (`kubectl $(…)` may be
  * `kubectl delete`): what a subcommand known only at run time is read at. A named reader decides
@@ -251,6 +250,7 @@ function reach(command: CommandSpec, seen = new Set<CommandSpec>()): Level {
   return level;
 }
 
+/** A subcommand's spec, made on first use; an alias followed once; null when the command has no such subcommand. */
 export function subcommandOf(command: CommandSpec, name: string): CommandSpec | null {
   const subs = command.subcommands;
   if (!subs || !Object.prototype.hasOwnProperty.call(subs, name)) return null;
