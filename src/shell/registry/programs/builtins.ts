@@ -110,6 +110,9 @@ const POWERSHELL = [
   'get-host',
 ];
 
+/** A signal by name, as kill and killall take it: -HUP, -SIGTERM, -SIGRTMIN+1 (bash's builtin takes no other word of capitals). */
+const SIGNAL_WORD = /^-(?:SIG)?[A-Z][A-Z0-9+-]+$/;
+
 export const BUILTINS: Family = {
   ...same(NAMES, () => ({ summary: 'prints, computes or changes the shell itself', level: 'none', kind: 'builtin' })),
   // prints the machine's architecture; on macOS, given a command, runs it (`arch -x86_64 make`)
@@ -128,8 +131,7 @@ export const BUILTINS: Family = {
     kind: 'exec',
     reader: 'kill',
     numeric: true,
-    // a signal by name: -HUP, -SIGTERM, -SIGRTMIN+1 (bash's builtin takes no other word of capitals)
-    wordOptions: /^-(?:SIG)?[A-Z][A-Z0-9+-]+$/,
+    wordOptions: SIGNAL_WORD,
     options: options('-s= -n= --signal=', '-l --list -L --table', '-q= --queue=', '--timeout=', '-p --pid', '-a --all', '--verbose'),
   }),
   // killall (psmisc) signals the processes it names: -l lists the signals, signal 0 only tests
@@ -140,7 +142,7 @@ export const BUILTINS: Family = {
     kind: 'exec',
     reader: 'killall',
     numeric: true,
-    wordOptions: /^-(?:SIG)?[A-Z][A-Z0-9+-]+$/,
+    wordOptions: SIGNAL_WORD,
     options: options(
       '-s= --signal=',
       '-l --list',
