@@ -133,6 +133,21 @@ export function sandboxView(opts: SandboxOpts): SandboxView {
   return () => (view ??= claudeSandbox(opts));
 }
 
+/**
+ * The view for a dry run (explain, replay), which says what it read: `held()` is whether the
+ * sandbox holds, once a gate asked, else null.
+ */
+export function watchedSandboxView(opts: SandboxOpts): { view: SandboxView; held: () => boolean | null } {
+  const read = sandboxView(opts);
+  let held: boolean | null = null;
+  const view: SandboxView = () => {
+    const v = read();
+    held = v.holds;
+    return v;
+  };
+  return { view, held: () => held };
+}
+
 /** What the sandbox holds, and the directories it lets the shell write, for gate 0: the hook's options, and explain's. */
 export function sandboxOptions(read: SandboxView, home: string | undefined): Pick<DecideOptions, 'sandboxed' | 'outsideSandbox'> {
   return { sandboxed: () => read().holds, outsideSandbox: outsideSandboxCheck(() => read().writable, home) };

@@ -9,7 +9,7 @@ import { decisionReceipt } from '../../core/receipt';
 import { emptyState } from '../../core/state';
 import { readPreferences } from '../../io/prefs';
 import { gateProtections } from '../../io/protect';
-import { sandboxOptions, sandboxView } from '../../io/sandbox-state';
+import { sandboxOptions, watchedSandboxView } from '../../io/sandbox-state';
 import { readShellCall } from '../../shell/resolve-shell';
 import type { ShellReading } from '../../core/decide';
 import { shellLines, shellView, type ShellView } from '../shell-view';
@@ -122,13 +122,7 @@ export function explainCommand(env: Env, opts: ExplainOptions, tool?: string, in
   let reading: ShellReading | null = null;
   const locale = localeFor(index, env, readPreferences(env).locale ?? 'en');
   // Claude Code's sandbox, read as the hook reads it, and only if a gate asks (then the answer is shown)
-  let sandboxHeld: boolean | null = null;
-  const sandbox = sandboxView({ policyPath: index.path, env, cwd: event.cwd ?? process.cwd(), stateDir: stateDirFor(env) });
-  const watched = (): ReturnType<typeof sandbox> => {
-    const view = sandbox();
-    sandboxHeld = view.holds;
-    return view;
-  };
+  const sandbox = watchedSandboxView({ policyPath: index.path, env, cwd: event.cwd ?? process.cwd(), stateDir: stateDirFor(env) });
   const decision = decide({
     event,
     index,
@@ -150,13 +144,14 @@ export function explainCommand(env: Env, opts: ExplainOptions, tool?: string, in
         ...(isLevel(opts.sideEffectLevel) ? { sideEffectLevel: opts.sideEffectLevel } : {}),
       },
       // gate 0 as the hook has it here
-      ...sandboxOptions(watched, env.HOME),
+      ...sandboxOptions(sandbox.view, env.HOME),
     },
     isProtected: gateProtections(index.path, stateDirFor(env), env, locale),
     pinned: lockBeside(index.path),
     shell: (i, e, o) => (reading = readShellCall(i, e, o)),
     locale,
   });
+  const sandboxHeld = sandbox.held();
   const shell = reading === null ? null : shellView(reading, cliLocale(env, index));
   const exitCode = decision.status === 'config_error' ? 1 : EXPLAIN_EXIT[decision.verdict];
   const stdout = opts.json

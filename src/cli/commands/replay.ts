@@ -4,7 +4,7 @@ import { basename, join, relative } from 'node:path';
 import { localeFor, type Env } from '../../core/decide';
 import { readPreferences } from '../../io/prefs';
 import { gateProtections } from '../../io/protect';
-import { sandboxOptions, sandboxView } from '../../io/sandbox-state';
+import { sandboxOptions, watchedSandboxView } from '../../io/sandbox-state';
 import { replay, summarize, verdictCounts, type ReplayRow } from '../../policydev/replay';
 import { agentTypeOfMeta, emptyScan, replaySteps, scanTranscript, type TranscriptScan } from '../../policydev/transcript';
 import { readShellCall } from '../../shell/resolve-shell';
@@ -192,23 +192,18 @@ export function replayCommand(env: Env, target: string, opts: ReplayOptions, pro
   };
   const locale = localeFor(index, env, readPreferences(env).locale ?? 'en');
   // Claude Code's sandbox, read as the hook reads it, and only if a gate asks (then the answer is shown)
-  let sandboxHeld: boolean | null = null;
-  const sandbox = sandboxView({ policyPath: index.path, env, cwd: process.cwd(), stateDir: stateDirFor(env) });
-  const watched = (): ReturnType<typeof sandbox> => {
-    const view = sandbox();
-    sandboxHeld = view.holds;
-    return view;
-  };
+  const sandbox = watchedSandboxView({ policyPath: index.path, env, cwd: process.cwd(), stateDir: stateDirFor(env) });
   const rows = replay(index, steps, {
     env: replayEnv,
     isProtected: gateProtections(index.path, stateDirFor(env), env, locale),
     pinned: lockBeside(index.path),
     shell: readShellCall,
     locale,
-    sandbox: sandboxOptions(watched, env.HOME),
+    sandbox: sandboxOptions(sandbox.view, env.HOME),
     ...(progress ? { onProgress: (done: number, total: number) => progress(`${bar(done, total)} ${tt.replayProgress(done, total)}`) } : {}),
   });
   progressOut?.('\r\x1b[K');
+  const sandboxHeld = sandbox.held();
   if (opts.json) {
     const report = {
       policy: index.path,
