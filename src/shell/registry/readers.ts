@@ -186,6 +186,8 @@ const signals =
 const kill = signals(['-l', '--list', '-L', '--table'], ['-s', '-n', '--signal']);
 /** killall: -l lists them; its -n is a namespace. */
 const killall = signals(['-l', '--list'], ['-s', '--signal']);
+/** pkill: it lists none; its -s is a session. */
+const pkill = signals([], ['--signal']);
 
 /** GNU tar's short options that take a value, in the old style (`tar cf a.tar`) as well. */
 const TAR_VALUE_LETTERS = 'bCfFgHIKLNTVX';
@@ -809,6 +811,7 @@ export const READERS_BY_NAME: Readonly<Record<string, NamedReader>> = {
   dd,
   kill,
   killall,
+  pkill,
   sed: sedReader,
   tar,
   unzip,

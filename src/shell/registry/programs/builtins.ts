@@ -2,7 +2,7 @@ import { options, same, type Family } from '../define';
 
 /**
  * Shell builtins and programs that change no file and reach no network: level `none`, but for
- * the signals of kill and killall. What some of them do to the shell itself (set, shopt, cd, export, hash, read …)
+ * the signals of kill, killall and pkill. What some of them do to the shell itself (set, shopt, cd, export, hash, read …)
  * is read by the line's own checks (read/line.ts), not here.
  */
 const NAMES = [
@@ -160,6 +160,45 @@ export const BUILTINS: Family = {
       '-w --wait',
       '-n= --ns=',
       '-Z= --context=',
+    ),
+  }),
+  // pkill (procps) signals the processes that match: signal 0 only tests that they exist; its -s
+  // is a session, not a signal
+  pkill: () => ({
+    summary: 'sends a signal to the processes that match',
+    level: 'process_exec',
+    kind: 'exec',
+    reader: 'pkill',
+    numeric: true,
+    wordOptions: SIGNAL_WORD,
+    options: options(
+      '--signal=',
+      '-q= --queue=',
+      '-e --echo',
+      '-c --count',
+      '-f --full',
+      '-g= --pgroup=',
+      '-G= --group=',
+      '-i --ignore-case',
+      '-n --newest',
+      '-o --oldest',
+      '-O= --older=',
+      '-P= --parent=',
+      '-s= --session=',
+      '-t= --terminal=',
+      '-u= --euid=',
+      '-U= --uid=',
+      '-x --exact',
+      '-F= --pidfile=',
+      '-L --logpidfile',
+      '-r= --runstates=',
+      '-A --ignore-ancestors',
+      '-H --require-handler',
+      '--cgroup=',
+      '--ns=',
+      '--nslist=',
+      ['-h', { help: true }],
+      ['-V', { help: true }],
     ),
   }),
   // `jobs -x CMD ARGS` runs CMD with each job spec in its arguments replaced by the job's process group
