@@ -81,19 +81,28 @@ export function claudeSandbox(opts: SandboxOpts): { holds: boolean; writable: st
   // Claude Code runs a sandboxed Bash call without asking unless the winning setting says otherwise.
   const autoAllow = scopes.map(sandboxOf).find((s) => s.autoAllowBashIfSandboxed !== undefined)?.autoAllowBashIfSandboxed !== false;
   const home = opts.env.HOME ?? '';
-  const spelled = [
-    project,
+  const added = [
     ...scopes.flatMap((s) => strings(isPlainObject(s.permissions) ? s.permissions.additionalDirectories : undefined)),
     ...scopes.flatMap((s) => {
       const sandbox = sandboxOf(s);
       return strings(isPlainObject(sandbox.filesystem) ? sandbox.filesystem.allowWrite : undefined);
     }),
-    // the sandbox's own TMPDIR, not the rest of /tmp
-    `/tmp/claude-${process.getuid?.() ?? 0}`,
-    ...(home ? [join(home, '.npm', '_logs')] : []),
   ];
-  const dirs = spelled.map((p) => resolve(project, home ? expandHome(p, home) : p));
-  return { holds: true, writable: [...new Set(dirs)], autoAllow };
+  return { holds: true, writable: writableDirs(project, home, added), autoAllow };
+}
+
+/** The directories the sandbox lets the shell write: the project, those the settings add, its own TMPDIR (not the rest of /tmp), npm's logs. */
+function writableDirs(project: string, home: string, added: readonly string[]): string[] {
+  const spelled = [project, ...added, `/tmp/claude-${process.getuid?.() ?? 0}`, ...(home ? [join(home, '.npm', '_logs')] : [])];
+  return [...new Set(spelled.map((p) => resolve(project, home ? expandHome(p, home) : p)))];
+}
+
+/**
+ * Gate 0 as if the sandbox init writes held for `project`, with no directory added: for a policy
+ * test case that asks for it (`"sandbox": true`), whatever this machine's settings say.
+ */
+export function assumedSandbox(project: string, home: string | undefined): Pick<DecideOptions, 'sandboxed' | 'outsideSandbox'> {
+  return { sandboxed: () => true, outsideSandbox: outsideSandboxCheck(() => writableDirs(project, home ?? '', []), home) };
 }
 
 export function claudeSandboxHolds(opts: SandboxOpts): boolean {

@@ -4,7 +4,7 @@ import type { Locale } from '../core/messages';
 import type { PolicyIndex } from '../core/policy-index';
 import { decidePost } from '../core/post';
 import { applyOps, emptyState, type SessionState } from '../core/state';
-import type { PinnedLookup, ProtectedPathCheck, Verdict } from '../core/types';
+import type { DecideOptions, PinnedLookup, ProtectedPathCheck, Verdict } from '../core/types';
 import type { EarlierTestCall, Expectation, TestCall, TestCase } from './test-file';
 
 /** What the decision engine needs besides the policy: supplied by the edge. */
@@ -17,6 +17,8 @@ export interface CaseDeps {
   shell?: ShellResolver;
   cwd: string;
   locale?: Locale;
+  /** Gate 0's options for a case judged under the sandbox (`"sandbox": true`), given the case's home. */
+  sandbox?: (home: string | undefined) => Pick<DecideOptions, 'sandboxed' | 'outsideSandbox'>;
 }
 
 export interface Outcome {
@@ -86,13 +88,14 @@ export function runCase(index: PolicyIndex, testCase: TestCase, deps: CaseDeps):
   };
   let state: SessionState = emptyState();
   const isProtected = deps.isProtectedIn ? deps.isProtectedIn(deps.locale ?? localeFor(index, env)) : deps.isProtected;
+  const sandbox = testCase.sandbox === true && deps.sandbox ? deps.sandbox(env.HOME) : {};
   const judge = (event: ToolEvent) =>
     decide({
       event,
       index,
       state,
       env,
-      options: { confirmOn: 'post' },
+      options: { confirmOn: 'post', ...sandbox },
       isProtected,
       ...(deps.pinned ? { pinned: deps.pinned } : {}),
       ...(deps.shell ? { shell: deps.shell } : {}),

@@ -76,6 +76,12 @@ const Case = z.strictObject({
     .record(z.string(), z.string())
     .optional()
     .describe('the environment the decision sees (PERSONA_GATE_LOCALE, a label variable …); a case sees no other'),
+  sandbox: z
+    .boolean()
+    .optional()
+    .describe(
+      "judge as under Claude Code's OS sandbox as init sets it up, every guarded path write-denied: gate 0 refuses only what it can see writes one, and a file tool writing outside the project and the sandbox's temporary directory is refused; default: without it",
+    ),
   before: z
     .array(EarlierCall)
     .default([])

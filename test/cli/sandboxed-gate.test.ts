@@ -174,6 +174,36 @@ describe('gate 0 under the OS sandbox', () => {
     expect(text.stdout).toContain("sandbox: Claude Code's sandbox write-denies persona-gate's files here");
   });
 
+  // a policy test case says whether it is judged under the sandbox; it then gets the hook's verdict with the sandbox init sets up
+  it('a test case with "sandbox": true gets the hook’s verdict under the sandbox, one without it the verdict without', () => {
+    const p = project();
+    const calls: [string, Record<string, unknown>][] = [
+      ...[...MAY_TOUCH, ...PLAINLY_WRITES].map((command): [string, Record<string, unknown>] => ['Bash', { command }]),
+      ['Write', { file_path: '/etc/ld.so.preload', content: 'x' }],
+      ['Write', { file_path: 'src/a.ts', content: 'x' }],
+    ];
+    const cases = [true, false].flatMap((sandboxed) =>
+      calls.map(([tool, input], i) => {
+        const hook = (p.answer(tool, input, sandboxed)?.permissionDecision as string | undefined) ?? 'abstain';
+        return {
+          name: `${sandboxed ? 'sandboxed' : 'plain'} ${i}`,
+          persona: 'implementer',
+          ...(sandboxed ? { sandbox: true } : {}),
+          call: { tool, input },
+          expect: { verdict: hook },
+        };
+      }),
+    );
+    expect(cases.filter((c) => c.expect.verdict === 'abstain').length).toBeGreaterThan(MAY_TOUCH.length);
+    // the machine's own settings are not what a case reads: none here
+    rmSync(join(p.dir, '.claude', 'settings.local.json'), { force: true });
+    const file = join(p.dir, '.claude', 'sandbox.test.json');
+    writeFileSync(file, JSON.stringify({ policy: 'persona-gate.json', cases }));
+    const r = runCli(['test', file], { env: p.env, cwd: p.dir });
+    expect(r.stdout.trim().split('\n').pop()).toBe(`${cases.length} passed, 0 failed`);
+    expect(r.code).toBe(0);
+  });
+
   // replay answers "what would the hook have said to these calls here": it must read the sandbox as the hook does
   it('replay gives the hook’s verdicts, with the sandbox and without, and says which it read', () => {
     const p = project();

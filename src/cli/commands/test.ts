@@ -4,6 +4,7 @@ import { dirname, relative, resolve } from 'node:path';
 import type { Env } from '../../core/decide';
 import type { Locale } from '../../core/messages';
 import { gateProtections } from '../../io/protect';
+import { assumedSandbox, projectOf } from '../../io/sandbox-state';
 import { runCase, type CaseResult } from '../../policydev/cases';
 import { parseTestFile } from '../../policydev/test-file';
 import { readShellCall } from '../../shell/resolve-shell';
@@ -90,6 +91,8 @@ function runFile(env: Env, path: string, opts: TestOptions, t: CliMessages): Fil
     pinned: lockBeside(index.path),
     shell: readShellCall,
     cwd: process.cwd(),
+    // a case that asks for the sandbox gets the one init sets up for the policy's project, not this machine's
+    sandbox: (home: string | undefined) => assumedSandbox(projectOf(index.path, {}, process.cwd()), home),
   };
   report.cases = parsed.file.cases.map((c) => runCase(index, c, deps));
   return report;
