@@ -40,8 +40,10 @@ function project() {
     expect(r.code).toBe(0);
     return r.stdout === '' ? null : JSON.parse(r.stdout).hookSpecificOutput;
   };
-  const verdict = (command: string, sandboxed: boolean | Record<string, unknown>): string =>
-    (answer('Bash', { command }, sandboxed)?.permissionDecision as string | undefined) ?? 'pass';
+  // the hook's verdict: deny, ask, or pass (it printed nothing, or allow)
+  const decision = (tool: string, input: Record<string, unknown>, sandboxed: boolean | Record<string, unknown>): string =>
+    (answer(tool, input, sandboxed)?.permissionDecision as string | undefined) ?? 'pass';
+  const verdict = (command: string, sandboxed: boolean | Record<string, unknown>): string => decision('Bash', { command }, sandboxed);
   // the dry run in the same project, with the same environment: its verdict, and the sandbox it read
   const explain = (tool: string, input: Record<string, unknown>, sandboxed: boolean) => {
     local(sandboxed ? SANDBOX : null);
@@ -53,7 +55,7 @@ function project() {
       holds: receipt.sandbox?.holds,
     };
   };
-  return { dir, home, env, verdict, answer, explain, SANDBOX };
+  return { dir, home, env, verdict, decision, answer, explain, SANDBOX };
 }
 
 const MAY_TOUCH = [
@@ -86,6 +88,13 @@ const PLAINLY_WRITES = [
   'mv .claude old',
   'ln -sf /tmp/x .claude/persona-gate.json',
   "ln -s .claude/agents d && sed -i 's/a/b/' d/../persona-gate.json",
+];
+
+/** Every line of both tables, and a Write outside the sandbox's directories and one inside: what the dry runs must judge as the hook does. */
+const CALLS: [string, Record<string, unknown>][] = [
+  ...[...MAY_TOUCH, ...PLAINLY_WRITES].map((command): [string, Record<string, unknown>] => ['Bash', { command }]),
+  ['Write', { file_path: '/etc/ld.so.preload', content: 'x' }],
+  ['Write', { file_path: 'src/a.ts', content: 'x' }],
 ];
 
 describe('gate 0 under the OS sandbox', () => {
@@ -155,14 +164,12 @@ describe('gate 0 under the OS sandbox', () => {
   it('explain gives the hook’s verdict, with the sandbox and without, and says which it read', () => {
     const p = project();
     const calls: [string, Record<string, unknown>][] = [
-      ...[...MAY_TOUCH, ...PLAINLY_WRITES].map((command): [string, Record<string, unknown>] => ['Bash', { command }]),
-      ['Write', { file_path: '/etc/ld.so.preload', content: 'x' }],
+      ...CALLS,
       ['Write', { file_path: join(p.home, '.local', 'bin', 'bwrap'), content: 'x' }],
-      ['Write', { file_path: 'src/a.ts', content: 'x' }],
     ];
     for (const sandboxed of [true, false])
       for (const [tool, input] of calls) {
-        const hook = (p.answer(tool, input, sandboxed)?.permissionDecision as string | undefined) ?? 'pass';
+        const hook = p.decision(tool, input, sandboxed);
         const dry = p.explain(tool, input, sandboxed);
         expect([tool, input, sandboxed, dry.verdict]).toEqual([tool, input, sandboxed, hook]);
         // a call gate 0 judged by the sandbox names what it read
@@ -177,20 +184,15 @@ describe('gate 0 under the OS sandbox', () => {
   // a policy test case says whether it is judged under the sandbox; it then gets the hook's verdict with the sandbox init sets up
   it('a test case with "sandbox": true gets the hook’s verdict under the sandbox, one without it the verdict without', () => {
     const p = project();
-    const calls: [string, Record<string, unknown>][] = [
-      ...[...MAY_TOUCH, ...PLAINLY_WRITES].map((command): [string, Record<string, unknown>] => ['Bash', { command }]),
-      ['Write', { file_path: '/etc/ld.so.preload', content: 'x' }],
-      ['Write', { file_path: 'src/a.ts', content: 'x' }],
-    ];
     const cases = [true, false].flatMap((sandboxed) =>
-      calls.map(([tool, input], i) => {
-        const hook = (p.answer(tool, input, sandboxed)?.permissionDecision as string | undefined) ?? 'abstain';
+      CALLS.map(([tool, input], i) => {
+        const hook = p.decision(tool, input, sandboxed);
         return {
           name: `${sandboxed ? 'sandboxed' : 'plain'} ${i}`,
           persona: 'implementer',
           ...(sandboxed ? { sandbox: true } : {}),
           call: { tool, input },
-          expect: { verdict: hook },
+          expect: { verdict: hook === 'pass' ? 'abstain' : hook },
         };
       }),
     );
@@ -207,28 +209,21 @@ describe('gate 0 under the OS sandbox', () => {
   // replay answers "what would the hook have said to these calls here": it must read the sandbox as the hook does
   it('replay gives the hook’s verdicts, with the sandbox and without, and says which it read', () => {
     const p = project();
-    const calls: [string, Record<string, unknown>][] = [
-      ...[...MAY_TOUCH, ...PLAINLY_WRITES].map((command): [string, Record<string, unknown>] => ['Bash', { command }]),
-      ['Write', { file_path: '/etc/ld.so.preload', content: 'x' }],
-      ['Write', { file_path: 'src/a.ts', content: 'x' }],
-    ];
     const file = join(p.dir, 'session.jsonl');
     writeFileSync(
       file,
-      calls
-        .map(([name, input], i) =>
-          JSON.stringify({
-            type: 'assistant',
-            sessionId: 'sess-1',
-            cwd: p.dir,
-            timestamp: `2026-01-01T10:00:${String(i).padStart(2, '0')}Z`,
-            message: { role: 'assistant', content: [{ type: 'tool_use', id: `t${i}`, name, input }] },
-          }),
-        )
-        .join('\n') + '\n',
+      CALLS.map(([name, input], i) =>
+        JSON.stringify({
+          type: 'assistant',
+          sessionId: 'sess-1',
+          cwd: p.dir,
+          timestamp: `2026-01-01T10:00:${String(i).padStart(2, '0')}Z`,
+          message: { role: 'assistant', content: [{ type: 'tool_use', id: `t${i}`, name, input }] },
+        }),
+      ).join('\n') + '\n',
     );
     for (const sandboxed of [true, false]) {
-      const hook = calls.map(([tool, input]) => (p.answer(tool, input, sandboxed)?.permissionDecision as string | undefined) ?? 'pass');
+      const hook = CALLS.map(([tool, input]) => p.decision(tool, input, sandboxed));
       const r = runCli(['replay', file, '--json'], { env: p.env, cwd: p.dir });
       expect(r.code, r.stderr).toBe(0);
       const report = JSON.parse(r.stdout) as { sandbox?: { holds: boolean }; calls: { verdict: string }[] };
