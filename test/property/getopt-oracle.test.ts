@@ -115,12 +115,15 @@ function sameArityAmbiguity(c: Case): boolean {
   });
 }
 
+/** How getopt(1)'s -o and -l say an option's arity. */
+const COLONS: Record<Arity, string> = { none: '', required: ':', optional: '::' };
+
 /** Runs every case through getopt(1) in one bash: per case, its exit status and, when 0, the words it printed. */
 function theirs(all: Case[]): { status: number; words: string[] }[] {
   const script = all
     .map((c) => {
-      const short = `${c.stop ? '+' : ''}${c.shorts.map((s) => s.letter + (s.arg === 'required' ? ':' : s.arg === 'optional' ? '::' : '')).join('')}`;
-      const long = c.longs.map((l) => l.name + (l.arg === 'required' ? ':' : l.arg === 'optional' ? '::' : '')).join(',');
+      const short = `${c.stop ? '+' : ''}${c.shorts.map((s) => s.letter + COLONS[s.arg]).join('')}`;
+      const long = c.longs.map((l) => l.name + COLONS[l.arg]).join(',');
       const args = c.words.map(quote).join(' ');
       return `o=$(getopt -o ${quote(short)}${long ? ` -l ${quote(long)}` : ''} -n t -- ${args} 2>/dev/null); r=$?; printf '%s\\037' "$r"; if [ "$r" = 0 ]; then eval "set -- $o"; printf '%s\\037' "$@"; fi; printf '\\036'`;
     })
