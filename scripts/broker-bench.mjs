@@ -51,15 +51,18 @@ try {
   // A call that runs code, rewritten for the broker; its prefix is what every brokered start below runs under.
   const call = hook({ hook_event_name: 'PreToolUse', tool_input: { command: 'sh x.sh' }, tool_use_id: 'toolu_call' });
   const prefix = call.updatedInput.command.split('\n')[0];
+  // as Claude Code runs a call (a shell that evals it): bash would otherwise exec the last command in
+  // place of itself, and the broker finds the call's secret in the command line of an ancestor
+  const inCall = (line, opts) => execFileSync('bash', ['-c', 'eval "$1"', 'bash', `${prefix}\n${line}`], { cwd: project, env, ...opts });
   const confined = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--bind', project, project, '--', stub, 'whoami'];
   const paths = {
     'the program alone (sh -c)': () => execFileSync('sh', ['-c', `${stub} whoami`], { cwd: project, env }),
     'bwrap + the program': () => execFileSync('bwrap', confined, { cwd: project }),
     'node -e 0 (one Node start)': () => execFileSync(process.execPath, ['-e', '0']),
-    'brokered, allowed start': () => execFileSync('bash', ['-c', `${prefix}\nsh -c 'aeat whoami'`], { cwd: project, env }),
+    'brokered, allowed start': () => inCall(`sh -c 'aeat whoami'`),
     'brokered, refused start': () => {
       try {
-        execFileSync('bash', ['-c', `${prefix}\nsh -c 'aeat modelo export'`], { cwd: project, env, stdio: 'ignore' });
+        inCall(`sh -c 'aeat modelo export'`, { stdio: 'ignore' });
       } catch {
         // exit 126: the refusal
       }
