@@ -8,6 +8,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, loadavg } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
+import { refused } from './refused.mjs';
 
 const runs = Number(process.argv[2] ?? 40);
 const work = mkdtempSync(join(tmpdir(), 'pg-broker-bench-'));
@@ -60,13 +61,7 @@ try {
     'bwrap + the program': () => execFileSync('bwrap', confined, { cwd: project }),
     'node -e 0 (one Node start)': () => execFileSync(process.execPath, ['-e', '0']),
     'brokered, allowed start': () => inCall(`sh -c 'aeat whoami'`),
-    'brokered, refused start': () => {
-      try {
-        inCall(`sh -c 'aeat modelo export'`, { stdio: 'ignore' });
-      } catch {
-        // exit 126: the refusal
-      }
-    },
+    'brokered, refused start': () => refused(() => inCall(`sh -c 'aeat modelo export'`, { stdio: 'ignore' })),
   };
   const times = Object.fromEntries(Object.keys(paths).map((k) => [k, []]));
   for (let i = 0; i < runs + 3; i++) {

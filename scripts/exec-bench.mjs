@@ -9,6 +9,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } 
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { refused } from './refused.mjs';
 
 const runs = Number(process.argv[2] ?? 40);
 const work = mkdtempSync(join(tmpdir(), 'pg-exec-bench-'));
@@ -66,13 +67,8 @@ try {
     'launcher, allowed start': () => {
       execFileSync(process.execPath, [launcher, stub, `--persona-gate-ticket=${ticket()}`, 'x'], { cwd: project, env });
     },
-    'launcher, refused (no ticket)': () => {
-      try {
-        execFileSync(process.execPath, [launcher, stub, 'x'], { cwd: project, env, stdio: 'ignore' });
-      } catch {
-        // exit 126: the refusal
-      }
-    },
+    'launcher, refused (no ticket)': () =>
+      refused(() => execFileSync(process.execPath, [launcher, stub, 'x'], { cwd: project, env, stdio: 'ignore' })),
   };
   const times = Object.fromEntries(Object.keys(paths).map((k) => [k, []]));
   for (let i = 0; i < runs + 3; i++) {
